@@ -1,0 +1,3 @@
+from orkestra.cli.entry import main
+
+raise SystemExit(main())

@@ -1,0 +1,64 @@
+"""Shared CLI plumbing: the project root, the --format option, printing results."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from orkestra.core.output import Format, render_table, to_json
+
+
+@dataclass
+class _State:
+    root: str | None = None
+
+
+STATE = _State()
+
+FormatOption = Annotated[
+    Format, typer.Option("--format", "-f", help="json (default, for jq), table or text.")
+]
+
+
+def project_root() -> Path:
+    """The project root: --root / ORKESTRA_ROOT, else the nearest folder holding registries/."""
+    from orkestra.registry.loader import find_root
+
+    if STATE.root:
+        return Path(STATE.root).resolve()
+    return find_root(Path.cwd())
+
+
+def load_registry() -> Any:
+    """Load the project's Registry (no validation beyond loading)."""
+    from orkestra.registry.loader import load
+
+    return load(project_root())
+
+
+def emit(
+    data: Any, fmt: Format = Format.json, *, title: str | None = None, text: str | None = None
+) -> None:
+    """Print a result: JSON (stable key order), a table, or pre-rendered text."""
+    if fmt is Format.table:
+        out = render_table(data, title=title)
+    elif fmt is Format.text and text is not None:
+        out = text
+    else:
+        out = to_json(data)
+    sys.stdout.write(out + "\n")
+
+
+def new_app(help_text: str) -> typer.Typer:
+    """A typer app configured the same way everywhere (no completion, no rich tracebacks)."""
+    return typer.Typer(
+        help=help_text,
+        add_completion=False,
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+    )

@@ -1,0 +1,58 @@
+"""The root `orkestra` command: global options and the lazily loaded command table."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, ClassVar
+
+import typer
+import typer.main
+
+from orkestra.cli.clickcompat import click
+from orkestra.cli.entry import COMMANDS
+from orkestra.cli.lazy import LazyGroup, Spec
+
+
+class RootGroup(LazyGroup):
+    spec: ClassVar[Spec] = {k: v for k, v in COMMANDS.items() if k != "hook"}
+
+
+def _root(
+    root: Annotated[
+        str | None,
+        typer.Option(
+            "--root",
+            envvar="ORKESTRA_ROOT",
+            help="Project root (default: nearest folder above the cwd holding registries/).",
+        ),
+    ] = None,
+    version: Annotated[
+        bool, typer.Option("--version", "-V", help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Orkestra: one git-tracked source of truth for AI coding agents.
+
+    Output is JSON by default (pipe it to jq); add --format table for people.
+    Exit codes: 0 ok, 1 check failed, 2 usage error, 3 internal error, 130 interrupted.
+    Hook handlers: orkestra hook session-start|post-tool-use|stop.
+    """
+    from orkestra import __version__
+    from orkestra.cli import common
+
+    if version:
+        sys.stdout.write(f"orkestra {__version__}\n")
+        raise typer.Exit(0)
+    common.STATE.root = root
+
+
+def build_root() -> click.Command:
+    app = typer.Typer(
+        cls=RootGroup,
+        add_completion=False,
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+        context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    )
+    app.callback()(_root)
+    return typer.main.get_command(app)

@@ -1,0 +1,83 @@
+"""One error hierarchy. Each class carries its exit code; the CLI maps them in one place."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    """Documented, distinct exit codes (PRODUCT.md §5)."""
+
+    OK = 0
+    CHECK_FAILED = 1
+    USAGE = 2
+    INTERNAL = 3
+    INTERRUPTED = 130
+
+
+class OrkestraError(Exception):
+    """Base of every expected failure. `file`/`line` point at the input that caused it."""
+
+    exit_code: ExitCode = ExitCode.CHECK_FAILED
+    code: str = "error"
+
+    def __init__(self, message: str, *, file: str | None = None, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+
+    def location(self) -> str:
+        """`file:line: ` prefix, or empty when the error has no location."""
+        if self.file is None:
+            return ""
+        return f"{self.file}:{self.line}: " if self.line else f"{self.file}: "
+
+    def __str__(self) -> str:
+        return f"{self.location()}{self.message}"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"code": self.code, "message": self.message, "file": self.file, "line": self.line}
+
+
+class UsageError(OrkestraError):
+    """The command line itself is wrong (bad flag value, malformed filter)."""
+
+    exit_code = ExitCode.USAGE
+    code = "usage"
+
+
+class InputError(OrkestraError):
+    """An input file (YAML, JSONL, markdown) cannot be read or parsed."""
+
+    code = "input"
+
+
+class ValidationFailed(OrkestraError):
+    """Validation found errors; the findings were already reported."""
+
+    code = "validation"
+
+
+class CheckFailed(OrkestraError):
+    """A check (`--check` drift, ledger validation) found a difference."""
+
+    code = "check"
+
+
+class NotFound(OrkestraError):
+    """A named entry (agent, skill, decision, sha, ...) does not exist."""
+
+    code = "not_found"
+
+
+class ConflictError(OrkestraError):
+    """The operation would overwrite or clash with existing data."""
+
+    code = "conflict"
+
+
+class UnsafePathError(OrkestraError):
+    """A path would leave the project root or pass through a symlink leaving it."""
+
+    code = "unsafe_path"

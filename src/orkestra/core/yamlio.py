@@ -1,0 +1,236 @@
+"""The one module that reads YAML.
+
+Safe constructors only, duplicate keys rejected, anchors and aliases rejected, dates kept as
+strings, and every mapping/list remembers the line of each of its items so that errors can point
+at `file:line`. Uses libyaml (the C loader) when present.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from orkestra.core.errors import InputError
+
+MAX_BYTES = 2 * 1024 * 1024  # a registry file larger than this is a mistake, not data
+
+try:
+    _Base: Any = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - libyaml missing
+    _Base = yaml.SafeLoader
+
+
+class LineDict(dict[Any, Any]):
+    """A mapping that knows its own line and the line of each key (1-based)."""
+
+    __slots__ = ("key_lines", "line")
+
+    def __init__(self, line: int = 0) -> None:
+        super().__init__()
+        self.line = line
+        self.key_lines: dict[Any, int] = {}
+
+
+class LineList(list[Any]):
+    """A sequence that knows its own line and the line of each item (1-based)."""
+
+    __slots__ = ("item_lines", "line")
+
+    def __init__(self, line: int = 0) -> None:
+        super().__init__()
+        self.line = line
+        self.item_lines: list[int] = []
+
+
+class _Loader(_Base):  # type: ignore[misc]
+    """Safe loader: no duplicate keys, no aliases, no timestamps, lines on every container."""
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        if node in self.constructed_objects:
+            raise _AliasFound(node)
+        return super().construct_object(node, deep=True)
+
+    def construct_yaml_map(self, node: yaml.MappingNode) -> Iterator[LineDict]:
+        data = LineDict(node.start_mark.line + 1)
+        yield data
+        for key_node, value_node in node.value:
+            key = self.construct_object(key_node)
+            if not isinstance(key, (str, int, float, bool)) and key is not None:
+                raise _Problem("mapping keys must be plain scalars", key_node)
+            if key in data:
+                first = data.key_lines.get(key, 0)
+                raise _Problem(
+                    f"duplicate key {key!r} (first defined on line {first}); "
+                    "YAML keeps only the last one, so remove or rename one of them",
+                    key_node,
+                )
+            data[key] = self.construct_object(value_node)
+            data.key_lines[key] = key_node.start_mark.line + 1
+
+    def construct_yaml_seq(self, node: yaml.SequenceNode) -> Iterator[LineList]:
+        data = LineList(node.start_mark.line + 1)
+        yield data
+        for child in node.value:
+            data.append(self.construct_object(child))
+            data.item_lines.append(child.start_mark.line + 1)
+
+
+class _Problem(Exception):
+    def __init__(self, message: str, node: yaml.Node) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = node.start_mark.line + 1
+
+
+class _AliasFound(Exception):
+    def __init__(self, node: yaml.Node) -> None:
+        super().__init__("alias")
+        self.line = node.start_mark.line + 1
+
+
+_Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_yaml_map)
+_Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_yaml_seq)
+# Dates stay strings ("2026-01-26"): models validate them, YAML never turns them into objects.
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _Loader.construct_yaml_str)
+
+# Cheap hint: only a file containing `&x` or `*x` in a node position is re-parsed for events.
+_ANCHOR_HINT = re.compile(r"(?:^|[\s\[{,:?-])[&*][^\s,\[\]{}]", re.MULTILINE)
+
+
+def read_text(path: Path, *, max_bytes: int = MAX_BYTES, display: str | None = None) -> str:
+    """Read a UTF-8 text file with clean errors for binary, oversized and undecodable files."""
+    name = display or str(path)
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise InputError(
+                f"file is {size} bytes, over the {max_bytes}-byte limit; split it", file=name
+            )
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror or exc}", file=name) from exc
+    if b"\x00" in raw:
+        raise InputError("binary file (contains NUL bytes); expected UTF-8 text", file=name)
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise InputError(
+            f"invalid UTF-8 at byte {exc.start}; save the file as UTF-8", file=name, line=line
+        ) from exc
+
+
+def _check_anchors(text: str, name: str) -> None:
+    if not _ANCHOR_HINT.search(text):
+        return
+    try:
+        for event in yaml.parse(text, Loader=_Base):
+            anchor = getattr(event, "anchor", None)
+            if anchor is not None:
+                kind = "alias" if isinstance(event, yaml.AliasEvent) else "anchor"
+                raise InputError(
+                    f"YAML {kind} '{anchor}' is not allowed in registries; write the value out",
+                    file=name,
+                    line=event.start_mark.line + 1 if event.start_mark else None,
+                )
+    except yaml.YAMLError:
+        return  # the real load reports the syntax error with its line
+
+
+def loads(text: str, name: str = "<string>") -> Any:
+    """Parse one YAML document from text; raises InputError with file:line."""
+    _check_anchors(text, name)
+    loader = _Loader(text)
+    try:
+        return loader.get_single_data()
+    except _AliasFound as exc:
+        raise InputError(
+            "YAML alias is not allowed in registries; write the value out", file=name, line=exc.line
+        ) from None
+    except _Problem as exc:
+        raise InputError(exc.message, file=name, line=exc.line) from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        problem = exc.problem or "invalid YAML"
+        lines = text.splitlines()
+        if line is not None and 0 < line <= len(lines) and "\t" in lines[line - 1]:
+            problem += " (YAML forbids tabs for indentation; use spaces)"
+        if "constructor for the tag" in problem:
+            problem += " (only plain YAML is allowed: remove the tag)"
+        if exc.context:
+            problem = f"{exc.context}: {problem}"
+        raise InputError(problem, file=name, line=line) from None
+    except yaml.YAMLError as exc:
+        raise InputError(f"invalid YAML: {exc}", file=name) from None
+    finally:
+        loader.dispose()
+
+
+def load_mapping(path: Path, *, display: str | None = None, allow_empty: bool = False) -> LineDict:
+    """Load a YAML file whose root must be a mapping."""
+    name = display or str(path)
+    text = read_text(path, display=name)
+    data = loads(text, name)
+    if data is None:
+        if allow_empty:
+            return LineDict(1)
+        raise InputError("file is empty; expected a YAML mapping", file=name, line=1)
+    if not isinstance(data, LineDict):
+        kind = type(data).__name__
+        raise InputError(f"the document root is a {kind}; expected a mapping", file=name, line=1)
+    return data
+
+
+def line_of(data: Any, loc: tuple[int | str, ...]) -> int | None:
+    """Best line for a location path (as in Pydantic error `loc`) inside loaded data."""
+    line: int | None = getattr(data, "line", None)
+    node = data
+    for part in loc:
+        if isinstance(node, LineDict) and isinstance(part, str) and part in node:
+            line = node.key_lines.get(part, line)
+            node = node[part]
+        elif isinstance(node, LineList) and isinstance(part, int) and 0 <= part < len(node):
+            line = node.item_lines[part]
+            node = node[part]
+        else:
+            break
+    return line
+
+
+def dumps(data: Any) -> str:
+    """Deterministic block-style YAML for files Orkestra writes."""
+    return yaml.dump(
+        _plain(data),
+        Dumper=_Dumper,
+        sort_keys=False,
+        allow_unicode=True,
+        default_flow_style=False,
+        width=100,
+    )
+
+
+def _plain(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _plain(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_plain(v) for v in data]
+    return data
+
+
+class _Dumper(yaml.SafeDumper):
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def _str_presenter(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    if "\n" in value:
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value)
+
+
+_Dumper.add_representer(str, _str_presenter)

@@ -1,0 +1,77 @@
+"""Findings: what validation reports, with stable codes (documented in docs/findings.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+
+#: code -> (default severity, meaning). The one table of finding codes; docs/findings.md mirrors it.
+CODES: dict[str, tuple[Severity, str]] = {
+    "ORK001": ("error", "file cannot be read or parsed (YAML syntax, encoding, size, binary)"),
+    "ORK002": ("error", "schema violation: a field is missing, unknown or has the wrong value"),
+    "ORK003": ("error", "name or id does not equal the file stem"),
+    "ORK004": ("error", "unexpected file or folder where the registry layout expects another"),
+    "ORK005": ("error", "registries/ folder or orkestra.yaml missing"),
+    "ORK010": ("error", "duplicate name or id (both places are named)"),
+    "ORK020": ("error", "dangling reference to an identity"),
+    "ORK021": ("error", "dangling reference to a mindset"),
+    "ORK022": ("error", "dangling reference to a style"),
+    "ORK023": ("error", "dangling reference to a scope"),
+    "ORK024": ("error", "dangling reference to a skill"),
+    "ORK025": ("error", "tool not registered in tools.yaml (tools_registered)"),
+    "ORK026": ("error", "dangling reference to a domain folder"),
+    "ORK027": ("error", "dangling reference to a ground truth"),
+    "ORK028": ("error", "dangling reference to a decision record"),
+    "ORK029": ("error", "decision domain or id code not in decisions/registry.yaml"),
+    "ORK030": ("error", "vendor root folder missing"),
+    "ORK031": ("error", "dangling reference to an agent"),
+    "ORK040": ("error", "skill layer disagrees with its tier folder"),
+    "ORK041": ("error", "skill resources folder missing"),
+    "ORK042": ("error", "a specialist holds the agent-spawning tool (only orchestrators may)"),
+    "ORK043": ("error", "domain folder does not hold the four domain files"),
+    "ORK044": ("error", "skill description over the Agent Skills hard limit of 1024 characters"),
+    "ORK045": ("error", "path or name could leave the project (unsafe)"),
+    "ORK050": ("error", "ledger line is not valid JSON or breaks the line format"),
+    "ORK051": ("warning", "ledger ends with a torn (unterminated) line"),
+    "ORK052": ("error", "two conflicting classifications of one sha in one domain"),
+    "ORK053": ("warning", "ledger references a decision record that does not exist yet (pending)"),
+    "ORK054": ("error", "duplicate ledger entry id"),
+    "ORK101": ("warning", "skill description shorter than 50 or longer than 400 characters"),
+    "ORK102": ("warning", "skill description has no trigger phrase (Use when, Use for, ...)"),
+    "ORK103": ("warning", "skill lacks a section its type requires"),
+    "ORK104": ("warning", "stale date (last_verified older than truths.stale_after_days)"),
+    "ORK105": ("warning", "ground-truth evidence path does not exist"),
+    "ORK106": ("warning", "vendor SKILL.md uses frontmatter keys outside the Agent Skills spec"),
+    "ORK107": ("warning", "extra file in a domain folder"),
+    "ORK108": ("warning", "agent description spans several lines or exceeds 1024 characters"),
+}
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    """One validation result, pointing at `file:line`."""
+
+    file: str
+    line: int
+    code: str
+    severity: Severity
+    message: str
+
+    @classmethod
+    def make(cls, code: str, message: str, file: str, line: int | None = None) -> Finding:
+        return cls(file=file, line=line or 0, code=code, severity=CODES[code][0], message=message)
+
+    def format(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.severity} {self.code}: {self.message}"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "file": self.file,
+            "line": self.line or None,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+        }

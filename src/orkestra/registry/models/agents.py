@@ -1,0 +1,51 @@
+"""`agents/<name>.yaml` (§3.2): one specialist or orchestrator per file."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, StringConstraints, model_validator
+
+from orkestra.registry.models.common import DomainRef, Model, Name, NonEmpty, ToolName
+
+ModelId = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9][A-Za-z0-9._\-\[\]]*$"),
+]
+Color = Literal["red", "blue", "green", "yellow", "purple", "orange", "pink", "cyan"]
+
+
+class Agent(Model):
+    name: Name
+    description: NonEmpty
+    category: str = ""
+    model: ModelId = "inherit"
+    identity: list[Name] = Field(default_factory=list)
+    mindset: Name | None = None
+    style: Name | None = None
+    domains: list[DomainRef] = Field(default_factory=list)
+    scopes: list[Name] = Field(default_factory=list)
+    skills: list[Name] = Field(default_factory=list)
+    tools: list[ToolName] = Field(default_factory=list)
+    mcp_tools: list[ToolName] = Field(default_factory=list)
+    role: Literal["specialist", "orchestrator"] = "specialist"
+    color: Color | None = None
+    status: Literal["active", "deprecated"] = "active"
+    replaced_by: Name | None = None
+    reason: str | None = None
+    #: client frontmatter Orkestra has no field for (kept on import, rendered back verbatim)
+    frontmatter_extra: dict[str, Any] = Field(default_factory=dict)
+    prompt: str = ""
+
+    @model_validator(mode="after")
+    def _deprecation_has_reason(self) -> Agent:
+        if self.status == "deprecated" and not (self.replaced_by or self.reason):
+            raise ValueError("a deprecated agent needs `replaced_by` or `reason`")
+        return self
+
+    def all_tools(self) -> list[str]:
+        """Built-ins then MCP tools, each once, in declared order."""
+        seen: dict[str, None] = {}
+        for tool in [*self.tools, *self.mcp_tools]:
+            seen.setdefault(tool, None)
+        return list(seen)

@@ -1,0 +1,75 @@
+"""Shared field types: safe names, dates, relative paths."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
+
+NAME_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+NAME_RE = re.compile(NAME_PATTERN)
+
+#: tier folder under skills/ -> the layer its skills must declare
+TIER_LAYER = {
+    "foundations": "K0",
+    "identities": "K1",
+    "domains": "K2",
+    "stacks": "K3",
+    "project": "K4",
+}
+LAYERS = ("K0", "K1", "K2", "K3", "K4")
+
+
+class Model(BaseModel):
+    """Base: unknown keys are errors, instances are immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+#: agent, skill, scope, identity, mindset, style names; safe to use as a path component
+Name = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=NAME_PATTERN)]
+
+
+def _check_date(value: str) -> str:
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        raise ValueError("must be a quoted date 'YYYY-MM-DD'")
+    try:
+        _dt.date.fromisoformat(value)
+    except ValueError as exc:
+        raise ValueError(f"not a real date: {exc}") from None
+    return value
+
+
+DateStr = Annotated[str, AfterValidator(_check_date)]
+
+
+def _check_relative(value: str) -> str:
+    if not value or value.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", value):
+        raise ValueError("must be a relative path inside the project")
+    parts = value.replace("\\", "/").split("/")
+    if ".." in parts:
+        raise ValueError("must not contain '..' (it would leave the project)")
+    if "\x00" in value:
+        raise ValueError("must not contain NUL")
+    return value
+
+
+#: a path relative to the project root that cannot escape it
+RelPath = Annotated[str, AfterValidator(_check_relative)]
+
+#: domain reference: a name or nested names (`architecture/api`)
+DomainRef = Annotated[
+    str,
+    StringConstraints(
+        min_length=1, max_length=200, pattern=r"^[a-z0-9]+(-[a-z0-9]+)*(/[a-z0-9]+(-[a-z0-9]+)*)*$"
+    ),
+]
+
+#: a tool name as agents and skills list it: `Read` or `mcp__server__tool`
+ToolName = Annotated[
+    str, StringConstraints(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9_.:*()\- ]+$")
+]
+
+NonEmpty = Annotated[str, StringConstraints(min_length=1)]

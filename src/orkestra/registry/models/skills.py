@@ -1,0 +1,86 @@
+"""Skills (§3.3): core skills as YAML under `skills/<tier>/`, vendor skills as `SKILL.md` folders."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import ConfigDict, Field, StringConstraints, field_validator
+
+from orkestra.registry.models.common import DateStr, Model, Name, NonEmpty, RelPath, ToolName
+
+Layer = Literal["K0", "K1", "K2", "K3", "K4"]
+SkillType = Literal["workflow", "discipline", "checklist"]
+
+#: required section titles per skill type (§3.3), compared case-insensitively
+REQUIRED_SECTIONS: dict[str, tuple[str, ...]] = {
+    "workflow": ("When to use", "Steps", "Success criteria", "Recovery"),
+    "discipline": ("When to use", "Rules"),
+    "checklist": ("When to use", "Checklist"),
+}
+TRIGGER_PHRASES = ("use when", "use for", "when you need", "use proactively")
+
+#: the only frontmatter keys the Agent Skills specification allows
+SPEC_KEYS = ("name", "description", "license", "allowed-tools", "metadata", "compatibility")
+
+
+class SkillMetadata(Model):
+    identifier: Name
+    name: Name
+    description: NonEmpty
+    type: SkillType = "workflow"
+    layer: Layer
+    source: Literal["core", "vendor"] = "core"
+    last_updated: DateStr | None = None
+    version: str | None = None
+    license: str | None = None
+    compatibility: Annotated[str, StringConstraints(max_length=500)] | None = None
+
+
+class SkillFrontmatter(Model):
+    tags: list[Annotated[str, StringConstraints(min_length=1, max_length=64)]] = Field(
+        default_factory=list
+    )
+    allowed_tools: list[ToolName] = Field(default_factory=list)
+    #: frontmatter outside the spec (`argument-hint`, ...), rendered under `metadata` as strings
+    extra: dict[str, str] = Field(default_factory=dict)
+
+
+class Section(Model):
+    title: NonEmpty
+    body: str = ""
+
+
+class SkillFile(Model):
+    metadata: SkillMetadata
+    frontmatter: SkillFrontmatter = Field(default_factory=SkillFrontmatter)
+    scopes: list[Name] = Field(default_factory=list)
+    sections: list[Section] = Field(default_factory=list)
+    resources: RelPath | None = None
+
+
+class SkillMd(Model):
+    """Frontmatter of a vendor `SKILL.md` (Agent Skills spec), lenient on extension keys."""
+
+    model_config = ConfigDict(extra="allow", frozen=True, populate_by_name=True)
+
+    name: Name
+    description: NonEmpty
+    license: str | None = None
+    allowed_tools: str | list[str] | None = Field(default=None, alias="allowed-tools")
+    metadata: dict[str, Any] | None = None
+    compatibility: str | None = None
+
+    @field_validator("description")
+    @classmethod
+    def _one_line_ok(cls, value: str) -> str:
+        return value.strip()
+
+    def tools(self) -> list[str]:
+        if self.allowed_tools is None:
+            return []
+        if isinstance(self.allowed_tools, str):
+            return [t for t in self.allowed_tools.replace(",", " ").split() if t]
+        return list(self.allowed_tools)
+
+    def extension_keys(self) -> list[str]:
+        return sorted((self.model_extra or {}).keys())

@@ -1,0 +1,155 @@
+"""The `Registry`: every kind loaded from one project root, references resolvable in one object."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from orkestra.registry.findings import Finding
+from orkestra.registry.models import (
+    Agent,
+    Character,
+    Command,
+    Config,
+    DecisionRecord,
+    DecisionsRegistry,
+    Scope,
+    SkillFile,
+    SkillMd,
+    ToolsFile,
+    TruthRegistry,
+    TruthStatement,
+    ValueItem,
+    VendorRoot,
+)
+from orkestra.registry.models.tools import AGENT_TOOLS
+
+DOMAIN_FILES = ("decisions.md", "patterns.md", "anti-patterns.md", "evolution.md")
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where an entry is defined: a path relative to the project root and a 1-based line."""
+
+    file: str
+    line: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}" if self.line else self.file
+
+
+@dataclass(frozen=True)
+class SkillEntry:
+    """A core or vendor skill seen the same way by validation, search and rendering."""
+
+    name: str
+    description: str
+    layer: str
+    type: str
+    source: str  # core | vendor
+    tags: tuple[str, ...]
+    allowed_tools: tuple[str, ...]
+    scopes: tuple[str, ...]
+    loc: Location
+    #: folder holding resources (core) or the skill folder itself (vendor), relative to the root
+    folder: str | None
+    tier: str | None = None
+    provider: str | None = None
+    core: SkillFile | None = None
+    vendor: SkillMd | None = None
+    vendor_root: VendorRoot | None = None
+    vendor_body: str = ""
+
+
+@dataclass(frozen=True)
+class Domain:
+    """A domain knowledge folder with its four files (§3.7)."""
+
+    name: str
+    folder: str
+    files: tuple[str, ...]
+
+
+@dataclass
+class Registry:
+    """Every registry kind of one project, with source locations and load findings."""
+
+    root: Path
+    config: Config = field(default_factory=Config)
+    identities: dict[str, Character] = field(default_factory=dict)
+    mindsets: dict[str, Character] = field(default_factory=dict)
+    styles: dict[str, Character] = field(default_factory=dict)
+    values: list[ValueItem] = field(default_factory=list)
+    tools: ToolsFile = field(default_factory=ToolsFile)
+    agents: dict[str, Agent] = field(default_factory=dict)
+    skills: dict[str, SkillEntry] = field(default_factory=dict)
+    scopes: dict[str, Scope] = field(default_factory=dict)
+    truth_files: dict[str, TruthRegistry] = field(default_factory=dict)
+    truths: dict[str, TruthStatement] = field(default_factory=dict)
+    decisions_registry: DecisionsRegistry = field(default_factory=DecisionsRegistry)
+    decisions: dict[str, DecisionRecord] = field(default_factory=dict)
+    domains: dict[str, Domain] = field(default_factory=dict)
+    commands: dict[str, Command] = field(default_factory=dict)
+    #: (kind, name) -> where it is defined; kind is agent|skill|scope|truth|decision|command|...
+    locations: dict[tuple[str, str], Location] = field(default_factory=dict)
+    #: problems found while loading (syntax, schema, duplicates, layout)
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def registries(self) -> Path:
+        return self.root / "registries"
+
+    def loc(self, kind: str, name: str) -> Location:
+        """Where an entry is defined (file relative to the root, line)."""
+        return self.locations.get((kind, name), Location("registries"))
+
+    # --- skill resolution (§3.4) -------------------------------------------------------------
+
+    def scope_skills(self, scope: str) -> list[str]:
+        """A scope's skills: its primary_skills plus skills that declare the scope themselves."""
+        names: dict[str, None] = {}
+        definition = self.scopes.get(scope)
+        if definition is not None:
+            names.update(dict.fromkeys(definition.primary_skills))
+        for skill in sorted(self.skills.values(), key=lambda s: s.name):
+            if scope in skill.scopes:
+                names.setdefault(skill.name, None)
+        return list(names)
+
+    def skill_origins(self, agent: Agent) -> dict[str, list[str]]:
+        """An agent's resolved skill set with where each came from: `K0`, `scope:X`, `explicit`."""
+        origins: dict[str, list[str]] = {}
+        for skill in sorted(self.skills.values(), key=lambda s: s.name):
+            if skill.layer == "K0":
+                origins.setdefault(skill.name, []).append("K0")
+        for scope in agent.scopes:
+            for name in self.scope_skills(scope):
+                origins.setdefault(name, []).append(f"scope:{scope}")
+        for name in agent.skills:
+            origins.setdefault(name, []).append("explicit")
+        return origins
+
+    def agent_skills(self, agent: Agent) -> list[str]:
+        """Names of the skills an agent resolves to that exist, in a stable order."""
+        return [name for name in self.skill_origins(agent) if name in self.skills]
+
+    def active_skills(self) -> set[str]:
+        """Skills some agent reaches, plus every K0 skill."""
+        active = {s.name for s in self.skills.values() if s.layer == "K0"}
+        for agent in self.agents.values():
+            active.update(self.agent_skills(agent))
+        return active
+
+    def dormant_skills(self) -> list[str]:
+        """Registered skills no agent reaches and not K0: validated and searchable, not rendered."""
+        active = self.active_skills()
+        return sorted(name for name in self.skills if name not in active)
+
+    def scope_agents(self, scope: str) -> list[str]:
+        return sorted(a.name for a in self.agents.values() if scope in a.scopes)
+
+    def dormant_scopes(self) -> list[str]:
+        return sorted(s for s in self.scopes if not self.scope_agents(s))
+
+    def is_agent_tool(self, tool: str) -> bool:
+        return tool in AGENT_TOOLS

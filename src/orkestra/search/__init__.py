@@ -1,0 +1,1 @@
+"""Unified weighted search across every registry (PRODUCT.md §7)."""
