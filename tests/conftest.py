@@ -1,0 +1,68 @@
+"""Shared fixtures: run the real CLI in-process, build throwaway projects."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from orkestra.cli import common
+from orkestra.cli.entry import main
+
+
+@dataclass
+class Result:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    def json(self) -> Any:
+        return json.loads(self.stdout)
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Call `cli(args..., cwd=path)` to run `orkestra` in-process; returns a Result."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "120")
+
+    def run(*args: str, cwd: Path | None = None, stdin: str | None = None) -> Result:
+        import io
+        import sys
+
+        common.STATE.root = None
+        old = Path.cwd()
+        if cwd is not None:
+            os.chdir(cwd)
+        if stdin is not None:
+            monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        try:
+            capsys.readouterr()
+            code = main(list(args))
+            out = capsys.readouterr()
+        finally:
+            os.chdir(old)
+        return Result(code, out.out, out.err)
+
+    return run
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Iterator[Path]:
+    """An empty folder with a `registries/orkestra.yaml`."""
+    (tmp_path / "registries").mkdir()
+    (tmp_path / "registries" / "orkestra.yaml").write_text("project: demo\n", encoding="utf-8")
+    yield tmp_path
+
+
+def write(root: Path, rel: str, text: str) -> Path:
+    """Write a file below root (creating folders) and return its path."""
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
