@@ -98,6 +98,7 @@ class _Loader:
                 self.rel(path),
             )
             return
+        self.reg.locations[("config", "orkestra")] = Location(self.rel(path), 1)
         data = self.read(path, allow_empty=True)
         if data is not None:
             cfg = self.model(Config, data, self.rel(path))
@@ -149,8 +150,14 @@ class _Loader:
                     for name in tools.all_names():
                         self.reg.locations[("tool", name)] = Location(self.rel(tools_path), 0)
 
-    def named_files(self, folder: str, cls: type[M], kind: str) -> list[tuple[M, Location]]:
-        """Load `<folder>/<stem>.yaml` files whose `name` must equal the stem."""
+    def named_files(
+        self, folder: str, cls: type[M], kind: str, *, slug_ok: bool = False
+    ) -> list[tuple[M, Location]]:
+        """Load `<folder>/<stem>.yaml` files whose `name` (or `id`) must equal the stem.
+
+        With `slug_ok`, a stem may also be `<id>-<slug>` (decision records), which is how two
+        branches can each add the same id in different files: reported as a duplicate.
+        """
         out: list[tuple[M, Location]] = []
         for path in _yaml_files(self.reg.registries / folder):
             data = self.read(path)
@@ -160,8 +167,8 @@ class _Loader:
             item = self.model(cls, data, file)
             if item is None:
                 continue
-            name = getattr(item, "name", None) or getattr(item, "id", "")
-            if name != path.stem:
+            name = str(getattr(item, "name", None) or getattr(item, "id", ""))
+            if name != path.stem and not (slug_ok and path.stem.startswith(f"{name}-")):
                 line = data.key_lines.get("name") or data.key_lines.get("id")
                 self.add(
                     "ORK003", f"{kind} '{name}' must be in a file named {name}.yaml", file, line
@@ -358,7 +365,9 @@ class _Loader:
                 dreg = self.model(DecisionsRegistry, data, self.rel(path))
                 if dreg is not None:
                     self.reg.decisions_registry = dreg
-        for record, _ in self.named_files("decisions/records", DecisionRecord, "decision"):
+        for record, _ in self.named_files(
+            "decisions/records", DecisionRecord, "decision", slug_ok=True
+        ):
             self.reg.decisions[record.id] = record
 
     def domains(self) -> None:

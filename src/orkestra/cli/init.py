@@ -1,0 +1,28 @@
+"""`orkestra init [PATH]`: scaffold a minimal valid project."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from orkestra.cli.common import FormatOption, emit, new_app
+from orkestra.core.output import Format
+
+app = new_app("Scaffold a project.")
+
+
+@app.command()
+def init(
+    path: Annotated[
+        Path, typer.Argument(help="Project folder (default: the current one).")
+    ] = Path(),
+    force: Annotated[bool, typer.Option("--force", help="Overwrite existing files.")] = False,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Create registries/ with one example of every kind, plus .gitattributes and .gitignore
+    lines. Refuses to overwrite existing files (and names them) unless --force."""
+    from orkestra.scaffold import init_project
+
+    emit(init_project(path, force=force).to_dict(), fmt)

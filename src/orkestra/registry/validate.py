@@ -1,0 +1,253 @@
+"""Validation: every rule is a small function over the Registry that yields findings.
+
+Errors make the registry unreadable, ambiguous or unsafe; quality gates are warnings
+(`--strict` turns them into errors). Codes are listed once, in `findings.CODES`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from orkestra.core.clock import today
+from orkestra.registry.findings import Finding
+from orkestra.registry.models.skills import REQUIRED_SECTIONS, SPEC_KEYS, TRIGGER_PHRASES
+from orkestra.registry.registry import Location, Registry, SkillEntry
+
+Rule = Callable[[Registry], Iterable[Finding]]
+
+
+@dataclass(frozen=True)
+class Report:
+    """All findings of one validation run, sorted by file and line."""
+
+    findings: tuple[Finding, ...]
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "warning"]
+
+    def ok(self, *, strict: bool = False) -> bool:
+        return not self.errors and not (strict and self.warnings)
+
+
+def _at(code: str, message: str, loc: Location) -> Finding:
+    return Finding.make(code, message, loc.file, loc.line)
+
+
+def _missing(
+    kind: str,
+    names: Iterable[str],
+    known: Iterable[str],
+    code: str,
+    owner: str,
+    loc: Location,
+) -> Iterator[Finding]:
+    known_set = set(known)
+    for name in names:
+        if name not in known_set:
+            yield _at(code, f"{owner} refers to unknown {kind} '{name}'", loc)
+
+
+def agent_references(reg: Registry) -> Iterator[Finding]:
+    """Every identity, mindset, style, scope, skill, tool, domain and agent an agent names exists."""
+    tools = reg.tools.all_names()
+    for agent in reg.agents.values():
+        loc = reg.loc("agent", agent.name)
+        owner = f"agent '{agent.name}'"
+        yield from _missing("identity", agent.identity, reg.identities, "ORK020", owner, loc)
+        yield from _missing(
+            "mindset", filter(None, [agent.mindset]), reg.mindsets, "ORK021", owner, loc
+        )
+        yield from _missing("style", filter(None, [agent.style]), reg.styles, "ORK022", owner, loc)
+        yield from _missing("scope", agent.scopes, reg.scopes, "ORK023", owner, loc)
+        yield from _missing("skill", agent.skills, reg.skills, "ORK024", owner, loc)
+        yield from _missing("tool", agent.all_tools(), tools, "ORK025", owner, loc)
+        yield from _missing("domain", agent.domains, reg.domains, "ORK026", owner, loc)
+        if agent.replaced_by:
+            yield from _missing("agent", [agent.replaced_by], reg.agents, "ORK031", owner, loc)
+        if agent.role != "orchestrator":
+            for tool in agent.all_tools():
+                if reg.is_agent_tool(tool):
+                    yield _at(
+                        "ORK042",
+                        f"{owner} is a specialist but holds '{tool}'; orchestration is flat: "
+                        "remove the tool or set `role: orchestrator`",
+                        loc,
+                    )
+        if "\n" in agent.description.strip() or len(agent.description) > 1024:
+            yield _at(
+                "ORK108", f"{owner} description should be one line under 1024 characters", loc
+            )
+
+
+def scope_references(reg: Registry) -> Iterator[Finding]:
+    """Scopes name existing skills; skills and vendor roots name existing scopes."""
+    for name, scope in reg.scopes.items():
+        loc = reg.loc("scope", name)
+        yield from _missing(
+            "skill", scope.primary_skills, reg.skills, "ORK024", f"scope '{name}'", loc
+        )
+    for skill in reg.skills.values():
+        yield from _missing(
+            "scope", skill.scopes, reg.scopes, "ORK023", f"skill '{skill.name}'", skill.loc
+        )
+    tools = reg.tools.all_names()
+    for skill in reg.skills.values():
+        if skill.source == "core":
+            owner = f"skill '{skill.name}'"
+            yield from _missing("tool", skill.allowed_tools, tools, "ORK025", owner, skill.loc)
+    for command in reg.commands.values():
+        loc = reg.loc("command", command.name)
+        owner = f"command '{command.name}'"
+        yield from _missing("tool", command.allowed_tools, tools, "ORK025", owner, loc)
+
+
+def skill_resources(reg: Registry) -> Iterator[Finding]:
+    """A core skill's `resources` folder exists and stays inside the project."""
+    for skill in reg.skills.values():
+        if skill.source != "core" or not skill.folder:
+            continue
+        folder = (reg.root / skill.folder).resolve()
+        if not folder.is_relative_to(reg.root.resolve()):
+            yield _at("ORK045", f"skill '{skill.name}' resources leave the project", skill.loc)
+        elif not folder.is_dir():
+            yield _at(
+                "ORK041",
+                f"skill '{skill.name}' resources folder '{skill.folder}' does not exist",
+                skill.loc,
+            )
+
+
+def skill_quality(reg: Registry) -> Iterator[Finding]:
+    """Description limits and triggers, required sections, spec-only vendor frontmatter."""
+    for skill in reg.skills.values():
+        yield from _description_gates(skill)
+        if skill.core is not None:
+            titles = {s.title.strip().lower() for s in skill.core.sections}
+            for required in REQUIRED_SECTIONS[skill.type]:
+                if required.lower() not in titles:
+                    yield _at(
+                        "ORK103",
+                        f"skill '{skill.name}' ({skill.type}) lacks the section '{required}'",
+                        skill.loc,
+                    )
+        if skill.vendor is not None:
+            extra = [k for k in skill.vendor.extension_keys() if k not in SPEC_KEYS]
+            if extra:
+                keys = ", ".join(extra)
+                yield _at(
+                    "ORK106", f"SKILL.md frontmatter keys outside the spec: {keys}", skill.loc
+                )
+
+
+def _description_gates(skill: SkillEntry) -> Iterator[Finding]:
+    size = len(skill.description)
+    if size > 1024:
+        yield _at(
+            "ORK044",
+            f"skill '{skill.name}' description is {size} characters (limit 1024)",
+            skill.loc,
+        )
+    elif not 50 <= size <= 400:
+        yield _at(
+            "ORK101",
+            f"skill '{skill.name}' description is {size} characters (aim for 50-400)",
+            skill.loc,
+        )
+    lowered = skill.description.lower()
+    if not any(phrase in lowered for phrase in TRIGGER_PHRASES):
+        yield _at(
+            "ORK102",
+            f"skill '{skill.name}' description has no trigger phrase ('Use when ...', 'Use for ...')",
+            skill.loc,
+        )
+
+
+def truth_rules(reg: Registry) -> Iterator[Finding]:
+    """superseded_by resolves, evidence exists, last_verified is fresh."""
+    limit = dt.timedelta(days=reg.config.truths.stale_after_days)
+    now = today()
+    for truth_id, truth in reg.truths.items():
+        loc = reg.loc("truth", truth_id)
+        if truth.superseded_by and truth.superseded_by not in reg.truths:
+            yield _at(
+                "ORK027", f"truth {truth_id} superseded_by unknown truth {truth.superseded_by}", loc
+            )
+        for evidence in truth.evidence:
+            path = evidence.split("#", 1)[0]
+            path = path.split(":", 1)[0] if not (reg.root / path).exists() else path
+            if path and not (reg.root / path).exists():
+                yield _at("ORK105", f"truth {truth_id} evidence '{evidence}' does not exist", loc)
+        if truth.status != "deprecated" and truth.last_verified:
+            age = now - dt.date.fromisoformat(truth.last_verified)
+            if age > limit:
+                yield _at("ORK104", f"truth {truth_id} last verified {age.days} days ago", loc)
+
+
+def decision_rules(reg: Registry) -> Iterator[Finding]:
+    """Domains and id codes are registered; related and superseded_by resolve."""
+    codes = reg.decisions_registry.domains
+    for dec_id, record in reg.decisions.items():
+        loc = reg.loc("decision", dec_id)
+        code = dec_id.split("-")[1]
+        if record.domain not in codes:
+            yield _at(
+                "ORK029",
+                f"decision {dec_id} domain '{record.domain}' is not in decisions/registry.yaml",
+                loc,
+            )
+        elif codes[record.domain] != code:
+            yield _at(
+                "ORK029",
+                f"decision {dec_id} uses code {code} but domain '{record.domain}' has code {codes[record.domain]}",
+                loc,
+            )
+        for ref in [*record.related, *filter(None, [record.superseded_by])]:
+            if ref not in reg.decisions:
+                yield _at("ORK028", f"decision {dec_id} refers to unknown decision {ref}", loc)
+
+
+def vendor_roots(reg: Registry) -> Iterator[Finding]:
+    """Vendor roots' default scopes exist."""
+    for root in reg.config.vendor_roots:
+        loc = reg.loc("config", "orkestra")
+        owner = f"vendor root '{root.path}'"
+        yield from _missing("scope", root.default_scopes, reg.scopes, "ORK023", owner, loc)
+
+
+def ledger_rules(reg: Registry) -> Iterable[Finding]:
+    """Ledger line checks that need no git (§6.6), provided by the mining package."""
+    import importlib
+
+    try:
+        module = importlib.import_module("orkestra.mining.ledger_check")
+    except ModuleNotFoundError:
+        return []
+    check: Rule = module.findings
+    return check(reg)
+
+
+RULES: tuple[Rule, ...] = (
+    agent_references,
+    scope_references,
+    skill_resources,
+    skill_quality,
+    truth_rules,
+    decision_rules,
+    vendor_roots,
+    ledger_rules,
+)
+
+
+def validate(reg: Registry) -> Report:
+    """Run every rule; return load findings plus rule findings, sorted and de-duplicated."""
+    found: set[Finding] = set(reg.findings)
+    for rule in RULES:
+        found.update(rule(reg))
+    return Report(tuple(sorted(found)))

@@ -1,0 +1,209 @@
+"""`orkestra init`: a minimal valid project with one example of every registry kind."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from orkestra.core import atomic, yamlio
+from orkestra.core.clock import today
+from orkestra.core.errors import ConflictError
+
+GITATTRIBUTES = (
+    "registries/changelog/commits_processed.jsonl merge=union",
+    "registries/changelog/release_notes.jsonl merge=union",
+    "knowledge/.usage.jsonl merge=union",
+)
+GITIGNORE = (".orkestra/",)
+
+
+@dataclass
+class InitResult:
+    root: str
+    created: list[str] = field(default_factory=list)
+    overwritten: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "root": self.root,
+            "created": self.created,
+            "overwritten": self.overwritten,
+            "updated": self.updated,
+        }
+
+
+def _files(project: str) -> dict[str, str]:
+    date = today().isoformat()
+    y = yamlio.dumps
+    return {
+        "registries/orkestra.yaml": y({"project": project, "targets": ["claude"]}),
+        "registries/characters/identities.yaml": y(
+            {
+                "architect": {
+                    "description": "Designs boundaries and keeps the system coherent.",
+                    "guidance": "Prefer small, well-named modules. State trade-offs explicitly.",
+                }
+            }
+        ),
+        "registries/characters/mindsets.yaml": y(
+            {
+                "analytical": {
+                    "description": "Breaks problems down and checks each step.",
+                    "guidance": "Gather evidence before concluding; name your assumptions.",
+                }
+            }
+        ),
+        "registries/characters/styles.yaml": y(
+            {
+                "concise": {
+                    "description": "Short, precise answers.",
+                    "guidance": "Lead with the answer. Cut filler. Show file:line for claims.",
+                }
+            }
+        ),
+        "registries/values.yaml": y(
+            {
+                "values": [
+                    {
+                        "name": "Simplicity first",
+                        "statement": "Choose the simplest design that works.",
+                    },
+                    {"name": "Evidence-based", "statement": "Claims about the code cite the code."},
+                ]
+            }
+        ),
+        "registries/tools.yaml": y(
+            {
+                "builtin": ["Read", "Write", "Edit", "Grep", "Glob", "Bash", "Agent", "TodoWrite"],
+                "mcp": {},
+            }
+        ),
+        "registries/agents/example-agent.yaml": y(
+            {
+                "name": "example-agent",
+                "description": "Example specialist. Use when you need a starting point for your own agents.",
+                "category": "example",
+                "model": "inherit",
+                "identity": ["architect"],
+                "mindset": "analytical",
+                "style": "concise",
+                "domains": ["example"],
+                "scopes": ["example"],
+                "tools": ["Read", "Grep", "Glob"],
+                "prompt": "Replace this with the agent's own instructions.\n",
+            }
+        ),
+        "registries/skills/foundations/example-skill.yaml": y(
+            {
+                "metadata": {
+                    "identifier": "example-skill",
+                    "name": "example-skill",
+                    "description": "Example workflow skill. Use when you want to see the shape of a skill before writing one.",
+                    "type": "workflow",
+                    "layer": "K0",
+                    "source": "core",
+                    "last_updated": date,
+                },
+                "frontmatter": {"tags": ["example"], "allowed_tools": ["Read"]},
+                "scopes": ["example"],
+                "sections": [
+                    {"title": "When to use", "body": "When learning how Orkestra skills look.\n"},
+                    {
+                        "title": "Steps",
+                        "body": "1. Copy this file.\n2. Rename it.\n3. Write real steps.\n",
+                    },
+                    {"title": "Success criteria", "body": "`orkestra validate --strict` passes.\n"},
+                    {
+                        "title": "Recovery",
+                        "body": "Run `orkestra validate --show-warnings` and fix what it names.\n",
+                    },
+                ],
+            }
+        ),
+        "registries/scopes.yaml": y(
+            {
+                "scopes": {
+                    "example": {"description": "Example scope", "primary_skills": ["example-skill"]}
+                }
+            }
+        ),
+        "registries/truths/project.yaml": y(
+            {
+                "metadata": {
+                    "title": f"{project} ground truths",
+                    "summary": "Constraints every agent must respect in this repository.",
+                    "owner": "project",
+                    "last_updated": date,
+                },
+                "statements": [
+                    {
+                        "id": "GT-PRJ-001",
+                        "status": "current",
+                        "source": "orkestra init",
+                        "scope": "platform",
+                        "statement": "The registries/ folder is the source of truth for agent configuration.",
+                        "rationale": "Rendered files under .claude/ are derived and overwritten by orkestra sync.",
+                        "evidence": ["registries/orkestra.yaml"],
+                        "last_verified": date,
+                        "tags": ["architecture"],
+                    }
+                ],
+            }
+        ),
+        "registries/decisions/registry.yaml": y({"domains": {"architecture": "AR"}}),
+        "registries/decisions/records/DEC-AR-001.yaml": y(
+            {
+                "id": "DEC-AR-001",
+                "title": "Manage agent configuration with Orkestra",
+                "domain": "architecture",
+                "status": "active",
+                "created": date,
+                "summary": "Agents, skills and ground truths live in registries/ and are rendered.\n",
+                "context": "Hand-edited agent files drift between clients and sessions.\n",
+                "rationale": ["One validated source of truth", "Rendering is deterministic"],
+            }
+        ),
+        "registries/domains/example/decisions.md": "# Example: key decisions\n",
+        "registries/domains/example/patterns.md": "# Example: patterns\n",
+        "registries/domains/example/anti-patterns.md": "# Example: anti-patterns\n",
+        "registries/domains/example/evolution.md": f"# Example: evolution\n\n- {date}: domain created.\n",
+        "registries/changelog/commits_processed.jsonl": "",
+        "registries/changelog/release_notes.jsonl": "",
+    }
+
+
+def init_project(path: Path, *, force: bool = False) -> InitResult:
+    """Scaffold `path`; refuse (naming the files) to overwrite anything unless `force`."""
+    root = path.resolve()
+    files = _files(root.name or "project")
+    existing = sorted(rel for rel in files if (root / rel).exists())
+    if existing and not force:
+        names = ", ".join(existing[:10]) + (" ..." if len(existing) > 10 else "")
+        raise ConflictError(
+            f"refusing to overwrite {len(existing)} existing file(s): {names}; "
+            "use --force to overwrite them",
+            file=str(root / existing[0]),
+        )
+    result = InitResult(root=str(root))
+    for rel, text in files.items():
+        target = root / rel
+        (result.overwritten if target.exists() else result.created).append(rel)
+        atomic.write_text(target, text)
+    for name, lines in ((".gitattributes", GITATTRIBUTES), (".gitignore", GITIGNORE)):
+        if _ensure_lines(root / name, lines):
+            result.updated.append(name)
+    return result
+
+
+def _ensure_lines(path: Path, lines: tuple[str, ...]) -> bool:
+    """Append the lines a file lacks (never removes or rewrites the user's own lines)."""
+    current = path.read_text(encoding="utf-8") if path.exists() else ""
+    present = {line.strip() for line in current.splitlines()}
+    missing = [line for line in lines if line not in present]
+    if not missing:
+        return False
+    prefix = current if not current or current.endswith("\n") else current + "\n"
+    atomic.write_text(path, prefix + "# orkestra\n" + "\n".join(missing) + "\n")
+    return True
