@@ -1,0 +1,41 @@
+"""`orkestra decisions list|info`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from orkestra.cli.common import FormatOption, emit, load_registry, new_app
+from orkestra.core.output import Format
+
+app = new_app("Decision records.")
+
+
+@app.command("list")
+def list_decisions(
+    limit: Annotated[int | None, typer.Option("--limit", help="At most N records.")] = None,
+    status: Annotated[
+        str | None, typer.Option("--status", help="proposed|active|superseded|deprecated.")
+    ] = None,
+    domain: Annotated[
+        str | None, typer.Option("--domain", help="Only this decision domain.")
+    ] = None,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Decision records, newest first."""
+    from orkestra.registry import inventory
+
+    rows = inventory.decisions_list(load_registry(), limit=limit, status=status, domain=domain)
+    emit(rows, fmt, title="decisions")
+
+
+@app.command("info")
+def info(
+    decision_id: Annotated[str, typer.Argument(help="Decision id, e.g. DEC-RG-001.")],
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Everything about one decision record."""
+    from orkestra.registry import inventory
+
+    emit(inventory.decision_info(load_registry(), decision_id), fmt, title=decision_id)

@@ -1,0 +1,30 @@
+"""`orkestra scopes list|info`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from orkestra.cli.common import FormatOption, emit, load_registry, new_app
+from orkestra.core.output import Format
+
+app = new_app("Scopes.")
+
+
+@app.command("list")
+def list_scopes(fmt: FormatOption = Format.json) -> None:
+    """Every scope with its skill and agent counts and whether it is dormant."""
+    from orkestra.registry import inventory
+
+    emit(inventory.scopes_list(load_registry()), fmt, title="scopes")
+
+
+@app.command("info")
+def info(
+    name: Annotated[str, typer.Argument(help="Scope name.")], fmt: FormatOption = Format.json
+) -> None:
+    """A scope's skills and the agents that activate it."""
+    from orkestra.registry import inventory
+
+    emit(inventory.scope_info(load_registry(), name), fmt, title=name)

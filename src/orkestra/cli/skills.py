@@ -1,0 +1,38 @@
+"""`orkestra skills list|info`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from orkestra.cli.common import FormatOption, emit, load_registry, new_app
+from orkestra.core.output import Format
+
+app = new_app("Skills.")
+
+
+@app.command("list")
+def list_skills(
+    layer: Annotated[str | None, typer.Option("--layer", help="Only this layer (K0..K4).")] = None,
+    source: Annotated[str | None, typer.Option("--source", help="core or vendor.")] = None,
+    dormant: Annotated[
+        bool | None, typer.Option("--dormant/--active", help="Only dormant or only active skills.")
+    ] = None,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Every skill (core and vendor) with layer, type, source and whether it is dormant."""
+    from orkestra.registry import inventory
+
+    rows = inventory.skills_list(load_registry(), layer=layer, source=source, dormant=dormant)
+    emit(rows, fmt, title="skills")
+
+
+@app.command("info")
+def info(
+    name: Annotated[str, typer.Argument(help="Skill name.")], fmt: FormatOption = Format.json
+) -> None:
+    """A skill with tags, tools, scopes, sections, resources and the agents that load it."""
+    from orkestra.registry import inventory
+
+    emit(inventory.skill_info(load_registry(), name), fmt, title=name)

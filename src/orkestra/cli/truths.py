@@ -1,0 +1,36 @@
+"""`orkestra truths list|info`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from orkestra.cli.common import FormatOption, emit, load_registry, new_app
+from orkestra.core.output import Format
+
+app = new_app("Ground truths.")
+
+
+@app.command("list")
+def list_truths(
+    status: Annotated[
+        str | None, typer.Option("--status", help="current, tentative or deprecated.")
+    ] = None,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Ground truths, optionally of one status."""
+    from orkestra.registry import inventory
+
+    emit(inventory.truths_list(load_registry(), status=status), fmt, title="truths")
+
+
+@app.command("info")
+def info(
+    truth_id: Annotated[str, typer.Argument(help="Truth id, e.g. GT-ORK-001.")],
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Everything about one ground truth."""
+    from orkestra.registry import inventory
+
+    emit(inventory.truth_info(load_registry(), truth_id), fmt, title=truth_id)

@@ -1,0 +1,269 @@
+"""Levels 2-3 of the CLI: what exists (lists) and everything about one entry (info).
+
+Every function returns plain dicts/lists with a fixed key order, documented in docs/cli.md.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from typing import Any
+
+from orkestra.core.errors import NotFound, UsageError
+from orkestra.registry.registry import Registry, SkillEntry
+
+
+def _lookup(kind: str, name: str, known: Iterable[str]) -> None:
+    names = list(known)
+    if name in names:
+        return
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
+    hint = (
+        f"; did you mean {', '.join(close)}?" if close else f"; `orkestra {kind}s list` shows them"
+    )
+    raise NotFound(f"no {kind} named '{name}'{hint}")
+
+
+# --- agents ------------------------------------------------------------------------------------
+
+
+def agents_list(reg: Registry) -> list[dict[str, Any]]:
+    """One row per agent: name, description, category, role, model, status, skill count."""
+    return [
+        {
+            "name": a.name,
+            "description": a.description,
+            "category": a.category,
+            "role": a.role,
+            "model": a.model,
+            "status": a.status,
+            "skills": len(reg.agent_skills(a)),
+            "path": reg.loc("agent", a.name).file,
+        }
+        for a in sorted(reg.agents.values(), key=lambda a: a.name)
+    ]
+
+
+def agent_info(reg: Registry, name: str) -> dict[str, Any]:
+    """The resolved view of an agent: characters, domains, full tool list, skills with origins."""
+    _lookup("agent", name, reg.agents)
+    agent = reg.agents[name]
+    loc = reg.loc("agent", name)
+    domains = []
+    for ref in agent.domains:
+        domain = reg.domains.get(ref)
+        domains.append(
+            {
+                "name": ref,
+                "folder": domain.folder if domain else None,
+                "files": list(domain.files) if domain else [],
+            }
+        )
+    skills = [
+        {
+            "name": skill,
+            "from": origins,
+            "layer": reg.skills[skill].layer if skill in reg.skills else None,
+            "description": reg.skills[skill].description if skill in reg.skills else None,
+            "exists": skill in reg.skills,
+        }
+        for skill, origins in reg.skill_origins(agent).items()
+    ]
+    tools = agent.all_tools()
+    return {
+        "name": agent.name,
+        "description": agent.description,
+        "category": agent.category,
+        "role": agent.role,
+        "model": agent.model,
+        "color": agent.color,
+        "status": agent.status,
+        "replaced_by": agent.replaced_by,
+        "identity": [{"name": i, "description": _desc(reg.identities, i)} for i in agent.identity],
+        "mindset": agent.mindset
+        and {"name": agent.mindset, "description": _desc(reg.mindsets, agent.mindset)},
+        "style": agent.style
+        and {"name": agent.style, "description": _desc(reg.styles, agent.style)},
+        "values": [v.name for v in reg.values],
+        "domains": domains,
+        "scopes": list(agent.scopes),
+        "tools": tools,
+        "tool_guides": [t for t in tools if t in reg.tools.guides],
+        "skills": skills,
+        "path": loc.file,
+        "line": loc.line or None,
+    }
+
+
+def _desc(table: dict[str, Any], name: str) -> str | None:
+    item = table.get(name)
+    return item.description if item is not None else None
+
+
+# --- skills ------------------------------------------------------------------------------------
+
+
+def _skill_row(reg: Registry, skill: SkillEntry, dormant: set[str]) -> dict[str, Any]:
+    return {
+        "name": skill.name,
+        "description": skill.description,
+        "layer": skill.layer,
+        "type": skill.type,
+        "source": skill.source,
+        "provider": skill.provider,
+        "dormant": skill.name in dormant,
+        "path": skill.loc.file,
+    }
+
+
+def skills_list(
+    reg: Registry,
+    *,
+    layer: str | None = None,
+    source: str | None = None,
+    dormant: bool | None = None,
+) -> list[dict[str, Any]]:
+    """Skills, optionally filtered by layer (K0-K4), source (core|vendor) or dormancy."""
+    if layer is not None and layer not in ("K0", "K1", "K2", "K3", "K4"):
+        raise UsageError(f"--layer must be one of K0..K4, not '{layer}'")
+    if source is not None and source not in ("core", "vendor"):
+        raise UsageError(f"--source must be core or vendor, not '{source}'")
+    asleep = set(reg.dormant_skills())
+    rows = []
+    for skill in sorted(reg.skills.values(), key=lambda s: (s.layer, s.name)):
+        if (layer and skill.layer != layer) or (source and skill.source != source):
+            continue
+        if dormant is not None and (skill.name in asleep) != dormant:
+            continue
+        rows.append(_skill_row(reg, skill, asleep))
+    return rows
+
+
+def skill_info(reg: Registry, name: str) -> dict[str, Any]:
+    """A skill with its tags, tools, scopes, sections, resources and the agents that load it."""
+    _lookup("skill", name, reg.skills)
+    skill = reg.skills[name]
+    asleep = set(reg.dormant_skills())
+    agents = sorted(a.name for a in reg.agents.values() if name in reg.skill_origins(a))
+    sections = [s.title for s in skill.core.sections] if skill.core else []
+    return {
+        **_skill_row(reg, skill, asleep),
+        "tier": skill.tier,
+        "tags": list(skill.tags),
+        "allowed_tools": list(skill.allowed_tools),
+        "scopes": list(skill.scopes),
+        "sections": sections,
+        "resources": skill.folder,
+        "agents": agents if skill.layer != "K0" else sorted(reg.agents),
+        "line": skill.loc.line or None,
+    }
+
+
+# --- scopes ------------------------------------------------------------------------------------
+
+
+def scopes_list(reg: Registry) -> list[dict[str, Any]]:
+    """Scopes with their skill and agent counts; a scope no agent activates is dormant."""
+    return [
+        {
+            "name": name,
+            "description": scope.description,
+            "skills": len(reg.scope_skills(name)),
+            "agents": len(reg.scope_agents(name)),
+            "dormant": not reg.scope_agents(name),
+        }
+        for name, scope in sorted(reg.scopes.items())
+    ]
+
+
+def scope_info(reg: Registry, name: str) -> dict[str, Any]:
+    """A scope's skills (primary and self-declared) and the agents that activate it."""
+    _lookup("scope", name, reg.scopes)
+    scope = reg.scopes[name]
+    loc = reg.loc("scope", name)
+    primary = set(scope.primary_skills)
+    return {
+        "name": name,
+        "description": scope.description,
+        "dormant": not reg.scope_agents(name),
+        "skills": [
+            {
+                "name": s,
+                "via": "primary_skills" if s in primary else "skill.scopes",
+                "exists": s in reg.skills,
+            }
+            for s in reg.scope_skills(name)
+        ],
+        "agents": reg.scope_agents(name),
+        "path": loc.file,
+        "line": loc.line or None,
+    }
+
+
+# --- truths ------------------------------------------------------------------------------------
+
+TRUTH_STATUSES = ("current", "tentative", "deprecated")
+
+
+def truths_list(reg: Registry, *, status: str | None = None) -> list[dict[str, Any]]:
+    """Ground truths, optionally of one status."""
+    if status is not None and status not in TRUTH_STATUSES:
+        raise UsageError(f"--status must be one of {', '.join(TRUTH_STATUSES)}, not '{status}'")
+    return [
+        {
+            "id": t.id,
+            "status": t.status,
+            "scope": t.scope,
+            "statement": t.statement,
+            "tags": list(t.tags),
+            "last_verified": t.last_verified,
+            "path": reg.loc("truth", t.id).file,
+        }
+        for t in sorted(reg.truths.values(), key=lambda t: t.id)
+        if status is None or t.status == status
+    ]
+
+
+def truth_info(reg: Registry, truth_id: str) -> dict[str, Any]:
+    """Everything about one ground truth, with its location."""
+    _lookup("truth", truth_id, reg.truths)
+    truth = reg.truths[truth_id]
+    loc = reg.loc("truth", truth_id)
+    return {**truth.model_dump(mode="json"), "path": loc.file, "line": loc.line or None}
+
+
+# --- decisions ---------------------------------------------------------------------------------
+
+DECISION_STATUSES = ("proposed", "active", "superseded", "deprecated")
+
+
+def decisions_list(
+    reg: Registry, *, limit: int | None = None, status: str | None = None, domain: str | None = None
+) -> list[dict[str, Any]]:
+    """Decision records, newest first (by created date, then id)."""
+    if limit is not None and limit < 1:
+        raise UsageError("--limit must be a positive number")
+    if status is not None and status not in DECISION_STATUSES:
+        raise UsageError(f"--status must be one of {', '.join(DECISION_STATUSES)}, not '{status}'")
+    records = sorted(reg.decisions.values(), key=lambda d: (d.created, d.id), reverse=True)
+    rows = [
+        {
+            "id": d.id,
+            "title": d.title,
+            "domain": d.domain,
+            "status": d.status,
+            "created": d.created,
+            "path": reg.loc("decision", d.id).file,
+        }
+        for d in records
+        if (status is None or d.status == status) and (domain is None or d.domain == domain)
+    ]
+    return rows[:limit] if limit else rows
+
+
+def decision_info(reg: Registry, decision_id: str) -> dict[str, Any]:
+    """Everything about one decision record, with its location."""
+    _lookup("decision", decision_id, reg.decisions)
+    record = reg.decisions[decision_id]
+    loc = reg.loc("decision", decision_id)
+    return {**record.model_dump(mode="json"), "path": loc.file, "line": loc.line or None}

@@ -1,0 +1,67 @@
+"""Level 1: `orkestra system status` — is everything healthy, and how much is there."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from typing import Any
+
+from orkestra.registry.registry import Registry
+from orkestra.registry.validate import validate
+
+NOTE_TYPES = ("glossary", "repos", "conventions", "decisions", "recipes", "gotchas")
+
+
+def _knowledge_counts(root: Path, folder: str) -> tuple[int, int]:
+    base = root / folder
+    notes = sum(1 for t in NOTE_TYPES for _ in (base / t).glob("*.md")) if base.is_dir() else 0
+    claims = 0
+    for path in sorted((base / "claims").glob("*.json")) if base.is_dir() else []:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        insights = data.get("insights", []) if isinstance(data, dict) else []
+        claims += len(insights) if isinstance(insights, list) else 0
+    return notes, claims
+
+
+def _optional(module: str, func: str, *args: Any) -> Any:
+    """Call a capability's reporting function when that capability is installed."""
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError:
+        return None
+    fn = getattr(mod, func, None)
+    return fn(*args) if callable(fn) else None
+
+
+def system_status(reg: Registry) -> dict[str, Any]:
+    """Health and counts (§5 level 1): validation result, every kind's count, ledger, render."""
+    report = validate(reg)
+    vendor = sum(1 for s in reg.skills.values() if s.source == "vendor")
+    notes, claims = _knowledge_counts(reg.root, reg.config.knowledge.path)
+    return {
+        "project": reg.config.project,
+        "root": str(reg.root),
+        "healthy": not report.errors,
+        "validation": {"errors": len(report.errors), "warnings": len(report.warnings)},
+        "counts": {
+            "agents": len(reg.agents),
+            "skills_internal": len(reg.skills) - vendor,
+            "skills_vendor": vendor,
+            "skills_total": len(reg.skills),
+            "dormant_skills": len(reg.dormant_skills()),
+            "scopes": len(reg.scopes),
+            "dormant_scopes": len(reg.dormant_scopes()),
+            "commands": len(reg.commands),
+            "truths": len(reg.truths),
+            "decisions": len(reg.decisions),
+            "domains": len(reg.domains),
+            "notes": notes,
+            "claims": claims,
+        },
+        "ledger": _optional("orkestra.mining.report", "coverage", reg),
+        "render": _optional("orkestra.render.report", "sync_status", reg),
+    }
