@@ -180,11 +180,9 @@ def init_project(path: Path, *, force: bool = False) -> InitResult:
     files = _files(root.name or "project")
     existing = sorted(rel for rel in files if (root / rel).exists())
     if existing and not force:
-        names = ", ".join(existing[:10]) + (" ..." if len(existing) > 10 else "")
         raise ConflictError(
-            f"refusing to overwrite {len(existing)} existing file(s): {names}; "
-            "use --force to overwrite them",
-            file=str(root / existing[0]),
+            f"refusing to overwrite {len(existing)} existing file(s) in {root}: "
+            f"{', '.join(existing)}; use --force to overwrite them"
         )
     result = InitResult(root=str(root))
     for rel, text in files.items():

@@ -217,7 +217,6 @@ class _Loader:
         if skill is None:
             return
         meta = skill.metadata
-        meta_data = data.get("metadata")
         if not (meta.identifier == meta.name == path.stem):
             line = yamlio.line_of(data, ("metadata", "name"))
             self.add(
@@ -235,7 +234,7 @@ class _Loader:
                 file,
                 line,
             )
-        loc = Location(file, getattr(meta_data, "line", 1) or 1)
+        loc = Location(file, data.key_lines.get("metadata", 1))
         folder = None
         if skill.resources:
             folder = self.rel(path.parent / skill.resources)

@@ -1,0 +1,175 @@
+"""Reference resolution: every kind of dangling reference is reported where it is written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from orkestra.registry.loader import load
+from tests.conftest import write
+from tests.registry.helpers import edit, findings, scaffold
+
+AGENT = "registries/agents/example-agent.yaml"
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    return scaffold(tmp_path / "proj")
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "code"),
+    [
+        ("identity", ["ghost"], "ORK020"),
+        ("mindset", "ghost", "ORK021"),
+        ("style", "ghost", "ORK022"),
+        ("scopes", ["ghost"], "ORK023"),
+        ("skills", ["ghost"], "ORK024"),
+        ("tools", ["Teleport"], "ORK025"),
+        ("mcp_tools", ["mcp__nowhere__x"], "ORK025"),
+        ("domains", ["ghost"], "ORK026"),
+    ],
+)
+def test_agent_dangling_reference(root: Path, field: str, value: object, code: str) -> None:
+    edit(root, AGENT, **{field: value})
+    (finding,) = findings(root)
+    assert (finding.code, finding.file, finding.line, finding.severity) == (code, AGENT, 1, "error")
+    assert (
+        "ghost" in finding.message or "Teleport" in finding.message or "nowhere" in finding.message
+    )
+
+
+def test_agent_replaced_by_unknown(root: Path) -> None:
+    edit(root, AGENT, status="deprecated", replaced_by="ghost")
+    assert [f.code for f in findings(root)] == ["ORK031"]
+
+
+def test_scope_to_missing_skill(root: Path) -> None:
+    write(
+        root,
+        "registries/scopes.yaml",
+        "scopes:\n  example:\n    description: x\n    primary_skills: [ghost]\n",
+    )
+    (finding,) = findings(root)
+    assert (finding.code, finding.file, finding.line) == ("ORK024", "registries/scopes.yaml", 2)
+
+
+def test_skill_to_missing_scope_and_tool(root: Path) -> None:
+    path = root / "registries/skills/foundations/example-skill.yaml"
+    text = path.read_text(encoding="utf-8").replace("scopes:\n  - example", "scopes:\n  - ghost")
+    text = text.replace("allowed_tools:\n    - Read", "allowed_tools:\n    - Teleport")
+    path.write_text(text, encoding="utf-8")
+    assert sorted(f.code for f in findings(root)) == ["ORK023", "ORK025"]
+
+
+def test_truth_superseded_by_unknown(root: Path) -> None:
+    path = root / "registries/truths/project.yaml"
+    text = path.read_text(encoding="utf-8").replace(
+        "status: current", "status: deprecated\n    superseded_by: GT-PRJ-009"
+    )
+    path.write_text(text, encoding="utf-8")
+    (finding,) = findings(root)
+    assert finding.code == "ORK027" and finding.line == 7 and "GT-PRJ-009" in finding.message
+
+
+def test_decision_related_and_superseded_by_unknown(root: Path) -> None:
+    rel = "registries/decisions/records/DEC-AR-001.yaml"
+    edit(root, rel, related=["DEC-AR-002"], status="superseded", superseded_by="DEC-AR-003")
+    assert sorted((f.code, f.file) for f in findings(root)) == [("ORK028", rel), ("ORK028", rel)]
+
+
+def test_decision_domain_not_registered(root: Path) -> None:
+    edit(root, "registries/decisions/records/DEC-AR-001.yaml", domain="elsewhere")
+    assert [f.code for f in findings(root)] == ["ORK029"]
+
+
+def test_evidence_path_missing_is_a_warning(root: Path) -> None:
+    path = root / "registries/truths/project.yaml"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace(
+            "- registries/orkestra.yaml", "- src/gone.py#main"
+        ),
+        encoding="utf-8",
+    )
+    (finding,) = findings(root)
+    assert (finding.code, finding.severity) == ("ORK105", "warning")
+
+
+def test_vendor_root_missing_and_vendor_skill_loaded(root: Path) -> None:
+    write(
+        root,
+        "registries/orkestra.yaml",
+        "vendor_roots:\n  - {path: vendor/acme, provider: acme, default_scopes: [example]}\n",
+    )
+    assert [f.code for f in findings(root)] == ["ORK030"]
+    write(
+        root,
+        "vendor/acme/pdf-tools/SKILL.md",
+        "---\nname: pdf-tools\ndescription: Work with PDF files. Use when the user asks to read or fill a PDF form.\nargument-hint: file\n---\n# PDF\n",
+    )
+    assert [f.code for f in findings(root)] == ["ORK106"]
+    reg = load(root)
+    assert reg.skills["pdf-tools"].source == "vendor" and reg.skills["pdf-tools"].provider == "acme"
+    assert "pdf-tools" in reg.agent_skills(reg.agents["example-agent"])  # via default scope
+
+
+def test_vendor_name_clash_names_both_files(root: Path) -> None:
+    write(
+        root, "registries/orkestra.yaml", "vendor_roots:\n  - {path: vendor/acme, provider: acme}\n"
+    )
+    write(
+        root,
+        "vendor/acme/example-skill/SKILL.md",
+        "---\nname: example-skill\ndescription: Clash. Use when testing clashes between core and vendor skills.\n---\nbody\n",
+    )
+    (finding,) = [f for f in findings(root) if f.code == "ORK010"]
+    assert "vendor/acme/example-skill/SKILL.md" in f"{finding.file} {finding.message}"
+    assert "registries/skills/foundations/example-skill.yaml" in f"{finding.file} {finding.message}"
+
+
+def test_skill_set_and_dormancy(root: Path) -> None:
+    write(
+        root,
+        "registries/skills/stacks/lonely.yaml",
+        """metadata:
+  identifier: lonely
+  name: lonely
+  description: A skill nobody loads. Use when checking that dormant skills are detected properly.
+  type: discipline
+  layer: K3
+sections:
+  - {title: When to use, body: x}
+  - {title: Rules, body: x}
+scopes: [sleepy]
+""",
+    )
+    write(
+        root,
+        "registries/scopes.yaml",
+        "scopes:\n  example: {description: x, primary_skills: [example-skill]}\n  sleepy: {description: nobody activates it}\n",
+    )
+    reg = load(root)
+    assert reg.dormant_skills() == ["lonely"] and reg.dormant_scopes() == ["sleepy"]
+    origins = reg.skill_origins(reg.agents["example-agent"])
+    assert origins == {"example-skill": ["K0", "scope:example"]}
+    edit(root, AGENT, skills=["lonely"])
+    reg = load(root)
+    assert reg.dormant_skills() == [] and reg.skill_origins(reg.agents["example-agent"])[
+        "lonely"
+    ] == ["explicit"]
+    assert findings(root) == []
+
+
+def test_all_findings_collected_in_one_run(root: Path) -> None:
+    write(root, "registries/agents/broken.yaml", "name: broken\ndescription: [unclosed\n")
+    write(
+        root,
+        "registries/characters/styles.yaml",
+        "concise:\n  description: x\nconcise:\n  description: y\n",
+    )
+    edit(root, AGENT, tools=["Nope"])
+    got = {(f.code, f.file) for f in findings(root)}
+    assert ("ORK001", "registries/agents/broken.yaml") in got
+    assert ("ORK001", "registries/characters/styles.yaml") in got
+    assert ("ORK025", AGENT) in got

@@ -1,0 +1,100 @@
+"""The safe YAML loader: every rejection is an InputError with the right file:line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from orkestra.core import yamlio
+from orkestra.core.errors import InputError
+
+
+def _err(text: str) -> InputError:
+    with pytest.raises(InputError) as info:
+        yamlio.loads(text, "reg.yaml")
+    return info.value
+
+
+def test_duplicate_key_points_at_second_occurrence() -> None:
+    err = _err("name: a\ndescription: x\nname: b\n")
+    assert (err.file, err.line) == ("reg.yaml", 3)
+    assert "duplicate key 'name'" in err.message and "line 1" in err.message
+
+
+def test_nested_duplicate_key() -> None:
+    err = _err("outer:\n  a: 1\n  b: 2\n  a: 3\n")
+    assert err.line == 4
+
+
+def test_alias_and_anchor_rejected() -> None:
+    err = _err("base: &b {x: 1}\nother: *b\n")
+    assert err.line == 1 and "anchor" in err.message
+    err = _err("a: 1\nb: [*x]\n")  # undefined alias is a syntax error with a line
+    assert err.line == 2
+
+
+def test_anchor_like_text_in_strings_is_fine() -> None:
+    data = yamlio.loads("prompt: |\n  use &mut x and *ptr\nq: 'R&D *'\n", "reg.yaml")
+    assert data["prompt"] == "use &mut x and *ptr\n"
+
+
+def test_python_object_tag_rejected() -> None:
+    err = _err("a: 1\nb: !!python/object/apply:os.system ['echo hi']\n")
+    assert err.line == 2 and "tag" in err.message
+
+
+def test_tab_indentation_is_explained() -> None:
+    err = _err("a:\n\tb: 1\n")
+    assert err.line == 2 and "tabs" in err.message
+
+
+def test_dates_stay_strings() -> None:
+    assert yamlio.loads("d: 2026-01-26\n", "x")["d"] == "2026-01-26"
+
+
+def test_lines_are_tracked() -> None:
+    data = yamlio.loads("a: 1\nb:\n  - x\n  - y: 2\n", "x")
+    assert yamlio.line_of(data, ("b", 1, "y")) == 4
+    assert yamlio.line_of(data, ("b", 0)) == 3
+    assert yamlio.line_of(data, ("missing",)) == 1
+
+
+def test_non_mapping_root(tmp_path: Path) -> None:
+    path = tmp_path / "list.yaml"
+    path.write_text("- a\n- b\n", encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        yamlio.load_mapping(path, display="list.yaml")
+    assert info.value.line == 1 and "expected a mapping" in info.value.message
+
+
+def test_empty_file(tmp_path: Path) -> None:
+    path = tmp_path / "e.yaml"
+    path.write_text("", encoding="utf-8")
+    with pytest.raises(InputError, match="empty"):
+        yamlio.load_mapping(path)
+    assert yamlio.load_mapping(path, allow_empty=True) == {}
+
+
+def test_invalid_utf8_reports_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_bytes(b"a: 1\nb: caf\xe9\n")
+    with pytest.raises(InputError) as info:
+        yamlio.load_mapping(path, display="bad.yaml")
+    assert info.value.line == 2 and "UTF-8" in info.value.message
+
+
+def test_binary_and_oversized(tmp_path: Path) -> None:
+    binary = tmp_path / "b.yaml"
+    binary.write_bytes(b"\x00\x01\x02")
+    with pytest.raises(InputError, match="binary"):
+        yamlio.load_mapping(binary)
+    big = tmp_path / "big.yaml"
+    big.write_text("a: " + "x" * 100 + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match="limit"):
+        yamlio.read_text(big, max_bytes=50)
+
+
+def test_dumps_round_trips() -> None:
+    data = {"b": "multi\nline\n", "a": [1, {"k": "v"}], "d": "2026-01-01"}
+    assert yamlio.loads(yamlio.dumps(data), "x") == data
