@@ -8,7 +8,6 @@ at `file:line`. Uses libyaml (the C loader) when present.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -46,37 +45,17 @@ class LineList(list[Any]):
         self.item_lines: list[int] = []
 
 
-class _Loader(_Base):  # type: ignore[misc]
-    """Safe loader: no duplicate keys, no aliases, no timestamps, lines on every container."""
-
-    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
-        if node in self.constructed_objects:
-            raise _AliasFound(node)
-        return super().construct_object(node, deep=True)
-
-    def construct_yaml_map(self, node: yaml.MappingNode) -> Iterator[LineDict]:
-        data = LineDict(node.start_mark.line + 1)
-        yield data
-        for key_node, value_node in node.value:
-            key = self.construct_object(key_node)
-            if not isinstance(key, (str, int, float, bool)) and key is not None:
-                raise _Problem("mapping keys must be plain scalars", key_node)
-            if key in data:
-                first = data.key_lines.get(key, 0)
-                raise _Problem(
-                    f"duplicate key {key!r} (first defined on line {first}); "
-                    "YAML keeps only the last one, so remove or rename one of them",
-                    key_node,
-                )
-            data[key] = self.construct_object(value_node)
-            data.key_lines[key] = key_node.start_mark.line + 1
-
-    def construct_yaml_seq(self, node: yaml.SequenceNode) -> Iterator[LineList]:
-        data = LineList(node.start_mark.line + 1)
-        yield data
-        for child in node.value:
-            data.append(self.construct_object(child))
-            data.item_lines.append(child.start_mark.line + 1)
+_STR = "tag:yaml.org,2002:str"
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+_SCALARS: dict[str, Any] = {
+    "tag:yaml.org,2002:null": lambda c, n: None,
+    "tag:yaml.org,2002:bool": yaml.constructor.SafeConstructor.construct_yaml_bool,
+    "tag:yaml.org,2002:int": yaml.constructor.SafeConstructor.construct_yaml_int,
+    "tag:yaml.org,2002:float": yaml.constructor.SafeConstructor.construct_yaml_float,
+    # Dates stay strings ("2026-01-26"): models validate them, YAML never makes them objects.
+    "tag:yaml.org,2002:timestamp": lambda c, n: n.value,
+}
 
 
 class _Problem(Exception):
@@ -86,16 +65,52 @@ class _Problem(Exception):
         self.line = node.start_mark.line + 1
 
 
-class _AliasFound(Exception):
-    def __init__(self, node: yaml.Node) -> None:
-        super().__init__("alias")
-        self.line = node.start_mark.line + 1
+def _build(loader: Any, node: yaml.Node) -> Any:
+    """Nodes to plain data with line-aware containers.
 
+    A small dedicated builder instead of PyYAML's constructor: only the safe scalar types, no
+    object tags, no merge keys, duplicate keys rejected; and about twice as fast.
+    """
+    tag = node.tag
+    if tag == _STR:
+        return node.value
+    if tag == _MAP:
+        data = LineDict(node.start_mark.line + 1)
+        lines = data.key_lines
+        for key_node, value_node in node.value:
+            if key_node.tag == _STR:
+                key = key_node.value
+            elif (
+                isinstance(key_node, yaml.ScalarNode) and key_node.tag != "tag:yaml.org,2002:merge"
+            ):
+                key = _build(loader, key_node)
+            else:
+                raise _Problem(
+                    "mapping keys must be plain scalars (no merge keys, no lists)", key_node
+                )
+            if key in data:
+                raise _Problem(
+                    f"duplicate key {key!r} (first defined on line {lines[key]}); "
+                    "YAML keeps only the last one, so remove or rename one of them",
+                    key_node,
+                )
+            data[key] = _build(loader, value_node)
+            lines[key] = key_node.start_mark.line + 1
+        return data
+    if tag == _SEQ:
+        seq = LineList(node.start_mark.line + 1)
+        seq.extend(_build(loader, child) for child in node.value)
+        seq.item_lines = [child.start_mark.line + 1 for child in node.value]
+        return seq
+    construct = _SCALARS.get(tag)
+    if construct is None or not isinstance(node, yaml.ScalarNode):
+        raise _Problem(
+            f"could not determine a constructor for the tag '{tag}' "
+            "(only plain YAML is allowed: remove the tag)",
+            node,
+        )
+    return construct(loader, node)
 
-_Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_yaml_map)
-_Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_yaml_seq)
-# Dates stay strings ("2026-01-26"): models validate them, YAML never turns them into objects.
-_Loader.add_constructor("tag:yaml.org,2002:timestamp", _Loader.construct_yaml_str)
 
 # Cheap hint: only a file containing `&x` or `*x` in a node position is re-parsed for events.
 _ANCHOR_HINT = re.compile(r"(?:^|[\s\[{,:?-])[&*][^\s,\[\]{}]", re.MULTILINE)
@@ -125,7 +140,7 @@ def read_text(path: Path, *, max_bytes: int = MAX_BYTES, display: str | None = N
 
 
 def _check_anchors(text: str, name: str) -> None:
-    if not _ANCHOR_HINT.search(text):
+    if ("&" not in text and "*" not in text) or not _ANCHOR_HINT.search(text):
         return
     try:
         for event in yaml.parse(text, Loader=_Base):
@@ -144,13 +159,10 @@ def _check_anchors(text: str, name: str) -> None:
 def loads(text: str, name: str = "<string>") -> Any:
     """Parse one YAML document from text; raises InputError with file:line."""
     _check_anchors(text, name)
-    loader = _Loader(text)
+    loader = _Base(text)
     try:
-        return loader.get_single_data()
-    except _AliasFound as exc:
-        raise InputError(
-            "YAML alias is not allowed in registries; write the value out", file=name, line=exc.line
-        ) from None
+        node = loader.get_single_node()
+        return None if node is None else _build(loader, node)
     except _Problem as exc:
         raise InputError(exc.message, file=name, line=exc.line) from None
     except yaml.MarkedYAMLError as exc:
@@ -160,8 +172,6 @@ def loads(text: str, name: str = "<string>") -> Any:
         lines = text.splitlines()
         if line is not None and 0 < line <= len(lines) and "\t" in lines[line - 1]:
             problem += " (YAML forbids tabs for indentation; use spaces)"
-        if "constructor for the tag" in problem:
-            problem += " (only plain YAML is allowed: remove the tag)"
         if exc.context:
             problem = f"{exc.context}: {problem}"
         raise InputError(problem, file=name, line=line) from None

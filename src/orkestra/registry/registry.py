@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from orkestra.registry.findings import Finding
@@ -72,7 +73,10 @@ class Domain:
 
 @dataclass
 class Registry:
-    """Every registry kind of one project, with source locations and load findings."""
+    """Every registry kind of one project, with source locations and load findings.
+
+    Built once by `loader.load`; treat it as read-only afterwards (skill resolution is cached).
+    """
 
     root: Path
     config: Config = field(default_factory=Config)
@@ -105,25 +109,30 @@ class Registry:
 
     # --- skill resolution (§3.4) -------------------------------------------------------------
 
+    @cached_property
+    def _scope_index(self) -> dict[str, list[str]]:
+        """scope -> its skills: primary_skills first, then skills declaring the scope themselves."""
+        index: dict[str, dict[str, None]] = {}
+        for name, definition in self.scopes.items():
+            index[name] = dict.fromkeys(definition.primary_skills)
+        for skill in sorted(self.skills.values(), key=lambda s: s.name):
+            for scope in skill.scopes:
+                index.setdefault(scope, {}).setdefault(skill.name, None)
+        return {scope: list(names) for scope, names in index.items()}
+
+    @cached_property
+    def _foundations(self) -> list[str]:
+        return sorted(s.name for s in self.skills.values() if s.layer == "K0")
+
     def scope_skills(self, scope: str) -> list[str]:
         """A scope's skills: its primary_skills plus skills that declare the scope themselves."""
-        names: dict[str, None] = {}
-        definition = self.scopes.get(scope)
-        if definition is not None:
-            names.update(dict.fromkeys(definition.primary_skills))
-        for skill in sorted(self.skills.values(), key=lambda s: s.name):
-            if scope in skill.scopes:
-                names.setdefault(skill.name, None)
-        return list(names)
+        return list(self._scope_index.get(scope, []))
 
     def skill_origins(self, agent: Agent) -> dict[str, list[str]]:
         """An agent's resolved skill set with where each came from: `K0`, `scope:X`, `explicit`."""
-        origins: dict[str, list[str]] = {}
-        for skill in sorted(self.skills.values(), key=lambda s: s.name):
-            if skill.layer == "K0":
-                origins.setdefault(skill.name, []).append("K0")
+        origins: dict[str, list[str]] = {name: ["K0"] for name in self._foundations}
         for scope in agent.scopes:
-            for name in self.scope_skills(scope):
+            for name in self._scope_index.get(scope, []):
                 origins.setdefault(name, []).append(f"scope:{scope}")
         for name in agent.skills:
             origins.setdefault(name, []).append("explicit")

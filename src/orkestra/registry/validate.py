@@ -7,7 +7,7 @@ Errors make the registry unreadable, ambiguous or unsafe; quality gates are warn
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass
 
 from orkestra.core.clock import today
@@ -43,14 +43,13 @@ def _at(code: str, message: str, loc: Location) -> Finding:
 def _missing(
     kind: str,
     names: Iterable[str],
-    known: Iterable[str],
+    known: Container[str],
     code: str,
     owner: str,
     loc: Location,
 ) -> Iterator[Finding]:
-    known_set = set(known)
     for name in names:
-        if name not in known_set:
+        if name not in known:
             yield _at(code, f"{owner} refers to unknown {kind} '{name}'", loc)
 
 
