@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from registry_gen import generate  # noqa: E402
+from registry_gen import generate
 
 PARSE = """
 import sys, yaml, pathlib
@@ -37,14 +37,20 @@ def main(runs: int = 5) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = generate(Path(tmp) / "big")
         files = len(list((root / "registries").rglob("*.yaml")))
-        check = subprocess.run([exe, "validate"], cwd=root, capture_output=True, text=True, check=False)
-        print(f"registry: {files} YAML files; validate exit {check.returncode}: {check.stdout.strip().splitlines()[-1]}")
+        check = subprocess.run(
+            [exe, "validate"], cwd=root, capture_output=True, text=True, check=False
+        )
+        print(
+            f"registry: {files} YAML files; validate exit {check.returncode}: {check.stdout.strip().splitlines()[-1]}"
+        )
         base, ours = [], []
         for _ in range(runs):  # alternate baseline and ours
             base.append(_time([sys.executable, "-c", PARSE, str(root)], root))
             ours.append(_time([exe, "validate"], root))
         b, o = statistics.median(base), statistics.median(ours)
-        print(f"C-loader parse: {b:.3f}s  orkestra validate: {o:.3f}s  ratio: {o / b:.2f}x (target <= 2.0x)")
+        print(
+            f"C-loader parse: {b:.3f}s  orkestra validate: {o:.3f}s  ratio: {o / b:.2f}x (target <= 2.0x)"
+        )
         for args in (["--version"], ["--help"]):
             times = [_time([exe, *args], root) for _ in range(runs)]
             print(f"orkestra {args[0]}: {statistics.median(times):.3f}s (target < 0.3s)")

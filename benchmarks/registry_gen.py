@@ -31,7 +31,10 @@ def generate(root: Path, agents: int = 1000, skills: int = 5000) -> Path:
                 "source": "core",
                 "last_updated": "2026-11-01",
             },
-            "frontmatter": {"tags": [f"tag-{i % 31}", f"area-{i % 7}"], "allowed_tools": ["Read", "Grep"]},
+            "frontmatter": {
+                "tags": [f"tag-{i % 31}", f"area-{i % 7}"],
+                "allowed_tools": ["Read", "Grep"],
+            },
             "scopes": [scope],
             "sections": [
                 {"title": "When to use", "body": f"When topic {i} comes up.\n"},
@@ -44,7 +47,17 @@ def generate(root: Path, agents: int = 1000, skills: int = 5000) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(yamlio.dumps(data), encoding="utf-8")
     (reg / "scopes.yaml").write_text(
-        yamlio.dumps({"scopes": {"example": {"description": "Example scope", "primary_skills": ["example-skill"]}, **scopes}}),
+        yamlio.dumps(
+            {
+                "scopes": {
+                    "example": {
+                        "description": "Example scope",
+                        "primary_skills": ["example-skill"],
+                    },
+                    **scopes,
+                }
+            }
+        ),
         encoding="utf-8",
     )
     for i in range(agents):
