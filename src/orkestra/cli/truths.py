@@ -34,3 +34,21 @@ def info(
     from orkestra.registry import inventory
 
     emit(inventory.truth_info(load_registry(), truth_id), fmt, title=truth_id)
+
+
+@app.command("verify")
+def verify(
+    truth_id: Annotated[str | None, typer.Argument(help="Only this truth.")] = None,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Check each truth's evidence exists (and `path#anchor` / `path:symbol` is found), and report
+    stale last_verified dates. Exits 1 when any truth fails."""
+    from orkestra.core.errors import NotFound
+    from orkestra.registry.evidence import verify_truths
+
+    reg = load_registry()
+    if truth_id is not None and truth_id not in reg.truths:
+        raise NotFound(f"no truth with id '{truth_id}'; `orkestra truths list` shows them")
+    report = verify_truths(reg, truth_id=truth_id)
+    emit(report if fmt is not Format.table else report["truths"], fmt, title="truths verify")
+    raise typer.Exit(1 if report["failing"] else 0)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass
 
 from orkestra.core.clock import today
+from orkestra.registry.evidence import split as evidence_target
 from orkestra.registry.findings import Finding
 from orkestra.registry.models.skills import REQUIRED_SECTIONS, SPEC_KEYS, TRIGGER_PHRASES
 from orkestra.registry.registry import Location, Registry, SkillEntry
@@ -179,9 +180,8 @@ def truth_rules(reg: Registry) -> Iterator[Finding]:
                 "ORK027", f"truth {truth_id} superseded_by unknown truth {truth.superseded_by}", loc
             )
         for evidence in truth.evidence:
-            path = evidence.split("#", 1)[0]
-            path = path.split(":", 1)[0] if not (reg.root / path).exists() else path
-            if path and not (reg.root / path).exists():
+            path, _needle = evidence_target(evidence, reg.root)
+            if not (reg.root / path).exists():
                 yield _at("ORK105", f"truth {truth_id} evidence '{evidence}' does not exist", loc)
         if truth.status != "deprecated" and truth.last_verified:
             age = now - dt.date.fromisoformat(truth.last_verified)

@@ -1,0 +1,87 @@
+"""`orkestra truths verify`: each ground truth's evidence checked against the code (§3.5)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+from orkestra.core.clock import today
+from orkestra.registry.registry import Registry
+
+
+def split(evidence: str, root: Path) -> tuple[str, str | None]:
+    """`path#anchor` or `path:symbol` -> (path, needle); a plain path -> (path, None)."""
+    if "#" in evidence:
+        path, needle = evidence.split("#", 1)
+        return path, needle or None
+    if ":" in evidence and not (root / evidence).exists():
+        path, needle = evidence.split(":", 1)
+        return path, needle or None
+    return evidence, None
+
+
+def _find(path: Path, needle: str) -> int | None:
+    """1-based line of the first occurrence of `needle` (a markdown anchor matches a heading)."""
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    slug = needle.lower().replace("-", " ")
+    for number, line in enumerate(lines, 1):
+        if needle in line:
+            return number
+        if (
+            line.lstrip().startswith("#")
+            and line.lstrip("# ").strip().lower().replace("-", " ") == slug
+        ):
+            return number
+    return None
+
+
+def check_evidence(root: Path, evidence: str) -> dict[str, Any]:
+    """One evidence item: ok / missing-file / missing-anchor, with the line where it was found."""
+    rel, needle = split(evidence, root)
+    target = (root / rel).resolve()
+    if not target.is_relative_to(root.resolve()) or not target.exists():
+        return {"evidence": evidence, "status": "missing-file", "line": None}
+    if needle is None or target.is_dir():
+        return {"evidence": evidence, "status": "ok", "line": None}
+    line = _find(target, needle)
+    return {"evidence": evidence, "status": "ok" if line else "missing-anchor", "line": line}
+
+
+def verify_truths(reg: Registry, *, truth_id: str | None = None) -> dict[str, Any]:
+    """Check every (or one) truth: evidence found in the code, and last_verified not stale."""
+    limit = reg.config.truths.stale_after_days
+    now = today()
+    results = []
+    for tid in sorted(reg.truths):
+        if truth_id and tid != truth_id:
+            continue
+        truth = reg.truths[tid]
+        checks = [check_evidence(reg.root, e) for e in truth.evidence]
+        age = (
+            (now - dt.date.fromisoformat(truth.last_verified)).days if truth.last_verified else None
+        )
+        stale = truth.status != "deprecated" and (age is None or age > limit)
+        loc = reg.loc("truth", tid)
+        results.append(
+            {
+                "id": tid,
+                "status": truth.status,
+                "ok": all(c["status"] == "ok" for c in checks) and not stale,
+                "stale": stale,
+                "age_days": age,
+                "evidence": checks,
+                "path": loc.file,
+                "line": loc.line or None,
+            }
+        )
+    failing = [r["id"] for r in results if not r["ok"]]
+    return {
+        "checked": len(results),
+        "failing": failing,
+        "stale_after_days": limit,
+        "truths": results,
+    }
