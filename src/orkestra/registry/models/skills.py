@@ -54,6 +54,8 @@ class SkillFile(Model):
     metadata: SkillMetadata
     frontmatter: SkillFrontmatter = Field(default_factory=SkillFrontmatter)
     scopes: list[Name] = Field(default_factory=list)
+    #: markdown rendered before the first section (an imported SKILL.md's text above its `##`s)
+    intro: str = ""
     sections: list[Section] = Field(default_factory=list)
     resources: RelPath | None = None
 

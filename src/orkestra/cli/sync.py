@@ -1,0 +1,64 @@
+"""`orkestra sync`: render the registries into each client's files."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from orkestra.cli.common import FormatOption, emit, new_app, project_root
+from orkestra.core.output import Format
+
+app = new_app("Render the registries into each client's files.")
+
+
+@app.command()
+def sync(
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print the plan as JSON; write nothing.")
+    ] = False,
+    check: Annotated[
+        bool, typer.Option("--check", help="Write nothing; exit 1 if anything would change (CI).")
+    ] = False,
+    target: Annotated[
+        str | None, typer.Option("--target", help="Render only this target (e.g. claude).")
+    ] = None,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Take over existing files Orkestra did not write."),
+    ] = False,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Validate (errors stop it, warnings don't), render every target in memory, and write only
+    the files that changed, atomically. Owned files whose source is gone are deleted; files
+    Orkestra did not write are never touched. The owned-file list is the committed lock
+    registries/.render-lock.json."""
+    from orkestra.render.sync import Mode
+    from orkestra.render.sync import sync as run
+
+    mode: Mode = "check" if check else "dry-run" if dry_run else "write"
+    report = run(project_root(), mode=mode, target=target, force=force)
+    data = report.to_dict()
+    emit(data if fmt is not Format.table else _rows(data), fmt, text=_text(data))
+    raise typer.Exit(0 if report.ok else 1)
+
+
+def _rows(data: dict[str, Any]) -> list[dict[str, Any]]:
+    actions = ("created", "updated", "deleted", "conflicts", "unchanged")
+    return [{"action": a, "count": len(data[a]), "paths": data[a][:10]} for a in actions]
+
+
+def _text(data: dict[str, Any]) -> str:
+    lines = [
+        f"{action} {path}"
+        for action in ("created", "updated", "deleted", "conflicts")
+        for path in data[action]
+    ]
+    verb = {"write": "wrote", "dry-run": "would write", "check": "would write"}[data["mode"]]
+    changed = len(data["created"]) + len(data["updated"])
+    lines.append(
+        f"{'ok' if data['ok'] else 'drift'}: {verb} {changed} file(s), "
+        f"deleted {len(data['deleted'])}, {len(data['unchanged'])} unchanged, "
+        f"{len(data['conflicts'])} conflict(s)"
+    )
+    return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""Rendering: registries -> the files each agent client loads (PRODUCT.md §4)."""

@@ -1,0 +1,96 @@
+"""The Jinja environment: sandboxed, StrictUndefined, project templates before bundled ones."""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+
+import orkestra
+from orkestra.core.errors import InputError
+from orkestra.render import text
+
+
+def bundled_templates() -> Path:
+    """The templates shipped with Orkestra: inside the wheel, else the source checkout's."""
+    package = Path(orkestra.__file__).parent
+    installed = package / "templates"
+    if installed.is_dir():
+        return installed
+    return package.parents[1] / "templates"
+
+
+def _loader(root: Path | None) -> jinja2.BaseLoader:
+    loaders: list[jinja2.BaseLoader] = []
+    if root is not None and (root / "templates").is_dir():
+        loaders.append(jinja2.FileSystemLoader(str(root / "templates")))
+    loaders.append(jinja2.FileSystemLoader(str(bundled_templates())))
+    return jinja2.ChoiceLoader(loaders)
+
+
+@lru_cache(maxsize=8)
+def _environment(root: Path | None) -> SandboxedEnvironment:
+    env = SandboxedEnvironment(
+        loader=_loader(root),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,  # markdown, not HTML
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        auto_reload=False,
+    )
+    env.filters["yaml_str"] = text.yaml_str
+    env.filters["block"] = text.block
+    env.filters["one_line"] = text.one_line
+    return env
+
+
+class Templates:
+    """Renders named templates; every failure names the template file and line."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        self.env = _environment(root.resolve() if root is not None else None)
+        self._cache: dict[str, jinja2.Template] = {}
+
+    def get(self, name: str) -> jinja2.Template:
+        template = self._cache.get(name)
+        if template is None:
+            try:
+                template = self.env.get_template(name)
+            except jinja2.TemplateSyntaxError as exc:
+                raise InputError(
+                    f"template syntax error: {exc.message}",
+                    file=exc.filename or exc.name or name,
+                    line=exc.lineno,
+                ) from None
+            except jinja2.TemplateNotFound:
+                raise InputError(
+                    f"template '{name}' not found in templates/ or the bundled templates",
+                    file=name,
+                ) from None
+            self._cache[name] = template
+        return template
+
+    def render(self, name: str, context: Mapping[str, Any]) -> str:
+        """Render template `name` with `context`; errors become InputError(file, line)."""
+        template = self.get(name)
+        try:
+            text = template.render(context)
+        except Exception as exc:
+            file, line = _template_frame(exc, template)
+            raise InputError(f"template error: {exc}", file=file, line=line) from None
+        return text.rstrip("\n") + "\n"  # exactly one final newline, whatever the template does
+
+
+def _template_frame(exc: BaseException, template: jinja2.Template) -> tuple[str, int | None]:
+    """The template file and line where a render error happened (Jinja rewrites frames)."""
+    wanted = {template.filename}
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.filename in wanted or frame.filename.endswith(".j2"):
+            return frame.filename, frame.lineno
+    return template.filename or template.name or "<template>", None

@@ -1,0 +1,49 @@
+"""What a render produces (`Output`) and what applying it would change (`RenderPlan`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    """One planned file (bytes) or symlink (relative target), relative to the project root."""
+
+    path: str
+    data: bytes | None = None
+    link: str | None = None
+    executable: bool = False
+    target: str = "claude"
+    #: a file shared with the user (CLAUDE.md with its managed block): updated, never owned
+    shared: bool = False
+
+
+@dataclass
+class RenderPlan:
+    """The difference between the rendered outputs and the disk, path lists sorted."""
+
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    #: paths that exist, were not written by Orkestra and differ: never overwritten
+    conflicts: list[str] = field(default_factory=list)
+    #: outputs by path, for the writer
+    outputs: dict[str, Output] = field(default_factory=dict)
+
+    @property
+    def changes(self) -> list[str]:
+        return sorted([*self.created, *self.updated, *self.deleted])
+
+    def has_changes(self) -> bool:
+        return bool(self.created or self.updated or self.deleted or self.conflicts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "created": self.created,
+            "updated": self.updated,
+            "deleted": self.deleted,
+            "unchanged": self.unchanged,
+            "conflicts": self.conflicts,
+        }

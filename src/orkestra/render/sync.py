@@ -1,0 +1,141 @@
+"""`orkestra sync`: validate, render every target in memory, diff with the disk, write changes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from orkestra.core.errors import InputError, UsageError, ValidationFailed
+from orkestra.registry.findings import Finding
+from orkestra.registry.registry import Registry
+from orkestra.render import manifest, writer
+from orkestra.render.environment import Templates
+from orkestra.render.plan import Output, RenderPlan
+
+Mode = Literal["write", "dry-run", "check"]
+TargetRender = Callable[[Registry, Templates], Iterable[Output]]
+KNOWN_TARGETS = ("claude", "agents-md", "codex", "cursor", "gemini", "copilot")
+
+
+def _targets() -> dict[str, TargetRender]:
+    from orkestra.render.targets import claude
+
+    return {claude.NAME: claude.render}
+
+
+@dataclass
+class SyncReport:
+    """What a sync did (or would do)."""
+
+    mode: Mode
+    targets: list[str]
+    plan: RenderPlan
+    written: int = 0
+    warnings: int = 0
+    skipped_targets: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """False when `--check` found drift or conflicts."""
+        return not (self.mode == "check" and self.plan.has_changes())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "mode": self.mode,
+            "targets": self.targets,
+            "skipped_targets": self.skipped_targets,
+            "written": self.written,
+            "warnings": self.warnings,
+            **self.plan.to_dict(),
+        }
+
+
+def findings_of(reg: Registry) -> list[Finding]:
+    """All validation findings (errors and warnings); load findings if no validator exists."""
+    try:
+        from orkestra.registry.validate import validate
+    except ImportError:  # pragma: no cover - validator not available
+        return list(reg.findings)
+    result: Any = validate(reg)
+    return list(getattr(result, "findings", result))
+
+
+def check_valid(reg: Registry) -> int:
+    """Raise ValidationFailed on any error finding; return the number of warnings."""
+    found = findings_of(reg)
+    errors = sorted(f for f in found if f.severity == "error")
+    if errors:
+        first = errors[0]
+        raise ValidationFailed(
+            f"sync refused: {len(errors)} validation error(s), first {first.code}: "
+            f"{first.message}; run `orkestra validate` to see them all",
+            file=first.file,
+            line=first.line or None,
+        )
+    return len(found)
+
+
+def choose_targets(reg: Registry, target: str | None) -> tuple[list[str], list[str]]:
+    """(targets to render, configured targets not implemented yet)."""
+    available = _targets()
+    if target is not None:
+        if target not in KNOWN_TARGETS:
+            raise UsageError(f"unknown target '{target}'; use one of: {', '.join(KNOWN_TARGETS)}")
+        if target not in available:
+            raise UsageError(
+                f"target '{target}' is not implemented yet; available: {', '.join(available)}"
+            )
+        return [target], []
+    configured = list(dict.fromkeys(reg.config.targets))
+    return [t for t in configured if t in available], [t for t in configured if t not in available]
+
+
+def render_outputs(reg: Registry, targets: list[str], templates: Templates) -> list[Output]:
+    """Every output of the chosen targets; two outputs for one path is an error."""
+    available = _targets()
+    seen: dict[str, Output] = {}
+    for name in targets:
+        for out in _tagged(available[name](reg, templates), name):
+            if out.path in seen:
+                raise InputError(
+                    f"two rendered files want the path '{out.path}' "
+                    f"(targets {seen[out.path].target} and {name}); rename one source",
+                    file=out.path,
+                )
+            seen[out.path] = out
+    return list(seen.values())
+
+
+def _tagged(outputs: Iterable[Output], target: str) -> Iterator[Output]:
+    for out in outputs:
+        yield out if out.target == target else replace(out, target=target)
+
+
+def sync(
+    root: Path,
+    *,
+    mode: Mode = "write",
+    target: str | None = None,
+    force: bool = False,
+    registry: Registry | None = None,
+) -> SyncReport:
+    """Validate, render, diff and (in write mode) apply. Check/dry-run never write."""
+    from orkestra.registry.loader import load
+
+    root = root.resolve()
+    reg = registry if registry is not None else load(root)
+    warnings = check_valid(reg)
+    targets, skipped = choose_targets(reg, target)
+    outputs = render_outputs(reg, targets, Templates(root))
+    owned = manifest.load(root)
+    new_owned = {p: t for p, t in owned.items() if t not in targets}
+    new_owned.update({o.path: o.target for o in outputs if not o.shared})
+    outputs.append(Output(manifest.LOCK_PATH, manifest.dumps(new_owned), target="lock"))
+    plan = writer.plan(root, outputs, owned, set(targets))
+    report = SyncReport(mode, targets, plan, warnings=warnings, skipped_targets=skipped)
+    if mode == "write":
+        report.written = writer.apply(root, plan, force=force)
+    return report

@@ -1,0 +1,1 @@
+"""Render targets: one module per agent client (`claude` first)."""

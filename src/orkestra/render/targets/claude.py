@@ -1,0 +1,251 @@
+"""The Claude Code target (PRODUCT.md §4): agents, flat skills, commands, ground truths and the
+optional CLAUDE.md managed block."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from orkestra.core import yamlio
+from orkestra.core.errors import InputError
+from orkestra.registry.models import Agent, Command
+from orkestra.registry.registry import Registry, SkillEntry
+from orkestra.render.environment import Templates
+from orkestra.render.plan import Output
+from orkestra.render.resolve import SkillIndex
+from orkestra.render.truths import truth_outputs
+
+NAME = "claude"
+AGENTS = ".claude/agents"
+SKILLS = ".claude/skills"
+COMMANDS = ".claude/commands"
+BEGIN = "<!-- orkestra:begin"
+END = "<!-- orkestra:end -->"
+
+#: frontmatter keys the agent template writes itself; extras with these names fill gaps only
+_AGENT_KEYS = ("name", "description", "tools", "model", "color", "skills")
+_DOMAIN_PURPOSE = {
+    "decisions.md": "key choices and why they were made",
+    "patterns.md": "how to do it right",
+    "anti-patterns.md": "failure modes and their remedies",
+    "evolution.md": "dated log of how it changed",
+}
+_SAFE_KEY = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
+
+
+def render(reg: Registry, templates: Templates) -> Iterator[Output]:
+    """Every output of the Claude Code target, in a stable order."""
+    index = SkillIndex(reg)
+    context = _Shared(reg, index)
+    for agent in sorted(reg.agents.values(), key=lambda a: a.name):
+        text = templates.render("claude/agent.md.j2", agent_context(agent, context))
+        yield Output(f"{AGENTS}/{agent.name}.md", text.encode("utf-8"))
+    for name in sorted(index.active()):
+        yield from skill_outputs(reg, reg.skills[name], templates)
+    for command in sorted(reg.commands.values(), key=lambda c: c.name):
+        text = templates.render("claude/command.md.j2", command_context(command))
+        yield Output(f"{COMMANDS}/{command.name}.md", text.encode("utf-8"))
+    yield from truth_outputs(reg, templates)
+    if reg.config.render.claude_md:
+        yield claude_md(reg, templates)
+
+
+class _Shared:
+    """Per-registry lookups reused by every agent."""
+
+    def __init__(self, reg: Registry, index: SkillIndex) -> None:
+        self.reg = reg
+        self.index = index
+        self.values = [{"name": v.name, "statement": v.statement} for v in reg.values]
+        self.truths: dict[str, list[dict[str, str]]] = {}
+        for file, truth_registry in sorted(reg.truth_files.items()):
+            meta = truth_registry.metadata
+            entry = {"path": meta.render.output, "title": meta.title}
+            for key in {meta.owner, Path(file).stem}:
+                self.truths.setdefault(key, []).append(entry)
+
+
+def agent_context(agent: Agent, shared: _Shared) -> dict[str, Any]:
+    """The template variables of one agent (§3.2 composition order)."""
+    reg = shared.reg
+    tools = agent.all_tools()
+    if agent.role != "orchestrator":
+        tools = [t for t in tools if not reg.is_agent_tool(t)]  # flat orchestration, always
+    skills = shared.index.agent_skills(agent)
+    identities = [_character(n, reg.identities.get(n)) for n in agent.identity]
+    context: dict[str, Any] = {
+        "name": agent.name,
+        "description": agent.description.strip(),
+        "tools": tools,
+        "model": agent.model,
+        "color": agent.color,
+        "skills": skills,
+        "extra_frontmatter": _extra(agent, tools, skills),
+        "identities": [i for i in identities if i["guidance"]],
+        "mindset": _character(agent.mindset, reg.mindsets.get(agent.mindset or "")),
+        "style": _character(agent.style, reg.styles.get(agent.style or "")),
+        "values": shared.values,
+        "domains": _domains(reg, agent),
+        "truths": _truths(shared, agent),
+        "skill_list": [
+            {"name": n, "description": reg.skills[n].description.strip()} for n in skills
+        ],
+        "tool_guides": [
+            {"tool": t, "guide": reg.tools.guides[t]} for t in tools if t in reg.tools.guides
+        ],
+        "prompt": agent.prompt,
+    }
+    if not (context["mindset"] and context["mindset"]["guidance"]):
+        context["mindset"] = None
+    if not (context["style"] and context["style"]["guidance"]):
+        context["style"] = None
+    composed = ("identities", "mindset", "style", "values", "domains", "truths", "skill_list")
+    context["composed"] = any(context[k] for k in (*composed, "tool_guides"))
+    return context
+
+
+def _character(name: str | None, item: Any) -> dict[str, str]:
+    if name is None or item is None:
+        return {}
+    return {"name": name, "description": item.description, "guidance": item.guidance}
+
+
+def _extra(agent: Agent, tools: list[str], skills: list[str]) -> str:
+    written = {"tools": bool(tools), "color": agent.color is not None, "skills": bool(skills)}
+    extra = {
+        k: v
+        for k, v in agent.frontmatter_extra.items()
+        if k not in _AGENT_KEYS or (k in written and not written[k])
+    }
+    return yamlio.dumps(extra) if extra else ""
+
+
+def _domains(reg: Registry, agent: Agent) -> list[dict[str, Any]]:
+    out = []
+    for name in agent.domains:
+        domain = reg.domains.get(name)
+        if domain is None:
+            continue
+        files = [
+            {"path": f"{domain.folder}/{f}", "purpose": _DOMAIN_PURPOSE.get(f, f)}
+            for f in domain.files
+        ]
+        out.append({"name": name, "files": files})
+    return out
+
+
+def _truths(shared: _Shared, agent: Agent) -> list[dict[str, str]]:
+    seen: dict[str, dict[str, str]] = {}
+    for name in agent.domains:
+        for entry in shared.truths.get(name, []):
+            seen.setdefault(entry["path"], entry)
+    return list(seen.values())
+
+
+# --- skills ------------------------------------------------------------------------------------
+
+
+def skill_outputs(reg: Registry, skill: SkillEntry, templates: Templates) -> Iterator[Output]:
+    """SKILL.md plus resources of a core skill, or a vendor skill linked or copied verbatim."""
+    folder = f"{SKILLS}/{skill.name}"
+    if skill.vendor is not None:
+        source = reg.root / (skill.folder or "")
+        if skill.vendor_root is not None and skill.vendor_root.link == "symlink":
+            link = os.path.relpath(source, reg.root / SKILLS)
+            yield Output(folder, link=link)
+        else:
+            yield from _copy_tree(source, folder, skip=())
+        return
+    text = templates.render("claude/skill.md.j2", skill_context(skill))
+    yield Output(f"{folder}/SKILL.md", text.encode("utf-8"))
+    if skill.folder:
+        yield from _copy_tree(reg.root / skill.folder, folder, skip=("SKILL.md",))
+
+
+def skill_context(skill: SkillEntry) -> dict[str, Any]:
+    """Template variables of a core skill: spec-only keys, the rest under `metadata`."""
+    core = skill.core
+    assert core is not None
+    meta = core.metadata
+    metadata: dict[str, str] = {"layer": meta.layer, "type": meta.type, "source": meta.source}
+    if core.frontmatter.tags:
+        metadata["tags"] = ",".join(core.frontmatter.tags)
+    if meta.last_updated:
+        metadata["last_updated"] = meta.last_updated
+    if meta.version:
+        metadata["version"] = meta.version
+    for key, value in core.frontmatter.extra.items():
+        metadata.setdefault(key, value)
+    return {
+        "name": meta.name,
+        "description": meta.description.strip(),
+        "license": meta.license,
+        "compatibility": meta.compatibility,
+        "allowed_tools": list(core.frontmatter.allowed_tools),
+        "metadata": [(_key(k), v) for k, v in metadata.items()],
+        "intro": core.intro,
+        "sections": [{"title": s.title, "body": s.body} for s in core.sections],
+    }
+
+
+def _key(key: str) -> str:
+    from orkestra.render.text import yaml_str
+
+    return key if key and set(key) <= _SAFE_KEY and key[0].isalpha() else yaml_str(key)
+
+
+def _copy_tree(source: Path, dest: str, *, skip: tuple[str, ...]) -> Iterator[Output]:
+    """Regular files below `source` (no symlinks followed), as outputs below `dest`."""
+    for dirpath, dirnames, filenames in os.walk(source):
+        dirnames.sort()
+        rel_dir = Path(dirpath).relative_to(source).as_posix()
+        for name in sorted(filenames):
+            if rel_dir == "." and name in skip:
+                continue
+            full = Path(dirpath) / name
+            st = os.lstat(full)
+            if not stat.S_ISREG(st.st_mode):
+                continue  # symlinks, devices: never copied
+            rel = name if rel_dir == "." else f"{rel_dir}/{name}"
+            yield Output(f"{dest}/{rel}", full.read_bytes(), executable=bool(st.st_mode & 0o100))
+
+
+# --- commands and CLAUDE.md --------------------------------------------------------------------
+
+
+def command_context(command: Command) -> dict[str, Any]:
+    return {
+        "name": command.name,
+        "description": command.description.strip(),
+        "argument_hint": command.argument_hint,
+        "allowed_tools": list(command.allowed_tools),
+        "model": command.model,
+        "body": command.body,
+    }
+
+
+def claude_md(reg: Registry, templates: Templates) -> Output:
+    """CLAUDE.md with Orkestra's block between markers replaced (or appended); the rest kept."""
+    rel = reg.config.render.claude_md_path
+    agents = [
+        {"name": a.name, "role": a.role, "description": a.description}
+        for a in sorted(reg.agents.values(), key=lambda a: a.name)
+    ]
+    truths = sorted({t.metadata.render.output for t in reg.truth_files.values()})
+    block = templates.render("claude/claude_md_block.md.j2", {"agents": agents, "truths": truths})
+    path = reg.root / rel
+    current = path.read_text(encoding="utf-8") if path.is_file() else ""
+    start, end = current.find(BEGIN), current.find(END)
+    if start >= 0 and end > start:
+        text = current[:start] + block.rstrip("\n") + current[end + len(END) :]
+    elif start >= 0 or end >= 0:
+        raise InputError(
+            "CLAUDE.md has only one of the orkestra:begin/end markers; restore the pair",
+            file=rel,
+        )
+    else:
+        text = (current.rstrip("\n") + "\n\n" if current.strip() else "") + block
+    return Output(rel, text.encode("utf-8"), shared=True)

@@ -1,0 +1,38 @@
+"""Small text helpers shared by the templates: safe YAML scalars and tidy markdown blocks."""
+
+from __future__ import annotations
+
+import json
+import re
+
+# Characters YAML treats as line breaks or refuses in a stream; always escaped inside quotes.
+_YAML_UNSAFE = re.compile(
+    "[^\x09\x0a\x0d\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
+
+
+def yaml_str(value: object) -> str:
+    """A one-line, double-quoted YAML string (JSON escapes are valid YAML escapes).
+
+    Newlines become `\\n`, so a multi-line description still loads as one frontmatter line, and
+    `:`, `#` or `<example>` can never break the frontmatter.
+    """
+    text = json.dumps(str(value), ensure_ascii=False)
+    return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def block(text: str) -> str:
+    """Markdown text without leading/trailing blank lines (trailing spaces on lines kept)."""
+    return text.strip("\n").rstrip()
+
+
+def one_line(text: str) -> str:
+    """Collapse whitespace (including newlines) to single spaces: for lists of descriptions."""
+    return " ".join(text.split())
+
+
+def join_blocks(parts: list[str]) -> str:
+    """Join non-empty markdown blocks with one blank line; end with exactly one newline."""
+    kept = [block(p) for p in parts]
+    body = "\n\n".join(p for p in kept if p)
+    return body + "\n" if body else ""
