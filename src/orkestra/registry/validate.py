@@ -50,7 +50,8 @@ def _missing(
     loc: Location,
 ) -> Iterator[Finding]:
     for name in names:
-        if name not in known:
+        # a tool may carry a permission specifier: `Bash(git diff:*)` is registered as `Bash`
+        if name not in known and name.split("(", 1)[0].strip() not in known:
             yield _at(code, f"{owner} refers to unknown {kind} '{name}'", loc)
 
 
@@ -73,7 +74,7 @@ def agent_references(reg: Registry) -> Iterator[Finding]:
             yield from _missing("agent", [agent.replaced_by], reg.agents, "ORK031", owner, loc)
         if agent.role != "orchestrator":
             for tool in agent.all_tools():
-                if reg.is_agent_tool(tool):
+                if reg.is_agent_tool(tool.split("(", 1)[0].strip()):
                     yield _at(
                         "ORK042",
                         f"{owner} is a specialist but holds '{tool}'; orchestration is flat: "

@@ -73,7 +73,8 @@ def agent_context(agent: Agent, shared: _Shared) -> dict[str, Any]:
     reg = shared.reg
     tools = agent.all_tools()
     if agent.role != "orchestrator":
-        tools = [t for t in tools if not reg.is_agent_tool(t)]  # flat orchestration, always
+        # flat orchestration, always: a specialist never gets the agent-spawning tool
+        tools = [t for t in tools if not reg.is_agent_tool(t.split("(", 1)[0].strip())]
     skills = shared.index.agent_skills(agent)
     identities = [_character(n, reg.identities.get(n)) for n in agent.identity]
     context: dict[str, Any] = {

@@ -1,0 +1,40 @@
+"""`orkestra import PATH`: adopt existing agents and skills into the registries."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from orkestra.cli.common import FormatOption, emit, new_app, project_root
+from orkestra.core.output import Format
+
+app = new_app("Import existing agents and skills into registry YAML.")
+
+
+@app.command("import")
+def import_(
+    path: Annotated[Path, typer.Argument(help="Folder to read: a .claude/ or a marketplace.")],
+    provider: Annotated[
+        str | None,
+        typer.Option(
+            "--provider", help="Who the content comes from (agent category, skill metadata)."
+        ),
+    ] = None,
+    layer: Annotated[
+        str, typer.Option("--layer", help="Skill tier for imported skills, K0..K4 (K4 = project/).")
+    ] = "K4",
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print the plan as JSON; write nothing.")
+    ] = False,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Read Claude Code agent files (**/agents/*.md) and Agent Skills folders (**/SKILL.md) into
+    registries/agents/ and registries/skills/<tier>/, keeping unknown frontmatter. Collisions are
+    reported, never overwritten; symlinks leaving the tree, devices and huge files are refused;
+    tools the files name are added to tools.yaml. Then run `orkestra sync`."""
+    from orkestra.importer.run import import_tree
+
+    report = import_tree(project_root(), path, provider=provider, layer=layer, dry_run=dry_run)
+    emit(report.to_dict(), fmt)

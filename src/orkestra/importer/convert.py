@@ -1,0 +1,189 @@
+"""Client files -> registry YAML data: Claude Code agents and Agent Skills folders.
+
+Nothing is dropped silently: frontmatter Orkestra has no field for is kept (`frontmatter_extra`
+for agents, `frontmatter.extra` for skills, rendered back under `metadata`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, get_args
+
+from orkestra.core.frontmatter import Document
+from orkestra.importer.parse import as_string, plain, spawns_agents, split_sections, split_tools
+from orkestra.registry.models.agents import Color
+from orkestra.registry.models.common import NAME_RE
+from orkestra.registry.models.skills import REQUIRED_SECTIONS, SkillType
+
+_MODEL_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._\-\[\]]*$")
+_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_COLORS = set(get_args(Color))
+_TYPES = set(get_args(SkillType))
+
+
+class Skip(Exception):
+    """This source file cannot be imported; the message says why."""
+
+
+@dataclass
+class Converted:
+    """Registry data for one imported entry."""
+
+    name: str
+    data: dict[str, Any]
+    tools: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+
+
+def _name(value: Any, fallback: str) -> str:
+    name = str(value).strip() if value is not None else fallback
+    if not NAME_RE.match(name) or len(name) > 64:
+        raise Skip(
+            f"name '{name}' is not a valid Orkestra name (lowercase letters, digits and single "
+            "hyphens, at most 64 characters); rename it in the source and import again"
+        )
+    return name
+
+
+def _description(meta: dict[str, Any]) -> str:
+    value = meta.get("description")
+    text = as_string(value).strip() if value is not None else ""
+    if not text:
+        raise Skip("no `description` in the frontmatter")
+    return text
+
+
+def agent(doc: Document, stem: str, category: str) -> Converted:
+    """A Claude Code agent file as `agents/<name>.yaml` data."""
+    meta = dict(doc.meta)
+    name = _name(meta.pop("name", None), stem)
+    description = _description(meta)
+    meta.pop("description", None)
+    data: dict[str, Any] = {"name": name, "description": description}
+    if category:
+        data["category"] = category
+    extra: dict[str, Any] = {}
+    model = meta.pop("model", None)
+    if model is not None:
+        if isinstance(model, str) and _MODEL_RE.match(model) and len(model) <= 100:
+            data["model"] = model
+        else:
+            extra["model"] = plain(model)
+    raw_tools = meta.pop("tools", None)
+    tools = split_tools(raw_tools)
+    if "tools" in doc.meta and not tools:
+        extra["tools"] = plain(raw_tools)  # `tools: []` or `tools: ""`: kept as written
+    builtin = [t for t in tools if not t.startswith("mcp__")]
+    mcp = [t for t in tools if t.startswith("mcp__")]
+    if builtin:
+        data["tools"] = builtin
+    if mcp:
+        data["mcp_tools"] = mcp
+    skills_value = meta.pop("skills", None)
+    skills = split_tools(skills_value)
+    if skills and all(NAME_RE.match(s) for s in skills):
+        data["skills"] = skills
+    elif skills_value is not None:
+        extra["skills"] = plain(skills_value)
+    if spawns_agents(tools):
+        data["role"] = "orchestrator"
+    color = meta.pop("color", None)
+    if color in _COLORS:
+        data["color"] = color
+    elif color is not None:
+        extra["color"] = plain(color)
+    extra.update({str(k): plain(v) for k, v in meta.items()})
+    if extra:
+        data["frontmatter_extra"] = extra
+    data["prompt"] = _body(doc.body)
+    return Converted(name, data, tools=tools, kept=sorted(extra))
+
+
+def skill(doc: Document, folder: str, layer: str, provider: str | None) -> Converted:
+    """An Agent Skills `SKILL.md` as `skills/<tier>/<name>.yaml` data (resources added later)."""
+    meta = dict(doc.meta)
+    name = _name(meta.pop("name", None), folder)
+    description = _description(meta)
+    meta.pop("description", None)
+    metadata: dict[str, Any] = {
+        "identifier": name,
+        "name": name,
+        "description": description,
+        "layer": layer,
+        "source": "core",
+    }
+    extra: dict[str, str] = {}
+    spec_meta = meta.pop("metadata", None)
+    tags: list[str] = []
+    if isinstance(spec_meta, dict):
+        tags = _spec_metadata(plain(spec_meta), metadata, extra)
+    elif spec_meta is not None:
+        extra["metadata"] = as_string(spec_meta)
+    for key in ("license", "compatibility"):
+        value = meta.pop(key, None)
+        if value is not None:
+            text = as_string(value)
+            if key == "compatibility" and len(text) > 500:
+                extra[key] = text
+            else:
+                metadata[key] = text
+    version = meta.pop("version", None)
+    if version is not None:
+        metadata.setdefault("version", as_string(version))
+    tools = split_tools(meta.pop("allowed-tools", None))
+    for key, value in meta.items():
+        extra[str(key)] = as_string(value)
+    if provider:
+        extra.setdefault("provider", provider)
+    intro, sections = split_sections(_body(doc.body))
+    metadata.setdefault("type", _guess_type(sections))
+    front: dict[str, Any] = {}
+    if tags:
+        front["tags"] = tags
+    if tools:
+        front["allowed_tools"] = tools
+    if extra:
+        front["extra"] = extra
+    data: dict[str, Any] = {"metadata": metadata}
+    if front:
+        data["frontmatter"] = front
+    if intro:
+        data["intro"] = intro
+    data["sections"] = sections
+    return Converted(name, data, tools=tools, kept=sorted(extra))
+
+
+def _spec_metadata(
+    meta: dict[str, Any], metadata: dict[str, Any], extra: dict[str, str]
+) -> list[str]:
+    """Spec `metadata` (string -> string): known keys to fields, the rest kept as extra."""
+    tags: list[str] = []
+    for key, value in meta.items():
+        text = as_string(value)
+        if key == "type" and text in _TYPES:
+            metadata["type"] = text
+        elif key == "tags":
+            tags = [t.strip() for t in text.split(",") if t.strip() and len(t.strip()) <= 64]
+        elif key == "last_updated" and _DATE_RE.match(text):
+            metadata["last_updated"] = text
+        elif key == "version":
+            metadata["version"] = text
+        elif key in ("layer", "source"):
+            continue  # the import decides the tier; imported skills are core
+        else:
+            extra[key] = text
+    return tags
+
+
+def _guess_type(sections: list[dict[str, str]]) -> str:
+    titles = {s["title"].strip().lower() for s in sections}
+    for kind in ("checklist", "discipline"):
+        if all(t.lower() in titles for t in REQUIRED_SECTIONS[kind]):
+            return kind
+    return "workflow"
+
+
+def _body(body: str) -> str:
+    text = body.strip("\n").rstrip()
+    return text + "\n" if text else ""

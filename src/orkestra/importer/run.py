@@ -1,0 +1,305 @@
+"""`orkestra import PATH`: plan everything in memory, validate it, then write the registry files."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from orkestra.core import atomic, frontmatter, yamlio
+from orkestra.core.errors import InputError, NotFound, UsageError
+from orkestra.importer import convert
+from orkestra.importer.parse import base_tool, plain
+from orkestra.importer.walk import MAX_MARKDOWN, MAX_RESOURCE, Refused, SafeTree, find_sources
+from orkestra.registry.models import Agent, SkillFile, ToolsFile
+from orkestra.registry.models.common import TIER_LAYER
+
+_TOOL_RE = re.compile(r"^[A-Za-z0-9_-]+$")
+LAYER_TIER = {layer: tier for tier, layer in TIER_LAYER.items()}
+
+
+@dataclass
+class ImportReport:
+    """What an import found, will write (dry run) or wrote."""
+
+    source: str
+    dry_run: bool
+    layer: str
+    agents: list[dict[str, Any]] = field(default_factory=list)
+    skills: list[dict[str, Any]] = field(default_factory=list)
+    tools_added: list[str] = field(default_factory=list)
+    tools_unregistered: list[str] = field(default_factory=list)
+    collisions: list[dict[str, str]] = field(default_factory=list)
+    refused: list[dict[str, str]] = field(default_factory=list)
+    written: list[str] = field(default_factory=list)
+    validation: dict[str, int] | None = None
+    #: imported skills no agent reaches: registered but not rendered until an agent uses them
+    dormant: list[str] = field(default_factory=list)
+    #: path -> bytes, the batch written at the end
+    files: dict[str, bytes] = field(default_factory=dict, repr=False)
+    executable: set[str] = field(default_factory=set, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "dry_run": self.dry_run,
+            "layer": self.layer,
+            "agents": self.agents,
+            "skills": self.skills,
+            "tools_added": self.tools_added,
+            "tools_unregistered": self.tools_unregistered,
+            "collisions": self.collisions,
+            "refused": self.refused,
+            "dormant": self.dormant,
+            "written": self.written,
+            "validation": self.validation,
+        }
+
+
+class _Importer:
+    def __init__(self, root: Path, source: Path, report: ImportReport, provider: str | None):
+        from orkestra.registry.loader import load
+
+        self.root = root
+        self.tree = SafeTree(source)
+        self.report = report
+        self.provider = provider
+        self.reg = load(root)
+        self.tier = LAYER_TIER[report.layer]
+        self.taken: dict[tuple[str, str], str] = {}
+        for kind, name in self.reg.locations:
+            if kind in ("agent", "skill"):
+                self.taken[(kind, name)] = str(self.reg.loc(kind, name))
+        self.tools: list[str] = []
+
+    def refuse(self, path: str, reason: str) -> None:
+        self.report.refused.append(Refused(path, reason).to_dict())
+
+    def claim(self, kind: str, name: str, origin: str, dest: str) -> bool:
+        existing = self.taken.get((kind, name))
+        if existing is None and (self.root / dest).exists():
+            existing = dest
+        if existing is not None:
+            self.report.collisions.append(
+                {"kind": kind, "name": name, "from": origin, "existing": existing}
+            )
+            return False
+        self.taken[(kind, name)] = origin
+        return True
+
+    def document(self, path: Path) -> frontmatter.Document | None:
+        rel = self.tree.rel(path)
+        raw = self.tree.read(path, MAX_MARKDOWN)
+        if isinstance(raw, Refused):
+            self.report.refused.append(raw.to_dict())
+            return None
+        try:
+            text = raw.decode("utf-8-sig")
+            return frontmatter.parse(text, rel)
+        except UnicodeDecodeError:
+            self.refuse(rel, "not UTF-8 text")
+        except InputError as exc:
+            self.refuse(rel, f"{exc.location()}{exc.message}")
+        return None
+
+    def check_model(self, cls: type[BaseModel], data: dict[str, Any], rel: str) -> bool:
+        try:
+            cls.model_validate(data)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            self.refuse(rel, f"does not fit the registry schema: {where}: {first['msg']}")
+            return False
+        return True
+
+    def agent(self, path: Path) -> None:
+        rel = self.tree.rel(path)
+        doc = self.document(path)
+        if doc is None:
+            return
+        plugin = path.parent.parent.name if path.parent.parent != self.tree.base else ""
+        category = self.provider or ("" if plugin.startswith(".") else plugin)
+        try:
+            item = convert.agent(doc, path.stem, category)
+        except convert.Skip as exc:
+            self.refuse(rel, str(exc))
+            return
+        dest = f"registries/agents/{item.name}.yaml"
+        if not self.check_model(Agent, item.data, rel) or not self.claim(
+            "agent", item.name, rel, dest
+        ):
+            return
+        self.report.files[dest] = yamlio.dumps(item.data).encode("utf-8")
+        self.tools.extend(item.tools)
+        self.report.agents.append(
+            {
+                "name": item.name,
+                "from": rel,
+                "to": dest,
+                "role": item.data.get("role", "specialist"),
+                "kept_frontmatter": item.kept,
+            }
+        )
+
+    def skill(self, path: Path) -> None:
+        rel = self.tree.rel(path)
+        doc = self.document(path)
+        if doc is None:
+            return
+        try:
+            item = convert.skill(doc, path.parent.name, self.report.layer, self.provider)
+        except convert.Skip as exc:
+            self.refuse(rel, str(exc))
+            return
+        base = f"registries/skills/{self.tier}"
+        dest = f"{base}/{item.name}.yaml"
+        resources = self.resources(path.parent, f"{base}/{item.name}")
+        if resources:
+            item.data["resources"] = f"{item.name}/"
+        if not self.check_model(SkillFile, item.data, rel) or not self.claim(
+            "skill", item.name, rel, dest
+        ):
+            return
+        if resources and (self.root / base / item.name).exists():
+            self.report.collisions.append(
+                {
+                    "kind": "skill",
+                    "name": item.name,
+                    "from": rel,
+                    "existing": f"{base}/{item.name}/",
+                }
+            )
+            return
+        self.report.files[dest] = yamlio.dumps(item.data).encode("utf-8")
+        self.report.files.update(resources)
+        self.tools.extend(item.tools)
+        self.report.skills.append(
+            {
+                "name": item.name,
+                "from": rel,
+                "to": dest,
+                "resources": len(resources),
+                "kept_frontmatter": item.kept,
+            }
+        )
+
+    def resources(self, folder: Path, dest: str) -> dict[str, bytes]:
+        out: dict[str, bytes] = {}
+        for item in self.tree.files(folder):
+            if isinstance(item, Refused):
+                self.report.refused.append(item.to_dict())
+                continue
+            if item.parent == folder and item.name == "SKILL.md":
+                continue
+            raw = self.tree.read(item, MAX_RESOURCE)
+            if isinstance(raw, Refused):
+                self.report.refused.append(raw.to_dict())
+                continue
+            rel = f"{dest}/{item.relative_to(folder).as_posix()}"
+            out[rel] = raw
+            if item.stat().st_mode & 0o100:
+                self.report.executable.add(rel)
+        return out
+
+    def dormant(self) -> list[str]:
+        """Imported skills that no agent (existing or imported) reaches, unless K0."""
+        if self.report.layer == "K0":
+            return []
+        wanted: set[str] = set()
+        for agent in self.reg.agents.values():
+            wanted.update(agent.skills)
+        for entry in self.report.agents:
+            data = yamlio.loads(self.report.files[entry["to"]].decode("utf-8"), entry["to"])
+            wanted.update(data.get("skills") or [])
+        for name, scope in self.reg.scopes.items():
+            if self.reg.scope_agents(name):
+                wanted.update(scope.primary_skills)
+        return sorted(s["name"] for s in self.report.skills if s["name"] not in wanted)
+
+    def register_tools(self) -> None:
+        """Add tools the imported files name to tools.yaml (reported)."""
+        path = self.root / "registries" / "tools.yaml"
+        data: dict[str, Any] = {"builtin": [], "mcp": {}}
+        if path.is_file():
+            data.update(
+                plain(yamlio.load_mapping(path, display="registries/tools.yaml", allow_empty=True))
+            )
+        known = ToolsFile.model_validate(data).all_names()
+        builtin: list[str] = list(data.get("builtin") or [])
+        mcp: dict[str, list[str]] = {k: list(v) for k, v in (data.get("mcp") or {}).items()}
+        for tool in dict.fromkeys(base_tool(t) for t in self.tools):
+            if tool in known:
+                continue
+            server, tool_name = _mcp_parts(tool)
+            if server is not None and tool_name is not None:
+                mcp.setdefault(server, []).append(tool_name)
+            elif server is None and _TOOL_RE.match(tool):
+                builtin.append(tool)
+            else:
+                self.report.tools_unregistered.append(tool)
+                continue
+            known.add(tool)
+            self.report.tools_added.append(tool)
+        if self.report.tools_added:
+            data["builtin"], data["mcp"] = builtin, mcp
+            self.report.files["registries/tools.yaml"] = yamlio.dumps(data).encode("utf-8")
+
+
+def _mcp_parts(tool: str) -> tuple[str | None, str | None]:
+    """`mcp__server__tool` -> (server, tool); (None, None) for a built-in; ("", None) if odd."""
+    if not tool.startswith("mcp__"):
+        return None, None
+    server, _, name = tool[5:].partition("__")
+    if _TOOL_RE.match(server) and _TOOL_RE.match(name):
+        return server, name
+    return "", None
+
+
+def import_tree(
+    root: Path,
+    source: Path,
+    *,
+    provider: str | None = None,
+    layer: str = "K4",
+    dry_run: bool = False,
+) -> ImportReport:
+    """Import Claude Code agents (`**/agents/*.md`) and skills (`**/SKILL.md`) below `source`.
+
+    Collisions are reported, never overwritten; unreadable or unsafe files are refused with a
+    reason; tools the files name are added to tools.yaml. With `dry_run` nothing is written.
+    """
+    if layer not in LAYER_TIER:
+        raise UsageError(f"unknown layer '{layer}'; use one of: {', '.join(LAYER_TIER)}")
+    if not source.is_dir():
+        raise NotFound(f"import source '{source}' is not a folder")
+    report = ImportReport(source=str(source), dry_run=dry_run, layer=layer)
+    importer = _Importer(root.resolve(), source, report, provider)
+    agent_files, skill_files, refused = find_sources(importer.tree)
+    report.refused.extend(r.to_dict() for r in refused)
+    for path in agent_files:
+        importer.agent(path)
+    for path in skill_files:
+        importer.skill(path)
+    importer.register_tools()
+    report.dormant = importer.dormant()
+    if not dry_run:
+        for rel, data in sorted(report.files.items()):
+            mode = 0o755 if rel in report.executable else 0o644
+            atomic.write_bytes(importer.root / rel, data, mode=mode)
+            report.written.append(rel)
+        report.validation = _validation(importer.root)
+    return report
+
+
+def _validation(root: Path) -> dict[str, int]:
+    from orkestra.registry.loader import load
+    from orkestra.render.sync import findings_of
+
+    found = findings_of(load(root))
+    return {
+        "errors": sum(f.severity == "error" for f in found),
+        "warnings": sum(f.severity == "warning" for f in found),
+    }

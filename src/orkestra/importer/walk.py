@@ -1,0 +1,90 @@
+"""Walk an import tree safely: lstat only, no symlink leaving the tree, no devices, no huge files."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+MAX_MARKDOWN = 1024 * 1024  # an agent or SKILL.md over 1 MiB is not a prompt
+MAX_RESOURCE = 10 * 1024 * 1024
+SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".orkestra", "__pycache__"})
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A path the import will not read, and why."""
+
+    path: str
+    reason: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"path": self.path, "reason": self.reason}
+
+
+class SafeTree:
+    """Reads files below `base`, refusing anything that could leave it or is not a plain file."""
+
+    def __init__(self, base: Path) -> None:
+        self.base = base
+        self.real = base.resolve()
+
+    def rel(self, path: Path) -> str:
+        return path.relative_to(self.base).as_posix()
+
+    def check(self, path: Path, limit: int) -> Refused | None:
+        """None when `path` is a readable regular file inside the tree, else why not."""
+        rel = self.rel(path)
+        try:
+            st = os.lstat(path)
+            if stat.S_ISLNK(st.st_mode):
+                target = path.resolve()
+                if not target.is_relative_to(self.real):
+                    return Refused(rel, "symlink pointing outside the imported tree")
+                st = target.stat()
+        except OSError as exc:
+            return Refused(rel, f"cannot read: {exc.strerror or exc}")
+        if not stat.S_ISREG(st.st_mode):
+            return Refused(rel, "not a regular file (device, socket or fifo)")
+        if st.st_size > limit:
+            return Refused(rel, f"file is {st.st_size} bytes, over the {limit}-byte limit")
+        return None
+
+    def read(self, path: Path, limit: int) -> bytes | Refused:
+        refused = self.check(path, limit)
+        if refused is not None:
+            return refused
+        return path.read_bytes()
+
+    def files(self, folder: Path) -> Iterator[Path | Refused]:
+        """Every file below `folder` (sorted), never following symlinked folders."""
+        for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
+            here = Path(dirpath)
+            kept = []
+            for name in sorted(dirnames):
+                if name in SKIP_DIRS:
+                    continue
+                if (here / name).is_symlink():
+                    yield Refused(self.rel(here / name), "symlinked folder (not followed)")
+                    continue
+                kept.append(name)
+            dirnames[:] = kept
+            for name in sorted(filenames):
+                yield here / name
+
+
+def find_sources(tree: SafeTree) -> tuple[list[Path], list[Path], list[Refused]]:
+    """(agent files `**/agents/*.md`, `**/SKILL.md` files, refused paths) in a stable order."""
+    agents: list[Path] = []
+    skills: list[Path] = []
+    refused: list[Refused] = []
+    for item in tree.files(tree.base):
+        if isinstance(item, Refused):
+            refused.append(item)
+        elif item.name == "SKILL.md":
+            skills.append(item)
+        elif item.suffix == ".md" and item.parent.name == "agents":
+            agents.append(item)
+    return agents, skills, refused
