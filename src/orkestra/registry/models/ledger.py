@@ -52,3 +52,5 @@ class ReleaseNoteEntry(Model):
     summary: str = Field(min_length=1)
     date: str | None = None
     supersedes: str | None = None
+    #: id of the classification entry that produced this note (None for a hand-written note)
+    classification: str | None = None

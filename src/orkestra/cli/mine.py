@@ -1,0 +1,156 @@
+"""`orkestra mine ...`: git history into the classification ledger (PRODUCT.md §6)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from orkestra.cli import common
+from orkestra.cli.common import FormatOption, emit, load_registry, new_app
+from orkestra.core.output import Format
+
+app = new_app("Mine git history into the classification ledger.")
+
+
+class Domain(StrEnum):
+    changelog = "changelog"
+    decisions = "decisions"
+
+
+def project_root() -> Path:
+    """Like `common.project_root`, without importing the registry loader (start-up matters)."""
+    from orkestra.core.errors import NotFound
+    from orkestra.mining.fastpath import find_root
+
+    if common.STATE.root:
+        return Path(common.STATE.root).resolve()
+    root = find_root(Path.cwd())
+    if root is None:
+        raise NotFound(
+            f"no registries/ folder in {Path.cwd()} or any parent; run `orkestra init` to create one"
+        )
+    return root
+
+
+@app.callback()
+def _group() -> None:
+    """Mine git history into the classification ledger."""
+
+
+@app.command("sync")
+def sync(fmt: FormatOption = Format.json) -> None:
+    """Index the current branch's history (incremental; a rewritten history is repaired)."""
+    from orkestra.mining.sync import sync as run
+
+    emit(run(project_root()), fmt, title="mine sync")
+
+
+@app.command("status")
+def status(fmt: FormatOption = Format.json) -> None:
+    """Ledger coverage of the indexed history, per domain."""
+    from orkestra.mining.report import status as run
+    from orkestra.mining.sync import sync as refresh
+
+    root = project_root()
+    refresh(root)
+    emit(run(root), fmt, title="mine status")
+
+
+@app.command("candidates")
+def candidates(
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="At most N commits.")] = 20,
+    full: Annotated[
+        bool, typer.Option("--full", help="Add body and classification hints.")
+    ] = False,
+    domain: Annotated[
+        Domain | None, typer.Option("--domain", help="Unclassified in this domain only.")
+    ] = None,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Commits not yet classified, newest first, with signals and stats."""
+    from orkestra.mining.report import candidates as run
+    from orkestra.mining.sync import sync as refresh
+
+    root = project_root()
+    refresh(root)
+    found = run(root, limit=limit, full=full, domain=domain.value if domain else None)
+    emit(found, fmt, title="mine candidates")
+
+
+@app.command("classify")
+def classify(
+    sha: Annotated[str, typer.Argument(help="Commit sha (abbreviated is fine).")],
+    changelog: Annotated[
+        str | None,
+        typer.Option(
+            "--changelog", help="Release it: added|changed|deprecated|removed|fixed|security."
+        ),
+    ] = None,
+    decision: Annotated[
+        str | None,
+        typer.Option("--decision", help="Extract into decision DEC-XX-NNN (or `pending`)."),
+    ] = None,
+    skip: Annotated[str | None, typer.Option("--skip", help="Skip it, with a reason.")] = None,
+    summary: Annotated[str | None, typer.Option("--summary", help="The changelog line.")] = None,
+    package: Annotated[str | None, typer.Option("--package", help="Package it belongs to.")] = None,
+    domain: Annotated[
+        Domain | None, typer.Option("--domain", help="With --skip: skip in this domain only.")
+    ] = None,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Record one classification in the ledger (and a release note for a release)."""
+    from orkestra.mining import classify as core
+    from orkestra.mining.sync import load_config
+    from orkestra.mining.sync import sync as refresh
+
+    root = project_root()
+    config = load_config(root)
+    refresh(root, config)
+    requests = core.from_flags(
+        sha,
+        changelog=changelog,
+        decision=decision,
+        skip=skip,
+        summary=summary,
+        package=package,
+        domain=domain.value if domain else None,
+    )
+    emit(core.classify(root, requests, config), fmt, title="mine classify")
+
+
+@app.command("commit")
+def commit(
+    input_file: Annotated[
+        Path, typer.Option("--input", "-i", help="JSONL file of classifications ('-' for stdin).")
+    ],
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Apply a batch of classifications: all lines are checked before any is written."""
+    from orkestra.mining import classify as core
+    from orkestra.mining.sync import load_config
+    from orkestra.mining.sync import sync as refresh
+
+    root = project_root()
+    config = load_config(root)
+    refresh(root, config)
+    requests = core.read_batch_arg(input_file)
+    emit(core.classify(root, requests, config), fmt, title="mine commit")
+
+
+@app.command("validate")
+def validate(
+    quick: Annotated[bool, typer.Option("--quick", help="Skip the checks that need git.")] = False,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Check both ledgers: line format, ids, conflicts, decision references, shas."""
+    from orkestra.mining.validate import summary
+    from orkestra.mining.validate import validate as run
+
+    found = run(load_registry(), quick=quick)
+    text = "\n".join(f.format() for f in found) or "ledgers ok"
+    emit(summary(found), fmt, title="mine validate", text=text)
+    if any(f.severity == "error" for f in found):
+        raise typer.Exit(1)

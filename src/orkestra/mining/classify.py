@@ -1,0 +1,302 @@
+"""`mine classify` and `mine commit`: classifications validated as a whole, then appended.
+
+Nothing is written unless every request is valid: an unknown sha, a category outside Keep a
+Changelog's, a malformed or unregistered decision id, an unknown package — each is an error naming
+the request (its line in a batch file) and the ledger stays untouched.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from orkestra.core.errors import InputError, OrkestraError, UsageError
+from orkestra.mining import ledger
+from orkestra.mining.commits import CommitLookup
+from orkestra.registry.models.config import Config
+from orkestra.registry.models.ledger import CATEGORIES
+
+DECISION_RE = re.compile(r"^DEC-[A-Z]{2}-\d{3,}$")
+DOMAINS = ("changelog", "decisions")
+ACTIONS = {"changelog": ("release", "skip"), "decisions": ("extract", "pending", "skip")}
+FIELDS = ("sha", "domain", "action", "category", "summary", "package", "decision_id", "reason")
+#: what makes two classifications of one sha in one domain the same decision
+SAME = ("action", "category", "decision_id", "package")
+
+
+@dataclass
+class Request:
+    """One classification asked for (a flag set or a batch line)."""
+
+    sha: str
+    domain: str
+    action: str
+    category: str | None = None
+    summary: str | None = None
+    package: str | None = None
+    decision_id: str | None = None
+    reason: str | None = None
+    file: str | None = None
+    line: int | None = None
+
+
+@dataclass
+class Plan:
+    classifications: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[dict[str, Any]] = field(default_factory=list)
+    unchanged: list[dict[str, Any]] = field(default_factory=list)
+
+
+def from_flags(
+    sha: str,
+    *,
+    changelog: str | None,
+    decision: str | None,
+    skip: str | None,
+    summary: str | None,
+    package: str | None,
+    domain: str | None,
+) -> list[Request]:
+    """Requests for `mine classify SHA (--changelog C | --decision ID | --skip REASON)`."""
+    given = [v for v in (changelog, decision, skip) if v is not None]
+    if len(given) != 1:
+        raise UsageError("give exactly one of --changelog CATEGORY, --decision ID, --skip REASON")
+    if changelog is not None:
+        return [Request(sha, "changelog", "release", changelog.lower(), summary, package)]
+    if decision is not None:
+        action = "pending" if decision == "pending" else "extract"
+        did = None if action == "pending" else decision
+        return [Request(sha, "decisions", action, summary=summary, decision_id=did)]
+    domains = DOMAINS if domain in (None, "all") else (str(domain),)
+    return [Request(sha, d, "skip", reason=skip, package=package) for d in domains]
+
+
+def read_batch(path: Path, display: str) -> list[Request]:
+    """Requests from a JSONL batch file; a malformed line is an error naming its line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read the batch: {exc}", file=display) from exc
+    requests = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if raw.strip():
+            requests.append(_request(raw, display, number))
+    if not requests:
+        raise InputError("the batch holds no classifications", file=display)
+    return requests
+
+
+def read_batch_arg(path: Path) -> list[Request]:
+    """`--input FILE` or `--input -` (stdin)."""
+    if str(path) == "-":
+        import sys
+
+        text = sys.stdin.read()
+        return [_request(r, "<stdin>", n) for n, r in enumerate(text.splitlines(), 1) if r.strip()]
+    return read_batch(path, str(path))
+
+
+def _request(raw: str, file: str, line: int) -> Request:
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not valid JSON: {exc.msg}", file=file, line=line) from exc
+    if not isinstance(data, dict):
+        raise InputError("each line must be a JSON object", file=file, line=line)
+    unknown = sorted(set(data) - set(FIELDS))
+    if unknown:
+        raise InputError(f"unknown field(s): {', '.join(unknown)}", file=file, line=line)
+    for key in FIELDS:
+        if key in data and not isinstance(data[key], str):
+            raise InputError(f"`{key}` must be a string", file=file, line=line)
+    for key in ("sha", "domain", "action"):
+        if not data.get(key):
+            raise InputError(f"`{key}` is required", file=file, line=line)
+    return Request(**data, file=file, line=line)
+
+
+def plan(root: Path, requests: list[Request], config: Config) -> Plan:
+    """Check every request and build the ledger lines; raise on the first invalid one."""
+    commits = CommitLookup(root)
+    if not len(commits):
+        raise InputError("the commit index is empty; run `orkestra mine sync` first")
+    existing = ledger.entries(root / ledger.CLASSIFICATIONS)
+    notes = ledger.entries(root / ledger.RELEASE_NOTES)
+    codes = decision_codes(root)
+    out = Plan()
+    seen: dict[tuple[str, str, str | None], int | None] = {}
+    stamp = ledger.now()
+    for req in requests:
+        _check(req, config, codes)
+        req.sha = commits.resolve(req.sha, file=req.file, line=req.line)
+        key = (req.sha, req.domain, req.package)
+        if key in seen:
+            where = f" (first at line {seen[key]})" if seen[key] else ""
+            raise _err(req, f"commit {req.sha[:12]} is classified twice in {req.domain}{where}")
+        seen[key] = req.line
+        _add(out, req, commits, existing, notes, config, stamp)
+    return out
+
+
+def _err(req: Request, message: str) -> OrkestraError:
+    if req.file:
+        return InputError(message, file=req.file, line=req.line)
+    return UsageError(message)
+
+
+def _check(req: Request, config: Config, codes: set[str] | None) -> None:
+    if req.domain not in DOMAINS:
+        raise _err(req, f"unknown domain {req.domain!r}: use changelog or decisions")
+    if req.action not in ACTIONS[req.domain]:
+        allowed = ", ".join(ACTIONS[req.domain])
+        raise _err(req, f"action {req.action!r} is not valid in {req.domain} (use {allowed})")
+    if req.category is not None:
+        req.category = req.category.lower()
+    if req.action == "release":
+        if req.category not in CATEGORIES:
+            raise _err(
+                req, f"unknown category {req.category!r}; use one of {', '.join(CATEGORIES)}"
+            )
+    elif req.category is not None:
+        raise _err(req, "`category` only goes with action release")
+    if req.action == "extract":
+        _check_decision(req, codes)
+    elif req.decision_id is not None:
+        raise _err(req, "`decision_id` only goes with action extract")
+    if req.action == "skip" and not (req.reason or "").strip():
+        raise _err(req, "a skip needs a reason")
+    packages = set(config.mining.packages) or {config.project}
+    if req.package is not None and req.package not in packages:
+        raise _err(req, f"unknown package {req.package!r}; known: {', '.join(sorted(packages))}")
+
+
+def _check_decision(req: Request, codes: set[str] | None) -> None:
+    did = req.decision_id or ""
+    if not DECISION_RE.match(did):
+        raise _err(req, f"malformed decision id {did!r}: expected DEC-XX-NNN, e.g. DEC-PL-007")
+    if codes is not None and did[4:6] not in codes:
+        raise _err(req, f"decision code {did[4:6]} is not in registries/decisions/registry.yaml")
+
+
+def decision_codes(root: Path) -> set[str] | None:
+    """The two-letter codes of `decisions/registry.yaml` (None when there is no such file)."""
+    from orkestra.core import yamlio
+
+    path = root / "registries" / "decisions" / "registry.yaml"
+    if not path.exists():
+        return None
+    data = yamlio.load_mapping(path, display="registries/decisions/registry.yaml", allow_empty=True)
+    domains = data.get("domains") or {}
+    return {str(code) for code in domains.values()} if isinstance(domains, dict) else set()
+
+
+def _add(
+    out: Plan,
+    req: Request,
+    commits: CommitLookup,
+    existing: list[dict[str, Any]],
+    notes: list[dict[str, Any]],
+    config: Config,
+    stamp: str,
+) -> None:
+    record = commits.record(req.sha)
+    entry: dict[str, Any] = {
+        "id": ledger.new_id("c"),
+        "ts": stamp,
+        "sha": req.sha,
+        "domain": req.domain,
+        "action": req.action,
+        "category": req.category,
+        "summary": req.summary,
+        "package": req.package,
+        "decision_id": req.decision_id,
+        "reason": req.reason,
+    }
+    previous = [
+        e
+        for e in ledger.by_sha(existing, req.domain).get(req.sha, [])
+        if e.get("package") in (None, req.package) or req.package is None
+    ]
+    if any(all(e.get(k) == entry[k] for k in SAME) for e in previous):
+        out.unchanged.append({"sha": req.sha, "domain": req.domain, "action": req.action})
+        return
+    if previous:
+        entry["supersedes"] = max(previous, key=lambda e: str(e.get("ts")))["id"]
+    _validate(entry, req)
+    out.classifications.append(entry)
+    if req.action == "release":
+        out.notes.extend(_notes(entry, req, record, notes, config, stamp))
+
+
+def _notes(
+    entry: dict[str, Any],
+    req: Request,
+    record: dict[str, Any],
+    notes: list[dict[str, Any]],
+    config: Config,
+    stamp: str,
+) -> list[dict[str, Any]]:
+    packages = [req.package] if req.package else list(record["signals"]["packages"])
+    if not packages:
+        raise _err(
+            req,
+            f"commit {req.sha[:12]} touches no configured package; pass a package "
+            f"(one of {', '.join(sorted(config.mining.packages))})",
+        )
+    summary = (req.summary or record["signals"]["description"] or record["subject"]).strip()
+    summary = summary[:1].upper() + summary[1:]
+    current = ledger.current(notes)
+    out = []
+    for package in packages:
+        older = [n for n in current if n.get("sha") == req.sha and n.get("package") == package]
+        note = {
+            "id": ledger.new_id("n"),
+            "ts": stamp,
+            "sha": req.sha,
+            "package": package,
+            "category": req.category,
+            "summary": summary,
+            "date": record["date"][:10],
+            "classification": entry["id"],
+            "supersedes": older[0]["id"] if older else None,
+        }
+        _validate(note, req, notes=True)
+        out.append(note)
+    return out
+
+
+def _validate(entry: dict[str, Any], req: Request, *, notes: bool = False) -> None:
+    from pydantic import ValidationError
+
+    from orkestra.registry.models.ledger import ClassificationEntry, ReleaseNoteEntry
+
+    model = ReleaseNoteEntry if notes else ClassificationEntry
+    try:
+        model.model_validate({k: v for k, v in entry.items() if v is not None})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise _err(req, f"{where}: {first['msg']}".lstrip(": ")) from exc
+
+
+def apply(root: Path, the_plan: Plan) -> dict[str, Any]:
+    """Append the planned lines and say what was written."""
+    ledger.append(root, the_plan.classifications, the_plan.notes)
+    return {
+        "written": len(the_plan.classifications),
+        "release_notes": len(the_plan.notes),
+        "unchanged": len(the_plan.unchanged),
+        "entries": [
+            {k: e[k] for k in ("id", "sha", "domain", "action") if k in e}
+            | ({"supersedes": e["supersedes"]} if e.get("supersedes") else {})
+            for e in the_plan.classifications
+        ],
+    }
+
+
+def classify(root: Path, requests: list[Request], config: Config) -> dict[str, Any]:
+    """Validate all requests, then append them (nothing is written if any is invalid)."""
+    return apply(root, plan(root, requests, config))

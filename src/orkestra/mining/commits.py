@@ -1,0 +1,51 @@
+"""Looking commits up in the index: short shas resolved, records decoded on demand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from orkestra.core.errors import NotFound, UsageError
+from orkestra.mining import index
+from orkestra.mining.index import Record
+
+
+class CommitLookup:
+    """The indexed commits of one project (run `mine sync` first)."""
+
+    def __init__(self, root: Path) -> None:
+        self._lines = {line[:40]: line for line in index.raw_lines(root)}
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    def __contains__(self, sha: object) -> bool:
+        return sha in self._lines
+
+    def shas(self) -> list[str]:
+        return list(self._lines)
+
+    def resolve(self, sha: str, *, file: str | None = None, line: int | None = None) -> str:
+        """The full sha for a full or abbreviated one (at least 4 hex digits)."""
+        sha = sha.strip().lower()
+        if len(sha) < 4 or any(c not in "0123456789abcdef" for c in sha):
+            raise UsageError(f"{sha!r} is not a commit sha (4-40 hex digits)", file=file, line=line)
+        if sha in self._lines:
+            return sha
+        hits = [s for s in self._lines if s.startswith(sha)]
+        if len(hits) == 1:
+            return hits[0]
+        if hits:
+            raise UsageError(
+                f"sha {sha} is ambiguous ({len(hits)} commits); give more digits",
+                file=file,
+                line=line,
+            )
+        raise NotFound(
+            f"commit {sha} is not in the commit index of this branch; "
+            "check the sha or run `orkestra mine sync`",
+            file=file,
+            line=line,
+        )
+
+    def record(self, sha: str) -> Record:
+        return index.decode(self._lines[sha])

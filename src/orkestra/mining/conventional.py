@@ -1,0 +1,116 @@
+"""Conventional Commits 1.0.0: `type(scope)!: description`, body, footers.
+
+Rules implemented (https://www.conventionalcommits.org/en/v1.0.0/):
+- the header is `type`, an optional `(scope)`, an optional `!`, then the terminal `: ` and a
+  description; a type is a noun (letters, digits after the first letter, `-`); types are
+  case-insensitive (reported lower-case);
+- the body starts one blank line after the header and may have several paragraphs;
+- footers follow one blank line after the body: `Token: value` or `Token #value`, a token uses
+  `-` for spaces except `BREAKING CHANGE`; a value runs (over several lines) until the next
+  token/separator pair;
+- a change is breaking with `!` before the `:` or a `BREAKING CHANGE:`/`BREAKING-CHANGE:` footer
+  (which must be upper case).
+Git's own revert subject `Revert "..."` is reported as type `revert` (it is not conventional).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_HEADER = re.compile(
+    r"^(?P<type>[A-Za-z][A-Za-z0-9-]*)(?:\((?P<scope>[^()\r\n]+)\))?(?P<bang>!)?: (?P<desc>\S.*)$"
+)
+_FOOTER = re.compile(r"^(?P<token>BREAKING CHANGE|[A-Za-z0-9][\w-]*)(?:: | #)(?P<value>.*)$")
+_GIT_REVERT = re.compile(r'^Revert "(?P<subject>.*)"$')
+_REVERTS = re.compile(r"This reverts commit (?P<sha>[0-9a-f]{7,40})")
+BREAKING_TOKENS = ("BREAKING CHANGE", "BREAKING-CHANGE")
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """What one commit message says about itself."""
+
+    type: str | None
+    scope: str | None
+    breaking: bool
+    description: str
+    body: str
+    footers: list[tuple[str, str]] = field(default_factory=list)
+    reverts: str | None = None
+
+    @property
+    def conventional(self) -> bool:
+        return self.type is not None
+
+
+def parse(subject: str, body: str = "") -> Parsed:
+    """Parse one commit's subject line and body (git's `%s` and `%b`)."""
+    body = body.strip("\n")
+    if ": " in body or " #" in body:
+        prose, footers = split_footers(body)
+    else:
+        prose, footers = body, []
+    reverts = _revert_target(body, footers) if body else None
+    match = _HEADER.match(subject)
+    if match is None:
+        revert = _GIT_REVERT.match(subject)
+        kind = "revert" if revert else None
+        desc = revert.group("subject") if revert else subject
+        return Parsed(kind, None, _footer_breaking(footers), desc, prose, footers, reverts)
+    breaking = bool(match.group("bang")) or _footer_breaking(footers)
+    scope = match.group("scope")
+    return Parsed(
+        match.group("type").lower(),
+        scope.strip() if scope else None,
+        breaking,
+        match.group("desc").strip(),
+        prose,
+        footers,
+        reverts,
+    )
+
+
+def split_footers(body: str) -> tuple[str, list[tuple[str, str]]]:
+    """Split a body into its prose and its trailing footer paragraphs.
+
+    The footer block is the longest run of final paragraphs that each begin with a footer token;
+    inside it, lines that do not start a new footer continue the previous value.
+    """
+    if not body:
+        return "", []
+    paragraphs = re.split(r"\n[ \t]*\n", body)
+    start = len(paragraphs)
+    while start > 0 and _starts_footer(paragraphs[start - 1]):
+        start -= 1
+    for index, paragraph in enumerate(paragraphs[:start]):
+        if paragraph.startswith(BREAKING_TOKENS) and _starts_footer(paragraph):
+            start = index  # a breaking-change note may span paragraphs of prose
+            break
+    footers: list[tuple[str, list[str]]] = []
+    for line in "\n\n".join(paragraphs[start:]).split("\n"):
+        match = _FOOTER.match(line)
+        if match:
+            footers.append((match.group("token"), [match.group("value")]))
+        elif footers:
+            footers[-1][1].append(line)
+    pairs = [(token, "\n".join(lines).strip()) for token, lines in footers]
+    return "\n\n".join(paragraphs[:start]).strip(), pairs
+
+
+def _starts_footer(paragraph: str) -> bool:
+    return _FOOTER.match(paragraph.partition("\n")[0]) is not None
+
+
+def _footer_breaking(footers: list[tuple[str, str]]) -> bool:
+    return bool(footers) and any(token in BREAKING_TOKENS for token, _ in footers)
+
+
+def _revert_target(body: str, footers: list[tuple[str, str]]) -> str | None:
+    match = _REVERTS.search(body) if "This reverts" in body else None
+    if match:
+        return match.group("sha")
+    for token, value in footers:
+        if token.lower() in ("refs", "reverts") and re.fullmatch(r"[0-9a-f]{7,40}", value):
+            return value
+    return None

@@ -1,0 +1,106 @@
+"""The no-op `mine sync`, decided from the index header with the standard library only.
+
+`orkestra mine sync` on an up-to-date index must cost about as much as `orkestra --version`, so
+this module imports neither typer, pydantic nor GitPython. `run(args)` is meant to be called by the
+entry point before typer loads; it returns None whenever the full command has to run instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from orkestra.mining import index
+
+
+def _env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k == "GIT_EXEC_PATH"}
+
+
+def git_head(root: Path) -> str | None:
+    """HEAD's sha via one tiny `git rev-parse` (None if there is none)."""
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--verify", "--quiet", "HEAD^{commit}"],
+            cwd=root,
+            env=_env(),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    except OSError:
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def noop_result(root: Path) -> dict[str, Any] | None:
+    """The sync result when the index is already current, else None."""
+    header = index.read_header(root)
+    if header is None or header.config != index.config_digest(root):
+        return None
+    if git_head(root) != header.head:
+        return None
+    return sync_result(header, new=0, removed=0, kind="noop")
+
+
+def sync_result(header: index.Header, *, new: int, removed: int, kind: str) -> dict[str, Any]:
+    """The JSON shape `mine sync` prints."""
+    warnings = []
+    if header.shallow:
+        warnings.append(
+            f"shallow clone: history behind {len(header.shallow)} boundary commit(s) is not "
+            "visible and was not mined; run `git fetch --unshallow` to mine all of it"
+        )
+    return {
+        "head": header.head,
+        "commits": header.count,
+        "new": new,
+        "removed": removed,
+        "sync": kind,
+        "shallow": bool(header.shallow),
+        "warnings": warnings,
+        "index": index.FOLDER.as_posix(),
+    }
+
+
+def _root(args: list[str]) -> tuple[Path | None, list[str]]:
+    root = os.environ.get("ORKESTRA_ROOT") or None
+    if args[:1] == ["--root"] and len(args) > 1:
+        root, args = args[1], args[2:]
+    elif args[:1] and args[0].startswith("--root="):
+        root, args = args[0].split("=", 1)[1], args[1:]
+    if root:
+        return Path(root).resolve(), args
+    return find_root(Path.cwd()), args
+
+
+def find_root(start: Path) -> Path | None:
+    """The nearest folder at or above `start` holding `registries/` (the loader's rule, without
+    importing the loader and its models)."""
+    start = start.resolve()
+    for candidate in (start, *start.parents):
+        if (candidate / "registries").is_dir():
+            return candidate
+    return None
+
+
+def run(args: list[str]) -> int | None:
+    """Handle `[--root R] mine sync [--format json]` when nothing changed; else None."""
+    root, rest = _root(list(args))
+    if root is None or rest[:2] != ["mine", "sync"]:
+        return None
+    if rest[2:] not in ([], ["--format", "json"], ["-f", "json"], ["--format=json"]):
+        return None
+    result = noop_result(root)
+    if result is None:
+        return None
+    if sys.stdout.isatty():
+        text = json.dumps(result, indent=2, ensure_ascii=False)
+    else:
+        text = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+    sys.stdout.write(text + "\n")
+    return 0

@@ -1,0 +1,156 @@
+"""The commit index under `.orkestra/mining/` (derived: delete it and `mine sync` rebuilds it).
+
+Files:
+- `index.json`  a small header: HEAD sha, commit count, digests of the config it was built with,
+  the size of `commits.idx`; enough for a no-op sync to decide without reading the records;
+- `commits.idx` one commit a line, `sha<TAB>json`, oldest batch first (newest commits at the end),
+  so a reader can look at the sha of each line without parsing the JSON;
+- `stats.json`  insertions/deletions computed on demand (`--numstat` is slow) and cached.
+
+Standard library only: the no-op path (`orkestra.mining.fastpath`) imports this module.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+VERSION = 1
+FOLDER = Path(".orkestra") / "mining"
+CONFIG = Path("registries") / "orkestra.yaml"
+
+Record = dict[str, Any]
+
+
+def folder(root: Path) -> Path:
+    return root / FOLDER
+
+
+def config_digest(root: Path) -> str:
+    """Digest of `orkestra.yaml` as bytes (a change may alter packages or domains)."""
+    try:
+        return hashlib.sha256((root / CONFIG).read_bytes()).hexdigest()[:16]
+    except OSError:
+        return ""
+
+
+@dataclass
+class Header:
+    head: str
+    count: int
+    config: str  # digest of orkestra.yaml bytes
+    mining: str  # digest of the effective mining configuration
+    size: int  # bytes of commits.idx when the header was written
+    shallow: list[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"version": VERSION, **self.__dict__}
+
+
+def read_header(root: Path) -> Header | None:
+    """The header, or None when the index is missing, unreadable or of another version."""
+    try:
+        data = json.loads((folder(root) / "index.json").read_text(encoding="utf-8"))
+        if data.pop("version") != VERSION:
+            return None
+        header = Header(**data)
+        if (folder(root) / "commits.idx").stat().st_size != header.size:
+            return None  # records changed behind our back: rebuild
+        return header
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Atomic replace without fsync: the index is a derived cache, rebuilt if ever lost."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    tmp.replace(path)
+
+
+def write_header(root: Path, header: Header) -> None:
+    _write(folder(root) / "index.json", json.dumps(header.to_dict()).encode())
+
+
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def encode(record: Record) -> str:
+    return f"{record['sha']}\t{_ENCODE(record)}\n"
+
+
+def write_records(root: Path, records: Iterable[Record]) -> int:
+    """Replace the record file; return its size in bytes."""
+    return write_lines(root, [encode(r) for r in records])
+
+
+def write_lines(root: Path, lines: list[str]) -> int:
+    """Replace the record file with encoded lines; return its size in bytes."""
+    data = "".join(lines).encode("utf-8")
+    _write(folder(root) / "commits.idx", data)
+    return len(data)
+
+
+def append_records(root: Path, records: list[Record]) -> int:
+    """Append records (oldest first); return the new size of the record file."""
+    path = folder(root) / "commits.idx"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("ab") as handle:
+        handle.write("".join(encode(r) for r in records).encode("utf-8"))
+    return path.stat().st_size
+
+
+def raw_lines(root: Path) -> list[str]:
+    """Every record line, oldest first (unparsed)."""
+    try:
+        text = (folder(root) / "commits.idx").read_text(encoding="utf-8")
+    except OSError:
+        return []
+    return text.splitlines()
+
+
+def shas(root: Path) -> list[str]:
+    """Every indexed sha, oldest first."""
+    return [line[:40] for line in raw_lines(root)]
+
+
+def records(root: Path) -> list[Record]:
+    """Every record, oldest first."""
+    return [json.loads(line[41:]) for line in raw_lines(root)]
+
+
+def newest_first(root: Path) -> Iterator[tuple[str, str]]:
+    """(sha, line) pairs from the newest commit back; parse a line with `decode`."""
+    for line in reversed(raw_lines(root)):
+        yield line[:40], line
+
+
+def decode(line: str) -> Record:
+    record: Record = json.loads(line[41:])
+    return record
+
+
+def read_stats(root: Path) -> dict[str, list[int]]:
+    try:
+        data: dict[str, list[int]] = json.loads(
+            (folder(root) / "stats.json").read_text(encoding="utf-8")
+        )
+        return data
+    except (OSError, ValueError):
+        return {}
+
+
+def write_stats(root: Path, stats: dict[str, list[int]]) -> None:
+    _write(folder(root) / "stats.json", json.dumps(stats, sort_keys=True).encode())
+
+
+def remove(root: Path) -> None:
+    """Delete the index files (a rebuild follows)."""
+    for name in ("index.json", "commits.idx", "stats.json"):
+        (folder(root) / name).unlink(missing_ok=True)

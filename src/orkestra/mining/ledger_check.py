@@ -1,0 +1,164 @@
+"""Ledger validity (§6.6): the checks that need no git (`mine validate --quick`, `validate`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from orkestra.mining import ledger
+from orkestra.registry.findings import Finding
+
+SAME = ("action", "category", "decision_id", "package")
+
+
+def findings(registry: Any) -> list[Finding]:
+    """Findings about both ledgers of `registry.root` (line format, torn lines, duplicate ids,
+    conflicting classifications, unknown `supersedes`, decision references)."""
+    root: Path = registry.root
+    records = set(getattr(registry, "decisions", {}) or {})
+    codes = _codes(registry)
+    return check(root, records, codes)
+
+
+def _codes(registry: Any) -> set[str] | None:
+    dreg = getattr(registry, "decisions_registry", None)
+    domains = getattr(dreg, "domains", None)
+    return set(domains.values()) if domains else None
+
+
+def check(root: Path, records: set[str], codes: set[str] | None) -> list[Finding]:
+    """The quick checks, given the decision record ids that exist and the registered codes."""
+    from orkestra.registry.models.ledger import ClassificationEntry, ReleaseNoteEntry
+
+    out: list[Finding] = []
+    parsed: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    for rel, model in (
+        (ledger.CLASSIFICATIONS, ClassificationEntry),
+        (ledger.RELEASE_NOTES, ReleaseNoteEntry),
+    ):
+        file = rel.as_posix()
+        parsed[file] = _lines(root / rel, file, model.model_validate, out)
+    classes = parsed[ledger.CLASSIFICATIONS.as_posix()]
+    notes = parsed[ledger.RELEASE_NOTES.as_posix()]
+    out += _duplicate_ids(parsed)
+    out += _unknown_supersedes(parsed)
+    out += _conflicts(classes, ledger.CLASSIFICATIONS.as_posix())
+    out += _decision_refs(classes, records, codes)
+    out += _orphan_notes(notes, classes)
+    return sorted(out)
+
+
+def _lines(
+    path: Path, file: str, validate: Callable[[Any], Any], out: list[Finding]
+) -> list[tuple[int, dict[str, Any]]]:
+    from pydantic import ValidationError
+
+    good = []
+    for line in ledger.read_lines(path):
+        if line.torn:
+            out.append(
+                Finding.make(
+                    "ORK051", "torn last line (no newline); it is ignored", file, line.number
+                )
+            )
+            continue
+        if line.data is None:
+            out.append(Finding.make("ORK050", str(line.error), file, line.number))
+            continue
+        try:
+            validate(line.data)
+        except ValidationError as exc:
+            for error in exc.errors():
+                where = ".".join(str(p) for p in error["loc"])
+                message = f"{where}: {error['msg']}" if where else str(error["msg"])
+                out.append(Finding.make("ORK050", message, file, line.number))
+            continue
+        good.append((line.number, line.data))
+    return good
+
+
+def _duplicate_ids(parsed: dict[str, list[tuple[int, dict[str, Any]]]]) -> list[Finding]:
+    out = []
+    seen: dict[str, str] = {}
+    for file, lines in parsed.items():
+        for number, entry in lines:
+            here = f"{file}:{number}"
+            if entry["id"] in seen:
+                message = f"entry id {entry['id']} is used twice (also at {seen[entry['id']]})"
+                out.append(Finding.make("ORK054", message, file, number))
+            else:
+                seen[entry["id"]] = here
+    return out
+
+
+def _unknown_supersedes(parsed: dict[str, list[tuple[int, dict[str, Any]]]]) -> list[Finding]:
+    out = []
+    for file, lines in parsed.items():
+        ids = {entry["id"] for _, entry in lines}
+        for number, entry in lines:
+            target = entry.get("supersedes")
+            if target and target not in ids:
+                message = f"`supersedes` names {target}, which is not an entry of this ledger"
+                out.append(Finding.make("ORK055", message, file, number))
+    return out
+
+
+def _conflicts(lines: list[tuple[int, dict[str, Any]]], file: str) -> list[Finding]:
+    where = {id(entry): number for number, entry in lines}
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for entry in ledger.current(e for _, e in lines):
+        groups.setdefault((entry["sha"], entry["domain"]), []).append(entry)
+    out = []
+    for (sha, domain), group in groups.items():
+        first = group[0]
+        for other in group[1:]:
+            if _overlap(first, other) and any(first.get(k) != other.get(k) for k in SAME):
+                message = (
+                    f"commit {sha[:12]} is classified twice in {domain}: "
+                    f"{_describe(first)} (line {where[id(first)]}) and {_describe(other)}; "
+                    "append an entry that supersedes one of them"
+                )
+                out.append(Finding.make("ORK052", message, file, where[id(other)]))
+    return out
+
+
+def _overlap(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return a.get("package") is None or b.get("package") is None or a["package"] == b["package"]
+
+
+def _describe(entry: dict[str, Any]) -> str:
+    detail = entry.get("category") or entry.get("decision_id") or entry.get("reason") or ""
+    return f"{entry['action']} {detail}".strip()
+
+
+def _decision_refs(
+    lines: list[tuple[int, dict[str, Any]]], records: set[str], codes: set[str] | None
+) -> list[Finding]:
+    out = []
+    file = ledger.CLASSIFICATIONS.as_posix()
+    for number, entry in lines:
+        did = entry.get("decision_id")
+        if not did:
+            continue
+        if codes is not None and did[4:6] not in codes:
+            message = f"{did}: code {did[4:6]} is not in decisions/registry.yaml"
+            out.append(Finding.make("ORK029", message, file, number))
+        elif did not in records:
+            message = f"{did} has no record yet (pending); create it with `orkestra decisions update {did}`"
+            out.append(Finding.make("ORK053", message, file, number))
+    return out
+
+
+def _orphan_notes(
+    notes: list[tuple[int, dict[str, Any]]], classes: list[tuple[int, dict[str, Any]]]
+) -> list[Finding]:
+    ids = {entry["id"] for _, entry in classes}
+    file = ledger.RELEASE_NOTES.as_posix()
+    out = []
+    for number, note in notes:
+        link = note.get("classification")
+        if link and link not in ids:
+            message = f"release note links classification {link}, which is not in the ledger"
+            out.append(Finding.make("ORK057", message, file, number))
+    return out

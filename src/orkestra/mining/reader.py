@@ -1,0 +1,68 @@
+"""Commit records from one streamed, NUL-delimited `git log --name-status -z`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import BinaryIO
+
+from orkestra.mining.gitcmd import Git
+from orkestra.mining.index import Record
+from orkestra.mining.signals import SignalMaker
+
+#: one commit: RS, then NUL-separated fields; `-z --name-status` then adds `status NUL path NUL`
+FORMAT = "--format=%x1e%H%x00%P%x00%an%x00%ae%x00%aI%x00%s%x00%b"
+LOG_ARGS = ("log", "-z", "--name-status", "--no-renames", "--no-color", "--no-ext-diff", FORMAT)
+
+
+def log(git: Git, revs: Sequence[str], istream: BinaryIO | None = None) -> Iterator[bytes]:
+    """Raw output of one `git log` over `revs` (or over the revs given on `istream`)."""
+    args = [*LOG_ARGS, *revs]
+    if istream is not None:
+        args += ["--stdin"]
+    return git.stream([*args, "--"], istream=istream)
+
+
+def records(chunks: Iterable[bytes], maker: SignalMaker) -> Iterator[Record]:
+    """Parse log output into commit records, chunk by chunk, while git is still writing."""
+    pending = b""
+    for chunk in chunks:
+        data = pending + chunk
+        cut = data.rfind(b"\x1e")
+        if cut <= 0:
+            pending = data
+            continue
+        pending = data[cut:]
+        yield from _parse(data[:cut], maker)
+    if pending:
+        yield from _parse(pending, maker)
+
+
+def _parse(block: bytes, maker: SignalMaker) -> Iterator[Record]:
+    for raw in block.decode("utf-8", "replace").split("\x1e"):
+        if raw:
+            yield make_record(raw.split("\0"), maker)
+
+
+def make_record(fields: list[str], maker: SignalMaker) -> Record:
+    """One record from the NUL-split fields of one commit."""
+    sha, parents, author, email, date, subject, body = fields[:7]
+    files = fields[8:-1:2] if len(fields) > 8 else []
+    parent_list = parents.split()
+    return {
+        "sha": sha,
+        "parents": parent_list,
+        "author": author,
+        "email": email,
+        "date": date,
+        "subject": subject,
+        "body": body.rstrip("\n"),
+        "merge": len(parent_list) > 1,
+        "files": files,
+        "signals": maker.signals(subject, body, files),
+    }
+
+
+def resignal(record: Record, maker: SignalMaker) -> Record:
+    """The record with its signals recomputed (after the mining configuration changed)."""
+    record["signals"] = maker.signals(record["subject"], record["body"], record["files"])
+    return record

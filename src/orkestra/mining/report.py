@@ -1,0 +1,149 @@
+"""`mine status` (coverage per domain) and `mine candidates` (what is left to classify)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from orkestra.mining import index, ledger
+
+DOMAINS = ("changelog", "decisions")
+THREE_QUESTIONS = (
+    "Was it hard to make? (alternatives weighed, a real trade-off)",
+    "Is it costly to reverse? (data formats, public APIs, dependencies, infrastructure)",
+    "Is it system-wide? (many packages or every caller affected)",
+)
+SUGGESTED = {
+    "feat": "added",
+    "fix": "fixed",
+    "perf": "changed",
+    "refactor": "changed",
+    "revert": "removed",
+    "deprecate": "deprecated",
+    "security": "security",
+}
+
+
+def _classified(root: Path) -> dict[str, dict[str, list[ledger.Entry]]]:
+    items = ledger.entries(root / ledger.CLASSIFICATIONS)
+    return {domain: ledger.by_sha(items, domain) for domain in DOMAINS}
+
+
+def status(root: Path) -> dict[str, Any]:
+    """Coverage of the ledger over the indexed commits, per domain (§6.2)."""
+    shas = index.shas(root)
+    total = len(shas)
+    classified = _classified(root)
+    out: dict[str, Any] = {}
+    for domain, first, second in (
+        ("decisions", "extracted", "skipped"),
+        ("changelog", "released", "skipped"),
+    ):
+        done = classified[domain]
+        counts = {"release": 0, "extract": 0, "skip": 0, "pending": 0}
+        processed = 0
+        for sha in shas:
+            entries = done.get(sha)
+            if entries:
+                processed += 1
+                counts[entries[0]["action"]] = counts.get(entries[0]["action"], 0) + 1
+        block: dict[str, Any] = {
+            "coverage": round(100.0 * processed / total, 1) if total else 0.0,
+            "processed": processed,
+            "total": total,
+            first: counts["extract" if domain == "decisions" else "release"],
+            second: counts["skip"],
+        }
+        if domain == "decisions":
+            block["pending"] = counts["pending"]
+        out[domain] = block
+    return out
+
+
+def candidates(
+    root: Path, *, limit: int = 20, full: bool = False, domain: str | None = None
+) -> list[dict[str, Any]]:
+    """Commits not yet classified (in `domain`, or in either), newest first, with stats."""
+    classified = _classified(root)
+    domains = (domain,) if domain else DOMAINS
+    picked: list[tuple[index.Record, list[str]]] = []
+    for sha, line in index.newest_first(root):
+        if len(picked) >= limit:
+            break
+        missing = [d for d in domains if sha not in classified[d]]
+        if missing:
+            picked.append((index.decode(line), missing))
+    stats = _stats(root, [r["sha"] for r, _ in picked])
+    return [_candidate(r, missing, stats[r["sha"]], full) for r, missing in picked]
+
+
+def _stats(root: Path, shas: list[str]) -> dict[str, list[int]]:
+    """Insertions/deletions from the cache, computing the missing ones in one git call."""
+    cache = index.read_stats(root)
+    missing = [s for s in shas if s not in cache]
+    if missing:
+        from orkestra.mining.gitcmd import Git
+
+        for sha, (ins, dels) in Git(root).numstat(missing).items():
+            cache[sha] = [ins, dels]
+        for sha in missing:
+            cache.setdefault(sha, [0, 0])
+        index.write_stats(root, cache)
+    return {s: cache[s] for s in shas}
+
+
+def _candidate(
+    record: index.Record, missing: list[str], stat: list[int], full: bool
+) -> dict[str, Any]:
+    sig = record["signals"]
+    out: dict[str, Any] = {
+        "sha": record["sha"],
+        "date": record["date"],
+        "subject": record["subject"],
+        "signals": {
+            "commit_type": sig["commit_type"],
+            "scope": sig["scope"],
+            "breaking": sig["breaking"],
+            "is_releasable_type": sig["is_releasable_type"],
+            "domains_affected": sig["domains_affected"],
+            "packages": sig["packages"],
+            "merge": record["merge"],
+        },
+        "files_changed": record["files"],
+        "stats": {"files": len(record["files"]), "insertions": stat[0], "deletions": stat[1]},
+        "unclassified": missing,
+    }
+    if full:
+        out["body"] = record["body"]
+        out["author"] = record["author"]
+        out["hints"] = hints(record)
+    return out
+
+
+def hints(record: index.Record) -> dict[str, Any]:
+    """Classification hints shown by `--full`: the three-question test, a suggested category."""
+    sig = record["signals"]
+    kind = sig["commit_type"]
+    text = record["subject"].lower()
+    category = SUGGESTED.get(kind or "")
+    if "security" in text or "cve-" in text:
+        category = "security"
+    elif "deprecat" in text:
+        category = "deprecated"
+    elif sig["breaking"] and any(w in text for w in ("remove", "drop", "delete")):
+        category = "removed"
+    releasable = sig["is_releasable_type"] or category == "security"
+    return {
+        "three_question_test": list(THREE_QUESTIONS),
+        "decision_signals": {
+            "breaking": sig["breaking"],
+            "packages": len(sig["packages"]),
+            "files": len(record["files"]),
+        },
+        "suggested_changelog": (
+            {"action": "release", "category": category or "changed"}
+            if releasable and not record["merge"]
+            else {"action": "skip", "reason": f"{kind or 'non-conventional'} commit"}
+        ),
+        "typical_decision_rate": "1-4 per 100 commits",
+    }

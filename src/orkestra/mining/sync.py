@@ -1,0 +1,159 @@
+"""`mine sync`: bring the commit index up to date with HEAD (full, incremental or repaired)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from orkestra.core.errors import InputError
+from orkestra.mining import index
+from orkestra.mining.fastpath import noop_result, sync_result
+
+if TYPE_CHECKING:  # the no-op path must not pay for pydantic or GitPython
+    from orkestra.mining.gitcmd import Git
+    from orkestra.mining.signals import SignalMaker
+    from orkestra.registry.models.config import Config
+
+
+def load_config(root: Path) -> Config:
+    """`registries/orkestra.yaml` alone (mining needs nothing else from the registry)."""
+    from pydantic import ValidationError
+
+    from orkestra.core import yamlio
+    from orkestra.registry.models.config import Config
+
+    path = root / index.CONFIG
+    if not path.exists():
+        return Config()
+    data = yamlio.load_mapping(path, display=index.CONFIG.as_posix(), allow_empty=True)
+    try:
+        return Config.model_validate(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        loc = tuple(error["loc"])
+        where = ".".join(str(p) for p in loc)
+        raise InputError(
+            f"{where}: {error['msg']}", file=index.CONFIG.as_posix(), line=yamlio.line_of(data, loc)
+        ) from exc
+
+
+def signal_maker(config: Config) -> SignalMaker:
+    from orkestra.mining.signals import SignalMaker
+
+    mining = config.mining
+    return SignalMaker(
+        mining.packages, mining.domains_by_path, mining.releasable_types, config.project
+    )
+
+
+def mining_digest(config: Config) -> str:
+    data = {"project": config.project, **config.mining.model_dump()}
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def sync(root: Path, config: Config | None = None) -> dict[str, Any]:
+    """Update the commit index under `.orkestra/mining/` and say what changed.
+
+    A no-op (HEAD and configuration unchanged) is decided from the index header alone. When the
+    last indexed HEAD is an ancestor of HEAD only the new commits are read; otherwise (rewritten
+    history) commits no longer reachable are dropped and the missing ones read.
+    """
+    fast = noop_result(root)
+    if fast is not None:
+        return fast
+    from orkestra.mining.gitcmd import Git
+
+    config = config or load_config(root)
+    git = Git(root)
+    head, shallow = git.probe()
+    if head is None:
+        raise InputError(
+            "the repository has no commits yet; commit something, then run `orkestra mine sync`",
+            file=str(root),
+        )
+    maker = signal_maker(config)
+    digest = mining_digest(config)
+    header = index.read_header(root)
+    if header is None:
+        return _full(root, git, head, maker, digest, shallow)
+    if header.mining != digest:
+        _resignal(root, maker)
+    if header.head == head:
+        return _finish(root, head, digest, shallow, header.count, kind="config")
+    if git.is_ancestor(header.head, head):
+        from orkestra.mining import reader
+
+        new = list(reader.records(reader.log(git, [f"{header.head}..{head}"]), maker))
+        new.reverse()
+        index.append_records(root, new)
+        count = header.count + len(new)
+        return _finish(root, head, digest, shallow, count, new=len(new), kind="incremental")
+    return _repair(root, git, head, maker, digest, shallow)
+
+
+def _full(
+    root: Path, git: Git, head: str, maker: SignalMaker, digest: str, shallow: list[str]
+) -> dict[str, Any]:
+    from orkestra.mining import reader
+
+    index.remove(root)
+    # encode while git is still writing: the parse overlaps git's own work
+    lines = [index.encode(r) for r in reader.records(reader.log(git, [head]), maker)]
+    lines.reverse()
+    index.write_lines(root, lines)
+    return _finish(root, head, digest, shallow, len(lines), new=len(lines), kind="full")
+
+
+def _repair(
+    root: Path, git: Git, head: str, maker: SignalMaker, digest: str, shallow: list[str]
+) -> dict[str, Any]:
+    from orkestra.mining import reader
+
+    reachable = git.rev_list(head)
+    wanted = set(reachable)
+    lines = index.raw_lines(root)
+    kept = [line for line in lines if line[:40] in wanted]
+    have = {line[:40] for line in kept}
+    missing = [sha for sha in reachable if sha not in have]
+    new: list[index.Record] = []
+    if missing:
+        with tempfile.TemporaryFile() as revs:
+            revs.write("".join(f"{sha}\n" for sha in missing).encode())
+            revs.seek(0)
+            chunks = reader.log(git, ["--no-walk=unsorted"], istream=revs)
+            new = list(reader.records(chunks, maker))
+        new.reverse()
+    records = [index.decode(line) for line in kept] + new
+    index.write_records(root, records)
+    removed = len(lines) - len(kept)
+    return _finish(
+        root, head, digest, shallow, len(records), new=len(new), removed=removed, kind="rewritten"
+    )
+
+
+def _resignal(root: Path, maker: SignalMaker) -> None:
+    from orkestra.mining import reader
+
+    records = [reader.resignal(r, maker) for r in index.records(root)]
+    index.write_records(root, records)
+
+
+def _finish(
+    root: Path,
+    head: str,
+    digest: str,
+    shallow: list[str],
+    count: int,
+    *,
+    new: int = 0,
+    removed: int = 0,
+    kind: str,
+) -> dict[str, Any]:
+    path = index.folder(root) / "commits.idx"
+    size = path.stat().st_size if path.exists() else index.write_records(root, [])
+    header = index.Header(head, count, index.config_digest(root), digest, size, shallow)
+    index.write_header(root, header)
+    return sync_result(header, new=new, removed=removed, kind=kind)

@@ -1,0 +1,42 @@
+"""`mine validate [--quick]`: the quick ledger checks, plus (with git) every sha in the history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from orkestra.mining import ledger, ledger_check
+from orkestra.mining.commits import CommitLookup
+from orkestra.registry.findings import Finding
+
+
+def validate(registry: Any, *, quick: bool = False) -> list[Finding]:
+    """All ledger findings; without `quick` the index is synced and every sha looked up."""
+    found = ledger_check.findings(registry)
+    if quick:
+        return found
+    from orkestra.mining.sync import sync
+
+    sync(registry.root, registry.config)
+    commits = CommitLookup(registry.root)
+    full = set(commits.shas())
+    for rel in (ledger.CLASSIFICATIONS, ledger.RELEASE_NOTES):
+        for line in ledger.read_lines(registry.root / rel):
+            sha = (line.data or {}).get("sha")
+            if not isinstance(sha, str) or line.torn or sha in full:
+                continue
+            if len(sha) < 40 and any(s.startswith(sha) for s in full):
+                continue
+            message = f"commit {sha[:12]} is not in the history of the current branch"
+            found.append(Finding.make("ORK056", message, rel.as_posix(), line.number))
+    return sorted(found)
+
+
+def summary(found: list[Finding]) -> dict[str, Any]:
+    """The JSON shape `mine validate` prints."""
+    errors = sum(1 for f in found if f.severity == "error")
+    return {
+        "ok": errors == 0,
+        "errors": errors,
+        "warnings": len(found) - errors,
+        "findings": [f.to_dict() for f in found],
+    }
