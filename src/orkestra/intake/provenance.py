@@ -1,0 +1,61 @@
+"""Provenance: when was each candidate folder last changed in git (read-only `git log`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Activity:
+    """Recent git activity below one folder: the repository (or None) and touched paths."""
+
+    repo: Path | None
+    since: dt.date
+    touched: frozenset[str]  # paths relative to the repository top, posix
+
+    def maintained(self, folder: Path) -> bool | None:
+        """True when a file under `folder` changed since `since`; None outside a git repo."""
+        if self.repo is None:
+            return None
+        try:
+            rel = folder.resolve().relative_to(self.repo).as_posix()
+        except ValueError:
+            return None
+        prefix = "" if rel == "." else f"{rel}/"
+        return any(p.startswith(prefix) for p in self.touched)
+
+
+def _git(args: list[str], cwd: Path) -> str | None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env["GIT_TERMINAL_PROMPT"] = "0"
+    try:
+        done = subprocess.run(
+            ["git", "-c", "core.quotepath=off", *args],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+def activity(path: Path, today: dt.date, days: int) -> Activity:
+    """One `git log --since` over `path`: which files changed in the last `days` days."""
+    since = today - dt.timedelta(days=days)
+    top = _git(["rev-parse", "--show-toplevel"], path)
+    if top is None:
+        return Activity(None, since, frozenset())
+    out = _git(
+        ["log", f"--since={since.isoformat()}T00:00:00", "--format=", "--name-only", "--", "."],
+        path,
+    )
+    touched = frozenset(line for line in (out or "").splitlines() if line)
+    return Activity(Path(top.strip()).resolve(), since, touched)

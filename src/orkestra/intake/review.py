@@ -1,0 +1,190 @@
+"""The trust review of one candidate folder: structure (symlinks, binaries) and content rules.
+
+Everything here reads bytes; nothing is imported, executed or followed.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from orkestra.intake.rules import FileKind, Finding, RuleSet, Text, excerpt, language, scan_text
+from orkestra.intake.unicode import scan_invisible
+from orkestra.intake.walker import Entry, read_bytes, walk
+
+SCRIPT_SUFFIXES = frozenset(
+    {
+        ".py",
+        ".sh",
+        ".bash",
+        ".zsh",
+        ".fish",
+        ".js",
+        ".mjs",
+        ".cjs",
+        ".ts",
+        ".tsx",
+        ".rb",
+        ".pl",
+        ".php",
+        ".ps1",
+        ".bat",
+        ".cmd",
+        ".lua",
+    }
+)
+#: media and fonts are ordinary bundled assets, not binaries to review
+_MEDIA_MAGIC = (
+    b"\x89PNG",
+    b"\xff\xd8\xff",
+    b"GIF8",
+    b"%PDF",
+    b"wOFF",
+    b"wOF2",
+    b"OTTO",
+    b"\x00\x01\x00\x00",
+    b"\x00\x00\x01\x00",
+)
+_EXEC_MAGIC = {
+    b"\x7fELF": "ELF executable",
+    b"\xfe\xed\xfa\xce": "Mach-O executable",
+    b"\xfe\xed\xfa\xcf": "Mach-O executable",
+    b"\xcf\xfa\xed\xfe": "Mach-O executable",
+    b"\xce\xfa\xed\xfe": "Mach-O executable",
+    b"\xca\xfe\xba\xbe": "Mach-O universal binary or Java class",
+    b"MZ": "Windows executable",
+    b"\x00asm": "WebAssembly module",
+    b"PK\x03\x04": "zip archive",
+    b"\x1f\x8b": "gzip archive",
+}
+_LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)|^\s*\[[^\]]+\]:\s*(\S+)", re.M)
+_PARENT_PATH = re.compile(r"(?<![\w./])\.\.(?:/[^\s\"'`)]*)?(?=[\s\"'`)]|$)")
+
+
+@dataclass
+class TextFile:
+    rel: str
+    kind: FileKind
+    text: str
+
+
+@dataclass
+class Review:
+    """What the review saw: entries, readable text files and findings."""
+
+    entries: list[Entry]
+    texts: list[TextFile] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+
+def file_kind(rel: str, text: str) -> FileKind:
+    """`script` for code files (by suffix or shebang), `doc` for everything else."""
+    if Path(rel).suffix.lower() in SCRIPT_SUFFIXES or text.startswith("#!"):
+        return "script"
+    return "doc"
+
+
+def review_folder(folder: Path, display: str, rules: RuleSet) -> Review:
+    """Review every entry of a candidate folder; finding paths are `display` + relative path."""
+    result = Review(entries=walk(folder))
+    limit = int(rules.criteria.get("max_file_bytes", 1 << 20))
+    for entry in result.entries:
+        shown = f"{display}{entry.rel}"
+        if entry.kind == "symlink":
+            _symlink(result, entry, shown, rules)
+        elif entry.kind == "special":
+            _structural(result, rules, "special-file", shown, f"{entry.rel} is not a regular file")
+        else:
+            _file(result, entry, shown, rules, limit)
+    return result
+
+
+def _structural(result: Review, rules: RuleSet, rule_id: str, file: str, text: str) -> None:
+    rule = rules.builtin(rule_id)
+    result.findings.append(
+        Finding(file, 1, rule_id, rule.severity, excerpt(text), rule.message, rule.category)
+    )
+
+
+def _symlink(result: Review, entry: Entry, shown: str, rules: RuleSet) -> None:
+    target = entry.target or ""
+    if not _inside(posixpath.dirname(entry.rel), target):
+        _structural(result, rules, "symlink-outside", shown, f"{entry.rel} -> {target}")
+
+
+def _inside(base: str, target: str) -> bool:
+    """Does `target`, taken relative to folder `base` of the candidate, stay inside it?"""
+    if target.startswith(("/", "\\", "~")) or re.match(r"^[A-Za-z]:", target):
+        return False
+    joined = posixpath.normpath(posixpath.join(base or ".", target.replace("\\", "/")))
+    return joined != ".." and not joined.startswith("../")
+
+
+def _file(result: Review, entry: Entry, shown: str, rules: RuleSet, limit: int) -> None:
+    data = read_bytes(entry, limit)
+    if data is None:
+        _structural(result, rules, "oversized-file", shown, f"{entry.size} bytes, over {limit}")
+        return
+    binary = _binary_kind(data)
+    if binary == "media":
+        return
+    if binary is not None:
+        _structural(result, rules, "bundled-binary", shown, f"{entry.rel}: {binary}")
+        return
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        _structural(result, rules, "not-utf8", shown, f"invalid UTF-8 at byte {exc.start}")
+        return
+    kind = file_kind(entry.rel, text)
+    result.texts.append(TextFile(entry.rel, kind, text))
+    result.findings.extend(scan_invisible(rules, shown, text))
+    result.findings.extend(scan_text(rules, kind, shown, text, language(entry.rel, text)))
+    result.findings.extend(_outside_paths(rules, entry.rel, shown, kind, text))
+
+
+def _binary_kind(data: bytes) -> str | None:
+    """None for text; "media" for images and fonts; otherwise what kind of binary it is."""
+    head = data[:8192]
+    if data.startswith(_MEDIA_MAGIC) or (data[:4] == b"RIFF" and data[8:12] == b"WEBP"):
+        return "media"
+    for magic, name in _EXEC_MAGIC.items():
+        if data.startswith(magic) and (magic != b"MZ" or b"\x00" in head):
+            return name
+    if b"\x00" in head:
+        return "binary data"
+    return None
+
+
+def _outside_paths(
+    rules: RuleSet, rel: str, shown: str, kind: FileKind, text: str
+) -> list[Finding]:
+    """Markdown links (docs) and `../` paths (scripts) that resolve outside the folder."""
+    rule = rules.builtin("link-outside")
+    base = posixpath.dirname(rel)
+    body = Text(text)
+    found: list[Finding] = []
+    if kind == "doc":
+        targets = [(m.start(), m.group(1) or m.group(2)) for m in _LINK.finditer(text)]
+        # site-absolute links (`/docs/x`) are common in vendor READMEs; `..` and `~` are what leave
+        targets = [(p, t) for p, t in targets if not re.match(r"^(?:[a-z][\w+.-]*:|#|/)", t)]
+    else:
+        targets = [(m.start(), m.group(0)) for m in _PARENT_PATH.finditer(text)]
+    for pos, target in targets:
+        path = target.split("#", 1)[0].split("?", 1)[0]
+        if path and not _inside(base, path) and not _inside("", path):
+            number = body.line_no(pos)
+            found.append(
+                Finding(
+                    shown,
+                    number,
+                    rule.id,
+                    rule.severity,
+                    excerpt(body.line(number)),
+                    f"{rule.message}: {target}",
+                    rule.category,
+                )
+            )
+    return found

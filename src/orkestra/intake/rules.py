@@ -1,0 +1,265 @@
+"""The trust rules: loaded from `rules.yaml` (one data file) and applied to text line by line."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+from orkestra.core import yamlio
+from orkestra.core.errors import InputError
+
+Severity = Literal["high", "medium", "low"]
+FileKind = Literal["doc", "script"]
+SEVERITIES: tuple[Severity, ...] = ("high", "medium", "low")
+#: what each severity does to the verdict
+EFFECT = {"high": "reject", "medium": "review", "low": "note"}
+RULES_FILE = Path(__file__).with_name("rules.yaml")
+EXCERPT_MAX = 160
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One trust-review result: `file:line: rule: excerpt` with a severity."""
+
+    file: str
+    line: int
+    rule: str
+    severity: Severity
+    excerpt: str
+    message: str
+    category: str = ""
+
+    def format(self) -> str:
+        return f"{self.file}:{self.line}: {self.rule}: {self.excerpt}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "line": self.line,
+            "rule": self.rule,
+            "severity": self.severity,
+            "category": self.category,
+            "excerpt": self.excerpt,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A content rule (regexes) or a structural one (`builtin`, implemented in code)."""
+
+    id: str
+    severity: Severity
+    message: str
+    category: str = ""
+    files: tuple[FileKind, ...] = ("doc", "script")
+    patterns: tuple[re.Pattern[str], ...] = ()
+    #: pattern index -> languages it is limited to (python, shell, js); absent = every file
+    langs: dict[int, frozenset[str]] = field(default_factory=dict)
+    all_of: tuple[re.Pattern[str], ...] = ()
+    downgrade_when: re.Pattern[str] | None = None
+    downgrade_to: Severity = "medium"
+    builtin: bool = False
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Portability:
+    id: str
+    pattern: re.Pattern[str]
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every rule plus the adoption-criteria settings from the same file."""
+
+    rules: tuple[Rule, ...]
+    portability: tuple[Portability, ...]
+    criteria: dict[str, Any]
+    trigger: re.Pattern[str]
+
+    def builtin(self, rule_id: str) -> Rule:
+        for rule in self.rules:
+            if rule.id == rule_id:
+                return rule
+        raise KeyError(rule_id)
+
+    def content_rules(self, kind: FileKind) -> list[Rule]:
+        return [r for r in self.rules if not r.builtin and kind in r.files]
+
+
+def load_rules(path: Path = RULES_FILE) -> RuleSet:
+    """Parse and compile a rules file; errors name the file and line of the bad rule."""
+    data = yamlio.load_mapping(path, display=path.name)
+    raw_rules = data.get("rules")
+    if not isinstance(raw_rules, list):
+        raise InputError("`rules` must be a list", file=path.name, line=data.line)
+    by_id = {r.get("id"): r for r in raw_rules if isinstance(r, dict)}
+    rules = []
+    for index, raw in enumerate(raw_rules):
+        line = yamlio.line_of(data, ("rules", index))
+        rules.append(_rule(raw, by_id, path.name, line))
+    ids = [r.id for r in rules]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise InputError(f"duplicate rule id(s): {', '.join(dupes)}", file=path.name)
+    criteria = dict(data.get("criteria") or {})
+    portability = tuple(
+        Portability(str(p["id"]), _compile(str(p["pattern"]), False, path.name, None))
+        for p in data.get("portability") or []
+    )
+    trigger = _compile(str(criteria.get("trigger", r"\buse when\b")), False, path.name, None)
+    return RuleSet(tuple(rules), portability, criteria, trigger)
+
+
+@cache
+def default_rules() -> RuleSet:
+    """The rules shipped with Orkestra (cached)."""
+    return load_rules()
+
+
+def _rule(raw: Any, by_id: dict[Any, Any], file: str, line: int | None) -> Rule:
+    if not isinstance(raw, dict) or not raw.get("id"):
+        raise InputError("each rule needs an `id`", file=file, line=line)
+    severity = raw.get("severity")
+    if severity not in SEVERITIES:
+        raise InputError(
+            f"rule {raw['id']}: severity must be one of {', '.join(SEVERITIES)}",
+            file=file,
+            line=line,
+        )
+    case = bool(raw.get("case_sensitive", False))
+    source = by_id.get(raw.get("patterns_of"), raw) if raw.get("patterns_of") else raw
+    items = [p if isinstance(p, dict) else {"pattern": p} for p in source.get("patterns") or []]
+    patterns = tuple(_compile(str(p.get("pattern")), case, file, line) for p in items)
+    langs = {i: frozenset(p["langs"]) for i, p in enumerate(items) if p.get("langs")}
+    builtin = bool(raw.get("builtin", False))
+    if not builtin and not patterns:
+        raise InputError(
+            f"rule {raw['id']}: needs `patterns` or `builtin: true`", file=file, line=line
+        )
+    known = {"id", "severity", "message", "category", "files", "patterns", "all_of"}
+    known |= {"downgrade_when", "downgrade_to", "builtin", "case_sensitive", "patterns_of"}
+    downgrade = raw.get("downgrade_when")
+    return Rule(
+        id=str(raw["id"]),
+        severity=severity,
+        message=str(raw.get("message", raw["id"])),
+        category=str(raw.get("category", "")),
+        files=tuple(raw.get("files") or ("doc", "script")),
+        patterns=patterns,
+        langs=langs,
+        all_of=tuple(_compile(p, case, file, line) for p in raw.get("all_of") or []),
+        downgrade_when=_compile(downgrade, False, file, line) if downgrade else None,
+        downgrade_to=raw.get("downgrade_to", "medium"),
+        builtin=builtin,
+        options={k: v for k, v in raw.items() if k not in known},
+    )
+
+
+def _compile(pattern: str, case: bool, file: str, line: int | None) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern, re.MULTILINE | (0 if case else re.IGNORECASE))
+    except re.error as exc:
+        raise InputError(
+            f"bad regular expression {pattern!r}: {exc}", file=file, line=line
+        ) from None
+
+
+class Text:
+    """A file's text with fast offset -> line lookup."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0]
+        self.starts.extend(m.end() for m in re.finditer("\n", text))
+
+    def line_no(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset)
+
+    def line(self, number: int) -> str:
+        start = self.starts[number - 1]
+        end = self.starts[number] - 1 if number < len(self.starts) else len(self.text)
+        return self.text[start:end]
+
+
+def excerpt(line: str, start: int = 0, end: int | None = None) -> str:
+    """The matched line, stripped, invisible characters escaped, cut around the match."""
+    end = len(line) if end is None else end
+    text = line
+    if len(text) > EXCERPT_MAX:
+        left = max(0, min(start - 40, len(text) - EXCERPT_MAX))
+        text = ("…" if left else "") + text[left : left + EXCERPT_MAX] + "…"
+    return escape_invisible(text.strip())
+
+
+def escape_invisible(text: str) -> str:
+    """Replace format/control characters by `<U+XXXX>` so excerpts show what is hidden."""
+    import unicodedata
+
+    out = []
+    for char in text:
+        if char != "\t" and unicodedata.category(char) in ("Cf", "Cc", "Co", "Cn"):
+            out.append(f"<U+{ord(char):04X}>")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def language(rel: str, text: str) -> str:
+    """python, shell, js or other, from the suffix or the shebang line."""
+    suffix = Path(rel).suffix.lower()
+    first = text.split("\n", 1)[0] if text.startswith("#!") else ""
+    if suffix == ".py" or "python" in first:
+        return "python"
+    if suffix in {".sh", ".bash", ".zsh", ".fish"} or re.search(r"\b(?:ba|z|da|k)?sh\b", first):
+        return "shell"
+    if suffix in {".js", ".mjs", ".cjs", ".ts", ".tsx"} or "node" in first:
+        return "js"
+    return "other"
+
+
+def scan_text(
+    rules: RuleSet, kind: FileKind, file: str, text: str, lang: str = "other"
+) -> list[Finding]:
+    """Apply every content rule for this file kind; one finding per rule and line."""
+    found: list[Finding] = []
+    body = Text(text)
+    for rule in rules.content_rules(kind):
+        if rule.all_of and not all(p.search(text) for p in rule.all_of):
+            continue
+        seen: set[int] = set()
+        for index, pattern in enumerate(rule.patterns):
+            if index in rule.langs and lang not in rule.langs[index]:
+                continue
+            for match in pattern.finditer(text):
+                number = body.line_no(match.start())
+                if number in seen:
+                    continue
+                seen.add(number)
+                line = body.line(number)
+                severity = rule.severity
+                if rule.downgrade_when is not None and rule.downgrade_when.search(line):
+                    severity = rule.downgrade_to
+                column = match.start() - body.starts[number - 1]
+                found.append(
+                    Finding(
+                        file=file,
+                        line=number,
+                        rule=rule.id,
+                        severity=severity,
+                        excerpt=excerpt(line, column, column + len(match.group(0))),
+                        message=rule.message
+                        + (
+                            " (quoted or warned about: lowered)"
+                            if severity != rule.severity
+                            else ""
+                        ),
+                        category=rule.category,
+                    )
+                )
+    return found

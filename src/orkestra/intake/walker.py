@@ -1,0 +1,103 @@
+"""Walking candidate folders with `lstat` only: symlinks are reported, never followed."""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+EntryKind = Literal["file", "symlink", "special"]
+SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv"})
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One item inside a candidate folder (path relative to the folder, posix)."""
+
+    rel: str
+    path: Path
+    kind: EntryKind
+    size: int = 0
+    target: str | None = None  # symlink target text, as written (never resolved)
+
+
+def find_candidates(path: Path) -> list[Path]:
+    """Every folder at or below `path` holding a `SKILL.md` (regular file), sorted.
+
+    Symlinked folders are not entered, so the walk never leaves `path`. A candidate's own
+    sub-folders are still searched: nested skills are candidates too.
+    """
+    found: list[Path] = []
+    stack = [path]
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as items:
+                children = sorted(items, key=lambda e: e.name)
+        except OSError:
+            continue
+        for item in children:
+            mode = item.stat(follow_symlinks=False).st_mode
+            if item.name == "SKILL.md" and stat.S_ISREG(mode):
+                found.append(folder)
+            elif stat.S_ISDIR(mode) and item.name not in SKIP_DIRS:
+                stack.append(Path(item.path))
+    return sorted(found)
+
+
+def is_skill_folder(folder: Path) -> bool:
+    """True when `folder` holds a regular-file `SKILL.md` (checked with lstat)."""
+    try:
+        return stat.S_ISREG(os.lstat(folder / "SKILL.md").st_mode)
+    except OSError:
+        return False
+
+
+def walk(folder: Path) -> list[Entry]:
+    """Every file, symlink and special file below `folder` (lstat; symlinks not followed).
+
+    Nested skill folders belong to themselves and are skipped, except the folder itself.
+    """
+    entries: list[Entry] = []
+    stack: list[tuple[Path, str]] = [(folder, "")]
+    while stack:
+        current, prefix = stack.pop()
+        try:
+            with os.scandir(current) as items:
+                children = sorted(items, key=lambda e: e.name)
+        except OSError:
+            continue
+        for item in children:
+            rel = f"{prefix}{item.name}"
+            info = item.stat(follow_symlinks=False)
+            mode = info.st_mode
+            if stat.S_ISLNK(mode):
+                link = Path(item.path)
+                entries.append(Entry(rel, link, "symlink", 0, str(link.readlink())))
+            elif stat.S_ISDIR(mode):
+                if item.name not in SKIP_DIRS and not is_skill_folder(Path(item.path)):
+                    stack.append((Path(item.path), f"{rel}/"))
+            elif stat.S_ISREG(mode):
+                entries.append(Entry(rel, Path(item.path), "file", info.st_size))
+            else:
+                entries.append(Entry(rel, Path(item.path), "special", 0))
+    return sorted(entries, key=lambda e: e.rel)
+
+
+def read_bytes(entry: Entry, limit: int) -> bytes | None:
+    """The bytes of a regular file, opened without following a symlink; None when too large."""
+    if entry.kind != "file" or entry.size > limit:
+        return None
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(entry.path, flags)
+    try:
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+            if sum(len(c) for c in chunks) > limit:
+                return None
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
