@@ -5,7 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 #: hit types, in the order `--summary` counts them (§7)
-TYPES = ("agents", "skills", "scopes", "decisions", "truths", "domains", "notes", "claims", "packages")
+TYPES = (
+    "agents",
+    "skills",
+    "scopes",
+    "decisions",
+    "truths",
+    "domains",
+    "notes",
+    "claims",
+    "packages",
+)
 
 
 @dataclass(frozen=True)

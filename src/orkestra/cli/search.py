@@ -1,0 +1,42 @@
+"""`orkestra search Q`: every registry at once (PRODUCT.md §5 level 5, §7)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from orkestra.cli.common import FormatOption, emit, new_app, project_root
+from orkestra.core.output import Format
+
+app = new_app("Search every registry at once.")
+
+
+@app.command("search")
+def search(
+    query: Annotated[
+        str, typer.Argument(help="Words to look for (ids, names, phrases; typos ok).")
+    ],
+    summary: Annotated[
+        bool, typer.Option("--summary", help="Only the number of hits per type.")
+    ] = False,
+    limit: Annotated[int, typer.Option("--limit", "-n", help="At most this many hits.")] = 20,
+    types: Annotated[
+        str | None,
+        typer.Option(
+            "--type",
+            "-t",
+            help="Comma-separated types: agents,skills,scopes,decisions,truths,domains,notes,"
+            "claims,packages.",
+        ),
+    ] = None,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Ranked hits {type, id, title, score, matched_fields, path, line}; [] when none match."""
+    from orkestra.search.rank import Filters
+    from orkestra.search.service import as_text, find, parse_types
+
+    filters = Filters(types=parse_types(types))
+    result = find(project_root(), query, filters=filters, limit=limit, want_summary=summary)
+    emit(result, fmt, title=f"search: {query}", text=as_text(result))
+    raise typer.Exit(0)

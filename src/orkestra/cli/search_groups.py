@@ -1,0 +1,137 @@
+"""`agents|skills|scopes|truths|decisions search Q` (PRODUCT.md §5 level 4).
+
+Each app holds one `search` command and is merged into its group next to list/info. The query is
+an argument or `--query Q` (the `orkestra registry decisions search --query Q` spelling).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from orkestra.cli.common import FormatOption, emit, new_app, project_root
+from orkestra.core.errors import UsageError
+from orkestra.core.output import Format
+
+QueryArg = Annotated[str | None, typer.Argument(help="Words to look for (typos ok).")]
+QueryOpt = Annotated[str | None, typer.Option("--query", "-q", help="The query, as an option.")]
+LimitOpt = Annotated[int, typer.Option("--limit", "-n", help="At most this many hits.")]
+TRUTH_STATUSES = ("current", "tentative", "deprecated")
+DECISION_STATUSES = ("proposed", "active", "superseded", "deprecated")
+
+
+def _run(
+    kind: str,
+    query: str | None,
+    option: str | None,
+    limit: int,
+    fmt: Format,
+    **filters: tuple[str, ...],
+) -> None:
+    from orkestra.search.rank import Filters
+    from orkestra.search.service import as_text, find
+
+    if query and option and query != option:
+        raise UsageError("give the query either as an argument or as --query, not both")
+    text = query or option
+    if not text:
+        raise UsageError(f"missing query: orkestra {kind} search QUERY")
+    result = find(project_root(), text, filters=Filters(types=(kind,), **filters), limit=limit)
+    emit(result, fmt, title=f"{kind} search: {text}", text=as_text(result))
+    raise typer.Exit(0)
+
+
+agents = new_app("Search agents.")
+skills = new_app("Search skills.")
+scopes = new_app("Search scopes.")
+truths = new_app("Search ground truths.")
+decisions = new_app("Search decision records.")
+
+
+@agents.command("search")
+def agents_search(
+    query: QueryArg = None,
+    option: QueryOpt = None,
+    limit: LimitOpt = 20,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Agents ranked by name, description, category, identity, domains, prompt."""
+    _run("agents", query, option, limit, fmt)
+
+
+@skills.command("search")
+def skills_search(
+    query: QueryArg = None,
+    option: QueryOpt = None,
+    limit: LimitOpt = 20,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Core and vendor skills ranked by name, description, tags, sections."""
+    _run("skills", query, option, limit, fmt)
+
+
+@scopes.command("search")
+def scopes_search(
+    query: QueryArg = None,
+    option: QueryOpt = None,
+    limit: LimitOpt = 20,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Scopes ranked by name, description, primary skills."""
+    _run("scopes", query, option, limit, fmt)
+
+
+@truths.command("search")
+def truths_search(
+    query: QueryArg = None,
+    option: QueryOpt = None,
+    tag: Annotated[
+        list[str] | None, typer.Option("--tag", help="Only truths with this tag.")
+    ] = None,
+    status: Annotated[
+        list[str] | None, typer.Option("--status", help="current, tentative or deprecated.")
+    ] = None,
+    limit: LimitOpt = 20,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Ground truths ranked by id, statement, rationale, tags, evidence."""
+    from orkestra.search.service import check_choice
+
+    _run(
+        "truths",
+        query,
+        option,
+        limit,
+        fmt,
+        tags=check_choice("--tag", tag, ()),
+        status=check_choice("--status", status, TRUTH_STATUSES),
+    )
+
+
+@decisions.command("search")
+def decisions_search(
+    query: QueryArg = None,
+    option: QueryOpt = None,
+    domain: Annotated[
+        list[str] | None, typer.Option("--domain", help="Only decisions of this domain.")
+    ] = None,
+    status: Annotated[
+        list[str] | None,
+        typer.Option("--status", help="proposed, active, superseded or deprecated."),
+    ] = None,
+    limit: LimitOpt = 20,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Decision records ranked by id, title, summary, rationale/context, tags and files."""
+    from orkestra.search.service import check_choice
+
+    _run(
+        "decisions",
+        query,
+        option,
+        limit,
+        fmt,
+        domain=check_choice("--domain", domain, ()),
+        status=check_choice("--status", status, DECISION_STATUSES),
+    )

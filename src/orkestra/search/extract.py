@@ -1,0 +1,227 @@
+"""One source file -> its search documents, read as plain YAML/markdown (no pydantic).
+
+Reading files one at a time is what lets the index refresh a single changed file cheaply. The
+entries are the ones `orkestra.registry.loader.load` accepts, at the same `path:line`; a file that
+cannot be parsed, or an entry without its id or name, contributes nothing (`orkestra validate`
+reports it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from orkestra.search import layout
+from orkestra.search.document import Document
+from orkestra.search.weights import build, text_of
+
+_SAFE_REL = re.compile(r"^(?![/\\])(?![A-Za-z]:)(?!.*(?:^|/)\.\.(?:/|$)).+$")
+
+
+def settings(root: Path) -> tuple[layout.Settings, list[Document]]:
+    """Where sources live (from orkestra.yaml) and the package documents it declares."""
+    data = _mapping(root, layout.CONFIG)
+    if data is None:
+        return layout.Settings(), []
+    vendors: list[str] = []
+    for item in data.get("vendor_roots") or []:
+        path = item.get("path") if isinstance(item, dict) else None
+        if isinstance(path, str) and _SAFE_REL.match(path):
+            vendors.append(path.rstrip("/"))
+    knowledge = data.get("knowledge")
+    kpath = knowledge.get("path", "knowledge") if isinstance(knowledge, dict) else "knowledge"
+    if not isinstance(kpath, str) or not _SAFE_REL.match(kpath):
+        kpath = "knowledge"
+    return layout.Settings(tuple(vendors), kpath.rstrip("/")), _packages(data)
+
+
+def _packages(data: Any) -> list[Document]:
+    mining = data.get("mining")
+    packages = mining.get("packages") if isinstance(mining, dict) else None
+    docs = []
+    if isinstance(packages, dict) and packages:
+        lines = getattr(packages, "key_lines", {})
+        for name, glob in packages.items():
+            line = lines.get(name, 1)
+            values = {"name": str(name), "path": text_of(glob)}
+            docs.append(build("packages", str(name), str(name), layout.CONFIG, line, values))
+    elif isinstance(data.get("project"), str) and data["project"]:
+        name = data["project"]
+        line = data.key_lines.get("project", 1)
+        docs.append(build("packages", name, name, layout.CONFIG, line, {"name": name}))
+    return docs
+
+
+def documents(root: Path, rel: str, kind: str) -> list[Document]:
+    """The documents one source file holds (empty when it cannot be read)."""
+    reader = _READERS.get(kind)
+    if reader is None:
+        return []
+    try:
+        return reader(root, rel)
+    except Exception:  # a broken file must not break search; validate reports it
+        return []
+
+
+def _mapping(root: Path, rel: str) -> Any:
+    from orkestra.core import yamlio
+    from orkestra.core.errors import InputError
+
+    try:
+        return yamlio.load_mapping(root / rel, display=rel, allow_empty=True)
+    except InputError:
+        return None
+
+
+def _stem(rel: str) -> str:
+    return rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+
+
+def _agent(root: Path, rel: str) -> list[Document]:
+    data = _mapping(root, rel)
+    if not data or data.get("name") != _stem(rel) or not isinstance(data.get("description"), str):
+        return []
+    values = {k: data.get(k) for k in ("name", "description", "category", "identity", "domains")}
+    values["prompt"] = data.get("prompt")
+    attrs = {k: data.get(k) for k in ("category", "status", "role")}
+    attrs["scopes"] = data.get("scopes")
+    doc = build("agents", data["name"], data["description"], rel, data.line or 1, values, attrs)
+    return [doc]
+
+
+def _skill(root: Path, rel: str) -> list[Document]:
+    data = _mapping(root, rel)
+    meta = data.get("metadata") if data else None
+    stem = _stem(rel)
+    if not isinstance(meta, dict) or not (meta.get("name") == meta.get("identifier") == stem):
+        return []
+    front: Any = data.get("frontmatter") if isinstance(data.get("frontmatter"), dict) else {}
+    sections = [
+        [s.get("title"), s.get("body")] for s in data.get("sections") or [] if isinstance(s, dict)
+    ]
+    values = {
+        "name": stem,
+        "description": meta.get("description"),
+        "tags": front.get("tags"),
+        "sections": sections,
+    }
+    attrs = {
+        "layer": meta.get("layer"),
+        "type": meta.get("type", "workflow"),
+        "source": "core",
+        "tags": front.get("tags"),
+        "scopes": data.get("scopes"),
+    }
+    title = text_of(meta.get("description"))
+    return [build("skills", stem, title, rel, getattr(meta, "line", 1) or 1, values, attrs)]
+
+
+def _vendor(root: Path, rel: str) -> list[Document]:
+    from orkestra.core import frontmatter, yamlio
+
+    doc = frontmatter.parse(yamlio.read_text(root / rel, display=rel), rel)
+    name = doc.meta.get("name")
+    if name != rel.rsplit("/", 2)[-2] or not isinstance(doc.meta.get("description"), str):
+        return []
+    meta: Any = doc.meta.get("metadata") if isinstance(doc.meta.get("metadata"), dict) else {}
+    tags = meta.get("tags", [])
+    tag_list = tags.split(",") if isinstance(tags, str) else tags if isinstance(tags, list) else []
+    tag_list = [str(t).strip() for t in tag_list if str(t).strip()]
+    description = doc.meta["description"].strip()
+    values = {"name": name, "description": description, "tags": tag_list, "sections": doc.body}
+    attrs = {"layer": meta.get("layer"), "source": "vendor", "tags": tag_list}
+    return [build("skills", name, description, rel, 1, values, attrs)]
+
+
+def _scopes(root: Path, rel: str) -> list[Document]:
+    data = _mapping(root, rel)
+    block: Any = data.get("scopes") if data else None
+    if not isinstance(block, dict):
+        return []
+    docs = []
+    for name, scope in block.items():
+        if not isinstance(name, str) or not isinstance(scope, dict):
+            continue
+        description = text_of(scope.get("description"))
+        values = {"name": name, "description": description, "skills": scope.get("primary_skills")}
+        line = getattr(block, "key_lines", {}).get(name, 0)
+        docs.append(build("scopes", name, description, rel, line, values))
+    return docs
+
+
+def _truths(root: Path, rel: str) -> list[Document]:
+    data = _mapping(root, rel)
+    statements: Any = data.get("statements") if data else None
+    meta: Any = data.get("metadata") if data else None
+    if not isinstance(statements, list) or not isinstance(meta, dict):
+        return []
+    docs = []
+    for index, item in enumerate(statements):
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+            continue
+        if not isinstance(item.get("statement"), str):
+            continue
+        values = {k: item.get(k) for k in ("id", "statement", "rationale", "tags", "evidence")}
+        attrs = {
+            "status": item.get("status"),
+            "tags": item.get("tags"),
+            "scope": item.get("scope", "package"),
+            "owner": meta.get("owner"),
+        }
+        line = getattr(statements, "item_lines", [])[index]
+        docs.append(build("truths", item["id"], item["statement"], rel, line, values, attrs))
+    return docs
+
+
+def _decision(root: Path, rel: str) -> list[Document]:
+    data = _mapping(root, rel)
+    if not data or data.get("id") != _stem(rel) or not isinstance(data.get("title"), str):
+        return []
+    keys = ("id", "title", "summary", "rationale", "context", "tags", "files")
+    values = {k: data.get(k) for k in keys}
+    attrs = {k: data.get(k) for k in ("status", "domain", "tags")}
+    return [build("decisions", data["id"], data["title"], rel, data.line or 1, values, attrs)]
+
+
+def _domain(root: Path, rel: str) -> list[Document]:
+    from orkestra.core import yamlio
+
+    text = yamlio.read_text(root / rel, display=rel)
+    domain = rel.removeprefix("registries/domains/").rsplit("/", 1)[0]
+    part = _stem(rel)
+    heading = next((ln.lstrip("#").strip() for ln in text.splitlines() if ln.startswith("#")), "")
+    values = {"domain": domain, "title": heading or part, "body": text}
+    attrs = {"domain": domain, "file": part}
+    title = heading or f"{domain}: {part}"
+    return [build("domains", f"{domain}/{part}", title, rel, 1, values, attrs)]
+
+
+_READERS: dict[str, Callable[[Path, str], list[Document]]] = {
+    "agent": _agent,
+    "skill": _skill,
+    "vendor": _vendor,
+    "scopes": _scopes,
+    "truths": _truths,
+    "decision": _decision,
+    "domain": _domain,
+}
+
+
+def knowledge_documents(root: Path) -> list[Document]:
+    """Notes and claims from `orkestra.knowledge.search_docs.documents(root)`, when it exists."""
+    import importlib
+
+    try:
+        search_docs = importlib.import_module("orkestra.knowledge.search_docs")
+    except ImportError:
+        return []
+    provider = getattr(search_docs, "documents", None)
+    if provider is None:
+        return []
+    try:
+        docs = list(provider(root))
+    except Exception:  # the knowledge base is optional; its own checks report problems
+        return []
+    return [d for d in docs if isinstance(d, Document)]

@@ -1,0 +1,136 @@
+"""Search as the CLI calls it: hits for a query, the `--summary` counts, filter parsing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from orkestra.core.errors import UsageError
+from orkestra.search import extract, layout
+from orkestra.search.corpus import MemoryCorpus
+from orkestra.search.document import TYPES, Document
+from orkestra.search.rank import Filters, rank
+from orkestra.search.scoring import Hit
+
+DEFAULT_LIMIT = 20
+#: the counts object of `--summary` (§7 names agents..packages; scopes and domains are indexed
+#: too and counted the same way)
+SUMMARY_TYPES = TYPES
+
+
+def all_documents(root: Path) -> list[Document]:
+    """Every document of the project, read straight from the sources (no index)."""
+    settings, docs = extract.settings(root)
+    files, _knowledge = layout.scan(str(root), settings)
+    for path in sorted(files):
+        kind = layout.kind_of(path, settings)
+        if kind is not None and kind != "config":
+            docs.extend(extract.documents(root, path, kind))
+    docs.extend(extract.knowledge_documents(root))
+    return docs
+
+
+def search(
+    root: Path, query: str, filters: Filters | None = None, *, use_index: bool = True
+) -> list[Hit]:
+    """All hits for `query` at or above the score floor, best first.
+
+    With `use_index` the derived index under `.orkestra/` is used (refreshed or rebuilt first);
+    without it, or when the index cannot be written, documents are read from the sources. Both
+    give the same hits.
+    """
+    if use_index:
+        from orkestra.search import index
+
+        conn = index.open_index(root)
+        if conn is not None:
+            try:
+                conn.execute("BEGIN")
+                hits = rank(index.IndexCorpus(conn), query, filters)
+                conn.execute("COMMIT")
+                return hits
+            finally:
+                conn.close()
+    return rank(MemoryCorpus(all_documents(root)), query, filters)
+
+
+def summary(query: str, hits: list[Hit]) -> dict[str, object]:
+    """`{"query", "total", "counts"}`: hits per type (every type present, zeros included)."""
+    counts = dict.fromkeys(SUMMARY_TYPES, 0)
+    for hit in hits:
+        counts[hit.type] = counts.get(hit.type, 0) + 1
+    return {"query": query, "total": len(hits), "counts": counts}
+
+
+def parse_types(value: str | None) -> tuple[str, ...]:
+    """`agents,skills` -> ("agents", "skills"); singular spellings accepted; unknown = usage error."""
+    if value is None:
+        return ()
+    names = []
+    for raw in value.split(","):
+        name = raw.strip().lower()
+        if not name:
+            continue
+        if name not in TYPES and f"{name}s" in TYPES:
+            name = f"{name}s"
+        if name not in TYPES:
+            raise UsageError(f"unknown type '{raw.strip()}' in --type (use: {', '.join(TYPES)})")
+        if name not in names:
+            names.append(name)
+    if not names:
+        raise UsageError(f"--type needs at least one type (use: {', '.join(TYPES)})")
+    return tuple(names)
+
+
+def check_limit(limit: int) -> int:
+    """A positive --limit, else a usage error."""
+    if limit < 1:
+        raise UsageError(f"--limit must be a positive number, got {limit}")
+    return limit
+
+
+def check_choice(
+    option: str, values: list[str] | None, allowed: tuple[str, ...]
+) -> tuple[str, ...]:
+    """Values of a repeatable filter option, each one of `allowed` (else a usage error)."""
+    out = []
+    for value in values or []:
+        for part in value.split(","):
+            item = part.strip().lower()
+            if not item:
+                continue
+            if allowed and item not in allowed:
+                raise UsageError(f"unknown {option} '{part.strip()}' (use: {', '.join(allowed)})")
+            out.append(item)
+    return tuple(out)
+
+
+def find(
+    root: Path,
+    query: str,
+    *,
+    filters: Filters | None = None,
+    limit: int = DEFAULT_LIMIT,
+    want_summary: bool = False,
+) -> list[dict[str, object]] | dict[str, object]:
+    """What `orkestra search` prints: the top `limit` hits, or the summary of all hits."""
+    check_limit(limit)
+    if not query.strip():
+        raise UsageError("the search query is empty; give words to look for")
+    hits = search(root, query, filters)
+    if want_summary:
+        return summary(query, hits)
+    return [hit.to_dict() for hit in hits[:limit]]
+
+
+def as_text(result: list[dict[str, object]] | dict[str, object]) -> str:
+    """Plain lines for `--format text`: `score  type  id  title  path:line`."""
+    if isinstance(result, dict):
+        counts = result.get("counts")
+        parts = [f"{k}={v}" for k, v in counts.items()] if isinstance(counts, dict) else []
+        return f"{result.get('total')} hits for {result.get('query')!r}: " + " ".join(parts)
+    lines = [
+        f"{hit['score']:>8}  {hit['type']:<9}  {hit['id']}  {hit['title']}  "
+        f"{hit['path']}:{hit['line']}"
+        for hit in result
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,103 @@
+"""The SQLite schema of the search index and the writes that keep it in step with the sources.
+
+Tables: `meta` (schema, settings), `files` (one row per source file: mtime, size, content hash,
+and a `racy` flag for files modified too recently for their mtime to be trusted), `docs` (one
+row per document: identity, location, field names and weights, filter attributes), `fts` (an FTS5
+table holding each field's tokens in its own column) with `terms` (fts5vocab over it: postings
+by term) and `pool` (alphabetic terms by length, the candidates for typo matching).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable
+
+from orkestra.search.corpus import MAX_FIELDS, POOL_MIN_LEN, field_terms
+from orkestra.search.document import Document
+from orkestra.search.text import exact_key
+
+SCHEMA = 3
+_COLUMNS = [f"c{i}" for i in range(MAX_FIELDS)]
+
+DDL = f"""
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files(
+    path TEXT PRIMARY KEY, grp TEXT NOT NULL, mtime INTEGER NOT NULL, size INTEGER NOT NULL,
+    hash TEXT NOT NULL, racy INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE docs(
+    ref INTEGER PRIMARY KEY, source TEXT NOT NULL, type TEXT NOT NULL, id TEXT NOT NULL,
+    key TEXT NOT NULL, title TEXT NOT NULL, path TEXT NOT NULL, line INTEGER NOT NULL,
+    fields TEXT NOT NULL, attrs TEXT NOT NULL
+);
+CREATE INDEX docs_source ON docs(source);
+CREATE INDEX docs_key ON docs(key);
+CREATE VIRTUAL TABLE fts USING fts5({", ".join(_COLUMNS)},
+    tokenize='ascii', detail='column', columnsize=0);
+CREATE VIRTUAL TABLE terms USING fts5vocab(fts, 'instance');
+CREATE TABLE pool(len INTEGER NOT NULL, term TEXT NOT NULL, PRIMARY KEY(len, term))
+    WITHOUT ROWID;
+PRAGMA user_version = {SCHEMA};
+"""
+
+_INSERT_FTS = f"INSERT INTO fts(rowid, {', '.join(_COLUMNS)}) VALUES (?{', ?' * MAX_FIELDS})"
+_INSERT_DOC = (
+    "INSERT INTO docs(source, type, id, key, title, path, line, fields, attrs)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def create(conn: sqlite3.Connection) -> None:
+    """Create the schema in an empty database."""
+    conn.executescript(DDL)
+
+
+def add_documents(conn: sqlite3.Connection, source: str, docs: Iterable[Document]) -> None:
+    """Insert documents coming from one source (a file, or the knowledge group)."""
+    pool: set[tuple[int, str]] = set()
+    for doc in docs:
+        fields = doc.fields[:MAX_FIELDS]
+        layout = json.dumps([[f.name, float(f.weight)] for f in fields], separators=(",", ":"))
+        attrs = json.dumps(
+            {k: list(v) for k, v in sorted(doc.attrs.items())}, separators=(",", ":")
+        )
+        cur = conn.execute(
+            _INSERT_DOC,
+            (
+                source,
+                doc.type,
+                doc.id,
+                exact_key(doc.id),
+                doc.title,
+                doc.path,
+                doc.line,
+                layout,
+                attrs,
+            ),
+        )
+        columns = [" ".join(terms) for terms in field_terms(doc)]
+        for terms_list in columns:
+            for term in terms_list.split():
+                if len(term) >= POOL_MIN_LEN and term.isalpha():
+                    pool.add((len(term), term))
+        columns += [""] * (MAX_FIELDS - len(columns))
+        conn.execute(_INSERT_FTS, (cur.lastrowid, *columns))
+    conn.executemany("INSERT OR IGNORE INTO pool(len, term) VALUES (?, ?)", sorted(pool))
+
+
+def remove_source(conn: sqlite3.Connection, source: str) -> None:
+    """Delete every document of one source."""
+    conn.execute(
+        "DELETE FROM fts WHERE rowid IN (SELECT ref FROM docs WHERE source = ?)", (source,)
+    )
+    conn.execute("DELETE FROM docs WHERE source = ?", (source,))
+
+
+def put_meta(conn: sqlite3.Connection, key: str, value: object) -> None:
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, json.dumps(value)))
+
+
+def get_meta(conn: sqlite3.Connection, key: str) -> object:
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return None if row is None else json.loads(row[0])

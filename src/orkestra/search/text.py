@@ -1,0 +1,59 @@
+"""Tokens: the one definition of a word, shared by documents, queries and the index."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_WORD = re.compile(r"[^\W_]+")
+
+#: query words ignored unless the query holds nothing else (they match nearly every entry)
+STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "for",
+        "from",
+        "in",
+        "is",
+        "it",
+        "of",
+        "on",
+        "or",
+        "that",
+        "the",
+        "this",
+        "to",
+        "was",
+        "with",
+    ]
+)
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-cased runs of letters and digits, in order (NFKC, casefolded).
+
+    Everything else separates words, so `DEC-PL-142` is `dec pl 142` and
+    `schema-migration-workflow` is `schema migration workflow`.
+    """
+    if text.isascii():
+        return _WORD.findall(text.lower())
+    return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
+
+
+def query_words(query: str) -> list[str]:
+    """Distinct query words in order; stop words dropped unless nothing else remains."""
+    words = list(dict.fromkeys(tokens(query)))
+    kept = [w for w in words if w not in STOPWORDS]
+    return kept or words
+
+
+def exact_key(text: str) -> str:
+    """The form in which a query and an id are compared for an exact match."""
+    return " ".join(text.split()).casefold()
