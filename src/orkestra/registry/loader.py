@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -26,6 +26,7 @@ from orkestra.registry.models import (
     ValuesFile,
 )
 from orkestra.registry.models.common import NAME_RE, TIER_LAYER
+from orkestra.registry.models.vendor import AdoptedSkill, VendorOverlay
 from orkestra.registry.registry import DOMAIN_FILES, Domain, Location, Registry, SkillEntry
 
 M = TypeVar("M", bound=BaseModel)
@@ -265,7 +266,19 @@ class _Loader:
                     "registries/orkestra.yaml",
                 )
                 continue
-            for skill_md in sorted(base.glob("*/SKILL.md")):
+            overlay = self.vendor_overlay(root_cfg.provider)
+            if overlay is False:
+                continue  # an unreadable overlay loads nothing rather than everything
+            adopted: dict[Path, AdoptedSkill] = {}
+            if overlay is not None:
+                prefix = f"{root_cfg.path.rstrip('/')}/"
+                for item in overlay.skills.values():
+                    if f"{item.path.rstrip('/')}/".startswith(prefix):
+                        adopted[self.root / item.path / "SKILL.md"] = item
+                found = sorted(adopted)
+            else:
+                found = sorted(base.glob("*/SKILL.md"))
+            for skill_md in found:
                 if skill_md.parent.is_symlink() or skill_md.is_symlink():
                     self.add(
                         "ORK045",
@@ -273,9 +286,26 @@ class _Loader:
                         self.rel(skill_md),
                     )
                     continue
-                self.vendor_skill(skill_md, root_cfg)
+                if not skill_md.is_file():
+                    self.add(
+                        "ORK041",
+                        f"adopted vendor skill folder has no SKILL.md (listed in "
+                        f"registries/vendor/{root_cfg.provider}.yaml)",
+                        self.rel(skill_md),
+                    )
+                    continue
+                self.vendor_skill(skill_md, root_cfg, adopted.get(skill_md))
 
-    def vendor_skill(self, path: Path, root_cfg: Any) -> None:
+    def vendor_overlay(self, provider: str) -> VendorOverlay | Literal[False] | None:
+        """The provider's overlay (`registries/vendor/<provider>.yaml`), None if absent, False if bad."""
+        path = self.reg.registries / "vendor" / f"{provider}.yaml"
+        if not path.is_file():
+            return None
+        data = self.read(path)
+        overlay = None if data is None else self.model(VendorOverlay, data, self.rel(path))
+        return False if overlay is None else overlay
+
+    def vendor_skill(self, path: Path, root_cfg: Any, adopted: AdoptedSkill | None = None) -> None:
         file = self.rel(path)
         try:
             doc = frontmatter.parse(yamlio.read_text(path, display=file), file)
@@ -306,15 +336,25 @@ class _Loader:
             else []
         )
         loc = Location(file, 1)
+        tags_out = tuple(str(t).strip() for t in tag_list if str(t).strip())
+        skill_type, tools, scopes = (
+            str(meta.get("type", "workflow")),
+            tuple(md.tools()),
+            tuple(root_cfg.default_scopes),
+        )
+        if adopted is not None:  # the overlay's normalised metadata wins over SKILL.md's
+            layer, skill_type, tags_out = adopted.layer, adopted.type, tuple(adopted.tags)
+            tools = tuple(adopted.allowed_tools)
+            scopes = tuple(dict.fromkeys([*adopted.scopes, *root_cfg.default_scopes]))
         entry = SkillEntry(
             name=md.name,
             description=md.description,
             layer=layer,
-            type=str(meta.get("type", "workflow")),
+            type=skill_type,
             source="vendor",
-            tags=tuple(str(t).strip() for t in tag_list if str(t).strip()),
-            allowed_tools=tuple(md.tools()),
-            scopes=tuple(root_cfg.default_scopes),
+            tags=tags_out,
+            allowed_tools=tools,
+            scopes=scopes,
             loc=loc,
             folder=self.rel(path.parent),
             provider=root_cfg.provider,

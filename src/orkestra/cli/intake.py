@@ -1,0 +1,93 @@
+"""`orkestra skills intake PATH` and `orkestra skills audit`: the trust review of vendor skills."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from orkestra.cli.common import FormatOption, emit, new_app
+from orkestra.core.output import Format
+
+app = new_app("Skill intake and trust review.")
+
+
+@app.command("intake")
+def intake(
+    path: Annotated[
+        Path, typer.Argument(help="A skill folder or a tree of them (every SKILL.md).")
+    ],
+    provider: Annotated[
+        str | None, typer.Option("--provider", help="Vendor name (required with --apply).")
+    ] = None,
+    layer: Annotated[
+        str | None, typer.Option("--layer", help="Layer for adopted skills (K0..K4; default K3).")
+    ] = None,
+    scope: Annotated[
+        list[str] | None, typer.Option("--scope", help="Scope for adopted skills (repeatable).")
+    ] = None,
+    trust: Annotated[
+        str | None,
+        typer.Option("--trust", help="Declared trust: vendor, community or untrusted."),
+    ] = None,
+    apply: Annotated[
+        bool, typer.Option("--apply", help="Register the root and the adopted skills.")
+    ] = False,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Review candidate skills (read only, never executed): verdict adopt, review or reject."""
+    from orkestra.core.clock import today
+    from orkestra.intake import service
+
+    reg = _registry_or_none(required=apply)
+    options = service.resolve_options(
+        reg,
+        path,
+        provider=provider,
+        layer=layer,
+        scopes=tuple(scope or ()),
+        trust=trust,
+        today=today(),
+    )
+    _emit(service.intake(path, reg, options, apply=apply), fmt)
+
+
+@app.command("audit")
+def audit(fmt: FormatOption = Format.json) -> None:
+    """Re-run the trust review over every adopted vendor skill; exit 1 if one must be rejected."""
+    from orkestra.cli.common import load_registry
+    from orkestra.core.clock import today
+    from orkestra.intake import service
+
+    report = service.audit(load_registry(), today())
+    _emit(report, fmt)
+    if report["summary"]["rejected"]:
+        raise typer.Exit(1)
+
+
+def _registry_or_none(*, required: bool) -> Any:
+    from orkestra.cli.common import load_registry
+    from orkestra.core.errors import NotFound
+
+    try:
+        return load_registry()
+    except NotFound:
+        if required:
+            raise
+        return None
+
+
+def _emit(report: dict[str, Any], fmt: Format) -> None:
+    if fmt is not Format.table:
+        emit(report, fmt)
+        return
+    from orkestra.intake.table import findings_text, rows
+
+    emit(rows(report), Format.table, title="skill intake")
+    text = findings_text(report)
+    if text:
+        typer.echo(text)
+    emit(
+        report["summary"] | {"by_rule": report["summary"]["by_rule"]}, Format.table, title="summary"
+    )

@@ -1,0 +1,34 @@
+"""People's view of an intake report: one row per candidate, findings as `file:line` lines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def rows(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """A flat row per candidate for `--format table`."""
+    out = []
+    for c in report["candidates"]:
+        failed = [k for k, v in c["criteria"].items() if not v["passed"]]
+        out.append(
+            {
+                "name": c["name"],
+                "verdict": c["verdict"],
+                "depth": c["depth"]["level"],
+                "findings": len(c["findings"]),
+                "rules": sorted({f["rule"] for f in c["findings"]}),
+                "failed criteria": failed,
+                "path": c["path"],
+            }
+        )
+    return out
+
+
+def findings_text(report: dict[str, Any]) -> str:
+    """Every finding as `file:line: severity rule: excerpt`."""
+    lines = [
+        f"{f['file']}:{f['line']}: {f['severity']} {f['rule']}: {f['excerpt']}"
+        for c in report["candidates"]
+        for f in c["findings"]
+    ]
+    return "\n".join(lines)
