@@ -19,6 +19,7 @@ class SkillIndex:
             for scope in skill.scopes:
                 self.declared.setdefault(scope, []).append(skill.name)
         self._scope_cache: dict[str, list[str]] = {}
+        self._combo_cache: dict[tuple[str, ...], dict[str, None]] = {}
 
     def scope_skills(self, scope: str) -> list[str]:
         """Like `Registry.scope_skills`: primary_skills, then skills that declare the scope."""
@@ -34,11 +35,18 @@ class SkillIndex:
 
     def agent_skills(self, agent: Agent) -> list[str]:
         """Like `Registry.agent_skills`: K0, then each scope's, then explicit; existing only."""
-        names: dict[str, None] = dict.fromkeys(self.k0)
-        for scope in agent.scopes:
-            names.update(dict.fromkeys(self.scope_skills(scope)))
-        names.update(dict.fromkeys(agent.skills))
-        return [n for n in names if n in self.reg.skills]
+        key = tuple(agent.scopes)
+        base = self._combo_cache.get(key)
+        if base is None:
+            names: dict[str, None] = dict.fromkeys(self.k0)
+            for scope in agent.scopes:
+                names.update(dict.fromkeys(self.scope_skills(scope)))
+            base = self._combo_cache[key] = {n: None for n in names if n in self.reg.skills}
+        if not agent.skills:
+            return list(base)
+        out = dict(base)
+        out.update((n, None) for n in agent.skills if n in self.reg.skills)
+        return list(out)
 
     def active(self) -> set[str]:
         """Skills some agent reaches, plus every K0 skill (the rest are dormant)."""

@@ -135,10 +135,19 @@ def apply(root: Path, result: RenderPlan, *, force: bool = False) -> int:
         )
     for path in result.deleted:
         _delete(root, path)
-    writes = [p for p in [*result.created, *result.updated, *result.conflicts] if p]
-    lock_last = sorted(writes, key=lambda p: (p == manifest.LOCK_PATH, p))
-    for path in lock_last:
-        _write(root / path, result.outputs[path])
+    writes = sorted(p for p in [*result.created, *result.updated, *result.conflicts] if p)
+    files = [result.outputs[p] for p in writes if p != manifest.LOCK_PATH]
+    for folder in sorted({str((root / out.path).parent) for out in files}):
+        os.makedirs(folder, exist_ok=True)  # noqa: PTH103 - one call per folder, not per file
+    mask = os.umask(0)
+    os.umask(mask)
+    job = _Job(str(root), mask)
+    for out in files:  # serial: threads made the kernel contend on the journal (measured)
+        job.write(out)
+    if manifest.LOCK_PATH in writes:  # last: a crash before this leaves the old ownership
+        lock = result.outputs[manifest.LOCK_PATH]
+        (root / lock.path).parent.mkdir(parents=True, exist_ok=True)
+        job.write(lock)
     if writes or result.deleted:
         os.sync()
     return len(writes)
@@ -158,27 +167,37 @@ def _delete(root: Path, path: str) -> None:
         parent = parent.parent
 
 
-def _write(full: Path, out: Output) -> None:
-    full.parent.mkdir(parents=True, exist_ok=True)
-    tmp = full.parent / f".{full.name}.orkestra-{os.getpid()}-{next(_counter)}.tmp"
-    try:
-        if out.link is not None:
-            tmp.symlink_to(out.link)
-        else:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            try:
-                view = memoryview(out.data or b"")
-                while view:
-                    view = view[os.write(fd, view) :]
-                os.fchmod(fd, 0o755 if out.executable else 0o644)
-            finally:
-                os.close(fd)
-        if full.is_dir() and not full.is_symlink():
-            raise ConflictError(
-                f"'{out.path}' is a folder; move it away and re-sync", file=out.path
-            )
-        tmp.replace(full)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
+class _Job:
+    """Writes one output atomically: a temporary file in the same folder, then a rename."""
+
+    def __init__(self, root: str, umask: int) -> None:
+        self.root = root
+        self.umask = umask
+
+    def write(self, out: Output) -> None:
+        full = f"{self.root}/{out.path}"
+        folder, _, name = full.rpartition("/")
+        tmp = f"{folder}/.{name}.orkestra-{os.getpid()}-{next(_counter)}.tmp"
+        try:
+            if out.link is not None:
+                os.symlink(out.link, tmp)  # noqa: PTH211
+            else:
+                mode = 0o755 if out.executable else 0o644
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+                try:
+                    view = memoryview(out.data or b"")
+                    while view:
+                        view = view[os.write(fd, view) :]
+                    if mode & ~self.umask != mode:
+                        os.fchmod(fd, mode)
+                finally:
+                    os.close(fd)
+            if os.path.isdir(full) and not os.path.islink(full):  # noqa: PTH112, PTH114
+                raise ConflictError(
+                    f"'{out.path}' is a folder; move it away and re-sync", file=out.path
+                )
+            os.replace(tmp, full)  # noqa: PTH105
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)  # noqa: PTH108
+            raise

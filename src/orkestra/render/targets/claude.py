@@ -39,7 +39,7 @@ _SAFE_KEY = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234
 def render(reg: Registry, templates: Templates) -> Iterator[Output]:
     """Every output of the Claude Code target, in a stable order."""
     index = SkillIndex(reg)
-    context = _Shared(reg, index)
+    context = _Shared(reg, index, templates)
     for agent in sorted(reg.agents.values(), key=lambda a: a.name):
         text = templates.render("claude/agent.md.j2", agent_context(agent, context))
         yield Output(f"{AGENTS}/{agent.name}.md", text.encode("utf-8"))
@@ -56,9 +56,11 @@ def render(reg: Registry, templates: Templates) -> Iterator[Output]:
 class _Shared:
     """Per-registry lookups reused by every agent."""
 
-    def __init__(self, reg: Registry, index: SkillIndex) -> None:
+    def __init__(self, reg: Registry, index: SkillIndex, templates: Templates) -> None:
         self.reg = reg
         self.index = index
+        self.templates = templates
+        self._skill_lines: dict[str, str] = {}
         self.values = [{"name": v.name, "statement": v.statement} for v in reg.values]
         self.truths: dict[str, list[dict[str, str]]] = {}
         for file, truth_registry in sorted(reg.truth_files.items()):
@@ -66,6 +68,15 @@ class _Shared:
             entry = {"path": meta.render.output, "title": meta.title}
             for key in {meta.owner, Path(file).stem}:
                 self.truths.setdefault(key, []).append(entry)
+
+    def skill_line(self, name: str) -> str:
+        """One skill's line in an agent's skill list, rendered once per skill."""
+        line = self._skill_lines.get(name)
+        if line is None:
+            skill = {"name": name, "description": self.reg.skills[name].description.strip()}
+            line = self.templates.render("claude/skill_item.md.j2", skill).rstrip("\n")
+            self._skill_lines[name] = line
+        return line
 
 
 def agent_context(agent: Agent, shared: _Shared) -> dict[str, Any]:
@@ -91,9 +102,7 @@ def agent_context(agent: Agent, shared: _Shared) -> dict[str, Any]:
         "values": shared.values,
         "domains": _domains(reg, agent),
         "truths": _truths(shared, agent),
-        "skill_list": [
-            {"name": n, "description": reg.skills[n].description.strip()} for n in skills
-        ],
+        "skill_lines": [shared.skill_line(n) for n in skills],
         "tool_guides": [
             {"tool": t, "guide": reg.tools.guides[t]} for t in tools if t in reg.tools.guides
         ],
@@ -103,7 +112,7 @@ def agent_context(agent: Agent, shared: _Shared) -> dict[str, Any]:
         context["mindset"] = None
     if not (context["style"] and context["style"]["guidance"]):
         context["style"] = None
-    composed = ("identities", "mindset", "style", "values", "domains", "truths", "skill_list")
+    composed = ("identities", "mindset", "style", "values", "domains", "truths", "skill_lines")
     context["composed"] = any(context[k] for k in (*composed, "tool_guides"))
     return context
 

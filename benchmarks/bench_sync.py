@@ -1,0 +1,78 @@
+"""Benchmark (issue 3): `orkestra sync` on 1,000 agents + 5,000 skills vs PyYAML's C loader.
+
+Targets: a full sync (empty output tree) <= 2x the time of just parsing the same YAML files with
+yaml.CSafeLoader; a no-op sync (everything up to date) writes zero files.
+Run: python benchmarks/bench_sync.py [runs]
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from registry_gen import generate
+
+PARSE = """
+import sys, yaml, pathlib
+for p in sorted(pathlib.Path(sys.argv[1], 'registries').rglob('*.yaml')):
+    with open(p, 'rb') as f:
+        yaml.load(f, Loader=yaml.CSafeLoader)
+"""
+
+
+def _time(cmd: list[str], cwd: Path) -> tuple[float, str]:
+    start = time.perf_counter()
+    done = subprocess.run(cmd, cwd=cwd, check=False, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr.strip()}")
+    return elapsed, done.stdout
+
+
+def _clean(root: Path) -> None:
+    shutil.rmtree(root / ".claude", ignore_errors=True)
+    (root / "registries" / ".render-lock.json").unlink(missing_ok=True)
+    (root / "GROUND_TRUTHS.md").unlink(missing_ok=True)
+
+
+def _mtimes(root: Path) -> dict[str, int]:
+    return {str(p): p.lstat().st_mtime_ns for p in (root / ".claude").rglob("*")}
+
+
+def main(runs: int = 5) -> None:
+    exe = shutil.which("orkestra") or "orkestra"
+    with tempfile.TemporaryDirectory() as tmp:
+        root = generate(Path(tmp) / "big")
+        files = len(list((root / "registries").rglob("*.yaml")))
+        base, full, noop = [], [], []
+        written = None
+        for _ in range(runs):  # alternate baseline and ours
+            base.append(_time([sys.executable, "-c", PARSE, str(root)], root)[0])
+            _clean(root)
+            elapsed, out = _time([exe, "sync"], root)
+            full.append(elapsed)
+            written = json.loads(out)["written"]
+            before = _mtimes(root)
+            elapsed, out = _time([exe, "sync"], root)
+            noop.append(elapsed)
+            noop_written = json.loads(out)["written"]
+            touched = sum(1 for p, m in _mtimes(root).items() if before.get(p) != m)
+            if noop_written or touched:
+                raise SystemExit(f"no-op sync wrote {noop_written} file(s), touched {touched}")
+        b, f, n = statistics.median(base), statistics.median(full), statistics.median(noop)
+        print(f"registry: {files} YAML files; full sync wrote {written} files")
+        print(
+            f"C-loader parse: {b:.3f}s  full sync: {f:.3f}s  ratio: {f / b:.2f}x (target <= 2.0x)"
+        )
+        print(f"no-op sync: {n:.3f}s  ratio: {n / b:.2f}x; files written: 0 (target 0)")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 5)
