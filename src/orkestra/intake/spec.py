@@ -45,6 +45,7 @@ class SpecResult:
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     extension_keys: list[str] = field(default_factory=list)
+    unknown_keys: list[str] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
     key_lines: dict[str, int] = field(default_factory=dict)
     body: str = ""
@@ -56,7 +57,9 @@ class SpecResult:
     @property
     def only_extension_keys(self) -> bool:
         """Invalid only because of Claude Code extension keys."""
-        return bool(self.extension_keys) and all(e.startswith("Unexpected") for e in self.errors)
+        if not self.extension_keys or set(self.unknown_keys) - set(self.extension_keys):
+            return False
+        return all(e.startswith("Unexpected") for e in self.errors)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -133,6 +136,7 @@ def _as_strict(value: Any, line: str) -> Any:
 def _validate(meta: dict[str, Any], folder_name: str, result: SpecResult) -> None:
     extra = sorted(set(meta) - set(ALLOWED_KEYS))
     if extra:
+        result.unknown_keys = extra
         result.extension_keys = [k for k in extra if k in CLAUDE_CODE_KEYS]
         notes = [f"{k} (Claude Code extension)" if k in CLAUDE_CODE_KEYS else k for k in extra]
         result.errors.append(
