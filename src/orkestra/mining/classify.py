@@ -246,12 +246,14 @@ def _notes(
             f"commit {req.sha[:12]} touches no configured package; pass a package "
             f"(one of {', '.join(sorted(config.mining.packages))})",
         )
-    summary = (req.summary or record["signals"]["description"] or record["subject"]).strip()
-    summary = summary[:1].upper() + summary[1:]
+    default = (record["signals"]["description"] or record["subject"]).strip()
     current = ledger.current(notes)
     out = []
     for package in packages:
         older = [n for n in current if n.get("sha") == req.sha and n.get("package") == package]
+        summary = req.summary or (older[0].get("summary") if older else None) or default
+        summary = summary.strip()
+        summary = summary[:1].upper() + summary[1:]
         note = {
             "id": ledger.new_id("n"),
             "ts": stamp,

@@ -137,9 +137,10 @@ def _decision_refs(
 ) -> list[Finding]:
     out = []
     file = ledger.CLASSIFICATIONS.as_posix()
+    live = {id(e) for e in ledger.current(e for _, e in lines)}
     for number, entry in lines:
         did = entry.get("decision_id")
-        if not did:
+        if not did or id(entry) not in live:
             continue
         if codes is not None and did[4:6] not in codes:
             message = f"{did}: code {did[4:6]} is not in decisions/registry.yaml"

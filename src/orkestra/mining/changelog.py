@@ -1,0 +1,247 @@
+"""`changelog render`: CHANGELOG.md per package from the release-notes ledger (§6.7).
+
+Keep a Changelog 1.1.0: `## [Unreleased]` first, then releases newest first, each with the
+sections Added, Changed, Deprecated, Removed, Fixed, Security (empty ones omitted). A release is a
+tag: plain (`v1.2.3`, `1.2.3`) or package-scoped (`pkg@1.2.3`, `pkg-v1.2.3`); a package with
+scoped tags uses only its own, others use the plain ones. A commit belongs to the first release
+(lowest version) whose tag contains it. A revert and the commit it reverts cancel each other when
+both fall in the same release. The output depends only on the ledger and the history: rendering
+twice, or after deleting the file, gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from orkestra.core.errors import NotFound, UnsafePathError, UsageError
+from orkestra.mining import index, ledger
+from orkestra.mining.signals import glob_folder
+
+SECTIONS = ("added", "changed", "deprecated", "removed", "fixed", "security")
+_SEMVER = r"(?P<ver>(?P<maj>\d+)\.(?P<min>\d+)\.(?P<pat>\d+)(?:-(?P<pre>[0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?)"
+_PLAIN = re.compile(rf"^v?{_SEMVER}$")
+_SCOPED = re.compile(rf"^(?P<pkg>.+?)(?:@v?|-v){_SEMVER}$")
+HEADER = (
+    "# Changelog\n\n"
+    "All notable changes to {package} will be documented in this file.\n\n"
+    "The format is based on [Keep a Changelog](https://keepachangelog.com/en/1.1.0/),\n"
+    "and this project adheres to [Semantic Versioning](https://semver.org/spec/v2.0.0.html).\n"
+)
+
+
+@dataclass(frozen=True, order=True)
+class Release:
+    key: tuple[Any, ...]
+    version: str
+    tag: str = field(compare=False)
+    sha: str = field(compare=False)
+    date: str = field(compare=False)
+
+
+def version_key(match: re.Match[str]) -> tuple[Any, ...]:
+    """Semantic-version order: a pre-release sorts before its release."""
+    pre = match.group("pre")
+    parts: tuple[Any, ...] = ()
+    if pre:
+        parts = tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in pre.split("."))
+    return (
+        int(match.group("maj")),
+        int(match.group("min")),
+        int(match.group("pat")),
+        not pre,
+        parts,
+    )
+
+
+def releases_of(package: str, tags: list[tuple[str, str, str]], known: set[str]) -> list[Release]:
+    """The releases of one package, oldest version first (tags outside the history ignored)."""
+    scoped, plain = [], []
+    for name, sha, date in tags:
+        if sha not in known:
+            continue
+        match = _PLAIN.match(name)
+        if match:
+            plain.append(Release(version_key(match), match.group("ver"), name, sha, date))
+            continue
+        match = _SCOPED.match(name)
+        if match and match.group("pkg").rsplit("/", 1)[-1] == package.rsplit("/", 1)[-1]:
+            scoped.append(Release(version_key(match), match.group("ver"), name, sha, date))
+    return sorted(scoped or plain)
+
+
+def assign(releases: list[Release], parents: dict[str, list[str]]) -> dict[str, Release]:
+    """Map each commit to the first release whose tag contains it (one walk over the graph)."""
+    owner: dict[str, Release] = {}
+    for release in releases:
+        stack = [release.sha]
+        while stack:
+            sha = stack.pop()
+            if sha in owner or sha not in parents:
+                continue  # an ancestor of an owned commit is owned by that release or earlier
+            owner[sha] = release
+            stack.extend(parents[sha])
+    return owner
+
+
+@dataclass
+class Packages:
+    """Package name -> CHANGELOG.md path (relative to the root)."""
+
+    paths: dict[str, str]
+
+    @classmethod
+    def from_config(cls, config: Any) -> Packages:
+        globs: dict[str, str] = dict(config.mining.packages)
+        if not globs:
+            return cls({config.project: "CHANGELOG.md"})
+        out = {}
+        for name, glob in globs.items():
+            folder = glob_folder(glob)
+            out[name] = f"{folder}/CHANGELOG.md" if folder else "CHANGELOG.md"
+        return cls(out)
+
+
+def render_all(
+    root: Path, config: Any, packages: list[str] | None = None, *, check: bool = False
+) -> list[dict[str, Any]]:
+    """Render (or with `check` compare) CHANGELOG.md of the given packages, or all of them."""
+    from orkestra.mining.gitcmd import Git
+    from orkestra.mining.sync import sync
+
+    known = Packages.from_config(config)
+    names = packages or sorted(known.paths)
+    for name in names:
+        if name not in known.paths:
+            raise NotFound(f"unknown package {name!r}; known: {', '.join(sorted(known.paths))}")
+    sync(root, config)
+    records = {r["sha"]: r for r in index.records(root)}
+    order = {sha: pos for pos, sha in enumerate(records)}
+    parents = {sha: r["parents"] for sha, r in records.items()}
+    tags = Git(root).tags()
+    notes = release_notes(root)
+    out = []
+    for name in names:
+        releases = releases_of(name, tags, set(records))
+        owner = assign(releases, parents)
+        mine = [n for n in notes if n["package"] == name and n["sha"] in records]
+        text, stats = render_text(name, releases, owner, mine, records, order)
+        out.append(_write(root, name, known.paths[name], text, stats, check=check))
+    return out
+
+
+def release_notes(root: Path) -> list[dict[str, Any]]:
+    """Current release notes whose classification (if linked) is a current release."""
+    classes = ledger.entries(root / ledger.CLASSIFICATIONS)
+    live = {c.get("id") for c in ledger.current(classes) if c.get("action") == "release"}
+    every = {c.get("id") for c in classes}
+    notes = []
+    for note in ledger.current(ledger.entries(root / ledger.RELEASE_NOTES)):
+        link = note.get("classification")
+        if link is not None and (link not in every or link not in live):
+            continue
+        fields_ok = all(isinstance(note.get(k), str) for k in ("id", "sha", "package", "summary"))
+        if fields_ok and note.get("category") in SECTIONS:
+            notes.append(note)
+    return notes
+
+
+def render_text(
+    package: str,
+    releases: list[Release],
+    owner: dict[str, Release],
+    notes: list[dict[str, Any]],
+    records: dict[str, dict[str, Any]],
+    order: dict[str, int],
+) -> tuple[str, dict[str, int]]:
+    """The CHANGELOG.md text and counts (releases, entries, cancelled)."""
+    buckets: dict[Release | None, list[dict[str, Any]]] = {}
+    for note in notes:
+        buckets.setdefault(owner.get(note["sha"]), []).append(note)
+    cancelled = 0
+    for key, items in buckets.items():
+        kept = _cancel_reverts(items, records, owner, key)
+        cancelled += len(items) - len(kept)
+        buckets[key] = kept
+    parts = [HEADER.format(package=package), "\n## [Unreleased]\n"]
+    parts += _sections(buckets.get(None, []), records, order)
+    shown = 0
+    for release in sorted(releases, reverse=True):
+        items = buckets.get(release, [])
+        if not items:
+            continue
+        shown += 1
+        parts.append(f"\n## [{release.version}] - {release.date}\n")
+        parts += _sections(items, records, order)
+    entries = sum(len(v) for v in buckets.values())
+    return "".join(parts), {"releases": shown, "entries": entries, "cancelled": cancelled}
+
+
+def _cancel_reverts(
+    items: list[dict[str, Any]],
+    records: dict[str, dict[str, Any]],
+    owner: dict[str, Release],
+    bucket: Release | None,
+) -> list[dict[str, Any]]:
+    drop: set[str] = set()
+    for note in items:
+        target = records[note["sha"]]["signals"].get("reverts")
+        if not target:
+            continue
+        full = (
+            target
+            if target in records
+            else next((s for s in records if s.startswith(target)), None)
+        )
+        if full is not None and owner.get(full) == bucket:
+            drop.update((note["sha"], full))
+    return [n for n in items if n["sha"] not in drop]
+
+
+def _sections(
+    items: list[dict[str, Any]], records: dict[str, dict[str, Any]], order: dict[str, int]
+) -> list[str]:
+    out = []
+    ranked = sorted(items, key=lambda n: (-order[n["sha"]], n["id"]))
+    for section in SECTIONS:
+        lines = [_line(n, records) for n in ranked if n["category"] == section]
+        if lines:
+            out.append(f"\n### {section.capitalize()}\n\n" + "".join(lines))
+    return out
+
+
+def _line(note: dict[str, Any], records: dict[str, dict[str, Any]]) -> str:
+    breaking = "**Breaking:** " if records[note["sha"]]["signals"].get("breaking") else ""
+    summary = " ".join(str(note["summary"]).split())
+    return f"- {breaking}{summary} ({note['sha'][:7]})\n"
+
+
+def _write(
+    root: Path, package: str, rel: str, text: str, stats: dict[str, int], *, check: bool
+) -> dict[str, Any]:
+    from orkestra.core.atomic import write_text
+
+    if rel.startswith("/") or ".." in Path(rel).parts:
+        raise UnsafePathError(
+            f"changelog path {rel} leaves the project", file="registries/orkestra.yaml"
+        )
+    path = root / rel
+    resolved = path.resolve()
+    if not resolved.is_relative_to(root.resolve()):
+        raise UnsafePathError(f"changelog path {rel} leads outside the project", file=rel)
+    old = path.read_text(encoding="utf-8") if path.is_file() else None
+    changed = old != text
+    if changed and not check:
+        write_text(path, text)
+    result: dict[str, Any] = {"package": package, "path": rel}
+    result["changed" if check else "written"] = changed
+    return result | stats
+
+
+def parse_packages(package: str | None, every: bool) -> list[str] | None:
+    """`--package P` or `--all` (exactly one)."""
+    if bool(package) == every:
+        raise UsageError("give --package NAME or --all")
+    return None if every else [str(package)]

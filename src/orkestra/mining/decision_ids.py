@@ -1,0 +1,271 @@
+"""Decision ids and records from the ledger: `decisions new`, `update`, `renumber` (§3.6, §6.7).
+
+An id is `DEC-<code>-<number>`; the next number of a code counts both the records on disk and
+every id the ledger mentions (an id allocated on another branch may be referenced before its
+record is merged). Numbers are never reused: the next one is one above the highest in use.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+from typing import Any
+
+from orkestra.core.errors import ConflictError, InputError, NotFound, UsageError
+from orkestra.mining import ledger
+
+RECORDS = Path("registries") / "decisions" / "records"
+REGISTRY = Path("registries") / "decisions" / "registry.yaml"
+ID_RE = re.compile(r"^DEC-(?P<code>[A-Z]{2})-(?P<num>\d{3,})$")
+STEM_RE = re.compile(r"^(?P<id>DEC-[A-Z]{2}-\d{3,})(?:-[a-z0-9-]+)?$")
+
+
+def domains(root: Path) -> dict[str, str]:
+    """Domain name -> two-letter code, from `decisions/registry.yaml`."""
+    from orkestra.core import yamlio
+
+    path = root / REGISTRY
+    if not path.exists():
+        return {}
+    data = yamlio.load_mapping(path, display=REGISTRY.as_posix(), allow_empty=True)
+    found = data.get("domains") or {}
+    return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
+
+
+def code_of(root: Path, domain: str) -> tuple[str, str]:
+    """(domain, code) for a domain name or a code."""
+    known = domains(root)
+    if domain in known:
+        return domain, known[domain]
+    for name, code in known.items():
+        if code == domain:
+            return name, code
+    listed = ", ".join(f"{n} ({c})" for n, c in sorted(known.items())) or "none registered"
+    raise NotFound(f"unknown decision domain {domain!r}; known: {listed}", file=REGISTRY.as_posix())
+
+
+def records(root: Path) -> list[tuple[str, Path]]:
+    """(id, path) of every record file, sorted by path; the id read from the file if possible."""
+    from orkestra.core import yamlio
+
+    out = []
+    for path in sorted((root / RECORDS).glob("*.yaml")):
+        try:
+            rid = yamlio.load_mapping(path, display=_rel(root, path)).get("id")
+        except InputError:
+            rid = None
+        if not isinstance(rid, str):
+            stem = STEM_RE.match(path.stem)
+            rid = stem.group("id") if stem else None
+        if rid:
+            out.append((rid, path))
+    return out
+
+
+def ledger_refs(root: Path) -> dict[str, list[dict[str, Any]]]:
+    """Decision id -> the ledger entries (current ones) that extract into it."""
+    refs: dict[str, list[dict[str, Any]]] = {}
+    for entry in ledger.current(ledger.entries(root / ledger.CLASSIFICATIONS)):
+        did = entry.get("decision_id")
+        if isinstance(did, str):
+            refs.setdefault(did, []).append(entry)
+    return refs
+
+
+def used_ids(root: Path) -> set[str]:
+    """Every id in use: record files and any ledger line (superseded ones too)."""
+    ids = {rid for rid, _ in records(root)}
+    for entry in ledger.entries(root / ledger.CLASSIFICATIONS):
+        if isinstance(entry.get("decision_id"), str):
+            ids.add(entry["decision_id"])
+    return ids
+
+
+def next_id(root: Path, code: str) -> str:
+    """The next free id for `code`: one above the highest number used by records or ledger."""
+    numbers = [
+        int(m.group("num"))
+        for m in map(ID_RE.match, used_ids(root))
+        if m and m.group("code") == code
+    ]
+    return f"DEC-{code}-{max(numbers, default=0) + 1:03d}"
+
+
+def _rel(root: Path, path: Path) -> str:
+    return path.relative_to(root).as_posix()
+
+
+def _today() -> str:
+    return dt.date.today().isoformat()
+
+
+def _source(record: dict[str, Any], role: str) -> dict[str, Any]:
+    return {
+        "sha": record["sha"],
+        "message": record["subject"],
+        "date": record["date"][:10],
+        "role": role,
+    }
+
+
+def new(
+    root: Path,
+    domain: str,
+    *,
+    title: str | None = None,
+    summary: str | None = None,
+    commits: list[str] | None = None,
+    dry_run: bool = False,
+) -> dict[str, Any]:
+    """Allocate the next id of `domain` and (unless `dry_run`) write its record and ledger lines."""
+    name, code = code_of(root, domain)
+    did = next_id(root, code)
+    found = _commit_records(root, commits or [])
+    if not title:
+        if found:
+            title = _title(found[0])
+        elif dry_run:
+            title = "(title to be given)"
+        else:
+            raise UsageError("give --title, or --commit SHA to take the title from the commit")
+    data: dict[str, Any] = {
+        "id": did,
+        "title": title,
+        "domain": name,
+        "status": "proposed",
+        "created": _today(),
+        "summary": summary or "",
+        "source_commits": [
+            _source(r, "primary" if i == 0 else "supporting") for i, r in enumerate(found)
+        ],
+        "files": sorted({f for r in found for f in r["files"]}),
+    }
+    path = root / RECORDS / f"{did}.yaml"
+    result = {"id": did, "file": _rel(root, path), "dry_run": dry_run, "record": data}
+    if dry_run:
+        return result
+    _write_record(root, path, data)
+    result["ledger"] = _extract(root, did, [r["sha"] for r in found])
+    return result
+
+
+def _title(record: dict[str, Any]) -> str:
+    text = str(record["signals"].get("description") or record["subject"]).strip()
+    return text[:1].upper() + text[1:]
+
+
+def _commit_records(root: Path, shas: list[str]) -> list[dict[str, Any]]:
+    if not shas:
+        return []
+    from orkestra.mining.commits import CommitLookup
+    from orkestra.mining.sync import sync
+
+    sync(root)
+    lookup = CommitLookup(root)
+    out: list[dict[str, Any]] = []
+    for sha in shas:
+        full = lookup.resolve(sha)
+        if full not in (r["sha"] for r in out):
+            out.append(lookup.record(full))
+    return out
+
+
+def _write_record(root: Path, path: Path, data: dict[str, Any]) -> None:
+    from pydantic import ValidationError
+
+    from orkestra.core import yamlio
+    from orkestra.core.atomic import write_text
+    from orkestra.registry.models.decisions import DecisionRecord
+
+    try:
+        DecisionRecord.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise InputError(f"{where}: {first['msg']}", file=_rel(root, path)) from exc
+    write_text(path, yamlio.dumps(data))
+
+
+def _extract(root: Path, did: str, shas: list[str]) -> int:
+    """Append `extract` lines for commits not already extracted into `did`; return the count."""
+    entries = ledger.entries(root / ledger.CLASSIFICATIONS)
+    current = ledger.by_sha(entries, "decisions")
+    lines = []
+    stamp = ledger.now()
+    for sha in shas:
+        previous = current.get(sha, [])
+        if any(e.get("action") == "extract" and e.get("decision_id") == did for e in previous):
+            continue
+        entry = {
+            "id": ledger.new_id("c"),
+            "ts": stamp,
+            "sha": sha,
+            "domain": "decisions",
+            "action": "extract",
+            "decision_id": did,
+            "supersedes": previous[0]["id"] if previous else None,
+        }
+        lines.append(entry)
+    ledger.append(root, lines, [])
+    return len(lines)
+
+
+def update(root: Path, did: str, commits: list[str] | None = None) -> dict[str, Any]:
+    """Append commits (given, and every ledger line extracting into `did`) to its record's
+    `source_commits`; a pending id (in the ledger, no record yet) gets its record created."""
+    from orkestra.core import yamlio
+
+    if not ID_RE.match(did):
+        raise UsageError(f"malformed decision id {did!r}: expected DEC-XX-NNN")
+    given = _commit_records(root, commits or [])
+    refs = [e["sha"] for e in ledger_refs(root).get(did, [])]
+    from_ledger = _commit_records(root, [s for s in refs if s not in {r["sha"] for r in given}])
+    paths = [p for rid, p in records(root) if rid == did]
+    if len(paths) > 1:
+        files = ", ".join(_rel(root, p) for p in paths)
+        raise ConflictError(
+            f"{did} is defined twice ({files}); run `orkestra decisions renumber {did}`"
+        )
+    found = given + from_ledger
+    if paths:
+        path = paths[0]
+        data: dict[str, Any] = dict(yamlio.load_mapping(path, display=_rel(root, path)))
+        created = False
+    else:
+        if not found:
+            raise NotFound(f"decision {did} has no record and no ledger line refers to it")
+        code = did[4:6]
+        name = next((n for n, c in domains(root).items() if c == code), None)
+        if name is None:
+            raise NotFound(f"decision code {code} is not in {REGISTRY.as_posix()}")
+        path = root / RECORDS / f"{did}.yaml"
+        data = {
+            "id": did,
+            "title": _title(found[0]),
+            "domain": name,
+            "status": "proposed",
+            "created": _today(),
+            "source_commits": [],
+            "files": [],
+        }
+        created = True
+    sources = [dict(s) for s in data.get("source_commits") or []]
+    have = {s.get("sha") for s in sources}
+    added = []
+    for rec in found:
+        if rec["sha"] not in have:
+            sources.append(_source(rec, "primary" if not sources else "supporting"))
+            added.append(rec["sha"])
+    data["source_commits"] = sources
+    data["files"] = sorted(set(data.get("files") or []) | {f for r in found for f in r["files"]})
+    if added or created:
+        _write_record(root, path, data)
+    written = _extract(root, did, [r["sha"] for r in given])
+    return {
+        "id": did,
+        "file": _rel(root, path),
+        "created": created,
+        "added_commits": added,
+        "ledger": written,
+    }

@@ -1,0 +1,116 @@
+"""`decisions renumber ID`: move one record to a fresh id and rewrite what refers to it.
+
+Two branches that each allocated the same number merge without a git conflict (the record files
+carry different slugs); `validate` reports the duplicate and this command resolves it. The moved
+record is the one given with `--file`, else the last of the duplicates by path. Ledger lines are
+never edited: lines naming the old id for the moved record's commits are superseded by new lines.
+When the id was not duplicated, references in other records (`related`, `superseded_by`) are
+rewritten too; with a duplicate they are ambiguous and listed for a person to check.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from orkestra.core.errors import ConflictError, NotFound, UsageError
+from orkestra.mining import ledger
+from orkestra.mining.decision_ids import (
+    ID_RE,
+    STEM_RE,
+    _rel,
+    _write_record,
+    next_id,
+    records,
+    used_ids,
+)
+
+
+def renumber(
+    root: Path, did: str, *, file: str | None = None, to: str | None = None
+) -> dict[str, Any]:
+    """Give the record `did` (or the one at `file`) a new id; return what changed."""
+    from orkestra.core import yamlio
+
+    if not ID_RE.match(did):
+        raise UsageError(f"malformed decision id {did!r}: expected DEC-XX-NNN")
+    holders = [p for rid, p in records(root) if rid == did]
+    if not holders:
+        raise NotFound(f"no record has id {did}")
+    path = _pick(root, holders, file)
+    new_id = to or next_id(root, did[4:6])
+    if not ID_RE.match(new_id):
+        raise UsageError(f"malformed decision id {new_id!r}: expected DEC-XX-NNN")
+    if new_id in used_ids(root):
+        raise ConflictError(f"{new_id} is already in use (a record or the ledger)")
+    data: dict[str, Any] = dict(yamlio.load_mapping(path, display=_rel(root, path)))
+    data["id"] = new_id
+    stem = STEM_RE.match(path.stem)
+    slug = path.stem[len(stem.group("id")) :] if stem else ""
+    target = path.with_name(f"{new_id}{slug}.yaml")
+    _write_record(root, target, data)
+    if target != path:
+        path.unlink()
+    shas = {s.get("sha") for s in data.get("source_commits") or []}
+    duplicate = len(holders) > 1
+    moved = _rewrite_ledger(root, did, new_id, None if not duplicate else shas)
+    others = _rewrite_records(root, did, new_id, target, rewrite=not duplicate)
+    return {
+        "from": did,
+        "to": new_id,
+        "file": _rel(root, target),
+        "ledger_lines": moved,
+        "records_rewritten" if not duplicate else "references_to_check": others,
+    }
+
+
+def _pick(root: Path, holders: list[Path], file: str | None) -> Path:
+    if file is None:
+        return holders[-1]
+    for path in holders:
+        if _rel(root, path) == file or path.name == Path(file).name:
+            return path
+    listed = ", ".join(_rel(root, p) for p in holders)
+    raise NotFound(f"{file} is not one of the records with that id ({listed})")
+
+
+def _rewrite_ledger(root: Path, old: str, new: str, shas: set[Any] | None) -> int:
+    stamp = ledger.now()
+    lines = []
+    for entry in ledger.current(ledger.entries(root / ledger.CLASSIFICATIONS)):
+        if entry.get("decision_id") != old or (shas is not None and entry.get("sha") not in shas):
+            continue
+        lines.append(
+            {
+                "id": ledger.new_id("c"),
+                "ts": stamp,
+                "sha": entry["sha"],
+                "domain": "decisions",
+                "action": "extract",
+                "decision_id": new,
+                "supersedes": entry["id"],
+            }
+        )
+    ledger.append(root, lines, [])
+    return len(lines)
+
+
+def _rewrite_records(root: Path, old: str, new: str, moved: Path, *, rewrite: bool) -> list[str]:
+    from orkestra.core import yamlio
+
+    touched = []
+    for _, path in records(root):
+        if path == moved:
+            continue
+        data: dict[str, Any] = dict(yamlio.load_mapping(path, display=_rel(root, path)))
+        related = list(data.get("related") or [])
+        if old not in related and data.get("superseded_by") != old:
+            continue
+        touched.append(_rel(root, path))
+        if rewrite:
+            if "related" in data:
+                data["related"] = [new if r == old else r for r in related]
+            if data.get("superseded_by") == old:
+                data["superseded_by"] = new
+            _write_record(root, path, data)
+    return touched
