@@ -78,3 +78,27 @@ class Finding:
             "code": self.code,
             "message": self.message,
         }
+
+
+def markdown() -> str:
+    """docs/findings.md, generated from CODES: `python -m orkestra.registry.findings`."""
+    lines = [
+        "# Validation finding codes",
+        "",
+        "`orkestra validate` prints each finding as `file:line: severity code: message`.",
+        "Errors make the registry unreadable, ambiguous or unsafe: `sync` refuses to run. Warnings are the",
+        "quality gates: shown with `--show-warnings`, errors under `--strict` (this repo's CI runs `--strict`).",
+        "The codes are stable. This page is generated from the table in `src/orkestra/registry/findings.py`",
+        "(`python -m orkestra.registry.findings > docs/findings.md`); a test keeps the two equal.",
+        "",
+        "| code | severity | meaning |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {code} | {sev} | {meaning} |" for code, (sev, meaning) in CODES.items()]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.stdout.write(markdown())
