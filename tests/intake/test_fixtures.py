@@ -19,6 +19,8 @@ BENIGN = {
     "changelog-writer": "adopt",
     "csv-profiler": "adopt",
     "pdf-text-extract": "adopt",
+    "pdf-toolkit": "review",  # `pip install pytesseract` without a pinned version
+    "weather-report": "review",  # reads .env and calls its API: a person looks, not a reject
     "commit-helper": "review",  # Claude Code extension key `argument-hint`
     "injection-reviewer": "review",  # quotes injection phrases while teaching to flag them
     "ripgrep-setup": "review",  # documented download of a release binary

@@ -133,8 +133,17 @@ def _rule(raw: Any, by_id: dict[Any, Any], file: str, line: int | None) -> Rule:
             line=line,
         )
     case = bool(raw.get("case_sensitive", False))
-    source = by_id.get(raw.get("patterns_of"), raw) if raw.get("patterns_of") else raw
-    items = [p if isinstance(p, dict) else {"pattern": p} for p in source.get("patterns") or []]
+    listed = list(raw.get("patterns") or [])
+    if raw.get("patterns_of"):
+        source = by_id.get(raw["patterns_of"])
+        if source is None:
+            raise InputError(
+                f"rule {raw['id']}: patterns_of names no rule '{raw['patterns_of']}'",
+                file=file,
+                line=line,
+            )
+        listed = list(source.get("patterns") or []) + listed
+    items = [p if isinstance(p, dict) else {"pattern": p} for p in listed]
     patterns = tuple(_compile(str(p.get("pattern")), case, file, line) for p in items)
     langs = {i: frozenset(p["langs"]) for i, p in enumerate(items) if p.get("langs")}
     builtin = bool(raw.get("builtin", False))
