@@ -43,7 +43,8 @@ class _Guard:
         self.seen: dict[str, str] = {}
 
     def parents(self, path: str) -> str:
-        """'ok', or 'blocked' when a regular file sits where a folder is needed."""
+        """'ok'; 'gone' below an owned link this plan deletes (so the path will be new);
+        'blocked' when a regular file sits where a folder is needed."""
         check_relative(path)
         parts = path.split("/")[:-1]
         for depth in range(1, len(parts) + 1):
@@ -63,7 +64,7 @@ class _Guard:
             return "ok"
         if stat.S_ISLNK(st.st_mode):
             if folder in self.removable:
-                return "ok"
+                return "gone"
             raise UnsafePathError(
                 f"refusing to write below '{folder}': it is a symlink, and sync never writes "
                 "through symlinks; remove it or replace it with a folder",
@@ -101,7 +102,11 @@ def plan(
     guard = _Guard(root, removable)
     for path in sorted(result.outputs):
         out = result.outputs[path]
-        if guard.parents(path) != "ok":
+        state = guard.parents(path)
+        if state == "gone":
+            result.created.append(path)
+            continue
+        if state != "ok":
             result.conflicts.append(path)
             continue
         full = root / path
@@ -115,12 +120,22 @@ def plan(
         elif _same(full, st, out):
             result.unchanged.append(path)
         elif stat.S_ISDIR(st.st_mode):
-            result.conflicts.append(path)
+            emptied = out.link is not None and _emptied(root, path, set(result.deleted))
+            (result.created if emptied else result.conflicts).append(path)
         elif path in owned or path == manifest.LOCK_PATH or out.shared:
             result.updated.append(path)
         else:
             result.conflicts.append(path)
     return result
+
+
+def _emptied(root: Path, folder: str, deleted: set[str]) -> bool:
+    """True when every file below `folder` is an owned file this plan deletes."""
+    for dirpath, _, files in os.walk(root / folder):
+        rel = Path(dirpath).relative_to(root).as_posix()
+        if any(f"{rel}/{name}" not in deleted for name in files):
+            return False
+    return True
 
 
 def apply(root: Path, result: RenderPlan, *, force: bool = False) -> int:

@@ -1,0 +1,72 @@
+"""The Jinja environment: sandboxed, strict, project templates first, errors with file:line."""
+
+from __future__ import annotations
+
+import string
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from orkestra.core.errors import InputError
+from orkestra.render import text
+from orkestra.render.environment import Templates, bundled_templates
+from tests.conftest import write
+
+
+def test_bundled_templates_are_found() -> None:
+    assert (bundled_templates() / "claude/agent.md.j2").is_file()
+
+
+def test_project_templates_override_bundled_ones(tmp_path: Path) -> None:
+    write(tmp_path, "templates/claude/command.md.j2", "custom {{ name }}\n")
+    assert Templates(tmp_path).render("claude/command.md.j2", {"name": "x"}) == "custom x\n"
+    # templates it does not override still come from the bundle
+    assert (
+        Templates(tmp_path).get("claude/skill.md.j2").filename.startswith(str(bundled_templates()))
+    )
+
+
+def test_undefined_variable_names_template_and_line(tmp_path: Path) -> None:
+    write(tmp_path, "templates/claude/command.md.j2", "line one\n{{ missing }}\n")
+    with pytest.raises(InputError) as err:
+        Templates(tmp_path).render("claude/command.md.j2", {})
+    assert err.value.file is not None and err.value.file.endswith("claude/command.md.j2")
+    assert err.value.line == 2
+    assert "missing" in err.value.message
+
+
+def test_syntax_error_names_template_and_line(tmp_path: Path) -> None:
+    write(tmp_path, "templates/claude/command.md.j2", "ok\nok\n{% if %}\n")
+    with pytest.raises(InputError) as err:
+        Templates(tmp_path).get("claude/command.md.j2")
+    assert err.value.file is not None and err.value.file.endswith("command.md.j2")
+    assert err.value.line == 3
+
+
+def test_sandbox_refuses_unsafe_attributes(tmp_path: Path) -> None:
+    write(tmp_path, "templates/claude/command.md.j2", "{{ name.__class__.__mro__ }}\n")
+    with pytest.raises(InputError) as err:
+        Templates(tmp_path).render("claude/command.md.j2", {"name": "x"})
+    assert "unsafe" in err.value.message or "access to attribute" in err.value.message
+
+
+def test_markdown_is_not_html_escaped(tmp_path: Path) -> None:
+    write(tmp_path, "templates/t.j2", "{{ v }}\n")
+    assert Templates(tmp_path).render("t.j2", {"v": "<a> & b"}) == "<a> & b\n"
+
+
+@given(st.text())
+def test_yaml_str_is_one_line_and_round_trips(value: str) -> None:
+    quoted = text.yaml_str(value)
+    assert "\n" not in quoted and "\r" not in quoted
+    assert yaml.safe_load(f"k: {quoted}\n")["k"] == value
+
+
+@given(st.text(alphabet=string.printable + "é—<>:#"))
+def test_yaml_str_handles_frontmatter_breakers(value: str) -> None:
+    assert yaml.safe_load(f"description: {text.yaml_str(value + ': <example>')}")[
+        "description"
+    ] == (value + ": <example>")

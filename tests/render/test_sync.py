@@ -1,0 +1,246 @@
+"""The writer through `sync`: idempotency, --check, --dry-run, pruning, ownership, path safety."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from orkestra.core.errors import ConflictError, UnsafePathError, ValidationFailed
+from orkestra.render import manifest, writer
+from orkestra.render.sync import sync
+from tests.conftest import write
+from tests.render.conftest import put
+
+AGENT = ".claude/agents/example-agent.md"
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    """Every file below root (symlinks as their target text), for "nothing changed" checks."""
+    out: dict[str, bytes] = {}
+    for dirpath, _, files in os.walk(root):
+        for name in files:
+            path = Path(dirpath) / name
+            rel = path.relative_to(root).as_posix()
+            out[rel] = str(path.readlink()).encode() if path.is_symlink() else path.read_bytes()
+    return out
+
+
+def test_first_sync_creates_then_second_writes_nothing(scaffold: Path) -> None:
+    first = sync(scaffold)
+    assert first.written == 4
+    assert AGENT in first.plan.created
+    assert manifest.LOCK_PATH in first.plan.created
+    before = {p: (scaffold / p).stat().st_mtime_ns for p in tree(scaffold)}
+    second = sync(scaffold)
+    assert second.written == 0
+    assert not second.plan.changes
+    assert {p: (scaffold / p).stat().st_mtime_ns for p in tree(scaffold)} == before
+
+
+def test_lock_lists_owned_files(scaffold: Path) -> None:
+    sync(scaffold)
+    lock = json.loads((scaffold / manifest.LOCK_PATH).read_text())
+    assert lock["generator"] == "orkestra"
+    assert lock["files"] == {
+        ".claude/agents/example-agent.md": "claude",
+        ".claude/skills/example-skill/SKILL.md": "claude",
+        "GROUND_TRUTHS.md": "claude",
+    }
+
+
+def test_dry_run_and_check_write_nothing(scaffold: Path) -> None:
+    before = tree(scaffold)
+    plan = sync(scaffold, mode="dry-run")
+    assert plan.ok and plan.written == 0 and len(plan.plan.created) == 4
+    check = sync(scaffold, mode="check")
+    assert not check.ok
+    assert tree(scaffold) == before
+
+
+def test_check_passes_after_sync_and_fails_on_drift(scaffold: Path) -> None:
+    sync(scaffold)
+    assert sync(scaffold, mode="check").ok
+    (scaffold / AGENT).write_text("edited by hand\n")
+    check = sync(scaffold, mode="check")
+    assert not check.ok and check.plan.updated == [AGENT]
+
+
+def test_pruning_deletes_owned_files_whose_source_is_gone(scaffold: Path) -> None:
+    put(
+        scaffold,
+        "registries/agents/second.yaml",
+        {"name": "second", "description": "Second agent.", "prompt": "Hi.\n"},
+    )
+    sync(scaffold)
+    assert (scaffold / ".claude/agents/second.md").is_file()
+    (scaffold / "registries/agents/second.yaml").unlink()
+    report = sync(scaffold)
+    assert report.plan.deleted == [".claude/agents/second.md"]
+    assert not (scaffold / ".claude/agents/second.md").exists()
+    assert ".claude/agents/second.md" not in manifest.load(scaffold)
+
+
+def test_pruned_skill_folder_is_removed_but_hand_written_files_survive(scaffold: Path) -> None:
+    sync(scaffold)
+    mine = write(scaffold, ".claude/agents/mine.md", "---\nname: mine\n---\nhand-written\n")
+    skill_file = "registries/skills/foundations/example-skill.yaml"
+    (scaffold / skill_file).unlink()
+    put(
+        scaffold,
+        "registries/scopes.yaml",
+        {"scopes": {"example": {"description": "Example scope", "primary_skills": []}}},
+    )
+    report = sync(scaffold)
+    assert report.plan.deleted == [".claude/skills/example-skill/SKILL.md"]
+    assert not (scaffold / ".claude/skills/example-skill").exists()
+    assert (scaffold / ".claude/skills").is_dir() or not (scaffold / ".claude/skills").exists()
+    assert mine.read_text() == "---\nname: mine\n---\nhand-written\n"
+
+
+def test_existing_file_not_written_by_orkestra_is_a_conflict(scaffold: Path) -> None:
+    write(scaffold, AGENT, "mine\n")
+    before = tree(scaffold)
+    plan = sync(scaffold, mode="dry-run")
+    assert plan.plan.conflicts == [AGENT]
+    with pytest.raises(ConflictError) as err:
+        sync(scaffold)
+    assert err.value.file == AGENT
+    assert "did not write" in err.value.message and "--force" in err.value.message
+    assert tree(scaffold) == before  # nothing written, not even the other files
+    sync(scaffold, force=True)
+    assert (scaffold / AGENT).read_text().startswith("---\nname: example-agent\n")
+    assert AGENT in manifest.load(scaffold)
+
+
+def test_identical_unowned_file_is_adopted_without_a_write(scaffold: Path) -> None:
+    sync(scaffold)
+    (scaffold / manifest.LOCK_PATH).unlink()  # e.g. a crash before the lock was written
+    report = sync(scaffold)
+    assert report.plan.created == [manifest.LOCK_PATH]
+    assert report.plan.conflicts == []
+    assert AGENT in manifest.load(scaffold)
+
+
+def test_symlinked_output_folder_leaving_the_project_is_refused(
+    scaffold: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (scaffold / ".claude").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(UnsafePathError) as err:
+        sync(scaffold)
+    assert err.value.file == ".claude"
+    assert "symlink" in err.value.message
+    assert list(outside.iterdir()) == []
+    assert not (scaffold / manifest.LOCK_PATH).exists()
+
+
+def test_tampered_lock_cannot_delete_outside_the_project(scaffold: Path, tmp_path: Path) -> None:
+    victim = write(tmp_path, "victim.txt", "keep me\n")
+    write(
+        scaffold,
+        manifest.LOCK_PATH,
+        json.dumps({"files": {"../victim.txt": "claude", "/etc/hosts": "claude"}}),
+    )
+    sync(scaffold)
+    assert victim.read_text() == "keep me\n"
+
+
+@pytest.mark.parametrize("bad", ["../x", "/abs", "a//b", "a/./b", "a\\b", ""])
+def test_planned_paths_must_stay_inside(bad: str) -> None:
+    with pytest.raises(UnsafePathError):
+        writer.check_relative(bad)
+
+
+def test_validation_errors_stop_sync_with_file_and_line(scaffold: Path) -> None:
+    agent = "registries/agents/example-agent.yaml"
+    text = (scaffold / agent).read_text().replace("- Glob", "- Teleport")
+    (scaffold / agent).write_text(text)
+    with pytest.raises(ValidationFailed) as err:
+        sync(scaffold)
+    assert err.value.file == agent and err.value.line == 1
+    assert "ORK025" in err.value.message and "1 validation error" in err.value.message
+    assert not (scaffold / ".claude").exists()
+
+
+def test_warnings_do_not_stop_sync(scaffold: Path) -> None:
+    skill = "registries/skills/foundations/example-skill.yaml"
+    text = (scaffold / skill).read_text().replace("Use when you want", "Handy when you want")
+    (scaffold / skill).write_text(text)
+    report = sync(scaffold)
+    assert report.warnings >= 1 and report.written > 0
+
+
+def test_crash_mid_write_leaves_no_partial_file(
+    scaffold: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = os.replace
+    calls = {"n": 0}
+
+    def flaky(src: str, dst: str) -> None:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise OSError("disk on fire")
+        real(src, dst)
+
+    monkeypatch.setattr(os, "replace", flaky)
+    with pytest.raises(OSError, match="disk on fire"):
+        sync(scaffold)
+    files = tree(scaffold)
+    assert not [p for p in files if p.endswith(".tmp")]  # temporary files cleaned up
+    assert manifest.LOCK_PATH not in files  # the lock is written last
+    monkeypatch.setattr(os, "replace", real)
+    rendered = sync(scaffold, mode="dry-run").plan.outputs
+    for path in files:
+        if path.startswith(".claude/"):
+            assert files[path] == rendered[path].data  # whole files only
+    assert sync(scaffold).plan.conflicts == []  # the survivor is adopted, not a conflict
+
+
+def test_vendor_link_switching_to_copy_replaces_the_link(tmp_path: Path, rich: Path) -> None:
+    sync(rich)
+    link = rich / ".claude/skills/acme-pdf"
+    assert link.is_symlink()
+    assert (link / "SKILL.md").read_text().startswith("---\nname: acme-pdf")
+    config = (rich / "registries/orkestra.yaml").read_text()
+    config = config.replace("provider: acme\n", "provider: acme\n    link: copy\n")
+    (rich / "registries/orkestra.yaml").write_text(config)
+    report = sync(rich)
+    assert ".claude/skills/acme-pdf" in report.plan.deleted
+    assert not link.is_symlink() and (link / "SKILL.md").is_file()
+    assert (rich / "vendor/linked/acme-pdf/SKILL.md").is_file()  # the source is untouched
+    assert sync(rich).written == 0
+
+
+def test_claude_md_block_is_replaced_and_the_rest_kept(rich: Path) -> None:
+    sync(rich)
+    path = rich / "CLAUDE.md"
+    text = path.read_text()
+    assert text.startswith("# My project\n\nHand-written intro.\n\n<!-- orkestra:begin")
+    path.write_text(text + "\nMore hand-written text.\n")
+    put(
+        rich,
+        "registries/agents/plain-helper.yaml",
+        {"name": "plain-helper", "description": "Renamed purpose.", "prompt": "x\n"},
+    )
+    sync(rich)
+    text = path.read_text()
+    assert "Renamed purpose." in text and "Helps plainly." not in text
+    assert text.endswith("<!-- orkestra:end -->\n\nMore hand-written text.\n")
+    assert text.count("orkestra:begin") == 1
+    assert "CLAUDE.md" not in manifest.load(rich)  # shared, never owned, never pruned
+
+
+def test_copied_vendor_skill_switching_to_link(rich: Path) -> None:
+    sync(rich)
+    folder = rich / ".claude/skills/other-csv"
+    assert (folder / "references/notes.md").is_file() and not folder.is_symlink()
+    config = (rich / "registries/orkestra.yaml").read_text().replace("link: copy", "link: symlink")
+    (rich / "registries/orkestra.yaml").write_text(config)
+    report = sync(rich)
+    assert ".claude/skills/other-csv" in report.plan.created
+    assert folder.is_symlink() and (folder / "SKILL.md").is_file()
+    assert sync(rich).written == 0
