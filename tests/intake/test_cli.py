@@ -232,3 +232,38 @@ def test_installed_executable(project: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert '"rejected":1' in done.stdout
+
+
+def test_provider_conflict_with_registered_root(cli: Any, project: Path) -> None:
+    _vendor(project, "csv-profiler")
+    cli("skills", "intake", "vendor/acme", "--provider", "acme", "--apply", cwd=project)
+    before = (project / "registries/orkestra.yaml").read_text(encoding="utf-8")
+    result = cli("skills", "intake", "vendor/acme", "--provider", "other", "--apply", cwd=project)
+    assert result.exit_code == 1
+    assert (
+        "registries/orkestra.yaml: vendor/acme is registered for provider 'acme'" in result.stderr
+    )
+    assert (project / "registries/orkestra.yaml").read_text(encoding="utf-8") == before
+    assert not (project / "registries/vendor/other.yaml").exists()
+
+
+def test_audit_without_vendor_skills(cli: Any, project: Path) -> None:
+    result = cli("skills", "audit", cwd=project)
+    assert result.exit_code == 0
+    assert result.json()["summary"]["candidates"] == 0
+
+
+def test_symlinked_skill_md_and_folder(cli: Any, project: Path, tmp_path_factory: Any) -> None:
+    outside = tmp_path_factory.mktemp("outside")
+    write(outside, "SKILL.md", "---\nname: linked\ndescription: Use when x.\n---\n")
+    base = project / "vendor" / "acme"
+    (base / "linked").mkdir(parents=True)
+    (base / "linked" / "SKILL.md").symlink_to(outside / "SKILL.md")
+    (project / "vendor" / "alias").symlink_to(base)
+    result = cli("skills", "intake", "vendor/acme", cwd=project)
+    row = result.json()["candidates"][0]
+    assert row["verdict"] == "reject"
+    assert row["spec"]["errors"][0] == "SKILL.md is a symlink; it was not read"
+    assert row["findings"][0]["rule"] == "symlink-outside"
+    linked = cli("skills", "intake", "vendor/alias", cwd=project)
+    assert linked.exit_code == 2 and "symlinks are not followed" in linked.stderr

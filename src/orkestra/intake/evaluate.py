@@ -99,7 +99,8 @@ def evaluate(
     body_max = int(rules.criteria.get("body_max_lines", 500))
     result = spec_check.check(text, folder.name, body_max_lines=body_max)
     if not text:
-        result.errors.insert(0, "SKILL.md is empty, too large or not UTF-8")
+        problem = "a symlink" if skill_md.kind == "symlink" else "empty, too large or not UTF-8"
+        result.errors.insert(0, f"SKILL.md is {problem}; it was not read")
     name_value = result.meta.get("name")
     name = name_value.strip() if isinstance(name_value, str) and name_value.strip() else folder.name
     description = result.meta.get("description")

@@ -24,7 +24,9 @@ class Entry:
 
 
 def find_candidates(path: Path) -> list[Path]:
-    """Every folder at or below `path` holding a `SKILL.md` (regular file), sorted.
+    """Every folder at or below `path` holding a `SKILL.md`, sorted.
+
+    A symlinked SKILL.md still makes a candidate (so the review can report it), but is never read.
 
     Symlinked folders are not entered, so the walk never leaves `path`. A candidate's own
     sub-folders are still searched: nested skills are candidates too.
@@ -40,7 +42,7 @@ def find_candidates(path: Path) -> list[Path]:
             continue
         for item in children:
             mode = item.stat(follow_symlinks=False).st_mode
-            if item.name == "SKILL.md" and stat.S_ISREG(mode):
+            if item.name == "SKILL.md" and (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
                 found.append(folder)
             elif stat.S_ISDIR(mode) and item.name not in SKIP_DIRS:
                 stack.append(Path(item.path))
