@@ -78,7 +78,9 @@ class PathMapper:
     def names(self, path: str) -> tuple[str, ...]:
         hit = self._memo.get(path)
         if hit is None:
-            found = [n for prefix, n in self._prefixes if path.startswith(prefix)]
+            found = [
+                n for prefix, n in self._prefixes if path.startswith(prefix) or path == prefix[:-1]
+            ]
             found += [n for rx, n in self._rules if rx.match(path)]
             hit = tuple(dict.fromkeys(found))
             self._memo[path] = hit

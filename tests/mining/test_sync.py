@@ -1,0 +1,167 @@
+"""`mine sync` on real repositories: full, incremental, rewritten, shallow, empty, scrubbed env."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from orkestra.core.errors import InputError
+from orkestra.mining import fastpath, index
+from orkestra.mining.sync import sync
+from tests.mining.gitrepo import GitRepo, git_env
+
+
+def records(root: Path) -> dict[str, dict[str, object]]:
+    return {r["sha"]: r for r in index.records(root)}
+
+
+def test_full_sync_records_every_signal(repo: GitRepo) -> None:
+    sha = repo.commit(
+        "feat(search)!: rank by weight\n\nLonger body.\n\nRefs: #7",
+        {"packages/core/search/rank.py": "x\n", "docs/search.md": "y\n"},
+    )
+    result = sync(repo.path)
+    assert result["sync"] == "full" and result["commits"] == 2 and result["head"] == sha
+    rec = records(repo.path)[sha]
+    assert rec["parents"] == [repo.git("rev-parse", "HEAD~1").strip()]
+    assert (rec["author"], rec["email"]) == ("Ada Tester", "ada@example.com")
+    assert rec["date"] == "2026-01-01T02:00:00+00:00"
+    assert rec["subject"] == "feat(search)!: rank by weight"
+    assert rec["body"] == "Longer body.\n\nRefs: #7"
+    assert rec["files"] == ["docs/search.md", "packages/core/search/rank.py"]
+    assert rec["merge"] is False
+    assert rec["signals"] == {
+        "commit_type": "feat",
+        "scope": "search",
+        "breaking": True,
+        "is_releasable_type": True,
+        "domains_affected": ["docs", "search"],
+        "packages": ["core"],
+        "description": "rank by weight",
+        "reverts": None,
+    }
+
+
+def test_noop_and_incremental(repo: GitRepo) -> None:
+    sync(repo.path)
+    assert sync(repo.path)["sync"] == "noop"
+    first = repo.commit("fix(cli): a", {"packages/cli/a.py": "1\n"})
+    second = repo.commit("fix(cli): b", {"packages/cli/b.py": "1\n"})
+    result = sync(repo.path)
+    assert (result["sync"], result["new"], result["commits"]) == ("incremental", 2, 3)
+    assert index.shas(repo.path)[-2:] == [first, second]  # newest at the end
+
+
+def test_merge_commit_is_flagged(repo: GitRepo) -> None:
+    repo.git("checkout", "-q", "-b", "topic")
+    repo.commit("feat(core): on topic", {"packages/core/t.py": "t\n"})
+    repo.git("checkout", "-q", "main")
+    repo.commit("fix(cli): on main", {"packages/cli/m.py": "m\n"})
+    repo.tick += 1
+    repo.git("merge", "-q", "--no-ff", "-m", "Merge branch 'topic'", "topic")
+    sync(repo.path)
+    merge = records(repo.path)[repo.head()]
+    assert merge["merge"] is True and len(merge["parents"]) == 2  # type: ignore[arg-type]
+    assert merge["signals"]["commit_type"] is None  # type: ignore[index]
+
+
+def test_force_push_rewrite_is_repaired(repo: GitRepo) -> None:
+    keep = repo.commit("feat(core): keep", {"packages/core/k.py": "k\n"})
+    gone = repo.commit("feat(core): will be rewritten", {"packages/core/g.py": "g\n"})
+    sync(repo.path)
+    repo.git("reset", "-q", "--hard", keep)
+    new = repo.commit("feat(core): rewritten", {"packages/core/g.py": "g2\n"})
+    result = sync(repo.path)
+    assert (result["sync"], result["new"], result["removed"]) == ("rewritten", 1, 1)
+    shas = index.shas(repo.path)
+    assert gone not in shas and new in shas and keep in shas and len(shas) == 3
+    assert sync(repo.path)["sync"] == "noop"
+
+
+def test_amend_of_head_is_repaired(repo: GitRepo) -> None:
+    repo.commit("fix: typo", {"a.txt": "a\n"})
+    sync(repo.path)
+    repo.tick += 1
+    repo.git("commit", "-q", "--amend", "-m", "fix: the typo")
+    result = sync(repo.path)
+    assert result["sync"] == "rewritten"
+    assert records(repo.path)[repo.head()]["subject"] == "fix: the typo"
+
+
+def test_config_change_recomputes_signals(repo: GitRepo) -> None:
+    sha = repo.commit("feat: x", {"tools/x.py": "x\n"})
+    sync(repo.path)
+    assert records(repo.path)[sha]["signals"]["packages"] == []  # type: ignore[index]
+    cfg = repo.path / "registries" / "orkestra.yaml"
+    text = cfg.read_text().replace(
+        "  domains_by_path:", '    tools: "tools/**"\n  domains_by_path:'
+    )
+    cfg.write_text(text)
+    assert sync(repo.path)["sync"] == "config"
+    assert records(repo.path)[sha]["signals"]["packages"] == ["tools"]  # type: ignore[index]
+
+
+def test_deleted_or_damaged_index_is_rebuilt(repo: GitRepo) -> None:
+    sync(repo.path)
+    with (index.folder(repo.path) / "commits.idx").open("a") as handle:
+        handle.write("garbage\n")
+    assert sync(repo.path)["sync"] == "full"
+    index.remove(repo.path)
+    assert sync(repo.path)["commits"] == 1
+
+
+def test_empty_repository_has_a_clear_message(tmp_path: Path) -> None:
+    GitRepo(tmp_path)
+    (tmp_path / "registries").mkdir()
+    with pytest.raises(InputError, match="no commits yet"):
+        sync(tmp_path)
+    assert not index.folder(tmp_path).exists()
+
+
+def test_not_a_repository(tmp_path: Path) -> None:
+    (tmp_path / "registries").mkdir()
+    with pytest.raises(InputError, match="not a git repository"):
+        sync(tmp_path)
+
+
+def test_shallow_clone_says_what_it_cannot_see(repo: GitRepo, tmp_path: Path) -> None:
+    for n in range(3):
+        repo.commit(f"feat: {n}")
+    clone = tmp_path / "clone"
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "2", f"file://{repo.path}", str(clone)],
+        env=git_env(),
+        check=True,
+    )
+    result = sync(clone)
+    assert result["shallow"] is True and result["commits"] == 2
+    assert "shallow clone" in result["warnings"][0] and "--unshallow" in result["warnings"][0]
+
+
+def test_inherited_git_variables_are_ignored(
+    repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    other = GitRepo(tmp_path / "other")
+    other.commit("chore: other repository")
+    other.commit("chore: second")
+    monkeypatch.setenv("GIT_DIR", str(other.path / ".git"))
+    monkeypatch.setenv("GIT_WORK_TREE", str(other.path))
+    result = sync(repo.path)
+    assert result["commits"] == 1 and result["head"] == repo.head()
+
+
+def test_fastpath_answers_noop_only(repo: GitRepo, capsys: pytest.CaptureFixture[str]) -> None:
+    root = str(repo.path)
+    assert fastpath.run(["--root", root, "mine", "sync"]) is None  # no index yet
+    sync(repo.path)
+    capsys.readouterr()
+    assert fastpath.run(["--root", root, "mine", "sync"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["sync"] == "noop" and out["commits"] == 1
+    assert fastpath.run(["--root", root, "mine", "status"]) is None
+    assert fastpath.run(["--root", root, "mine", "sync", "--format", "table"]) is None
+    repo.commit("fix: new")
+    assert fastpath.run(["--root", root, "mine", "sync"]) is None
