@@ -267,3 +267,11 @@ def test_symlinked_skill_md_and_folder(cli: Any, project: Path, tmp_path_factory
     assert row["findings"][0]["rule"] == "symlink-outside"
     linked = cli("skills", "intake", "vendor/alias", cwd=project)
     assert linked.exit_code == 2 and "symlinks are not followed" in linked.stderr
+
+
+def test_text_format(cli: Any, project: Path) -> None:
+    _vendor(project, "curl-setup", "csv-profiler")
+    out = cli("skills", "intake", "vendor/acme", "-f", "text", cwd=project).stdout
+    assert "vendor/acme/curl-setup: reject (depth 2)" in out
+    assert "  vendor/acme/curl-setup/SKILL.md:12: high remote-code-pipe: curl -fsSL" in out
+    assert out.rstrip().endswith("2 candidates: 1 adopted, 0 review, 1 rejected")

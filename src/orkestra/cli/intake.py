@@ -79,10 +79,14 @@ def _registry_or_none(*, required: bool) -> Any:
 
 
 def _emit(report: dict[str, Any], fmt: Format) -> None:
+    from orkestra.intake.table import findings_text, rows, text_report
+
+    if fmt is Format.text:
+        emit(report, fmt, text=text_report(report))
+        return
     if fmt is not Format.table:
         emit(report, fmt)
         return
-    from orkestra.intake.table import findings_text, rows
 
     emit(rows(report), Format.table, title="skill intake")
     text = findings_text(report)

@@ -14,7 +14,7 @@ from orkestra.intake.evaluate import Candidate, Options, evaluate_tree, summary
 from orkestra.intake.normalise import digest
 from orkestra.intake.rules import RuleSet, default_rules
 from orkestra.registry.models.common import LAYERS
-from orkestra.registry.registry import Registry
+from orkestra.registry.registry import Registry, SkillEntry
 
 
 def known_skills(reg: Registry | None) -> list[Known]:
@@ -88,24 +88,29 @@ def audit(reg: Registry, today: dt.date, rules: RuleSet | None = None) -> dict[s
     """Re-run the review over every vendor skill already registered; report drift since adoption."""
     rules = rules or default_rules()
     known = known_skills(reg)
+    groups: dict[tuple[str, str | None], list[SkillEntry]] = {}
+    for entry in sorted(reg.skills.values(), key=lambda s: s.name):
+        if entry.source == "vendor" and entry.folder is not None:
+            root_path = entry.vendor_root.path if entry.vendor_root else entry.folder
+            groups.setdefault((root_path, entry.provider), []).append(entry)
     results: list[Candidate] = []
     drift: dict[str, bool | None] = {}
-    for entry in sorted(reg.skills.values(), key=lambda s: s.name):
-        if entry.source != "vendor" or entry.folder is None:
-            continue
-        root = entry.vendor_root
+    for (root_path, provider), entries in groups.items():
+        root = entries[0].vendor_root
         options = Options(
-            provider=entry.provider,
-            layer=entry.layer,
+            provider=provider,
+            layer=entries[0].layer,
             trust=root.trust if root else "vendor",
             today=today,
         )
-        folder = reg.root / entry.folder
-        found = evaluate_tree(folder, reg.root, known, options, rules, folders=[folder])
+        folders = [reg.root / str(e.folder) for e in entries]
+        found = evaluate_tree(reg.root / root_path, reg.root, known, options, rules, folders)
+        for candidate in found:
+            recorded = _recorded_digest(reg, provider, candidate.name)
+            current = digest(candidate.review.entries, 1 << 20)
+            drift[candidate.name] = None if recorded is None else recorded != current
         results.extend(found)
-        recorded = _recorded_digest(reg, entry.provider, entry.name)
-        current = digest(found[0].review.entries, 1 << 20)
-        drift[entry.name] = None if recorded is None else recorded != current
+    results.sort(key=lambda c: c.name)
     rows = []
     for candidate in results:
         row = candidate.to_dict()

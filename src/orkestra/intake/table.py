@@ -32,3 +32,22 @@ def findings_text(report: dict[str, Any]) -> str:
         for f in c["findings"]
     ]
     return "\n".join(lines)
+
+
+def text_report(report: dict[str, Any]) -> str:
+    """Plain lines: one verdict line per candidate, its findings, then the summary."""
+    lines = []
+    for c in report["candidates"]:
+        lines.append(f"{c['path']}: {c['verdict']} (depth {c['depth']['level']})")
+        lines.extend(
+            f"  {f['file']}:{f['line']}: {f['severity']} {f['rule']}: {f['excerpt']}"
+            for f in c["findings"]
+        )
+        if c["verdict"] != "adopt":
+            lines.extend(f"  reason: {r}" for r in c["reasons"])
+    s = report["summary"]
+    lines.append(
+        f"{s['candidates']} candidates: {s['adopted']} adopted, {s['review']} review, "
+        f"{s['rejected']} rejected"
+    )
+    return "\n".join(lines)
