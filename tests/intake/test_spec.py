@@ -72,3 +72,8 @@ def test_body_length_is_a_warning() -> None:
 def test_yaml_error_names_the_line() -> None:
     result = spec.check(f"---\nname: t\ndescription: Note: {D}\n---\n", "t")
     assert result.errors[0].startswith("Invalid YAML in frontmatter: line 3:")
+
+
+def test_flow_like_text_inside_a_block_scalar_is_text() -> None:
+    text = f"---\nname: t\ndescription: |\n  {D}\n  see: [the guide]\nlicense: MIT\n---\n"
+    assert spec.check(text, "t").valid

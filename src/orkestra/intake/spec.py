@@ -35,6 +35,7 @@ CLAUDE_CODE_KEYS = frozenset(
     }
 )
 # strictyaml refuses flow collections and tags; PyYAML accepts them, so they are caught here
+_BLOCK_START = re.compile(r"^\s*(?:-\s+|[^\s#][^:#]*:\s+)[|>][-+0-9]*\s*(?:#.*)?$")
 _FLOW_OR_TAG = re.compile(r"^\s*(?:-\s+|[^\s#'\"][^:#]*:\s+)(?:[\[{]|![\w!<])")
 
 
@@ -96,7 +97,12 @@ def check(text: str, folder_name: str, *, body_max_lines: int = 500) -> SpecResu
 
 
 def _parse(head: str, result: SpecResult) -> dict[str, Any] | None:
+    block_indent: int | None = None  # inside a `|` or `>` block scalar: text, not YAML
     for number, line in enumerate(head.splitlines(), start=1):
+        indent = len(line) - len(line.lstrip())
+        if block_indent is not None and (not line.strip() or indent > block_indent):
+            continue
+        block_indent = indent if _BLOCK_START.match(line) else None
         if _FLOW_OR_TAG.match(line):
             result.errors.append(
                 f"Invalid YAML in frontmatter: line {number}: flow collections ([...], {{...}}) "
