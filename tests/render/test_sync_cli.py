@@ -1,0 +1,118 @@
+"""`orkestra sync` through the real CLI: output shape, exit codes, error messages."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from tests.conftest import write
+
+
+def test_sync_prints_the_plan_and_second_run_writes_nothing(cli: Any, scaffold: Path) -> None:
+    first = cli("sync", cwd=scaffold)
+    assert first.exit_code == 0, first.stderr
+    data = first.json()
+    assert list(data) == [
+        "ok",
+        "mode",
+        "targets",
+        "skipped_targets",
+        "written",
+        "warnings",
+        "created",
+        "updated",
+        "deleted",
+        "unchanged",
+        "conflicts",
+    ]
+    assert data["written"] == 4 and data["targets"] == ["claude"]
+    second = cli("sync", cwd=scaffold).json()
+    assert second["written"] == 0 and len(second["unchanged"]) == 4
+
+
+def test_dry_run_prints_json_plan_and_writes_nothing(cli: Any, scaffold: Path) -> None:
+    result = cli("sync", "--dry-run", cwd=scaffold)
+    assert result.exit_code == 0
+    plan = result.json()
+    assert plan["mode"] == "dry-run" and plan["written"] == 0
+    assert ".claude/agents/example-agent.md" in plan["created"]
+    assert not (scaffold / ".claude").exists()
+
+
+def test_check_exit_codes(cli: Any, scaffold: Path) -> None:
+    drift = cli("sync", "--check", cwd=scaffold)
+    assert drift.exit_code == 1
+    assert drift.json()["ok"] is False and drift.json()["created"]
+    assert not (scaffold / ".claude").exists()
+    assert cli("sync", cwd=scaffold).exit_code == 0
+    clean = cli("sync", "--check", cwd=scaffold)
+    assert clean.exit_code == 0 and clean.json()["ok"] is True
+    text = cli("sync", "--check", "--format", "text", cwd=scaffold)
+    assert text.stdout.strip().startswith("ok: would write 0 file(s)")
+
+
+def test_check_lists_what_would_change_in_text(cli: Any, scaffold: Path) -> None:
+    cli("sync", cwd=scaffold)
+    (scaffold / ".claude/agents/example-agent.md").write_text("edited\n")
+    result = cli("sync", "--check", "--format", "text", cwd=scaffold)
+    assert result.exit_code == 1
+    assert "updated .claude/agents/example-agent.md" in result.stdout
+    assert "drift:" in result.stdout
+
+
+def test_table_format(cli: Any, scaffold: Path) -> None:
+    result = cli("sync", "--dry-run", "--format", "table", cwd=scaffold)
+    assert result.exit_code == 0 and "created" in result.stdout
+
+
+def test_validation_error_exit_1_with_file_line(cli: Any, scaffold: Path) -> None:
+    agent = scaffold / "registries/agents/example-agent.yaml"
+    agent.write_text(agent.read_text().replace("- Glob", "- Teleport"))
+    result = cli("sync", cwd=scaffold)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(
+        "orkestra: registries/agents/example-agent.yaml:1: sync refused"
+    )
+    assert "ORK025" in result.stderr
+    assert not (scaffold / ".claude").exists()
+
+
+def test_conflict_exit_1_and_force_takes_over(cli: Any, scaffold: Path) -> None:
+    write(scaffold, ".claude/agents/example-agent.md", "mine\n")
+    result = cli("sync", cwd=scaffold)
+    assert result.exit_code == 1 and "did not write" in result.stderr
+    assert (scaffold / ".claude/agents/example-agent.md").read_text() == "mine\n"
+    assert cli("sync", "--force", cwd=scaffold).exit_code == 0
+    assert (scaffold / ".claude/agents/example-agent.md").read_text() != "mine\n"
+
+
+def test_unknown_and_unimplemented_targets_are_usage_errors(cli: Any, scaffold: Path) -> None:
+    unknown = cli("sync", "--target", "vim", cwd=scaffold)
+    assert unknown.exit_code == 2 and "unknown target 'vim'" in unknown.stderr
+    later = cli("sync", "--target", "codex", cwd=scaffold)
+    assert later.exit_code == 2 and "not implemented yet" in later.stderr
+    assert cli("sync", "--target", "claude", "--dry-run", cwd=scaffold).exit_code == 0
+
+
+def test_configured_unimplemented_target_is_reported_not_dropped(cli: Any, scaffold: Path) -> None:
+    (scaffold / "registries/orkestra.yaml").write_text("project: p\ntargets: [claude, cursor]\n")
+    data = cli("sync", "--dry-run", cwd=scaffold).json()
+    assert data["targets"] == ["claude"] and data["skipped_targets"] == ["cursor"]
+
+
+def test_template_error_names_the_project_template(cli: Any, scaffold: Path) -> None:
+    write(scaffold, "templates/claude/agent.md.j2", "---\nname: {{ nme }}\n---\n")
+    result = cli("sync", "--format", "json", cwd=scaffold)
+    assert result.exit_code == 1
+    assert "templates/claude/agent.md.j2" in result.stderr and '"line": 2' in result.stderr
+    assert not (scaffold / ".claude").exists()
+
+
+def test_installed_executable_check_mode(scaffold: Path) -> None:
+    exe = shutil.which("orkestra")
+    assert exe is not None
+    subprocess.run([exe, "sync"], cwd=scaffold, check=True, capture_output=True)
+    done = subprocess.run([exe, "sync", "--check"], cwd=scaffold, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
