@@ -82,9 +82,9 @@ def test_symlinks_leaving_the_tree_devices_and_huge_files_are_refused(
     market: Path, target: Path, tmp_path: Path
 ) -> None:
     secret = write(tmp_path, "secret/agents/leak.md", AGENT.format(name="leak"))
-    os.symlink(secret, market / "plugins/alpha/agents/leak.md")
-    os.symlink(secret.parent, market / "plugins/linked-agents")
-    os.symlink(market / "plugins/beta/agents/thinker.md", market / "plugins/alpha/agents/same.md")
+    (market / "plugins/alpha/agents/leak.md").symlink_to(secret)
+    (market / "plugins/linked-agents").symlink_to(secret.parent)
+    (market / "plugins/alpha/agents/same.md").symlink_to(market / "plugins/beta/agents/thinker.md")
     os.mkfifo(market / "plugins/alpha/agents/pipe.md")
     write(market, "plugins/alpha/agents/huge.md", "x" * (MAX_MARKDOWN + 1))
     write(market, "plugins/alpha/agents/bad-name.md", AGENT.format(name="Bad_Name"))
@@ -103,7 +103,7 @@ def test_symlinks_leaving_the_tree_devices_and_huge_files_are_refused(
 
 
 def test_skill_resource_symlink_out_is_refused(market: Path, target: Path) -> None:
-    os.symlink("/etc/passwd", market / "plugins/alpha/skills/pdf-tools/passwd")
+    (market / "plugins/alpha/skills/pdf-tools/passwd").symlink_to("/etc/passwd")
     report = import_tree(target, market)
     assert {
         "path": "plugins/alpha/skills/pdf-tools/passwd",
