@@ -23,6 +23,21 @@ def _tag_text(run: str) -> str:
     return "".join(chr(ord(c) - 0xE0000) for c in run if 0xE0020 <= ord(c) <= 0xE007E)
 
 
+def _is_flag(text: str, start: int, run: str) -> bool:
+    """Subdivision flags (England, Scotland, Wales) are U+1F3F4 + tag letters + U+E007F."""
+    letters = run[:-1]
+    return (
+        start > 0
+        and text[start - 1] == "\U0001f3f4"
+        and run.endswith("\U000e007f")
+        and 1 <= len(letters) <= 6
+        and all(
+            "a" <= chr(ord(c) - 0xE0000) <= "z" or "0" <= chr(ord(c) - 0xE0000) <= "9"
+            for c in letters
+        )
+    )
+
+
 def scan_invisible(rules: RuleSet, file: str, text: str) -> list[Finding]:
     """Findings for hidden characters, each naming the code points it saw."""
     body = Text(text)
@@ -38,8 +53,10 @@ def scan_invisible(rules: RuleSet, file: str, text: str) -> list[Finding]:
     for rule_id, pattern in checks:
         rule = rules.builtin(rule_id)
         for match in pattern.finditer(text):
-            number = body.line_no(match.start())
             run = match.group(0)
+            if rule_id == "invisible-tag-characters" and _is_flag(text, match.start(), run):
+                continue
+            number = body.line_no(match.start())
             detail = code_points(run)
             if rule_id == "invisible-tag-characters" and _tag_text(run):
                 detail += f" spelling {_tag_text(run)[:80]!r}"
