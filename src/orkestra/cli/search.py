@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from orkestra.cli.common import FormatOption, emit, new_app, project_root
+from orkestra.cli import common
+from orkestra.cli.common import FormatOption, emit, new_app
 from orkestra.core.output import Format
 
 app = new_app("Search every registry at once.")
@@ -37,6 +39,12 @@ def search(
     from orkestra.search.service import as_text, find, parse_types
 
     filters = Filters(types=parse_types(types))
-    result = find(project_root(), query, filters=filters, limit=limit, want_summary=summary)
+    result = find(_root(), query, filters=filters, limit=limit, want_summary=summary)
     emit(result, fmt, title=f"search: {query}", text=as_text(result))
     raise typer.Exit(0)
+
+
+def _root() -> Path:
+    from orkestra.search.service import project_root
+
+    return project_root(common.STATE.root)

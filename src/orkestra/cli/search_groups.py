@@ -6,11 +6,13 @@ an argument or `--query Q` (the `orkestra registry decisions search --query Q` s
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from orkestra.cli.common import FormatOption, emit, new_app, project_root
+from orkestra.cli import common
+from orkestra.cli.common import FormatOption, emit, new_app
 from orkestra.core.errors import UsageError
 from orkestra.core.output import Format
 
@@ -37,7 +39,7 @@ def _run(
     text = query or option
     if not text:
         raise UsageError(f"missing query: orkestra {kind} search QUERY")
-    result = find(project_root(), text, filters=Filters(types=(kind,), **filters), limit=limit)
+    result = find(_root(), text, filters=Filters(types=(kind,), **filters), limit=limit)
     emit(result, fmt, title=f"{kind} search: {text}", text=as_text(result))
     raise typer.Exit(0)
 
@@ -135,3 +137,9 @@ def decisions_search(
         domain=check_choice("--domain", domain, ()),
         status=check_choice("--status", status, DECISION_STATUSES),
     )
+
+
+def _root() -> Path:
+    from orkestra.search.service import project_root
+
+    return project_root(common.STATE.root)

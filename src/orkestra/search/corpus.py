@@ -7,7 +7,7 @@ in-memory corpus below answer it identically, so results are the same with or wi
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -22,11 +22,13 @@ POOL_MIN_LEN = 3
 
 @dataclass(frozen=True)
 class Entry:
-    """A document as ranking sees it: identity, location, field names and weights, filters."""
+    """A document as ranking sees it: identity, location, field names and weights, filters.
+
+    `attrs` is only filled when asked for (filters need it); titles are fetched for the final hits.
+    """
 
     type: str
     id: str
-    title: str
     path: str
     line: int
     names: tuple[str, ...]
@@ -35,12 +37,21 @@ class Entry:
 
 
 class Corpus(Protocol):
-    def postings_range(self, low: str, high: str | None) -> Iterable[tuple[str, int, int]]:
-        """(term, doc ref, field index) for terms == low, or low <= term < high."""
+    def frequency(self, low: str, high: str | None) -> int:
+        """How many documents hold a term == low, or low <= term < high (summed per term)."""
         ...
 
-    def postings(self, term: str) -> Iterable[tuple[int, int]]:
-        """(doc ref, field index) for every field holding `term`."""
+    def postings_range(
+        self, low: str, high: str | None, within: Collection[int] | None
+    ) -> Iterable[tuple[str, int, int]]:
+        """(term, doc ref, field index) for terms == low, or low <= term < high.
+
+        With `within`, only documents among those refs.
+        """
+        ...
+
+    def postings(self, term: str, within: Collection[int] | None) -> Iterable[tuple[int, int]]:
+        """(doc ref, field index) for every field holding `term` (only refs `within`, if given)."""
         ...
 
     def fuzzy_pool(self, shortest: int, longest: int) -> list[str]:
@@ -51,8 +62,14 @@ class Corpus(Protocol):
         """Docs whose id equals `key` (see `text.exact_key`)."""
         ...
 
-    def entries(self, refs: Iterable[int]) -> dict[int, Entry]:
-        """The entries of the given doc refs."""
+    def entries(
+        self, refs: Iterable[int], types: Sequence[str], with_attrs: bool
+    ) -> dict[int, Entry]:
+        """The entries of the given doc refs, only of `types` when it is not empty."""
+        ...
+
+    def titles(self, refs: Iterable[int]) -> dict[int, str]:
+        """The titles of the given doc refs."""
         ...
 
 
@@ -66,7 +83,6 @@ def entry_of(doc: Document) -> Entry:
     return Entry(
         doc.type,
         doc.id,
-        doc.title,
         doc.path,
         doc.line,
         tuple(f.name for f in fields),
@@ -93,19 +109,29 @@ class MemoryCorpus:
             if len(term) >= POOL_MIN_LEN and term.isalpha():
                 self._pool.setdefault(len(term), []).append(term)
 
-    def postings_range(self, low: str, high: str | None) -> Iterable[tuple[str, int, int]]:
+    def _terms(self, low: str, high: str | None) -> list[str]:
         if high is None:
-            return [(low, ref, col) for ref, col in self._postings.get(low, [])]
+            return [low] if low in self._postings else []
         start = bisect.bisect_left(self._vocabulary, low)
-        end = bisect.bisect_left(self._vocabulary, high)
+        return self._vocabulary[start : bisect.bisect_left(self._vocabulary, high)]
+
+    def frequency(self, low: str, high: str | None) -> int:
+        return sum(len({ref for ref, _ in self._postings[t]}) for t in self._terms(low, high))
+
+    def postings_range(
+        self, low: str, high: str | None, within: Collection[int] | None
+    ) -> Iterable[tuple[str, int, int]]:
         return [
             (term, ref, col)
-            for term in self._vocabulary[start:end]
-            for ref, col in self._postings[term]
+            for term in self._terms(low, high)
+            for ref, col in self.postings(term, within)
         ]
 
-    def postings(self, term: str) -> Iterable[tuple[int, int]]:
-        return self._postings.get(term, [])
+    def postings(self, term: str, within: Collection[int] | None) -> Iterable[tuple[int, int]]:
+        found = self._postings.get(term, [])
+        if within is None:
+            return found
+        return [(ref, col) for ref, col in found if ref in within]
 
     def fuzzy_pool(self, shortest: int, longest: int) -> list[str]:
         return sorted(t for size in range(shortest, longest + 1) for t in self._pool.get(size, []))
@@ -113,5 +139,11 @@ class MemoryCorpus:
     def exact(self, key: str) -> list[int]:
         return self._ids.get(key, [])
 
-    def entries(self, refs: Iterable[int]) -> dict[int, Entry]:
-        return {ref: entry_of(self._docs[ref]) for ref in refs}
+    def entries(
+        self, refs: Iterable[int], types: Sequence[str], with_attrs: bool
+    ) -> dict[int, Entry]:
+        docs = self._docs
+        return {ref: entry_of(docs[ref]) for ref in refs if not types or docs[ref].type in types}
+
+    def titles(self, refs: Iterable[int]) -> dict[int, str]:
+        return {ref: self._docs[ref].title for ref in refs}

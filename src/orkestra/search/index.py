@@ -1,8 +1,9 @@
 """The derived search index `.orkestra/search.sqlite3`: opened, refreshed, rebuilt when needed.
 
-Freshness: every search stats the source files (`layout.scan`) and compares mtime and size with
-the `files` table; only files that differ are hashed, and only files whose content hash changed
-are parsed again (their documents are replaced in one transaction). A file modified less than
+Freshness: every search stats the source files (`layout.scan`) and compares one fingerprint of
+(path, mtime, size) per scan unit with the `units` table; only in a unit that differs are files
+compared one by one with the `files` table, only files that differ are hashed, and only files whose
+content hash changed are parsed again (their documents are replaced in one transaction). A file modified less than
 `RACY_NS` before it was indexed is re-hashed on every search until it is older, because a second
 edit within the file system's timestamp granularity would not change its mtime.
 
@@ -18,10 +19,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import marshal
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from orkestra.search import extract, layout, store
@@ -34,6 +36,7 @@ RACY_NS = 2_000_000_000
 BUSY_TIMEOUT_S = 30.0
 #: pseudo-file standing for the knowledge provider module (its change re-reads the knowledge)
 PROVIDER = "@provider"
+_PROVIDER_NAME = "search_docs.py"
 
 
 def index_path(root: Path) -> Path:
@@ -106,25 +109,38 @@ def _locked(root: Path) -> Iterator[None]:
 
 # --- freshness ---------------------------------------------------------------------------------
 
+#: unit -> path -> (mtime_ns, size)
+Units = dict[str, layout.Stats]
 
-def _provider_stat() -> tuple[int, int] | None:
-    path = Path(__file__).resolve().parent.parent / "knowledge" / "search_docs.py"
+
+def _provider_file() -> Path:
+    return Path(__file__).resolve().parent.parent / "knowledge" / "search_docs.py"
+
+
+def _current(root: Path, settings: layout.Settings) -> Units:
+    """Every source as it is on disk now, by scan unit (plus the knowledge provider module)."""
+    units = layout.scan(str(root), settings)
+    provider: layout.Stats = {}
     try:
-        st = path.stat()
+        st = _provider_file().stat()
+        provider[_PROVIDER_NAME] = (st.st_mtime_ns, st.st_size)
     except OSError:
-        return None
-    return (st.st_mtime_ns, st.st_size)
+        pass
+    units[PROVIDER] = provider
+    return units
 
 
-def _current(root: Path, settings: layout.Settings) -> dict[str, tuple[str, int, int]]:
-    """path -> (group, mtime, size) of every source as it is on disk now."""
-    files, knowledge = layout.scan(str(root), settings)
-    current = {p: (p, m, s) for p, (m, s) in files.items()}
-    current.update({p: (layout.KNOWLEDGE, m, s) for p, (m, s) in knowledge.items()})
-    provider = _provider_stat()
-    if provider is not None:
-        current[PROVIDER] = (layout.KNOWLEDGE, *provider)
-    return current
+def _path(unit: str, name: str, settings: layout.Settings) -> str:
+    return f"{PROVIDER}/{name}" if unit == PROVIDER else layout.unit_path(unit, name, settings)
+
+
+def _fingerprint(stats: layout.Stats) -> str:
+    return hashlib.blake2b(marshal.dumps(list(stats.items())), digest_size=16).hexdigest()
+
+
+def _group(unit: str, path: str) -> str:
+    """Documents are replaced per group: one file, or the whole knowledge base."""
+    return layout.KNOWLEDGE if unit in (layout.KNOWLEDGE, PROVIDER) else path
 
 
 def _settings(conn: sqlite3.Connection) -> layout.Settings:
@@ -134,34 +150,39 @@ def _settings(conn: sqlite3.Connection) -> layout.Settings:
     return layout.Settings(tuple(raw.get("vendor_roots", ())), str(raw.get("knowledge", "")))
 
 
-def _stale(
-    conn: sqlite3.Connection, current: dict[str, tuple[str, int, int]]
-) -> tuple[list[str], list[str]]:
-    """(paths new or changed on disk, or racy; paths gone) against the files table."""
-    stored = {
-        path: (mtime, size, racy)
-        for path, mtime, size, racy in conn.execute("SELECT path, mtime, size, racy FROM files")
-    }
-    changed = []
-    for path, (_group, mtime, size) in current.items():
-        old = stored.get(path)
-        if old is None or old[0] != mtime or old[1] != size or old[2]:
-            changed.append(path)
-    gone = [path for path in stored if path not in current]
-    return changed, gone
+def _racy(conn: sqlite3.Connection) -> list[tuple[str, int]]:
+    raw = store.get_meta(conn, "racy")
+    if not isinstance(raw, list):
+        return []
+    return [(str(item[0]), int(item[1])) for item in raw]
+
+
+def _is_fresh(conn: sqlite3.Connection, root: Path, units: Units) -> bool:
+    stored = dict(conn.execute("SELECT name, digest FROM units").fetchall())
+    if stored.keys() != units.keys():
+        return False
+    if any(stored[name] != _fingerprint(stats) for name, stats in units.items()):
+        return False
+    now = time.time_ns()
+    for path, mtime in _racy(conn):
+        if mtime < now - RACY_NS:
+            return False  # old enough now: one write clears it from the racy list
+        row = conn.execute("SELECT hash FROM files WHERE path = ?", (path,)).fetchone()
+        if row is None or row[0] != _digest(root, path):
+            return False
+    return True
 
 
 def refresh(conn: sqlite3.Connection, root: Path) -> None:
     """Bring the index in step with the source files (no-op when nothing changed)."""
     settings = _settings(conn)
-    current = _current(root, settings)
-    changed, gone = _stale(conn, current)
-    if not changed and not gone:
+    units = _current(root, settings)
+    if _is_fresh(conn, root, units):
         return
     with _locked(root):
         conn.execute("BEGIN IMMEDIATE")
         try:
-            _apply(conn, root, settings, current)
+            _apply(conn, root, settings, units)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -169,55 +190,88 @@ def refresh(conn: sqlite3.Connection, root: Path) -> None:
 
 
 def _digest(root: Path, path: str) -> str:
-    if path == PROVIDER:
-        target = Path(__file__).resolve().parent.parent / "knowledge" / "search_docs.py"
-    else:
-        target = root / path
+    target = _provider_file() if path.startswith(f"{PROVIDER}/") else root / path
     try:
         return hashlib.blake2b(target.read_bytes(), digest_size=16).hexdigest()
     except OSError:
         return ""
 
 
+def _changes(
+    conn: sqlite3.Connection, units: Units, settings: layout.Settings
+) -> tuple[dict[str, tuple[str, int, int]], dict[str, str]]:
+    """(path -> (unit, mtime, size) to re-check; path gone -> its unit) for changed units."""
+    stored = dict(conn.execute("SELECT name, digest FROM units").fetchall())
+    check: dict[str, tuple[str, int, int]] = {}
+    gone: dict[str, str] = {}
+    for unit in sorted(set(units) | set(stored)):
+        stats = units.get(unit, {})
+        if unit in units and stored.get(unit) == _fingerprint(stats):
+            continue
+        rows = conn.execute("SELECT path, mtime, size FROM files WHERE unit = ?", (unit,))
+        known = {path: (mtime, size) for path, mtime, size in rows}
+        present = set()
+        for name, stat in stats.items():
+            path = _path(unit, name, settings)
+            present.add(path)
+            if known.get(path) != stat:
+                check[path] = (unit, *stat)
+        gone.update((path, unit) for path in known if path not in present)
+    racy = {path for path, _ in _racy(conn)}
+    if racy:
+        for unit, stats in units.items():
+            for name, stat in stats.items():
+                path = _path(unit, name, settings)
+                if path in racy:
+                    check.setdefault(path, (unit, *stat))
+    return check, gone
+
+
 def _apply(
     conn: sqlite3.Connection,
     root: Path,
     settings: layout.Settings,
-    current: dict[str, tuple[str, int, int]],
+    units: Units,
     *,
     fresh_index: bool = False,
 ) -> None:
-    """Inside the write transaction: re-check against the table, re-read what changed."""
-    if layout.CONFIG in _stale(conn, current)[0]:
+    """Inside the write transaction: re-check against the tables, re-read what changed."""
+    check, gone = _changes(conn, units, settings)
+    if layout.CONFIG in check or fresh_index:
         fresh, _ = extract.settings(root)
-        if fresh != settings:
+        if fresh != settings or fresh_index:
             settings = fresh
             _save_settings(conn, settings)
-            current = _current(root, settings)
-    changed, gone = _stale(conn, current)
-    hashes = dict(conn.execute("SELECT path, hash FROM files").fetchall())
+            units = _current(root, settings)
+            check, gone = _changes(conn, units, settings)
+    hashes = dict(conn.execute("SELECT path, hash FROM files").fetchall()) if check else {}
     dirty: set[str] = set()
     now = time.time_ns()
-    for path in changed:
-        group, mtime, size = current[path]
+    racy = []
+    for path, (unit, mtime, size) in sorted(check.items()):
         digest = _digest(root, path)
         if hashes.get(path) != digest:
-            dirty.add(group)
-        racy = int(mtime >= now - RACY_NS)
+            dirty.add(_group(unit, path))
+        if mtime >= now - RACY_NS:
+            racy.append([path, mtime])
         conn.execute(
-            "INSERT OR REPLACE INTO files(path, grp, mtime, size, hash, racy)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (path, group, mtime, size, digest, racy),
+            "INSERT OR REPLACE INTO files(path, unit, mtime, size, hash) VALUES (?, ?, ?, ?, ?)",
+            (path, unit, mtime, size, digest),
         )
-    for path in gone:
-        row = conn.execute("SELECT grp FROM files WHERE path = ?", (path,)).fetchone()
-        dirty.add(row[0] if row else path)
+    for path, unit in sorted(gone.items()):
+        dirty.add(_group(unit, path))
         conn.execute("DELETE FROM files WHERE path = ?", (path,))
     for group in sorted(dirty):
         if not fresh_index:
             store.remove_source(conn, group)
-        if group in current or group == layout.KNOWLEDGE:
+        if group == layout.KNOWLEDGE or group not in gone:
             store.add_documents(conn, group, _documents(root, group, settings))
+    conn.execute("DELETE FROM units")
+    conn.executemany(
+        "INSERT INTO units(name, digest) VALUES (?, ?)",
+        [(name, _fingerprint(stats)) for name, stats in sorted(units.items())],
+    )
+    store.put_meta(conn, "racy", racy)
 
 
 def _documents(root: Path, group: str, settings: layout.Settings) -> list[Document]:
@@ -260,7 +314,6 @@ def rebuild(root: Path, *, seen: tuple[int, int, int] | None) -> None:
             store.create(conn)
             conn.execute("BEGIN")
             settings, _ = extract.settings(root)
-            _save_settings(conn, settings)
             _apply(conn, root, settings, _current(root, settings), fresh_index=True)
             conn.execute("COMMIT")
         finally:
@@ -292,18 +345,28 @@ class IndexCorpus:
         self._conn = conn
         self._layouts: dict[str, tuple[tuple[str, ...], tuple[float, ...]]] = {}
 
-    def postings_range(self, low: str, high: str | None) -> Iterable[tuple[str, int, int]]:
+    def frequency(self, low: str, high: str | None) -> int:
         if high is None:
-            rows = self._conn.execute("SELECT term, doc, col FROM terms WHERE term = ?", (low,))
-        else:
-            rows = self._conn.execute(
-                "SELECT term, doc, col FROM terms WHERE term >= ? AND term < ?", (low, high)
-            )
-        return [(term, doc, int(col[1:])) for term, doc, col in rows]
+            row = self._conn.execute("SELECT doc FROM termrows WHERE term = ?", (low,)).fetchone()
+            return int(row[0]) if row else 0
+        row = self._conn.execute(
+            "SELECT total(doc) FROM termrows WHERE term >= ? AND term < ?", (low, high)
+        ).fetchone()
+        return int(row[0] or 0)
 
-    def postings(self, term: str) -> Iterable[tuple[int, int]]:
-        rows = self._conn.execute("SELECT doc, col FROM terms WHERE term = ?", (term,))
-        return [(doc, int(col[1:])) for doc, col in rows]
+    def postings_range(
+        self, low: str, high: str | None, within: Collection[int] | None
+    ) -> Iterable[tuple[str, int, int]]:
+        where = "term = ?" if high is None else "term >= ? AND term < ?"
+        params: list[object] = [low] if high is None else [low, high]
+        if within is not None:
+            where += " AND doc IN (SELECT value FROM json_each(?))"
+            params.append(json.dumps(list(within)))
+        sql = f"SELECT term, doc, CAST(substr(col, 2) AS INTEGER) FROM terms WHERE {where}"
+        return self._conn.execute(sql, params).fetchall()
+
+    def postings(self, term: str, within: Collection[int] | None) -> Iterable[tuple[int, int]]:
+        return [(ref, col) for _term, ref, col in self.postings_range(term, None, within)]
 
     def fuzzy_pool(self, shortest: int, longest: int) -> list[str]:
         rows = self._conn.execute(
@@ -314,18 +377,32 @@ class IndexCorpus:
     def exact(self, key: str) -> list[int]:
         return [ref for (ref,) in self._conn.execute("SELECT ref FROM docs WHERE key = ?", (key,))]
 
-    def entries(self, refs: Iterable[int]) -> dict[int, Entry]:
-        wanted = json.dumps(list(refs))
-        rows = self._conn.execute(
-            "SELECT ref, type, id, title, path, line, fields, attrs FROM docs"
-            " WHERE ref IN (SELECT value FROM json_each(?))",
-            (wanted,),
+    def entries(
+        self, refs: Iterable[int], types: Sequence[str], with_attrs: bool
+    ) -> dict[int, Entry]:
+        attrs_col = "attrs" if with_attrs else "''"
+        sql = (
+            f"SELECT ref, type, id, path, line, fields, {attrs_col} FROM docs"
+            " WHERE ref IN (SELECT value FROM json_each(?))"
         )
+        params: list[str] = [json.dumps(list(refs))]
+        if types:
+            sql += f" AND type IN ({', '.join('?' * len(types))})"
+            params.extend(types)
         out = {}
-        for ref, kind, ident, title, path, line, fields, attrs in rows:
-            names, weights = self._layout(fields)
-            out[ref] = Entry(kind, ident, title, path, line, names, weights, json.loads(attrs))
+        layout_of = self._layout
+        for ref, kind, ident, path, line, fields, attrs in self._conn.execute(sql, params):
+            names, weights = layout_of(fields)
+            extra = json.loads(attrs) if attrs else {}
+            out[ref] = Entry(kind, ident, path, line, names, weights, extra)
         return out
+
+    def titles(self, refs: Iterable[int]) -> dict[int, str]:
+        rows = self._conn.execute(
+            "SELECT ref, title FROM docs WHERE ref IN (SELECT value FROM json_each(?))",
+            (json.dumps(list(refs)),),
+        )
+        return dict(rows.fetchall())
 
     def _layout(self, fields: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
         known = self._layouts.get(fields)

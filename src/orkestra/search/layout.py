@@ -33,85 +33,103 @@ class Settings:
     knowledge: str = "knowledge"
 
 
-def scan(root: str, settings: Settings) -> tuple[Stats, Stats]:
-    """(registry and vendor files, knowledge files) with their mtime and size."""
-    files: Stats = {}
-    _one(root, CONFIG, files)
-    _one(root, SCOPES, files)
+def scan(root: str, settings: Settings) -> dict[str, Stats]:
+    """Scan units (a folder, a vendor root, the knowledge tree) -> name in unit -> mtime, size.
+
+    A file's project-relative path is `unit/name`. Each unit is compared with the index as a
+    whole first (one fingerprint per unit), so an unchanged registry costs one `stat` per file
+    and no per-file lookups.
+    """
+    units: dict[str, Stats] = {}
+    top: Stats = {}
+    for name in ("orkestra.yaml", "scopes.yaml"):
+        try:
+            st = os.stat(f"{root}/registries/{name}")  # noqa: PTH116 - hot path, str paths
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode):
+            top[name] = (st.st_mtime_ns, st.st_size)
+    units["registries"] = top
     for folder in ("agents", "truths", "decisions/records"):
-        _folder(root, f"registries/{folder}", YAML, files)
+        units[f"registries/{folder}"] = _folder(f"{root}/registries/{folder}", YAML)
     for tier in TIERS:
-        _folder(root, f"registries/skills/{tier}", YAML, files)
-    _domains(root, "registries/domains", files, top=True)
+        units[f"registries/skills/{tier}"] = _folder(f"{root}/registries/skills/{tier}", YAML)
+    domains: Stats = {}
+    _domains(f"{root}/registries/domains", "", domains)
+    units["registries/domains"] = domains
     for vendor in settings.vendor_roots:
-        _vendor(root, vendor, files)
+        units.setdefault(vendor, {}).update(_vendor(f"{root}/{vendor}"))
     knowledge: Stats = {}
-    if settings.knowledge and os.path.isdir(f"{root}/{settings.knowledge}"):  # noqa: PTH112
-        _tree(root, settings.knowledge, knowledge)
-    return files, knowledge
+    if settings.knowledge:
+        _tree(f"{root}/{settings.knowledge}", "", knowledge)
+    units[KNOWLEDGE] = knowledge
+    return units
 
 
-def _one(root: str, rel: str, out: Stats) -> None:
+def unit_path(unit: str, name: str, settings: Settings) -> str:
+    """The project-relative path of file `name` of a scan unit."""
+    if unit == KNOWLEDGE:
+        return f"{settings.knowledge}/{name}"
+    return f"{unit}/{name}"
+
+
+def _folder(folder: str, suffixes: tuple[str, ...]) -> Stats:
+    out: Stats = {}
     try:
-        st = os.stat(f"{root}/{rel}")  # noqa: PTH116 - str paths: this runs per file per search
+        it = os.scandir(folder)
     except OSError:
-        return
-    if stat.S_ISREG(st.st_mode):
-        out[rel] = (st.st_mtime_ns, st.st_size)
+        return out
+    with it:
+        for entry in it:
+            name = entry.name
+            if name.endswith(suffixes) and entry.is_file():
+                try:
+                    st = entry.stat()
+                except OSError:
+                    continue
+                out[name] = (st.st_mtime_ns, st.st_size)
+    return out
 
 
-def _entries(root: str, rel: str) -> list[os.DirEntry[str]]:
+def _listing(folder: str) -> list[os.DirEntry[str]]:
     try:
-        with os.scandir(f"{root}/{rel}") as it:
-            return list(it)
+        with os.scandir(folder) as it:
+            return sorted(it, key=lambda e: e.name)
     except OSError:
         return []
 
 
-def _folder(root: str, rel: str, suffixes: tuple[str, ...], out: Stats) -> None:
-    for entry in _entries(root, rel):
-        if entry.name.endswith(suffixes):
-            try:
-                st = entry.stat()
-            except OSError:
-                continue
-            if stat.S_ISREG(st.st_mode):
-                out[f"{rel}/{entry.name}"] = (st.st_mtime_ns, st.st_size)
-
-
-def _domains(root: str, rel: str, out: Stats, *, top: bool = False) -> None:
-    for entry in sorted(_entries(root, rel), key=lambda e: e.name):
+def _domains(folder: str, prefix: str, out: Stats) -> None:
+    for entry in _listing(folder):
         if entry.is_dir():
-            _domains(root, f"{rel}/{entry.name}", out)
-        elif not top and entry.name in DOMAIN_FILES:
-            _one(root, f"{rel}/{entry.name}", out)
+            _domains(entry.path, f"{prefix}{entry.name}/", out)
+        elif prefix and entry.name in DOMAIN_FILES and entry.is_file():
+            st = entry.stat()
+            out[prefix + entry.name] = (st.st_mtime_ns, st.st_size)
 
 
-def _vendor(root: str, rel: str, out: Stats) -> None:
-    for entry in _entries(root, rel):
+def _vendor(folder: str) -> Stats:
+    out: Stats = {}
+    for entry in _listing(folder):
         if entry.is_dir(follow_symlinks=False):
-            skill = f"{rel}/{entry.name}/SKILL.md"
             try:
-                st = os.lstat(f"{root}/{skill}")
+                st = os.lstat(f"{entry.path}/SKILL.md")
             except OSError:
                 continue
             if stat.S_ISREG(st.st_mode):
-                out[skill] = (st.st_mtime_ns, st.st_size)
+                out[f"{entry.name}/SKILL.md"] = (st.st_mtime_ns, st.st_size)
+    return out
 
 
-def _tree(root: str, rel: str, out: Stats) -> None:
-    for entry in _entries(root, rel):
+def _tree(folder: str, prefix: str, out: Stats) -> None:
+    for entry in _listing(folder):
         if entry.name.startswith("."):
             continue  # usage logs, git metadata
-        path = f"{rel}/{entry.name}"
         if entry.is_dir(follow_symlinks=False):
-            _tree(root, path, out)
+            _tree(entry.path, f"{prefix}{entry.name}/", out)
         elif entry.is_file(follow_symlinks=False):
-            try:
-                st = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            out[path] = (st.st_mtime_ns, st.st_size)
+            st = entry.stat(follow_symlinks=False)
+            out[prefix + entry.name] = (st.st_mtime_ns, st.st_size)
 
 
 def kind_of(rel: str, settings: Settings) -> str | None:

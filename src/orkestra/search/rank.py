@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from orkestra.search.corpus import Corpus, Entry
+from orkestra.search.document import TYPES
 from orkestra.search.scoring import (
     FLOOR,
     FUZZY_MIN_LEN,
@@ -15,11 +17,13 @@ from orkestra.search.scoring import (
     fuzzy_length_range,
     fuzzy_terms,
     matched_fields,
-    ordered,
     prefix_quality,
+    required_words,
     score,
 )
 from orkestra.search.text import exact_key, query_words
+
+_TYPE_ORDER = {name: index for index, name in enumerate(TYPES)}
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,10 @@ class Filters:
     domain: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
 
+    @property
+    def on_attrs(self) -> bool:
+        return bool(self.status or self.domain or self.tags)
+
     def accepts(self, entry: Entry) -> bool:
         if self.types and entry.type not in self.types:
             return False
@@ -38,6 +46,18 @@ class Filters:
             if wanted and not _overlaps(entry.attrs.get(name, ()), wanted):
                 return False
         return True
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The best hits (up to the limit asked for) and the number of hits of each type."""
+
+    hits: list[Hit]
+    counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
 
 
 def _overlaps(values: Sequence[str], wanted: Sequence[str]) -> bool:
@@ -50,52 +70,86 @@ def _upper(word: str) -> str:
     return word[:-1] + chr(ord(word[-1]) + 1)
 
 
-def _gather(corpus: Corpus, words: Sequence[str]) -> dict[int, FieldMatches]:
+def _gather(
+    corpus: Corpus, words: Sequence[str], need: int
+) -> tuple[dict[int, FieldMatches], dict[int, int]]:
+    """Per document: the quality of each word in each field, and a bit mask of matched words.
+
+    When every word must match, the rarest word is looked up first and later words only among
+    the documents that matched so far (the result is the same, the work much smaller).
+    """
     found: dict[int, FieldMatches] = {}
+    masks: dict[int, int] = {}
     count = len(words)
-
-    def note(ref: int, col: int, index: int, quality: float) -> None:
-        cols = found.get(ref)
-        if cols is None:
-            cols = found[ref] = {}
-        cell = cols.get(col)
-        if cell is None:
-            cell = cols[col] = [0.0] * count
-        if quality > cell[index]:
-            cell[index] = quality
-
-    for index, word in enumerate(words):
-        high = _upper(word) if len(word) >= PREFIX_MIN_LEN else None
-        for term, ref, col in corpus.postings_range(word, high):
-            note(ref, col, index, prefix_quality(word, term))
+    highs = [_upper(w) if len(w) >= PREFIX_MIN_LEN else None for w in words]
+    every = need == count and count > 1
+    order: Sequence[int] = range(count)
+    if every:
+        order = sorted(range(count), key=lambda i: (corpus.frequency(words[i], highs[i]), i))
+    within: set[int] | None = None
+    for index in order:
+        word, bit = words[index], 1 << index
+        terms: list[tuple[float, list[tuple[int, int]]]] = []
+        by_term: dict[str, list[tuple[int, int]]] = {}
+        for term, ref, col in corpus.postings_range(word, highs[index], within):
+            by_term.setdefault(term, []).append((ref, col))
+        terms.extend((prefix_quality(word, t), p) for t, p in sorted(by_term.items()))
         if len(word) >= FUZZY_MIN_LEN and word.isalpha():
             pool = corpus.fuzzy_pool(*fuzzy_length_range(word))
             for term, quality in sorted(fuzzy_terms(word, pool).items()):
-                for ref, col in corpus.postings(term):
-                    note(ref, col, index, quality)
-    return found
+                terms.append((quality, list(corpus.postings(term, within))))
+        matched: set[int] = set()
+        for quality, postings in terms:
+            for ref, col in postings:
+                matched.add(ref)
+                cols = found.get(ref)
+                if cols is None:
+                    cols = found[ref] = {}
+                    masks[ref] = bit
+                else:
+                    masks[ref] |= bit
+                cell = cols.get(col)
+                if cell is None:
+                    cell = cols[col] = [0.0] * count
+                if quality > cell[index]:
+                    cell[index] = quality
+        if every:
+            within = matched
+            if not within:
+                break
+    return found, masks
 
 
-def rank(corpus: Corpus, query: str, filters: Filters | None = None) -> list[Hit]:
-    """Every document scoring at least the floor, best first (see `scoring`)."""
+def rank(
+    corpus: Corpus, query: str, filters: Filters | None = None, limit: int | None = None
+) -> Ranking:
+    """Hits scoring at least the floor (best first, at most `limit`) and the counts per type."""
+    keep = filters or Filters()
     words = query_words(query)
     if not words:
-        return []
-    found = _gather(corpus, words)
+        return Ranking([], dict.fromkeys(TYPES, 0))
+    need = required_words(len(words))
+    found, masks = _gather(corpus, words, need)
     exact = set(corpus.exact(exact_key(query)))
-    for ref in exact:
-        found.setdefault(ref, {})
-    entries = corpus.entries(found)
-    keep = filters or Filters()
-    hits = []
-    for ref, matches in found.items():
-        entry = entries.get(ref)
-        if entry is None or not keep.accepts(entry):
+    refs = {ref for ref, mask in masks.items() if mask.bit_count() >= need} | exact
+    entries = corpus.entries(sorted(refs), keep.types, keep.on_attrs)
+    counts = dict.fromkeys(TYPES, 0)
+    scored = []
+    empty: FieldMatches = {}
+    for ref, entry in entries.items():
+        if keep.on_attrs and not keep.accepts(entry):
             continue
-        value = score(matches, entry.weights, len(words), ref in exact)
+        value = score(found.get(ref, empty), entry.weights, len(words), ref in exact)
         if value >= FLOOR:
-            fields = tuple(matched_fields(matches, entry.names))
-            hits.append(
-                Hit(entry.type, entry.id, entry.title, value, fields, entry.path, entry.line)
-            )
-    return ordered(hits)
+            counts[entry.type] = counts.get(entry.type, 0) + 1
+            order = _TYPE_ORDER.get(entry.type, len(TYPES))
+            scored.append((-value, order, entry.id, entry.path, entry.line, ref))
+    top = sorted(scored) if limit is None else heapq.nsmallest(limit, scored)
+    titles = corpus.titles(item[5] for item in top)
+    hits = []
+    for neg, _order, _ident, _path, _line, ref in top:
+        entry = entries[ref]
+        fields = tuple(matched_fields(found.get(ref, empty), entry.names))
+        title = titles.get(ref, entry.id)
+        hits.append(Hit(entry.type, entry.id, title, -neg, fields, entry.path, entry.line))
+    return Ranking(hits, counts)

@@ -14,8 +14,9 @@ unless nothing else remains). A document has fields `f` with weights `W(f)` (PRO
 4. `relevance = (sum_w best(w) + 0.1 · sum_w support(w)) / n`: the strongest field counts in
    full, further fields that also match add a tenth of their weight.
 5. `coverage = (number of words with best(w) > 0) / n`; multi-word queries therefore reward
-   documents that match every word (a document matching half the words keeps a quarter of the
-   score it would have if the other words matched as well).
+   documents that match every word. A document must match at least `required_words(n)` of the
+   words: all of them for up to 3 words, else 3 in 4 (rounded up), so `DEC-PL-142` does not
+   return every other `DEC-PL-*` record and a long question still finds partial matches.
 6. Same-field bonus (n >= 2): `0.5 · max W(f)` over the fields matching every word.
 7. `score = coverage · relevance + same-field bonus (+ 100 when the whole query equals the id or
    name, case-insensitively)`, so an exact id or name match always ranks first.
@@ -23,15 +24,13 @@ unless nothing else remains). A document has fields `f` with weights `W(f)` (PRO
    (weights are >= 1); a prefix or a typo needs a field of weight >= 2; a query that matches
    nothing well returns no hits rather than noise.
 9. Ties: higher score first (compared at 6 decimals), then the type order of `document.TYPES`,
-   then id, path and line, so the order is total and deterministic.
+   then id, path and line, so the order is deterministic.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-
-from orkestra.search.document import TYPES
 
 EXACT = 1.0
 PREFIX = 0.75
@@ -43,8 +42,6 @@ SUPPORT = 0.1
 SAME_FIELD = 0.5
 EXACT_ID_BONUS = 100.0
 FLOOR = 1.0
-
-_TYPE_ORDER = {name: index for index, name in enumerate(TYPES)}
 
 #: per document: field index -> quality of each query word in that field (0.0 = no match)
 FieldMatches = dict[int, list[float]]
@@ -69,6 +66,11 @@ def fuzzy_terms(word: str, pool: Sequence[str]) -> dict[str, float]:
         if term != word and term.isalpha() and not term.startswith(word):
             found[term] = FUZZY * ratio / 100.0
     return found
+
+
+def required_words(words: int) -> int:
+    """How many query words a document must match (see rule 5)."""
+    return words if words <= 3 else -(-3 * words // 4)
 
 
 def prefix_quality(word: str, term: str) -> float:
@@ -132,11 +134,3 @@ class Hit:
             "path": self.path,
             "line": self.line,
         }
-
-
-def ordered(hits: Iterable[Hit]) -> list[Hit]:
-    """Best first; ties broken by type order, id, path, line."""
-    return sorted(
-        hits,
-        key=lambda h: (-h.score, _TYPE_ORDER.get(h.type, len(TYPES)), h.id, h.path, h.line),
-    )

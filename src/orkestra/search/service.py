@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from orkestra.core.errors import UsageError
+from orkestra.core.errors import NotFound, UsageError
 from orkestra.search import extract, layout
 from orkestra.search.corpus import MemoryCorpus
 from orkestra.search.document import TYPES, Document
-from orkestra.search.rank import Filters, rank
-from orkestra.search.scoring import Hit
+from orkestra.search.rank import Filters, Ranking, rank
 
 DEFAULT_LIMIT = 20
 #: the counts object of `--summary` (§7 names agents..packages; scopes and domains are indexed
@@ -17,10 +16,31 @@ DEFAULT_LIMIT = 20
 SUMMARY_TYPES = TYPES
 
 
+def project_root(explicit: str | None) -> Path:
+    """The project root: `explicit` (--root / ORKESTRA_ROOT), else the nearest folder at or
+    above the cwd holding registries/ (as `registry.loader.find_root`, without importing the
+    registry models, which search does not need)."""
+    if explicit:
+        return Path(explicit).resolve()
+    start = Path.cwd().resolve()
+    for candidate in (start, *start.parents):
+        if (candidate / "registries").is_dir():
+            return candidate
+    raise NotFound(
+        f"no registries/ folder in {start} or any parent; run `orkestra init` to create one",
+    )
+
+
 def all_documents(root: Path) -> list[Document]:
     """Every document of the project, read straight from the sources (no index)."""
     settings, docs = extract.settings(root)
-    files, _knowledge = layout.scan(str(root), settings)
+    units = layout.scan(str(root), settings)
+    files = {
+        layout.unit_path(unit, name, settings)
+        for unit, stats in units.items()
+        if unit != layout.KNOWLEDGE
+        for name in stats
+    }
     for path in sorted(files):
         kind = layout.kind_of(path, settings)
         if kind is not None and kind != "config":
@@ -30,9 +50,14 @@ def all_documents(root: Path) -> list[Document]:
 
 
 def search(
-    root: Path, query: str, filters: Filters | None = None, *, use_index: bool = True
-) -> list[Hit]:
-    """All hits for `query` at or above the score floor, best first.
+    root: Path,
+    query: str,
+    filters: Filters | None = None,
+    *,
+    limit: int | None = None,
+    use_index: bool = True,
+) -> Ranking:
+    """Hits for `query` at or above the score floor, best first (at most `limit`), and counts.
 
     With `use_index` the derived index under `.orkestra/` is used (refreshed or rebuilt first);
     without it, or when the index cannot be written, documents are read from the sources. Both
@@ -45,20 +70,18 @@ def search(
         if conn is not None:
             try:
                 conn.execute("BEGIN")
-                hits = rank(index.IndexCorpus(conn), query, filters)
+                hits = rank(index.IndexCorpus(conn), query, filters, limit)
                 conn.execute("COMMIT")
                 return hits
             finally:
                 conn.close()
-    return rank(MemoryCorpus(all_documents(root)), query, filters)
+    return rank(MemoryCorpus(all_documents(root)), query, filters, limit)
 
 
-def summary(query: str, hits: list[Hit]) -> dict[str, object]:
+def summary(query: str, ranking: Ranking) -> dict[str, object]:
     """`{"query", "total", "counts"}`: hits per type (every type present, zeros included)."""
-    counts = dict.fromkeys(SUMMARY_TYPES, 0)
-    for hit in hits:
-        counts[hit.type] = counts.get(hit.type, 0) + 1
-    return {"query": query, "total": len(hits), "counts": counts}
+    counts = {name: ranking.counts.get(name, 0) for name in SUMMARY_TYPES}
+    return {"query": query, "total": sum(counts.values()), "counts": counts}
 
 
 def parse_types(value: str | None) -> tuple[str, ...]:
@@ -116,10 +139,10 @@ def find(
     check_limit(limit)
     if not query.strip():
         raise UsageError("the search query is empty; give words to look for")
-    hits = search(root, query, filters)
+    ranking = search(root, query, filters, limit=limit)
     if want_summary:
-        return summary(query, hits)
-    return [hit.to_dict() for hit in hits[:limit]]
+        return summary(query, ranking)
+    return [hit.to_dict() for hit in ranking.hits]
 
 
 def as_text(result: list[dict[str, object]] | dict[str, object]) -> str:

@@ -1,10 +1,11 @@
 """The SQLite schema of the search index and the writes that keep it in step with the sources.
 
-Tables: `meta` (schema, settings), `files` (one row per source file: mtime, size, content hash,
-and a `racy` flag for files modified too recently for their mtime to be trusted), `docs` (one
+Tables: `meta` (schema, settings, the "racy" files modified too recently for their mtime to be
+trusted), `units` (a fingerprint per scan unit), `files` (one row per source file: unit, mtime,
+size, content hash), `docs` (one
 row per document: identity, location, field names and weights, filter attributes), `fts` (an FTS5
-table holding each field's tokens in its own column) with `terms` (fts5vocab over it: postings
-by term) and `pool` (alphabetic terms by length, the candidates for typo matching).
+table holding each field's tokens in its own column) with `terms` and `termrows` (fts5vocab over it:
+postings and document counts by term) and `pool` (alphabetic terms by length, the candidates for typo matching).
 """
 
 from __future__ import annotations
@@ -17,15 +18,17 @@ from orkestra.search.corpus import MAX_FIELDS, POOL_MIN_LEN, field_terms
 from orkestra.search.document import Document
 from orkestra.search.text import exact_key
 
-SCHEMA = 3
+SCHEMA = 5
 _COLUMNS = [f"c{i}" for i in range(MAX_FIELDS)]
 
 DDL = f"""
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE units(name TEXT PRIMARY KEY, digest TEXT NOT NULL);
 CREATE TABLE files(
-    path TEXT PRIMARY KEY, grp TEXT NOT NULL, mtime INTEGER NOT NULL, size INTEGER NOT NULL,
-    hash TEXT NOT NULL, racy INTEGER NOT NULL DEFAULT 0
+    path TEXT PRIMARY KEY, unit TEXT NOT NULL, mtime INTEGER NOT NULL, size INTEGER NOT NULL,
+    hash TEXT NOT NULL
 );
+CREATE INDEX files_unit ON files(unit);
 CREATE TABLE docs(
     ref INTEGER PRIMARY KEY, source TEXT NOT NULL, type TEXT NOT NULL, id TEXT NOT NULL,
     key TEXT NOT NULL, title TEXT NOT NULL, path TEXT NOT NULL, line INTEGER NOT NULL,
@@ -36,6 +39,7 @@ CREATE INDEX docs_key ON docs(key);
 CREATE VIRTUAL TABLE fts USING fts5({", ".join(_COLUMNS)},
     tokenize='ascii', detail='column', columnsize=0);
 CREATE VIRTUAL TABLE terms USING fts5vocab(fts, 'instance');
+CREATE VIRTUAL TABLE termrows USING fts5vocab(fts, 'row');
 CREATE TABLE pool(len INTEGER NOT NULL, term TEXT NOT NULL, PRIMARY KEY(len, term))
     WITHOUT ROWID;
 PRAGMA user_version = {SCHEMA};
