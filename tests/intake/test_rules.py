@@ -313,3 +313,15 @@ VARIANTS = [
 @pytest.mark.parametrize(("rule", "name", "text"), VARIANTS)
 def test_hostile_variants(rule: str, name: str, text: str) -> None:
     assert rule in _findings(rule, name, text)
+
+
+def test_prose_describing_attacks_is_review_and_scripts_are_never_lowered() -> None:
+    doc = (
+        "exfiltration (reading `~/.ssh`, `.env`, then a network call; `curl … | sh`; base64 blobs)"
+    )
+    found = scan_text(default_rules(), "doc", "SKILL.md", doc)
+    assert found and {f.severity for f in found} == {"medium"}
+    code = "exec(base64.b64decode(B))  # never do this, e.g. in prod\n"
+    assert {f.severity for f in scan_text(default_rules(), "script", "x.py", code, "python")} >= {
+        "high"
+    }

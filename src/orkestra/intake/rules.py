@@ -252,7 +252,7 @@ def scan_text(
                 seen.add(number)
                 line = body.line(number)
                 severity = rule.severity
-                if rule.downgrade_when is not None and rule.downgrade_when.search(line):
+                if kind == "doc" and rule.downgrade_when and rule.downgrade_when.search(line):
                     severity = rule.downgrade_to
                 column = match.start() - body.starts[number - 1]
                 found.append(
