@@ -1,0 +1,157 @@
+"""Decision ids from records and the ledger; records created and updated from the ledger."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from orkestra.core import yamlio
+from orkestra.core.errors import ConflictError, NotFound, UsageError
+from orkestra.mining import classify, decision_ids, ledger
+from orkestra.mining.ledger_check import check
+from orkestra.mining.renumber import renumber
+from orkestra.mining.sync import load_config, sync
+from tests.mining.gitrepo import GitRepo
+
+RECORDS = Path("registries/decisions/records")
+
+
+def record(root: Path, name: str, did: str, **extra: object) -> Path:
+    data = {
+        "id": did,
+        "title": f"Title {name}",
+        "domain": "pipeline",
+        "status": "active",
+        "created": "2026-01-01",
+    } | extra
+    path = root / RECORDS / f"{name}.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yamlio.dumps(data), encoding="utf-8")
+    return path
+
+
+def extract(repo: GitRepo, sha: str, did: str) -> None:
+    sync(repo.path)
+    req = classify.Request(sha, "decisions", "extract", decision_id=did)
+    classify.classify(repo.path, [req], load_config(repo.path))
+
+
+def load(path: Path) -> dict[str, object]:
+    return dict(yamlio.load_mapping(path))
+
+
+def test_next_id_counts_records_and_ledger_with_gaps(repo: GitRepo) -> None:
+    assert decision_ids.new(repo.path, "pipeline", dry_run=True)["id"] == "DEC-PL-001"
+    record(repo.path, "DEC-PL-001", "DEC-PL-001")
+    record(repo.path, "DEC-PL-007-duckdb", "DEC-PL-007")  # gap 2..6 is never reused
+    record(repo.path, "DEC-SR-040", "DEC-SR-040")
+    assert decision_ids.next_id(repo.path, "PL") == "DEC-PL-008"
+    sha = repo.commit("feat: pick a store", {"packages/core/s.py": "s\n"})
+    extract(repo, sha, "DEC-PL-012")  # allocated on another branch, record not merged yet
+    result = decision_ids.new(repo.path, "PL", dry_run=True)
+    assert result["id"] == "DEC-PL-013" and result["dry_run"] is True
+    assert not (repo.path / RECORDS / "DEC-PL-013.yaml").exists()
+    assert decision_ids.next_id(repo.path, "SR") == "DEC-SR-041"
+
+
+def test_new_writes_record_and_ledger(repo: GitRepo) -> None:
+    sha = repo.commit("feat(core): adopt DuckDB for stages", {"packages/core/db.py": "d\n"})
+    result = decision_ids.new(repo.path, "pipeline", commits=[sha[:8]], summary="Why.")
+    assert result["id"] == "DEC-PL-001" and result["ledger"] == 1
+    data = load(repo.path / RECORDS / "DEC-PL-001.yaml")
+    assert data["title"] == "Adopt DuckDB for stages" and data["status"] == "proposed"
+    assert data["source_commits"] == [
+        {
+            "sha": sha,
+            "message": "feat(core): adopt DuckDB for stages",
+            "date": "2026-01-01",
+            "role": "primary",
+        }
+    ]
+    assert data["files"] == ["packages/core/db.py"]
+    (entry,) = ledger.entries(repo.path / ledger.CLASSIFICATIONS)
+    assert (entry["sha"], entry["action"], entry["decision_id"]) == (sha, "extract", "DEC-PL-001")
+    assert check(repo.path, {"DEC-PL-001"}, {"PL", "SR"}) == []
+
+
+def test_new_errors(repo: GitRepo) -> None:
+    with pytest.raises(NotFound, match="unknown decision domain 'web'"):
+        decision_ids.new(repo.path, "web")
+    with pytest.raises(UsageError, match="give --title"):
+        decision_ids.new(repo.path, "pipeline")
+    assert not (repo.path / RECORDS).exists()
+
+
+def test_update_creates_pending_record_from_ledger(repo: GitRepo) -> None:
+    a = repo.commit("feat(core): stage runner", {"packages/core/r.py": "r\n"})
+    b = repo.commit("fix(core): runner retries", {"packages/core/r.py": "r2\n"})
+    extract(repo, a, "DEC-PL-003")
+    assert [f.code for f in check(repo.path, set(), {"PL"})] == ["ORK053"]
+    result = decision_ids.update(repo.path, "DEC-PL-003")
+    assert result["created"] is True and result["added_commits"] == [a]
+    again = decision_ids.update(repo.path, "DEC-PL-003", [b])
+    assert again["created"] is False and again["added_commits"] == [b] and again["ledger"] == 1
+    data = load(repo.path / RECORDS / "DEC-PL-003.yaml")
+    roles = [(s["sha"], s["role"]) for s in data["source_commits"]]  # type: ignore[attr-defined]
+    assert roles == [(a, "primary"), (b, "supporting")]
+    assert check(repo.path, {"DEC-PL-003"}, {"PL"}) == []
+    with pytest.raises(NotFound, match="no record and no ledger line"):
+        decision_ids.update(repo.path, "DEC-PL-099")
+    with pytest.raises(UsageError, match="malformed"):
+        decision_ids.update(repo.path, "PL-1")
+
+
+def test_duplicate_id_is_renumbered_with_its_references(repo: GitRepo) -> None:
+    a = repo.commit("feat(core): duckdb", {"packages/core/a.py": "a\n"})
+    b = repo.commit("feat(core): polars", {"packages/core/b.py": "b\n"})
+    src = lambda s: [{"sha": s, "message": "m", "role": "primary"}]  # noqa: E731
+    record(repo.path, "DEC-PL-005-duckdb", "DEC-PL-005", source_commits=src(a))
+    record(repo.path, "DEC-PL-005-polars", "DEC-PL-005", source_commits=src(b))
+    extract(repo, a, "DEC-PL-005")
+    extract(repo, b, "DEC-PL-005")
+    with pytest.raises(ConflictError, match="defined twice"):
+        decision_ids.update(repo.path, "DEC-PL-005")
+    result = renumber(repo.path, "DEC-PL-005")
+    assert (result["to"], result["file"]) == ("DEC-PL-006", f"{RECORDS}/DEC-PL-006-polars.yaml")
+    assert result["ledger_lines"] == 1
+    assert not (repo.path / RECORDS / "DEC-PL-005-polars.yaml").exists()
+    assert load(repo.path / RECORDS / "DEC-PL-006-polars.yaml")["id"] == "DEC-PL-006"
+    refs = {
+        e["sha"]: e["decision_id"]
+        for e in ledger.current(ledger.entries(repo.path / ledger.CLASSIFICATIONS))
+    }
+    assert refs == {a: "DEC-PL-005", b: "DEC-PL-006"}
+    assert check(repo.path, {"DEC-PL-005", "DEC-PL-006"}, {"PL"}) == []
+
+
+def test_renumber_rewrites_record_references(repo: GitRepo) -> None:
+    record(repo.path, "DEC-PL-001", "DEC-PL-001")
+    other = record(
+        repo.path,
+        "DEC-PL-002",
+        "DEC-PL-002",
+        related=["DEC-PL-001"],
+        status="superseded",
+        superseded_by="DEC-PL-001",
+    )
+    result = renumber(repo.path, "DEC-PL-001", to="DEC-PL-010")
+    assert result["records_rewritten"] == [f"{RECORDS}/DEC-PL-002.yaml"]
+    data = load(other)
+    assert data["related"] == ["DEC-PL-010"] and data["superseded_by"] == "DEC-PL-010"
+    with pytest.raises(ConflictError, match="already in use"):
+        renumber(repo.path, "DEC-PL-010", to="DEC-PL-002")
+    with pytest.raises(NotFound, match="no record has id"):
+        renumber(repo.path, "DEC-PL-001")
+
+
+def test_cli(repo: GitRepo, cli: object) -> None:
+    run = cli  # type: ignore[assignment]
+    dry = run("decisions", "new", "--domain", "search", "--dry-run", cwd=repo.path)
+    assert dry.exit_code == 0 and dry.json()["id"] == "DEC-SR-001"
+    made = run("decisions", "new", "--domain", "SR", "--title", "Use BM25", cwd=repo.path)
+    assert made.exit_code == 0 and (repo.path / RECORDS / "DEC-SR-001.yaml").exists()
+    bad = run("decisions", "new", "--domain", "nope", cwd=repo.path)
+    assert bad.exit_code == 1 and "unknown decision domain" in bad.stderr
+    moved = run("decisions", "renumber", "DEC-SR-001", cwd=repo.path)
+    assert moved.exit_code == 0 and moved.json()["to"] == "DEC-SR-002"
