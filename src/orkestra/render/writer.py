@@ -59,7 +59,7 @@ class _Guard:
 
     def _state(self, folder: str) -> str:
         try:
-            st = os.lstat(self.root / folder)
+            st = os.lstat(f"{self.root}/{folder}")
         except FileNotFoundError:
             return "ok"
         if stat.S_ISLNK(st.st_mode):
@@ -73,14 +73,16 @@ class _Guard:
         return "ok" if stat.S_ISDIR(st.st_mode) else "blocked"
 
 
-def _same(full: Path, st: os.stat_result, out: Output) -> bool:
+def _same(full: str, st: os.stat_result, out: Output) -> bool:
+    # plain strings and os calls: this runs for every output of every sync
     if out.link is not None:
-        return stat.S_ISLNK(st.st_mode) and str(full.readlink()) == out.link
+        return stat.S_ISLNK(st.st_mode) and os.readlink(full) == out.link  # noqa: PTH115
     if not stat.S_ISREG(st.st_mode) or out.data is None or st.st_size != len(out.data):
         return False
     if bool(st.st_mode & 0o100) != out.executable:
         return False
-    return full.read_bytes() == out.data
+    with open(full, "rb") as handle:  # noqa: PTH123
+        return handle.read() == out.data
 
 
 def plan(
@@ -100,6 +102,7 @@ def plan(
                 if stat.S_ISLNK(st.st_mode):
                     removable.add(path)
     guard = _Guard(root, removable)
+    base = str(root)
     for path in sorted(result.outputs):
         out = result.outputs[path]
         state = guard.parents(path)
@@ -109,7 +112,7 @@ def plan(
         if state != "ok":
             result.conflicts.append(path)
             continue
-        full = root / path
+        full = f"{base}/{path}"
         try:
             st = os.lstat(full)
         except FileNotFoundError:
