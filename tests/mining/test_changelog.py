@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -145,8 +146,8 @@ def test_errors(plain: GitRepo) -> None:
     assert not (plain.path / "packages/core/CHANGELOG.md").exists()
 
 
-def test_cli_spellings(plain: GitRepo, cli: object) -> None:
-    run = cli  # type: ignore[assignment]
+def test_cli_spellings(plain: GitRepo, cli: Any) -> None:
+    run = cli
     result = run("changelog", "render", "--package", "core", cwd=plain.path)
     assert result.exit_code == 0 and result.json()[0]["written"] is True
     assert run("changelog", "render", "--all", "--check", cwd=plain.path).exit_code == 1
@@ -157,7 +158,7 @@ def test_cli_spellings(plain: GitRepo, cli: object) -> None:
 @pytest.mark.xfail(
     reason="cli/lazy.py: the `registry` group cannot build (lead's file)", strict=False
 )
-def test_registry_spelling(plain: GitRepo, cli: object) -> None:
-    run = cli  # type: ignore[assignment]
+def test_registry_spelling(plain: GitRepo, cli: Any) -> None:
+    run = cli
     result = run("registry", "changelog", "render", "--package", "core", cwd=plain.path)
     assert result.exit_code == 0 and result.json()[0]["written"] is True

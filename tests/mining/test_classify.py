@@ -18,7 +18,7 @@ def flags(sha: str, **kw: str | None) -> list[classify.Request]:
         ("changelog", "decision", "skip", "summary", "package", "domain")
     )
     args.update(kw)
-    return classify.from_flags(sha, **args)  # type: ignore[arg-type]
+    return classify.from_flags(sha, **args)
 
 
 def run(root: Path, requests: list[classify.Request]) -> dict[str, object]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,6 +36,10 @@ def extract(repo: GitRepo, sha: str, did: str) -> None:
     sync(repo.path)
     req = classify.Request(sha, "decisions", "extract", decision_id=did)
     classify.classify(repo.path, [req], load_config(repo.path))
+
+
+def src(sha: str) -> list[dict[str, str]]:
+    return [{"sha": sha, "message": "m", "role": "primary"}]
 
 
 def load(path: Path) -> dict[str, object]:
@@ -105,7 +110,6 @@ def test_update_creates_pending_record_from_ledger(repo: GitRepo) -> None:
 def test_duplicate_id_is_renumbered_with_its_references(repo: GitRepo) -> None:
     a = repo.commit("feat(core): duckdb", {"packages/core/a.py": "a\n"})
     b = repo.commit("feat(core): polars", {"packages/core/b.py": "b\n"})
-    src = lambda s: [{"sha": s, "message": "m", "role": "primary"}]  # noqa: E731
     record(repo.path, "DEC-PL-005-duckdb", "DEC-PL-005", source_commits=src(a))
     record(repo.path, "DEC-PL-005-polars", "DEC-PL-005", source_commits=src(b))
     extract(repo, a, "DEC-PL-005")
@@ -145,8 +149,8 @@ def test_renumber_rewrites_record_references(repo: GitRepo) -> None:
         renumber(repo.path, "DEC-PL-001")
 
 
-def test_cli(repo: GitRepo, cli: object) -> None:
-    run = cli  # type: ignore[assignment]
+def test_cli(repo: GitRepo, cli: Any) -> None:
+    run = cli
     dry = run("decisions", "new", "--domain", "search", "--dry-run", cwd=repo.path)
     assert dry.exit_code == 0 and dry.json()["id"] == "DEC-SR-001"
     made = run("decisions", "new", "--domain", "SR", "--title", "Use BM25", cwd=repo.path)

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from orkestra.mining import ledger
 from orkestra.mining.ledger_check import check
@@ -124,7 +125,7 @@ def test_two_processes_append_500_each(tmp_path: Path) -> None:
     assert codes(tmp_path) == []
 
 
-def test_union_merge_of_two_branches_then_validate(repo: GitRepo, cli: object) -> None:
+def test_union_merge_of_two_branches_then_validate(repo: GitRepo, cli: Any) -> None:
     (repo.path / ".gitattributes").write_text(
         f"{CL} merge=union\n{RN} merge=union\n", encoding="utf-8"
     )
@@ -133,7 +134,7 @@ def test_union_merge_of_two_branches_then_validate(repo: GitRepo, cli: object) -
         {"packages/core/x.py": "x\n", ".gitattributes": (repo.path / ".gitattributes").read_text()},
     )
     sync(repo.path)
-    run = cli  # type: ignore[assignment]
+    run = cli
     repo.git("checkout", "-q", "-b", "left")
     assert run("mine", "classify", target, "--changelog", "added", cwd=repo.path).exit_code == 0
     repo.commit(
@@ -158,9 +159,9 @@ def test_union_merge_of_two_branches_then_validate(repo: GitRepo, cli: object) -
     assert f"{CL}:" in text.stdout and "error ORK052" in text.stdout
 
 
-def test_validate_with_git_finds_unknown_sha(repo: GitRepo, cli: object) -> None:
+def test_validate_with_git_finds_unknown_sha(repo: GitRepo, cli: Any) -> None:
     put(repo.path, ledger.CLASSIFICATIONS, [entry("a", action="skip", reason="x")])
-    run = cli  # type: ignore[assignment]
+    run = cli
     quick = run("mine", "validate", "--quick", cwd=repo.path)
     assert quick.exit_code == 0
     full = run("mine", "validate", cwd=repo.path)
