@@ -1,0 +1,34 @@
+"""`orkestra hooks install [--git]|uninstall` (§8.4)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from orkestra.cli.common import FormatOption, emit, new_app, project_root
+from orkestra.core.output import Format
+
+app = new_app("Install or remove Claude Code hooks.")
+
+
+@app.command("install")
+def install(
+    git: Annotated[
+        bool, typer.Option("--git", help="Also add a git pre-commit hook validating notes.")
+    ] = False,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Merge our SessionStart, PostToolUse and Stop hooks into .claude/settings.json, keeping
+    every other entry."""
+    from orkestra.hooks.install import install as run
+
+    emit(run(project_root(), git=git), fmt, title="hooks install")
+
+
+@app.command("uninstall")
+def uninstall(fmt: FormatOption = Format.json) -> None:
+    """Remove only our hooks from .claude/settings.json (and our git pre-commit hook)."""
+    from orkestra.hooks.install import uninstall as run
+
+    emit(run(project_root()), fmt, title="hooks uninstall")

@@ -1,0 +1,106 @@
+"""`orkestra learn propose|apply|promote|list` (§8.3)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from orkestra.cli.common import FormatOption, emit, new_app, project_root
+from orkestra.core.output import Format
+
+app = new_app("Claims that grow with repetition.")
+
+InputOption = Annotated[Path, typer.Option("--input", "-i", help="A JSON file.", dir_okay=False)]
+
+
+@app.command("propose")
+def propose(source: InputOption, fmt: FormatOption = Format.json) -> None:
+    """Classify new insights (NEW, REINFORCED, SIMILAR, CONTRADICTS) against every claim; print
+    the proposal for `learn apply`. Changes nothing."""
+    from orkestra.core.clock import today
+    from orkestra.knowledge import settings
+    from orkestra.knowledge.claims.propose import propose as run
+    from orkestra.knowledge.claims.propose import read_json
+
+    cfg = settings.load(project_root())
+    result = run(cfg.folder, read_json(source), str(source), cfg.project, today().isoformat())
+    emit(result if fmt is not Format.table else result["items"], fmt, title="proposal")
+
+
+@app.command("apply")
+def apply(source: InputOption, fmt: FormatOption = Format.json) -> None:
+    """Apply a proposal's actions (save, reinforce, merge, keep-both, skip), all or nothing."""
+    from orkestra.core.clock import today
+    from orkestra.knowledge import settings
+    from orkestra.knowledge.claims.apply import apply as run
+    from orkestra.knowledge.claims.propose import read_json
+
+    cfg = settings.load(project_root())
+    result = run(cfg.folder, read_json(source), str(source), today().isoformat())
+    emit(result, fmt, title="learn apply", text=result["summary"])
+
+
+@app.command("promote")
+def promote(
+    claim_id: Annotated[str, typer.Argument(metavar="ID", help="Claim id, e.g. CL-1a2b3c4d.")],
+    owner: Annotated[
+        str | None,
+        typer.Option(
+            "--owner", help="Truths file registries/truths/OWNER.yaml (default: the project)."
+        ),
+    ] = None,
+    prefix: Annotated[
+        str | None,
+        typer.Option(
+            "--prefix", help="Id letters for GT-XXX-NNN (default: the file's, or the owner's)."
+        ),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Promote a claim that is not high confidence.")
+    ] = False,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Turn a high-confidence claim into a ground truth."""
+    from orkestra.core.clock import today
+    from orkestra.knowledge import settings
+    from orkestra.knowledge.claims.promote import promote as run
+
+    root = project_root()
+    cfg = settings.load(root)
+    result = run(
+        root,
+        cfg.folder,
+        claim_id,
+        owner or _owner(cfg.project),
+        today().isoformat(),
+        prefix=prefix,
+        force=force,
+    )
+    emit(result, fmt, title="promoted", text=result["truth"])
+
+
+def _owner(project: str) -> str:
+    import re
+
+    return "-".join(re.findall(r"[a-z0-9]+", project.lower())) or "project"
+
+
+@app.command("list")
+def list_claims(
+    confidence: Annotated[
+        str | None, typer.Option("--confidence", help="low, medium or high.")
+    ] = None,
+    category: Annotated[
+        str | None,
+        typer.Option("--category", help="technical, solution, pattern, tool or warning."),
+    ] = None,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Every claim, optionally of one confidence or category."""
+    from orkestra.knowledge import settings
+    from orkestra.knowledge.claims.store import listing
+
+    cfg = settings.load(project_root())
+    emit(listing(cfg.folder, confidence, category), fmt, title="claims")

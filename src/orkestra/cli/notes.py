@@ -1,0 +1,124 @@
+"""`orkestra notes new|list|info|check|verify|index` (§8.1, §8.2)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from orkestra.cli.common import FormatOption, emit, new_app, project_root
+from orkestra.core.output import Format
+
+if TYPE_CHECKING:
+    from orkestra.knowledge.settings import Settings
+
+app = new_app("Knowledge notes checked against the code.")
+
+
+def _settings() -> Settings:
+    from orkestra.knowledge import settings
+
+    return settings.load(project_root())
+
+
+@app.command("new")
+def new(
+    kind: Annotated[
+        str,
+        typer.Argument(
+            metavar="TYPE", help="glossary, repo, convention, decision, recipe or gotcha."
+        ),
+    ],
+    title: Annotated[
+        str, typer.Argument(help="The note's title (its file name is derived from it).")
+    ],
+    alias: Annotated[
+        list[str] | None, typer.Option("--alias", help="Another name (repeatable).")
+    ] = None,
+    source: Annotated[
+        list[str] | None, typer.Option("--source", help="[repo: ]path[#pattern] (repeatable).")
+    ] = None,
+    tag: Annotated[
+        list[str] | None, typer.Option("--tag", help="A tag such as area/cases (repeatable).")
+    ] = None,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Create a note (confidence observed) in its type's folder."""
+    from orkestra.core.clock import today
+    from orkestra.knowledge.service import new_note
+
+    result = new_note(
+        _settings(), kind, title, today(), aliases=alias or [], sources=source or [], tags=tag or []
+    )
+    emit(result, fmt, title="note", text=result["path"])
+
+
+@app.command("list")
+def list_notes(
+    kind: Annotated[str | None, typer.Option("--type", help="Only notes of this type.")] = None,
+    confidence: Annotated[
+        str | None, typer.Option("--confidence", help="observed or verified.")
+    ] = None,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Notes, optionally of one type or confidence."""
+    from orkestra.knowledge.service import list_notes as listing
+
+    emit(listing(_settings(), kind, confidence), fmt, title="notes")
+
+
+@app.command("info")
+def info(
+    name: Annotated[str, typer.Argument(help="Note name (file stem), title or alias.")],
+    fmt: FormatOption = Format.json,
+) -> None:
+    """One note: frontmatter, links, reads and body."""
+    from orkestra.knowledge.service import info as note_info
+
+    result = note_info(_settings(), name)
+    emit(result, fmt, title=name, text=result["body"])
+
+
+@app.command("check")
+def check(
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Report demotions without writing them.")
+    ] = False,
+    no_sources: Annotated[
+        bool,
+        typer.Option(
+            "--no-sources", help="Validate frontmatter and links only (fast; for git hooks)."
+        ),
+    ] = False,
+    fmt: FormatOption = Format.json,
+) -> None:
+    """Validate every note and resolve its sources against the code (confirmed, contradicted,
+    ambiguous); verified notes older than the configured age fall back to observed.
+    Exits 1 on errors or contradicted notes."""
+    from orkestra.core.clock import today
+    from orkestra.knowledge.check import check as run_check
+
+    report = run_check(_settings(), today(), apply=not dry_run, sources=not no_sources)
+    emit(report if fmt is not Format.table else report["notes"], fmt, title="notes check")
+    raise typer.Exit(1 if report["errors"] or report.get("contradicted") else 0)
+
+
+@app.command("verify")
+def verify(
+    name: Annotated[str, typer.Argument(help="Note name (file stem), title or alias.")],
+    fmt: FormatOption = Format.json,
+) -> None:
+    """A human vouches for a note: confidence verified, verified_at today."""
+    from orkestra.core.clock import today
+    from orkestra.knowledge.service import verify as run_verify
+
+    emit(run_verify(_settings(), name, today()), fmt, title="verified")
+
+
+@app.command("index")
+def index(fmt: FormatOption = Format.json) -> None:
+    """Regenerate knowledge/INDEX.md (types, repos, counts, Highlights)."""
+    from orkestra.core.clock import today
+    from orkestra.knowledge.index import write
+
+    emit(write(_settings(), today()), fmt, title="index")

@@ -1,0 +1,154 @@
+"""What every hook handler needs: the event on stdin, the project root, the knowledge config.
+
+Standard library only. orkestra.yaml is read with a minimal line reader (the `knowledge:` block's
+`path`, `commit` and `push`), because importing a YAML parser costs more than the whole hook.
+"""
+
+# os.path, not pathlib: this module is on the hook start-up path (stdlib, minimal imports)
+# ruff: noqa: PTH100, PTH103, PTH109, PTH112, PTH117, PTH118, PTH120, PTH123
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from typing import Any
+
+LOG = ".orkestra/logs/hooks.log"
+
+
+class Context:
+    """One hook invocation: the parsed payload (or {}), the root and knowledge settings."""
+
+    def __init__(self, payload: dict[str, Any]) -> None:
+        self.payload = payload
+        cwd = payload.get("cwd")
+        self.cwd = cwd if isinstance(cwd, str) and os.path.isabs(cwd) else os.getcwd()
+        self.root, self.managed = find_root(self.cwd)
+        self.knowledge = read_knowledge_config(self.root)
+
+    @property
+    def session_id(self) -> str:
+        value = self.payload.get("session_id")
+        return value if isinstance(value, str) else ""
+
+    @property
+    def knowledge_dir(self) -> str:
+        return os.path.join(self.root, str(self.knowledge["path"]))
+
+    def rel(self, path: str) -> str | None:
+        """`path` relative to the root (posix), or None when it lies outside."""
+        full = os.path.normpath(path if os.path.isabs(path) else os.path.join(self.cwd, path))
+        root = os.path.normpath(self.root)
+        if full == root or not full.startswith(root + os.sep):
+            return None
+        return full[len(root) + 1 :].replace(os.sep, "/")
+
+    def in_knowledge(self, rel: str | None) -> str | None:
+        """`rel` relative to the knowledge folder when it lies inside it."""
+        prefix = str(self.knowledge["path"]).strip("/") + "/"
+        if rel is None or not rel.startswith(prefix):
+            return None
+        return rel[len(prefix) :]
+
+
+def read_payload(raw: str) -> dict[str, Any] | None:
+    """The event JSON, or None when stdin is empty, malformed or not an object."""
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def find_root(cwd: str) -> tuple[str, bool]:
+    """ORKESTRA_ROOT, else the nearest folder holding registries/ (True), else cwd (False)."""
+    pinned = os.environ.get("ORKESTRA_ROOT")
+    if pinned:
+        return os.path.abspath(pinned), True
+    here = os.path.abspath(cwd)
+    while True:
+        if os.path.isdir(os.path.join(here, "registries")):
+            return here, True
+        parent = os.path.dirname(here)
+        if parent == here:
+            return os.path.abspath(cwd), False
+        here = parent
+
+
+def read_knowledge_config(root: str) -> dict[str, object]:
+    """`knowledge.path|commit|push` from orkestra.yaml (defaults when absent or unreadable)."""
+    out: dict[str, object] = {"path": "knowledge", "commit": False, "push": False}
+    try:
+        with open(os.path.join(root, "registries", "orkestra.yaml"), encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except (OSError, UnicodeDecodeError):
+        return out
+    pairs: list[tuple[str, str]] = []
+    inside, indent = False, -1
+    for line in lines:
+        text = line.split(" #", 1)[0].rstrip()
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        if not line[0].isspace():
+            inside = text.startswith("knowledge:")
+            rest = text[len("knowledge:") :].strip() if inside else ""
+            if inside and rest.startswith("{"):
+                pairs += [_pair(p) for p in rest.strip("{}").split(",")]
+                inside = False
+            continue
+        if inside:
+            depth = len(line) - len(line.lstrip())
+            indent = depth if indent < 0 else indent
+            if depth == indent:
+                pairs.append(_pair(text))
+    for key, value in pairs:
+        if key == "path" and value and not value.startswith("/") and ".." not in value.split("/"):
+            out["path"] = value.rstrip("/")
+        elif key in ("commit", "push"):
+            out[key] = value.lower() in ("true", "yes", "on")
+    return out
+
+
+def _pair(text: str) -> tuple[str, str]:
+    key, _, value = text.strip().partition(":")
+    return key.strip(), value.strip().strip("\"'")
+
+
+def now() -> str:
+    """UTC timestamp; the date part follows ORKESTRA_TODAY when it is pinned."""
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    pinned = os.environ.get("ORKESTRA_TODAY")
+    return f"{pinned}{stamp[10:]}" if pinned else stamp
+
+
+def log(root: str, message: str) -> None:
+    """Note a problem in .orkestra/logs/hooks.log (or stderr); never raises."""
+    line = f"{now()} {message}\n"
+    try:
+        path = os.path.join(root, LOG)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(line)
+    except OSError:
+        sys.stderr.write(f"orkestra hook: {message}\n")
+
+
+def append_jsonl(path: str, record: dict[str, Any]) -> None:
+    """Append one JSON line under an exclusive lock in a single write (torn tail repaired)."""
+    import fcntl
+
+    data = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        size = os.fstat(fd).st_size
+        if size:
+            os.lseek(fd, size - 1, os.SEEK_SET)
+            if os.read(fd, 1) != b"\n":
+                data = "\n" + data
+        os.write(fd, data.encode("utf-8"))
+    finally:
+        os.close(fd)

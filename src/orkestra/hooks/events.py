@@ -1,0 +1,136 @@
+"""The local observability stream `.orkestra/events.jsonl`: every hook event, enriched.
+
+Enrichment: tool_type (builtin|mcp|skill|agent|bash), mcp_server, bash_cli (first word of a Bash
+command), subagent_type, agent_tool (claude-code|codex), the file path touched, failures.
+"""
+
+# os.path, not pathlib: this module is on the hook start-up path (stdlib, minimal imports)
+# ruff: noqa: PTH118, PTH119, PTH123
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from orkestra.hooks.context import Context, append_jsonl, now
+
+EVENTS = ".orkestra/events.jsonl"
+WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
+_WRITE_COMMANDS = ("learn apply", "notes new", "notes verify")
+
+
+def tool_type(name: str) -> str | None:
+    """The family of a tool name."""
+    if not name:
+        return None
+    if name.startswith("mcp__"):
+        return "mcp"
+    if name == "Bash":
+        return "bash"
+    if name == "Skill":
+        return "skill"
+    if name in ("Task", "Agent"):
+        return "agent"
+    return "builtin"
+
+
+def bash_cli(command: str) -> str | None:
+    """First word of a shell command, past `VAR=value` assignments and a leading `sudo`/`env`."""
+    for word in command.split():
+        if "=" in word.split("/")[0] or word in ("sudo", "env", "time", "command"):
+            continue
+        return os.path.basename(word.strip("'\"()")) or None
+    return None
+
+
+def file_path(tool_input: dict[str, Any]) -> str | None:
+    for key in ("file_path", "notebook_path", "path"):
+        value = tool_input.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def agent_tool() -> str:
+    """claude-code, or codex when ORKESTRA_AGENT_TOOL says so (the hook command sets it)."""
+    value = os.environ.get("ORKESTRA_AGENT_TOOL", "claude-code")
+    return value if value in ("claude-code", "codex") else "claude-code"
+
+
+def failed(response: Any) -> bool:
+    """Whether a tool_response reports a failure (is_error, error, success false, exit code)."""
+    if not isinstance(response, dict):
+        return False
+    if (
+        response.get("is_error") is True
+        or response.get("success") is False
+        or response.get("error")
+    ):
+        return True
+    code = response.get("exit_code", response.get("returnCode"))
+    return isinstance(code, int) and code != 0
+
+
+def record(ctx: Context, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The enriched event record for this payload."""
+    p = ctx.payload
+    raw_name, raw_input = p.get("tool_name"), p.get("tool_input")
+    name: str = raw_name if isinstance(raw_name, str) else ""
+    tool_input: dict[str, Any] = raw_input if isinstance(raw_input, dict) else {}
+    raw_command = tool_input.get("command")
+    command: str = raw_command if isinstance(raw_command, str) else ""
+    rel = None
+    path = file_path(tool_input)
+    if path is not None:
+        rel = ctx.rel(path)
+    subagent = tool_input.get("subagent_type") or p.get("agent_type")
+    writes = bool(
+        (name in WRITE_TOOLS and ctx.in_knowledge(rel) is not None)
+        or (command and "orkestra" in command and any(c in command for c in _WRITE_COMMANDS))
+    )
+    out: dict[str, Any] = {
+        "ts": now(),
+        "event": p.get("hook_event_name") if isinstance(p.get("hook_event_name"), str) else None,
+        "session_id": ctx.session_id or None,
+        "agent_tool": agent_tool(),
+        "tool_name": name or None,
+        "tool_type": tool_type(name),
+        "mcp_server": name.split("__")[1]
+        if name.startswith("mcp__") and name.count("__") >= 2
+        else None,
+        "bash_cli": bash_cli(command) if name == "Bash" and command else None,
+        "subagent_type": subagent if isinstance(subagent, str) else None,
+        "path": rel,
+        "knowledge_write": writes,
+        "failed": failed(p.get("tool_response")),
+        "duration_ms": p.get("duration_ms") if isinstance(p.get("duration_ms"), int) else None,
+    }
+    return out | (extra or {})
+
+
+def append(ctx: Context, rec: dict[str, Any]) -> None:
+    """Append a record to the events log of the project."""
+    append_jsonl(os.path.join(ctx.root, EVENTS), rec)
+
+
+def session_records(root: str, session_id: str) -> list[dict[str, Any]]:
+    """The events of one session (lines not mentioning the id are skipped unparsed)."""
+    import json
+
+    out: list[dict[str, Any]] = []
+    if not session_id:
+        return out
+    try:
+        with open(os.path.join(root, EVENTS), encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                if session_id not in line:
+                    continue
+                try:
+                    item = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(item, dict) and item.get("session_id") == session_id:
+                    out.append(item)
+    except OSError:
+        return out
+    return out

@@ -1,0 +1,162 @@
+"""The three handlers of §8.4. Each returns (exit code, stdout text); none ever raises."""
+
+# os.path, not pathlib: this module is on the hook start-up path (stdlib, minimal imports)
+# ruff: noqa: PTH110, PTH112, PTH118, PTH123
+
+from __future__ import annotations
+
+import json
+import os
+from typing import TYPE_CHECKING, Any
+
+from orkestra.hooks import events
+from orkestra.hooks.context import Context, append_jsonl, log, now
+
+if TYPE_CHECKING:
+    import subprocess
+
+USAGE = ".usage.jsonl"
+INDEX = "INDEX.md"
+MAX_CONTEXT = 9000  # Claude Code caps hook output strings at 10,000 characters
+GIT_TIMEOUT = 10
+BLOCK_REASON = (
+    "Before you stop: did this session teach anything durable about this codebase (a term, a "
+    "convention, a gotcha, a recipe, a decision)? If so, save it now: a note with "
+    "`orkestra notes new TYPE TITLE --source path#pattern`, or claims with `/learn` "
+    "(`orkestra learn propose --input NEW.json`, review, then `orkestra learn apply`). "
+    "If nothing is worth keeping, just stop again."
+)
+
+
+def _git(cwd: str, *args: str) -> subprocess.CompletedProcess[str]:
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env["GIT_TERMINAL_PROMPT"] = "0"
+    return subprocess.run(
+        ["git", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=GIT_TIMEOUT,
+        check=False,
+    )
+
+
+def _own_repo(folder: str) -> bool:
+    return os.path.exists(os.path.join(folder, ".git"))
+
+
+def session_start(ctx: Context) -> tuple[int, str]:
+    """Fast-forward the knowledge repo when it has an upstream; emit INDEX.md as context."""
+    events.append(ctx, events.record(ctx))
+    folder = ctx.knowledge_dir
+    if _own_repo(folder):
+        try:
+            if _git(folder, "rev-parse", "--abbrev-ref", "@{u}").returncode == 0:
+                pulled = _git(folder, "pull", "--ff-only", "--quiet")
+                if pulled.returncode != 0:
+                    log(ctx.root, f"session-start: pull --ff-only failed: {pulled.stderr.strip()}")
+        except Exception as exc:  # git or a timeout: log, never break the session
+            log(ctx.root, f"session-start: git failed: {exc}")
+    try:
+        with open(os.path.join(folder, INDEX), encoding="utf-8", errors="replace") as handle:
+            text = handle.read(MAX_CONTEXT + 1)
+    except OSError:
+        return 0, ""
+    if len(text) > MAX_CONTEXT:
+        text = text[:MAX_CONTEXT].rsplit("\n", 1)[0] + "\n(INDEX.md truncated)\n"
+    intro = f"Project knowledge base ({ctx.knowledge['path']}/): notes and claims. Its index:\n\n"
+    out = {
+        "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": intro + text}
+    }
+    return 0, json.dumps(out, ensure_ascii=False)
+
+
+def post_tool_use(ctx: Context) -> tuple[int, str]:
+    """Log the event; a Read of a note also goes to the usage log."""
+    rec = events.record(ctx)
+    events.append(ctx, rec)
+    note = ctx.in_knowledge(rec["path"])
+    if rec["tool_name"] == "Read" and note is not None and note.endswith(".md") and note != INDEX:
+        entry = {"ts": rec["ts"], "session_id": ctx.session_id, "path": note}
+        append_jsonl(os.path.join(ctx.knowledge_dir, USAGE), entry)
+    return 0, ""
+
+
+def wrote_knowledge(records: list[dict[str, Any]]) -> bool:
+    return any(r.get("knowledge_write") for r in records)
+
+
+def stop(ctx: Context) -> tuple[int, str]:
+    """Block once for a last judgement; otherwise validate notes and commit the knowledge folder."""
+    history = events.session_records(ctx.root, ctx.session_id)
+    active = ctx.payload.get("stop_hook_active") is True
+    blocked_before = any(r.get("blocked") for r in history if r.get("event") == "Stop")
+    if ctx.managed and not active and not blocked_before and not wrote_knowledge(history):
+        events.append(ctx, events.record(ctx, {"blocked": True}))
+        return 0, json.dumps({"decision": "block", "reason": BLOCK_REASON})
+    events.append(ctx, events.record(ctx, {"blocked": False}))
+    if not ctx.managed or not os.path.isdir(ctx.knowledge_dir):
+        return 0, ""
+    messages = [m for m in (_validate(ctx), _commit(ctx)) if m]
+    return 0, json.dumps({"systemMessage": " ".join(messages)}) if messages else ""
+
+
+def _validate(ctx: Context) -> str:
+    import subprocess
+    import sys
+
+    command = [
+        sys.executable,
+        "-m",
+        "orkestra",
+        "--root",
+        ctx.root,
+        "notes",
+        "check",
+        "--no-sources",
+        "--dry-run",
+    ]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    except Exception as exc:  # git or a timeout: log, never break the session
+        log(ctx.root, f"stop: notes check failed to run: {exc}")
+        return ""
+    if done.returncode == 0:
+        return ""
+    try:
+        report = json.loads(done.stdout)
+        first = next(p for p in report["problems"] if p["severity"] == "error")
+        where = f"{first['file']}:{first['line']}" if first.get("line") else first["file"]
+        return f"orkestra: {report['errors']} note error(s), e.g. {where}: {first['message']}."
+    except (ValueError, KeyError, StopIteration, TypeError):
+        log(ctx.root, f"stop: notes check: {done.stderr.strip()[:500]}")
+        return "orkestra: notes check failed (see `orkestra notes check`)."
+
+
+def _commit(ctx: Context) -> str:
+    """Commit (and push) only the knowledge folder, when orkestra.yaml asks for it."""
+    if not ctx.knowledge["commit"]:
+        return ""
+    folder = ctx.knowledge_dir
+    cwd, spec = (folder, ".") if _own_repo(folder) else (ctx.root, str(ctx.knowledge["path"]))
+    try:
+        _git(cwd, "add", "-A", "--", spec)
+        if _git(cwd, "diff", "--cached", "--quiet", "--", spec).returncode == 0:
+            return ""
+        message = f"docs(knowledge): notes from session {ctx.session_id[:8] or now()}"
+        done = _git(cwd, "commit", "--quiet", "-m", message, "--", spec)
+        if done.returncode != 0:
+            log(ctx.root, f"stop: commit failed: {done.stderr.strip()}")
+            return (
+                "orkestra: committing the knowledge folder failed (see .orkestra/logs/hooks.log)."
+            )
+        if ctx.knowledge["push"] and _git(cwd, "push", "--quiet").returncode != 0:
+            log(ctx.root, "stop: push failed")
+            return "orkestra: knowledge committed; push failed."
+    except Exception as exc:  # git or a timeout: log, never break the session
+        log(ctx.root, f"stop: git failed: {exc}")
+        return ""
+    return "orkestra: knowledge folder committed."

@@ -1,0 +1,151 @@
+"""`orkestra hooks install|uninstall`: merge our entries into `.claude/settings.json`.
+
+Our entries are recognised by their command string (`orkestra hook …`); every other entry and key
+of the file is kept as it is. `--git` adds a pre-commit hook validating the notes, never replacing
+a pre-commit hook that is not ours.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from orkestra.core import atomic
+from orkestra.core.errors import ConflictError, InputError
+
+SETTINGS = ".claude/settings.json"
+PREFIX = "orkestra hook "
+#: event -> (matcher or None, handler). PostToolUse sees every tool so the events log is complete;
+#: only a Read of a note goes to the usage log.
+OURS: dict[str, tuple[str | None, str]] = {
+    "SessionStart": (None, "session-start"),
+    "PostToolUse": ("*", "post-tool-use"),
+    "Stop": (None, "stop"),
+}
+GIT_MARK = "# orkestra: validate knowledge notes"
+GIT_SCRIPT = f"""#!/bin/sh
+{GIT_MARK} (installed by `orkestra hooks install --git`; remove with `orkestra hooks uninstall`)
+orkestra notes check --no-sources --dry-run >/dev/null || {{
+  echo "orkestra: knowledge notes have errors; run 'orkestra notes check --no-sources'" >&2
+  exit 1
+}}
+"""
+
+
+def _ours(hook: Any) -> bool:
+    return isinstance(hook, dict) and str(hook.get("command", "")).strip().startswith(PREFIX)
+
+
+def _read(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8") or "{}")
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"invalid JSON: {exc.msg}; fix it first", file=SETTINGS, line=exc.lineno
+        ) from exc
+    if not isinstance(data, dict) or not isinstance(data.get("hooks", {}), dict):
+        raise InputError('expected an object whose "hooks" is an object', file=SETTINGS, line=1)
+    return data
+
+
+def strip_ours(data: dict[str, Any]) -> int:
+    """Remove our hook commands (and groups left empty); return how many were removed."""
+    removed = 0
+    hooks = data.get("hooks", {})
+    for event in list(hooks):
+        groups = hooks[event]
+        if not isinstance(groups, list):
+            continue
+        kept = []
+        for group in groups:
+            if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+                inner = [h for h in group["hooks"] if not _ours(h)]
+                removed += len(group["hooks"]) - len(inner)
+                if not inner:
+                    continue
+                group = {**group, "hooks": inner}
+            kept.append(group)
+        if kept:
+            hooks[event] = kept
+        else:
+            del hooks[event]
+    if "hooks" in data and not data["hooks"]:
+        del data["hooks"]
+    return removed
+
+
+def install(root: Path, *, git: bool = False) -> dict[str, Any]:
+    """Merge our entries into settings.json (idempotent); optionally the git pre-commit hook."""
+    path = root / SETTINGS
+    data = _read(path)
+    before = json.dumps(data, sort_keys=True)
+    strip_ours(data)
+    hooks = data.setdefault("hooks", {})
+    for event, (matcher, handler) in OURS.items():
+        group: dict[str, Any] = {} if matcher is None else {"matcher": matcher}
+        group["hooks"] = [
+            {
+                "type": "command",
+                "command": PREFIX + handler,
+                "timeout": 30 if handler == "post-tool-use" else 120,
+            }
+        ]
+        hooks.setdefault(event, []).append(group)
+    changed = json.dumps(data, sort_keys=True) != before
+    if changed:
+        atomic.write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    out: dict[str, Any] = {"settings": SETTINGS, "changed": changed, "events": list(OURS)}
+    if git:
+        out["git_hook"] = _install_git(root)
+    return out
+
+
+def uninstall(root: Path) -> dict[str, Any]:
+    """Remove only our entries from settings.json, and our git pre-commit hook."""
+    path = root / SETTINGS
+    data = _read(path)
+    removed = strip_ours(data)
+    if removed:
+        atomic.write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    git_hook = _git_hook_path(root)
+    git_removed = False
+    if (
+        git_hook is not None
+        and git_hook.is_file()
+        and GIT_MARK in git_hook.read_text(errors="replace")
+    ):
+        git_hook.unlink()
+        git_removed = True
+    return {"settings": SETTINGS, "removed": removed, "git_hook_removed": git_removed}
+
+
+def _git_hook_path(root: Path) -> Path | None:
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--git-path", "hooks/pre-commit"],
+            cwd=root, capture_output=True, text=True, check=False, timeout=10,
+        )  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:
+        return None
+    hook = Path(done.stdout.strip())
+    return hook if hook.is_absolute() else root / hook
+
+
+def _install_git(root: Path) -> str:
+    hook = _git_hook_path(root)
+    if hook is None:
+        raise InputError("--git needs a git repository (git rev-parse failed)", file=str(root))
+    if hook.exists() and GIT_MARK not in hook.read_text(errors="replace"):
+        raise ConflictError(
+            f"{hook} already exists and is not ours; add this line to it instead: "
+            "orkestra notes check --no-sources --dry-run",
+            file=str(hook),
+        )
+    atomic.write_bytes(hook, GIT_SCRIPT.encode(), mode=0o755)
+    return str(hook.relative_to(root)) if hook.is_relative_to(root) else str(hook)

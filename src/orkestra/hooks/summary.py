@@ -1,0 +1,80 @@
+"""`orkestra events summary [--since]`: counts over `.orkestra/events.jsonl`."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from orkestra.core.errors import UsageError
+
+EVENTS = ".orkestra/events.jsonl"
+
+
+def since_stamp(since: str | None, today: dt.date) -> str:
+    """`YYYY-MM-DD`, `7d` or `24h` -> the earliest ISO timestamp to count ("" = all)."""
+    if not since:
+        return ""
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", since):
+        return since
+    match = re.fullmatch(r"(\d+)([dh])", since)
+    if not match:
+        raise UsageError(f"--since must be YYYY-MM-DD, Nd or Nh (got '{since}')")
+    amount = int(match.group(1))
+    if match.group(2) == "d":
+        return (today - dt.timedelta(days=amount)).isoformat()
+    start = dt.datetime.combine(today, dt.datetime.now(dt.UTC).time()) - dt.timedelta(hours=amount)
+    return start.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def summary(root: Path, since: str | None, today: dt.date) -> dict[str, Any]:
+    """Counts by event, tool_type, mcp_server, bash_cli, subagent_type; failures; sessions."""
+    start = since_stamp(since, today)
+    keys = (
+        "event",
+        "tool_type",
+        "tool_name",
+        "mcp_server",
+        "bash_cli",
+        "subagent_type",
+        "agent_tool",
+    )
+    counts: dict[str, Counter[str]] = {k: Counter() for k in keys}
+    total = failures = skipped = 0
+    sessions: set[str] = set()
+    failed_tools: Counter[str] = Counter()
+    try:
+        lines = (root / EVENTS).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        lines = []
+    for line in lines:
+        try:
+            item = json.loads(line)
+        except ValueError:
+            skipped += 1
+            continue
+        if not isinstance(item, dict) or str(item.get("ts", "")) < start:
+            continue
+        total += 1
+        sessions.add(str(item.get("session_id")))
+        for key in keys:
+            if item.get(key):
+                counts[key][str(item[key])] += 1
+        if item.get("failed"):
+            failures += 1
+            failed_tools[str(item.get("tool_name"))] += 1
+    return {
+        "since": start or None,
+        "total": total,
+        "sessions": len(sessions),
+        "failures": failures,
+        "failures_by_tool": dict(failed_tools.most_common()),
+        **{
+            f"by_{k}": dict(sorted(c.items(), key=lambda kv: (-kv[1], kv[0])))
+            for k, c in counts.items()
+        },
+        "unreadable_lines": skipped,
+    }

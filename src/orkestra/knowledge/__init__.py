@@ -1,0 +1,1 @@
+"""The knowledge base (PRODUCT.md §8): atomic notes checked against code, claims, INDEX.md."""

@@ -1,0 +1,165 @@
+"""`orkestra learn apply`: carry out a (possibly edited) proposal's actions, all or nothing.
+
+Actions: save (a new claim), reinforce / merge (the matched claim: seen_count+1, last_seen today,
+sources and tags added; merge also keeps the new context), keep-both (save the new claim next to
+the matched one), skip. A CONTRADICTS item is only ever saved with an explicit keep-both.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from orkestra.core.errors import ConflictError, InputError
+from orkestra.knowledge.claims import propose as proposal
+from orkestra.knowledge.claims import store
+
+ACTIONS = ("save", "reinforce", "merge", "keep-both", "skip")
+_ALLOWED = {
+    "NEW": {"save", "skip"},
+    "REINFORCED": {"reinforce", "merge", "keep-both", "skip"},
+    "SIMILAR": {"merge", "reinforce", "keep-both", "skip"},
+    "CONTRADICTS": {"keep-both", "skip"},
+}
+
+
+def _items(data: Any, name: str) -> list[dict[str, Any]]:
+    if not isinstance(data, dict) or data.get("kind") != proposal.PROPOSAL_KIND:
+        raise InputError(
+            "not a proposal: run `orkestra learn propose --input NEW.json` first", file=name, line=1
+        )
+    items = data.get("items")
+    if not isinstance(items, list):
+        raise InputError("a proposal has an `items` list", file=name, line=1)
+    for n, item in enumerate(items):
+        where = f"items[{n}]"
+        if not isinstance(item, dict):
+            raise InputError(f"{where} must be an object", file=name)
+        label, action = item.get("classification"), item.get("action")
+        if label not in _ALLOWED:
+            raise InputError(
+                f"{where}.classification must be one of {', '.join(_ALLOWED)}", file=name
+            )
+        if action not in ACTIONS:
+            raise InputError(f"{where}.action must be one of {', '.join(ACTIONS)}", file=name)
+        if action not in _ALLOWED[label]:
+            allowed = ", ".join(sorted(_ALLOWED[label]))
+            raise InputError(
+                f"{where}: action '{action}' is not allowed for {label} (use {allowed})", file=name
+            )
+        if action in ("reinforce", "merge") and not isinstance(
+            (item.get("matched") or {}).get("id"), str
+        ):
+            raise InputError(f"{where}: '{action}' needs matched.id", file=name)
+        if not isinstance(item.get("claim"), dict) or not isinstance(
+            item["claim"].get("statement"), str
+        ):
+            raise InputError(f"{where}.claim.statement is required", file=name)
+    return items
+
+
+class _Workspace:
+    """Claim files loaded once, changed in memory, written together at the end."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.files: dict[str, list[dict[str, Any]]] = {}
+        self.where: dict[str, tuple[str, int]] = {}
+        for stored in store.load_all(folder):
+            self.files.setdefault(stored.file, store.read_file(folder, stored.file))
+            self.where[stored.claim["id"]] = (stored.file, stored.index)
+        self.dirty: set[str] = set()
+
+    def get(self, claim_id: str) -> dict[str, Any]:
+        if claim_id not in self.where:
+            raise ConflictError(f"claim {claim_id} no longer exists; propose again")
+        rel, index = self.where[claim_id]
+        self.dirty.add(rel)
+        return self.files[rel][index]
+
+    def add(self, claim: dict[str, Any], rel: str) -> None:
+        insights = self.files.setdefault(rel, store.read_file(self.folder, rel))
+        self.where[claim["id"]] = (rel, len(insights))
+        insights.append(claim)
+        self.dirty.add(rel)
+
+    def save(self) -> None:
+        for rel in sorted(self.dirty):
+            store.write_file(self.folder, rel, self.files[rel])
+
+
+def _new_claim(cand: dict[str, Any], ws: _Workspace, today: str) -> dict[str, Any]:
+    base = store.claim_id(cand["statement"])
+    ident, n = base, 2
+    while ident in ws.where:
+        ident, n = f"{base}-{n}", n + 1
+    return {
+        "id": ident,
+        "statement": cand["statement"],
+        "category": cand.get("category", "technical"),
+        "confidence": "low",
+        "seen_count": 1,
+        "first_seen": today,
+        "last_seen": today,
+        "sources": list(cand.get("sources", [])),
+        "context": cand.get("context", ""),
+        "tags": list(cand.get("tags", [])),
+    }
+
+
+def _reinforce(claim: dict[str, Any], cand: dict[str, Any], today: str, merge: bool) -> str:
+    before = str(claim.get("confidence", "low"))
+    claim["seen_count"] = int(claim.get("seen_count", 1)) + 1
+    claim["last_seen"] = today
+    claim["confidence"] = store.confidence(claim["seen_count"])
+    for key in ("sources", "tags"):
+        values = list(claim.get(key, []))
+        values += [v for v in cand.get(key, []) if v not in values]
+        claim[key] = values
+    context = cand.get("context", "")
+    if merge and context and context not in claim.get("context", ""):
+        claim["context"] = f"{claim.get('context', '')}\n{context}".strip()
+    return f"{before} → {claim['confidence']}"
+
+
+def apply(folder: Path, data: Any, name: str, today: str) -> dict[str, Any]:
+    """Apply every item's action; nothing is written unless all items are valid."""
+    items = _items(data, name)
+    ws = _Workspace(folder)
+    saved, skipped, changes, merged = [], 0, [], 0
+    for item in items:
+        action, cand = item["action"], item["claim"]
+        if action == "skip":
+            skipped += 1
+        elif action in ("save", "keep-both"):
+            claim = _new_claim(cand, ws, today)
+            ws.add(claim, store.file_for(today, str(cand.get("topic") or claim["category"])))
+            saved.append(claim["id"])
+        else:
+            target = ws.get(item["matched"]["id"])
+            changes.append(
+                {"id": target["id"], "change": _reinforce(target, cand, today, action == "merge")}
+            )
+            merged += action == "merge"
+    ws.save()
+    return {
+        "saved": saved,
+        "reinforced": changes,
+        "skipped": skipped,
+        "files": sorted(f"{folder.name}/{rel}" for rel in ws.dirty),
+        "summary": _summary(len(saved), changes, merged, skipped),
+    }
+
+
+def _summary(saved: int, changes: list[dict[str, str]], merged: int, skipped: int) -> str:
+    parts = [f"Saved: {saved} new"]
+    if changes:
+        moves: dict[str, int] = {}
+        for change in changes:
+            moves[change["change"]] = moves.get(change["change"], 0) + 1
+        detail = ", ".join(f"{move}: {n}" if len(moves) > 1 else move for move, n in moves.items())
+        parts.append(f"Reinforced: {len(changes)} ({detail})")
+    if merged:
+        parts.append(f"Merged: {merged}")
+    parts.append(f"Skipped: {skipped}")
+    return "; ".join(parts)

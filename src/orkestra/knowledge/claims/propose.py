@@ -1,0 +1,118 @@
+"""`orkestra learn propose`: classify new statements against every existing claim; write nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from orkestra.core.errors import InputError
+from orkestra.knowledge.claims import compare, store
+
+PROPOSAL_KIND = "orkestra.learn.proposal"
+DEFAULT_ACTION = {
+    "NEW": "save",
+    "REINFORCED": "reinforce",
+    "SIMILAR": "skip",
+    "CONTRADICTS": "skip",
+}
+_PRIORITY = {"CONTRADICTS": 3, "REINFORCED": 2, "SIMILAR": 1, "NEW": 0}
+
+
+def read_json(path: Path) -> Any:
+    """A JSON input file, with file:line on a syntax error."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"cannot read input: {exc.strerror}", file=str(path)) from exc
+    except json.JSONDecodeError as exc:
+        raise InputError(f"invalid JSON: {exc.msg}", file=str(path), line=exc.lineno) from exc
+
+
+def candidates(data: Any, name: str, project: str) -> list[dict[str, Any]]:
+    """Validate the new insights (`{"insights": [...]}` or a list) into candidate claims."""
+    items = data.get("insights") if isinstance(data, dict) else data
+    if not isinstance(items, list) or not items:
+        raise InputError(
+            'expected {"insights": [{"statement": ...}, ...]} with at least one item',
+            file=name,
+            line=1,
+        )
+    topic = data.get("topic") if isinstance(data, dict) else None
+    out = []
+    for index, item in enumerate(items):
+        where = f"insights[{index}]"
+        if not isinstance(item, dict):
+            raise InputError(f"{where} must be an object", file=name)
+        statement = item.get("statement")
+        if not isinstance(statement, str) or not statement.strip():
+            raise InputError(f"{where}.statement is required (one falsifiable sentence)", file=name)
+        category = item.get("category", "technical")
+        if category not in store.CATEGORIES:
+            raise InputError(
+                f"{where}.category must be one of {', '.join(store.CATEGORIES)}", file=name
+            )
+        tags = item.get("tags", [])
+        sources = item.get("sources", [item["source"]] if "source" in item else [project])
+        for key, value in (("tags", tags), ("sources", sources)):
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise InputError(f"{where}.{key} must be a list of strings", file=name)
+        out.append(
+            {
+                "statement": " ".join(statement.split()),
+                "category": category,
+                "context": str(item.get("context", "")),
+                "tags": list(tags),
+                "sources": list(sources),
+                "topic": str(item.get("topic") or topic or (tags[0] if tags else category)),
+            }
+        )
+    return out
+
+
+def best_match(
+    candidate: dict[str, Any], existing: list[store.Stored]
+) -> tuple[str, float, store.Stored | None]:
+    """The most telling existing claim: a contradiction first, then the most similar."""
+    new = compare.shape(candidate["statement"])
+    best: tuple[int, float, store.Stored | None, str] = (-1, 0.0, None, "NEW")
+    for stored in existing:
+        label, score = compare.classify(new, compare.shape(stored.claim["statement"]))
+        key = (_PRIORITY[label], score)
+        if key > best[:2]:
+            best = (key[0], score, stored, label)
+    _, score, match, label = best
+    if label == "NEW":
+        return "NEW", score, match if score > 0 else None
+    return label, score, match
+
+
+def propose(folder: Path, data: Any, name: str, project: str, today: str) -> dict[str, Any]:
+    """The proposal: each candidate with its classification, matched claim, similarity, action."""
+    existing = store.load_all(folder)
+    items = []
+    counts = dict.fromkeys(DEFAULT_ACTION, 0)
+    for index, cand in enumerate(candidates(data, name, project)):
+        label, score, match = best_match(cand, existing)
+        counts[label] += 1
+        matched = None
+        if match is not None and label != "NEW":
+            claim = match.claim
+            matched = {
+                "id": claim["id"],
+                "statement": claim["statement"],
+                "confidence": claim.get("confidence"),
+                "seen_count": claim.get("seen_count"),
+                "file": match.file,
+            }
+        items.append(
+            {
+                "index": index,
+                "classification": label,
+                "similarity": score,
+                "matched": matched,
+                "action": DEFAULT_ACTION[label],
+                "claim": cand,
+            }
+        )
+    return {"kind": PROPOSAL_KIND, "created": today, "counts": counts, "items": items}

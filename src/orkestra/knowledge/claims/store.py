@@ -1,0 +1,117 @@
+"""Claim files `knowledge/claims/YYYY-MM-DD-<topic>.json` = `{"insights": [...]}`."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from orkestra.core import atomic
+from orkestra.core.errors import InputError
+
+CLAIMS_DIR = "claims"
+CATEGORIES = ("technical", "solution", "pattern", "tool", "warning")
+LEVELS = ("low", "medium", "high")
+_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}-[a-z0-9]+(-[a-z0-9]+)*\.json$")
+
+
+def confidence(seen_count: int) -> str:
+    """Repetition is confidence: 1 → low, 2–3 → medium, 4+ → high."""
+    if seen_count >= 4:
+        return "high"
+    return "medium" if seen_count >= 2 else "low"
+
+
+def claim_id(statement: str) -> str:
+    """A stable id from the normalised statement: `CL-` and 8 hex digits."""
+    norm = " ".join(re.findall(r"[\w']+", statement.lower()))
+    return "CL-" + hashlib.sha1(norm.encode("utf-8")).hexdigest()[:8]
+
+
+def slug(text: str) -> str:
+    """A file-name topic: lower-case words joined by dashes (at most 6 words)."""
+    words = re.findall(r"[a-z0-9]+", text.lower())[:6]
+    return "-".join(words) or "general"
+
+
+@dataclass
+class Stored:
+    """A claim as found on disk: its data, its file (relative to knowledge/) and position."""
+
+    claim: dict[str, Any]
+    file: str
+    index: int
+
+
+def _read(path: Path, display: str) -> list[dict[str, Any]]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"cannot read claims file: {exc.strerror}", file=display) from exc
+    except json.JSONDecodeError as exc:
+        raise InputError(f"invalid JSON: {exc.msg}", file=display, line=exc.lineno) from exc
+    insights = data.get("insights") if isinstance(data, dict) else None
+    if not isinstance(insights, list) or not all(isinstance(i, dict) for i in insights):
+        raise InputError('a claims file is {"insights": [ {...}, ... ]}', file=display, line=1)
+    return insights
+
+
+def claim_files(folder: Path) -> list[Path]:
+    """Every `*.json` claims file under knowledge/claims, sorted."""
+    base = folder / CLAIMS_DIR
+    if not base.is_dir():
+        return []
+    return sorted(p for p in base.iterdir() if p.suffix == ".json" and p.is_file())
+
+
+def load_all(folder: Path) -> list[Stored]:
+    """Every claim of the knowledge base; a malformed file raises InputError naming it."""
+    out: list[Stored] = []
+    for path in claim_files(folder):
+        rel = f"{CLAIMS_DIR}/{path.name}"
+        for index, claim in enumerate(_read(path, f"{folder.name}/{rel}")):
+            if isinstance(claim.get("statement"), str) and isinstance(claim.get("id"), str):
+                out.append(Stored(claim, rel, index))
+    return out
+
+
+def read_file(folder: Path, rel: str) -> list[dict[str, Any]]:
+    """The insights of one claims file (empty when it does not exist yet)."""
+    path = folder / rel
+    return _read(path, f"{folder.name}/{rel}") if path.is_file() else []
+
+
+def write_file(folder: Path, rel: str, insights: list[dict[str, Any]]) -> None:
+    """Write one claims file atomically, in a stable layout."""
+    text = json.dumps({"insights": insights}, indent=2, ensure_ascii=False) + "\n"
+    atomic.write_text(folder / rel, text)
+
+
+def file_for(day: str, topic: str) -> str:
+    """`claims/YYYY-MM-DD-<topic>.json`."""
+    return f"{CLAIMS_DIR}/{day}-{slug(topic)}.json"
+
+
+def valid_name(name: str) -> bool:
+    """Whether a claims file name follows `YYYY-MM-DD-<topic>.json`."""
+    return bool(_FILE.match(name))
+
+
+def listing(folder: Path, level: str | None, category: str | None) -> list[dict[str, Any]]:
+    """Claims (with their file), optionally filtered by confidence and category."""
+    from orkestra.core.errors import UsageError
+
+    if level is not None and level not in LEVELS:
+        raise UsageError("--confidence must be low, medium or high")
+    if category is not None and category not in CATEGORIES:
+        raise UsageError(f"--category must be one of {', '.join(CATEGORIES)}")
+    keys = ("id", "statement", "category", "confidence", "seen_count", "last_seen")
+    return [
+        {k: s.claim.get(k) for k in keys} | {"file": f"{folder.name}/{s.file}"}
+        for s in load_all(folder)
+        if (level is None or s.claim.get("confidence") == level)
+        and (category is None or s.claim.get("category") == category)
+    ]

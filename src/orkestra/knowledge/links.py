@@ -1,0 +1,147 @@
+"""Obsidian wikilinks (`[[note]]`, `[[note|label]]`, `[[note#heading]]`) and their resolution.
+
+A link resolves to a note (by file name, path, title or alias, case-insensitive), or — for
+`[[DEC-XX-NNN]]` and `[[GT-XXX-NNN]]` — to a decision record or a ground truth in the registries.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from orkestra.knowledge.notes import KnowledgeBase, Note, Problem
+
+_LINK = re.compile(r"(!?)\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\]\]")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+DECISION_ID = re.compile(r"^DEC-[A-Z]{2}-\d{3,}$")
+TRUTH_ID = re.compile(r"^GT-[A-Z]{2,5}-\d{3}$")
+_HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
+
+
+@dataclass(frozen=True)
+class Link:
+    """One wikilink found in a note body, at a 1-based line of the file."""
+
+    target: str
+    heading: str | None
+    label: str | None
+    line: int
+
+
+def parse_links(body: str, first_line: int = 1) -> list[Link]:
+    """Every wikilink in `body` outside fenced code blocks; `first_line` is the body's line."""
+    links: list[Link] = []
+    fenced = False
+    for offset, text in enumerate(body.splitlines()):
+        if _FENCE.match(text):
+            fenced = not fenced
+            continue
+        if fenced or "[[" not in text:
+            continue
+        for match in _LINK.finditer(text):
+            target = match.group(2).strip()
+            heading = (match.group(3) or "").strip() or None
+            label = (match.group(4) or "").strip() or None
+            links.append(Link(target, heading, label, first_line + offset))
+    return links
+
+
+def headings(body: str) -> set[str]:
+    """The headings of a markdown body, lower-cased."""
+    out: set[str] = set()
+    for text in body.splitlines():
+        match = _HEADING.match(text)
+        if match:
+            out.add(match.group(1).strip().lower())
+    return out
+
+
+class Resolver:
+    """Resolves link targets against the notes and the registry record ids."""
+
+    def __init__(self, kb: KnowledgeBase, root: Path, knowledge: str) -> None:
+        self.names: dict[str, Note] = {}
+        for note in kb.notes:
+            rel = Path(note.rel).relative_to(knowledge).with_suffix("").as_posix()
+            for key in (note.name, rel, note.title, *note.aliases):
+                self.names.setdefault(key.lower(), note)
+        self.root = root
+        self._decisions: set[str] | None = None
+        self._truths: set[str] | None = None
+
+    def note(self, target: str) -> Note | None:
+        key = target.strip().lower().removesuffix(".md")
+        return self.names.get(key)
+
+    def record_exists(self, target: str) -> bool | None:
+        """True/False for a DEC-/GT- id, None when the target is not a record id."""
+        if DECISION_ID.match(target):
+            return target in self.decisions()
+        if TRUTH_ID.match(target):
+            return target in self.truths()
+        return None
+
+    def decisions(self) -> set[str]:
+        if self._decisions is None:
+            folder = self.root / "registries" / "decisions" / "records"
+            found = set()
+            if folder.is_dir():
+                for path in folder.iterdir():
+                    match = re.match(r"^(DEC-[A-Z]{2}-\d{3,})", path.name)
+                    if match:
+                        found.add(match.group(1))
+            self._decisions = found
+        return self._decisions
+
+    def truths(self) -> set[str]:
+        if self._truths is None:
+            from orkestra.knowledge.truthfile import existing_ids
+
+            self._truths = existing_ids(self.root)
+        return self._truths
+
+
+def check_links(kb: KnowledgeBase, root: Path, knowledge: str) -> list[Problem]:
+    """Warnings for links to missing notes, records or headings."""
+    resolver = Resolver(kb, root, knowledge)
+    problems: list[Problem] = []
+    for note in kb.notes:
+        for link in parse_links(note.body, note.body_line):
+            if not link.target:
+                continue  # `[[#heading]]` points inside the same note
+            record = resolver.record_exists(link.target)
+            if record is not None:
+                if not record:
+                    problems.append(
+                        Problem(
+                            "warning",
+                            "KN020",
+                            f"[[{link.target}]]: no such record in registries/",
+                            note.rel,
+                            link.line,
+                        )
+                    )
+                continue
+            target = resolver.note(link.target)
+            if target is None:
+                problems.append(
+                    Problem(
+                        "warning",
+                        "KN021",
+                        f"[[{link.target}]]: no note with that name, title or alias",
+                        note.rel,
+                        link.line,
+                    )
+                )
+            elif link.heading and link.heading.lower() not in headings(target.body):
+                problems.append(
+                    Problem(
+                        "warning",
+                        "KN022",
+                        f"[[{link.target}#{link.heading}]]: {target.rel} has no such heading",
+                        note.rel,
+                        link.line,
+                    )
+                )
+    return problems

@@ -1,0 +1,285 @@
+"""Atomic notes (§8.1): markdown files with frontmatter, one folder per type under knowledge/."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from orkestra.core import frontmatter, yamlio
+from orkestra.core.errors import InputError
+
+#: note type -> its folder under knowledge/
+TYPES: dict[str, str] = {
+    "glossary": "glossary",
+    "repo": "repos",
+    "convention": "conventions",
+    "decision": "decisions",
+    "recipe": "recipes",
+    "gotcha": "gotchas",
+}
+#: folder (or plural) spellings accepted wherever a type is given
+_ALIASES = {folder: kind for kind, folder in TYPES.items()}
+CONFIDENCE = ("observed", "verified")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_LIST_FIELDS = ("aliases", "repos", "tags", "sources")
+
+
+def normalise_type(value: str) -> str | None:
+    """`gotchas` or `gotcha` -> `gotcha`; None for an unknown type."""
+    value = value.strip().lower()
+    if value in TYPES:
+        return value
+    return _ALIASES.get(value)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A finding about one note: severity error|warning, a stable code, file:line."""
+
+    severity: str
+    code: str
+    message: str
+    file: str
+    line: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "file": self.file,
+            "line": self.line,
+        }
+
+
+@dataclass(frozen=True)
+class Source:
+    """`[repo: ]path[#pattern]`: a file (in this repo or a named one) and an optional pattern."""
+
+    raw: str
+    repo: str | None
+    path: str
+    pattern: str | None
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Note:
+    """One parsed note. `name` is its file stem; `rel` is its path relative to the project root."""
+
+    name: str
+    rel: str
+    folder: str
+    type: str
+    title: str
+    aliases: tuple[str, ...] = ()
+    repos: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    confidence: str = "observed"
+    verified_at: str = ""
+    sources: tuple[Source, ...] = ()
+    created: str = ""
+    updated: str = ""
+    body: str = ""
+    body_line: int = 1
+    key_lines: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The note's frontmatter as JSON (without the body)."""
+        return {
+            "name": self.name,
+            "type": self.type,
+            "title": self.title,
+            "path": self.rel,
+            "aliases": list(self.aliases),
+            "repos": list(self.repos),
+            "tags": list(self.tags),
+            "confidence": self.confidence,
+            "verified_at": self.verified_at,
+            "sources": [s.raw for s in self.sources],
+            "created": self.created,
+            "updated": self.updated,
+        }
+
+
+def parse_source(raw: str, line: int | None = None) -> Source:
+    """Split `backend: app/models/task.rb#class Task` into repo, path and pattern."""
+    text = raw.strip()
+    repo: str | None = None
+    head = text.split("#", 1)[0]
+    match = re.match(r"^([A-Za-z0-9_.-]+):\s+(.*)$", head)
+    if match:
+        repo, text = match.group(1), text[len(match.group(1)) + 1 :].strip()
+    path, _, pattern = text.partition("#")
+    return Source(raw, repo, path.strip(), pattern.strip() or None, line)
+
+
+def parse_note(text: str, rel: str, folder: str) -> tuple[Note | None, list[Problem]]:
+    """Parse and validate one note; a note with errors is still returned when it has a type."""
+    problems: list[Problem] = []
+    try:
+        doc = frontmatter.parse(text, rel)
+    except InputError as exc:
+        return None, [Problem("error", "KN001", exc.message, rel, exc.line)]
+    meta = doc.meta
+    lines = meta.key_lines
+
+    def bad(code: str, key: str, message: str, severity: str = "error") -> None:
+        problems.append(Problem(severity, code, message, rel, lines.get(key, meta.line)))
+
+    kind = meta.get("type")
+    norm = normalise_type(kind) if isinstance(kind, str) else None
+    if norm is None:
+        bad("KN002", "type", f"type must be one of {', '.join(TYPES)} (got {kind!r})")
+        norm = _ALIASES.get(folder, "")
+    elif TYPES[norm] != folder:
+        bad("KN003", "type", f"a '{norm}' note belongs in {TYPES[norm]}/, not {folder}/")
+    title = meta.get("title")
+    if not isinstance(title, str) or not title.strip():
+        bad("KN004", "title", "title is required (a non-empty string)")
+        title = Path(rel).stem
+    values: dict[str, tuple[str, ...]] = {}
+    for key in _LIST_FIELDS:
+        value = meta.get(key, [])
+        if value is None:
+            value = []
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            bad("KN005", key, f"{key} must be a list of strings, e.g. {key}: [a, b]")
+            value = []
+        values[key] = tuple(value)
+    confidence = meta.get("confidence", "observed")
+    if confidence not in CONFIDENCE:
+        bad("KN006", "confidence", "confidence must be observed or verified")
+        confidence = "observed"
+    dates: dict[str, str] = {}
+    for key in ("verified_at", "created", "updated"):
+        value = meta.get(key, "")
+        if value is None:
+            value = ""
+        if not isinstance(value, str) or (value and not _valid_date(value)):
+            bad("KN007", key, f'{key} must be a quoted date "YYYY-MM-DD" (or "")')
+            value = ""
+        dates[key] = value
+    if confidence == "verified" and not dates["verified_at"]:
+        bad(
+            "KN008",
+            "verified_at",
+            "a verified note needs verified_at (run `orkestra notes verify`)",
+        )
+    sources = _sources(meta, values["sources"])
+    for src in sources:
+        if not src.path or src.path.startswith("/") or ".." in Path(src.path).parts:
+            problems.append(
+                Problem(
+                    "error",
+                    "KN009",
+                    f"source {src.raw!r}: use [repo: ]relative/path[#pattern]",
+                    rel,
+                    src.line,
+                )
+            )
+    note = Note(
+        name=Path(rel).stem,
+        rel=rel,
+        folder=folder,
+        type=norm,
+        title=title.strip(),
+        aliases=values["aliases"],
+        repos=values["repos"],
+        tags=values["tags"],
+        confidence=str(confidence),
+        verified_at=dates["verified_at"],
+        sources=sources,
+        created=dates["created"],
+        updated=dates["updated"],
+        body=doc.body,
+        body_line=doc.body_line,
+        key_lines=dict(lines),
+    )
+    return note, problems
+
+
+def _sources(meta: yamlio.LineDict, raw: tuple[str, ...]) -> tuple[Source, ...]:
+    node = meta.get("sources")
+    item_lines = node.item_lines if isinstance(node, yamlio.LineList) else []
+    default = meta.key_lines.get("sources")
+    return tuple(
+        parse_source(s, item_lines[i] if i < len(item_lines) else default)
+        for i, s in enumerate(raw)
+    )
+
+
+def _valid_date(value: str) -> bool:
+    if not _DATE.match(value):
+        return False
+    try:
+        dt.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+@dataclass
+class KnowledgeBase:
+    """Every note under the knowledge folder, plus the problems found reading them."""
+
+    notes: list[Note] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    def by_name(self) -> dict[str, Note]:
+        return {n.name: n for n in self.notes}
+
+
+def note_files(folder: Path) -> list[tuple[str, Path]]:
+    """(type folder, file) for every `*.md` in the six type folders, sorted."""
+    out: list[tuple[str, Path]] = []
+    for sub in sorted(set(TYPES.values())):
+        base = folder / sub
+        if not base.is_dir():
+            continue
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            for name in sorted(filenames):
+                if name.endswith(".md") and not name.startswith("."):
+                    out.append((sub, Path(dirpath) / name))
+    return out
+
+
+def load_notes(root: Path, knowledge: str) -> KnowledgeBase:
+    """Read every note of the knowledge folder `knowledge` (relative to `root`)."""
+    kb = KnowledgeBase()
+    for sub, path in note_files(root / knowledge):
+        rel = path.relative_to(root).as_posix()
+        try:
+            text = yamlio.read_text(path, display=rel)
+        except InputError as exc:
+            kb.problems.append(Problem("error", "KN001", exc.message, rel, exc.line))
+            continue
+        note, problems = parse_note(text, rel, sub)
+        kb.problems.extend(problems)
+        if note is not None:
+            kb.notes.append(note)
+    _duplicates(kb)
+    return kb
+
+
+def _duplicates(kb: KnowledgeBase) -> None:
+    seen: dict[str, str] = {}
+    for note in kb.notes:
+        key = note.name.lower()
+        if key in seen:
+            kb.problems.append(
+                Problem(
+                    "error",
+                    "KN010",
+                    f"note name '{note.name}' is also used by {seen[key]}; wikilinks are ambiguous",
+                    note.rel,
+                    1,
+                )
+            )
+        else:
+            seen[key] = note.rel

@@ -1,0 +1,90 @@
+"""Notes and claims as unified-search documents (§7), imported by `orkestra.search` when present.
+
+Weights: notes title 6, aliases 6, tags 3, body 2; claims statement 5, tags 3, context 2. A note
+neither read nor verified within `STALE_DAYS` loses standing: its weights are halved.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from orkestra.core.clock import today as current_day
+from orkestra.search.document import Document, Field
+
+NOTE_WEIGHTS = {"title": 6.0, "aliases": 6.0, "tags": 3.0, "body": 2.0}
+CLAIM_WEIGHTS = {"statement": 5.0, "tags": 3.0, "context": 2.0}
+STALE_DAYS = 180
+STALE_FACTOR = 0.5
+
+
+def _fields(
+    weights: dict[str, float], values: dict[str, str], factor: float = 1.0
+) -> tuple[Field, ...]:
+    return tuple(Field(k, values[k], w * factor) for k, w in weights.items() if values.get(k))
+
+
+def documents(root: Path) -> list[Document]:
+    """Every note and claim of the project's knowledge base as search documents."""
+    from orkestra.knowledge import settings as config
+    from orkestra.knowledge import usage
+    from orkestra.knowledge.claims import store
+    from orkestra.knowledge.notes import load_notes
+
+    cfg = config.load(root)
+    kb = load_notes(root, cfg.path)
+    last = usage.last_read(usage.read(cfg.folder))
+    cutoff = (current_day() - dt.timedelta(days=STALE_DAYS)).isoformat()
+    docs = []
+    for note in kb.notes:
+        seen = max(
+            last.get(note.rel.removeprefix(cfg.path + "/"), ""), note.verified_at, note.created
+        )
+        factor = STALE_FACTOR if seen < cutoff else 1.0
+        values = {
+            "title": note.title,
+            "aliases": "\n".join(note.aliases),
+            "tags": "\n".join(note.tags),
+            "body": note.body,
+        }
+        attrs = {"type": (note.type,), "confidence": (note.confidence,), "tags": note.tags}
+        docs.append(
+            Document(
+                "notes",
+                note.name,
+                note.title,
+                note.rel,
+                1,
+                _fields(NOTE_WEIGHTS, values, factor),
+                attrs,
+            )
+        )
+    texts: dict[str, list[str]] = {}
+    for stored in store.load_all(cfg.folder):
+        claim = stored.claim
+        if stored.file not in texts:
+            texts[stored.file] = (cfg.folder / stored.file).read_text(encoding="utf-8").splitlines()
+        needle = f'"id": "{claim["id"]}"'
+        line = next((n for n, t in enumerate(texts[stored.file], 1) if needle in t), 1)
+        values = {
+            "statement": claim["statement"],
+            "tags": "\n".join(str(t) for t in claim.get("tags", [])),
+            "context": str(claim.get("context", "")),
+        }
+        attrs = {
+            "confidence": (str(claim.get("confidence", "")),),
+            "tags": tuple(str(t) for t in claim.get("tags", [])),
+        }
+        path = f"{cfg.path}/{stored.file}"
+        docs.append(
+            Document(
+                "claims",
+                claim["id"],
+                claim["statement"],
+                path,
+                1,
+                _fields(CLAIM_WEIGHTS, values),
+                attrs,
+            )
+        )
+    return docs

@@ -1,0 +1,142 @@
+"""The notes commands' core: new, list, info, verify (each a plain function, no printing)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from typing import Any
+
+from orkestra.core import atomic
+from orkestra.core.errors import ConflictError, NotFound, UsageError
+from orkestra.knowledge import edit, index, usage
+from orkestra.knowledge.links import parse_links
+from orkestra.knowledge.notes import (
+    CONFIDENCE,
+    TYPES,
+    Note,
+    load_notes,
+    normalise_type,
+    parse_source,
+)
+from orkestra.knowledge.settings import Settings
+
+
+def slug(title: str) -> str:
+    """A note file name from its title: lower-case words joined by dashes."""
+    words = re.findall(r"[a-z0-9]+", title.lower())
+    if not words:
+        raise UsageError(f"title {title!r} has no letters or digits to name the file with")
+    return "-".join(words)[:80].strip("-")
+
+
+def new_note(
+    settings: Settings,
+    kind: str,
+    title: str,
+    today: dt.date,
+    *,
+    aliases: list[str],
+    sources: list[str],
+    tags: list[str],
+) -> dict[str, Any]:
+    """Create `knowledge/<folder>/<slug>.md` (observed) and refresh INDEX.md."""
+    norm = normalise_type(kind)
+    if norm is None:
+        raise UsageError(f"unknown note type '{kind}'; use one of {', '.join(TYPES)}")
+    for raw in sources:
+        src = parse_source(raw)
+        if not src.path or src.path.startswith("/") or ".." in src.path.split("/"):
+            raise UsageError(f"--source {raw!r}: use [repo: ]relative/path[#pattern]")
+    name = slug(title)
+    rel = f"{settings.path}/{TYPES[norm]}/{name}.md"
+    path = settings.root / rel
+    existing = {n.name for n in load_notes(settings.root, settings.path).notes}
+    if path.exists() or name in existing:
+        raise ConflictError(f"a note named '{name}' already exists; pick another title", file=rel)
+    day = today.isoformat()
+    meta = {
+        "type": norm, "title": title, "aliases": aliases, "repos": [], "tags": tags,
+        "confidence": "observed", "verified_at": "", "sources": sources, "created": day, "updated": day,
+    }  # fmt: skip
+    head = "".join(f"{k}: {json.dumps(v, ensure_ascii=False)}\n" for k, v in meta.items())
+    atomic.write_text(path, f"---\n{head}---\n\n# {title}\n\n{_TEMPLATES[norm]}")
+    index.write(settings, today)
+    return {"name": name, "type": norm, "path": rel}
+
+
+_TEMPLATES = {
+    "glossary": "User word → code symbol → translations.\n",
+    "repo": "Purpose, entry point, status (active|deprecated).\n",
+    "convention": "How we do it here, and why.\n",
+    "decision": "Pointer to the decision record ([[DEC-XX-NNN]]) or the decision itself.\n",
+    "recipe": "1. First step\n2. Next step\n",
+    "gotcha": "Symptom → cause → fix.\n",
+}
+
+
+def find(settings: Settings, name: str) -> Note:
+    """A note by file name (or path, title, alias; case-insensitive)."""
+    from orkestra.knowledge.links import Resolver
+
+    kb = load_notes(settings.root, settings.path)
+    note = Resolver(kb, settings.root, settings.path).note(name)
+    if note is None:
+        raise NotFound(f"no note named '{name}'; `orkestra notes list` shows them")
+    return note
+
+
+def list_notes(
+    settings: Settings, kind: str | None, confidence: str | None
+) -> list[dict[str, Any]]:
+    """Notes (frontmatter only), optionally of one type and/or confidence."""
+    norm = None
+    if kind is not None:
+        norm = normalise_type(kind)
+        if norm is None:
+            raise UsageError(f"unknown note type '{kind}'; use one of {', '.join(TYPES)}")
+    if confidence is not None and confidence not in CONFIDENCE:
+        raise UsageError("--confidence must be observed or verified")
+    kb = load_notes(settings.root, settings.path)
+    return [
+        {k: n.to_dict()[k] for k in ("name", "type", "title", "confidence", "verified_at", "path")}
+        for n in kb.notes
+        if (norm is None or n.type == norm) and (confidence is None or n.confidence == confidence)
+    ]
+
+
+def info(settings: Settings, name: str) -> dict[str, Any]:
+    """One note: frontmatter, links, reads and body."""
+    note = find(settings, name)
+    entries = usage.read(settings.folder)
+    key = note.rel.removeprefix(settings.path + "/")
+    reads = [e for e in entries if e["path"] == key]
+    links = [
+        {"target": ln.target, "heading": ln.heading, "label": ln.label, "line": ln.line}
+        for ln in parse_links(note.body, note.body_line)
+    ]
+    last = max((e.get("ts", "") for e in reads), default="")
+    return note.to_dict() | {
+        "links": links,
+        "reads": len(reads),
+        "last_read": last[:10],
+        "body": note.body,
+    }
+
+
+def verify(settings: Settings, name: str, today: dt.date) -> dict[str, Any]:
+    """A human vouches for a note: confidence verified, verified_at (and updated) today."""
+    note = find(settings, name)
+    path = settings.root / note.rel
+    day = today.isoformat()
+    text = path.read_text(encoding="utf-8")
+    fields = {"confidence": "verified", "verified_at": day, "updated": day}
+    atomic.write_text(path, edit.set_fields(text, fields))
+    index.write(settings, today)
+    return {
+        "name": note.name,
+        "path": note.rel,
+        "confidence": "verified",
+        "verified_at": day,
+        "was": note.confidence,
+    }

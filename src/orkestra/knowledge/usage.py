@@ -1,0 +1,61 @@
+"""The usage log `knowledge/.usage.jsonl` (§8.4): one `{ts, session_id, path}` line per note read.
+
+`path` is relative to the knowledge folder. The file is union-merged in git, so lines may repeat
+and the last line may be torn: the reader skips what it cannot parse.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+from pathlib import Path
+
+USAGE_FILE = ".usage.jsonl"
+#: a read loses half its weight every HALF_LIFE days (old reads lose standing)
+HALF_LIFE = 30.0
+
+
+def read(folder: Path) -> list[dict[str, str]]:
+    """Every well-formed entry of the usage log (empty when there is none)."""
+    path = folder / USAGE_FILE
+    try:
+        raw = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    out = []
+    for line in raw.splitlines():
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(item, dict) and isinstance(item.get("path"), str):
+            out.append({k: str(v) for k, v in item.items()})
+    return out
+
+
+def _day(ts: str) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(ts[:10])
+    except ValueError:
+        return None
+
+
+def standing(entries: list[dict[str, str]], today: dt.date) -> dict[str, float]:
+    """path -> decayed read score: recent reads count fully, old ones fade (half-life 30 days)."""
+    scores: dict[str, float] = {}
+    for item in entries:
+        day = _day(item.get("ts", ""))
+        age = max(0, (today - day).days) if day else 365
+        scores[item["path"]] = scores.get(item["path"], 0.0) + math.pow(0.5, age / HALF_LIFE)
+    return scores
+
+
+def last_read(entries: list[dict[str, str]]) -> dict[str, str]:
+    """path -> date (YYYY-MM-DD) of its latest read."""
+    out: dict[str, str] = {}
+    for item in entries:
+        day = item.get("ts", "")[:10]
+        if day > out.get(item["path"], ""):
+            out[item["path"]] = day
+    return out
