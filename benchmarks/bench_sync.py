@@ -7,6 +7,7 @@ Run: python benchmarks/bench_sync.py [runs]
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 import statistics
@@ -72,6 +73,31 @@ def main(runs: int = 5) -> None:
             f"C-loader parse: {b:.3f}s  full sync: {f:.3f}s  ratio: {f / b:.2f}x (target <= 2.0x)"
         )
         print(f"no-op sync: {n:.3f}s  ratio: {n / b:.2f}x; files written: 0 (target 0)")
+        _clean(root)
+        print("phases of one full sync, in process: " + _phases(root))
+
+
+def _phases(root: Path) -> str:
+    """Where a full sync spends its time (to see which part misses the budget)."""
+    from orkestra.registry.loader import load
+    from orkestra.render import manifest, writer
+    from orkestra.render.environment import Templates
+    from orkestra.render.sync import check_valid, render_outputs
+
+    marks = [("start", time.perf_counter())]
+    reg = load(root)
+    marks.append(("load", time.perf_counter()))
+    check_valid(reg)
+    marks.append(("validate", time.perf_counter()))
+    outputs = render_outputs(reg, ["claude"], Templates(root))
+    marks.append(("render", time.perf_counter()))
+    plan = writer.plan(root, outputs, manifest.load(root), {"claude"})
+    marks.append(("diff", time.perf_counter()))
+    writer.apply(root, plan)
+    marks.append(("write", time.perf_counter()))
+    return "  ".join(
+        f"{name} {end - begin:.3f}s" for (_, begin), (name, end) in itertools.pairwise(marks)
+    )
 
 
 if __name__ == "__main__":
