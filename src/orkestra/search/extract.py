@@ -115,7 +115,8 @@ def _skill(root: Path, rel: str) -> list[Document]:
         "scopes": data.get("scopes"),
     }
     title = text_of(meta.get("description"))
-    return [build("skills", stem, title, rel, getattr(meta, "line", 1) or 1, values, attrs)]
+    line = data.key_lines.get("metadata", 1)
+    return [build("skills", stem, title, rel, line, values, attrs)]
 
 
 def _vendor(root: Path, rel: str) -> list[Document]:

@@ -18,8 +18,9 @@ unless nothing else remains). A document has fields `f` with weights `W(f)` (PRO
    words: all of them for up to 3 words, else 3 in 4 (rounded up), so `DEC-PL-142` does not
    return every other `DEC-PL-*` record and a long question still finds partial matches.
 6. Same-field bonus (n >= 2): `0.5 · max W(f)` over the fields matching every word.
-7. `score = coverage · relevance + same-field bonus (+ 100 when the whole query equals the id or
-   name, case-insensitively)`, so an exact id or name match always ranks first.
+7. `score = coverage · relevance + same-field bonus (+ 100 when the query's tokens are exactly
+   the id's or name's tokens: `dec-pl-142` is `DEC-PL-142`)`, so an exact id or name match
+   always ranks first.
 8. Floor: a document is a hit only when `score >= 1.0`. An exact word in any field passes
    (weights are >= 1); a prefix or a typo needs a field of weight >= 2; a query that matches
    nothing well returns no hits rather than noise.

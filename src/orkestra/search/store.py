@@ -18,7 +18,7 @@ from orkestra.search.corpus import MAX_FIELDS, POOL_MIN_LEN, field_terms
 from orkestra.search.document import Document
 from orkestra.search.text import exact_key
 
-SCHEMA = 5
+SCHEMA = 6
 _COLUMNS = [f"c{i}" for i in range(MAX_FIELDS)]
 
 DDL = f"""

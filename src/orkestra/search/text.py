@@ -55,5 +55,7 @@ def query_words(query: str) -> list[str]:
 
 
 def exact_key(text: str) -> str:
-    """The form in which a query and an id are compared for an exact match."""
-    return " ".join(text.split()).casefold()
+    """The form in which a query and an id are compared for an exact match: the token sequence,
+    so `dec-pl-142`, `DEC PL 142` and `DEC-PL-142` are the same id, and `search patterns` names the
+    domain file `search/patterns`."""
+    return " ".join(tokens(text))

@@ -1,0 +1,174 @@
+"""The derived index: freshness, rebuilds, fallbacks and two processes at once."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+import types
+from pathlib import Path
+
+import pytest
+
+from orkestra.search import index
+from orkestra.search.document import Document, Field
+from orkestra.search.service import search
+
+DECISION = "registries/decisions/records/DEC-SR-001.yaml"
+
+
+def ids(root: Path, query: str) -> list[str]:
+    return [h.id for h in search(root, query).hits]
+
+
+def age(root: Path, seconds: float = 60.0) -> None:
+    """Make every file look old, so nothing is 'racy' (modified within the timestamp window)."""
+    past = time.time() - seconds
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            os.utime(Path(dirpath) / name, (past, past))
+
+
+def test_first_search_builds_the_index(root: Path) -> None:
+    assert not index.index_path(root).exists()
+    assert ids(root, "duckdb") == ["DEC-PL-142", "DEC-PL-151"]
+    assert index.index_path(root).is_file()
+
+
+def test_edit_is_seen_by_the_next_search(root: Path) -> None:
+    age(root)
+    assert ids(root, "zeppelin") == []
+    path = root / DECISION
+    path.write_text(path.read_text().replace("Use SQLite FTS5", "Use zeppelin"))
+    assert ids(root, "zeppelin") == ["DEC-SR-001"]
+
+
+def test_same_size_edit_within_the_timestamp_window_is_seen(root: Path) -> None:
+    path = root / DECISION
+    assert ids(root, "sqlite") == ["DEC-SR-001"]  # indexed while the file is "racy"
+    stat = path.stat()
+    path.write_text(path.read_text().replace("SQLite", "Sqlite").replace("sqlite", "qlites"))
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same mtime, same size
+    assert path.stat().st_size == stat.st_size
+    assert ids(root, "qlites") == ["DEC-SR-001"]
+
+
+def test_added_and_removed_files(root: Path) -> None:
+    age(root)
+    assert ids(root, "DEC-SR-002") == []
+    new = root / "registries/decisions/records/DEC-SR-002.yaml"
+    new.write_text(
+        'id: DEC-SR-002\ntitle: Trigram fallback\ndomain: search\nstatus: proposed\ncreated: "2026-06-01"\n'
+    )
+    assert ids(root, "DEC-SR-002") == ["DEC-SR-002"]
+    new.unlink()
+    (root / DECISION).unlink()
+    assert ids(root, "DEC-SR-002") == []
+    assert ids(root, "fts5") == []
+
+
+def test_warm_search_does_not_write(root: Path) -> None:
+    age(root)
+    search(root, "kubernetes")
+    before = index.index_path(root).stat().st_mtime_ns
+    time.sleep(0.01)
+    search(root, "kubernetes")
+    assert index.index_path(root).stat().st_mtime_ns == before
+
+
+def test_deleted_index_is_rebuilt(root: Path) -> None:
+    first = [h.to_dict() for h in search(root, "pipeline").hits]
+    index.index_path(root).unlink()
+    assert [h.to_dict() for h in search(root, "pipeline").hits] == first
+    assert index.index_path(root).is_file()
+
+
+@pytest.mark.parametrize("garbage", [b"not a database at all" * 100, b""])
+def test_corrupt_index_is_rebuilt(root: Path, garbage: bytes) -> None:
+    first = [h.to_dict() for h in search(root, "pipeline").hits]
+    index.index_path(root).write_bytes(garbage)
+    assert [h.to_dict() for h in search(root, "pipeline").hits] == first
+    conn = sqlite3.connect(index.index_path(root))
+    assert conn.execute("PRAGMA user_version").fetchone()[0] > 0
+    conn.close()
+
+
+def test_old_schema_is_rebuilt(root: Path) -> None:
+    search(root, "pipeline")
+    conn = sqlite3.connect(index.index_path(root))
+    conn.execute("PRAGMA user_version = 1")
+    conn.commit()
+    conn.close()
+    assert ids(root, "duckdb") == ["DEC-PL-142", "DEC-PL-151"]
+
+
+def test_unwritable_cache_folder_falls_back_to_reading_sources(root: Path) -> None:
+    (root / ".orkestra").write_text("a file where the folder should be")
+    assert ids(root, "duckdb") == ["DEC-PL-142", "DEC-PL-151"]
+
+
+def test_config_change_rescans_vendor_roots(root: Path) -> None:
+    age(root)
+    assert ids(root, "pdf") == ["pdf-tools"]
+    config = root / "registries/orkestra.yaml"
+    config.write_text(config.read_text().replace("vendor/acme", "vendor/none"))
+    assert ids(root, "pdf") == []
+
+
+def test_knowledge_documents_are_included(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def documents(project: Path) -> list[Document]:
+        text = (project / "knowledge" / "case.md").read_text()
+        fields = (Field("title", "Case", 6), Field("body", text, 2))
+        return [Document("notes", "case", "Case", "knowledge/case.md", 1, fields)]
+
+    module = types.ModuleType("orkestra.knowledge.search_docs")
+    module.documents = documents  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "orkestra.knowledge.search_docs", module)
+    note = root / "knowledge" / "case.md"
+    note.parent.mkdir()
+    note.write_text("A case is a task in the backend.")
+    age(root)
+    assert ids(root, "case") == ["case"]
+    assert search(root, "backend").counts["notes"] == 1
+    note.write_text("A case is a ticket.")
+    assert search(root, "backend").counts["notes"] == 0
+    assert [h.to_dict() for h in search(root, "ticket").hits] == [
+        h.to_dict() for h in search(root, "ticket", use_index=False).hits
+    ]
+
+
+_WORKER = """
+import sys
+from pathlib import Path
+from orkestra.search.service import search
+root = Path(sys.argv[1])
+out = []
+for query in ["kubernetes", "duckdb", "kuberntes", "pipeline"] * 3:
+    out.append(",".join(h.id for h in search(root, query).hits))
+print("|".join(out))
+"""
+
+
+def test_two_processes_search_at_once(root: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", _WORKER, str(root)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for _ in range(2)
+    ]
+    results = [p.communicate(timeout=60) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], results
+    assert results[0][0] == results[1][0]
+    assert results[0][0].startswith("kubernetes-deploy,")
+    expected = "|".join(
+        ",".join(h.id for h in search(root, q, use_index=False).hits)
+        for q in ["kubernetes", "duckdb", "kuberntes", "pipeline"] * 3
+    )
+    assert results[0][0].strip() == expected
