@@ -82,7 +82,7 @@ def documents(root: Path) -> list[Document]:
                 claim["id"],
                 claim["statement"],
                 path,
-                1,
+                line,
                 _fields(CLAIM_WEIGHTS, values),
                 attrs,
             )
