@@ -244,3 +244,29 @@ def test_copied_vendor_skill_switching_to_link(rich: Path) -> None:
     assert ".claude/skills/other-csv" in report.plan.created
     assert folder.is_symlink() and (folder / "SKILL.md").is_file()
     assert sync(rich).written == 0
+
+
+def test_name_clash_between_core_and_vendor_skill_names_both_files(rich: Path) -> None:
+    write(
+        rich,
+        "vendor/linked/schema-migration/SKILL.md",
+        "---\nname: schema-migration\ndescription: Clash. Use when clashing.\n---\nbody\n",
+    )
+    with pytest.raises(ValidationFailed) as err:
+        sync(rich)
+    assert "ORK010" in err.value.message
+    assert "registries/skills/domains/schema-migration.yaml" in str(err.value)
+    assert "vendor/linked/schema-migration/SKILL.md" in str(err.value)
+    assert not (rich / ".claude").exists()
+
+
+def test_description_over_the_hard_limit_is_reported_not_cut(scaffold: Path) -> None:
+    skill = "registries/skills/foundations/example-skill.yaml"
+    text = (scaffold / skill).read_text()
+    (scaffold / skill).write_text(
+        text.replace("Example workflow skill.", "Example workflow skill. " + "x" * 1100)
+    )
+    with pytest.raises(ValidationFailed) as err:
+        sync(scaffold)
+    assert "ORK044" in err.value.message and err.value.file == skill
+    assert not (scaffold / ".claude").exists()
