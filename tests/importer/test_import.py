@@ -174,3 +174,15 @@ def test_cli_import_errors(cli: Any, target: Path, tmp_path: Path) -> None:
     assert missing.exit_code == 1 and "is not a folder" in missing.stderr
     layer = cli("import", str(tmp_path), "--layer", "K7", cwd=target)
     assert layer.exit_code == 2 and "unknown layer 'K7'" in layer.stderr
+
+
+def test_adopting_the_projects_own_claude_folder(cli: Any, market: Path, target: Path) -> None:
+    import shutil
+
+    shutil.copytree(market / "plugins/alpha", target / ".claude")
+    report = cli("import", ".claude", cwd=target).json()
+    assert any("sync --force" in hint for hint in report["hints"])
+    conflict = cli("sync", cwd=target)
+    assert conflict.exit_code == 1 and "code-reviewer.md" in conflict.stderr
+    assert cli("sync", "--force", cwd=target).exit_code == 0
+    assert cli("sync", "--check", cwd=target).exit_code == 0

@@ -270,3 +270,23 @@ def test_description_over_the_hard_limit_is_reported_not_cut(scaffold: Path) -> 
         sync(scaffold)
     assert "ORK044" in err.value.message and err.value.file == skill
     assert not (scaffold / ".claude").exists()
+
+
+def test_copied_vendor_skill_with_extension_keys_is_normalised(rich: Path) -> None:
+    from skills_ref.validator import validate as agentskills_validate
+
+    write(
+        rich,
+        "vendor/copied/other-csv/SKILL.md",
+        "---\nname: other-csv\ndescription: CSV things. Use when CSV appears.\n"
+        "argument-hint: '[file]'\nallowed-tools: [Read, Grep]\nmetadata:\n  version: 2\n---\n\n"
+        "# CSV\n\nVerbatim body.\n",
+    )
+    sync(rich)
+    folder = rich / ".claude/skills/other-csv"
+    assert agentskills_validate(folder) == []
+    text = (folder / "SKILL.md").read_text()
+    assert 'allowed-tools: "Read Grep"' in text
+    assert '  version: "2"\n  argument-hint: "[file]"\n' in text
+    assert text.endswith("---\n\n# CSV\n\nVerbatim body.\n")
+    assert (folder / "references/notes.md").read_text() == "notes\n"

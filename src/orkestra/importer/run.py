@@ -38,6 +38,8 @@ class ImportReport:
     validation: dict[str, int] | None = None
     #: imported skills no agent reaches: registered but not rendered until an agent uses them
     dormant: list[str] = field(default_factory=list)
+    #: what to do next (plain sentences)
+    hints: list[str] = field(default_factory=list)
     #: path -> bytes, the batch written at the end
     files: dict[str, bytes] = field(default_factory=dict, repr=False)
     executable: set[str] = field(default_factory=set, repr=False)
@@ -54,6 +56,7 @@ class ImportReport:
             "collisions": self.collisions,
             "refused": self.refused,
             "dormant": self.dormant,
+            "hints": self.hints,
             "written": self.written,
             "validation": self.validation,
         }
@@ -285,6 +288,7 @@ def import_tree(
         importer.skill(path)
     importer.register_tools()
     report.dormant = importer.dormant()
+    report.hints = _hints(importer.root, source, report)
     if not dry_run:
         for rel, data in sorted(report.files.items()):
             mode = 0o755 if rel in report.executable else 0o644
@@ -292,6 +296,23 @@ def import_tree(
             report.written.append(rel)
         report.validation = _validation(importer.root)
     return report
+
+
+def _hints(root: Path, source: Path, report: ImportReport) -> list[str]:
+    hints = []
+    if report.dormant:
+        hints.append(
+            "dormant skills are registered but not rendered until an agent lists them in "
+            "`skills` or `scopes` (or import them with --layer K0 to give them to every agent)"
+        )
+    if source.resolve().is_relative_to(root / ".claude") and (report.agents or report.skills):
+        hints.append(
+            "the imported files live in this project's .claude/, which Orkestra did not write: "
+            "run `orkestra sync --dry-run` to compare, then `orkestra sync --force` to take them over"
+        )
+    if report.agents or report.skills:
+        hints.append("run `orkestra validate --show-warnings`, then `orkestra sync`")
+    return hints
 
 
 def _validation(root: Path) -> dict[str, int]:

@@ -106,6 +106,11 @@ def render_outputs(reg: Registry, targets: list[str], templates: Templates) -> l
                     file=out.path,
                 )
             seen[out.path] = out
+    if manifest.LOCK_PATH in seen:
+        raise InputError(
+            f"a rendered file wants the render lock's path '{manifest.LOCK_PATH}'; rename it",
+            file=manifest.LOCK_PATH,
+        )
     return list(seen.values())
 
 

@@ -166,8 +166,13 @@ def skill_outputs(reg: Registry, skill: SkillEntry, templates: Templates) -> Ite
         if skill.vendor_root is not None and skill.vendor_root.link == "symlink":
             link = os.path.relpath(source, reg.root / SKILLS)
             yield Output(folder, link=link)
+        elif _spec_only(skill):
+            yield from _copy_tree(source, folder, skip=())  # verbatim
         else:
-            yield from _copy_tree(source, folder, skip=())
+            # keys outside the spec move under `metadata`, so the copy passes the validator
+            text = templates.render("claude/skill.md.j2", vendor_context(skill))
+            yield Output(f"{folder}/SKILL.md", text.encode("utf-8"))
+            yield from _copy_tree(source, folder, skip=("SKILL.md",))
         return
     text = templates.render("claude/skill.md.j2", skill_context(skill))
     yield Output(f"{folder}/SKILL.md", text.encode("utf-8"))
@@ -198,6 +203,35 @@ def skill_context(skill: SkillEntry) -> dict[str, Any]:
         "metadata": [(_key(k), v) for k, v in metadata.items()],
         "intro": core.intro,
         "sections": [{"title": s.title, "body": s.body} for s in core.sections],
+    }
+
+
+def _spec_only(skill: SkillEntry) -> bool:
+    """True when a vendor SKILL.md uses only spec keys, with string metadata values."""
+    md = skill.vendor
+    assert md is not None
+    metadata_ok = all(isinstance(v, str) for v in (md.metadata or {}).values())
+    return not md.extension_keys() and metadata_ok and not isinstance(md.allowed_tools, list)
+
+
+def vendor_context(skill: SkillEntry) -> dict[str, Any]:
+    """Template variables of a copied vendor skill whose frontmatter needs normalising."""
+    from orkestra.importer.parse import as_string, split_tools
+
+    md = skill.vendor
+    assert md is not None
+    metadata = {str(k): as_string(v) for k, v in (md.metadata or {}).items()}
+    for key, value in (md.model_extra or {}).items():
+        metadata.setdefault(str(key), as_string(value))
+    return {
+        "name": md.name,
+        "description": md.description,
+        "license": md.license,
+        "compatibility": md.compatibility,
+        "allowed_tools": split_tools(md.allowed_tools),
+        "metadata": [(_key(k), v) for k, v in metadata.items()],
+        "intro": skill.vendor_body,
+        "sections": [],
     }
 
 
