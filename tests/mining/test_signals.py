@@ -13,7 +13,7 @@ from orkestra.mining.signals import PathMapper, SignalMaker, glob_folder, glob_r
     ("glob", "path", "hit"),
     [
         ("packages/vite/**", "packages/vite/src/a.ts", True),
-        ("packages/vite/**", "packages/vite", True),
+        ("packages/vite/**", "packages/vite", False),
         ("packages/vite/**", "packages/vite-plugin/a.ts", False),
         ("src/*.py", "src/a.py", True),
         ("src/*.py", "src/sub/a.py", False),

@@ -74,6 +74,11 @@ def _write(path: Path, data: bytes) -> None:
     tmp.replace(path)
 
 
+def write_json(path: Path, data: Any) -> None:
+    """A derived JSON file in the index folder (atomic replace, no fsync)."""
+    _write(path, json.dumps(data, separators=(",", ":")).encode())
+
+
 def write_header(root: Path, header: Header) -> None:
     _write(folder(root) / "index.json", json.dumps(header.to_dict()).encode())
 
@@ -125,10 +130,27 @@ def records(root: Path) -> list[Record]:
     return [json.loads(line[41:]) for line in raw_lines(root)]
 
 
-def newest_first(root: Path) -> Iterator[tuple[str, str]]:
-    """(sha, line) pairs from the newest commit back; parse a line with `decode`."""
-    for line in reversed(raw_lines(root)):
-        yield line[:40], line
+def newest_first(root: Path, block: int = 1 << 18) -> Iterator[tuple[str, str]]:
+    """(sha, line) pairs from the newest commit back, reading the file backwards in blocks
+    (a caller that stops early never reads the whole index); parse a line with `decode`."""
+    try:
+        handle = (folder(root) / "commits.idx").open("rb")
+    except OSError:
+        return
+    with handle:
+        end = handle.seek(0, os.SEEK_END)
+        tail = b""
+        while end > 0:
+            start = max(0, end - block)
+            handle.seek(start)
+            data = handle.read(end - start) + tail
+            end = start
+            lines = data.split(b"\n")
+            tail = lines.pop(0) if start > 0 else b""
+            for raw in reversed(lines):
+                if raw:
+                    line = raw.decode("utf-8")
+                    yield line[:40], line
 
 
 def decode(line: str) -> Record:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +25,31 @@ SUGGESTED = {
 }
 
 
-def _classified(root: Path) -> dict[str, dict[str, list[ledger.Entry]]]:
-    items = ledger.entries(root / ledger.CLASSIFICATIONS)
-    return {domain: ledger.by_sha(items, domain) for domain in DOMAINS}
+def _classified(root: Path) -> dict[str, dict[str, str]]:
+    """Domain -> sha -> action of its current classification.
+
+    Derived from the ledger and cached in the index folder, keyed by the ledger's size and
+    modification time, so listing candidates does not re-parse tens of thousands of lines.
+    """
+    path = root / ledger.CLASSIFICATIONS
+    cache = index.folder(root) / "classified.json"
+    try:
+        info = path.stat()
+        key = [info.st_size, info.st_mtime_ns, info.st_ino]
+    except FileNotFoundError:
+        return {domain: {} for domain in DOMAINS}
+    try:
+        data = json.loads(cache.read_text(encoding="utf-8"))
+        if data.get("key") == key:
+            return {domain: data[domain] for domain in DOMAINS}
+    except (OSError, ValueError, KeyError, AttributeError):
+        pass
+    grouped = ledger.by_domain(ledger.entries(path))
+    out = {
+        d: {sha: str(e[0].get("action")) for sha, e in grouped.get(d, {}).items()} for d in DOMAINS
+    }
+    index.write_json(cache, {"key": key, **out})
+    return out
 
 
 def status(root: Path) -> dict[str, Any]:
@@ -43,10 +66,10 @@ def status(root: Path) -> dict[str, Any]:
         counts = {"release": 0, "extract": 0, "skip": 0, "pending": 0}
         processed = 0
         for sha in shas:
-            entries = done.get(sha)
-            if entries:
+            action = done.get(sha)
+            if action:
                 processed += 1
-                counts[entries[0]["action"]] = counts.get(entries[0]["action"], 0) + 1
+                counts[action] = counts.get(action, 0) + 1
         block: dict[str, Any] = {
             "coverage": round(100.0 * processed / total, 1) if total else 0.0,
             "processed": processed,

@@ -21,7 +21,7 @@ def glob_regex(glob: str) -> str:
             out.append("(?:.*/)?")
             i += 3
         elif glob.startswith("/**", i) and i + 3 == len(glob):
-            out.append("(?:/.*)?")
+            out.append("/.*")  # as in gitignore: everything inside, not the folder itself
             i += 3
         elif glob.startswith("**", i):
             out.append(".*")
@@ -76,15 +76,24 @@ class PathMapper:
                 self._rules.append((re.compile(glob_regex(glob) + r"\Z"), name))
 
     def names(self, path: str) -> tuple[str, ...]:
-        hit = self._memo.get(path)
+        """Names whose glob matches the file `path`."""
+        found = self.folder_names(path.rpartition("/")[0])
+        if self._rules:
+            found += tuple(n for rx, n in self._rules if rx.match(path))
+        return tuple(dict.fromkeys(found))
+
+    def folder_names(self, folder: str) -> tuple[str, ...]:
+        """Names of the `folder/**` globs covering every file in `folder` (memoised)."""
+        hit = self._memo.get(folder)
         if hit is None:
-            found = [
-                n for prefix, n in self._prefixes if path.startswith(prefix) or path == prefix[:-1]
-            ]
-            found += [n for rx, n in self._rules if rx.match(path)]
-            hit = tuple(dict.fromkeys(found))
-            self._memo[path] = hit
+            below = folder + "/"
+            hit = tuple(n for prefix, n in self._prefixes if below.startswith(prefix))
+            self._memo[folder] = hit
         return hit
+
+    @property
+    def has_rules(self) -> bool:
+        return bool(self._rules)
 
     def names_of(self, paths: Sequence[str]) -> list[str]:
         found: dict[str, None] = {}
@@ -108,11 +117,12 @@ class SignalMaker:
         self.domains = PathMapper(domains_by_path, by_glob=True)
         self.releasable = frozenset(t.lower() for t in releasable_types)
         self.default_package = None if packages else default_package
+        self._folders: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
     def signals(self, subject: str, body: str, files: Sequence[str]) -> dict[str, Any]:
         """The signals of one commit, as stored in the index."""
         parsed = conventional.parse(subject, body)
-        packages = self.packages.names_of(files)
+        packages, domains = self._map(files)
         if self.default_package is not None:
             packages = [self.default_package]
         return {
@@ -120,8 +130,29 @@ class SignalMaker:
             "scope": parsed.scope,
             "breaking": parsed.breaking,
             "is_releasable_type": parsed.type in self.releasable,
-            "domains_affected": self.domains.names_of(files),
+            "domains_affected": domains,
             "packages": packages,
             "description": parsed.description,
             "reverts": parsed.reverts,
         }
+
+    def _map(self, files: Sequence[str]) -> tuple[list[str], list[str]]:
+        """(packages, domains) of a commit's files: one pass, memoised per folder."""
+        if self.packages.has_rules or self.domains.has_rules:
+            return self.packages.names_of(files), self.domains.names_of(files)
+        packages: dict[str, None] = {}
+        domains: dict[str, None] = {}
+        memo = self._folders
+        for path in files:
+            folder = path.rpartition("/")[0]
+            hit = memo.get(folder)
+            if hit is None:
+                hit = memo[folder] = (
+                    self.packages.folder_names(folder),
+                    self.domains.folder_names(folder),
+                )
+            for name in hit[0]:
+                packages[name] = None
+            for name in hit[1]:
+                domains[name] = None
+        return sorted(packages), sorted(domains)

@@ -1,0 +1,129 @@
+"""Mining benchmark (PRODUCT.md §10): `mine sync`, no-op re-sync, `mine candidates --limit 50`.
+
+Builds (once) a 25,000-commit repository with `git fast-import` under benchmarks/_data/, adds a
+ledger classifying the oldest 80% of the history in both domains, then times, alternating with
+the baseline and taking the median of several runs:
+- full `orkestra mine sync` against `git log --name-status` over the same history (bar: 1.5x);
+- a no-op `orkestra mine sync` against `orkestra --version` (bar: 2x), both through the installed
+  executable and through the stdlib fast path `orkestra.mining.fastpath.run` (which the entry
+  point calls before typer loads, when wired);
+- `orkestra mine candidates --limit 50` with stats, cold (no stats cache) and warm (bar: 0.5 s).
+
+Usage: python benchmarks/bench_mining.py [--commits 25000] [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from make_repo import build
+
+DATA = Path(__file__).parent / "_data"
+FAST = "import sys; from orkestra.mining.fastpath import run; sys.exit(run(['mine', 'sync']))"
+
+
+def timed(cmd: list[str], cwd: Path, before: Callable[[], None] | None = None) -> float:
+    if before:
+        before()
+    start = time.perf_counter()
+    subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - start
+
+
+def alternate(runs: int, *jobs: Callable[[], float]) -> list[float]:
+    samples: list[list[float]] = [[] for _ in jobs]
+    for _ in range(runs):
+        for i, job in enumerate(jobs):
+            samples[i].append(job())
+    return [statistics.median(s) for s in samples]
+
+
+def seed_ledger(repo: Path) -> None:
+    """Classify the oldest 80% of the history in both domains (one batch write)."""
+    from orkestra.mining import index, ledger
+
+    path = repo / ledger.CLASSIFICATIONS
+    if path.exists():
+        return
+    shas = index.shas(repo)
+    old = shas[: len(shas) * 4 // 5]
+    lines = []
+    for n, sha in enumerate(old):
+        for domain in ("changelog", "decisions"):
+            lines.append(
+                {
+                    "id": f"c-{domain[0]}{n}",
+                    "ts": "2026-01-01T00:00:00Z",
+                    "sha": sha,
+                    "domain": domain,
+                    "action": "skip",
+                    "reason": "benchmark seed",
+                }
+            )
+    ledger.append(repo, lines, [])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--commits", type=int, default=25_000)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    repo = build(DATA / f"mining-{args.commits}", args.commits)
+    mining = repo / ".orkestra" / "mining"
+    exe = shutil.which("orkestra") or "orkestra"
+
+    def drop_index() -> None:
+        shutil.rmtree(mining, ignore_errors=True)
+
+    def drop_stats() -> None:
+        (mining / "stats.json").unlink(missing_ok=True)
+
+    git_log, sync = alternate(
+        args.runs,
+        lambda: timed(["git", "log", "--name-status"], repo),
+        lambda: timed([exe, "mine", "sync"], repo, drop_index),
+    )
+    timed([exe, "mine", "sync"], repo)
+    seed_ledger(repo)
+    version, noop, fast = alternate(
+        args.runs * 2,
+        lambda: timed([exe, "--version"], repo),
+        lambda: timed([exe, "mine", "sync"], repo),
+        lambda: timed([sys.executable, "-c", FAST], repo),
+    )
+    cold, warm = alternate(
+        args.runs,
+        lambda: timed([exe, "mine", "candidates", "--limit", "50"], repo, drop_stats),
+        lambda: timed([exe, "mine", "candidates", "--limit", "50"], repo),
+    )
+    rows = [
+        ("mine sync (full)", sync, git_log, "git log --name-status", 1.5),
+        ("mine sync (no-op, executable)", noop, version, "orkestra --version", 2.0),
+        ("mine sync (no-op, fast path)", fast, version, "orkestra --version", 2.0),
+    ]
+    print(f"repository: {repo} ({args.commits} commits), median of {args.runs}+ runs")
+    for name, ours, base, base_name, bar in rows:
+        verdict = "ok" if ours / base <= bar else "OVER"
+        print(
+            f"{name:32} {ours:6.3f} s  vs {base_name:24} {base:6.3f} s  "
+            f"ratio {ours / base:4.2f} (bar {bar}) {verdict}"
+        )
+    for name, ours in (
+        ("mine candidates --limit 50 cold", cold),
+        ("mine candidates --limit 50 warm", warm),
+    ):
+        verdict = "ok" if ours <= 0.5 else "OVER"
+        print(f"{name:32} {ours:6.3f} s  (bar 0.5 s) {verdict}")
+
+
+if __name__ == "__main__":
+    main()
