@@ -5,7 +5,8 @@ each), 25,000 ground truths (250 files of 100 statements), 500 agents and 500 sk
 the real `orkestra` executable in subprocesses, alternating with the baseline, median of runs:
 
 - warm: `orkestra search Q` with a fresh index vs `grep -ril Q registries/` (target <= 2x);
-- changed: the first search after editing one decision file vs a warm search (target <= 1.5x).
+- changed: the first search after editing one file (a decision record, or a truths file of 100
+  statements) vs a warm search (target <= 1.5x).
 
 Run: python benchmarks/bench_search.py [--runs N]
 """
@@ -157,9 +158,17 @@ def _executable() -> str:
 
 
 def _edit(root: Path, index: int) -> None:
-    path = root / "registries" / "decisions" / "records" / f"DEC-PL-{index * 5:05d}.yaml"
+    """Change one file: a decision record, or (every other run) a truths file of 100 statements."""
+    if index % 2:
+        path = root / "registries" / "truths" / f"owner{index % 250}.yaml"
+        marker = "status: current"
+    else:
+        path = (
+            root / "registries" / "decisions" / "records" / f"DEC-PL-{index * 5 % 24000:05d}.yaml"
+        )
+        marker = "status: active"
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("status: active", "status: active\n# edited", 1), encoding="utf-8")
+    path.write_text(text.replace(marker, f"{marker}\n    # edited", 1), encoding="utf-8")
 
 
 def main() -> int:

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from orkestra.search.document import Document
 from orkestra.search.text import exact_key, tokens
@@ -20,8 +19,7 @@ MAX_FIELDS = 16
 POOL_MIN_LEN = 3
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """A document as ranking sees it: identity, location, field names and weights, filters.
 
     `attrs` is only filled when asked for (filters need it); titles are fetched for the final hits.

@@ -390,11 +390,12 @@ class IndexCorpus:
             sql += f" AND type IN ({', '.join('?' * len(types))})"
             params.extend(types)
         out = {}
-        layout_of = self._layout
+        layouts = self._layouts
+        empty: dict[str, list[str]] = {}
         for ref, kind, ident, path, line, fields, attrs in self._conn.execute(sql, params):
-            names, weights = layout_of(fields)
-            extra = json.loads(attrs) if attrs else {}
-            out[ref] = Entry(kind, ident, path, line, names, weights, extra)
+            shape = layouts.get(fields) or self._layout(fields)
+            extra = json.loads(attrs) if attrs else empty
+            out[ref] = Entry(kind, ident, path, line, shape[0], shape[1], extra)
         return out
 
     def titles(self, refs: Iterable[int]) -> dict[int, str]:

@@ -7,6 +7,7 @@ truths/*.yaml, decisions/records/*.yaml, domains/**/<four files>.md, vendor root
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from dataclasses import dataclass
@@ -74,21 +75,29 @@ def unit_path(unit: str, name: str, settings: Settings) -> str:
 
 
 def _folder(folder: str, suffixes: tuple[str, ...]) -> Stats:
-    out: Stats = {}
+    """Files of one folder with a suffix: names relative to the folder (the hot loop of search)."""
     try:
-        it = os.scandir(folder)
+        fd = os.open(folder, os.O_RDONLY)
     except OSError:
-        return out
-    with it:
-        for entry in it:
-            name = entry.name
-            if name.endswith(suffixes) and entry.is_file():
-                try:
-                    st = entry.stat()
-                except OSError:
-                    continue
-                out[name] = (st.st_mtime_ns, st.st_size)
-    return out
+        return {}
+    try:
+        names = [n for n in os.listdir(fd) if n.endswith(suffixes)]  # noqa: PTH208 - hot path
+    except OSError:
+        os.close(fd)
+        return {}
+    st = os.stat
+    try:
+        try:
+            return {n: (s.st_mtime_ns, s.st_size) for n in names for s in (st(n, dir_fd=fd),)}
+        except OSError:  # a file vanished between listing and stat: go one by one
+            out: Stats = {}
+            for name in names:
+                with contextlib.suppress(OSError):
+                    s = st(name, dir_fd=fd)
+                    out[name] = (s.st_mtime_ns, s.st_size)
+            return out
+    finally:
+        os.close(fd)
 
 
 def _listing(folder: str) -> list[os.DirEntry[str]]:

@@ -85,6 +85,16 @@ def prefix_quality(word: str, term: str) -> float:
 
 def score(matches: FieldMatches, weights: Sequence[float], words: int, exact_id: bool) -> float:
     """The formula of the module docstring for one document."""
+    if words == 1:  # the common case, the same arithmetic without the per-word lists
+        top = whole = 0.0
+        for index in sorted(matches):
+            weight = weights[index] if index < len(weights) else 0.0
+            part = weight * matches[index][0]
+            whole += part
+            if part > top:
+                top = part
+        single = top + SUPPORT * (whole - top) if top > 0 else 0.0
+        return round(single + EXACT_ID_BONUS if exact_id else single, 6)
     best = [0.0] * words
     total = [0.0] * words
     same_field = 0.0
