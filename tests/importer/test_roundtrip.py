@@ -104,3 +104,13 @@ def test_second_sync_after_import_writes_nothing(market: Path, target: Path) -> 
     import_tree(target, market)
     sync(target)
     assert sync(target).written == 0
+
+
+def test_claude_code_accepts_the_imported_marketplace(
+    market: Path, target: Path, tmp_path: Path
+) -> None:
+    from tests.render.clients import assert_claude_accepts
+
+    import_tree(target, market)
+    sync(target)
+    assert_claude_accepts(target, tmp_path)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -19,6 +18,7 @@ from orkestra.registry.models.skills import SPEC_KEYS
 from orkestra.render.environment import Templates
 from orkestra.render.sync import sync
 from orkestra.render.targets import claude
+from tests.render.clients import assert_claude_accepts
 from tests.render.conftest import put
 
 NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -123,39 +123,6 @@ def test_agentskills_cli_accepts_a_rendered_skill(rich: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def _claude() -> str | None:
-    return os.environ.get("ORKESTRA_CLAUDE_BIN") or shutil.which("claude")
-
-
 def test_claude_plugin_validate_accepts_the_rendered_tree(rich: Path, tmp_path: Path) -> None:
-    exe = _claude()
-    if exe is None:
-        pytest.skip(
-            "Claude Code CLI not found: `npm install -g @anthropic-ai/claude-code` "
-            "(or set ORKESTRA_CLAUDE_BIN)"
-        )
     sync(rich)
-    plugin = tmp_path / "plugin"
-    (plugin / ".claude-plugin").mkdir(parents=True)
-    manifest = {
-        "name": "rich",
-        "version": "0.1.0",
-        "description": "Rendered by orkestra sync",
-        "author": {"name": "Orkestra tests"},
-    }
-    (plugin / ".claude-plugin/plugin.json").write_text(json.dumps(manifest))
-    for part in ("agents", "skills", "commands"):  # copies, not links
-        shutil.copytree(rich / ".claude" / part, plugin / part, symlinks=False)
-    env = {**os.environ, "DISABLE_AUTOUPDATER": "1", "CLAUDE_CONFIG_DIR": str(tmp_path / "cfg")}
-    done = subprocess.run(
-        [exe, "plugin", "validate", "--strict", str(plugin)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-        env=env,
-    )
-    out = done.stdout + done.stderr
-    assert done.returncode == 0, out
-    assert "Validation passed" in out
-    assert "warning" not in out.lower() and "error" not in out.lower()
+    assert_claude_accepts(rich, tmp_path)
