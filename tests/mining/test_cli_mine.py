@@ -152,3 +152,16 @@ def test_installed_executable(repo: GitRepo, shas: list[str]) -> None:
 
     assert run("mine", "sync")["sync"] == "full"
     assert run("mine", "sync")["sync"] == "noop"
+
+
+def test_coverage_for_system_status(repo: GitRepo, shas: list[str]) -> None:
+    from types import SimpleNamespace
+
+    from orkestra.mining.report import coverage
+    from orkestra.mining.sync import sync
+
+    reg = SimpleNamespace(root=repo.path)
+    assert coverage(reg)["indexed"] is False
+    sync(repo.path)
+    result = coverage(reg)
+    assert result["indexed"] is True and result["changelog"]["total"] == 4

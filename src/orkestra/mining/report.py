@@ -170,3 +170,11 @@ def hints(record: index.Record) -> dict[str, Any]:
         ),
         "typical_decision_rate": "1-4 per 100 commits",
     }
+
+
+def coverage(registry: Any) -> dict[str, Any]:
+    """Ledger coverage for `system status`, from the existing index (no git is run)."""
+    root: Path = registry.root
+    if index.read_header(root) is None:
+        return {"indexed": False, "hint": "run `orkestra mine sync` to index the history"}
+    return {"indexed": True, **status(root)}
