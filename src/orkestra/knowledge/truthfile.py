@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-_ID = re.compile(r"\b(GT-[A-Z]{2,5}-\d{3})\b")
+_ID = re.compile(r"(?:^|[\s{,])id:\s*[\"']?(GT-[A-Z]{2,5}-\d{3})\b", re.MULTILINE)
 
 
 def truth_files(root: Path) -> list[Path]:
@@ -24,10 +24,5 @@ def existing_ids(root: Path) -> set[str]:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        for line in text.splitlines():
-            stripped = line.strip().removeprefix("- ").strip()
-            if stripped.startswith("id:"):
-                match = _ID.search(stripped)
-                if match:
-                    ids.add(match.group(1))
+        ids.update(_ID.findall(text))
     return ids

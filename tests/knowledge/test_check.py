@@ -1,0 +1,153 @@
+"""`notes check`: sources against the code, the confidence lifecycle, INDEX.md, search documents."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+from orkestra.knowledge import index
+from orkestra.knowledge.check import check
+from orkestra.knowledge.search_docs import documents
+from tests.conftest import write
+from tests.knowledge.helpers import note, settings
+
+DAY = dt.date(2026, 6, 1)
+
+
+def by_name(report: dict[str, object]) -> dict[str, dict[str, object]]:
+    return {n["name"]: n for n in report["notes"]}  # type: ignore[attr-defined]
+
+
+def test_confirmed_with_path_and_line(project: Path) -> None:
+    write(project, "app/task.py", "import x\n\nclass Task:\n    pass\n")
+    note(project, "case", sources=["app/task.py#class Task", "app/task.py"])
+    report = check(settings(project), DAY)
+    (entry,) = report["notes"]
+    assert entry["outcome"] == "confirmed"
+    assert [(s["status"], s["path"], s["line"]) for s in entry["sources"]] == [
+        ("confirmed", "app/task.py", 3),
+        ("confirmed", "app/task.py", None),
+    ]
+    assert report["confirmed"] == 1 and report["contradicted"] == 0
+
+
+def test_renamed_file_contradicts_and_note_is_kept(project: Path) -> None:
+    write(project, "app/task.py", "class Task:\n")
+    path = note(project, "case", sources=["app/task.py#class Task"])
+    assert check(settings(project), DAY)["confirmed"] == 1
+    (project / "app/task.py").rename(project / "app/case.py")
+    report = check(settings(project), DAY)
+    assert report["contradicted"] == 1
+    (bad,) = report["contradicted_notes"]
+    assert bad["name"] == "case" and bad["sources"][0]["reason"].startswith("file not found")
+    assert path.exists()  # shown to the user, never deleted
+
+
+def test_vanished_pattern_contradicts(project: Path) -> None:
+    code = write(project, "app/task.py", "class Task:\n")
+    note(project, "case", sources=["app/task.py#class Task"])
+    code.write_text("class Case:\n")
+    entry = by_name(check(settings(project), DAY))["case"]
+    assert entry["outcome"] == "contradicted"
+    assert "not found" in entry["sources"][0]["reason"]  # type: ignore[index]
+
+
+def test_sibling_checkouts_and_unknown_repos(tmp_path: Path) -> None:
+    root = tmp_path / "main"
+    write(root, "registries/orkestra.yaml", "project: demo\n")
+    write(tmp_path, "backend/app/models/task.rb", "class Task < ApplicationRecord\n")
+    note(root, "case", sources=["backend: app/models/task.rb#class Task"])
+    note(root, "other", sources=["frontend: src/App.tsx"])
+    note(root, "missing", sources=["gone: x.py"])
+    note(root, "unsourced")
+    cfg = settings(root, repos={"backend": "../backend", "gone": "../gone"})
+    got = by_name(check(cfg, DAY))
+    assert got["case"]["outcome"] == "confirmed"
+    assert got["case"]["sources"][0]["path"] == "backend: app/models/task.rb"  # type: ignore[index]
+    assert got["other"]["outcome"] == "ambiguous"
+    assert "not listed" in got["other"]["sources"][0]["reason"]  # type: ignore[index]
+    assert "not found" in got["missing"]["sources"][0]["reason"]  # type: ignore[index]
+    assert got["unsourced"]["outcome"] == "ambiguous"
+
+
+def test_path_leaving_the_repo_is_not_read(project: Path) -> None:
+    (project / "link").symlink_to("/etc")
+    note(project, "x", sources=["link/hostname"])
+    entry = by_name(check(settings(project), DAY))["x"]
+    assert entry["outcome"] == "ambiguous"
+
+
+def test_verified_note_falls_back_after_90_days(project: Path) -> None:
+    path = note(project, "case", confidence="verified", verified_at="2026-03-01")
+    cfg = settings(project)
+    assert check(cfg, dt.date(2026, 5, 30))["demoted"] == []  # 90 days: still verified
+    dry = check(cfg, dt.date(2026, 5, 31), apply=False)
+    assert dry["demoted"] == ["case"] and 'confidence: "verified"' in path.read_text()
+    report = check(cfg, dt.date(2026, 5, 31))
+    assert report["demoted"] == ["case"]
+    text = path.read_text()
+    assert "confidence: observed\n" in text and 'verified_at: "2026-03-01"' in text
+    assert text.endswith("Body.\n")
+    assert check(cfg, dt.date(2026, 5, 31))["demoted"] == []
+
+
+def test_max_age_is_configurable(project: Path) -> None:
+    note(project, "case", confidence="verified", verified_at="2026-05-01")
+    assert check(settings(project, verified_max_age_days=10), DAY, apply=False)["demoted"] == [
+        "case"
+    ]
+
+
+def _many(root: Path, count: int) -> None:
+    kinds = ["glossary", "repo", "convention", "decision", "recipe", "gotcha"]
+    for n in range(count):
+        note(root, f"n{n}", kind=kinds[n % 6], repos=[f"r{n % 30}"], tags=[f"area{n % 40}/x"])
+
+
+def test_index_size_nearly_constant_from_10_to_200_notes(tmp_path: Path) -> None:
+    small, big = tmp_path / "small", tmp_path / "big"
+    _many(small, 10)
+    _many(big, 200)
+    folders = ["glossary", "repos", "conventions", "decisions", "recipes", "gotchas"]
+    for root, count in ((small, 10), (big, 200)):
+        reads = "".join(
+            json.dumps({"ts": "2026-05-30T10:00:00Z", "session_id": "s", "path": path}) + "\n"
+            for path in (f"{folders[n % 6]}/n{n}.md" for n in range(count))
+        )
+        write(root, "knowledge/.usage.jsonl", reads)
+    a = index.write(settings(small), DAY)
+    b = index.write(settings(big), DAY)
+    assert b["lines"] - a["lines"] <= 6  # rows are capped: repos, tags and highlights
+    assert b["bytes"] < 3000
+    text = (big / "knowledge/INDEX.md").read_text()
+    assert text.count("- [[") == index.HIGHLIGHTS
+    assert "| glossary | `knowledge/glossary/` | 34 | 0 |" in text
+    assert index.write(settings(big), DAY)["written"] is False
+
+
+def test_highlights_rank_recent_reads_first(project: Path) -> None:
+    note(project, "old")
+    note(project, "fresh")
+    lines = [{"ts": "2025-01-01T00:00:00Z", "session_id": "a", "path": "glossary/old.md"}] * 3
+    lines += [{"ts": "2026-05-31T00:00:00Z", "session_id": "b", "path": "glossary/fresh.md"}]
+    text = "".join(json.dumps(x) + "\n" for x in lines) + '{"torn'
+    write(project, "knowledge/.usage.jsonl", text)
+    index.write(settings(project), DAY)
+    highlights = (project / "knowledge/INDEX.md").read_text().split("## Highlights")[1]
+    assert "[[fresh]]" in highlights and "[[old]]" not in highlights
+
+
+def test_search_documents_for_notes_and_claims(project: Path) -> None:
+    note(project, "case", body="The Task model.\n")
+    claims = {
+        "insights": [{"id": "CL-1", "statement": "X is Y", "tags": ["t"], "confidence": "low"}]
+    }
+    write(project, "knowledge/claims/2026-01-01-x.json", json.dumps(claims, indent=2))
+    docs = {d.id: d for d in documents(project)}
+    case = docs["case"]
+    assert case.type == "notes" and case.path == "knowledge/glossary/case.md"
+    assert {f.name for f in case.fields} == {"title", "body"}
+    claim = docs["CL-1"]
+    assert claim.type == "claims" and claim.line == 4
+    assert [(f.name, f.weight) for f in claim.fields] == [("statement", 5.0), ("tags", 3.0)]

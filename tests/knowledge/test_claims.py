@@ -1,0 +1,258 @@
+"""Claims: propose classifies, apply carries out actions, repetition is confidence, promote."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from orkestra.core.errors import ConflictError, InputError, NotFound
+from orkestra.knowledge.claims import compare, store
+from orkestra.knowledge.claims.apply import apply
+from orkestra.knowledge.claims.promote import promote
+from orkestra.knowledge.claims.propose import propose
+from orkestra.registry.loader import load
+from tests.conftest import write
+
+HOOKS = "Hook handlers import only the standard library"
+
+
+def kfolder(root: Path) -> Path:
+    return root / "knowledge"
+
+
+def insights(*statements: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "insights": [
+            {"statement": s, "category": "warning", "tags": ["hooks"], **extra} for s in statements
+        ]
+    }
+
+
+def learn(root: Path, *statements: str, day: str = "2026-06-01") -> dict[str, Any]:
+    proposal = propose(kfolder(root), insights(*statements), "new.json", "demo", day)
+    return apply(kfolder(root), proposal, "proposal.json", day)
+
+
+def snapshot(root: Path) -> dict[str, str]:
+    return {p.name: p.read_text() for p in sorted((kfolder(root) / "claims").glob("*.json"))}
+
+
+def test_new_claim_is_saved_low(project: Path) -> None:
+    result = learn(project, HOOKS)
+    assert result["summary"] == "Saved: 1 new; Skipped: 0"
+    (stored,) = store.load_all(kfolder(project))
+    assert stored.file == "claims/2026-06-01-hooks.json"
+    claim = stored.claim
+    assert (claim["confidence"], claim["seen_count"], claim["first_seen"]) == (
+        "low",
+        1,
+        "2026-06-01",
+    )
+    assert claim["sources"] == ["demo"] and claim["id"].startswith("CL-")
+    assert set(claim) == {
+        "id", "statement", "category", "confidence", "seen_count", "first_seen", "last_seen",
+        "sources", "context", "tags",
+    }  # fmt: skip
+
+
+def test_reinforced_four_times_reaches_high(project: Path) -> None:
+    learn(project, HOOKS)
+    levels = []
+    for n, day in enumerate(["2026-06-02", "2026-06-03", "2026-06-04"]):
+        proposal = propose(kfolder(project), insights(HOOKS + "."), "n.json", f"p{n}", day)
+        (item,) = proposal["items"]
+        assert item["classification"] == "REINFORCED" and item["action"] == "reinforce"
+        assert item["similarity"] >= compare.REINFORCED_AT
+        result = apply(kfolder(project), proposal, "p.json", day)
+        levels.append(result["summary"])
+    assert levels == [
+        "Saved: 0 new; Reinforced: 1 (low → medium); Skipped: 0",
+        "Saved: 0 new; Reinforced: 1 (medium → medium); Skipped: 0",
+        "Saved: 0 new; Reinforced: 1 (medium → high); Skipped: 0",
+    ]
+    (stored,) = store.load_all(kfolder(project))
+    claim = stored.claim
+    assert (claim["seen_count"], claim["confidence"], claim["last_seen"]) == (
+        4,
+        "high",
+        "2026-06-04",
+    )
+    assert claim["sources"] == ["demo", "p0", "p1", "p2"]
+
+
+def test_negated_statement_contradicts_and_is_not_applied(project: Path) -> None:
+    learn(project, HOOKS)
+    before = snapshot(project)
+    proposal = propose(
+        kfolder(project),
+        insights("Hook handlers never import only the standard library"),
+        "n",
+        "d",
+        "2026-06-02",
+    )
+    (item,) = proposal["items"]
+    assert item["classification"] == "CONTRADICTS" and item["action"] == "skip"
+    assert item["matched"]["statement"] == HOOKS and item["similarity"] >= 80
+    assert (
+        apply(kfolder(project), proposal, "p", "2026-06-02")["summary"]
+        == "Saved: 0 new; Skipped: 1"
+    )
+    assert snapshot(project) == before
+    item["action"] = "reinforce"
+    with pytest.raises(InputError, match="not allowed for CONTRADICTS"):
+        apply(kfolder(project), proposal, "p", "2026-06-02")
+    assert snapshot(project) == before
+    item["action"] = "keep-both"
+    apply(kfolder(project), proposal, "p", "2026-06-02")
+    assert len(store.load_all(kfolder(project))) == 2
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Retries are enabled for the upload client", "Retries are disabled for the upload client"),
+        (
+            "The cache is safe to share between threads",
+            "The cache isn't safe to share between threads",
+        ),
+    ],
+)
+def test_polarity_pairs(old: str, new: str) -> None:
+    label, _ = compare.classify(compare.shape(new), compare.shape(old))
+    assert label == "CONTRADICTS"
+
+
+def test_similar_and_new(project: Path) -> None:
+    learn(project, "The search index is stored in SQLite under .orkestra")
+    proposal = propose(
+        kfolder(project),
+        insights(
+            "The search index is stored under .orkestra as a SQLite file with mtimes",
+            "Ledgers use merge=union",
+        ),
+        "n",
+        "demo",
+        "2026-06-02",
+    )
+    labels = [(i["classification"], i["action"]) for i in proposal["items"]]
+    assert labels == [("SIMILAR", "skip"), ("NEW", "save")]
+    assert proposal["counts"] == {"NEW": 1, "REINFORCED": 0, "SIMILAR": 1, "CONTRADICTS": 0}
+    proposal["items"][0]["action"] = "merge"
+    proposal["items"][0]["claim"]["context"] = "extra detail"
+    result = apply(kfolder(project), proposal, "p", "2026-06-02")
+    assert result["summary"] == "Saved: 1 new; Reinforced: 1 (low → medium); Merged: 1; Skipped: 0"
+    merged = next(s.claim for s in store.load_all(kfolder(project)) if s.claim["seen_count"] == 2)
+    assert merged["context"] == "extra detail"
+
+
+def test_propose_writes_nothing(project: Path) -> None:
+    propose(kfolder(project), insights(HOOKS), "n", "demo", "2026-06-01")
+    assert not (kfolder(project) / "claims").exists()
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"insights": []}, "at least one item"),
+        ({"insights": [{"category": "tool"}]}, r"insights\[0\].statement is required"),
+        ({"insights": [{"statement": "x", "category": "rumour"}]}, r"insights\[0\].category"),
+        ({"insights": [{"statement": "x", "tags": "a"}]}, r"insights\[0\].tags"),
+    ],
+)
+def test_bad_new_insights(project: Path, data: Any, message: str) -> None:
+    with pytest.raises(InputError, match=message) as exc:
+        propose(kfolder(project), data, "new.json", "demo", "2026-06-01")
+    assert exc.value.file == "new.json"
+
+
+def test_bad_proposal_writes_nothing(project: Path) -> None:
+    learn(project, HOOKS)
+    before = snapshot(project)
+    proposal = propose(
+        kfolder(project), insights("Brand new fact about ledgers", HOOKS), "n", "d", "2026-06-02"
+    )
+    proposal["items"][1]["action"] = "explode"
+    with pytest.raises(InputError, match=r"items\[1\].action"):
+        apply(kfolder(project), proposal, "p.json", "2026-06-02")
+    assert snapshot(project) == before
+    with pytest.raises(InputError, match="not a proposal"):
+        apply(kfolder(project), {"items": []}, "p.json", "2026-06-02")
+
+
+def test_stale_proposal_conflicts(project: Path) -> None:
+    learn(project, HOOKS)
+    proposal = propose(kfolder(project), insights(HOOKS), "n", "d", "2026-06-02")
+    for path in (kfolder(project) / "claims").glob("*.json"):
+        path.write_text('{"insights": []}')
+    with pytest.raises(ConflictError, match="no longer exists"):
+        apply(kfolder(project), proposal, "p", "2026-06-02")
+
+
+def test_malformed_claims_file_names_file_and_line(project: Path) -> None:
+    write(project, "knowledge/claims/2026-01-01-x.json", '{"insights": [\n  {"id": 1,}\n]}')
+    with pytest.raises(InputError) as exc:
+        store.load_all(kfolder(project))
+    assert exc.value.file == "knowledge/claims/2026-01-01-x.json" and exc.value.line == 2
+
+
+def _high(root: Path) -> str:
+    for day in ("2026-06-01", "2026-06-02", "2026-06-03", "2026-06-04"):
+        learn(root, HOOKS, day=day)
+    return str(store.load_all(kfolder(root))[0].claim["id"])
+
+
+def test_promote_high_claim_to_ground_truth(project: Path) -> None:
+    claim_id = _high(project)
+    truths = write(
+        project,
+        "registries/truths/orkestra.yaml",
+        "# hand-written comment\nmetadata:\n  title: T\n  owner: orkestra\nstatements:\n"
+        "  - id: GT-ORK-001\n    status: current\n    statement: Existing\n",
+    )
+    result = promote(project, kfolder(project), claim_id, "orkestra", "2026-06-05")
+    assert result["truth"] == "GT-ORK-002" and result["file"] == "registries/truths/orkestra.yaml"
+    text = truths.read_text()
+    assert text.startswith("# hand-written comment\n")
+    reg = load(project)
+    assert reg.truths["GT-ORK-002"].statement == HOOKS
+    assert reg.truths["GT-ORK-002"].last_verified == "2026-06-05"
+    assert not [f for f in reg.findings if f.severity == "error"]
+    with pytest.raises(ConflictError, match="already promoted"):
+        promote(project, kfolder(project), claim_id, "orkestra", "2026-06-05")
+
+
+def test_promote_creates_a_truths_file_with_unique_ids(project: Path) -> None:
+    claim_id = _high(project)
+    write(
+        project,
+        "registries/truths/other.yaml",
+        "metadata: {title: O, owner: other}\nstatements:\n  - {id: GT-DEM-001, status: current, statement: s}\n",
+    )
+    result = promote(project, kfolder(project), claim_id, "demo", "2026-06-05")
+    assert result["truth"] == "GT-DEM-002"
+    assert "GT-DEM-002" in load(project).truths
+
+
+def test_promote_refuses_low_claims_and_unknown_ids(project: Path) -> None:
+    learn(project, HOOKS)
+    claim_id = str(store.load_all(kfolder(project))[0].claim["id"])
+    with pytest.raises(ConflictError, match="only high-confidence"):
+        promote(project, kfolder(project), claim_id, "demo", "2026-06-05")
+    assert not (project / "registries/truths").exists()
+    assert (
+        promote(project, kfolder(project), claim_id, "demo", "2026-06-05", force=True)["truth"]
+        == "GT-DEM-001"
+    )
+    with pytest.raises(NotFound):
+        promote(project, kfolder(project), "CL-nope", "demo", "2026-06-05")
+
+
+def test_claims_file_layout(project: Path) -> None:
+    learn(project, HOOKS)
+    (path,) = (kfolder(project) / "claims").glob("*.json")
+    assert store.valid_name(path.name)
+    data = json.loads(path.read_text())
+    assert list(data) == ["insights"]

@@ -1,0 +1,132 @@
+"""The notes and learn commands through the real CLI (in-process)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import write
+from tests.knowledge.helpers import note
+
+
+@pytest.fixture(autouse=True)
+def _pinned_day(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-06-01")
+
+
+def test_notes_new_list_info_verify_index(cli: Any, project: Path) -> None:
+    write(project, "app/task.py", "class Task:\n")
+    r = cli(
+        "notes",
+        "new",
+        "gotchas",
+        "Task is a Case",
+        "--alias",
+        "sak",
+        "--source",
+        "app/task.py#class Task",
+        cwd=project,
+    )
+    assert r.exit_code == 0, r.stderr
+    assert r.json() == {
+        "name": "task-is-a-case",
+        "type": "gotcha",
+        "path": "knowledge/gotchas/task-is-a-case.md",
+    }
+    assert (project / "knowledge/INDEX.md").is_file()
+    listed = cli("notes", "list", "--type", "gotcha", cwd=project).json()
+    assert [n["name"] for n in listed] == ["task-is-a-case"]
+    assert cli("notes", "list", "--confidence", "verified", cwd=project).json() == []
+    info = cli("notes", "info", "sak", cwd=project).json()
+    assert info["sources"] == ["app/task.py#class Task"] and info["created"] == "2026-06-01"
+    v = cli("notes", "verify", "task-is-a-case", cwd=project).json()
+    assert v["confidence"] == "verified" and v["verified_at"] == "2026-06-01"
+    assert (
+        cli("notes", "list", "--confidence", "verified", cwd=project).json()[0]["verified_at"]
+        == "2026-06-01"
+    )
+    r = cli("notes", "check", cwd=project)
+    assert r.exit_code == 0 and r.json()["confirmed"] == 1
+    assert cli("notes", "index", cwd=project).json()["written"] is False
+
+
+def test_notes_new_errors(cli: Any, project: Path) -> None:
+    r = cli("notes", "new", "essay", "X", cwd=project)
+    assert r.exit_code == 2 and "unknown note type 'essay'" in r.stderr
+    r = cli("notes", "new", "recipe", "X", "--source", "../secret", cwd=project)
+    assert r.exit_code == 2 and not (project / "knowledge/recipes").exists()
+    cli("notes", "new", "recipe", "Deploy", cwd=project)
+    r = cli("notes", "new", "gotcha", "deploy", cwd=project)
+    assert r.exit_code == 1 and "already exists" in r.stderr
+    r = cli("notes", "info", "nope", cwd=project)
+    assert r.exit_code == 1 and "no note named 'nope'" in r.stderr
+
+
+def test_check_exit_codes(cli: Any, project: Path) -> None:
+    note(project, "case", sources=["gone.py"])
+    r = cli("notes", "check", cwd=project)
+    assert r.exit_code == 1 and r.json()["contradicted_notes"][0]["name"] == "case"
+    assert cli("notes", "check", "--no-sources", cwd=project).exit_code == 0
+    write(project, "knowledge/glossary/bad.md", "---\ntype: recipe\n---\n")
+    r = cli("notes", "check", "--no-sources", "--format", "json", cwd=project)
+    assert r.exit_code == 1
+    problems = r.json()["problems"]
+    assert {"code": "KN003", "line": 2, "file": "knowledge/glossary/bad.md"}.items() <= problems[
+        0
+    ].items()
+
+
+def test_knowledge_config_errors_name_the_line(cli: Any, project: Path) -> None:
+    write(
+        project,
+        "registries/orkestra.yaml",
+        "project: demo\nknowledge:\n  verified_max_age_days: 0\n",
+    )
+    r = cli("notes", "list", cwd=project)
+    assert r.exit_code == 1
+    assert "registries/orkestra.yaml:3" in r.stderr and "verified_max_age_days" in r.stderr
+
+
+def test_custom_knowledge_path(cli: Any, project: Path) -> None:
+    write(project, "registries/orkestra.yaml", "project: demo\nknowledge:\n  path: docs/kb\n")
+    assert (
+        cli("notes", "new", "glossary", "Case", cwd=project).json()["path"]
+        == "docs/kb/glossary/case.md"
+    )
+
+
+def test_learn_loop(cli: Any, project: Path, tmp_path: Path) -> None:
+    new = write(
+        tmp_path,
+        "in/new.json",
+        json.dumps(
+            {"insights": [{"statement": "Ledgers are union merged", "category": "pattern"}]}
+        ),
+    )
+    r = cli("learn", "propose", "--input", str(new), cwd=project)
+    assert r.exit_code == 0, r.stderr
+    proposal = write(tmp_path, "in/proposal.json", r.stdout)
+    assert not (project / "knowledge").exists()
+    r = cli("learn", "apply", "--input", str(proposal), "--format", "text", cwd=project)
+    assert r.stdout == "Saved: 1 new; Skipped: 0\n"
+    listed = cli("learn", "list", cwd=project).json()
+    assert [c["confidence"] for c in listed] == ["low"]
+    assert cli("learn", "list", "--confidence", "high", cwd=project).json() == []
+    r = cli("learn", "promote", listed[0]["id"], cwd=project)
+    assert r.exit_code == 1 and "only high-confidence" in r.stderr
+    r = cli("learn", "promote", listed[0]["id"], "--force", "--prefix", "DEMO", cwd=project)
+    assert r.json()["truth"] == "GT-DEMO-001"
+    assert cli("validate", cwd=project).exit_code == 0
+
+
+def test_learn_input_errors(cli: Any, project: Path, tmp_path: Path) -> None:
+    bad = write(tmp_path, "bad.json", '{"insights": [\n}')
+    r = cli("learn", "propose", "--input", str(bad), cwd=project)
+    assert r.exit_code == 1 and f"{bad}:2:" in r.stderr
+    r = cli("learn", "apply", "--input", str(tmp_path / "missing.json"), cwd=project)
+    assert r.exit_code == 1 and "cannot read input" in r.stderr
+    r = cli("learn", "list", "--confidence", "sure", cwd=project)
+    assert r.exit_code == 2

@@ -1,0 +1,117 @@
+"""Notes: frontmatter validation, wikilinks, and the shape of the knowledge base."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from orkestra.knowledge.links import check_links, parse_links
+from orkestra.knowledge.notes import load_notes, parse_note, parse_source
+from tests.conftest import write
+from tests.knowledge.helpers import note
+
+
+def codes(root: Path) -> list[tuple[str, str, int | None]]:
+    kb = load_notes(root, "knowledge")
+    return [(p.code, p.file, p.line) for p in kb.problems + check_links(kb, root, "knowledge")]
+
+
+def test_valid_note_parses_every_field(project: Path) -> None:
+    note(project, "case", sources=["backend: app/models/task.rb#class Task", "src/x.py"])
+    kb = load_notes(project, "knowledge")
+    assert kb.problems == []
+    (case,) = kb.notes
+    assert case.type == "glossary" and case.title == "Case"
+    assert [(s.repo, s.path, s.pattern) for s in case.sources] == [
+        ("backend", "app/models/task.rb", "class Task"),
+        (None, "src/x.py", None),
+    ]
+
+
+def test_source_forms() -> None:
+    assert parse_source("a.py#def f: x").pattern == "def f: x"
+    assert parse_source("docs/x.md").repo is None
+    src = parse_source("frontend: src/App.tsx#export default")
+    assert (src.repo, src.path, src.pattern) == ("frontend", "src/App.tsx", "export default")
+
+
+def test_type_must_match_its_folder(project: Path) -> None:
+    write(project, "knowledge/gotchas/x.md", '---\ntype: recipe\ntitle: "X"\n---\nbody\n')
+    assert codes(project) == [("KN003", "knowledge/gotchas/x.md", 2)]
+
+
+def test_plural_type_is_accepted(project: Path) -> None:
+    write(project, "knowledge/gotchas/x.md", '---\ntype: gotchas\ntitle: "X"\n---\n')
+    assert codes(project) == []
+
+
+def test_bad_fields_name_their_line() -> None:
+    text = (
+        "---\ntype: glossary\ntitle: ''\naliases: case\ntags: [1]\nconfidence: sure\n"
+        "created: 2026-01-01\nverified_at: \"2026-02-30\"\nsources: ['/etc/passwd']\n---\n"
+    )
+    _, problems = parse_note(text, "knowledge/glossary/x.md", "glossary")
+    got = {(p.code, p.line) for p in problems}
+    assert got == {
+        ("KN004", 3),
+        ("KN005", 4),
+        ("KN005", 5),
+        ("KN006", 6),
+        ("KN007", 8),
+        ("KN009", 9),
+    }
+
+
+def test_missing_frontmatter_and_bad_yaml(project: Path) -> None:
+    write(project, "knowledge/recipes/a.md", "no frontmatter\n")
+    write(project, "knowledge/recipes/b.md", "---\ntitle: [unclosed\n---\n")
+    got = codes(project)
+    assert ("KN001", "knowledge/recipes/a.md", 1) in got
+    assert any(c == "KN001" and f == "knowledge/recipes/b.md" and line for c, f, line in got)
+
+
+def test_verified_needs_a_date(project: Path) -> None:
+    note(project, "x", confidence="verified")
+    assert [c for c, _, _ in codes(project)] == ["KN008"]
+
+
+def test_duplicate_names_across_folders(project: Path) -> None:
+    note(project, "retry", kind="gotcha")
+    note(project, "retry", kind="recipe")
+    assert "KN010" in [c for c, _, _ in codes(project)]
+
+
+def test_wikilink_forms_and_code_fences() -> None:
+    body = "See [[case]], [[case|the case]] and [[case#Usage|use]].\n```\n[[not-a-link]]\n```\n"
+    links = parse_links(body, 10)
+    assert [(ln.target, ln.heading, ln.label, ln.line) for ln in links] == [
+        ("case", None, None, 10),
+        ("case", None, "the case", 10),
+        ("case", "Usage", "use", 10),
+    ]
+
+
+def test_links_resolve_to_notes_titles_aliases_and_records(project: Path) -> None:
+    write(project, "registries/decisions/records/DEC-PL-001.yaml", "id: DEC-PL-001\n")
+    write(project, "registries/truths/orkestra.yaml", "statements:\n  - id: GT-ORK-001\n")
+    note(project, "case", body="# Case\n## Usage\n")
+    body = (
+        "[[case]] [[Case]] [[glossary/case]] [[case#Usage]] [[DEC-PL-001]] [[GT-ORK-001]]\n"
+        "[[nowhere]]\n[[case#Missing]]\n[[DEC-PL-002]]\n[[GT-ORK-009]]\n"
+    )
+    note(project, "other", kind="gotcha", body=body)
+    got = codes(project)
+    assert got == [
+        ("KN021", "knowledge/gotchas/other.md", 15),
+        ("KN022", "knowledge/gotchas/other.md", 16),
+        ("KN020", "knowledge/gotchas/other.md", 17),
+        ("KN020", "knowledge/gotchas/other.md", 18),
+    ]
+
+
+def test_alias_resolves(project: Path) -> None:
+    path = note(project, "case")
+    path.write_text(
+        path.read_text().replace('"aliases": []', "").replace("aliases: []", 'aliases: ["sak"]')
+    )
+    note(project, "other", kind="gotcha", body="[[sak]]\n")
+    assert codes(project) == []
