@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -37,4 +37,34 @@ def import_(
     from orkestra.importer.run import import_tree
 
     report = import_tree(project_root(), path, provider=provider, layer=layer, dry_run=dry_run)
-    emit(report.to_dict(), fmt)
+    data = report.to_dict()
+    emit(_rows(data) if fmt is Format.table else data, fmt)
+
+
+def _rows(data: dict[str, Any]) -> list[dict[str, str]]:
+    """One row per imported, colliding or refused entry, for `--format table`."""
+    verb = "would import" if data["dry_run"] else "imported"
+    rows = [
+        {"action": verb, "kind": kind[:-1], "name": e["name"], "from": e["from"], "detail": e["to"]}
+        for kind in ("agents", "skills")
+        for e in data[kind]
+    ]
+    rows += [
+        {
+            "action": "collision",
+            "kind": c["kind"],
+            "name": c["name"],
+            "from": c["from"],
+            "detail": f"exists: {c['existing']}",
+        }
+        for c in data["collisions"]
+    ]
+    rows += [
+        {"action": "refused", "kind": "", "name": "", "from": r["path"], "detail": r["reason"]}
+        for r in data["refused"]
+    ]
+    rows += [
+        {"action": "tool added", "kind": "tool", "name": t, "from": "", "detail": "tools.yaml"}
+        for t in data["tools_added"]
+    ]
+    return rows

@@ -42,7 +42,7 @@ def _environment(root: Path | None) -> SandboxedEnvironment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        auto_reload=False,
+        auto_reload=True,  # a changed project template is picked up by a long-lived process
     )
     env.filters["yaml_str"] = text.yaml_str
     env.filters["block"] = text.block
