@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -165,3 +166,17 @@ def test_fastpath_answers_noop_only(repo: GitRepo, capsys: pytest.CaptureFixture
     assert fastpath.run(["--root", root, "mine", "sync", "--format", "table"]) is None
     repo.commit("fix: new")
     assert fastpath.run(["--root", root, "mine", "sync"]) is None
+
+
+def test_fastpath_candidates_match_the_cli(
+    repo: GitRepo, cli: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo.commit("feat(core): a", {"packages/core/a.py": "a\n"})
+    root = str(repo.path)
+    assert fastpath.run(["--root", root, "mine", "candidates"]) is None  # index not current
+    full = cli("mine", "candidates", "--full", "-n", "5", cwd=repo.path).stdout
+    capsys.readouterr()
+    assert fastpath.run(["--root", root, "mine", "candidates", "--full", "-n", "5"]) == 0
+    assert capsys.readouterr().out == full
+    for bad in (["--limit", "0"], ["--domain", "x"], ["--bogus"], ["--limit"], ["-f", "table"]):
+        assert fastpath.run(["--root", root, "mine", "candidates", *bad]) is None

@@ -1,8 +1,9 @@
-"""The no-op `mine sync`, decided from the index header with the standard library only.
+"""The no-op `mine sync` (and `mine candidates` on a current index) with the standard library.
 
 `orkestra mine sync` on an up-to-date index must cost about as much as `orkestra --version`, so
-this module imports neither typer, pydantic nor GitPython. `run(args)` is meant to be called by the
-entry point before typer loads; it returns None whenever the full command has to run instead.
+this module imports neither typer, pydantic nor GitPython (GitPython only loads when candidates'
+stats are not cached yet). `run(args)` is meant to be called by the entry point before typer loads;
+it returns None whenever the full command has to run instead.
 """
 
 from __future__ import annotations
@@ -89,18 +90,75 @@ def find_root(start: Path) -> Path | None:
 
 
 def run(args: list[str]) -> int | None:
-    """Handle `[--root R] mine sync [--format json]` when nothing changed; else None."""
+    """Handle `[--root R] mine sync` and `mine candidates [...]` when the index is current.
+
+    Returns the exit code, or None when the full CLI has to run (anything else, any flag this
+    parser does not know, an index that needs work, an error to report).
+    """
     root, rest = _root(list(args))
-    if root is None or rest[:2] != ["mine", "sync"]:
+    if root is None or rest[:1] != ["mine"] or rest[1:2] not in (["sync"], ["candidates"]):
         return None
-    if rest[2:] not in ([], ["--format", "json"], ["-f", "json"], ["--format=json"]):
+    options = _options(rest[2:])
+    if options is None or options.pop("format", "json") != "json":
         return None
-    result = noop_result(root)
+    result: Any
+    if rest[1] == "sync":
+        if options:
+            return None
+        result = noop_result(root)
+    else:
+        result = _candidates(root, options)
     if result is None:
         return None
+    _print(result)
+    return 0
+
+
+_FLAGS = {
+    "--limit": "limit",
+    "-n": "limit",
+    "--domain": "domain",
+    "--format": "format",
+    "-f": "format",
+}
+
+
+def _options(argv: list[str]) -> dict[str, Any] | None:
+    """`--flag value`, `--flag=value` and `--full`; None for anything unexpected."""
+    out: dict[str, Any] = {}
+    items = list(argv)
+    while items:
+        arg = items.pop(0)
+        if arg == "--full":
+            out["full"] = True
+            continue
+        name, eq, value = arg.partition("=")
+        if name not in _FLAGS or (not eq and not items):
+            return None
+        out[_FLAGS[name]] = value if eq else items.pop(0)
+    return out
+
+
+def _candidates(root: Path, options: dict[str, Any]) -> Any:
+    from orkestra.mining import report
+
+    limit = options.get("limit", "20")
+    domain = options.get("domain")
+    if not str(limit).isdigit() or int(limit) < 1 or domain not in (None, *report.DOMAINS):
+        return None
+    if noop_result(root) is None:
+        return None
+    try:
+        return report.candidates(
+            root, limit=int(limit), full=bool(options.get("full")), domain=domain
+        )
+    except Exception:
+        return None
+
+
+def _print(result: Any) -> None:
     if sys.stdout.isatty():
         text = json.dumps(result, indent=2, ensure_ascii=False)
     else:
         text = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
     sys.stdout.write(text + "\n")
-    return 0
