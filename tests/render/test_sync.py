@@ -290,3 +290,10 @@ def test_copied_vendor_skill_with_extension_keys_is_normalised(rich: Path) -> No
     assert '  version: "2"\n  argument-hint: "[file]"\n' in text
     assert text.endswith("---\n\n# CSV\n\nVerbatim body.\n")
     assert (folder / "references/notes.md").read_text() == "notes\n"
+
+
+def test_forced_write_onto_a_folder_is_a_conflict(scaffold: Path) -> None:
+    (scaffold / AGENT).mkdir(parents=True)
+    with pytest.raises(ConflictError) as err:
+        sync(scaffold, force=True)
+    assert err.value.file == AGENT and "is a folder" in err.value.message

@@ -210,11 +210,12 @@ class _Job:
                         os.fchmod(fd, mode)
                 finally:
                     os.close(fd)
-            if os.path.isdir(full) and not os.path.islink(full):  # noqa: PTH112, PTH114
+            try:
+                os.replace(tmp, full)  # noqa: PTH105 - rename(2) never replaces a folder
+            except IsADirectoryError:
                 raise ConflictError(
                     f"'{out.path}' is a folder; move it away and re-sync", file=out.path
-                )
-            os.replace(tmp, full)  # noqa: PTH105
+                ) from None
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)  # noqa: PTH108
