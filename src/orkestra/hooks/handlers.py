@@ -92,9 +92,19 @@ def wrote_knowledge(records: list[dict[str, Any]]) -> bool:
 def stop(ctx: Context) -> tuple[int, str]:
     """Block once for a last judgement; otherwise validate notes and commit the knowledge folder."""
     history = events.session_records(ctx.root, ctx.session_id)
-    active = ctx.payload.get("stop_hook_active") is True
+    # block only on a well-formed Stop event: anything unexpected must never block by accident
+    expected = ctx.payload.get("hook_event_name") == "Stop" and bool(ctx.session_id)
+    first_stop = ctx.payload.get("stop_hook_active") is False
+    if not expected:
+        log(ctx.root, f"stop: unexpected payload, not blocking: {str(ctx.payload)[:200]}")
     blocked_before = any(r.get("blocked") for r in history if r.get("event") == "Stop")
-    if ctx.managed and not active and not blocked_before and not wrote_knowledge(history):
+    if (
+        expected
+        and first_stop
+        and ctx.managed
+        and not blocked_before
+        and not wrote_knowledge(history)
+    ):
         events.append(ctx, events.record(ctx, {"blocked": True}))
         return 0, json.dumps({"decision": "block", "reason": BLOCK_REASON})
     events.append(ctx, events.record(ctx, {"blocked": False}))

@@ -1,0 +1,234 @@
+"""`orkestra hook session-start|post-tool-use|stop` on real-format payloads."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from orkestra.hooks import context
+from orkestra.hooks.events import bash_cli
+from tests.conftest import write
+from tests.hooks.conftest import events
+from tests.knowledge.helpers import note
+
+Payload = Callable[..., str]
+
+
+@pytest.fixture(autouse=True)
+def _pinned(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-06-01")
+    monkeypatch.delenv("ORKESTRA_ROOT", raising=False)
+
+
+def test_read_of_a_note_goes_to_usage_log(cli: Any, project: Path, payload: Payload) -> None:
+    note(project, "case")
+    r = cli("hook", "post-tool-use", stdin=payload("post-tool-use-read"), cwd=project)
+    assert (r.exit_code, r.stdout) == (0, "")
+    (usage,) = [
+        json.loads(x) for x in (project / "knowledge/.usage.jsonl").read_text().splitlines()
+    ]
+    assert usage["path"] == "glossary/case.md" and usage["ts"].startswith("2026-06-01T")
+    assert usage["session_id"] == "3f1c2a9e-5b7d-4e21-9a0c-1d2e3f4a5b6c"
+    (event,) = events(project)
+    assert event["event"] == "PostToolUse" and event["tool_type"] == "builtin"
+    assert event["path"] == "knowledge/glossary/case.md" and event["agent_tool"] == "claude-code"
+
+
+def test_read_outside_knowledge_is_only_an_event(cli: Any, project: Path, payload: Payload) -> None:
+    tool_input = {"file_path": str(project / "src/app.py")}
+    cli(
+        "hook",
+        "post-tool-use",
+        stdin=payload("post-tool-use-read", tool_input=tool_input),
+        cwd=project,
+    )
+    assert not (project / "knowledge/.usage.jsonl").exists()
+    assert events(project)[0]["path"] == "src/app.py"
+
+
+def test_bash_and_mcp_enrichment(cli: Any, project: Path, payload: Payload) -> None:
+    cli("hook", "post-tool-use", stdin=payload("post-tool-use-bash"), cwd=project)
+    cli("hook", "post-tool-use", stdin=payload("post-tool-use-mcp"), cwd=project)
+    task = {"subagent_type": "incident-debugger", "prompt": "x", "description": "d"}
+    cli(
+        "hook",
+        "post-tool-use",
+        stdin=payload("post-tool-use-bash", tool_name="Task", tool_input=task),
+        cwd=project,
+    )
+    bash, mcp, agent = events(project)
+    assert (bash["tool_type"], bash["bash_cli"], bash["failed"]) == ("bash", "git", False)
+    assert (mcp["tool_type"], mcp["mcp_server"], mcp["tool_name"]) == (
+        "mcp",
+        "maguyva",
+        "mcp__maguyva__find_symbol",
+    )
+    assert (agent["tool_type"], agent["subagent_type"]) == ("agent", "incident-debugger")
+
+
+def test_bash_cli_word() -> None:
+    assert bash_cli("FOO=1 sudo /usr/bin/pytest -q") == "pytest"
+    assert bash_cli("  ") is None
+
+
+def test_session_start_emits_bounded_index(cli: Any, project: Path, payload: Payload) -> None:
+    write(project, "knowledge/INDEX.md", "# Knowledge index\n" + "x" * 20000)
+    r = cli("hook", "session-start", stdin=payload("session-start"), cwd=project)
+    out = json.loads(r.stdout)["hookSpecificOutput"]
+    assert out["hookEventName"] == "SessionStart"
+    assert "# Knowledge index" in out["additionalContext"]
+    assert len(out["additionalContext"]) < 10000
+
+
+def test_session_start_without_index_is_silent(cli: Any, project: Path, payload: Payload) -> None:
+    r = cli("hook", "session-start", stdin=payload("session-start"), cwd=project)
+    assert (r.exit_code, r.stdout) == (0, "")
+    assert events(project)[0]["event"] == "SessionStart"
+
+
+def test_stop_blocks_once_when_nothing_was_saved(cli: Any, project: Path, payload: Payload) -> None:
+    r = cli("hook", "stop", stdin=payload("stop"), cwd=project)
+    assert r.exit_code == 0
+    out = json.loads(r.stdout)
+    assert out["decision"] == "block" and "durable" in out["reason"]
+    # Claude Code continues, then stops again with stop_hook_active true: let it stop
+    r = cli("hook", "stop", stdin=payload("stop", stop_hook_active=True), cwd=project)
+    assert (r.exit_code, r.stdout) == (0, "")
+    # even if it sent stop_hook_active false again, we blocked this session already
+    r = cli("hook", "stop", stdin=payload("stop"), cwd=project)
+    assert r.stdout == ""
+    assert [e.get("blocked") for e in events(project)] == [True, False, False]
+
+
+def test_stop_lets_a_session_that_wrote_notes_stop(
+    cli: Any, project: Path, payload: Payload
+) -> None:
+    note(project, "case")
+    write_input = {"file_path": str(project / "knowledge/glossary/case.md"), "content": "x"}
+    cli(
+        "hook",
+        "post-tool-use",
+        stdin=payload("post-tool-use-read", tool_name="Write", tool_input=write_input),
+        cwd=project,
+    )
+    assert events(project)[0]["knowledge_write"] is True
+    r = cli("hook", "stop", stdin=payload("stop"), cwd=project)
+    assert (r.exit_code, r.stdout) == (0, "")
+
+
+def test_stop_reports_invalid_notes_without_blocking(
+    cli: Any, project: Path, payload: Payload
+) -> None:
+    write(project, "knowledge/gotchas/bad.md", "---\ntype: recipe\ntitle: x\n---\n")
+    r = cli("hook", "stop", stdin=payload("stop", stop_hook_active=True), cwd=project)
+    assert r.exit_code == 0
+    message = json.loads(r.stdout)["systemMessage"]
+    assert "knowledge/gotchas/bad.md:2" in message and "decision" not in r.stdout
+
+
+def _git(cwd: Path, *args: str) -> str:
+    env = {
+        "GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "T",
+        "GIT_COMMITTER_EMAIL": "t@e", "HOME": str(cwd), "PATH": "/usr/bin:/bin",
+    }  # fmt: skip
+    return subprocess.run(
+        ["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True
+    ).stdout
+
+
+def test_stop_commits_only_the_knowledge_folder(
+    cli: Any, project: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(project))
+    write(
+        project,
+        "registries/orkestra.yaml",
+        "project: demo\nknowledge:\n  path: knowledge\n  commit: true\n",
+    )
+    _git(project, "init", "-q", "-b", "main")
+    _git(project, "config", "user.name", "T")
+    _git(project, "config", "user.email", "t@e")
+    _git(project, "add", "-A")
+    _git(project, "commit", "-q", "-m", "init")
+    note(project, "case")
+    write(project, "src/wip.py", "x = 1\n")
+    _git(project, "add", "src/wip.py")
+    r = cli("hook", "stop", stdin=payload("stop", stop_hook_active=True), cwd=project)
+    assert "committed" in json.loads(r.stdout)["systemMessage"]
+    files = _git(project, "show", "--name-only", "--format=%s", "HEAD").split()
+    assert "knowledge/glossary/case.md" in files and "src/wip.py" not in files
+    assert "A  src/wip.py" in _git(project, "status", "--porcelain")
+
+
+@pytest.mark.parametrize(
+    "stdin", ["", "garbage", "[1, 2]", '{"hook_event_name": 5, "tool_input": "x", "cwd": 3}']
+)
+@pytest.mark.parametrize("handler", ["session-start", "post-tool-use", "stop"])
+def test_bad_stdin_never_blocks(cli: Any, project: Path, stdin: str, handler: str) -> None:
+    r = cli("hook", handler, stdin=stdin, cwd=project)
+    assert r.exit_code == 0
+    assert "block" not in r.stdout
+
+
+def test_bad_stdin_is_logged(cli: Any, project: Path) -> None:
+    cli("hook", "stop", stdin="not json", cwd=project)
+    assert "not a JSON object" in (project / ".orkestra/logs/hooks.log").read_text()
+
+
+def test_unknown_handler_exits_zero(cli: Any, project: Path) -> None:
+    r = cli("hook", "pre-compact", stdin="{}", cwd=project)
+    assert r.exit_code == 0 and "usage" in r.stderr
+
+
+def test_minimal_config_reader(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "registries/orkestra.yaml",
+        "project: x  # c\nknowledge:\n  path: docs/kb # here\n  commit: yes\n  repos:\n    push: true\ntruths: {}\n",
+    )
+    assert context.read_knowledge_config(str(tmp_path)) == {
+        "path": "docs/kb",
+        "commit": True,
+        "push": False,
+    }
+    write(tmp_path, "registries/orkestra.yaml", "knowledge: {path: kb, push: true}\n")
+    assert context.read_knowledge_config(str(tmp_path))["path"] == "kb"
+    write(tmp_path, "registries/orkestra.yaml", "knowledge:\n  path: ../escape\n")
+    assert context.read_knowledge_config(str(tmp_path))["path"] == "knowledge"
+
+
+def test_real_executable_on_read_payload(project: Path, payload: Payload) -> None:
+    note(project, "case")
+    done = subprocess.run(
+        ["orkestra", "hook", "post-tool-use"],
+        input=payload("post-tool-use-read"),
+        capture_output=True,
+        text=True,
+        cwd=project,
+        check=False,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert (project / "knowledge/.usage.jsonl").read_text().count("\n") == 1
+
+
+def test_hook_path_imports_no_heavy_modules(project: Path, payload: Payload) -> None:
+    done = subprocess.run(
+        ["python", "-X", "importtime", "-m", "orkestra", "hook", "post-tool-use"],
+        input=payload("post-tool-use-read"), capture_output=True, text=True, cwd=project, check=False,
+    )  # fmt: skip
+    modules = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line}
+    for heavy in (
+        "yaml",
+        "pydantic",
+        "typer",
+        "click",
+        "rich",
+        "subprocess",
+        "orkestra.core.yamlio",
+    ):
+        assert heavy not in modules

@@ -1,0 +1,141 @@
+"""`hooks install|uninstall` merge into settings.json; `events summary`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from tests.conftest import write
+
+USER = {
+    "permissions": {"allow": ["Bash(npm test)"]},
+    "hooks": {
+        "PostToolUse": [
+            {"matcher": "Write|Edit", "hooks": [{"type": "command", "command": "prettier --write"}]}
+        ],
+        "Stop": [{"hooks": [{"type": "command", "command": "say done"}]}],
+    },
+}
+
+
+def settings(root: Path) -> dict[str, Any]:
+    return json.loads((root / ".claude/settings.json").read_text())  # type: ignore[no-any-return]
+
+
+def commands(data: dict[str, Any], event: str) -> list[str]:
+    return [h["command"] for g in data["hooks"].get(event, []) for h in g["hooks"]]
+
+
+def test_install_merges_and_keeps_user_entries(cli: Any, project: Path) -> None:
+    write(project, ".claude/settings.json", json.dumps(USER))
+    r = cli("hooks", "install", cwd=project)
+    assert r.exit_code == 0 and r.json()["changed"] is True
+    data = settings(project)
+    assert data["permissions"] == USER["permissions"]
+    assert commands(data, "PostToolUse") == ["prettier --write", "orkestra hook post-tool-use"]
+    assert commands(data, "Stop") == ["say done", "orkestra hook stop"]
+    assert commands(data, "SessionStart") == ["orkestra hook session-start"]
+    ours = data["hooks"]["PostToolUse"][1]
+    assert ours["matcher"] == "*"
+    assert cli("hooks", "install", cwd=project).json()["changed"] is False
+    assert settings(project) == data
+
+
+def test_uninstall_removes_only_ours(cli: Any, project: Path) -> None:
+    write(project, ".claude/settings.json", json.dumps(USER))
+    cli("hooks", "install", cwd=project)
+    data = settings(project)
+    data["hooks"]["Stop"][0]["hooks"].append({"type": "command", "command": "orkestra hook stop"})
+    write(project, ".claude/settings.json", json.dumps(data))
+    r = cli("hooks", "uninstall", cwd=project)
+    assert r.json()["removed"] == 4
+    assert settings(project) == USER
+
+
+def test_install_into_a_fresh_project(cli: Any, project: Path) -> None:
+    cli("hooks", "install", cwd=project)
+    assert set(settings(project)["hooks"]) == {"SessionStart", "PostToolUse", "Stop"}
+    cli("hooks", "uninstall", cwd=project)
+    assert settings(project) == {}
+
+
+def test_malformed_settings_is_refused_untouched(cli: Any, project: Path) -> None:
+    path = write(project, ".claude/settings.json", '{\n  "hooks": [,\n}')
+    r = cli("hooks", "install", cwd=project)
+    assert r.exit_code == 1 and ".claude/settings.json:2:" in r.stderr
+    assert path.read_text() == '{\n  "hooks": [,\n}'
+    write(project, ".claude/settings.json", '{"hooks": []}')
+    assert cli("hooks", "install", cwd=project).exit_code == 1
+
+
+def _repo(root: Path) -> None:
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+
+
+def test_git_pre_commit_hook(cli: Any, project: Path) -> None:
+    _repo(project)
+    r = cli("hooks", "install", "--git", cwd=project)
+    assert r.json()["git_hook"] == ".git/hooks/pre-commit"
+    hook = project / ".git/hooks/pre-commit"
+    assert "orkestra notes check --no-sources" in hook.read_text() and hook.stat().st_mode & 0o111
+    assert cli("hooks", "uninstall", cwd=project).json()["git_hook_removed"] is True
+    assert not hook.exists()
+
+
+def test_git_hook_never_clobbers_a_foreign_one(cli: Any, project: Path) -> None:
+    _repo(project)
+    hook = write(project, ".git/hooks/pre-commit", "#!/bin/sh\nmake lint\n")
+    r = cli("hooks", "install", "--git", cwd=project)
+    assert r.exit_code == 1 and "not ours" in r.stderr
+    assert hook.read_text() == "#!/bin/sh\nmake lint\n"
+    cli("hooks", "uninstall", cwd=project)
+    assert hook.exists()
+
+
+def test_events_summary(cli: Any, project: Path) -> None:
+    rows = [
+        {
+            "ts": "2026-05-01T10:00:00Z",
+            "event": "PostToolUse",
+            "session_id": "a",
+            "tool_type": "bash",
+            "tool_name": "Bash",
+            "bash_cli": "git",
+            "failed": False,
+        },
+        {
+            "ts": "2026-05-20T10:00:00Z",
+            "event": "PostToolUse",
+            "session_id": "b",
+            "tool_type": "mcp",
+            "tool_name": "mcp__gh__x",
+            "mcp_server": "gh",
+            "failed": True,
+        },
+        {"ts": "2026-05-21T10:00:00Z", "event": "Stop", "session_id": "b"},
+    ]
+    text = "".join(json.dumps(r) + "\n" for r in rows) + "{torn"
+    write(project, ".orkestra/events.jsonl", text)
+    out = cli("events", "summary", cwd=project).json()
+    assert (out["total"], out["sessions"], out["failures"], out["unreadable_lines"]) == (3, 2, 1, 1)
+    assert out["by_event"] == {"PostToolUse": 2, "Stop": 1}
+    assert out["by_tool_type"] == {"bash": 1, "mcp": 1}
+    assert out["by_mcp_server"] == {"gh": 1} and out["by_bash_cli"] == {"git": 1}
+    assert out["failures_by_tool"] == {"mcp__gh__x": 1}
+    since = cli("events", "summary", "--since", "2026-05-15", cwd=project).json()
+    assert since["total"] == 2
+    r = cli("events", "summary", "--since", "last week", cwd=project)
+    assert r.exit_code == 2 and "--since" in r.stderr
+
+
+def test_events_summary_relative_days(cli: Any, project: Path, monkeypatch: Any) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-05-22")
+    write(
+        project,
+        ".orkestra/events.jsonl",
+        '{"ts": "2026-05-01T00:00:00Z", "event": "Stop"}\n{"ts": "2026-05-21T00:00:00Z", "event": "Stop"}\n',
+    )
+    assert cli("events", "summary", "--since", "7d", cwd=project).json()["total"] == 1
+    assert cli("events", "summary", cwd=project).json()["total"] == 2
