@@ -172,3 +172,59 @@ def test_two_processes_search_at_once(root: Path) -> None:
         for q in ["kubernetes", "duckdb", "kuberntes", "pipeline"] * 3
     )
     assert results[0][0].strip() == expected
+
+
+QUERIES = [
+    "kubernetes",
+    "kuberntes",
+    "pipeline",
+    "postgres",
+    "search index",
+    "GT-ORK-005",
+    "zeppelin",
+]
+
+
+def _same(root: Path) -> None:
+    for query in QUERIES:
+        indexed = search(root, query)
+        memory = search(root, query, use_index=False)
+        assert [h.to_dict() for h in indexed.hits] == [h.to_dict() for h in memory.hits], query
+        assert indexed.counts == memory.counts, query
+
+
+def test_incremental_updates_match_a_fresh_read(root: Path) -> None:
+    _same(root)
+    truths = root / "registries/truths/orkestra.yaml"
+    truths.write_text(
+        truths.read_text()
+        + '  - id: GT-ORK-005\n    status: current\n    statement: "A zeppelin pipeline."\n'
+    )
+    _same(root)
+    (root / "registries/agents/cluster-operator.yaml").unlink()
+    _same(root)
+    (root / "registries/domains/search/patterns.md").write_text("# Zeppelin postgres\n")
+    _same(root)
+    (root / "registries/scopes.yaml").write_text("scopes: {}\n")
+    _same(root)
+    assert ids(root, "GT-ORK-005") == ["GT-ORK-005"]
+
+
+def test_broken_files_are_skipped_not_fatal(root: Path) -> None:
+    (root / "registries/decisions/records/DEC-SR-001.yaml").write_text("id: [unclosed\n")
+    (root / "registries/agents/release-manager.yaml").write_text(
+        "name: someone-else\ndescription: x\n"
+    )
+    (root / "registries/truths/pipeline.yaml").write_bytes(b"\x00\x01binary")
+    assert ids(root, "fts5") == []
+    assert ids(root, "changelogs") == []
+    assert ids(root, "idempotent") == []
+    assert ids(root, "duckdb") == ["DEC-PL-142", "DEC-PL-151"]
+    _same(root)
+
+
+def test_odd_queries(root: Path) -> None:
+    assert ids(root, "!!! ---") == []
+    assert "GT-ORK-001" in ids(root, "the")  # only stop words: then they are searched as words
+    assert ids(root, "Ünïcode ☃") == []
+    assert ids(root, "KUBERNETES")[:1] == ["kubernetes-deploy"]

@@ -265,7 +265,10 @@ def _apply(
         if not fresh_index:
             store.remove_source(conn, group)
         if group == layout.KNOWLEDGE or group not in gone:
-            store.add_documents(conn, group, _documents(root, group, settings))
+            docs = _documents(root, group, settings)
+            store.add_documents(conn, group, docs, pool_terms=not fresh_index)
+    if fresh_index:
+        store.fill_pool(conn)
     conn.execute("DELETE FROM units")
     conn.executemany(
         "INSERT INTO units(name, digest) VALUES (?, ?)",

@@ -57,8 +57,14 @@ def create(conn: sqlite3.Connection) -> None:
     conn.executescript(DDL)
 
 
-def add_documents(conn: sqlite3.Connection, source: str, docs: Iterable[Document]) -> None:
-    """Insert documents coming from one source (a file, or the knowledge group)."""
+def add_documents(
+    conn: sqlite3.Connection, source: str, docs: Iterable[Document], *, pool_terms: bool = True
+) -> None:
+    """Insert documents coming from one source (a file, or the knowledge group).
+
+    `pool_terms=False` leaves the typo-candidate pool alone (a full build fills it once at the end
+    with `fill_pool`).
+    """
     pool: set[tuple[int, str]] = set()
     for doc in docs:
         fields = doc.fields[:MAX_FIELDS]
@@ -80,14 +86,22 @@ def add_documents(conn: sqlite3.Connection, source: str, docs: Iterable[Document
                 attrs,
             ),
         )
-        columns = [" ".join(terms) for terms in field_terms(doc)]
-        for terms_list in columns:
-            for term in terms_list.split():
-                if len(term) >= POOL_MIN_LEN and term.isalpha():
-                    pool.add((len(term), term))
+        terms = field_terms(doc)
+        if pool_terms:
+            pool.update((len(t), t) for ts in terms for t in ts if len(t) >= POOL_MIN_LEN)
+        columns = [" ".join(ts) for ts in terms]
         columns += [""] * (MAX_FIELDS - len(columns))
         conn.execute(_INSERT_FTS, (cur.lastrowid, *columns))
-    conn.executemany("INSERT OR IGNORE INTO pool(len, term) VALUES (?, ?)", sorted(pool))
+    if pool:
+        rows = sorted(item for item in pool if item[1].isalpha())
+        conn.executemany("INSERT OR IGNORE INTO pool(len, term) VALUES (?, ?)", rows)
+
+
+def fill_pool(conn: sqlite3.Connection) -> None:
+    """Fill the typo-candidate pool from every indexed term (after a full build)."""
+    terms = [t for (t,) in conn.execute("SELECT term FROM termrows")]
+    rows = [(len(t), t) for t in terms if len(t) >= POOL_MIN_LEN and t.isalpha()]
+    conn.executemany("INSERT OR IGNORE INTO pool(len, term) VALUES (?, ?)", rows)
 
 
 def remove_source(conn: sqlite3.Connection, source: str) -> None:
