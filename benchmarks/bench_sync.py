@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -41,6 +42,7 @@ def _clean(root: Path) -> None:
     shutil.rmtree(root / ".claude", ignore_errors=True)
     (root / "registries" / ".render-lock.json").unlink(missing_ok=True)
     (root / "GROUND_TRUTHS.md").unlink(missing_ok=True)
+    os.sync()  # flush the deletions now, so their write-back is not billed to the next sync
 
 
 def _mtimes(root: Path) -> dict[str, int]:
