@@ -228,3 +228,38 @@ def test_odd_queries(root: Path) -> None:
     assert "GT-ORK-001" in ids(root, "the")  # only stop words: then they are searched as words
     assert ids(root, "Ünïcode ☃") == []
     assert ids(root, "KUBERNETES")[:1] == ["kubernetes-deploy"]
+
+
+NOTE = """---
+type: glossary
+title: Case
+aliases: [case, cases, saker]
+repos: [backend]
+tags: ["area/cases"]
+confidence: observed
+verified_at: ""
+sources: ["app/models/task.rb#class Task"]
+created: "2026-06-01"
+updated: "2026-06-01"
+---
+A case is what users call a Task in the backend.
+"""
+
+
+def test_real_knowledge_notes_are_found(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("orkestra.knowledge.search_docs")
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-06-02")
+    note = root / "knowledge" / "glossary" / "case.md"
+    note.parent.mkdir(parents=True)
+    note.write_text(NOTE)
+    hits = search(root, "saker").hits
+    assert [(h.type, h.id, h.path) for h in hits] == [
+        ("notes", "case", "knowledge/glossary/case.md")
+    ]
+    fresh = hits[0].score
+    monkeypatch.setenv("ORKESTRA_TODAY", "2027-06-02")  # a year later the note has lost standing
+    later = search(root, "saker").hits
+    assert later[0].score < fresh
+    assert [h.to_dict() for h in later] == [
+        h.to_dict() for h in search(root, "saker", use_index=False).hits
+    ]

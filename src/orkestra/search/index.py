@@ -37,6 +37,7 @@ BUSY_TIMEOUT_S = 30.0
 #: pseudo-file standing for the knowledge provider module (its change re-reads the knowledge)
 PROVIDER = "@provider"
 _PROVIDER_NAME = "search_docs.py"
+_TODAY = "@today"
 
 
 def index_path(root: Path) -> Path:
@@ -123,11 +124,20 @@ def _current(root: Path, settings: layout.Settings) -> Units:
     provider: layout.Stats = {}
     try:
         st = _provider_file().stat()
-        provider[_PROVIDER_NAME] = (st.st_mtime_ns, st.st_size)
     except OSError:
         pass
+    else:
+        provider[_PROVIDER_NAME] = (st.st_mtime_ns, st.st_size)
+        # the provider ranks notes by age: a new day re-reads the knowledge base
+        provider[_TODAY] = (_today(), 0)
     units[PROVIDER] = provider
     return units
+
+
+def _today() -> int:
+    from orkestra.core.clock import today
+
+    return today().toordinal()
 
 
 def _path(unit: str, name: str, settings: layout.Settings) -> str:
@@ -190,6 +200,8 @@ def refresh(conn: sqlite3.Connection, root: Path) -> None:
 
 
 def _digest(root: Path, path: str) -> str:
+    if path == f"{PROVIDER}/{_TODAY}":
+        return str(_today())
     target = _provider_file() if path.startswith(f"{PROVIDER}/") else root / path
     try:
         return hashlib.blake2b(target.read_bytes(), digest_size=16).hexdigest()

@@ -132,10 +132,9 @@ def _vendor(folder: str) -> Stats:
 
 def _tree(folder: str, prefix: str, out: Stats) -> None:
     for entry in _listing(folder):
-        if entry.name.startswith("."):
-            continue  # usage logs, git metadata
         if entry.is_dir(follow_symlinks=False):
-            _tree(entry.path, f"{prefix}{entry.name}/", out)
+            if not entry.name.startswith("."):  # .git and the like; hidden files (the usage
+                _tree(entry.path, f"{prefix}{entry.name}/", out)  # log) do count
         elif entry.is_file(follow_symlinks=False):
             st = entry.stat(follow_symlinks=False)
             out[prefix + entry.name] = (st.st_mtime_ns, st.st_size)
