@@ -7,7 +7,8 @@ the baseline and taking the median of several runs:
 - a no-op `orkestra mine sync` against `orkestra --version` (bar: 2x), both through the installed
   executable and through the stdlib fast path `orkestra.mining.fastpath.run` (which the entry
   point calls before typer loads, when wired);
-- `orkestra mine candidates --limit 50` with stats, cold (no stats cache) and warm (bar: 0.5 s).
+- `orkestra mine candidates --limit 50` with stats, cold (no stats cache) and warm (bar: 0.5 s),
+  through the executable and through the fast path.
 
 Usage: python benchmarks/bench_mining.py [--commits 25000] [--runs 5]
 """
@@ -28,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from make_repo import build
 
 DATA = Path(__file__).parent / "_data"
-FAST = "import sys; from orkestra.mining.fastpath import run; sys.exit(run(['mine', 'sync']))"
+FAST = "import sys; from orkestra.mining.fastpath import run; sys.exit(run(sys.argv[1:]))"
 
 
 def timed(cmd: list[str], cwd: Path, before: Callable[[], None] | None = None) -> float:
@@ -98,12 +99,15 @@ def main() -> None:
         args.runs * 2,
         lambda: timed([exe, "--version"], repo),
         lambda: timed([exe, "mine", "sync"], repo),
-        lambda: timed([sys.executable, "-c", FAST], repo),
+        lambda: timed([sys.executable, "-c", FAST, "mine", "sync"], repo),
     )
-    cold, warm = alternate(
+    cand = ["mine", "candidates", "--limit", "50"]
+    cold, warm, fast_cold, fast_warm = alternate(
         args.runs,
-        lambda: timed([exe, "mine", "candidates", "--limit", "50"], repo, drop_stats),
-        lambda: timed([exe, "mine", "candidates", "--limit", "50"], repo),
+        lambda: timed([exe, *cand], repo, drop_stats),
+        lambda: timed([exe, *cand], repo),
+        lambda: timed([sys.executable, "-c", FAST, *cand], repo, drop_stats),
+        lambda: timed([sys.executable, "-c", FAST, *cand], repo),
     )
     rows = [
         ("mine sync (full)", sync, git_log, "git log --name-status", 1.5),
@@ -118,8 +122,10 @@ def main() -> None:
             f"ratio {ours / base:4.2f} (bar {bar}) {verdict}"
         )
     for name, ours in (
-        ("mine candidates --limit 50 cold", cold),
-        ("mine candidates --limit 50 warm", warm),
+        ("candidates --limit 50 cold", cold),
+        ("candidates --limit 50 warm", warm),
+        ("candidates fast path cold", fast_cold),
+        ("candidates fast path warm", fast_warm),
     ):
         verdict = "ok" if ours <= 0.5 else "OVER"
         print(f"{name:32} {ours:6.3f} s  (bar 0.5 s) {verdict}")

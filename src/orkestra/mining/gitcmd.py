@@ -21,7 +21,7 @@ from orkestra.core.errors import InputError
 _KEEP = frozenset({"GIT_EXEC_PATH", "GIT_PYTHON_GIT_EXECUTABLE", "GIT_PYTHON_TRACE"})
 #: config pinned for every read: user settings must not change what is mined
 _PINNED = ("-c", "core.quotepath=off", "-c", "log.showSignature=false", "-c", "color.ui=never")
-CHUNK = 1 << 20
+CHUNK = 1 << 18
 
 
 @contextlib.contextmanager
@@ -41,8 +41,10 @@ def _scrubbed_environ() -> Iterator[None]:
 
 
 def _drain(stdout: IO[bytes], chunks: queue.Queue[bytes | None]) -> None:
+    # `read(n)` waits for n bytes: git writes a few hundred bytes at a time, and `read1` would
+    # hand each of those to the parser (tens of thousands of queue hand-offs per history)
     try:
-        while chunk := stdout.read1(CHUNK):  # type: ignore[attr-defined]
+        while chunk := stdout.read(CHUNK):
             chunks.put(chunk)
     finally:
         chunks.put(None)
