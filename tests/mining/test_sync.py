@@ -180,3 +180,17 @@ def test_fastpath_candidates_match_the_cli(
     assert capsys.readouterr().out == full
     for bad in (["--limit", "0"], ["--domain", "x"], ["--bogus"], ["--limit"], ["-f", "table"]):
         assert fastpath.run(["--root", root, "mine", "candidates", *bad]) is None
+
+
+def test_project_in_a_subfolder_of_the_repository(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path)
+    app = tmp_path / "app"
+    (app / "registries").mkdir(parents=True)
+    (app / "registries" / "orkestra.yaml").write_text(
+        'project: app\nmining:\n  packages:\n    core: "packages/core/**"\n'
+    )
+    sha = repo.commit("feat: x", {"app/packages/core/x.py": "x\n", "other/y.py": "y\n"})
+    sync(app)
+    rec = {r["sha"]: r for r in index.records(app)}[sha]
+    assert rec["files"] == ["packages/core/x.py"]  # relative to the project, outside left out
+    assert rec["signals"]["packages"] == ["core"]

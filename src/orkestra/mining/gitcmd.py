@@ -156,7 +156,8 @@ class Git:
         """(insertions, deletions) of each commit against its first parent, in one git call."""
         if not shas:
             return {}
-        args = ["log", "--no-walk=unsorted", "--numstat", "--no-renames", "--format=%x1e%H", *shas]
+        args = ["log", "--no-walk=unsorted", "--numstat", "--no-renames", "--relative"]
+        args += ["--format=%x1e%H", *shas]
         text = self.run(*args)
         stats: dict[str, tuple[int, int]] = {}
         for record in text.split("\x1e")[1:]:

@@ -11,7 +11,16 @@ from orkestra.mining.signals import SignalMaker
 
 #: one commit: RS, then NUL-separated fields; `-z --name-status` then adds `status NUL path NUL`
 FORMAT = "--format=%x1e%H%x00%P%x00%an%x00%ae%x00%aI%x00%s%x00%b"
-LOG_ARGS = ("log", "-z", "--name-status", "--no-renames", "--no-color", "--no-ext-diff", FORMAT)
+LOG_ARGS = (
+    "log",
+    "-z",
+    "--name-status",
+    "--no-renames",
+    "--relative",
+    "--no-color",
+    "--no-ext-diff",
+    FORMAT,
+)
 
 
 def log(git: Git, revs: Sequence[str], istream: BinaryIO | None = None) -> Iterator[bytes]:
