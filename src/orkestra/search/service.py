@@ -64,13 +64,13 @@ def search(
     give the same hits.
     """
     if use_index:
-        from orkestra.search import index
+        from orkestra.search import index, sqlcorpus
 
         conn = index.open_index(root)
         if conn is not None:
             try:
                 conn.execute("BEGIN")
-                hits = rank(index.IndexCorpus(conn), query, filters, limit)
+                hits = rank(sqlcorpus.IndexCorpus(conn), query, filters, limit)
                 conn.execute("COMMIT")
                 return hits
             finally:

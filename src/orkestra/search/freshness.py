@@ -1,0 +1,219 @@
+"""Is the index in step with the sources, and bringing it there (inside a write transaction).
+
+Every search stats the source files (`layout.scan`) and compares one fingerprint of (name, mtime,
+size) per scan unit with the `units` table (`is_fresh`). Only in a unit that differs are files
+compared one by one with the `files` table, only files that differ are hashed, and only files
+whose content hash changed are parsed again, their documents replaced (`apply`). A file modified
+less than `RACY_NS` before it was indexed is re-hashed on every search until it is older, because
+a second edit within the file system's timestamp granularity would not change its mtime.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import sqlite3
+import time
+from pathlib import Path
+
+from orkestra.search import extract, layout, store
+from orkestra.search.document import Document
+
+RACY_NS = 2_000_000_000
+#: pseudo-unit standing for the knowledge provider module (its change re-reads the knowledge)
+PROVIDER = "@provider"
+_PROVIDER_NAME = "search_docs.py"
+_TODAY = "@today"
+
+#: unit -> path -> (mtime_ns, size)
+Units = dict[str, layout.Stats]
+
+
+def _provider_file() -> Path:
+    return Path(__file__).resolve().parent.parent / "knowledge" / "search_docs.py"
+
+
+def current(root: Path, settings: layout.Settings) -> Units:
+    """Every source as it is on disk now, by scan unit (plus the knowledge provider module)."""
+    units = layout.scan(str(root), settings)
+    provider: layout.Stats = {}
+    try:
+        st = _provider_file().stat()
+    except OSError:
+        pass
+    else:
+        provider[_PROVIDER_NAME] = (st.st_mtime_ns, st.st_size)
+        # the provider ranks notes by age: a new day re-reads the knowledge base
+        provider[_TODAY] = (_today(), 0)
+    units[PROVIDER] = provider
+    return units
+
+
+def _today() -> int:
+    from orkestra.core.clock import today
+
+    return today().toordinal()
+
+
+def _path(unit: str, name: str, settings: layout.Settings) -> str:
+    return f"{PROVIDER}/{name}" if unit == PROVIDER else layout.unit_path(unit, name, settings)
+
+
+def _fingerprint(stats: layout.Stats) -> str:
+    return hashlib.blake2b(marshal.dumps(list(stats.items())), digest_size=16).hexdigest()
+
+
+def _group(unit: str, path: str) -> str:
+    """Documents are replaced per group: one file, or the whole knowledge base."""
+    return layout.KNOWLEDGE if unit in (layout.KNOWLEDGE, PROVIDER) else path
+
+
+def stored_settings(conn: sqlite3.Connection) -> layout.Settings:
+    """The source settings the index was last built with."""
+    raw = store.get_meta(conn, "settings")
+    if not isinstance(raw, dict):
+        return layout.Settings()
+    return layout.Settings(tuple(raw.get("vendor_roots", ())), str(raw.get("knowledge", "")))
+
+
+def _racy(conn: sqlite3.Connection) -> list[tuple[str, int]]:
+    raw = store.get_meta(conn, "racy")
+    if not isinstance(raw, list):
+        return []
+    return [(str(item[0]), int(item[1])) for item in raw]
+
+
+def is_fresh(conn: sqlite3.Connection, root: Path, units: Units) -> bool:
+    """True when nothing scanned differs from the index (the warm path: reads only)."""
+    stored = dict(conn.execute("SELECT name, digest FROM units").fetchall())
+    if stored.keys() != units.keys():
+        return False
+    if any(stored[name] != _fingerprint(stats) for name, stats in units.items()):
+        return False
+    now = time.time_ns()
+    for path, mtime in _racy(conn):
+        if mtime < now - RACY_NS:
+            return False  # old enough now: one write clears it from the racy list
+        row = conn.execute("SELECT hash FROM files WHERE path = ?", (path,)).fetchone()
+        if row is None or row[0] != _digest(root, path):
+            return False
+    return True
+
+
+def _digest(root: Path, path: str) -> str:
+    if path == f"{PROVIDER}/{_TODAY}":
+        return str(_today())
+    target = _provider_file() if path.startswith(f"{PROVIDER}/") else root / path
+    try:
+        return hashlib.blake2b(target.read_bytes(), digest_size=16).hexdigest()
+    except OSError:
+        return ""
+
+
+def _changes(
+    conn: sqlite3.Connection, units: Units, settings: layout.Settings
+) -> tuple[dict[str, tuple[str, int, int]], dict[str, str]]:
+    """(path -> (unit, mtime, size) to re-check; path gone -> its unit) for changed units."""
+    stored = dict(conn.execute("SELECT name, digest FROM units").fetchall())
+    check: dict[str, tuple[str, int, int]] = {}
+    gone: dict[str, str] = {}
+    for unit in sorted(set(units) | set(stored)):
+        stats = units.get(unit, {})
+        if unit in units and stored.get(unit) == _fingerprint(stats):
+            continue
+        rows = conn.execute("SELECT path, mtime, size FROM files WHERE unit = ?", (unit,))
+        known = {path: (mtime, size) for path, mtime, size in rows}
+        present = set()
+        for name, stat in stats.items():
+            path = _path(unit, name, settings)
+            present.add(path)
+            if known.get(path) != stat:
+                check[path] = (unit, *stat)
+        gone.update((path, unit) for path in known if path not in present)
+    racy = {path for path, _ in _racy(conn)}
+    if racy:
+        for unit, stats in units.items():
+            for name, stat in stats.items():
+                path = _path(unit, name, settings)
+                if path in racy:
+                    check.setdefault(path, (unit, *stat))
+    return check, gone
+
+
+def apply(
+    conn: sqlite3.Connection,
+    root: Path,
+    settings: layout.Settings,
+    units: Units,
+    *,
+    fresh_index: bool = False,
+) -> None:
+    """Inside the write transaction: re-check against the tables, re-read what changed."""
+    check, gone = _changes(conn, units, settings)
+    if layout.CONFIG in check or fresh_index:
+        fresh, _ = extract.settings(root)
+        if fresh != settings or fresh_index:
+            settings = fresh
+            save_settings(conn, settings)
+            units = current(root, settings)
+            check, gone = _changes(conn, units, settings)
+    hashes = _hashes(conn, check)
+    dirty: set[str] = set()
+    now = time.time_ns()
+    racy = []
+    for path, (unit, mtime, size) in sorted(check.items()):
+        digest = _digest(root, path)
+        if hashes.get(path) != digest:
+            dirty.add(_group(unit, path))
+        if mtime >= now - RACY_NS:
+            racy.append([path, mtime])
+        conn.execute(
+            "INSERT OR REPLACE INTO files(path, unit, mtime, size, hash) VALUES (?, ?, ?, ?, ?)",
+            (path, unit, mtime, size, digest),
+        )
+    for path, unit in sorted(gone.items()):
+        dirty.add(_group(unit, path))
+        conn.execute("DELETE FROM files WHERE path = ?", (path,))
+    for group in sorted(dirty):
+        if not fresh_index:
+            store.remove_source(conn, group)
+        if group == layout.KNOWLEDGE or group not in gone:
+            docs = _documents(root, group, settings)
+            store.add_documents(conn, group, docs, pool_terms=not fresh_index)
+    if fresh_index:
+        store.fill_pool(conn)
+    conn.execute("DELETE FROM units")
+    conn.executemany(
+        "INSERT INTO units(name, digest) VALUES (?, ?)",
+        [(name, _fingerprint(stats)) for name, stats in sorted(units.items())],
+    )
+    store.put_meta(conn, "racy", racy)
+
+
+def _hashes(conn: sqlite3.Connection, paths: dict[str, tuple[str, int, int]]) -> dict[str, str]:
+    if len(paths) > 200:
+        return dict(conn.execute("SELECT path, hash FROM files").fetchall())
+    out = {}
+    for path in paths:
+        row = conn.execute("SELECT hash FROM files WHERE path = ?", (path,)).fetchone()
+        if row is not None:
+            out[path] = row[0]
+    return out
+
+
+def _documents(root: Path, group: str, settings: layout.Settings) -> list[Document]:
+    if group == layout.KNOWLEDGE:
+        return list(extract.knowledge_documents(root))
+    if group == layout.CONFIG:
+        return list(extract.settings(root)[1])
+    kind = layout.kind_of(group, settings)
+    return list(extract.documents(root, group, kind)) if kind else []
+
+
+def save_settings(conn: sqlite3.Connection, settings: layout.Settings) -> None:
+    """Remember the source settings (vendor roots, knowledge folder) in the index."""
+    store.put_meta(
+        conn,
+        "settings",
+        {"vendor_roots": list(settings.vendor_roots), "knowledge": settings.knowledge},
+    )
