@@ -91,7 +91,7 @@ def stream(commits: int, seed: int = 7) -> bytes:
         side = made > 0 and made % 400 == 0
         branch = "refs/heads/side" if side else "refs/heads/main"
         base = main_tip
-        tips = []
+        tips: list[int] = []
         for _ in range(3 if side else 1):
             mark += 1
             made += 1
