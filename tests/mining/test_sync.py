@@ -119,7 +119,7 @@ def test_empty_repository_has_a_clear_message(tmp_path: Path) -> None:
     (tmp_path / "registries").mkdir()
     with pytest.raises(InputError, match="no commits yet"):
         sync(tmp_path)
-    assert not index.folder(tmp_path).exists()
+    assert index.read_header(tmp_path) is None and not index.shas(tmp_path)
 
 
 def test_not_a_repository(tmp_path: Path) -> None:
@@ -140,6 +140,10 @@ def test_shallow_clone_says_what_it_cannot_see(repo: GitRepo, tmp_path: Path) ->
     result = sync(clone)
     assert result["shallow"] is True and result["commits"] == 2
     assert "shallow clone" in result["warnings"][0] and "--unshallow" in result["warnings"][0]
+    assert sync(clone)["sync"] == "noop"
+    subprocess.run(["git", "fetch", "-q", "--deepen", "1"], cwd=clone, env=git_env(), check=True)
+    deeper = sync(clone)
+    assert (deeper["sync"], deeper["commits"]) == ("full", 3)
 
 
 def test_inherited_git_variables_are_ignored(

@@ -43,6 +43,8 @@ def noop_result(root: Path) -> dict[str, Any] | None:
     header = index.read_header(root)
     if header is None or header.config != index.config_digest(root):
         return None
+    if header.shallow:
+        return None  # a shallow clone may have been deepened: let the full sync look
     if git_head(root) != header.head:
         return None
     return sync_result(header, new=0, removed=0, kind="noop")

@@ -174,5 +174,5 @@ def write_stats(root: Path, stats: dict[str, list[int]]) -> None:
 
 def remove(root: Path) -> None:
     """Delete the index files (a rebuild follows)."""
-    for name in ("index.json", "commits.idx", "stats.json"):
+    for name in ("index.json", "commits.idx", "stats.json", "classified.json"):
         (folder(root) / name).unlink(missing_ok=True)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
+import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -64,9 +68,26 @@ def sync(root: Path, config: Config | None = None) -> dict[str, Any]:
     fast = noop_result(root)
     if fast is not None:
         return fast
+    config = config or load_config(root)
+    with _locked(root):  # two syncs at once must not both append the same commits
+        return noop_result(root) or _sync(root, config)
+
+
+@contextlib.contextmanager
+def _locked(root: Path) -> Iterator[None]:
+    folder = index.folder(root)
+    folder.mkdir(parents=True, exist_ok=True)
+    fd = os.open(folder / "lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _sync(root: Path, config: Config) -> dict[str, Any]:
     from orkestra.mining.gitcmd import Git
 
-    config = config or load_config(root)
     git = Git(root)
     head, shallow = git.probe()
     if head is None:
@@ -77,12 +98,14 @@ def sync(root: Path, config: Config | None = None) -> dict[str, Any]:
     maker = signal_maker(config)
     digest = mining_digest(config)
     header = index.read_header(root)
-    if header is None:
+    if header is None or header.shallow != shallow:  # a deepened clone shows older history
         return _full(root, git, head, maker, digest, shallow)
-    if header.mining != digest:
+    changed = header.mining != digest
+    if changed:
         _resignal(root, maker)
     if header.head == head:
-        return _finish(root, head, digest, shallow, header.count, kind="config")
+        kind = "config" if changed else "noop"
+        return _finish(root, head, digest, shallow, header.count, kind=kind)
     if git.is_ancestor(header.head, head):
         from orkestra.mining import reader
 
@@ -126,11 +149,10 @@ def _repair(
             chunks = reader.log(git, ["--no-walk=unsorted"], istream=revs)
             new = list(reader.records(chunks, maker))
         new.reverse()
-    records = [index.decode(line) for line in kept] + new
-    index.write_records(root, records)
-    removed = len(lines) - len(kept)
+    index.write_lines(root, [f"{line}\n" for line in kept] + [index.encode(r) for r in new])
+    count, removed = len(kept) + len(new), len(lines) - len(kept)
     return _finish(
-        root, head, digest, shallow, len(records), new=len(new), removed=removed, kind="rewritten"
+        root, head, digest, shallow, count, new=len(new), removed=removed, kind="rewritten"
     )
 
 
