@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -297,3 +298,16 @@ def test_forced_write_onto_a_folder_is_a_conflict(scaffold: Path) -> None:
     with pytest.raises(ConflictError) as err:
         sync(scaffold, force=True)
     assert err.value.file == AGENT and "is a folder" in err.value.message
+
+
+def test_pruning_never_reaches_through_a_symlinked_folder(scaffold: Path, tmp_path: Path) -> None:
+    sync(scaffold)
+    outside = tmp_path / "outside"
+    (outside / "agents").mkdir(parents=True)
+    victim = write(outside, "agents/example-agent.md", "not yours\n")
+    shutil.rmtree(scaffold / ".claude")
+    (scaffold / ".claude").symlink_to(outside, target_is_directory=True)
+    (scaffold / "registries/agents/example-agent.yaml").unlink()
+    with pytest.raises(UnsafePathError):
+        sync(scaffold)
+    assert victim.read_text() == "not yours\n"
