@@ -6,7 +6,8 @@ from typing import Annotated
 
 import typer
 
-from orkestra.cli.common import FormatOption, emit, new_app, project_root
+from orkestra.cli.common import FormatOption, emit, new_app
+from orkestra.cli.notes import knowledge_root as project_root
 from orkestra.core.output import Format
 
 app = new_app("Install or remove Claude Code hooks.")

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from orkestra.cli.common import FormatOption, emit, new_app, project_root
+from orkestra.cli.common import FormatOption, emit, new_app
 from orkestra.core.output import Format
 
 if TYPE_CHECKING:
@@ -15,10 +16,18 @@ if TYPE_CHECKING:
 app = new_app("Knowledge notes checked against the code.")
 
 
+def knowledge_root() -> Path:
+    """The project root like `project_root()`, without importing the registry loader (fast)."""
+    from orkestra.cli.common import STATE
+    from orkestra.knowledge.settings import find_root
+
+    return Path(STATE.root).resolve() if STATE.root else find_root(Path.cwd())
+
+
 def _settings() -> Settings:
     from orkestra.knowledge import settings
 
-    return settings.load(project_root())
+    return settings.load(knowledge_root())
 
 
 @app.command("new")

@@ -63,7 +63,7 @@ class Resolver:
     def __init__(self, kb: KnowledgeBase, root: Path, knowledge: str) -> None:
         self.names: dict[str, Note] = {}
         for note in kb.notes:
-            rel = Path(note.rel).relative_to(knowledge).with_suffix("").as_posix()
+            rel = note.rel.removeprefix(knowledge + "/").removesuffix(".md")
             for key in (note.name, rel, note.title, *note.aliases):
                 self.names.setdefault(key.lower(), note)
         self.root = root

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from orkestra.core import frontmatter, yamlio
 from orkestra.core.errors import InputError
+from orkestra.knowledge import meta as meta_reader
 
 #: note type -> its folder under knowledge/
 TYPES: dict[str, str] = {
@@ -122,14 +122,14 @@ def parse_note(text: str, rel: str, folder: str) -> tuple[Note | None, list[Prob
     """Parse and validate one note; a note with errors is still returned when it has a type."""
     problems: list[Problem] = []
     try:
-        doc = frontmatter.parse(text, rel)
+        doc = meta_reader.parse(text, rel)
     except InputError as exc:
         return None, [Problem("error", "KN001", exc.message, rel, exc.line)]
-    meta = doc.meta
-    lines = meta.key_lines
+    meta = doc.values
+    lines = doc.key_lines
 
     def bad(code: str, key: str, message: str, severity: str = "error") -> None:
-        problems.append(Problem(severity, code, message, rel, lines.get(key, meta.line)))
+        problems.append(Problem(severity, code, message, rel, lines.get(key, doc.line)))
 
     kind = meta.get("type")
     norm = normalise_type(kind) if isinstance(kind, str) else None
@@ -141,7 +141,7 @@ def parse_note(text: str, rel: str, folder: str) -> tuple[Note | None, list[Prob
     title = meta.get("title")
     if not isinstance(title, str) or not title.strip():
         bad("KN004", "title", "title is required (a non-empty string)")
-        title = Path(rel).stem
+        title = rel.rsplit("/", 1)[-1].removesuffix(".md")
     values: dict[str, tuple[str, ...]] = {}
     for key in _LIST_FIELDS:
         value = meta.get(key, [])
@@ -170,9 +170,9 @@ def parse_note(text: str, rel: str, folder: str) -> tuple[Note | None, list[Prob
             "verified_at",
             "a verified note needs verified_at (run `orkestra notes verify`)",
         )
-    sources = _sources(meta, values["sources"])
+    sources = _sources(doc, values["sources"])
     for src in sources:
-        if not src.path or src.path.startswith("/") or ".." in Path(src.path).parts:
+        if not src.path or src.path.startswith("/") or ".." in src.path.split("/"):
             problems.append(
                 Problem(
                     "error",
@@ -183,7 +183,7 @@ def parse_note(text: str, rel: str, folder: str) -> tuple[Note | None, list[Prob
                 )
             )
     note = Note(
-        name=Path(rel).stem,
+        name=rel.rsplit("/", 1)[-1].removesuffix(".md"),
         rel=rel,
         folder=folder,
         type=norm,
@@ -203,10 +203,9 @@ def parse_note(text: str, rel: str, folder: str) -> tuple[Note | None, list[Prob
     return note, problems
 
 
-def _sources(meta: yamlio.LineDict, raw: tuple[str, ...]) -> tuple[Source, ...]:
-    node = meta.get("sources")
-    item_lines = node.item_lines if isinstance(node, yamlio.LineList) else []
-    default = meta.key_lines.get("sources")
+def _sources(doc: meta_reader.Meta, raw: tuple[str, ...]) -> tuple[Source, ...]:
+    item_lines = doc.item_lines.get("sources", [])
+    default = doc.key_lines.get("sources")
     return tuple(
         parse_source(s, item_lines[i] if i < len(item_lines) else default)
         for i, s in enumerate(raw)
@@ -234,28 +233,31 @@ class KnowledgeBase:
         return {n.name: n for n in self.notes}
 
 
-def note_files(folder: Path) -> list[tuple[str, Path]]:
-    """(type folder, file) for every `*.md` in the six type folders, sorted."""
-    out: list[tuple[str, Path]] = []
+def note_files(folder: Path) -> list[tuple[str, str]]:
+    """(type folder, path relative to `folder`) for every `*.md` in the six type folders, sorted."""
+    out: list[tuple[str, str]] = []
+    base = str(folder)
     for sub in sorted(set(TYPES.values())):
-        base = folder / sub
-        if not base.is_dir():
+        top = os.path.join(base, sub)  # noqa: PTH118
+        if not os.path.isdir(top):  # noqa: PTH112
             continue
-        for dirpath, dirnames, filenames in os.walk(base):
+        for dirpath, dirnames, filenames in os.walk(top):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            rel_dir = dirpath[len(base) + 1 :].replace(os.sep, "/")
             for name in sorted(filenames):
                 if name.endswith(".md") and not name.startswith("."):
-                    out.append((sub, Path(dirpath) / name))
+                    out.append((sub, f"{rel_dir}/{name}"))
     return out
 
 
 def load_notes(root: Path, knowledge: str) -> KnowledgeBase:
     """Read every note of the knowledge folder `knowledge` (relative to `root`)."""
     kb = KnowledgeBase()
-    for sub, path in note_files(root / knowledge):
-        rel = path.relative_to(root).as_posix()
+    folder = root / knowledge
+    for sub, inner in note_files(folder):
+        rel = f"{knowledge}/{inner}"
         try:
-            text = yamlio.read_text(path, display=rel)
+            text = read_note(f"{folder}/{inner}", rel)
         except InputError as exc:
             kb.problems.append(Problem("error", "KN001", exc.message, rel, exc.line))
             continue
@@ -265,6 +267,24 @@ def load_notes(root: Path, knowledge: str) -> KnowledgeBase:
             kb.notes.append(note)
     _duplicates(kb)
     return kb
+
+
+def read_note(path: str, rel: str, max_bytes: int = 1_000_000) -> str:
+    """A note's text: UTF-8, not binary, not oversized (InputError otherwise)."""
+    try:
+        with open(path, "rb") as handle:  # noqa: PTH123
+            raw = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise InputError(f"cannot read note: {exc.strerror or exc}", file=rel) from exc
+    if len(raw) > max_bytes:
+        raise InputError(f"note is {len(raw)} bytes, over {max_bytes}; split it", file=rel)
+    if b"\x00" in raw:
+        raise InputError("binary file (contains NUL bytes); a note is UTF-8 markdown", file=rel)
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise InputError(f"invalid UTF-8 at byte {exc.start}", file=rel, line=line) from exc
 
 
 def _duplicates(kb: KnowledgeBase) -> None:

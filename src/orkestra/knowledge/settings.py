@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,34 +28,93 @@ class Settings:
         return self.root / self.path
 
 
-def load(root: Path) -> Settings:
-    """Read and validate the knowledge config (the `KnowledgeConfig` model) of the project."""
+def find_root(start: Path) -> Path:
+    """ORKESTRA_ROOT, else the nearest folder at or above `start` holding registries/.
+
+    The same rule as `orkestra.registry.loader.find_root`, without importing the registry models.
+    """
+    import os
+
+    from orkestra.core.errors import NotFound
+
+    pinned = os.environ.get("ORKESTRA_ROOT")
+    if pinned:
+        return Path(pinned).resolve()
+    start = start.resolve()
+    for candidate in (start, *start.parents):
+        if (candidate / "registries").is_dir():
+            return candidate
+    raise NotFound(
+        f"no registries/ folder in {start} or any parent; run `orkestra init` to create one",
+    )
+
+
+_KEYS = {"path", "repos", "verified_max_age_days", "commit", "push"}
+
+
+def _plain(raw: object) -> dict[str, object] | None:
+    """The knowledge block when it is obviously valid (checked without pydantic), else None."""
+    if not isinstance(raw, dict) or not set(raw) <= _KEYS:
+        return None
+    path = raw.get("path", "knowledge")
+    repos = raw.get("repos", {})
+    age = raw.get("verified_max_age_days", 90)
+    safe = isinstance(path, str) and re.fullmatch(r"[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*/?", path)
+    if not safe or ".." in str(path).split("/"):
+        return None
+    if not isinstance(repos, dict) or not all(isinstance(v, str) for v in repos.values()):
+        return None
+    if isinstance(age, bool) or not isinstance(age, int) or age < 1:
+        return None
+    flags = [raw.get(k, False) for k in ("commit", "push")]
+    if not all(isinstance(f, bool) for f in flags):
+        return None
+    return {
+        "path": path,
+        "repos": repos,
+        "verified_max_age_days": age,
+        "commit": flags[0],
+        "push": flags[1],
+    }
+
+
+def _validated(raw: object, data: yamlio.LineDict, name: str) -> dict[str, object]:
+    """Validate with the `KnowledgeConfig` model (only when the cheap check is not enough)."""
     from pydantic import ValidationError
 
     from orkestra.registry.models.config import KnowledgeConfig
 
-    path = root / "registries" / "orkestra.yaml"
-    if not path.is_file():
-        return Settings(root=root)
-    name = "registries/orkestra.yaml"
-    data = yamlio.load_mapping(path, display=name, allow_empty=True)
-    raw = data.get("knowledge") or {}
     try:
         cfg = KnowledgeConfig.model_validate(raw)
     except ValidationError as exc:
         error = exc.errors()[0]
         loc = ("knowledge", *error["loc"])
         where = ".".join(str(p) for p in loc)
-        raise InputError(
-            f"{where}: {error['msg']}", file=name, line=yamlio.line_of(data, loc)
-        ) from None
+        line = yamlio.line_of(data, loc)
+        raise InputError(f"{where}: {error['msg']}", file=name, line=line) from None
+    return cfg.model_dump()
+
+
+def load(root: Path) -> Settings:
+    """Read and validate the knowledge config (the `KnowledgeConfig` model) of the project.
+
+    pydantic is only imported when the block is not obviously valid, so reading a plain config
+    costs a YAML parse and nothing more (notes check must stay close to grep).
+    """
+    path = root / "registries" / "orkestra.yaml"
+    if not path.is_file():
+        return Settings(root=root)
+    name = "registries/orkestra.yaml"
+    data = yamlio.load_mapping(path, display=name, allow_empty=True)
+    raw = data.get("knowledge") or {}
+    cfg = _plain(raw) or _validated(raw, data, name)
     project = data.get("project")
     return Settings(
         root=root,
-        path=cfg.path.rstrip("/"),
-        repos=dict(cfg.repos),
-        verified_max_age_days=cfg.verified_max_age_days,
-        commit=cfg.commit,
-        push=cfg.push,
+        path=str(cfg["path"]).rstrip("/"),
+        repos={str(k): str(v) for k, v in dict(cfg["repos"]).items()},  # type: ignore[call-overload]
+        verified_max_age_days=int(cfg["verified_max_age_days"]),  # type: ignore[call-overload]
+        commit=bool(cfg["commit"]),
+        push=bool(cfg["push"]),
         project=project if isinstance(project, str) and project else "project",
     )
