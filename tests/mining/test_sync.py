@@ -198,3 +198,12 @@ def test_project_in_a_subfolder_of_the_repository(tmp_path: Path) -> None:
     rec = {r["sha"]: r for r in index.records(app)}[sha]
     assert rec["files"] == ["packages/core/x.py"]  # relative to the project, outside left out
     assert rec["signals"]["packages"] == ["core"]
+
+
+def test_bad_mining_config_names_file_and_line(repo: GitRepo, cli: Any) -> None:
+    cfg = repo.path / "registries" / "orkestra.yaml"
+    cfg.write_text("project: demo\nmining:\n  releasable_types: nope\n  colour: red\n")
+    result = cli("mine", "sync", cwd=repo.path)
+    assert result.exit_code == 1
+    assert "registries/orkestra.yaml:3:" in result.stderr and "releasable_types" in result.stderr
+    assert index.read_header(repo.path) is None
