@@ -1,0 +1,10 @@
+"""Mining git history into institutional memory (PRODUCT.md §6).
+
+git log ─one streamed process─▶ commit records + signals ─▶ commit index (`.orkestra/mining/`)
+        └─▶ classification ledger (append-only JSONL) ─▶ changelogs and decision records.
+
+Modules: `gitcmd` (the only way to run git), `reader` (log parsing), `conventional` and `signals`,
+`index` and `sync`, `ledger`, `classify`, `report` (status, candidates), `ledger_check` and
+`validate`, `changelog`, `decision_ids` and `renumber`, `fastpath` (stdlib-only no-op paths).
+Nothing here imports heavy modules at import time.
+"""
