@@ -8,6 +8,9 @@ the real `orkestra` executable in subprocesses, alternating with the baseline, m
 - changed: the first search after editing one file (a decision record, or a truths file of 100
   statements) vs a warm search (target <= 1.5x).
 
+The fast path (`python -m orkestra.search.fastcli`, what `orkestra search` runs once cli/entry.py
+dispatches to `orkestra.search.fastcli.run`) is timed beside the installed executable.
+
 Run: python benchmarks/bench_search.py [--runs N]
 """
 
