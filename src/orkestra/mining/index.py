@@ -12,11 +12,10 @@ Standard library only: the no-op path (`orkestra.mining.fastpath`) imports this 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
+import zlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,22 +33,29 @@ def folder(root: Path) -> Path:
 def config_digest(root: Path) -> str:
     """Digest of `orkestra.yaml` as bytes (a change may alter packages or domains)."""
     try:
-        return hashlib.sha256((root / CONFIG).read_bytes()).hexdigest()[:16]
+        data = (root / CONFIG).read_bytes()
     except OSError:
         return ""
+    return f"{zlib.crc32(data):08x}-{len(data)}"  # change detection only; zlib imports fast
 
 
-@dataclass
 class Header:
-    head: str
-    count: int
-    config: str  # digest of orkestra.yaml bytes
-    mining: str  # digest of the effective mining configuration
-    size: int  # bytes of commits.idx when the header was written
-    shallow: list[str]
+    """The index header (a plain class: `dataclasses` costs the no-op path an `inspect` import)."""
+
+    FIELDS = ("head", "count", "config", "mining", "size", "shallow")
+
+    def __init__(
+        self, head: str, count: int, config: str, mining: str, size: int, shallow: list[str]
+    ) -> None:
+        self.head = head
+        self.count = count
+        self.config = config  # digest of orkestra.yaml bytes
+        self.mining = mining  # digest of the effective mining configuration
+        self.size = size  # bytes of commits.idx when the header was written
+        self.shallow = shallow
 
     def to_dict(self) -> dict[str, Any]:
-        return {"version": VERSION, **self.__dict__}
+        return {"version": VERSION, **{k: getattr(self, k) for k in self.FIELDS}}
 
 
 def read_header(root: Path) -> Header | None:
