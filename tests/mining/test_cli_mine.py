@@ -165,3 +165,9 @@ def test_coverage_for_system_status(repo: GitRepo, shas: list[str]) -> None:
     sync(repo.path)
     result = coverage(reg)
     assert result["indexed"] is True and result["changelog"]["total"] == 4
+
+
+def test_candidates_table(repo: GitRepo, shas: list[str], cli: Any) -> None:
+    result = cli("mine", "candidates", "--format", "table", cwd=repo.path)
+    assert result.exit_code == 0
+    assert shas[1][:10] in result.stdout and "+1/-0" in result.stdout

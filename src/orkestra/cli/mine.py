@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -77,7 +77,25 @@ def candidates(
     root = project_root()
     refresh(root)
     found = run(root, limit=limit, full=full, domain=domain.value if domain else None)
+    if fmt is Format.table:
+        found = [_row(c) for c in found]
     emit(found, fmt, title="mine candidates")
+
+
+def _row(candidate: dict[str, Any]) -> dict[str, Any]:
+    """One compact table row per candidate (the JSON keeps every field)."""
+    sig, stats = candidate["signals"], candidate["stats"]
+    return {
+        "sha": candidate["sha"][:10],
+        "date": candidate["date"][:10],
+        "type": sig["commit_type"] or "",
+        "scope": sig["scope"] or "",
+        "!": "!" if sig["breaking"] else "",
+        "packages": sig["packages"],
+        "files": stats["files"],
+        "+/-": f"+{stats['insertions']}/-{stats['deletions']}",
+        "subject": candidate["subject"],
+    }
 
 
 @app.command("classify")
