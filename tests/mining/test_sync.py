@@ -207,3 +207,11 @@ def test_bad_mining_config_names_file_and_line(repo: GitRepo, cli: Any) -> None:
     assert result.exit_code == 1
     assert "registries/orkestra.yaml:3:" in result.stderr and "releasable_types" in result.stderr
     assert index.read_header(repo.path) is None
+
+
+def test_record_separator_inside_a_message(repo: GitRepo) -> None:
+    sha = repo.commit("fix: odd \x1e subject", {"a.txt": "a\n"})
+    repo.commit("feat: next", {"b.txt": "b\n"})
+    sync(repo.path)
+    assert records(repo.path)[sha]["subject"] == "fix: odd \x1e subject"
+    assert len(index.shas(repo.path)) == 3

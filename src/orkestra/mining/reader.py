@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import BinaryIO
 
@@ -36,7 +37,7 @@ def records(chunks: Iterable[bytes], maker: SignalMaker) -> Iterator[Record]:
     pending = b""
     for chunk in chunks:
         data = pending + chunk
-        cut = data.rfind(b"\x1e")
+        cut = _last_start(data)
         if cut <= 0:
             pending = data
             continue
@@ -46,10 +47,35 @@ def records(chunks: Iterable[bytes], maker: SignalMaker) -> Iterator[Record]:
         yield from _parse(pending, maker)
 
 
+def _starts_record(data: bytes, at: int) -> bool:
+    """True when a record separator at `at` is followed by a full sha and a NUL."""
+    sha = data[at + 1 : at + 41]
+    return len(sha) == 40 and data[at + 41 : at + 42] == b"\0" and all(c in _HEX for c in sha)
+
+
+_RECORD = re.compile("[0-9a-f]{40}\0")
+_HEX = frozenset(b"0123456789abcdef")
+
+
+def _last_start(data: bytes) -> int:
+    """Offset of the last record start (an RS byte inside a message is not one)."""
+    cut = data.rfind(b"\x1e")
+    while cut > 0 and not _starts_record(data, cut):
+        cut = data.rfind(b"\x1e", 0, cut)
+    return cut
+
+
 def _parse(block: bytes, maker: SignalMaker) -> Iterator[Record]:
-    for raw in block.decode("utf-8", "replace").split("\x1e"):
-        if raw:
-            yield make_record(raw.split("\0"), maker)
+    text = block.decode("utf-8", "replace")
+    parts = text.split("\x1e")
+    raws: list[str] = []
+    for part in parts[1:] if not parts[0] else parts:
+        if raws and not _RECORD.match(part):
+            raws[-1] += "\x1e" + part  # the separator byte was part of a message
+        else:
+            raws.append(part)
+    for raw in raws:
+        yield make_record(raw.split("\0"), maker)
 
 
 def make_record(fields: list[str], maker: SignalMaker) -> Record:
