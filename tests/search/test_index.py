@@ -263,3 +263,27 @@ def test_real_knowledge_notes_are_found(root: Path, monkeypatch: pytest.MonkeyPa
     assert [h.to_dict() for h in later] == [
         h.to_dict() for h in search(root, "saker", use_index=False).hits
     ]
+
+
+def test_damage_found_while_querying_falls_back_and_rebuilds_next_time(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from orkestra.search import service
+
+    expected = [h.to_dict() for h in search(root, "duckdb", use_index=False).hits]
+    search(root, "duckdb")
+    from orkestra.search.rank import rank as real_rank
+
+    calls: list[int] = []
+
+    def broken(corpus: object, *args: object) -> object:
+        if not calls and type(corpus).__name__ == "IndexCorpus":
+            calls.append(1)
+            raise sqlite3.DatabaseError("database disk image is malformed")
+        return real_rank(corpus, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(service, "rank", broken)
+    assert [h.to_dict() for h in search(root, "duckdb").hits] == expected
+    assert not index.index_path(root).exists()
+    assert [h.to_dict() for h in search(root, "duckdb").hits] == expected
+    assert index.index_path(root).is_file()

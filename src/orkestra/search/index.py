@@ -143,6 +143,14 @@ def rebuild(root: Path, *, seen: tuple[int, int, int] | None) -> None:
         tmp.replace(path)
 
 
+def discard(root: Path) -> None:
+    """Remove a damaged index (under the writers' lock); the next search rebuilds it."""
+    path = index_path(root)
+    with _locked(root):
+        for name in (INDEX_NAME, f"{INDEX_NAME}-journal"):
+            path.with_name(name).unlink(missing_ok=True)
+
+
 def _usable(path: Path) -> bool:
     try:
         conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S)

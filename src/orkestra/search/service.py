@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from orkestra.core.errors import NotFound, UsageError
@@ -73,6 +74,9 @@ def search(
                 hits = rank(sqlcorpus.IndexCorpus(conn), query, filters, limit)
                 conn.execute("COMMIT")
                 return hits
+            except sqlite3.DatabaseError:
+                conn.close()
+                index.discard(root)  # damaged: answer from the sources; the next search rebuilds
             finally:
                 conn.close()
     return rank(MemoryCorpus(all_documents(root)), query, filters, limit)
