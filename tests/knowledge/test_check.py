@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 from pathlib import Path
+from typing import Any
 
 from orkestra.knowledge import index
+from orkestra.knowledge.cache import CACHE
+from orkestra.knowledge.notes import load_notes
 from orkestra.knowledge.check import check
 from orkestra.knowledge.search_docs import documents
 from tests.conftest import write
@@ -151,3 +155,51 @@ def test_search_documents_for_notes_and_claims(project: Path) -> None:
     claim = docs["CL-1"]
     assert claim.type == "claims" and claim.line == 4
     assert [(f.name, f.weight) for f in claim.fields] == [("statement", 5.0), ("tags", 3.0)]
+
+
+def _age(*paths: Path) -> None:
+    for n, path in enumerate(paths):
+        os.utime(path, (1_700_000_000 + n, 1_700_000_000 + n))
+
+
+def test_cache_reuses_unchanged_files_and_sees_changes(project: Path, monkeypatch: Any) -> None:
+    from orkestra.knowledge import notes as notes_module
+
+    code = write(project, "app/task.py", "class Task:\n")
+    path = note(project, "case", sources=["app/task.py#class Task"])
+    _age(code, path)
+    first = check(settings(project), DAY)
+    assert (project / CACHE).is_file()
+
+    def boom(*args: object) -> str:
+        raise AssertionError("an unchanged note was read again")
+
+    monkeypatch.setattr(notes_module, "read_note", boom)
+    assert check(settings(project), DAY) == first
+    monkeypatch.undo()
+    code.write_text("class Case:\n")  # same size, other content, other mtime
+    _age(path, code)
+    assert by_name(check(settings(project), DAY))["case"]["outcome"] == "contradicted"
+    path.write_text(path.read_text().replace('"Case"', '"Case 2"'))
+    _age(code, path)
+    assert check(settings(project), DAY)["notes"][0]["name"] == "case"
+    assert load_notes(project, "knowledge").notes[0].title == "Case 2"
+
+
+def test_fresh_files_are_not_cached(project: Path) -> None:
+    note(project, "case")
+    check(settings(project), DAY)
+    assert not (project / CACHE).exists()
+
+
+def test_corrupt_cache_is_ignored(project: Path) -> None:
+    path = note(project, "case")
+    _age(path)
+    write(project, CACHE, "{not json")
+    assert check(settings(project), DAY)["checked"] == 1
+    write(
+        project,
+        CACHE,
+        json.dumps({"version": 1, "notes": {"knowledge/glossary/case.md": {"stat": [1, 2]}}}),
+    )
+    assert check(settings(project), DAY)["checked"] == 1

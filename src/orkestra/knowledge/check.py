@@ -7,17 +7,19 @@ repository). A note is contradicted when any source is, confirmed when all are, 
 """
 
 # os.path on strings: thousands of sources are resolved per run, pathlib costs 3x more here
-# ruff: noqa: PTH110, PTH112, PTH113, PTH114, PTH118, PTH120, PTH123
+# ruff: noqa: PTH112, PTH116, PTH118, PTH120, PTH123
 
 from __future__ import annotations
 
 import datetime as dt
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
 from orkestra.core import atomic
 from orkestra.knowledge import edit
+from orkestra.knowledge.cache import CheckCache, stat_key
 from orkestra.knowledge.links import check_links
 from orkestra.knowledge.notes import KnowledgeBase, Note, Source, load_notes
 from orkestra.knowledge.settings import Settings
@@ -26,34 +28,72 @@ from orkestra.knowledge.settings import Settings
 class _Files:
     """Reads each cited file once, and resolves each folder once, whatever the number of notes."""
 
-    def __init__(self) -> None:
-        self.cache: dict[str, str | None] = {}
+    def __init__(self, cache: CheckCache | None = None) -> None:
+        self.cache = cache
+        self.texts: dict[str, str | None] = {}
         self.real: dict[str, str] = {}
+        self.used: set[str] = set()
+        self.dirs: dict[str, bool] = {}
 
     def text(self, path: str) -> str | None:
-        if path not in self.cache:
+        if path not in self.texts:
             try:
                 with open(path, encoding="utf-8", errors="replace") as handle:
-                    self.cache[path] = handle.read()
+                    self.texts[path] = handle.read()
             except OSError:
-                self.cache[path] = None
-        return self.cache[path]
+                self.texts[path] = None
+        return self.texts[path]
+
+    def find(self, path: str, st: os.stat_result, pattern: str) -> tuple[bool, int | None]:
+        """(readable, 1-based line of the first occurrence or None)."""
+        self.used.add(path)
+        key = stat_key(st)
+        if self.cache is not None:
+            cached = self.cache.pattern(path, key, pattern)
+            if cached is not False:
+                return True, cached or None
+        text = self.text(path)
+        if text is None:
+            return False, None
+        at = text.find(pattern)
+        line = text.count("\n", 0, at) + 1 if at >= 0 else None
+        if self.cache is not None:
+            self.cache.put_pattern(path, key, pattern, line)
+        return True, line
+
+    def is_dir(self, folder: str) -> bool:
+        if folder not in self.dirs:
+            self.dirs[folder] = os.path.isdir(folder)
+        return self.dirs[folder]
 
     def realdir(self, folder: str) -> str:
         if folder not in self.real:
             self.real[folder] = os.path.realpath(folder)
         return self.real[folder]
 
-    def inside(self, base: str, target: str) -> bool:
-        """Whether `target` (after symlinks) stays inside `base`."""
+    def inside(self, base: str, target: str, st: os.stat_result) -> bool:
+        """Whether `target` (lstat `st`; after symlinks) stays inside `base`."""
         root = self.realdir(base)
         parent = self.realdir(os.path.dirname(target))
         if parent != root and not parent.startswith(root + os.sep):
             return False
-        if os.path.islink(target):
+        if stat.S_ISLNK(st.st_mode):
             real = os.path.realpath(target)
             return real == root or real.startswith(root + os.sep)
         return True
+
+    def inside_dir(self, base: str, target: str) -> bool:
+        """Whether the folder of a missing `target` stays inside `base`."""
+        root = self.realdir(base)
+        parent = self.realdir(os.path.dirname(target))
+        return parent == root or parent.startswith(root + os.sep)
+
+
+def _stat(path: str, *, follow: bool) -> os.stat_result | None:
+    try:
+        return os.stat(path) if follow else os.lstat(path)
+    except OSError:
+        return None
 
 
 def repo_root(settings: Settings, repo: str | None) -> Path | None:
@@ -71,24 +111,28 @@ def check_source(settings: Settings, src: Source, files: _Files) -> dict[str, An
     if base_path is None:
         return out | {"reason": f"repo '{src.repo}' is not listed under knowledge.repos"}
     base = str(base_path)
-    if not files.realdir(base) or not os.path.isdir(base):
+    if not files.is_dir(base):
         return out | {"reason": f"checkout of '{src.repo}' not found at {base}"}
     if src.repo is not None and base_path != settings.root:
         out["path"] = f"{src.repo}: {src.path}"
     target = os.path.normpath(os.path.join(base, src.path))
-    if not files.inside(base, target):
+    st = _stat(target, follow=False)
+    inside = files.inside(base, target, st) if st else files.inside_dir(base, target)
+    if not inside:
         return out | {"reason": "path leaves the repository"}
-    if not os.path.exists(target):
+    if st is not None and stat.S_ISLNK(st.st_mode):
+        st = _stat(target, follow=True)  # None for a dangling link
+    if st is None:
         return out | {"status": "contradicted", "reason": "file not found (renamed or deleted?)"}
     if src.pattern is None:
         return out | {"status": "confirmed", "reason": "file exists"}
-    text = files.text(target) if os.path.isfile(target) else None
-    if text is None:
+    readable, line = (
+        files.find(target, st, src.pattern) if stat.S_ISREG(st.st_mode) else (False, None)
+    )
+    if not readable:
         return out | {"reason": "not a readable file; cannot look for the pattern"}
-    at = text.find(src.pattern)
-    if at < 0:
+    if line is None:
         return out | {"status": "contradicted", "reason": f"pattern {src.pattern!r} not found"}
-    line = text.count("\n", 0, at) + 1
     return out | {"status": "confirmed", "line": line, "reason": "pattern found"}
 
 
@@ -124,11 +168,16 @@ def check(
     apply: bool = True,
     sources: bool = True,
     kb: KnowledgeBase | None = None,
+    use_cache: bool = True,
 ) -> dict[str, Any]:
-    """Check every note: validation problems, link warnings, sources, and the 90-day demotion."""
-    kb = kb or load_notes(settings.root, settings.path)
+    """Check every note: validation problems, link warnings, sources, and the 90-day demotion.
+
+    Unchanged notes and cited files come from the derived cache (`orkestra.knowledge.cache`).
+    """
+    cache = CheckCache(settings.root) if use_cache and kb is None else None
+    kb = kb or load_notes(settings.root, settings.path, cache)
     problems = kb.problems + check_links(kb, settings.root, settings.path)
-    files = _Files()
+    files = _Files(cache)
     results: list[dict[str, Any]] = []
     counts = {"confirmed": 0, "contradicted": 0, "ambiguous": 0}
     demoted: list[str] = []
@@ -146,6 +195,10 @@ def check(
             entry["demoted"] = True
         entry["confidence"] = "observed" if note.name in demoted else note.confidence
         results.append(entry)
+    if cache is not None:
+        if sources:
+            cache.files = {p: e for p, e in cache.files.items() if p in files.used}
+        cache.save()
     errors = sum(1 for p in problems if p.severity == "error")
     return {
         "checked": len(kb.notes),

@@ -7,9 +7,12 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from orkestra.core.errors import InputError
+
+if TYPE_CHECKING:
+    from orkestra.knowledge.cache import CheckCache
 from orkestra.knowledge import meta as meta_reader
 
 #: note type -> its folder under knowledge/
@@ -250,14 +253,33 @@ def note_files(folder: Path) -> list[tuple[str, str]]:
     return out
 
 
-def load_notes(root: Path, knowledge: str) -> KnowledgeBase:
-    """Read every note of the knowledge folder `knowledge` (relative to `root`)."""
+def load_notes(root: Path, knowledge: str, cache: CheckCache | None = None) -> KnowledgeBase:
+    """Read every note of the knowledge folder `knowledge` (relative to `root`).
+
+    With a `cache`, a note whose (mtime, size) did not change is taken from it unread.
+    """
     kb = KnowledgeBase()
     folder = root / knowledge
+    seen: set[str] = set()
     for sub, inner in note_files(folder):
         rel = f"{knowledge}/{inner}"
+        full = f"{folder}/{inner}"
+        key = None
+        if cache is not None:
+            from orkestra.knowledge.cache import stat_key
+
+            try:
+                key = stat_key(os.stat(full))  # noqa: PTH116
+            except OSError:
+                key = None
+            hit = cache.note(rel, key) if key is not None else None
+            if hit is not None:
+                seen.add(rel)
+                kb.notes.append(hit[0])
+                kb.problems.extend(hit[1])
+                continue
         try:
-            text = read_note(f"{folder}/{inner}", rel)
+            text = read_note(full, rel)
         except InputError as exc:
             kb.problems.append(Problem("error", "KN001", exc.message, rel, exc.line))
             continue
@@ -265,6 +287,11 @@ def load_notes(root: Path, knowledge: str) -> KnowledgeBase:
         kb.problems.extend(problems)
         if note is not None:
             kb.notes.append(note)
+            if cache is not None and key is not None:
+                seen.add(rel)
+                cache.put_note(rel, key, note, problems)
+    if cache is not None:
+        cache.prune(seen)
     _duplicates(kb)
     return kb
 

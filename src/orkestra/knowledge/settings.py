@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from orkestra.core import yamlio
 from orkestra.core.errors import InputError
 
 
@@ -78,10 +78,29 @@ def _plain(raw: object) -> dict[str, object] | None:
     }
 
 
-def _validated(raw: object, data: yamlio.LineDict, name: str) -> dict[str, object]:
+_PROJECT = re.compile(r"^project:[ \t]*([A-Za-z0-9_.-]+)[ \t]*$", re.MULTILINE)
+
+
+def _without_knowledge(path: Path) -> str | None:
+    """The project name of a config with no `knowledge` key at all (defaults apply), read
+    without a YAML parser; None when the file needs the real loader."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if "knowledge" in text:
+        return None
+    match = _PROJECT.search(text)
+    if match is None:
+        return None if "project" in text else "project"
+    return match.group(1)
+
+
+def _validated(raw: object, data: Any, name: str) -> dict[str, object]:
     """Validate with the `KnowledgeConfig` model (only when the cheap check is not enough)."""
     from pydantic import ValidationError
 
+    from orkestra.core import yamlio
     from orkestra.registry.models.config import KnowledgeConfig
 
     try:
@@ -105,6 +124,11 @@ def load(root: Path) -> Settings:
     if not path.is_file():
         return Settings(root=root)
     name = "registries/orkestra.yaml"
+    quick = _without_knowledge(path)
+    if quick is not None:
+        return Settings(root=root, project=quick)
+    from orkestra.core import yamlio
+
     data = yamlio.load_mapping(path, display=name, allow_empty=True)
     raw = data.get("knowledge") or {}
     cfg = _plain(raw) or _validated(raw, data, name)

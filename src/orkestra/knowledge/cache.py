@@ -1,0 +1,122 @@
+"""A derived cache for `notes check` under `.orkestra/cache/` (gitignored, safe to delete).
+
+It keeps each note's parsed frontmatter and each cited file's pattern lines, keyed by the file's
+(mtime_ns, size), so an unchanged knowledge base is checked with one `stat` per file instead of
+reading and parsing everything again. Like git's index it does not trust entries whose mtime is
+within `FRESH_SECONDS` of now (a same-size rewrite in the same clock tick would go unseen).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from orkestra.knowledge.notes import Note, Problem, Source
+
+CACHE = ".orkestra/cache/notes-check.json"
+VERSION = 1
+FRESH_SECONDS = 2.0
+
+Stat = tuple[int, int]
+
+
+def stat_key(st: os.stat_result) -> Stat:
+    return (st.st_mtime_ns, st.st_size)
+
+
+def _note_to(note: Note) -> dict[str, Any]:
+    return {
+        "name": note.name, "rel": note.rel, "folder": note.folder, "type": note.type,
+        "title": note.title, "aliases": list(note.aliases), "repos": list(note.repos),
+        "tags": list(note.tags), "confidence": note.confidence, "verified_at": note.verified_at,
+        "sources": [[s.raw, s.repo, s.path, s.pattern, s.line] for s in note.sources],
+        "created": note.created, "updated": note.updated, "body": note.body,
+        "body_line": note.body_line, "key_lines": note.key_lines,
+    }  # fmt: skip
+
+
+def _note_from(data: dict[str, Any]) -> Note:
+    values = dict(data)
+    for key in ("aliases", "repos", "tags"):
+        values[key] = tuple(values[key])
+    values["sources"] = tuple(Source(*s) for s in values["sources"])
+    return Note(**values)
+
+
+class CheckCache:
+    """Notes and pattern lookups from the last run; `save()` writes back what changed."""
+
+    def __init__(self, root: Path) -> None:
+        self.path = root / CACHE
+        self.now_ns = int((time.time() - FRESH_SECONDS) * 1e9)
+        self.dirty = False
+        data: Any = {}
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        ok = isinstance(data, dict) and data.get("version") == VERSION
+        self.notes: dict[str, Any] = data.get("notes", {}) if ok else {}
+        self.files: dict[str, Any] = data.get("files", {}) if ok else {}
+
+    def _trusted(self, key: Stat) -> bool:
+        return key[0] < self.now_ns
+
+    def note(self, rel: str, key: Stat) -> tuple[Note, list[Problem]] | None:
+        entry = self.notes.get(rel)
+        if entry is None or tuple(entry["stat"]) != key:
+            return None
+        try:
+            return _note_from(entry["note"]), [Problem(**p) for p in entry["problems"]]
+        except (TypeError, KeyError):
+            return None
+
+    def put_note(self, rel: str, key: Stat, note: Note, problems: list[Problem]) -> None:
+        if self._trusted(key):
+            entry = {
+                "stat": list(key),
+                "note": _note_to(note),
+                "problems": [p.to_dict() for p in problems],
+            }
+            self.notes[rel] = entry
+            self.dirty = True
+
+    def pattern(self, path: str, key: Stat, pattern: str) -> int | bool | None:
+        """The cached line (0 = not found); False when there is nothing trustworthy cached."""
+        entry = self.files.get(path)
+        if entry is None or tuple(entry["stat"]) != key or pattern not in entry["patterns"]:
+            return False
+        line = entry["patterns"][pattern]
+        return int(line) if line else None
+
+    def put_pattern(self, path: str, key: Stat, pattern: str, line: int | None) -> None:
+        if not self._trusted(key):
+            return
+        entry = self.files.get(path)
+        if entry is None or tuple(entry["stat"]) != key:
+            entry = self.files[path] = {"stat": list(key), "patterns": {}}
+        entry["patterns"][pattern] = line or 0
+        self.dirty = True
+
+    def prune(self, notes: set[str]) -> None:
+        """Forget notes that no longer exist."""
+        for rel in set(self.notes) - notes:
+            del self.notes[rel]
+            self.dirty = True
+
+    def save(self) -> None:
+        """Write the cache when it changed; a failure only costs speed next time."""
+        if not self.dirty:
+            return
+        from orkestra.core import atomic
+
+        data = {"version": VERSION, "notes": self.notes, "files": self.files}
+        try:
+            atomic.write_text(
+                self.path, json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+            )
+        except OSError:
+            return
