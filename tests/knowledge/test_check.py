@@ -10,8 +10,8 @@ from typing import Any
 
 from orkestra.knowledge import index
 from orkestra.knowledge.cache import CACHE
-from orkestra.knowledge.notes import load_notes
 from orkestra.knowledge.check import check
+from orkestra.knowledge.notes import load_notes
 from orkestra.knowledge.search_docs import documents
 from tests.conftest import write
 from tests.knowledge.helpers import note, settings
