@@ -232,3 +232,22 @@ def test_hook_path_imports_no_heavy_modules(project: Path, payload: Payload) -> 
         "orkestra.core.yamlio",
     ):
         assert heavy not in modules
+
+
+def test_session_start_fast_forwards_its_own_knowledge_repo(
+    cli: Any, project: Path, payload: Payload, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    upstream, other = tmp_path / "upstream.git", tmp_path / "other"
+    _git(tmp_path, "init", "-q", "--bare", "-b", "main", str(upstream))
+    _git(tmp_path, "clone", "-q", str(upstream), str(other))
+    write(other, "INDEX.md", "# Knowledge index\nv1\n")
+    _git(other, "add", "-A")
+    _git(other, "commit", "-q", "-m", "v1")
+    _git(other, "push", "-q", "origin", "HEAD:main")
+    _git(project, "clone", "-q", str(upstream), "knowledge")
+    write(other, "INDEX.md", "# Knowledge index\nv2\n")
+    _git(other, "commit", "-q", "-am", "v2")
+    _git(other, "push", "-q", "origin", "HEAD:main")
+    r = cli("hook", "session-start", stdin=payload("session-start"), cwd=project)
+    assert "v2" in json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"]

@@ -130,3 +130,12 @@ def test_learn_input_errors(cli: Any, project: Path, tmp_path: Path) -> None:
     assert r.exit_code == 1 and "cannot read input" in r.stderr
     r = cli("learn", "list", "--confidence", "sure", cwd=project)
     assert r.exit_code == 2
+
+
+def test_learn_apply_refreshes_the_index(cli: Any, project: Path, tmp_path: Path) -> None:
+    new = write(tmp_path, "new.json", json.dumps({"insights": [{"statement": "A fact"}]}))
+    proposal = write(
+        tmp_path, "p.json", cli("learn", "propose", "-i", str(new), cwd=project).stdout
+    )
+    cli("learn", "apply", "-i", str(proposal), cwd=project)
+    assert "0 notes and 1 claims" in (project / "knowledge/INDEX.md").read_text()

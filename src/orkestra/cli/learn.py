@@ -35,11 +35,11 @@ def apply(source: InputOption, fmt: FormatOption = Format.json) -> None:
     """Apply a proposal's actions (save, reinforce, merge, keep-both, skip), all or nothing."""
     from orkestra.core.clock import today
     from orkestra.knowledge import settings
-    from orkestra.knowledge.claims.apply import apply as run
+    from orkestra.knowledge.claims.apply import apply_and_index
     from orkestra.knowledge.claims.propose import read_json
 
     cfg = settings.load(project_root())
-    result = run(cfg.folder, read_json(source), str(source), today().isoformat())
+    result = apply_and_index(cfg, read_json(source), str(source), today())
     emit(result, fmt, title="learn apply", text=result["summary"])
 
 

@@ -7,12 +7,16 @@ the matched one), skip. A CONTRADICTS item is only ever saved with an explicit k
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from orkestra.core.errors import ConflictError, InputError
 from orkestra.knowledge.claims import propose as proposal
 from orkestra.knowledge.claims import store
+
+if TYPE_CHECKING:
+    from orkestra.knowledge.settings import Settings
 
 ACTIONS = ("save", "reinforce", "merge", "keep-both", "skip")
 _ALLOWED = {
@@ -163,3 +167,13 @@ def _summary(saved: int, changes: list[dict[str, str]], merged: int, skipped: in
         parts.append(f"Merged: {merged}")
     parts.append(f"Skipped: {skipped}")
     return "; ".join(parts)
+
+
+def apply_and_index(settings: Settings, data: Any, name: str, today: dt.date) -> dict[str, Any]:
+    """`learn apply`: apply the proposal, then refresh INDEX.md (it counts the claims)."""
+    from orkestra.knowledge import index
+
+    result = apply(settings.folder, data, name, today.isoformat())
+    if result["files"]:
+        index.write(settings, today)
+    return result
