@@ -7,8 +7,8 @@ A link resolves to a note (by file name, path, title or alias, case-insensitive)
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from orkestra.knowledge.notes import KnowledgeBase, Note, Problem
 
@@ -19,8 +19,7 @@ TRUTH_ID = re.compile(r"^GT-[A-Z]{2,5}-\d{3}$")
 _HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
 
 
-@dataclass(frozen=True)
-class Link:
+class Link(NamedTuple):
     """One wikilink found in a note body, at a 1-based line of the file."""
 
     target: str

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from orkestra.core.errors import InputError
@@ -21,16 +20,26 @@ _BARE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 _SPECIAL = {"true", "false", "yes", "no", "on", "off", "null", "y", "n"}
 
 
-@dataclass
 class Meta:
     """Frontmatter values, the line of each key and of each list item, and the body."""
 
-    values: dict[str, Any]
-    key_lines: dict[str, int]
-    item_lines: dict[str, list[int]] = field(default_factory=dict)
-    body: str = ""
-    body_line: int = 1
-    line: int = 2
+    __slots__ = ("body", "body_line", "item_lines", "key_lines", "line", "values")
+
+    def __init__(
+        self,
+        values: dict[str, Any],
+        key_lines: dict[str, int],
+        item_lines: dict[str, list[int]] | None = None,
+        body: str = "",
+        body_line: int = 1,
+        line: int = 2,
+    ) -> None:
+        self.values = values
+        self.key_lines = key_lines
+        self.item_lines = item_lines or {}
+        self.body = body
+        self.body_line = body_line
+        self.line = line
 
 
 def _fast(text: str) -> Meta | None:

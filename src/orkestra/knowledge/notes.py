@@ -5,9 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from orkestra.core.errors import InputError
 
@@ -39,8 +38,7 @@ def normalise_type(value: str) -> str | None:
     return _ALIASES.get(value)
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     """A finding about one note: severity error|warning, a stable code, file:line."""
 
     severity: str
@@ -59,8 +57,7 @@ class Problem:
         }
 
 
-@dataclass(frozen=True)
-class Source:
+class Source(NamedTuple):
     """`[repo: ]path[#pattern]`: a file (in this repo or a named one) and an optional pattern."""
 
     raw: str
@@ -70,8 +67,7 @@ class Source:
     line: int | None = None
 
 
-@dataclass(frozen=True)
-class Note:
+class Note(NamedTuple):
     """One parsed note. `name` is its file stem; `rel` is its path relative to the project root."""
 
     name: str
@@ -89,7 +85,7 @@ class Note:
     updated: str = ""
     body: str = ""
     body_line: int = 1
-    key_lines: dict[str, int] = field(default_factory=dict)
+    key_lines: dict[str, int] = {}  # noqa: RUF012 (never mutated)
 
     def to_dict(self) -> dict[str, Any]:
         """The note's frontmatter as JSON (without the body)."""
@@ -225,12 +221,14 @@ def _valid_date(value: str) -> bool:
     return True
 
 
-@dataclass
 class KnowledgeBase:
     """Every note under the knowledge folder, plus the problems found reading them."""
 
-    notes: list[Note] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
+    __slots__ = ("notes", "problems")
+
+    def __init__(self) -> None:
+        self.notes: list[Note] = []
+        self.problems: list[Problem] = []
 
     def by_name(self) -> dict[str, Note]:
         return {n.name: n for n in self.notes}

@@ -3,24 +3,34 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from orkestra.core.errors import InputError
 
 
-@dataclass(frozen=True)
 class Settings:
     """The `knowledge:` block of orkestra.yaml, with the project root it applies to."""
 
-    root: Path
-    path: str = "knowledge"
-    repos: dict[str, str] = field(default_factory=dict)
-    verified_max_age_days: int = 90
-    commit: bool = False
-    push: bool = False
-    project: str = "project"
+    __slots__ = ("commit", "path", "project", "push", "repos", "root", "verified_max_age_days")
+
+    def __init__(
+        self,
+        root: Path,
+        path: str = "knowledge",
+        repos: dict[str, str] | None = None,
+        verified_max_age_days: int = 90,
+        commit: bool = False,
+        push: bool = False,
+        project: str = "project",
+    ) -> None:
+        self.root = root
+        self.path = path
+        self.repos = repos or {}
+        self.verified_max_age_days = verified_max_age_days
+        self.commit = commit
+        self.push = push
+        self.project = project
 
     @property
     def folder(self) -> Path:
