@@ -16,7 +16,7 @@ Git's own revert subject `Revert "..."` is reported as type `revert` (it is not 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 _HEADER = re.compile(
     r"^(?P<type>[A-Za-z][A-Za-z0-9-]*)(?:\((?P<scope>[^()\r\n]+)\))?(?P<bang>!)?: (?P<desc>\S.*)$"
@@ -27,16 +27,15 @@ _REVERTS = re.compile(r"This reverts commit (?P<sha>[0-9a-f]{7,40})")
 BREAKING_TOKENS = ("BREAKING CHANGE", "BREAKING-CHANGE")
 
 
-@dataclass(frozen=True)
-class Parsed:
-    """What one commit message says about itself."""
+class Parsed(NamedTuple):
+    """What one commit message says about itself (a tuple: parsed for every commit, so cheap)."""
 
     type: str | None
     scope: str | None
     breaking: bool
     description: str
     body: str
-    footers: list[tuple[str, str]] = field(default_factory=list)
+    footers: list[tuple[str, str]]
     reverts: str | None = None
 
     @property

@@ -8,12 +8,12 @@ read as one streamed `git log` process; nothing here builds per-commit objects.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
-import queue
-import threading
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any, BinaryIO
+from typing import Any, BinaryIO
 
 from orkestra.core.errors import InputError
 
@@ -21,7 +21,9 @@ from orkestra.core.errors import InputError
 _KEEP = frozenset({"GIT_EXEC_PATH", "GIT_PYTHON_GIT_EXECUTABLE", "GIT_PYTHON_TRACE"})
 #: config pinned for every read: user settings must not change what is mined
 _PINNED = ("-c", "core.quotepath=off", "-c", "log.showSignature=false", "-c", "color.ui=never")
-CHUNK = 1 << 18
+CHUNK = 1 << 18  # a read smaller than this waits a little before the next
+PIPE_SIZE = 1 << 20
+NAP = 0.01
 
 
 @contextlib.contextmanager
@@ -38,16 +40,6 @@ def _scrubbed_environ() -> Iterator[None]:
         yield
     finally:
         os.environ.update(saved)
-
-
-def _drain(stdout: IO[bytes], chunks: queue.Queue[bytes | None]) -> None:
-    # `read(n)` waits for n bytes: git writes a few hundred bytes at a time, and `read1` would
-    # hand each of those to the parser (tens of thousands of queue hand-offs per history)
-    try:
-        while chunk := stdout.read(CHUNK):
-            chunks.put(chunk)
-    finally:
-        chunks.put(None)
 
 
 class Git:
@@ -87,12 +79,15 @@ class Git:
         """Yield stdout of one git process in chunks while it runs; raise if it fails."""
         with _scrubbed_environ():
             proc: Any = self._git.execute(self._command(args), istream=istream, as_process=True)
-        chunks: queue.Queue[bytes | None] = queue.Queue()
-        drain = threading.Thread(target=_drain, args=(proc.proc.stdout, chunks), daemon=True)
-        drain.start()  # keeps the pipe empty, so git never waits while we parse
-        while (chunk := chunks.get()) is not None:
+        fd = proc.proc.stdout.fileno()
+        with contextlib.suppress(OSError, AttributeError):
+            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
+        while chunk := os.read(fd, PIPE_SIZE):
             yield chunk
-        drain.join()
+            if len(chunk) < CHUNK:
+                # git writes a few hundred bytes at a time; reading each piece costs a wake-up
+                # and a syscall. The pipe holds PIPE_SIZE, so git never waits for this nap.
+                time.sleep(NAP)
         stderr = proc.proc.stderr.read().decode("utf-8", "replace").strip()
         if proc.proc.wait() != 0:
             raise InputError(f"git {args[0]} failed: {stderr}", file=str(self.root))
