@@ -26,11 +26,9 @@ FormatOption = Annotated[
 
 def project_root() -> Path:
     """The project root: --root / ORKESTRA_ROOT, else the nearest folder holding registries/."""
-    from orkestra.registry.loader import find_root
+    from orkestra.core.paths import project_root as resolve
 
-    if STATE.root:
-        return Path(STATE.root).resolve()
-    return find_root(Path.cwd())
+    return resolve(STATE.root)
 
 
 def load_registry() -> Any:

@@ -69,6 +69,12 @@ def main(argv: list[str] | None = None) -> int:
         from orkestra.hooks import runner
 
         return runner.run(args[1:])
+    if "search" in args[:3]:
+        from orkestra.search import fastcli  # typer-free path for the hottest query command
+
+        code = fastcli.run(args)
+        if code is not None:
+            return code
     return _run_click(args)
 
 

@@ -31,9 +31,8 @@ class LazyGroup(typer.core.TyperGroup):
             return None
         help_text, modules = self.spec[cmd_name]
         if cmd_name == "registry":
-            return typer.main.get_command(
-                typer.Typer(cls=RegistryGroup, help=help_text, add_completion=False)
-            )
+            registry = typer.Typer(cls=RegistryGroup, help=help_text, add_completion=False)
+            return typer.main.get_group(registry)
         apps = [app for app in (_load(m) for m in modules) if app is not None]
         if not apps:
             return None

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ValidationError
 
 from orkestra.core import frontmatter, yamlio
 from orkestra.core.errors import InputError, NotFound
+from orkestra.core.paths import find_root
 from orkestra.registry.findings import Finding
 from orkestra.registry.models import (
     Agent,
@@ -31,16 +32,7 @@ from orkestra.registry.registry import DOMAIN_FILES, Domain, Location, Registry,
 
 M = TypeVar("M", bound=BaseModel)
 
-
-def find_root(start: Path) -> Path:
-    """The nearest folder at or above `start` that holds `registries/`."""
-    start = start.resolve()
-    for candidate in (start, *start.parents):
-        if (candidate / "registries").is_dir():
-            return candidate
-    raise NotFound(
-        f"no registries/ folder in {start} or any parent; run `orkestra init` to create one",
-    )
+__all__ = ["find_root", "load"]
 
 
 class _Loader:

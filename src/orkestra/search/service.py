@@ -5,7 +5,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from orkestra.core.errors import NotFound, UsageError
+from orkestra.core import paths
+from orkestra.core.errors import UsageError
 from orkestra.search import extract, layout
 from orkestra.search.corpus import MemoryCorpus
 from orkestra.search.document import TYPES, Document
@@ -18,18 +19,8 @@ SUMMARY_TYPES = TYPES
 
 
 def project_root(explicit: str | None) -> Path:
-    """The project root: `explicit` (--root / ORKESTRA_ROOT), else the nearest folder at or
-    above the cwd holding registries/ (as `registry.loader.find_root`, without importing the
-    registry models, which search does not need)."""
-    if explicit:
-        return Path(explicit).resolve()
-    start = Path.cwd().resolve()
-    for candidate in (start, *start.parents):
-        if (candidate / "registries").is_dir():
-            return candidate
-    raise NotFound(
-        f"no registries/ folder in {start} or any parent; run `orkestra init` to create one",
-    )
+    """The project root: `explicit` (--root / ORKESTRA_ROOT), else the nearest registries/ above."""
+    return paths.project_root(explicit)
 
 
 def all_documents(root: Path) -> list[Document]:
