@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from orkestra.cli.common import FormatOption, emit, new_app
+from orkestra.cli.common import FormatOption, emit, new_app, project_root
 from orkestra.core.output import Format
 
 app = new_app("Render per-package changelogs from the ledger.")
@@ -27,7 +27,6 @@ def render(
     fmt: FormatOption = Format.json,
 ) -> None:
     """Write CHANGELOG.md (Keep a Changelog 1.1.0) for one package or all of them."""
-    from orkestra.cli.mine import project_root
     from orkestra.mining.changelog import parse_packages, render_all
     from orkestra.mining.sync import load_config
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from orkestra.cli.common import FormatOption, emit, new_app
+from orkestra.cli.common import FormatOption, emit, new_app, project_root
 from orkestra.core.output import Format
 
 app = new_app("Decision records: new, update, renumber.")
@@ -28,7 +28,6 @@ def new(
     fmt: FormatOption = Format.json,
 ) -> None:
     """Allocate the next id of a domain and write its record (source commits from --commit)."""
-    from orkestra.cli.mine import project_root
     from orkestra.mining.decision_ids import new as run
 
     result = run(
@@ -44,7 +43,6 @@ def update(
     fmt: FormatOption = Format.json,
 ) -> None:
     """Append source commits (given and from the ledger); create a pending id's record."""
-    from orkestra.cli.mine import project_root
     from orkestra.mining.decision_ids import update as run
 
     emit(run(project_root(), decision_id, commit), fmt, title="decisions update")
@@ -60,7 +58,6 @@ def renumber(
     fmt: FormatOption = Format.json,
 ) -> None:
     """Move a record to a new id and rewrite its references (ledger lines superseded)."""
-    from orkestra.cli.mine import project_root
     from orkestra.mining.renumber import renumber as run
 
     emit(run(project_root(), decision_id, file=file, to=to), fmt, title="decisions renumber")

@@ -8,8 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from orkestra.cli import common
-from orkestra.cli.common import FormatOption, emit, load_registry, new_app
+from orkestra.cli.common import FormatOption, emit, load_registry, new_app, project_root
 from orkestra.core.output import Format
 
 app = new_app("Mine git history into the classification ledger.")
@@ -18,21 +17,6 @@ app = new_app("Mine git history into the classification ledger.")
 class Domain(StrEnum):
     changelog = "changelog"
     decisions = "decisions"
-
-
-def project_root() -> Path:
-    """Like `common.project_root`, without importing the registry loader (start-up matters)."""
-    from orkestra.core.errors import NotFound
-    from orkestra.mining.fastpath import find_root
-
-    if common.STATE.root:
-        return Path(common.STATE.root).resolve()
-    root = find_root(Path.cwd())
-    if root is None:
-        raise NotFound(
-            f"no registries/ folder in {Path.cwd()} or any parent; run `orkestra init` to create one"
-        )
-    return root
 
 
 @app.callback()
