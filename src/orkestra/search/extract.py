@@ -26,15 +26,43 @@ def settings(root: Path) -> tuple[layout.Settings, list[Document]]:
     if data is None:
         return layout.Settings(), []
     vendors: list[str] = []
+    allow: list[tuple[str, tuple[str, ...]]] = []
     for item in data.get("vendor_roots") or []:
         path = item.get("path") if isinstance(item, dict) else None
         if isinstance(path, str) and _SAFE_REL.match(path):
             vendors.append(path.rstrip("/"))
+            adopted = _adopted(root, item.get("provider"), path.rstrip("/"))
+            if adopted is not None:
+                allow.append((path.rstrip("/"), adopted))
     knowledge = data.get("knowledge")
     kpath = knowledge.get("path", "knowledge") if isinstance(knowledge, dict) else "knowledge"
     if not isinstance(kpath, str) or not _SAFE_REL.match(kpath):
         kpath = "knowledge"
-    return layout.Settings(tuple(vendors), kpath.rstrip("/")), _packages(data)
+    settings = layout.Settings(tuple(vendors), kpath.rstrip("/"), tuple(allow))
+    return settings, _packages(data)
+
+
+def _adopted(root: Path, provider: object, vendor_root: str) -> tuple[str, ...] | None:
+    """Skill folders under `vendor_root` that the provider's overlay adopted (None: no overlay).
+
+    Mirrors the loader: an overlay that cannot be read adopts nothing.
+    """
+    if not isinstance(provider, str) or not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", provider):
+        return None
+    rel = f"{layout.OVERLAYS}/{provider}.yaml"
+    if not (root / rel).is_file():
+        return None
+    data = _mapping(root, rel)
+    skills = data.get("skills") if isinstance(data, dict) else None
+    if not isinstance(skills, dict):
+        return ()
+    prefix = f"{vendor_root}/"
+    names = []
+    for entry in skills.values():
+        path = entry.get("path") if isinstance(entry, dict) else None
+        if isinstance(path, str) and path.rstrip("/").startswith(prefix) and _SAFE_REL.match(path):
+            names.append(path.rstrip("/")[len(prefix) :])
+    return tuple(sorted(names))
 
 
 def _packages(data: Any) -> list[Document]:

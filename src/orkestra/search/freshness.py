@@ -73,7 +73,10 @@ def stored_settings(conn: sqlite3.Connection) -> layout.Settings:
     raw = store.get_meta(conn, "settings")
     if not isinstance(raw, dict):
         return layout.Settings()
-    return layout.Settings(tuple(raw.get("vendor_roots", ())), str(raw.get("knowledge", "")))
+    allow = tuple(
+        (str(root), tuple(str(n) for n in names)) for root, names in raw.get("vendor_allow", ())
+    )
+    return layout.Settings(tuple(raw.get("vendor_roots", ())), str(raw.get("knowledge", "")), allow)
 
 
 def _racy(conn: sqlite3.Connection) -> list[tuple[str, int]]:
@@ -150,7 +153,12 @@ def apply(
 ) -> None:
     """Inside the write transaction: re-check against the tables, re-read what changed."""
     check, gone = _changes(conn, units, settings)
-    if layout.CONFIG in check or fresh_index:
+    overlays = f"{layout.OVERLAYS}/"
+    if (
+        fresh_index
+        or layout.CONFIG in check
+        or any(p.startswith(overlays) for p in [*check, *gone])
+    ):
         fresh, _ = extract.settings(root)
         if fresh != settings or fresh_index:
             settings = fresh
@@ -215,5 +223,9 @@ def save_settings(conn: sqlite3.Connection, settings: layout.Settings) -> None:
     store.put_meta(
         conn,
         "settings",
-        {"vendor_roots": list(settings.vendor_roots), "knowledge": settings.knowledge},
+        {
+            "vendor_roots": list(settings.vendor_roots),
+            "knowledge": settings.knowledge,
+            "vendor_allow": [[root, list(names)] for root, names in settings.vendor_allow],
+        },
     )

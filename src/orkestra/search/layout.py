@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 CONFIG = "registries/orkestra.yaml"
 SCOPES = "registries/scopes.yaml"
+#: vendor overlays written by `skills intake --apply`: `registries/vendor/<provider>.yaml`
+OVERLAYS = "registries/vendor"
 #: skill tier folders (the keys of `registry.models.common.TIER_LAYER`; copied here so the
 #: search path never imports pydantic)
 TIERS = ("foundations", "identities", "domains", "stacks", "project")
@@ -32,6 +34,9 @@ class Settings:
 
     vendor_roots: tuple[str, ...] = ()
     knowledge: str = "knowledge"
+    #: vendor root -> skill folders (relative to the root) its provider's overlay adopted;
+    #: a root absent here has no overlay, so all of its `<name>/SKILL.md` are searchable
+    vendor_allow: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 def scan(root: str, settings: Settings) -> dict[str, Stats]:
@@ -50,6 +55,8 @@ def scan(root: str, settings: Settings) -> dict[str, Stats]:
             continue
         if stat.S_ISREG(st.st_mode):
             top[name] = (st.st_mtime_ns, st.st_size)
+    overlays = _folder(f"{root}/{OVERLAYS}", YAML)  # intake's allow-lists (`skills intake --apply`)
+    top.update((f"vendor/{name}", stats) for name, stats in overlays.items())
     units["registries"] = top
     for folder in ("agents", "truths", "decisions/records"):
         units[f"registries/{folder}"] = _folder(f"{root}/registries/{folder}", YAML)
@@ -58,8 +65,9 @@ def scan(root: str, settings: Settings) -> dict[str, Stats]:
     domains: Stats = {}
     _domains(f"{root}/registries/domains", "", domains)
     units["registries/domains"] = domains
+    allow = dict(settings.vendor_allow)
     for vendor in settings.vendor_roots:
-        units.setdefault(vendor, {}).update(_vendor(f"{root}/{vendor}"))
+        units.setdefault(vendor, {}).update(_vendor(f"{root}/{vendor}", allow.get(vendor)))
     knowledge: Stats = {}
     if settings.knowledge:
         _tree(f"{root}/{settings.knowledge}", "", knowledge)
@@ -117,8 +125,17 @@ def _domains(folder: str, prefix: str, out: Stats) -> None:
             out[prefix + entry.name] = (st.st_mtime_ns, st.st_size)
 
 
-def _vendor(folder: str) -> Stats:
+def _vendor(folder: str, allowed: tuple[str, ...] | None) -> Stats:
     out: Stats = {}
+    if allowed is not None:  # the overlay lists exactly what was adopted (nested paths too)
+        for name in allowed:
+            try:
+                st = os.lstat(f"{folder}/{name}/SKILL.md")
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode) and not os.path.islink(f"{folder}/{name}"):  # noqa: PTH114
+                out[f"{name}/SKILL.md"] = (st.st_mtime_ns, st.st_size)
+        return out
     for entry in _listing(folder):
         if entry.is_dir(follow_symlinks=False):
             try:
