@@ -69,6 +69,12 @@ def main(argv: list[str] | None = None) -> int:
         from orkestra.hooks import runner
 
         return runner.run(args[1:])
+    if args[:2] == ["notes", "check"]:
+        from orkestra.knowledge import fastpath as notes_fastpath  # typer-free `notes check`
+
+        code = notes_fastpath.run(args[2:])
+        if code is not None:
+            return code
     if "search" in args[:3]:
         from orkestra.search import fastcli  # typer-free path for the hottest query command
 
