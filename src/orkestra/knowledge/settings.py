@@ -41,22 +41,14 @@ class Settings:
 def find_root(start: Path) -> Path:
     """ORKESTRA_ROOT, else the nearest folder at or above `start` holding registries/.
 
-    The same rule as `orkestra.registry.loader.find_root`, without importing the registry models.
+    One rule for the whole CLI (`orkestra.core.paths`), without importing the registry models.
     """
     import os
 
-    from orkestra.core.errors import NotFound
+    from orkestra.core import paths
 
     pinned = os.environ.get("ORKESTRA_ROOT")
-    if pinned:
-        return Path(pinned).resolve()
-    start = start.resolve()
-    for candidate in (start, *start.parents):
-        if (candidate / "registries").is_dir():
-            return candidate
-    raise NotFound(
-        f"no registries/ folder in {start} or any parent; run `orkestra init` to create one",
-    )
+    return Path(pinned).resolve() if pinned else paths.find_root(start)
 
 
 _KEYS = {"path", "repos", "verified_max_age_days", "commit", "push"}
