@@ -208,3 +208,14 @@ def test_installed_executable(proj: Path) -> None:
         [exe, "agents", "info", "x"], cwd=proj, capture_output=True, text=True, check=False
     )
     assert bad.returncode == 1 and bad.stderr.startswith("orkestra: ")
+
+
+def test_system_status_reports_render_drift(proj: Path, cli: Any) -> None:
+    before = cli("system", "status", cwd=proj).json()["render"]
+    assert before["drift"] is True and before["created"] > 0 and before["last_sync"] is None
+    assert cli("sync", cwd=proj).exit_code == 0
+    after = cli("system", "status", cwd=proj).json()["render"]
+    assert after["drift"] is False and after["last_sync"] is not None
+    write(proj, "registries/agents/broken.yaml", "name: broken\n")
+    broken = cli("system", "status", cwd=proj).json()
+    assert broken["healthy"] is False and broken["render"]["drift"] is None

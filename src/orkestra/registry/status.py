@@ -63,5 +63,29 @@ def system_status(reg: Registry) -> dict[str, Any]:
             "claims": claims,
         },
         "ledger": _optional("orkestra.mining.report", "coverage", reg),
-        "render": _optional("orkestra.render.report", "sync_status", reg),
+        "render": render_status(reg, valid=not report.errors),
     }
+
+
+def render_status(reg: Registry, *, valid: bool) -> dict[str, Any]:
+    """Last sync (the lock file's time) and drift: what `sync --check` would change now."""
+    import datetime as dt
+
+    from orkestra.core.errors import OrkestraError
+    from orkestra.render import manifest
+    from orkestra.render.sync import sync
+
+    lock = reg.root / manifest.LOCK_PATH
+    last = (
+        dt.datetime.fromtimestamp(lock.stat().st_mtime, dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        if lock.is_file()
+        else None
+    )
+    if not valid:
+        return {"last_sync": last, "drift": None, "reason": "validation errors: sync would refuse"}
+    try:
+        plan = sync(reg.root, mode="check", registry=reg).plan.to_dict()
+    except OrkestraError as exc:
+        return {"last_sync": last, "drift": None, "reason": exc.message}
+    changes = {k: len(plan[k]) for k in ("created", "updated", "deleted", "conflicts")}
+    return {"last_sync": last, "drift": any(changes.values()), **changes}

@@ -54,13 +54,10 @@ class SyncReport:
 
 
 def findings_of(reg: Registry) -> list[Finding]:
-    """All validation findings (errors and warnings); load findings if no validator exists."""
-    try:
-        from orkestra.registry.validate import validate
-    except ImportError:  # pragma: no cover - validator not available
-        return list(reg.findings)
-    result: Any = validate(reg)
-    return list(getattr(result, "findings", result))
+    """All validation findings (errors and warnings)."""
+    from orkestra.registry.validate import validate
+
+    return list(validate(reg).findings)
 
 
 def check_valid(reg: Registry) -> int:
