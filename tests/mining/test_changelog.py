@@ -155,9 +155,6 @@ def test_cli_spellings(plain: GitRepo, cli: Any) -> None:
     assert bad.exit_code == 2 and "--package NAME or --all" in bad.stderr
 
 
-@pytest.mark.xfail(
-    reason="cli/lazy.py: the `registry` group cannot build (lead's file)", strict=False
-)
 def test_registry_spelling(plain: GitRepo, cli: Any) -> None:
     run = cli
     result = run("registry", "changelog", "render", "--package", "core", cwd=plain.path)
