@@ -69,19 +69,29 @@ def main(argv: list[str] | None = None) -> int:
         from orkestra.hooks import runner
 
         return runner.run(args[1:])
+    code = _fast_path(args)
+    return _run_click(args) if code is None else code
+
+
+def _fast_path(args: list[str]) -> int | None:
+    """Typer-free answers for the hottest commands (standard library, sqlite3, our modules).
+
+    Each `run` returns None for anything it does not handle (help, unknown flags, an index that
+    needs work, an error to report), and the full CLI then runs as usual.
+    """
     if args[:2] == ["notes", "check"]:
-        from orkestra.knowledge import fastpath as notes_fastpath  # typer-free `notes check`
+        from orkestra.knowledge import fastpath as notes
 
-        code = notes_fastpath.run(args[2:])
-        if code is not None:
-            return code
+        return notes.run(args[2:])
     if "search" in args[:3]:
-        from orkestra.search import fastcli  # typer-free path for the hottest query command
+        from orkestra.search import fastcli
 
-        code = fastcli.run(args)
-        if code is not None:
-            return code
-    return _run_click(args)
+        return fastcli.run(args)
+    if "mine" in args[:3]:
+        from orkestra.mining import fastpath as mining
+
+        return mining.run(args)
+    return None
 
 
 def _run_click(args: list[str]) -> int:
