@@ -157,6 +157,13 @@ def test_union_merge_of_two_branches_then_validate(repo: GitRepo, cli: Any) -> N
     assert found[0]["file"] == CL and "classified twice in changelog" in found[0]["message"]
     text = run("mine", "validate", "--quick", "--format", "text", cwd=repo.path)
     assert f"{CL}:" in text.stdout and "error ORK052" in text.stdout
+    # classifying again resolves the conflict, whether it says something new or repeats a side
+    assert run("mine", "classify", target, "--skip", "noise", cwd=repo.path).exit_code == 0
+    assert run("mine", "validate", "--quick", cwd=repo.path).exit_code == 0
+    assert run("mine", "classify", target, "--changelog", "fixed", cwd=repo.path).exit_code == 0
+    assert run("mine", "validate", "--quick", cwd=repo.path).exit_code == 0
+    current = ledger.by_sha(ledger.entries(repo.path / ledger.CLASSIFICATIONS), "changelog")
+    assert {e["category"] for e in current[target]} == {"fixed"}
 
 
 def test_validate_with_git_finds_unknown_sha(repo: GitRepo, cli: Any) -> None:

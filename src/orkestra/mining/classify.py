@@ -220,13 +220,29 @@ def _add(
         for e in ledger.by_sha(existing, req.domain).get(req.sha, [])
         if e.get("package") in (None, req.package) or req.package is None
     ]
-    if any(all(e.get(k) == entry[k] for k in SAME) for e in previous):
-        out.unchanged.append({"sha": req.sha, "domain": req.domain, "action": req.action})
+    same = [e for e in previous if all(e.get(k) == entry[k] for k in SAME)]
+    others = sorted(
+        (e for e in previous if e not in same), key=lambda e: (str(e.get("ts")), str(e.get("id")))
+    )
+    if same:
+        if not others:
+            out.unchanged.append({"sha": req.sha, "domain": req.domain, "action": req.action})
+            return
+        # a conflict (e.g. left by a union merge) resolved in favour of an existing entry:
+        # supersede each differing one with a copy of the decision, keep the existing entry
+        for other in others:
+            copy = entry | {"id": ledger.new_id("c"), "supersedes": other["id"]}
+            _validate(copy, req)
+            out.classifications.append(copy)
         return
-    if previous:
-        entry["supersedes"] = max(previous, key=lambda e: str(e.get("ts")))["id"]
+    if others:
+        entry["supersedes"] = others[-1]["id"]
     _validate(entry, req)
     out.classifications.append(entry)
+    for other in others[:-1]:  # `supersedes` names one entry: one copy per other conflicting one
+        copy = entry | {"id": ledger.new_id("c"), "supersedes": other["id"]}
+        _validate(copy, req)
+        out.classifications.append(copy)
     if req.action == "release":
         out.notes.extend(_notes(entry, req, record, notes, config, stamp))
 
