@@ -70,6 +70,19 @@ def test_malformed_settings_is_refused_untouched(cli: Any, project: Path) -> Non
     assert cli("hooks", "install", cwd=project).exit_code == 1
 
 
+def test_settings_with_an_odd_shape_is_a_clean_error(cli: Any, project: Path) -> None:
+    bad = '{\n  "hooks": {\n    "Stop": {}\n  }\n}\n'
+    path = write(project, ".claude/settings.json", bad)
+    for command in ("install", "uninstall"):
+        r = cli("hooks", command, cwd=project)
+        assert r.exit_code == 1 and ".claude/settings.json:3:" in r.stderr, r.stderr
+        assert '"Stop"' in r.stderr and path.read_text() == bad
+    path.write_bytes(b"\xff{}")
+    r = cli("hooks", "install", cwd=project)
+    assert r.exit_code == 1 and ".claude/settings.json" in r.stderr
+    assert path.read_bytes() == b"\xff{}"
+
+
 def _repo(root: Path) -> None:
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
 

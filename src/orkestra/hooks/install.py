@@ -39,16 +39,29 @@ def _ours(hook: Any) -> bool:
 
 
 def _read(path: Path) -> dict[str, Any]:
-    if not path.is_file():
+    if not path.exists():
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8") or "{}")
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read it: {exc}; fix it first", file=SETTINGS) from exc
+    try:
+        data = json.loads(text or "{}")
     except json.JSONDecodeError as exc:
         raise InputError(
             f"invalid JSON: {exc.msg}; fix it first", file=SETTINGS, line=exc.lineno
         ) from exc
     if not isinstance(data, dict) or not isinstance(data.get("hooks", {}), dict):
         raise InputError('expected an object whose "hooks" is an object', file=SETTINGS, line=1)
+    for event, groups in data.get("hooks", {}).items():
+        if not isinstance(groups, list):
+            key = text.find(json.dumps(event))
+            line = text.count("\n", 0, key) + 1 if key >= 0 else 1
+            raise InputError(
+                f'"hooks"."{event}" must be a list of hook groups; fix it first',
+                file=SETTINGS,
+                line=line,
+            )
     return data
 
 
