@@ -182,7 +182,8 @@ def test_fastpath_candidates_match_the_cli(
     capsys.readouterr()
     assert fastpath.run(["--root", root, "mine", "candidates", "--full", "-n", "5"]) == 0
     assert capsys.readouterr().out == full
-    for bad in (["--limit", "0"], ["--domain", "x"], ["--bogus"], ["--limit"], ["-f", "table"]):
+    bad_args = (["--limit", "0"], ["--domain", "x"], ["--bogus"], ["--limit"], ["-f", "table"])
+    for bad in (*bad_args, ["-n=5"], ["-f=json"]):  # click refuses `-n=5`: so must we
         assert fastpath.run(["--root", root, "mine", "candidates", *bad]) is None
 
 

@@ -135,8 +135,8 @@ def _options(argv: list[str]) -> dict[str, Any] | None:
             out["full"] = True
             continue
         name, eq, value = arg.partition("=")
-        if name not in _FLAGS or (not eq and not items):
-            return None
+        if name not in _FLAGS or (not eq and not items) or (eq and not name.startswith("--")):
+            return None  # `-n=5` is not an option spelling click accepts
         out[_FLAGS[name]] = value if eq else items.pop(0)
     return out
 
