@@ -45,6 +45,28 @@ class LineList(list[Any]):
         self.item_lines: list[int] = []
 
 
+class _FastLoader(_Base):  # type: ignore[misc]
+    """libyaml's loader with a cheaper tag resolver (same answers).
+
+    libyaml calls back into Python's `resolve` for every scalar; most registry scalars start with
+    a letter no implicit type (bool, int, float, null, timestamp) can start with, so they are
+    strings without trying any pattern. Path resolvers do not exist in safe loading.
+    """
+
+    _starts: frozenset[str | None] = frozenset(yaml.SafeLoader.yaml_implicit_resolvers)
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        if kind is yaml.ScalarNode and (not implicit[0] or (value and value[0] not in self._starts)):
+            return _STR
+        return super().resolve(kind, value, implicit)
+
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        return None
+
+    def ascend_resolver(self) -> None:
+        return None
+
+
 _STR = "tag:yaml.org,2002:str"
 _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
@@ -159,7 +181,7 @@ def _check_anchors(text: str, name: str) -> None:
 def loads(text: str, name: str = "<string>") -> Any:
     """Parse one YAML document from text; raises InputError with file:line."""
     _check_anchors(text, name)
-    loader = _Base(text)
+    loader = _FastLoader(text)
     try:
         node = loader.get_single_node()
         return None if node is None else _build(loader, node)
