@@ -19,7 +19,9 @@ def test_same_output_and_exit_code(cli: Any, project: Path, capsys: Any, args: l
     write(project, "app/task.py", "class Task:\n")
     note(project, "case", sources=["app/task.py#class Task"])
     note(project, "gone", kind="gotcha", sources=["app/gone.py"])
-    typer_run = cli("notes", "check", *args, cwd=project)
+    with pytest.MonkeyPatch.context() as patch:  # the typer command, not this fast path again
+        patch.setattr("orkestra.cli.entry._fast_path", lambda args: None)
+        typer_run = cli("notes", "check", *args, cwd=project)
     old = Path.cwd()
     os.chdir(project)
     try:
@@ -42,3 +44,17 @@ def test_errors_are_reported(project: Path, capsys: Any, monkeypatch: Any) -> No
     monkeypatch.chdir(project)
     assert fastpath.run([]) == 1
     assert "registries/orkestra.yaml:2" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fmt", [[], ["-f", "json"], ["--format", "json"], ["--format=json"]])
+def test_errors_match_the_typer_command(
+    cli: Any, project: Path, capsys: Any, monkeypatch: Any, fmt: list[str]
+) -> None:
+    write(project, "registries/orkestra.yaml", "knowledge: 5\n")
+    with pytest.MonkeyPatch.context() as patch:  # the typer command, not this fast path again
+        patch.setattr("orkestra.cli.entry._fast_path", lambda args: None)
+        typer_run = cli("notes", "check", *fmt, cwd=project)
+    monkeypatch.chdir(project)
+    capsys.readouterr()
+    assert fastpath.run(fmt) == typer_run.exit_code == 1
+    assert capsys.readouterr().err == typer_run.stderr

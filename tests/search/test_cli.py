@@ -165,8 +165,11 @@ def _fast(args: list[str], cwd: Path) -> tuple[int | None, str]:
         ["search", "--", "-nothing"],
     ],
 )
-def test_fast_path_prints_what_the_command_prints(cli: Any, root: Path, args: list[str]) -> None:
+def test_fast_path_prints_what_the_command_prints(
+    cli: Any, root: Path, args: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     code, out = _fast(args, root)
+    monkeypatch.setattr("orkestra.cli.entry._fast_path", lambda args: None)  # the typer command
     r = cli(*args, cwd=root)
     assert (code, out) == (r.exit_code, r.stdout)
 
@@ -206,3 +209,20 @@ def test_installed_executable(root: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["counts"]["truths"] == 2
+
+
+@pytest.mark.parametrize("fmt", [[], ["-f", "json"], ["--format", "json"], ["--format=json"]])
+def test_fast_path_errors_match_the_command(
+    cli: Any,
+    root: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    fmt: list[str],
+) -> None:
+    args = ["search", "x", "--type", "nosuch", *fmt]
+    capsys.readouterr()
+    code, _ = _fast(args, root)
+    err = capsys.readouterr().err
+    monkeypatch.setattr("orkestra.cli.entry._fast_path", lambda args: None)  # the typer command
+    r = cli(*args, cwd=root)
+    assert (code, err) == (r.exit_code, r.stderr)

@@ -47,7 +47,8 @@ def run(args: list[str]) -> int | None:
         )
     except OrkestraError as exc:
         from orkestra.cli import errors
+        from orkestra.cli.entry import _wants_json  # the typer path's rule, so errors match
 
-        return errors.report(exc, json_errors="--format" in args or "-f" in args)
+        return errors.report(exc, json_errors=_wants_json(args))
     sys.stdout.write(to_json(report) + "\n")
     return 1 if report["errors"] or report.get("contradicted") else 0

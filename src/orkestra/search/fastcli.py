@@ -104,6 +104,7 @@ def run(args: list[str]) -> int | None:
     except ValueError:
         return None
     from orkestra.cli import errors
+    from orkestra.cli.entry import _wants_json  # the typer path's rule, so errors match
 
     try:
         return _search(parsed, limit)
@@ -111,7 +112,7 @@ def run(args: list[str]) -> int | None:
         sys.stderr.write("\norkestra: interrupted\n")
         return 130
     except Exception as exc:
-        return errors.report(exc, json_errors=parsed.fmt == "json")
+        return errors.report(exc, json_errors=_wants_json(args))
 
 
 def _search(parsed: _Args, limit: int) -> int:
