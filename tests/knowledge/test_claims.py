@@ -182,6 +182,30 @@ def test_bad_proposal_writes_nothing(project: Path) -> None:
         apply(kfolder(project), {"items": []}, "p.json", "2026-06-02")
 
 
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda item: item.update(matched="CL-nope"), r"items\[1\].matched must be an object"),
+        (lambda item: item["claim"].update(category="rumour"), r"items\[0\].claim.category"),
+        (lambda item: item["claim"].update(statement="  "), r"items\[0\].claim.statement"),
+        (lambda item: item["claim"].update(tags="hooks"), r"items\[0\].claim.tags"),
+        (lambda item: item["claim"].update(context=["x"]), r"items\[0\].claim.context"),
+    ],
+)
+def test_hand_edited_proposal_is_checked_like_new_insights(
+    project: Path, edit: Any, message: str
+) -> None:
+    learn(project, HOOKS)
+    before = snapshot(project)
+    proposal = propose(
+        kfolder(project), insights("Brand new fact about ledgers", HOOKS), "n", "d", "2026-06-02"
+    )
+    edit(proposal["items"][1 if "matched" in message else 0])
+    with pytest.raises(InputError, match=message):
+        apply(kfolder(project), proposal, "p.json", "2026-06-02")
+    assert snapshot(project) == before
+
+
 def test_stale_proposal_conflicts(project: Path) -> None:
     learn(project, HOOKS)
     proposal = propose(kfolder(project), insights(HOOKS), "n", "d", "2026-06-02")

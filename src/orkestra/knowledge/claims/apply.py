@@ -51,15 +51,33 @@ def _items(data: Any, name: str) -> list[dict[str, Any]]:
             raise InputError(
                 f"{where}: action '{action}' is not allowed for {label} (use {allowed})", file=name
             )
-        if action in ("reinforce", "merge") and not isinstance(
-            (item.get("matched") or {}).get("id"), str
-        ):
+        matched = item.get("matched")
+        if matched is not None and not isinstance(matched, dict):
+            raise InputError(f"{where}.matched must be an object or null", file=name)
+        if action in ("reinforce", "merge") and not isinstance((matched or {}).get("id"), str):
             raise InputError(f"{where}: '{action}' needs matched.id", file=name)
-        if not isinstance(item.get("claim"), dict) or not isinstance(
-            item["claim"].get("statement"), str
-        ):
-            raise InputError(f"{where}.claim.statement is required", file=name)
+        _check_claim(item.get("claim"), f"{where}.claim", name)
     return items
+
+
+def _check_claim(claim: Any, where: str, name: str) -> None:
+    """An edited proposal's claim obeys the rules `learn propose` applied to it."""
+    if not isinstance(claim, dict):
+        raise InputError(f"{where}.statement is required", file=name)
+    statement = claim.get("statement")
+    if not isinstance(statement, str) or not statement.strip():
+        raise InputError(f"{where}.statement is required", file=name)
+    if claim.get("category", "technical") not in store.CATEGORIES:
+        raise InputError(
+            f"{where}.category must be one of {', '.join(store.CATEGORIES)}", file=name
+        )
+    for key in ("tags", "sources"):
+        value = claim.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise InputError(f"{where}.{key} must be a list of strings", file=name)
+    for key in ("context", "topic"):
+        if not isinstance(claim.get(key, ""), str):
+            raise InputError(f"{where}.{key} must be a string", file=name)
 
 
 class _Workspace:
