@@ -38,11 +38,16 @@ __all__ = ["find_root", "load"]
 class _Loader:
     def __init__(self, root: Path) -> None:
         self.root = root
+        self.prefix = str(root).rstrip(os.sep) + os.sep
         self.reg = Registry(root=root)
 
     # --- helpers --------------------------------------------------------------------------------
 
     def rel(self, path: Path) -> str:
+        """`path` relative to the project root, posix (string slicing: this runs per file)."""
+        text = str(path)
+        if text.startswith(self.prefix):
+            return text[len(self.prefix) :].replace(os.sep, "/")
         try:
             return path.relative_to(self.root).as_posix()
         except ValueError:
@@ -454,9 +459,15 @@ def load(root: Path) -> Registry:
 
 
 def _yaml_files(folder: Path) -> list[Path]:
-    if not folder.is_dir():
+    """The YAML files of one folder, sorted (scandir: no extra stat per file)."""
+    try:
+        with os.scandir(folder) as entries:
+            names = sorted(
+                e.name for e in entries if e.name.endswith((".yaml", ".yml")) and e.is_file()
+            )
+    except (FileNotFoundError, NotADirectoryError):
         return []
-    return sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
+    return [folder / name for name in names]
 
 
 def _plural(kind: str) -> str:
