@@ -66,6 +66,7 @@ def test_non_mapping_root(tmp_path: Path) -> None:
     with pytest.raises(InputError) as info:
         yamlio.load_mapping(path, display="list.yaml")
     assert info.value.line == 1 and "expected a mapping" in info.value.message
+    assert "root is a list" in info.value.message
 
 
 def test_empty_file(tmp_path: Path) -> None:

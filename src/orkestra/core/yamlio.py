@@ -217,8 +217,12 @@ def load_mapping(path: Path, *, display: str | None = None, allow_empty: bool = 
             return LineDict(1)
         raise InputError("file is empty; expected a YAML mapping", file=name, line=1)
     if not isinstance(data, LineDict):
-        kind = type(data).__name__
-        raise InputError(f"the document root is a {kind}; expected a mapping", file=name, line=1)
+        kind = "list" if isinstance(data, list) else f"plain value ({type(data).__name__})"
+        raise InputError(
+            f"the document root is a {kind}; expected a mapping of keys to values",
+            file=name,
+            line=1,
+        )
     return data
 
 
