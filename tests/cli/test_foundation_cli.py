@@ -219,3 +219,9 @@ def test_system_status_reports_render_drift(proj: Path, cli: Any) -> None:
     write(proj, "registries/agents/broken.yaml", "name: broken\n")
     broken = cli("system", "status", cwd=proj).json()
     assert broken["healthy"] is False and broken["render"]["drift"] is None
+
+
+@pytest.mark.parametrize("flags", [["--format", "json"], ["-f", "json"], ["--format=json"]])
+def test_json_errors_for_every_spelling(proj: Path, cli: Any, flags: list[str]) -> None:
+    result = cli("agents", "info", "nope", *flags, cwd=proj)
+    assert result.exit_code == 1 and json.loads(result.stderr)["error"]["code"] == "not_found"
