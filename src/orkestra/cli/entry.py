@@ -117,10 +117,11 @@ def _run_click(args: list[str]) -> int:
 
 
 def _wants_json(args: list[str]) -> bool:
+    """Whether the command line asks for JSON output (then errors are JSON objects too)."""
     for index, arg in enumerate(args):
-        if arg == "--format=json" or (
-            arg == "--format" and args[index + 1 : index + 2] == ["json"]
-        ):
+        if arg in ("--format=json", "-f=json", "-fjson"):
+            return True
+        if arg in ("--format", "-f") and args[index + 1 : index + 2] == ["json"]:
             return True
     return False
 
