@@ -99,3 +99,37 @@ def test_binary_and_oversized(tmp_path: Path) -> None:
 def test_dumps_round_trips() -> None:
     data = {"b": "multi\nline\n", "a": [1, {"k": "v"}], "d": "2026-01-01"}
     assert yamlio.loads(yamlio.dumps(data), "x") == data
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("a: !!int x\n", "not a valid"),
+        ("a: !!float x\n", "not a valid"),
+        ("a: !!bool maybe\n", "not a valid"),
+        ("a: !!map [x]\n", "does not fit this list"),
+        ("a: !!seq {x: 1}\n", "does not fit this mapping"),
+        ("a: !!str [x]\n", "does not fit this list"),
+        ("a: !!int [1]\n", "does not fit this list"),
+    ],
+)
+def test_explicit_tag_on_the_wrong_value_is_a_clean_error(text: str, words: str) -> None:
+    err = _err(text)
+    assert err.line == 1 and words in err.message
+
+
+def test_explicit_tags_that_fit_still_load() -> None:
+    assert yamlio.loads("a: !!int 5\nb: !!str 5\nc: !!map {x: 1}\nd: !!seq [1]\n", "r") == {
+        "a": 5,
+        "b": "5",
+        "c": {"x": 1},
+        "d": [1],
+    }
+
+
+@pytest.mark.parametrize(
+    "text", ["a: " + "[" * 3000 + "]" * 3000, "a: " + "{b: " * 3000 + "}" * 3000]
+)
+def test_deep_nesting_is_a_clean_error(text: str) -> None:
+    err = _err(text)
+    assert err.file == "reg.yaml" and "nested too deeply" in err.message

@@ -97,9 +97,9 @@ def _build(loader: Any, node: yaml.Node) -> Any:
     object tags, no merge keys, duplicate keys rejected; and about twice as fast.
     """
     tag = node.tag
-    if tag == _STR:
+    if tag == _STR and isinstance(node, yaml.ScalarNode):
         return node.value
-    if tag == _MAP:
+    if tag == _MAP and isinstance(node, yaml.MappingNode):
         data = LineDict(node.start_mark.line + 1)
         lines = data.key_lines
         for key_node, value_node in node.value:
@@ -122,19 +122,31 @@ def _build(loader: Any, node: yaml.Node) -> Any:
             data[key] = _build(loader, value_node)
             lines[key] = key_node.start_mark.line + 1
         return data
-    if tag == _SEQ:
+    if tag == _SEQ and isinstance(node, yaml.SequenceNode):
         seq = LineList(node.start_mark.line + 1)
         seq.extend(_build(loader, child) for child in node.value)
         seq.item_lines = [child.start_mark.line + 1 for child in node.value]
         return seq
     construct = _SCALARS.get(tag)
-    if construct is None or not isinstance(node, yaml.ScalarNode):
+    if tag in (_STR, _MAP, _SEQ) or (
+        construct is not None and not isinstance(node, yaml.ScalarNode)
+    ):
+        raise _Problem(
+            f"the tag '{tag}' does not fit this {_KIND[type(node)]}; remove the tag", node
+        )
+    if construct is None:
         raise _Problem(
             f"could not determine a constructor for the tag '{tag}' "
             "(only plain YAML is allowed: remove the tag)",
             node,
         )
-    return construct(loader, node)
+    try:
+        return construct(loader, node)
+    except (ValueError, TypeError, KeyError):  # an explicit tag on a value it cannot read
+        raise _Problem(f"{node.value!r} is not a valid '{tag}'; remove the tag", node) from None
+
+
+_KIND = {yaml.ScalarNode: "value", yaml.SequenceNode: "list", yaml.MappingNode: "mapping"}
 
 
 # Cheap hint: only a file containing `&x` or `*x` in a node position is re-parsed for events.
@@ -191,6 +203,10 @@ def loads(text: str, name: str = "<string>") -> Any:
         return None if node is None else _build(loader, node)
     except _Problem as exc:
         raise InputError(exc.message, file=name, line=exc.line) from None
+    except RecursionError:
+        raise InputError(
+            "YAML nested too deeply to read; flatten the structure", file=name, line=1
+        ) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
