@@ -132,4 +132,6 @@ def test_explicit_tags_that_fit_still_load() -> None:
 )
 def test_deep_nesting_is_a_clean_error(text: str) -> None:
     err = _err(text)
-    assert err.file == "reg.yaml" and "nested too deeply" in err.message
+    # Python's recursion limit or libyaml's own depth limit, whichever comes first: both clean
+    assert err.file == "reg.yaml"
+    assert "nested too deeply" in err.message or "nesting depth" in err.message
