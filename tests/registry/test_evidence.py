@@ -59,3 +59,23 @@ def test_keyboard_interrupt_exits_130(
     root = scaffold(tmp_path / "p")
     monkeypatch.setattr(inventory, "agents_list", interrupted)
     assert cli("agents", "list", cwd=root).exit_code == 130
+
+
+@pytest.mark.parametrize(
+    "evidence",
+    ["x" * 300, "a\x00b", "x" * 300 + ":sym", "../outside"],
+    ids=["long", "nul", "long-symbol", "outside"],
+)
+def test_unusable_evidence_is_missing_not_a_crash(tmp_path: Path, cli: Any, evidence: str) -> None:
+    root = scaffold(tmp_path / "p")
+    (tmp_path / "outside").write_text("x\n", encoding="utf-8")
+    rel = "registries/truths/project.yaml"
+    text = (root / rel).read_text(encoding="utf-8")
+    quoted = evidence.replace("\x00", "\\0")
+    (root / rel).write_text(
+        text.replace("- registries/orkestra.yaml", f'- "{quoted}"'), encoding="utf-8"
+    )
+    assert check_evidence(root, evidence)["status"] == "missing-file"
+    result = cli("validate", "--show-warnings", cwd=root)
+    assert result.exit_code == 0 and "ORK105" in result.stdout
+    assert cli("truths", "verify", cwd=root).exit_code == 1

@@ -252,3 +252,14 @@ def test_stale_truth_is_a_warning(root: Path, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv("ORKESTRA_TODAY", "2099-01-01")
     found = {f.code: f.severity for f in findings(root)}
     assert found["ORK104"] == "warning"
+
+
+@pytest.mark.parametrize("path", ["x" * 300, "a/" * 600 + "b"], ids=["component", "total"])
+def test_an_impossibly_long_path_is_a_finding_not_a_crash(root: Path, path: str) -> None:
+    (root / "registries/orkestra.yaml").write_text(
+        f"vendor_roots:\n  - {{path: {path}, provider: acme}}\nrender:\n  claude_md_path: {path}\n",
+        encoding="utf-8",
+    )
+    found = findings(root)
+    assert {f.code for f in found} == {"ORK002"} and len(found) == 2
+    assert all(f.line in (2, 4) and "too long" in f.message for f in found)

@@ -15,10 +15,22 @@ def split(evidence: str, root: Path) -> tuple[str, str | None]:
     if "#" in evidence:
         path, needle = evidence.split("#", 1)
         return path, needle or None
-    if ":" in evidence and not (root / evidence).exists():
+    if ":" in evidence and target(root, evidence) is None:
         path, needle = evidence.split(":", 1)
         return path, needle or None
     return evidence, None
+
+
+def target(root: Path, rel: str) -> Path | None:
+    """The evidence file or folder `rel` inside the project; None when missing or outside it
+    (including through a symlink) or when the path cannot exist (too long, NUL)."""
+    try:
+        path = (root / rel).resolve()
+        if path.is_relative_to(root.resolve()) and path.exists():
+            return path
+    except (OSError, ValueError):
+        pass
+    return None
 
 
 def _find(path: Path, needle: str) -> int | None:
@@ -42,12 +54,12 @@ def _find(path: Path, needle: str) -> int | None:
 def check_evidence(root: Path, evidence: str) -> dict[str, Any]:
     """One evidence item: ok / missing-file / missing-anchor, with the line where it was found."""
     rel, needle = split(evidence, root)
-    target = (root / rel).resolve()
-    if not target.is_relative_to(root.resolve()) or not target.exists():
+    found = target(root, rel)
+    if found is None:
         return {"evidence": evidence, "status": "missing-file", "line": None}
-    if needle is None or target.is_dir():
+    if needle is None or not found.is_file():
         return {"evidence": evidence, "status": "ok", "line": None}
-    line = _find(target, needle)
+    line = _find(found, needle)
     return {"evidence": evidence, "status": "ok" if line else "missing-anchor", "line": line}
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from orkestra.core.clock import today
 from orkestra.registry.evidence import split as evidence_target
+from orkestra.registry.evidence import target as evidence_file
 from orkestra.registry.findings import Finding
 from orkestra.registry.models.skills import REQUIRED_SECTIONS, SPEC_KEYS, TRIGGER_PHRASES
 from orkestra.registry.registry import Location, Registry, SkillEntry
@@ -182,8 +183,12 @@ def truth_rules(reg: Registry) -> Iterator[Finding]:
             )
         for evidence in truth.evidence:
             path, _needle = evidence_target(evidence, reg.root)
-            if not (reg.root / path).exists():
-                yield _at("ORK105", f"truth {truth_id} evidence '{evidence}' does not exist", loc)
+            if evidence_file(reg.root, path) is None:
+                yield _at(
+                    "ORK105",
+                    f"truth {truth_id} evidence '{evidence}' does not exist in the project",
+                    loc,
+                )
         if truth.status != "deprecated" and truth.last_verified:
             age = now - dt.date.fromisoformat(truth.last_verified)
             if age > limit:

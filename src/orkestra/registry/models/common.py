@@ -53,6 +53,8 @@ def _check_relative(value: str) -> str:
         raise ValueError("must not contain '..' (it would leave the project)")
     if "\x00" in value:
         raise ValueError("must not contain NUL")
+    if len(value) > 1024 or any(len(p.encode("utf-8")) > 255 for p in parts):
+        raise ValueError("is too long for a path (at most 255 bytes a component, 1024 in all)")
     return value
 
 
