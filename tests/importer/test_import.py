@@ -186,3 +186,20 @@ def test_adopting_the_projects_own_claude_folder(cli: Any, market: Path, target:
     assert conflict.exit_code == 1 and "code-reviewer.md" in conflict.stderr
     assert cli("sync", "--force", cwd=target).exit_code == 0
     assert cli("sync", "--check", cwd=target).exit_code == 0
+
+
+@pytest.mark.parametrize("color", ["[red]", "{a: 1}"])
+def test_a_list_or_mapping_colour_is_kept_not_a_crash(
+    tmp_path: Path, target: Path, color: str
+) -> None:
+    source = tmp_path / "src"
+    write(
+        source, ".claude/agents/a1.md", f"---\nname: a1\ndescription: d.\ncolor: {color}\n---\nx\n"
+    )
+    report = import_tree(target, source)
+    assert report.agents[0]["kept_frontmatter"] == ["color"]
+    data = yamlio.load_mapping(target / "registries/agents/a1.yaml")
+    assert (
+        "color" not in data
+        and data["frontmatter_extra"]["color"] == yamlio.loads(f"c: {color}")["c"]
+    )

@@ -89,7 +89,7 @@ def agent(doc: Document, stem: str, category: str) -> Converted:
     if spawns_agents(tools):
         data["role"] = "orchestrator"
     color = meta.pop("color", None)
-    if color in _COLORS:
+    if isinstance(color, str) and color in _COLORS:
         data["color"] = color
     elif color is not None:
         extra["color"] = plain(color)
