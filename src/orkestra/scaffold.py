@@ -8,7 +8,7 @@ from typing import Any
 
 from orkestra.core import atomic, yamlio
 from orkestra.core.clock import today
-from orkestra.core.errors import ConflictError
+from orkestra.core.errors import ConflictError, InputError, UnsafePathError
 
 GITATTRIBUTES = (
     "registries/changelog/commits_processed.jsonl merge=union",
@@ -177,31 +177,66 @@ def _files(project: str) -> dict[str, str]:
 def init_project(path: Path, *, force: bool = False) -> InitResult:
     """Scaffold `path`; refuse (naming the files) to overwrite anything unless `force`."""
     root = path.resolve()
+    if root.exists() and not root.is_dir():
+        raise InputError(f"{path} is not a folder; give `orkestra init` a project folder")
     files = _files(root.name or "project")
+    _check_folders(root, files)
     existing = sorted(rel for rel in files if (root / rel).exists())
     if existing and not force:
         raise ConflictError(
             f"refusing to overwrite {len(existing)} existing file(s) in {root}: "
             f"{', '.join(existing)}; use --force to overwrite them"
         )
+    # read (and check) the git files before writing anything, so a bad one leaves no half project
+    git_files = {
+        name: _with_lines(root, name, lines)
+        for name, lines in ((".gitattributes", GITATTRIBUTES), (".gitignore", GITIGNORE))
+    }
     result = InitResult(root=str(root))
     for rel, text in files.items():
         target = root / rel
         (result.overwritten if target.exists() else result.created).append(rel)
         atomic.write_text(target, text)
-    for name, lines in ((".gitattributes", GITATTRIBUTES), (".gitignore", GITIGNORE)):
-        if _ensure_lines(root / name, lines):
+    for name, text in git_files.items():
+        if text is not None:
+            atomic.write_text(root / name, text)
             result.updated.append(name)
     return result
 
 
-def _ensure_lines(path: Path, lines: tuple[str, ...]) -> bool:
-    """Append the lines a file lacks (never removes or rewrites the user's own lines)."""
-    current = path.read_text(encoding="utf-8") if path.exists() else ""
+def _check_folders(root: Path, files: dict[str, str]) -> None:
+    """Every folder init writes into is a real folder below `root` (or does not exist yet)."""
+    folders = {
+        "/".join(rel.split("/")[:depth]) for rel in files for depth in range(1, rel.count("/") + 1)
+    }
+    for folder in sorted(folders):
+        full = root / folder
+        if full.is_symlink():
+            raise UnsafePathError(
+                f"refusing to write below '{folder}': it is a symlink, and init never writes "
+                "through symlinks; replace it with a folder",
+                file=folder,
+            )
+        if full.exists() and not full.is_dir():
+            raise ConflictError(
+                f"'{folder}' is a file where init needs a folder; move it away", file=folder
+            )
+
+
+def _with_lines(root: Path, name: str, lines: tuple[str, ...]) -> str | None:
+    """The file's text with the lines it lacks appended (the user's own lines are kept), or None
+    when nothing is missing."""
+    path = root / name
+    if path.is_symlink():
+        raise UnsafePathError(
+            f"refusing to rewrite '{name}': it is a symlink; replace it with a file or add "
+            f"these lines yourself: {'; '.join(lines)}",
+            file=name,
+        )
+    current = yamlio.read_text(path, display=name) if path.exists() else ""
     present = {line.strip() for line in current.splitlines()}
     missing = [line for line in lines if line not in present]
     if not missing:
-        return False
+        return None
     prefix = current if not current or current.endswith("\n") else current + "\n"
-    atomic.write_text(path, prefix + "# orkestra\n" + "\n".join(missing) + "\n")
-    return True
+    return prefix + "# orkestra\n" + "\n".join(missing) + "\n"

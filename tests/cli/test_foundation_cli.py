@@ -49,6 +49,42 @@ def test_init_keeps_user_gitignore_lines(tmp_path: Path, cli: Any) -> None:
     assert text.startswith("node_modules/\n") and ".orkestra/" in text
 
 
+def _tree(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*"))
+
+
+def test_init_refuses_odd_targets_cleanly_and_writes_nothing(tmp_path: Path, cli: Any) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    cases = {
+        "symlinked-registries": lambda r: (r / "registries").symlink_to(outside),
+        "bad-gitignore": lambda r: (r / ".gitignore").write_bytes(b"\xff\xfe"),
+        "folder-gitattributes": lambda r: (r / ".gitattributes").mkdir(),
+        "linked-gitignore": lambda r: (r / ".gitignore").symlink_to(outside / "gi"),
+        "file-for-folder": lambda r: write(r, "registries/agents", "x"),
+    }
+    expected = {
+        "symlinked-registries": "registries: refusing to write below 'registries': it is a symlink",
+        "bad-gitignore": ".gitignore:1: invalid UTF-8",
+        "folder-gitattributes": ".gitattributes: cannot read file",
+        "linked-gitignore": ".gitignore: refusing to rewrite '.gitignore': it is a symlink",
+        "file-for-folder": "registries/agents: 'registries/agents' is a file",
+    }
+    for name, make in cases.items():
+        root = tmp_path / name
+        root.mkdir()
+        make(root)
+        before = _tree(root)
+        result = cli("init", str(root))
+        assert result.exit_code == 1, name
+        assert expected[name] in result.stderr, (name, result.stderr)
+        assert _tree(root) == before, name
+    assert list(outside.iterdir()) == []
+    write(tmp_path, "a-file", "x")
+    result = cli("init", str(tmp_path / "a-file"))
+    assert result.exit_code == 1 and "is not a folder" in result.stderr
+
+
 def test_validate_text_json_and_strict(proj: Path, cli: Any) -> None:
     ok = cli("validate", cwd=proj)
     assert ok.exit_code == 0 and ok.stdout.startswith("ok: 0 error(s)")
