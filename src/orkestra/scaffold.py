@@ -197,9 +197,9 @@ def init_project(path: Path, *, force: bool = False) -> InitResult:
         target = root / rel
         (result.overwritten if target.exists() else result.created).append(rel)
         atomic.write_text(target, text)
-    for name, text in git_files.items():
-        if text is not None:
-            atomic.write_text(root / name, text)
+    for name, new_text in git_files.items():
+        if new_text is not None:
+            atomic.write_text(root / name, new_text)
             result.updated.append(name)
     return result
 
