@@ -173,3 +173,32 @@ def test_all_findings_collected_in_one_run(root: Path) -> None:
     assert ("ORK001", "registries/agents/broken.yaml") in got
     assert ("ORK001", "registries/characters/styles.yaml") in got
     assert ("ORK025", AGENT) in got
+
+
+def test_vendor_root_or_skill_reached_through_a_symlink_out_is_refused(
+    root: Path, tmp_path: Path
+) -> None:
+    skill = "---\nname: {0}\ndescription: Leak it. Use when you want files from outside.\n---\nx\n"
+    write(tmp_path, "outside/acme/evil/SKILL.md", skill.format("evil"))
+    write(tmp_path, "outside/inner/sneaky/SKILL.md", skill.format("sneaky"))
+    (root / "vendor").mkdir()
+    (root / "vendor/acme").symlink_to(tmp_path / "outside/acme")
+    write(
+        root,
+        "registries/orkestra.yaml",
+        "vendor_roots:\n  - {path: vendor/acme, provider: acme, default_scopes: [example]}\n",
+    )
+    reg = load(root)
+    assert "evil" not in reg.skills
+    assert [(f.code, f.file) for f in findings(root)] == [("ORK045", "registries/orkestra.yaml")]
+    # an overlay entry that reaches out through a symlinked folder inside a real root
+    (root / "vendor/acme").unlink()
+    write(root, "vendor/acme/ok/SKILL.md", skill.format("ok"))
+    (root / "vendor/acme/sub").symlink_to(tmp_path / "outside/inner")
+    write(
+        root,
+        "registries/vendor/acme.yaml",
+        "provider: acme\nskills:\n  sneaky: {path: vendor/acme/sub/sneaky, layer: K3}\n",
+    )
+    assert "sneaky" not in load(root).skills
+    assert [f.code for f in findings(root)] == ["ORK045"]

@@ -40,6 +40,7 @@ class _Loader:
         self.root = root
         self.prefix = str(root).rstrip(os.sep) + os.sep
         self.reg = Registry(root=root)
+        self.real_root = root.resolve()
 
     # --- helpers --------------------------------------------------------------------------------
 
@@ -263,6 +264,14 @@ class _Loader:
                     "registries/orkestra.yaml",
                 )
                 continue
+            if not _inside(base, self.real_root):
+                self.add(
+                    "ORK045",
+                    f"vendor root '{root_cfg.path}' ({root_cfg.provider}) leaves the project "
+                    "through a symlink; put the skills inside the project (e.g. a submodule)",
+                    "registries/orkestra.yaml",
+                )
+                continue
             overlay = self.vendor_overlay(root_cfg.provider)
             if overlay is False:
                 continue  # an unreadable overlay loads nothing rather than everything
@@ -276,7 +285,11 @@ class _Loader:
             else:
                 found = sorted(base.glob("*/SKILL.md"))
             for skill_md in found:
-                if skill_md.parent.is_symlink() or skill_md.is_symlink():
+                if (
+                    skill_md.parent.is_symlink()
+                    or skill_md.is_symlink()
+                    or not _inside(skill_md.parent, self.real_root)
+                ):
                     self.add(
                         "ORK045",
                         "vendor skill is a symlink; only real folders are read",
@@ -468,6 +481,11 @@ def _yaml_files(folder: Path) -> list[Path]:
     except (FileNotFoundError, NotADirectoryError):
         return []
     return [folder / name for name in names]
+
+
+def _inside(path: Path, real_root: Path) -> bool:
+    """True when `path`, symlinks resolved, stays inside the (resolved) project root."""
+    return path.resolve().is_relative_to(real_root)
 
 
 def _plural(kind: str) -> str:
