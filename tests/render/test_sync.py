@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from orkestra.core.errors import ConflictError, UnsafePathError, ValidationFailed
+from orkestra.core.errors import ConflictError, InputError, UnsafePathError, ValidationFailed
 from orkestra.render import manifest, writer
 from orkestra.render.sync import sync
 from tests.conftest import write
@@ -233,6 +233,30 @@ def test_claude_md_block_is_replaced_and_the_rest_kept(rich: Path) -> None:
     assert text.endswith("<!-- orkestra:end -->\n\nMore hand-written text.\n")
     assert text.count("orkestra:begin") == 1
     assert "CLAUDE.md" not in manifest.load(rich)  # shared, never owned, never pruned
+
+
+@pytest.mark.parametrize("inside", [True, False], ids=["to-agents-md", "to-outside"])
+def test_symlinked_claude_md_is_refused_never_read_or_replaced(
+    rich: Path, tmp_path: Path, inside: bool
+) -> None:
+    target = rich / "AGENTS.md" if inside else tmp_path / "outside.md"
+    target.write_text("# secret or shared text\n")
+    (rich / "CLAUDE.md").unlink()
+    (rich / "CLAUDE.md").symlink_to(target)
+    before = tree(rich)
+    for mode in ("write", "dry-run", "check"):
+        with pytest.raises(UnsafePathError) as info:
+            sync(rich, mode=mode)  # type: ignore[arg-type]
+        assert info.value.file == "CLAUDE.md" and "claude_md_path" in info.value.message
+    assert tree(rich) == before and (rich / "CLAUDE.md").is_symlink()
+    assert target.read_text() == "# secret or shared text\n"
+
+
+def test_undecodable_claude_md_is_a_clean_error(rich: Path) -> None:
+    (rich / "CLAUDE.md").write_bytes(b"\xff\xfe# notes\n")
+    with pytest.raises(InputError) as info:
+        sync(rich)
+    assert info.value.file == "CLAUDE.md" and info.value.line == 1
 
 
 def test_copied_vendor_skill_switching_to_link(rich: Path) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from orkestra.core import yamlio
-from orkestra.core.errors import InputError
+from orkestra.core.errors import InputError, UnsafePathError
 from orkestra.registry.models import Agent, Command
 from orkestra.registry.registry import Registry, SkillEntry
 from orkestra.render.environment import Templates
@@ -281,7 +281,13 @@ def claude_md(reg: Registry, templates: Templates) -> Output:
     truths = sorted({t.metadata.render.output for t in reg.truth_files.values()})
     block = templates.render("claude/claude_md_block.md.j2", {"agents": agents, "truths": truths})
     path = reg.root / rel
-    current = path.read_text(encoding="utf-8") if path.is_file() else ""
+    if path.is_symlink():
+        raise UnsafePathError(
+            f"{rel} is a symlink; sync never writes through symlinks, nor replaces one; set "
+            "render.claude_md_path to the file it points to (inside the project)",
+            file=rel,
+        )
+    current = yamlio.read_text(path, display=rel) if path.exists() else ""
     start, end = current.find(BEGIN), current.find(END)
     if start >= 0 and end > start:
         text = current[:start] + block.rstrip("\n") + current[end + len(END) :]
