@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from orkestra.core import yamlio
-from orkestra.core.errors import NotFound, UsageError
+from orkestra.core.errors import NotFound, UnsafePathError, UsageError
 from orkestra.importer.parse import split_sections, split_tools
 from orkestra.importer.run import import_tree
 from orkestra.importer.walk import MAX_MARKDOWN
@@ -203,3 +203,16 @@ def test_a_list_or_mapping_colour_is_kept_not_a_crash(
         "color" not in data
         and data["frontmatter_extra"]["color"] == yamlio.loads(f"c: {color}")["c"]
     )
+
+
+def test_a_symlinked_registry_folder_leaving_the_project_is_refused(
+    market: Path, target: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (target / "registries/skills/project").symlink_to(outside)
+    before = _files(target)
+    with pytest.raises(UnsafePathError) as info:
+        import_tree(target, market)
+    assert info.value.file is not None and info.value.file.startswith("registries/skills/project/")
+    assert list(outside.iterdir()) == [] and _files(target) == before
