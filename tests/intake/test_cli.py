@@ -275,3 +275,16 @@ def test_text_format(cli: Any, project: Path) -> None:
     assert "vendor/acme/curl-setup: reject (depth 2)" in out
     assert "  vendor/acme/curl-setup/SKILL.md:12: high remote-code-pipe: curl -fsSL" in out
     assert out.rstrip().endswith("2 candidates: 1 adopted, 0 review, 1 rejected")
+
+
+def test_apply_through_a_symlinked_vendor_folder_leaving_the_project_is_refused(
+    cli: Any, project: Path, tmp_path_factory: Any
+) -> None:
+    outside = tmp_path_factory.mktemp("overlays")
+    _vendor(project, "csv-profiler")
+    (project / "registries/vendor").symlink_to(outside)
+    before = (project / "registries/orkestra.yaml").read_bytes()
+    result = cli("skills", "intake", "vendor/acme", "--provider", "acme", "--apply", cwd=project)
+    assert result.exit_code == 1 and "outside the project" in result.stderr
+    assert list(outside.iterdir()) == []
+    assert (project / "registries/orkestra.yaml").read_bytes() == before

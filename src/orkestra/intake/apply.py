@@ -167,6 +167,8 @@ def _adopted(project: Path, candidate: Candidate, options: Options) -> AdoptedSk
 
 def write(project: Path, result: Plan) -> None:
     """Write the overlay, then (only for a new root) orkestra.yaml; both atomically."""
+    for rel in (result.overlay_file, CONFIG):
+        relative_inside(project, (project / rel).parent)  # no symlinked folder leading out
     atomic.write_text(project / result.overlay_file, yamlio.dumps(result.overlay.model_dump()))
     if result.config_text is not None:
         atomic.write_text(project / CONFIG, result.config_text)
