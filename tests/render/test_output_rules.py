@@ -72,6 +72,25 @@ def test_specialist_never_gets_the_agent_spawning_tool(scaffold: Path) -> None:
     assert "tools: Read\n" in text and "Agent" not in text.split("---")[1]
 
 
+@pytest.mark.parametrize(
+    "tools",
+    [["Read", "Bash(git commit: *)"], ["Bash(x):"], ["*"], ["Read", "Grep"]],
+    ids=["colon-space", "trailing-colon", "star", "plain"],
+)
+def test_tools_line_reads_back_as_the_same_string(scaffold: Path, tools: list[str]) -> None:
+    put(
+        scaffold,
+        "registries/agents/odd.yaml",
+        {"name": "odd", "description": "Odd tools.", "tools": tools},
+    )
+    outputs = {o.path: o for o in claude.render(load(scaffold), Templates(scaffold))}
+    text = (outputs[".claude/agents/odd.md"].data or b"").decode()
+    meta = yaml.safe_load(text.split("---\n", 2)[1])
+    assert meta["tools"] == ", ".join(tools)
+    if tools == ["Read", "Grep"]:
+        assert "tools: Read, Grep\n" in text  # plain when plain is safe (no churn)
+
+
 def test_skills_use_only_spec_keys_and_pass_the_reference_validator(rich: Path) -> None:
     sync(rich)
     folders = sorted(p for p in (rich / ".claude/skills").iterdir())

@@ -45,6 +45,7 @@ def _environment(root: Path | None) -> SandboxedEnvironment:
         auto_reload=True,  # a changed project template is picked up by a long-lived process
     )
     env.filters["yaml_str"] = text.yaml_str
+    env.filters["yaml_plain"] = text.yaml_plain
     env.filters["block"] = text.block
     env.filters["one_line"] = text.one_line
     return env

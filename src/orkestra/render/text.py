@@ -5,6 +5,10 @@ from __future__ import annotations
 import json
 import re
 
+import yaml
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 # Characters YAML treats as line breaks or refuses in a stream; always escaped inside quotes.
 _YAML_UNSAFE = re.compile(
     "[^\x09\x0a\x0d\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
@@ -19,6 +23,19 @@ def yaml_str(value: object) -> str:
     """
     text = json.dumps(str(value), ensure_ascii=False)
     return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def yaml_plain(value: object) -> str:
+    """The value as written when YAML reads it back as the same one-line string (`Read, Grep`),
+    else double-quoted (`Bash(git commit: *)` would otherwise break the frontmatter)."""
+    text = str(value)
+    if text and "\n" not in text and text == text.strip():
+        try:
+            if yaml.load(f"k: {text}\n", Loader=_Loader) == {"k": text}:
+                return text
+        except yaml.YAMLError:
+            pass
+    return yaml_str(text)
 
 
 def block(text: str) -> str:
