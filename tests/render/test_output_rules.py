@@ -87,6 +87,10 @@ def test_tools_line_reads_back_as_the_same_string(scaffold: Path, tools: list[st
     text = (outputs[".claude/agents/odd.md"].data or b"").decode()
     meta = yaml.safe_load(text.split("---\n", 2)[1])
     assert meta["tools"] == ", ".join(tools)
+    put(scaffold, "registries/agents/odd.yaml", {"name": "odd", "description": "d", "model": "1e3"})
+    outputs = {o.path: o for o in claude.render(load(scaffold), Templates(scaffold))}
+    head = (outputs[".claude/agents/odd.md"].data or b"").decode().split("---\n", 2)[1]
+    assert yaml.safe_load(head)["model"] == "1e3"  # not the float 1000.0
     if tools == ["Read", "Grep"]:
         assert "tools: Read, Grep\n" in text  # plain when plain is safe (no churn)
 
