@@ -81,3 +81,13 @@ class UnsafePathError(OrkestraError):
     """A path would leave the project root or pass through a symlink leaving it."""
 
     code = "unsafe_path"
+
+
+class ChangedOnDisk(ConflictError):
+    """A file changed on disk between reading it and writing it back; nothing was written."""
+
+
+class WriteFailed(OrkestraError):
+    """The operating system refused a write or delete (permissions, disk full, ...)."""
+
+    code = "write_failed"

@@ -1,0 +1,302 @@
+"""The one safe writer: every project file a command writes or deletes goes through here.
+
+A path must stay inside the project root (no absolute path elsewhere, no `..`), no folder on its
+way below the root may be a symlink, and an existing symlink at the path itself is refused (it
+would be read or replaced in the user's place). Data goes to a temporary file in the same folder
+(`.<name>.orkestra-<pid>-<n>.tmp`), is fsynced, then renamed over the target with `os.replace`,
+so a reader sees the old file or the new one, never half of it; an existing file keeps its mode.
+Temporary files left by a killed run are recognised by that name and removed by `clean_stale`.
+Standard library only: the hooks use it too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import re
+import stat
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path, PurePath
+from typing import Final
+
+from orkestra.core.errors import ChangedOnDisk, ConflictError, UnsafePathError, WriteFailed
+
+#: the temporary-file name of a write in progress: `.<name>.orkestra-<pid>-<n>.tmp`
+TEMP_RE: Final = re.compile(r"^\..*\.orkestra-(?P<pid>\d+)-\d+\.tmp$")
+#: a temporary file older than this is stale even when its pid belongs to a live process
+STALE_SECONDS: Final = 24 * 3600
+_NAME_ROOM: Final = 200  # keep the temporary name under NAME_MAX for long file names
+_counter = itertools.count()
+
+
+class _Unset:
+    """Marker: no expected-old-content check."""
+
+
+UNSET: Final = _Unset()
+
+
+def check_relative(rel: str) -> None:
+    """Reject a relative path that is empty, absolute, climbs out with `..`, or is otherwise odd."""
+    parts = rel.split("/")
+    if (
+        not rel
+        or rel.startswith("/")
+        or "\\" in rel
+        or "\x00" in rel
+        or any(p in ("", ".", "..") for p in parts)
+    ):
+        raise UnsafePathError(f"refusing to write '{rel}': not a plain path inside the project")
+
+
+def relative(root: Path, path: Path | str) -> str:
+    """`path` (relative to `root`, or absolute below it) as a checked relative POSIX path."""
+    if isinstance(path, str) and not path.startswith("/"):
+        check_relative(path)  # as given: "a//b" or "./a" are odd, not silently normalised
+        return path
+    pure = PurePath(path)
+    if pure.is_absolute():
+        for base in (root, root.resolve()):
+            if pure.is_relative_to(base):
+                pure = pure.relative_to(base)
+                break
+        else:
+            raise UnsafePathError(
+                f"refusing to write '{path}': it is outside the project {root}", file=str(path)
+            )
+    rel = pure.as_posix()
+    check_relative(rel)
+    return rel
+
+
+class Guard:
+    """Checks that the folders leading to a path are real folders (or not there yet).
+
+    Memoised: a writer with many files lstat()s each folder once. `removable_links` are owned
+    symlinks the caller deletes before writing, so a path below one is reported as 'gone'.
+    """
+
+    def __init__(self, root: Path, removable_links: Iterable[str] = ()) -> None:
+        self.root = str(root)
+        self.removable = set(removable_links)
+        self.seen: dict[str, str] = {}
+
+    def parents(self, rel: str) -> str:
+        """'ok'; 'gone' below a removable link; 'blocked' when a file sits where a folder is
+        needed. A symlinked folder raises UnsafePathError."""
+        check_relative(rel)
+        parts = rel.split("/")[:-1]
+        for depth in range(1, len(parts) + 1):
+            folder = "/".join(parts[:depth])
+            state = self.seen.get(folder)
+            if state is None:
+                state = self.seen[folder] = self._state(folder)
+            if state != "ok":
+                return state
+        return "ok"
+
+    def forget(self) -> None:
+        """Drop what was seen (after deletions changed the tree)."""
+        self.seen.clear()
+
+    def _state(self, folder: str) -> str:
+        try:
+            st = os.lstat(f"{self.root}/{folder}")
+        except FileNotFoundError:
+            return "ok"
+        if stat.S_ISLNK(st.st_mode):
+            if folder in self.removable:
+                return "gone"
+            raise UnsafePathError(
+                f"refusing to write below '{folder}': it is a symlink, and Orkestra never writes "
+                "through a symlink (it could lead outside the project); replace it with a folder",
+                file=folder,
+            )
+        return "ok" if stat.S_ISDIR(st.st_mode) else "blocked"
+
+
+def check_target(
+    root: Path, path: Path | str, *, guard: Guard | None = None, replace_link: bool = False
+) -> str:
+    """Every check `write_file` makes before writing, without writing; returns the relative path.
+
+    Multi-file writers call it for every path first, so a refusal leaves nothing half-written.
+    """
+    rel = relative(root, path)
+    state = (guard or Guard(root)).parents(rel)
+    if state == "blocked":
+        raise ConflictError(
+            f"refusing to write '{rel}': a file sits where a folder is needed; move it away",
+            file=rel,
+        )
+    if not replace_link and state == "ok" and os.path.islink(f"{root}/{rel}"):  # noqa: PTH114
+        raise UnsafePathError(
+            f"refusing to rewrite '{rel}': it is a symlink, and Orkestra never writes through "
+            "a symlink; replace it with a file",
+            file=rel,
+        )
+    return rel
+
+
+def write_file(
+    root: Path,
+    path: Path | str,
+    data: bytes | str,
+    *,
+    expected_old: bytes | _Unset | None = UNSET,
+    mode: int | None = None,
+    replace_link: bool = False,
+    durable: bool = True,
+    guard: Guard | None = None,
+) -> Path:
+    """Write `data` (str is UTF-8) to `path` inside `root` atomically; return the full path.
+
+    `mode` defaults to the existing file's mode, else 0o644. With `expected_old` the file must
+    still hold those bytes (None: must not exist) or ChangedOnDisk is raised and nothing written.
+    `replace_link` lets an owned symlink at the path be replaced (never followed). `durable=False`
+    skips the fsync (derived caches that are rebuilt if lost).
+    """
+    rel = check_target(root, path, guard=guard, replace_link=replace_link)
+    full = f"{root}/{rel}"
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    current = _lstat(full)
+    if not isinstance(expected_old, _Unset):
+        _expect(full, rel, current, expected_old)
+    if mode is None:
+        mode = stat.S_IMODE(current.st_mode) if current and stat.S_ISREG(current.st_mode) else 0o644
+    _replace(full, rel, lambda tmp: _fill(tmp, payload, mode, durable))
+    return Path(full)
+
+
+def write_link(root: Path, path: Path | str, target: str, *, guard: Guard | None = None) -> Path:
+    """Create (or replace) the symlink `path` -> `target` atomically; `path` itself may be an
+    owned link or file, which is replaced, never followed."""
+    rel = check_target(root, path, guard=guard, replace_link=True)
+    full = f"{root}/{rel}"
+    _replace(full, rel, lambda tmp: os.symlink(target, tmp))  # noqa: PTH211
+    return Path(full)
+
+
+def remove_file(root: Path, path: Path | str, *, guard: Guard | None = None) -> bool:
+    """Delete the file (or symlink, never its target) at `path`; False when it was not there."""
+    rel = relative(root, path)
+    if (guard or Guard(root)).parents(rel) != "ok":
+        return False
+    try:
+        os.unlink(f"{root}/{rel}")  # noqa: PTH108
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise WriteFailed(f"cannot delete '{rel}': {exc.strerror or exc}", file=rel) from exc
+    return True
+
+
+def clean_stale(root: Path, folders: Iterable[Path | str]) -> list[str]:
+    """Remove temporary files that killed runs left in `folders` (below `root`); return them."""
+    removed = []
+    now = time.time()
+    for folder in sorted({_folder(root, f) for f in folders}):
+        base = f"{root}/{folder}" if folder else str(root)
+        try:
+            entries = list(os.scandir(base))
+        except OSError:
+            continue
+        for entry in entries:
+            match = TEMP_RE.match(entry.name)
+            if match is None or not _stale(int(match.group("pid")), entry, now):
+                continue
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(entry.path)  # noqa: PTH108
+                removed.append(f"{folder}/{entry.name}" if folder else entry.name)
+    return removed
+
+
+def _folder(root: Path, folder: Path | str) -> str:
+    """A folder below `root` as a relative path; "" for the root itself."""
+    if str(folder) in ("", ".") or PurePath(folder) in (root, root.resolve()):
+        return ""
+    return relative(root, folder)
+
+
+def _stale(pid: int, entry: os.DirEntry[str], now: float) -> bool:
+    try:
+        age = now - entry.stat(follow_symlinks=False).st_mtime
+    except OSError:
+        return False
+    if age > STALE_SECONDS:
+        return True
+    if pid == os.getpid() or os.name == "nt":  # no safe liveness probe on Windows: age only
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def _lstat(full: str) -> os.stat_result | None:
+    try:
+        return os.lstat(full)
+    except FileNotFoundError:
+        return None
+
+
+def _expect(full: str, rel: str, current: os.stat_result | None, expected: bytes | None) -> None:
+    if current is None:
+        same = expected is None
+    elif expected is None or not stat.S_ISREG(current.st_mode):
+        same = False
+    else:
+        with open(full, "rb") as handle:  # noqa: PTH123
+            same = handle.read() == expected
+    if not same:
+        raise ChangedOnDisk(
+            f"'{rel}' changed on disk since it was read; nothing was written, run the command again",
+            file=rel,
+        )
+
+
+def _temp_name(full: str) -> str:
+    folder, _, name = full.rpartition("/")
+    return f"{folder}/.{name[:_NAME_ROOM]}.orkestra-{os.getpid()}-{next(_counter)}.tmp"
+
+
+def _replace(full: str, rel: str, make: Callable[[str], None]) -> None:
+    """Make the temporary file with `make(tmp)`, then rename it over `full`; clean up on failure."""
+    tmp = _temp_name(full)
+    try:
+        try:
+            make(tmp)
+        except FileNotFoundError:
+            os.makedirs(full.rpartition("/")[0], exist_ok=True)  # noqa: PTH103 - only on a miss
+            make(tmp)
+        os.replace(tmp, full)  # noqa: PTH105
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)  # noqa: PTH108
+        if isinstance(exc, IsADirectoryError):
+            raise ConflictError(f"'{rel}' is a folder; move it away", file=rel) from None
+        if isinstance(exc, OSError):
+            raise WriteFailed(f"cannot write '{rel}': {exc.strerror or exc}", file=rel) from exc
+        raise
+
+
+def _fill(tmp: str, payload: bytes, mode: int, durable: bool) -> None:
+    """Create `tmp` with exactly `mode` (whatever the umask) and write all of `payload`."""
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), mode)
+    try:
+        view = memoryview(payload)
+        while view:  # os.write may write less than asked
+            view = view[os.write(fd, view) :]
+        if hasattr(os, "fchmod"):  # exactly `mode`, whatever the umask
+            os.fchmod(fd, mode)
+        else:  # pragma: no cover - Windows
+            os.chmod(tmp, mode)  # noqa: PTH101
+        if durable:
+            os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,217 @@
+"""The one safe writer: inside the root, no symlinks on the way, atomic, mode kept, no temp left."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from orkestra.core import safewrite
+from orkestra.core.errors import ChangedOnDisk, ConflictError, UnsafePathError, WriteFailed
+
+
+def files(root: Path) -> dict[str, bytes]:
+    """Every file below root (symlinks as their target), for "nothing changed" checks."""
+    out = {}
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if path.is_symlink():
+            out[rel] = str(path.readlink()).encode()
+        elif path.is_file():
+            out[rel] = path.read_bytes()
+    return out
+
+
+def test_writes_text_and_bytes_creating_folders(tmp_path: Path) -> None:
+    full = safewrite.write_file(tmp_path, "a/b/c.txt", "héllo\n")
+    assert full == tmp_path / "a/b/c.txt" and full.read_bytes() == "héllo\n".encode()
+    safewrite.write_file(tmp_path, tmp_path / "a/b/c.txt", b"\x00bin")
+    assert full.read_bytes() == b"\x00bin"
+    assert stat.S_IMODE(full.stat().st_mode) == 0o644
+    assert files(tmp_path) == {"a/b/c.txt": b"\x00bin"}  # no temporary file left
+
+
+@pytest.mark.parametrize(
+    "path", ["../out.txt", "a/../../out.txt", "/etc/passwd", "", "a//b", "./a", "a\\b"]
+)
+def test_paths_leaving_the_root_or_odd_are_refused(tmp_path: Path, path: str) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    with pytest.raises(UnsafePathError):
+        safewrite.write_file(root, path, "x")
+    assert files(tmp_path) == {}
+
+
+def test_an_absolute_path_below_the_root_is_accepted(tmp_path: Path) -> None:
+    safewrite.write_file(tmp_path, tmp_path.resolve() / "x.txt", "x")
+    assert (tmp_path / "x.txt").read_text() == "x"
+
+
+@pytest.mark.parametrize("leaves", [True, False], ids=["to-outside", "to-inside"])
+def test_a_symlinked_parent_folder_is_refused(tmp_path: Path, leaves: bool) -> None:
+    root, outside = tmp_path / "project", tmp_path / "outside"
+    root.mkdir()
+    outside.mkdir()
+    (root / "real").mkdir()
+    (root / "a").mkdir()
+    (root / "a/link").symlink_to(outside if leaves else root / "real")
+    before = files(tmp_path)
+    with pytest.raises(UnsafePathError) as info:
+        safewrite.write_file(root, "a/link/deep/x.txt", "x")
+    assert info.value.file == "a/link" and "symlink" in info.value.message
+    assert "outside the project" in info.value.message
+    assert files(tmp_path) == before and not (outside / "deep").exists()
+
+
+def test_a_symlinked_target_is_refused_and_its_target_untouched(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("keep")
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "f.txt").symlink_to(secret)
+    with pytest.raises(UnsafePathError) as info:
+        safewrite.write_file(root, "f.txt", "x")
+    assert info.value.file == "f.txt" and "symlink" in info.value.message
+    assert secret.read_text() == "keep" and (root / "f.txt").is_symlink()
+    # an owned link may be replaced on purpose: the link goes, its target stays
+    safewrite.write_file(root, "f.txt", "new", replace_link=True)
+    assert not (root / "f.txt").is_symlink() and secret.read_text() == "keep"
+
+
+def test_a_file_where_a_folder_is_needed_is_a_conflict(tmp_path: Path) -> None:
+    (tmp_path / "a").write_text("file")
+    with pytest.raises(ConflictError) as info:
+        safewrite.write_file(tmp_path, "a/b.txt", "x")
+    assert info.value.file == "a/b.txt"
+
+
+def test_a_folder_at_the_target_is_a_conflict(tmp_path: Path) -> None:
+    (tmp_path / "d").mkdir()
+    with pytest.raises(ConflictError, match="is a folder"):
+        safewrite.write_file(tmp_path, "d", "x")
+    assert files(tmp_path) == {}
+
+
+def test_the_mode_of_an_existing_file_is_kept(tmp_path: Path) -> None:
+    script = tmp_path / "run.sh"
+    script.write_text("old")
+    script.chmod(0o750)
+    safewrite.write_file(tmp_path, "run.sh", "new")
+    assert script.read_text() == "new" and stat.S_IMODE(script.stat().st_mode) == 0o750
+    safewrite.write_file(tmp_path, "run.sh", "newer", mode=0o600)
+    assert stat.S_IMODE(script.stat().st_mode) == 0o600
+
+
+def test_an_explicit_mode_ignores_the_umask(tmp_path: Path) -> None:
+    old = os.umask(0o077)
+    try:
+        safewrite.write_file(tmp_path, "hook", "#!/bin/sh\n", mode=0o755)
+        safewrite.write_file(tmp_path, "plain", "x")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "hook").stat().st_mode) == 0o755
+    assert stat.S_IMODE((tmp_path / "plain").stat().st_mode) == 0o644
+
+
+def test_expected_old_mismatch_leaves_the_file_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "f.txt"
+    path.write_text("changed by someone else")
+    with pytest.raises(ChangedOnDisk) as info:
+        safewrite.write_file(tmp_path, "f.txt", "mine", expected_old=b"what I read")
+    assert info.value.file == "f.txt" and "changed on disk" in info.value.message
+    assert files(tmp_path) == {"f.txt": b"changed by someone else"}
+    with pytest.raises(ChangedOnDisk):  # None: the file must not exist yet
+        safewrite.write_file(tmp_path, "f.txt", "mine", expected_old=None)
+    safewrite.write_file(tmp_path, "f.txt", "mine", expected_old=b"changed by someone else")
+    safewrite.write_file(tmp_path, "new.txt", "n", expected_old=None)
+    assert files(tmp_path) == {"f.txt": b"mine", "new.txt": b"n"}
+
+
+def test_a_failed_rename_leaves_no_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "f.txt").write_text("old")
+
+    def refuse(src: str, dst: str) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(safewrite.os, "replace", refuse)
+    with pytest.raises(WriteFailed) as info:
+        safewrite.write_file(tmp_path, "f.txt", "new")
+    assert info.value.file == "f.txt" and "Permission denied" in info.value.message
+    assert files(tmp_path) == {"f.txt": b"old"}
+
+
+def test_an_interrupt_mid_write_leaves_no_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(fd: int) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(safewrite.os, "fsync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        safewrite.write_file(tmp_path, "f.txt", "new")
+    assert files(tmp_path) == {}
+
+
+def test_short_writes_are_completed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = os.write
+
+    def one_byte(fd: int, data: bytes | memoryview) -> int:
+        return real(fd, bytes(data[:1]))
+
+    monkeypatch.setattr(safewrite.os, "write", one_byte)
+    safewrite.write_file(tmp_path, "f.txt", b"abcdef")
+    assert (tmp_path / "f.txt").read_bytes() == b"abcdef"
+
+
+def test_stale_temporary_files_of_dead_runs_are_removed(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    dead = tmp_path / "a" / ".f.txt.orkestra-999999999-3.tmp"  # no such process
+    mine = tmp_path / "a" / f".g.txt.orkestra-{os.getpid()}-0.tmp"  # a write in progress
+    old = tmp_path / f".h.orkestra-{os.getpid()}-1.tmp"
+    user = tmp_path / "a" / ".f.txt.tmp"  # not ours
+    for path in (dead, mine, old, user):
+        path.write_text("x")
+    os.utime(old, (1, 1))
+    removed = safewrite.clean_stale(tmp_path, ["a", tmp_path, "missing"])
+    assert sorted(removed) == [old.name, "a/" + dead.name]
+    assert not dead.exists() and not old.exists() and mine.exists() and user.exists()
+
+
+def test_the_temporary_name_is_the_one_clean_stale_recognises(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[str] = []
+    real = os.replace
+
+    def spy(src: str, dst: str) -> None:
+        seen.append(Path(src).name)
+        real(src, dst)
+
+    monkeypatch.setattr(safewrite.os, "replace", spy)
+    safewrite.write_file(tmp_path, "f.txt", "x")
+    assert seen and safewrite.TEMP_RE.match(seen[0]) and seen[0].startswith(".f.txt.orkestra-")
+
+
+def test_remove_file_stays_inside_and_never_follows_links(tmp_path: Path) -> None:
+    root, outside = tmp_path / "project", tmp_path / "outside"
+    root.mkdir()
+    outside.mkdir()
+    (outside / "x.txt").write_text("keep")
+    (root / "link").symlink_to(outside)
+    with pytest.raises(UnsafePathError):
+        safewrite.remove_file(root, "link/x.txt")
+    with pytest.raises(UnsafePathError):
+        safewrite.remove_file(root, "../outside/x.txt")
+    assert (outside / "x.txt").read_text() == "keep"
+    assert safewrite.remove_file(root, "link") and outside.is_dir()  # the link, not its target
+    assert not safewrite.remove_file(root, "gone.txt")
+
+
+def test_write_link_replaces_an_owned_link(tmp_path: Path) -> None:
+    safewrite.write_link(tmp_path, "l", "a")
+    safewrite.write_link(tmp_path, "l", "b")
+    assert str((tmp_path / "l").readlink()) == "b" and files(tmp_path) == {"l": b"b"}
