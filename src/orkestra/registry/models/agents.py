@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
+from orkestra.registry.models import search_fields
 from orkestra.registry.models.common import DomainRef, Model, Name, NonEmpty, ToolName
+from orkestra.registry.models.search_fields import SearchFields
 
 ModelId = Annotated[
     str,
@@ -16,6 +18,8 @@ Color = Literal["red", "blue", "green", "yellow", "purple", "orange", "pink", "c
 
 
 class Agent(Model):
+    #: what search indexes of this kind, and how much each field weighs (§7)
+    SEARCH_FIELDS: ClassVar[SearchFields] = search_fields.AGENTS
     name: Name
     description: NonEmpty
     category: str = ""

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
+from orkestra.registry.models import search_fields
 from orkestra.registry.models.common import DateStr, Model, Name, NonEmpty
+from orkestra.registry.models.search_fields import SearchFields
 from orkestra.registry.models.truths import Guidance
 
 DECISION_ID_PATTERN = r"^DEC-[A-Z]{2}-\d{3,}$"
@@ -32,6 +34,8 @@ class SourceCommit(Model):
 
 
 class DecisionRecord(Model):
+    #: what search indexes of this kind, and how much each field weighs (§7)
+    SEARCH_FIELDS: ClassVar[SearchFields] = search_fields.DECISIONS
     id: DecisionId
     title: NonEmpty
     domain: Name

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, StringConstraints, field_validator
 
+from orkestra.registry.models import search_fields
 from orkestra.registry.models.common import DateStr, Model, Name, NonEmpty, RelPath, ToolName
+from orkestra.registry.models.search_fields import SearchFields
 
 Layer = Literal["K0", "K1", "K2", "K3", "K4"]
 SkillType = Literal["workflow", "discipline", "checklist"]
@@ -51,6 +53,8 @@ class Section(Model):
 
 
 class SkillFile(Model):
+    #: what search indexes of this kind, and how much each field weighs (§7)
+    SEARCH_FIELDS: ClassVar[SearchFields] = search_fields.SKILLS
     metadata: SkillMetadata
     frontmatter: SkillFrontmatter = Field(default_factory=SkillFrontmatter)
     scopes: list[Name] = Field(default_factory=list)
@@ -62,6 +66,9 @@ class SkillFile(Model):
 
 class SkillMd(Model):
     """Frontmatter of a vendor `SKILL.md` (Agent Skills spec), lenient on extension keys."""
+
+    #: what search indexes of this kind, and how much each field weighs (§7)
+    SEARCH_FIELDS: ClassVar[SearchFields] = search_fields.SKILLS
 
     model_config = ConfigDict(extra="allow", frozen=True, populate_by_name=True)
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
+from orkestra.registry.models import search_fields
 from orkestra.registry.models.common import DateStr, Model, NonEmpty, RelPath
+from orkestra.registry.models.search_fields import SearchFields
 
 TruthId = Annotated[str, StringConstraints(pattern=r"^GT-[A-Z]{2,5}-\d{3}$")]
 TruthStatus = Literal["current", "tentative", "deprecated"]
@@ -40,6 +42,8 @@ class TruthMetadata(Model):
 
 
 class TruthStatement(Model):
+    #: what search indexes of this kind, and how much each field weighs (§7)
+    SEARCH_FIELDS: ClassVar[SearchFields] = search_fields.TRUTHS
     id: TruthId
     status: TruthStatus
     source: str = ""
