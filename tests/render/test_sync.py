@@ -9,7 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from orkestra.core.errors import ConflictError, InputError, UnsafePathError, ValidationFailed
+from orkestra.core.errors import (
+    ConflictError,
+    InputError,
+    UnsafePathError,
+    ValidationFailed,
+    WriteFailed,
+)
 from orkestra.render import manifest, writer
 from orkestra.render.sync import sync
 from tests.conftest import write
@@ -188,7 +194,7 @@ def test_crash_mid_write_leaves_no_partial_file(
         real(src, dst)
 
     monkeypatch.setattr(os, "replace", flaky)
-    with pytest.raises(OSError, match="disk on fire"):
+    with pytest.raises(WriteFailed, match="disk on fire"):
         sync(scaffold)
     files = tree(scaffold)
     assert not [p for p in files if p.endswith(".tmp")]  # temporary files cleaned up
