@@ -1,0 +1,200 @@
+"""The one JSON reader: every JSON document or JSONL file read from disk or stdin passes here.
+
+Limits (PRODUCT.md §13): a document larger than `MAX_BYTES`, a JSONL line larger than
+`MAX_LINE_BYTES` or nesting deeper than `MAX_DEPTH` is refused with an `InputError` naming the
+file and line, never a `RecursionError` or a `MemoryError`. JSONL reading is torn-line tolerant
+(§6.6): a last line without its newline was cut off mid-write, so it is reported as torn and never
+taken as a record, even when what survived happens to be valid JSON. Standard library only.
+"""
+
+# os-level file access, not pathlib: the hooks read their stdin and logs through this module
+# ruff: noqa: PTH123
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from orkestra.core.errors import InputError
+
+MAX_BYTES = 64 << 20
+MAX_LINE_BYTES = 1 << 20
+MAX_DEPTH = 64
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+@dataclass(frozen=True)
+class JsonLine:
+    """One non-blank physical line of a JSONL file: its parsed value or why it has none."""
+
+    number: int  # 1-based
+    text: str
+    data: Any  # None when `error` is set
+    error: str | None
+    torn: bool = False  # the unterminated last line: never a record, whatever it holds
+
+
+def loads(text: str, *, source: str, line: int = 1, max_depth: int = MAX_DEPTH) -> Any:
+    """Parse one JSON document; `source` (a path or `<stdin>`) and `line` locate errors.
+
+    `line` is the line number of the text's first line in `source` (for a JSONL line).
+    """
+    too_deep = _too_deep(text, max_depth)
+    if too_deep is not None:
+        raise InputError(
+            f"JSON nested deeper than {max_depth} levels", file=source, line=line + too_deep
+        )
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = line + exc.lineno - 1
+        raise InputError(f"not valid JSON ({exc.msg})", file=source, line=where) from None
+    except RecursionError:  # the scan above bounds depth; this stays a clean error regardless
+        message = f"JSON nested deeper than {max_depth} levels"
+        raise InputError(message, file=source, line=line) from None
+
+
+def read_json(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES) -> Any:
+    """Read and parse one JSON file. A missing file raises `FileNotFoundError` (caller decides)."""
+    return loads(read_text(path, max_bytes=max_bytes), source=os.fspath(path))
+
+
+def read_text(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES) -> str:
+    """A UTF-8 file's text, refused when larger than `max_bytes` or not UTF-8."""
+    source = os.fspath(path)
+    try:
+        with open(source, "rb") as handle:
+            raw = handle.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", file=source) from exc
+    if len(raw) > max_bytes:
+        raise InputError(f"larger than the {max_bytes}-byte limit for JSON input", file=source)
+    return decode(raw, source=source)
+
+
+def decode(raw: bytes, *, source: str, line: int = 1) -> str:
+    """`raw` as UTF-8; a bad byte becomes an `InputError` at its line."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        where = line + raw.count(b"\n", 0, exc.start)
+        raise InputError("not valid UTF-8", file=source, line=where) from exc
+
+
+def iter_jsonl(
+    path: str | os.PathLike[str], *, max_line_bytes: int = MAX_LINE_BYTES
+) -> Iterator[JsonLine]:
+    """Every non-blank line of a JSONL file with its parse result (a missing file: no lines).
+
+    Broken lines are yielded with `error` set rather than raised, so a validator can report each
+    one and a reader can skip it; the unterminated last line is yielded with `torn=True`.
+    """
+    source = os.fspath(path)
+    try:
+        with open(source, "rb") as handle:
+            raw = handle.read()
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", file=source) from exc
+    yield from parse_jsonl(raw, source=source, max_line_bytes=max_line_bytes)
+
+
+def parse_jsonl(
+    raw: bytes, *, source: str, max_line_bytes: int = MAX_LINE_BYTES
+) -> Iterator[JsonLine]:
+    """`iter_jsonl` over bytes already read (stdin, or a file read once for several uses)."""
+    parts = raw.split(b"\n")
+    last = len(parts) if raw and not raw.endswith(b"\n") else 0
+    for number, part in enumerate(parts, start=1):
+        if not part.strip():
+            continue
+        yield _line(number, part, number == last, source, max_line_bytes)
+
+
+def records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """The JSON objects of a JSONL file: broken, non-object and torn lines are skipped.
+
+    The healthy case (every whole line a small object) costs one C-level parse of the file.
+    """
+    source = os.fspath(path)
+    try:
+        with open(source, "rb") as handle:
+            raw = handle.read()
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", file=source) from exc
+    whole = raw[: raw.rfind(b"\n") + 1]  # the torn last line is never a record
+    fast = _all_objects(whole)
+    if fast is not None:
+        return fast
+    lines = parse_jsonl(raw, source=source)
+    return [x.data for x in lines if not x.torn and x.error is None and isinstance(x.data, dict)]
+
+
+def _all_objects(whole: bytes) -> list[dict[str, Any]] | None:
+    """Every line of `whole` parsed at once, or None when any line needs the careful reader."""
+    try:
+        text = whole.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    lines = [x for x in text.split("\n") if x.strip()]
+    shallow = all(x.count("[") + x.count("{") <= MAX_DEPTH for x in lines)
+    if not shallow or any(len(x) > MAX_LINE_BYTES // 4 for x in lines):
+        return None  # len counts characters; a UTF-8 character is at most 4 bytes
+    try:
+        data = json.loads("[" + ",".join(lines) + "]")
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    return data if all(isinstance(item, dict) for item in data) else None
+
+
+def _line(number: int, part: bytes, torn: bool, source: str, max_bytes: int) -> JsonLine:
+    text = part.decode("utf-8", "replace")
+    if len(part) > max_bytes:
+        return JsonLine(number, text, None, f"line longer than {max_bytes} bytes", torn)
+    try:
+        data = loads(decode(part, source=source, line=number), source=source, line=number)
+    except InputError as exc:
+        return JsonLine(number, text, None, exc.message, torn)
+    return JsonLine(number, text, data, None, torn)
+
+
+def _too_deep(text: str, limit: int) -> int | None:
+    """None when brackets nest at most `limit` deep, else the 0-based line where they exceed it.
+
+    Cheap on ordinary input: counting brackets is C-speed, and only text with more than `limit`
+    of them has its strings removed and its innermost pairs peeled, one level per pass.
+    """
+    if text.count("[") + text.count("{") <= limit:
+        return None
+    bare = _STRING.sub('""', text)
+    peeled = _NOT_BRACKET.sub("", bare)
+    for _ in range(limit):
+        shorter = peeled.replace("[]", "").replace("{}", "")
+        if not shorter:
+            return None
+        if shorter == peeled:
+            break  # unbalanced or crossed brackets: the exact scan decides
+        peeled = shorter
+    return _line_of_depth(bare, limit)
+
+
+def _line_of_depth(bare: str, limit: int) -> int | None:
+    depth = 0
+    for index, char in enumerate(bare):
+        if char in "[{":
+            depth += 1
+            if depth > limit:
+                return bare.count("\n", 0, index)
+        elif char in "]}":
+            depth -= 1
+    return None

@@ -1,0 +1,90 @@
+"""The one advisory file lock: an exclusive lock on a lock file (or a ledger) held by a process.
+
+`fcntl` (POSIX) or `msvcrt` (Windows) is imported inside the functions, so importing this module
+works everywhere. Standard library only: the hooks take this lock too.
+"""
+
+# os-level calls, not pathlib: the hooks take this lock on their start-up path
+# ruff: noqa: PTH103, PTH120
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+
+from orkestra.core.errors import OrkestraError
+
+#: bytes locked by the Windows fallback (msvcrt locks a byte range, not the whole file)
+_WINDOWS_SPAN = 1
+
+
+class LockError(OrkestraError):
+    """The platform offers no file locking this process can use."""
+
+    code = "lock"
+
+
+def acquire(fd: int) -> None:
+    """Block until this process holds the exclusive lock of open file `fd`.
+
+    The lock is released by `release(fd)` or when `fd` is closed.
+    """
+    try:
+        import fcntl
+    except ImportError:
+        _windows(fd, unlock=False)
+        return
+    fcntl.flock(fd, fcntl.LOCK_EX)
+
+
+def release(fd: int) -> None:
+    """Release the lock `acquire(fd)` took (closing `fd` releases it too)."""
+    try:
+        import fcntl
+    except ImportError:
+        _windows(fd, unlock=True)
+        return
+    fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+@contextlib.contextmanager
+def locked(path: str | os.PathLike[str], *, append: bool = False) -> Iterator[int]:
+    """Open `path` (created, mode 0644, parents made) and hold its exclusive lock; yield the fd.
+
+    With `append=True` the descriptor is opened with `O_APPEND`, so a ledger append written
+    through it while the lock is held lands whole at the end. The fd is closed on exit.
+    """
+    folder = os.path.dirname(os.fspath(path))
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+    flags = os.O_RDWR | os.O_CREAT | (os.O_APPEND if append else 0)
+    fd = os.open(path, flags, 0o644)
+    try:
+        acquire(fd)
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def _windows(fd: int, *, unlock: bool) -> None:
+    try:
+        import msvcrt
+    except ImportError:
+        raise LockError(
+            "this platform has neither fcntl nor msvcrt: Orkestra cannot lock files here"
+        ) from None
+    where = os.lseek(fd, 0, os.SEEK_CUR)
+    os.lseek(fd, 0, os.SEEK_SET)
+    try:
+        if unlock:
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, _WINDOWS_SPAN)  # type: ignore[attr-defined]
+        else:
+            while True:  # LK_LOCK gives up after ten one-second tries; keep blocking
+                try:
+                    msvcrt.locking(fd, msvcrt.LK_LOCK, _WINDOWS_SPAN)  # type: ignore[attr-defined]
+                    break
+                except OSError:
+                    continue
+    finally:
+        os.lseek(fd, where, os.SEEK_SET)
