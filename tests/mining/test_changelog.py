@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from orkestra.core.errors import NotFound, UsageError
+from orkestra.core import safewrite
+from orkestra.core.errors import ChangedOnDisk, NotFound, UnsafePathError, UsageError
 from orkestra.mining import classify
 from orkestra.mining.changelog import parse_packages, render_all
 from orkestra.mining.sync import load_config, sync
@@ -159,3 +160,52 @@ def test_registry_spelling(plain: GitRepo, cli: Any) -> None:
     run = cli
     result = run("registry", "changelog", "render", "--package", "core", cwd=plain.path)
     assert result.exit_code == 0 and result.json()[0]["written"] is True
+
+
+@pytest.mark.parametrize("check", [False, True], ids=["write", "check"])
+def test_a_symlinked_package_folder_leaving_the_project_is_refused(
+    plain: GitRepo, tmp_path_factory: pytest.TempPathFactory, check: bool
+) -> None:
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "CHANGELOG.md").write_text("not yours\n")
+    folder = plain.path / "packages/core"
+    for child in folder.iterdir():
+        child.rename(outside / child.name)
+    folder.rmdir()
+    folder.symlink_to(outside, target_is_directory=True)
+    before = sorted(p.name for p in outside.iterdir())
+    with pytest.raises(UnsafePathError) as info:
+        render(plain, "core", check=check)
+    assert info.value.file == "packages/core" and "symlink" in info.value.message
+    assert (outside / "CHANGELOG.md").read_text() == "not yours\n"
+    assert sorted(p.name for p in outside.iterdir()) == before
+
+
+def test_a_symlinked_changelog_is_refused_and_its_target_untouched(
+    plain: GitRepo, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    target = tmp_path_factory.mktemp("outside") / "CHANGELOG.md"
+    target.write_text("not yours\n")
+    (plain.path / "packages/core/CHANGELOG.md").symlink_to(target)
+    with pytest.raises(UnsafePathError) as info:
+        render(plain, "core")
+    assert info.value.file == "packages/core/CHANGELOG.md"
+    assert target.read_text() == "not yours\n"
+    assert (plain.path / "packages/core/CHANGELOG.md").is_symlink()
+
+
+def test_a_changelog_changed_while_rendering_is_not_overwritten(
+    plain: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = plain.path / "packages/core/CHANGELOG.md"
+    path.write_text("old\n")
+    real = safewrite.write_file
+
+    def meanwhile(*args: Any, **kwargs: Any) -> Any:
+        path.write_text("edited meanwhile\n")  # another process, between our read and write
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(safewrite, "write_file", meanwhile)
+    with pytest.raises(ChangedOnDisk):
+        render(plain, "core")
+    assert path.read_text() == "edited meanwhile\n"

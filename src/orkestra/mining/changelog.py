@@ -221,20 +221,17 @@ def _line(note: dict[str, Any], records: dict[str, dict[str, Any]]) -> str:
 def _write(
     root: Path, package: str, rel: str, text: str, stats: dict[str, int], *, check: bool
 ) -> dict[str, Any]:
-    from orkestra.core.atomic import write_text
+    from orkestra.core import safewrite
 
     if rel.startswith("/") or ".." in Path(rel).parts:
         raise UnsafePathError(
             f"changelog path {rel} leaves the project", file="registries/orkestra.yaml"
         )
-    path = root / rel
-    resolved = path.resolve()
-    if not resolved.is_relative_to(root.resolve()):
-        raise UnsafePathError(f"changelog path {rel} leads outside the project", file=rel)
-    old = path.read_text(encoding="utf-8") if path.is_file() else None
-    changed = old != text
+    path = root / safewrite.check_target(root, rel)  # no symlink on the way, read or written
+    raw = path.read_bytes() if path.is_file() else None
+    changed = raw is None or raw.decode("utf-8") != text
     if changed and not check:
-        write_text(path, text)
+        safewrite.write_file(root, rel, text, expected_old=raw)
     result: dict[str, Any] = {"package": package, "path": rel}
     result["changed" if check else "written"] = changed
     return result | stats

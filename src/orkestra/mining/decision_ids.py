@@ -145,7 +145,7 @@ def new(
     result = {"id": did, "file": _rel(root, path), "dry_run": dry_run, "record": data}
     if dry_run:
         return result
-    _write_record(root, path, data)
+    _write_record(root, path, data, new=True)
     result["ledger"] = _extract(root, did, [r["sha"] for r in found])
     return result
 
@@ -171,11 +171,11 @@ def _commit_records(root: Path, shas: list[str]) -> list[dict[str, Any]]:
     return out
 
 
-def _write_record(root: Path, path: Path, data: dict[str, Any]) -> None:
+def _write_record(root: Path, path: Path, data: dict[str, Any], *, new: bool = False) -> None:
+    """Validate and write a record; `new`: refuse if a file appeared at `path` meanwhile."""
     from pydantic import ValidationError
 
-    from orkestra.core import yamlio
-    from orkestra.core.atomic import write_text
+    from orkestra.core import safewrite, yamlio
     from orkestra.registry.models.decisions import DecisionRecord
 
     try:
@@ -184,7 +184,8 @@ def _write_record(root: Path, path: Path, data: dict[str, Any]) -> None:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise InputError(f"{where}: {first['msg']}", file=_rel(root, path)) from exc
-    write_text(path, yamlio.dumps(data))
+    old = None if new else safewrite.UNSET
+    safewrite.write_file(root, path, yamlio.dumps(data), expected_old=old)
 
 
 def _extract(root: Path, did: str, shas: list[str]) -> int:

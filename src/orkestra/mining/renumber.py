@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from orkestra.core import safewrite
 from orkestra.core.errors import ConflictError, NotFound, UsageError
 from orkestra.mining import ledger
 from orkestra.mining.decision_ids import (
@@ -50,7 +51,7 @@ def renumber(
     target = path.with_name(f"{new_id}{slug}.yaml")
     _write_record(root, target, data)
     if target != path:
-        path.unlink()
+        safewrite.remove_file(root, path)
     shas = {s.get("sha") for s in data.get("source_commits") or []}
     duplicate = len(holders) > 1
     moved = _rewrite_ledger(root, did, new_id, None if not duplicate else shas)
