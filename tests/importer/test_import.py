@@ -10,9 +10,10 @@ import pytest
 
 from orkestra.core import yamlio
 from orkestra.core.errors import NotFound, UnsafePathError, UsageError
-from orkestra.importer.parse import split_sections, split_tools
+from orkestra.importer.parse import split_sections
 from orkestra.importer.run import import_tree
 from orkestra.importer.walk import MAX_MARKDOWN
+from orkestra.registry.frontmatter_values import split_tools
 from tests.conftest import write
 
 AGENT = "---\nname: {name}\ndescription: Agent {name}.\ntools: Read\n---\nBody of {name}.\n"

@@ -8,8 +8,8 @@ from pathlib import Path
 from skills_ref.validator import validate as agentskills_validate
 
 from orkestra.core import frontmatter
-from orkestra.importer.parse import split_tools
 from orkestra.importer.run import import_tree
+from orkestra.registry.frontmatter_values import split_tools
 from orkestra.registry.loader import load
 from orkestra.render.sync import findings_of, sync
 from tests.importer.conftest import AGENTS, SKILLS

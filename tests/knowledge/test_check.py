@@ -12,7 +12,7 @@ from orkestra.knowledge import index
 from orkestra.knowledge.cache import CACHE
 from orkestra.knowledge.check import check
 from orkestra.knowledge.notes import load_notes
-from orkestra.knowledge.search_docs import documents
+from orkestra.search.knowledge_docs import documents
 from tests.conftest import write
 from tests.knowledge.helpers import note, settings
 

@@ -7,7 +7,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-import types
 from pathlib import Path
 
 import pytest
@@ -123,9 +122,7 @@ def test_knowledge_documents_are_included(root: Path, monkeypatch: pytest.Monkey
         fields = (Field("title", "Case", 6), Field("body", text, 2))
         return [Document("notes", "case", "Case", "knowledge/case.md", 1, fields)]
 
-    module = types.ModuleType("orkestra.knowledge.search_docs")
-    module.documents = documents  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "orkestra.knowledge.search_docs", module)
+    monkeypatch.setattr("orkestra.search.knowledge_docs.documents", documents)
     note = root / "knowledge" / "case.md"
     note.parent.mkdir()
     note.write_text("A case is a task in the backend.")
@@ -247,7 +244,6 @@ A case is what users call a Task in the backend.
 
 
 def test_real_knowledge_notes_are_found(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("orkestra.knowledge.search_docs")
     monkeypatch.setenv("ORKESTRA_TODAY", "2026-06-02")
     note = root / "knowledge" / "glossary" / "case.md"
     note.parent.mkdir(parents=True)

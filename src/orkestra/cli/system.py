@@ -11,7 +11,7 @@ app = new_app("Project health.")
 @app.command("status")
 def status(fmt: FormatOption = Format.json) -> None:
     """Is everything healthy? Counts of every kind, ledger coverage, last sync and drift."""
-    from orkestra.registry.status import system_status
+    from orkestra.report.status import system_status
 
     emit(system_status(load_registry()), fmt, title="status")
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any, get_args
 
 from orkestra.core.frontmatter import Document
-from orkestra.importer.parse import as_string, plain, spawns_agents, split_sections, split_tools
+from orkestra.importer.parse import spawns_agents, split_sections
+from orkestra.registry.frontmatter_values import as_string, plain, split_tools
 from orkestra.registry.models.agents import Color
 from orkestra.registry.models.common import NAME_RE
 from orkestra.registry.models.skills import REQUIRED_SECTIONS, SkillType

@@ -12,8 +12,9 @@ from pydantic import BaseModel, ValidationError
 from orkestra.core import atomic, frontmatter, yamlio
 from orkestra.core.errors import InputError, NotFound, UnsafePathError, UsageError
 from orkestra.importer import convert
-from orkestra.importer.parse import base_tool, plain
+from orkestra.importer.parse import base_tool
 from orkestra.importer.walk import MAX_MARKDOWN, MAX_RESOURCE, Refused, SafeTree, find_sources
+from orkestra.registry.frontmatter_values import plain
 from orkestra.registry.models import Agent, SkillFile, ToolsFile
 from orkestra.registry.models.common import TIER_LAYER
 
@@ -329,9 +330,9 @@ def _hints(root: Path, source: Path, report: ImportReport) -> list[str]:
 
 def _validation(root: Path) -> dict[str, int]:
     from orkestra.registry.loader import load
-    from orkestra.render.sync import findings_of
+    from orkestra.registry.validate import validate
 
-    found = findings_of(load(root))
+    found = validate(load(root)).findings
     return {
         "errors": sum(f.severity == "error" for f in found),
         "warnings": sum(f.severity == "warning" for f in found),

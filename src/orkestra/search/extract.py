@@ -22,8 +22,12 @@ _SAFE_REL = re.compile(r"^(?![/\\])(?![A-Za-z]:)(?!.*(?:^|/)\.\.(?:/|$)).+$")
 
 def settings(root: Path) -> tuple[layout.Settings, list[Document]]:
     """Where sources live (from orkestra.yaml) and the package documents it declares."""
-    data = _mapping(root, layout.CONFIG)
-    if data is None:
+    from orkestra.core import project
+    from orkestra.core.errors import InputError
+
+    try:
+        data = project.read_config(root)
+    except InputError:  # `orkestra validate` reports it; search reads the other sources
         return layout.Settings(), []
     vendors: list[str] = []
     allow: list[tuple[str, tuple[str, ...]]] = []
@@ -239,18 +243,10 @@ _READERS: dict[str, Callable[[Path, str], list[Document]]] = {
 
 
 def knowledge_documents(root: Path) -> list[Document]:
-    """Notes and claims from `orkestra.knowledge.search_docs.documents(root)`, when it exists."""
-    import importlib
+    """Notes and claims of the knowledge base (`knowledge_docs.documents`)."""
+    from orkestra.search import knowledge_docs
 
     try:
-        search_docs = importlib.import_module("orkestra.knowledge.search_docs")
-    except ImportError:
-        return []
-    provider = getattr(search_docs, "documents", None)
-    if provider is None:
-        return []
-    try:
-        docs = list(provider(root))
+        return knowledge_docs.documents(root)
     except Exception:  # the knowledge base is optional; its own checks report problems
         return []
-    return [d for d in docs if isinstance(d, Document)]

@@ -22,7 +22,7 @@ from orkestra.search.document import Document
 RACY_NS = 2_000_000_000
 #: pseudo-unit standing for the knowledge provider module (its change re-reads the knowledge)
 PROVIDER = "@provider"
-_PROVIDER_NAME = "search_docs.py"
+_PROVIDER_NAME = "knowledge_docs.py"
 _TODAY = "@today"
 
 #: unit -> path -> (mtime_ns, size)
@@ -30,7 +30,7 @@ Units = dict[str, layout.Stats]
 
 
 def _provider_file() -> Path:
-    return Path(__file__).resolve().parent.parent / "knowledge" / "search_docs.py"
+    return Path(__file__).resolve().parent / _PROVIDER_NAME
 
 
 def current(root: Path, settings: layout.Settings) -> Units:

@@ -216,7 +216,7 @@ def _spec_only(skill: SkillEntry) -> bool:
 
 def vendor_context(skill: SkillEntry) -> dict[str, Any]:
     """Template variables of a copied vendor skill whose frontmatter needs normalising."""
-    from orkestra.importer.parse import as_string, split_tools
+    from orkestra.registry.frontmatter_values import as_string, split_tools
 
     md = skill.vendor
     assert md is not None

@@ -1,4 +1,4 @@
-"""Notes and claims as unified-search documents (§7), imported by `orkestra.search` when present.
+"""Notes and claims of the knowledge base as search documents (§7), read through its loaders.
 
 Weights: notes title 6, aliases 6, tags 3, body 2; claims statement 5, tags 3, context 2. A note
 neither read nor verified within `STALE_DAYS` loses standing: its weights are halved.

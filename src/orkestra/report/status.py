@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 from pathlib import Path
 from typing import Any
@@ -27,18 +26,10 @@ def _knowledge_counts(root: Path, folder: str) -> tuple[int, int]:
     return notes, claims
 
 
-def _optional(module: str, func: str, *args: Any) -> Any:
-    """Call a capability's reporting function when that capability is installed."""
-    try:
-        mod = importlib.import_module(module)
-    except ModuleNotFoundError:
-        return None
-    fn = getattr(mod, func, None)
-    return fn(*args) if callable(fn) else None
-
-
 def system_status(reg: Registry) -> dict[str, Any]:
     """Health and counts (§5 level 1): validation result, every kind's count, ledger, render."""
+    from orkestra.mining.report import coverage
+
     report = validate(reg)
     vendor = sum(1 for s in reg.skills.values() if s.source == "vendor")
     notes, claims = _knowledge_counts(reg.root, reg.config.knowledge.path)
@@ -62,7 +53,7 @@ def system_status(reg: Registry) -> dict[str, Any]:
             "notes": notes,
             "claims": claims,
         },
-        "ledger": _optional("orkestra.mining.report", "coverage", reg),
+        "ledger": coverage(reg),
         "render": render_status(reg, valid=not report.errors),
     }
 
