@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import tempfile
 from pathlib import Path
@@ -52,10 +51,9 @@ def append_lines(path: Path, lines: list[str]) -> None:
         return
     if any("\n" in line for line in lines):
         raise ValueError("a ledger line must not contain a newline")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+    from orkestra.core.lock import locked
+
+    with locked(path, append=True) as fd:
         size = os.fstat(fd).st_size
         prefix = b""
         if size:
@@ -64,5 +62,3 @@ def append_lines(path: Path, lines: list[str]) -> None:
                 prefix = b"\n"
         os.write(fd, prefix + "".join(f"{line}\n" for line in lines).encode("utf-8"))
         os.fsync(fd)
-    finally:
-        os.close(fd)

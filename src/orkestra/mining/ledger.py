@@ -11,66 +11,36 @@ import datetime as dt
 import json
 import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from orkestra.core import jsonio
 
 CLASSIFICATIONS = Path("registries") / "changelog" / "commits_processed.jsonl"
 RELEASE_NOTES = Path("registries") / "changelog" / "release_notes.jsonl"
 Entry = dict[str, Any]
 
 
-@dataclass(frozen=True)
-class Line:
-    """One physical line of a ledger: its 1-based number, parsed object or the parse error."""
-
-    number: int
-    text: str
-    data: Entry | None
-    error: str | None
-    torn: bool = False
+#: one physical line of a ledger: 1-based number, text, parsed object or error, torn flag
+Line = jsonio.JsonLine
 
 
 def read_lines(path: Path) -> list[Line]:
-    """Every non-blank line with its parse result; an unterminated last line is marked torn."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return []
-    text = raw.decode("utf-8", "replace")
-    parts = text.split("\n")
-    torn_last = not text.endswith("\n") and bool(text)
-    lines: list[Line] = []
-    for number, part in enumerate(parts, start=1):
-        if not part.strip():
-            continue
-        torn = torn_last and number == len(parts)
-        try:
-            data = json.loads(part)
-        except json.JSONDecodeError as exc:
-            lines.append(Line(number, part, None, f"not valid JSON ({exc.msg})", torn))
-            continue
-        if not isinstance(data, dict):
-            lines.append(Line(number, part, None, "not a JSON object", torn))
-        else:
-            lines.append(Line(number, part, data, None, torn))
+    """Every non-blank line with its parse result; an unterminated last line is marked torn.
+
+    A line that parses to something other than a JSON object carries an error, like a broken one.
+    """
+    lines = []
+    for line in jsonio.iter_jsonl(path):
+        if line.error is None and not isinstance(line.data, dict):
+            line = Line(line.number, line.text, None, "not a JSON object", line.torn)
+        lines.append(line)
     return lines
 
 
 def entries(path: Path) -> list[Entry]:
     """The readable entries of a ledger (a torn last line and broken lines are skipped)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (FileNotFoundError, UnicodeDecodeError):
-        return [line.data for line in read_lines(path) if line.data is not None and not line.torn]
-    whole = text[: text.rfind("\n") + 1]  # without a torn last line
-    try:  # one C-level parse of the whole file: the common, healthy case
-        data = json.loads("[" + ",".join(x for x in whole.split("\n") if x.strip()) + "]")
-        if all(isinstance(item, dict) for item in data):
-            return data  # type: ignore[no-any-return]
-    except json.JSONDecodeError:
-        pass
-    return [line.data for line in read_lines(path) if line.data is not None and not line.torn]
+    return jsonio.records(path)
 
 
 def current(items: Iterable[Entry]) -> list[Entry]:

@@ -3,7 +3,7 @@
 Freshness (what changed, and replacing the documents of changed files) is `freshness`; the
 queries are `sqlcorpus`.
 
-Concurrency: writers (refresh or rebuild) hold an exclusive `flock` on `.orkestra/search.lock`
+Concurrency: writers (refresh or rebuild) hold the `core.lock` lock of `.orkestra/search.lock`
 and re-check what changed after taking it; readers need no lock (SQLite's own locking plus a busy
 timeout). A missing, unreadable, corrupt or old-schema index is rebuilt from scratch into a
 temporary file that replaces the old one atomically (`os.replace`), so a concurrent reader keeps
@@ -79,18 +79,10 @@ def _check(conn: sqlite3.Connection) -> None:
 
 @contextlib.contextmanager
 def _locked(root: Path) -> Iterator[None]:
-    lock_path = root / ".orkestra" / LOCK_NAME
-    with lock_path.open("a") as handle:
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - not POSIX: SQLite's locking alone
-            yield
-            return
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    from orkestra.core.lock import locked
+
+    with locked(root / ".orkestra" / LOCK_NAME):
+        yield
 
 
 def refresh(conn: sqlite3.Connection, root: Path) -> None:
