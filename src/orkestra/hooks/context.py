@@ -137,18 +137,13 @@ def log(root: str, message: str) -> None:
 
 def append_jsonl(path: str, record: dict[str, Any]) -> None:
     """Append one JSON line under an exclusive lock in a single write (torn tail repaired)."""
-    import fcntl
+    from orkestra.core.lock import locked
 
     data = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+    with locked(path, append=True) as fd:
         size = os.fstat(fd).st_size
         if size:
             os.lseek(fd, size - 1, os.SEEK_SET)
             if os.read(fd, 1) != b"\n":
                 data = "\n" + data
         os.write(fd, data.encode("utf-8"))
-    finally:
-        os.close(fd)

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import json
-import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -75,14 +73,10 @@ def sync(root: Path, config: Config | None = None) -> dict[str, Any]:
 
 @contextlib.contextmanager
 def _locked(root: Path) -> Iterator[None]:
-    folder = index.folder(root)
-    folder.mkdir(parents=True, exist_ok=True)
-    fd = os.open(folder / "lock", os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+    from orkestra.core.lock import locked
+
+    with locked(index.folder(root) / "lock"):
         yield
-    finally:
-        os.close(fd)
 
 
 def _sync(root: Path, config: Config) -> dict[str, Any]:
