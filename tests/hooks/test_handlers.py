@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from orkestra.hooks import context
+from orkestra.hooks import context, handlers
 from orkestra.hooks.events import bash_cli
 from tests.conftest import write
 from tests.hooks.conftest import events
@@ -189,17 +189,31 @@ def test_minimal_config_reader(tmp_path: Path) -> None:
     write(
         tmp_path,
         "registries/orkestra.yaml",
-        "project: x  # c\nknowledge:\n  path: docs/kb # here\n  commit: yes\n  repos:\n    push: true\ntruths: {}\n",
+        "project: x  # c\nknowledge:\n  path: docs/kb/ # here\n  commit: yes\n"
+        "  repos:\n    core: git@x:y.git\ntruths: {}\n",
     )
     assert context.read_knowledge_config(str(tmp_path)) == {
         "path": "docs/kb",
+        "repos": {"core": "git@x:y.git"},
+        "verified_max_age_days": 90,
         "commit": True,
         "push": False,
     }
     write(tmp_path, "registries/orkestra.yaml", "knowledge: {path: kb, push: true}\n")
     assert context.read_knowledge_config(str(tmp_path))["path"] == "kb"
+
+
+def test_a_config_the_light_reader_cannot_answer_turns_knowledge_hooks_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ORKESTRA_ROOT", raising=False)
     write(tmp_path, "registries/orkestra.yaml", "knowledge:\n  path: ../escape\n")
-    assert context.read_knowledge_config(str(tmp_path))["path"] == "knowledge"
+    write(tmp_path, "knowledge/INDEX.md", "# index\n")
+    ctx = context.Context({"cwd": str(tmp_path), "session_id": "s"})
+    assert (ctx.managed, ctx.knowledge_known) == (False, False)
+    assert handlers.session_start(ctx) == (0, "")
+    log = (tmp_path / context.LOG).read_text()
+    assert "registries/orkestra.yaml:2: knowledge.path" in log and "knowledge hooks off" in log
 
 
 def test_real_executable_on_read_payload(project: Path, payload: Payload) -> None:

@@ -26,9 +26,9 @@ FormatOption = Annotated[
 
 def project_root() -> Path:
     """The project root: --root / ORKESTRA_ROOT, else the nearest folder holding registries/."""
-    from orkestra.core.paths import project_root as resolve
+    from orkestra.core.project import find_root
 
-    return resolve(STATE.root)
+    return find_root(STATE.root)
 
 
 def load_registry() -> Any:

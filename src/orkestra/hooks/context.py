@@ -1,11 +1,12 @@
 """What every hook handler needs: the event on stdin, the project root, the knowledge config.
 
-Standard library only. orkestra.yaml is read with a minimal line reader (the `knowledge:` block's
-`path`, `commit` and `push`), because importing a YAML parser costs more than the whole hook.
+Standard library only. The root and orkestra.yaml come from `core.project` (its light reader:
+importing a YAML parser costs more than the whole hook). A config the light reader cannot answer
+for is logged and leaves the knowledge hooks off (`knowledge_known` False): no guessed folder.
 """
 
 # os.path, not pathlib: this module is on the hook start-up path (stdlib, minimal imports)
-# ruff: noqa: PTH100, PTH103, PTH109, PTH112, PTH117, PTH118, PTH120, PTH123
+# ruff: noqa: PTH100, PTH103, PTH109, PTH117, PTH118, PTH120, PTH123
 
 from __future__ import annotations
 
@@ -13,7 +14,11 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
+
+from orkestra.core import project
+from orkestra.core.project import KNOWLEDGE_DEFAULTS, NotLight, ProjectNotFound
 
 LOG = ".orkestra/logs/hooks.log"
 
@@ -26,7 +31,14 @@ class Context:
         cwd = payload.get("cwd")
         self.cwd = cwd if isinstance(cwd, str) and os.path.isabs(cwd) else os.getcwd()
         self.root, self.managed = find_root(self.cwd)
-        self.knowledge = read_knowledge_config(self.root)
+        self.knowledge = dict(KNOWLEDGE_DEFAULTS)
+        self.knowledge_known = True  # defaults, unless the config says otherwise
+        if self.managed:
+            try:
+                self.knowledge = read_knowledge_config(self.root)
+            except NotLight as exc:
+                log(self.root, f"knowledge hooks off: {exc}; run `orkestra validate`")
+                self.managed = self.knowledge_known = False
 
     @property
     def session_id(self) -> str:
@@ -48,7 +60,7 @@ class Context:
     def in_knowledge(self, rel: str | None) -> str | None:
         """`rel` relative to the knowledge folder when it lies inside it."""
         prefix = str(self.knowledge["path"]).strip("/") + "/"
-        if rel is None or not rel.startswith(prefix):
+        if rel is None or not self.knowledge_known or not rel.startswith(prefix):
             return None
         return rel[len(prefix) :]
 
@@ -63,57 +75,18 @@ def read_payload(raw: str) -> dict[str, Any] | None:
 
 
 def find_root(cwd: str) -> tuple[str, bool]:
-    """ORKESTRA_ROOT, else the nearest folder holding registries/ (True), else cwd (False)."""
-    pinned = os.environ.get("ORKESTRA_ROOT")
-    if pinned:
-        return os.path.abspath(pinned), True
-    here = os.path.abspath(cwd)
-    while True:
-        if os.path.isdir(os.path.join(here, "registries")):
-            return here, True
-        parent = os.path.dirname(here)
-        if parent == here:
-            return os.path.abspath(cwd), False
-        here = parent
-
-
-def read_knowledge_config(root: str) -> dict[str, object]:
-    """`knowledge.path|commit|push` from orkestra.yaml (defaults when absent or unreadable)."""
-    out: dict[str, object] = {"path": "knowledge", "commit": False, "push": False}
+    """The project root (`core.project.find_root`) and True, else `cwd` and False (not a project)."""
     try:
-        with open(os.path.join(root, "registries", "orkestra.yaml"), encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
-    except (OSError, UnicodeDecodeError):
-        return out
-    pairs: list[tuple[str, str]] = []
-    inside, indent = False, -1
-    for line in lines:
-        text = line.split(" #", 1)[0].rstrip()
-        if not text.strip() or text.lstrip().startswith("#"):
-            continue
-        if not line[0].isspace():
-            inside = text.startswith("knowledge:")
-            rest = text[len("knowledge:") :].strip() if inside else ""
-            if inside and rest.startswith("{"):
-                pairs += [_pair(p) for p in rest.strip("{}").split(",")]
-                inside = False
-            continue
-        if inside:
-            depth = len(line) - len(line.lstrip())
-            indent = depth if indent < 0 else indent
-            if depth == indent:
-                pairs.append(_pair(text))
-    for key, value in pairs:
-        if key == "path" and value and not value.startswith("/") and ".." not in value.split("/"):
-            out["path"] = value.rstrip("/")
-        elif key in ("commit", "push"):
-            out[key] = value.lower() in ("true", "yes", "on")
-    return out
+        return str(project.find_root(None, Path(cwd))), True
+    except ProjectNotFound:
+        return os.path.abspath(cwd), False
 
 
-def _pair(text: str) -> tuple[str, str]:
-    key, _, value = text.strip().partition(":")
-    return key.strip(), value.strip().strip("\"'")
+def read_knowledge_config(root: str) -> dict[str, Any]:
+    """The `knowledge:` block, as the `Config` model reads it (`NotLight` when the light reader
+    cannot be sure)."""
+    block: dict[str, Any] = project.read_light(Path(root))["knowledge"]
+    return {**block, "path": str(block["path"]).rstrip("/")}
 
 
 def now() -> str:

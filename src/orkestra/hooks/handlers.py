@@ -51,6 +51,8 @@ def _own_repo(folder: str) -> bool:
 def session_start(ctx: Context) -> tuple[int, str]:
     """Fast-forward the knowledge repo when it has an upstream; emit INDEX.md as context."""
     events.append(ctx, events.record(ctx))
+    if not ctx.knowledge_known:  # orkestra.yaml unreadable by the light reader (logged)
+        return 0, ""
     folder = ctx.knowledge_dir
     if _own_repo(folder):
         try:

@@ -19,9 +19,11 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from orkestra.core import project
+
 VERSION = 1
 FOLDER = Path(".orkestra") / "mining"
-CONFIG = Path("registries") / "orkestra.yaml"
+CONFIG = Path(project.CONFIG)
 
 Record = dict[str, Any]
 

@@ -22,24 +22,9 @@ if TYPE_CHECKING:  # the no-op path must not pay for pydantic or GitPython
 
 def load_config(root: Path) -> Config:
     """`registries/orkestra.yaml` alone (mining needs nothing else from the registry)."""
-    from pydantic import ValidationError
+    from orkestra.registry.config_file import load_config as validated
 
-    from orkestra.core import yamlio
-    from orkestra.registry.models.config import Config
-
-    path = root / index.CONFIG
-    if not path.exists():
-        return Config()
-    data = yamlio.load_mapping(path, display=index.CONFIG.as_posix(), allow_empty=True)
-    try:
-        return Config.model_validate(data)
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        loc = tuple(error["loc"])
-        where = ".".join(str(p) for p in loc)
-        raise InputError(
-            f"{where}: {error['msg']}", file=index.CONFIG.as_posix(), line=yamlio.line_of(data, loc)
-        ) from exc
+    return validated(root)
 
 
 def signal_maker(config: Config) -> SignalMaker:

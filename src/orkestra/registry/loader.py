@@ -10,7 +10,7 @@ from pydantic import BaseModel, ValidationError
 
 from orkestra.core import frontmatter, yamlio
 from orkestra.core.errors import InputError, NotFound
-from orkestra.core.paths import find_root
+from orkestra.core.project import find_root
 from orkestra.registry.findings import Finding
 from orkestra.registry.models import (
     Agent,

@@ -12,7 +12,9 @@ import os
 import stat
 from dataclasses import dataclass
 
-CONFIG = "registries/orkestra.yaml"
+from orkestra.core import project
+
+CONFIG = project.CONFIG
 SCOPES = "registries/scopes.yaml"
 #: vendor overlays written by `skills intake --apply`: `registries/vendor/<provider>.yaml`
 OVERLAYS = "registries/vendor"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from orkestra.core import paths
+from orkestra.core import project
 from orkestra.core.errors import UsageError
 from orkestra.search import extract, layout
 from orkestra.search.corpus import MemoryCorpus
@@ -20,7 +20,7 @@ SUMMARY_TYPES = TYPES
 
 def project_root(explicit: str | None) -> Path:
     """The project root: `explicit` (--root / ORKESTRA_ROOT), else the nearest registries/ above."""
-    return paths.project_root(explicit)
+    return project.find_root(explicit)
 
 
 def all_documents(root: Path) -> list[Document]:

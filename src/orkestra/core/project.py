@@ -1,0 +1,180 @@
+"""The one project reader: find the root and read `registries/orkestra.yaml`.
+
+Standard library only at import time, so the hooks use it too. Two readers of the config:
+
+- `read_config` parses the whole file with `core.yamlio` (PyYAML, imported lazily) into plain
+  values; the Pydantic `Config` model (`registry.config_file.load_config`) validates them.
+- `read_light` reads only the keys the hot paths need (`project`, the `knowledge:` block) with a
+  small YAML-subset reader and no third-party import. Whenever it returns a value it is the value
+  the `Config` model gives; whatever it cannot read for certain (anchors, tags, multi-line values,
+  `commit: 1`, a path it cannot prove safe, ...) raises `NotLight` with the line, never a guess.
+  `tests/core/test_project_light.py` generates configs and checks the agreement.
+"""
+
+# ruff: noqa: PTH123 - one open and read of a small file; no pathlib work worth the name
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from orkestra.core.errors import InputError, NotFound
+
+REGISTRIES = "registries"
+CONFIG = f"{REGISTRIES}/orkestra.yaml"
+ENV = "ORKESTRA_ROOT"
+MAX_BYTES = 2 * 1024 * 1024  # as core.yamlio: a config larger than this is a mistake
+
+#: the keys `read_light` knows, with the defaults of the `Config` model (a test keeps them equal)
+PROJECT_DEFAULT = "project"
+KNOWLEDGE_DEFAULTS: dict[str, Any] = {
+    "path": "knowledge",
+    "repos": {},
+    "verified_max_age_days": 90,
+    "commit": False,
+    "push": False,
+}
+
+
+class ProjectNotFound(NotFound):
+    """No project: the named root, or every folder up from the start, lacks `registries/`."""
+
+
+class NotLight(InputError):
+    """The light reader cannot answer for certain; read the file with `read_config` instead."""
+
+
+def find_root(explicit: str | Path | None = None, start: Path | None = None) -> Path:
+    """The project root, resolved.
+
+    `explicit` (the `--root` option), else the `ORKESTRA_ROOT` environment variable, names it and
+    must hold `registries/`; otherwise the nearest folder at or above `start` (default: the
+    current folder) holding `registries/`. Raises `ProjectNotFound` (exit code 1) otherwise.
+    """
+    named = explicit if explicit not in (None, "") else os.environ.get(ENV) or None
+    if named is not None:
+        root = Path(named).expanduser().resolve()
+        if not (root / REGISTRIES).is_dir():
+            source = "--root" if explicit not in (None, "") else ENV
+            raise ProjectNotFound(
+                f"{source} {named}: no registries/ folder in {root}; "
+                f"run `orkestra init {named}` to create one"
+            )
+        return root
+    here = (start if start is not None else Path.cwd()).resolve()
+    for candidate in (here, *here.parents):
+        if (candidate / REGISTRIES).is_dir():
+            return candidate
+    raise ProjectNotFound(
+        f"no registries/ folder in {here} or any parent; run `orkestra init` to create one "
+        f"(or pass --root / set {ENV})"
+    )
+
+
+def config_path(root: Path) -> Path:
+    """Where the project's `orkestra.yaml` lives."""
+    return root / CONFIG
+
+
+def read_config(root: Path) -> dict[str, Any]:
+    """`orkestra.yaml` as plain values (a `yamlio.LineDict`: lines kept for error messages).
+
+    A missing or empty file is `{}` (every key has a default). Unreadable or invalid YAML raises
+    `InputError` with file:line. Not for the hooks: this imports PyYAML.
+    """
+    from orkestra.core import yamlio
+
+    path = config_path(root)
+    if not path.is_file():
+        return yamlio.LineDict(1)
+    return yamlio.load_mapping(path, display=CONFIG, allow_empty=True)
+
+
+def read_light(root: Path) -> dict[str, Any]:
+    """`{"project": str, "knowledge": {...}}` read without a YAML library; `NotLight` when unsure.
+
+    Defaults fill absent keys exactly as the `Config` model does; a missing file is all defaults.
+    """
+    from orkestra.core import lightyaml
+
+    path = config_path(root)
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        return {"project": PROJECT_DEFAULT, "knowledge": dict(KNOWLEDGE_DEFAULTS)}
+    except OSError as exc:
+        raise NotLight(f"cannot read file: {exc.strerror or exc}", file=CONFIG) from None
+    if len(raw) > MAX_BYTES or b"\x00" in raw:
+        raise NotLight("file too large or binary", file=CONFIG)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise NotLight("not UTF-8", file=CONFIG) from None
+    try:
+        data = lightyaml.parse(text)
+        return _known(data)
+    except lightyaml.Unsure as exc:
+        raise NotLight(exc.reason, file=CONFIG, line=exc.line) from None
+
+
+def _known(data: dict[str, Any]) -> dict[str, Any]:
+    from orkestra.core.lightyaml import Unsure, value_of
+
+    project = value_of(data, "project", PROJECT_DEFAULT)
+    if not isinstance(project, str):
+        raise Unsure("project: not a string", _line(data, "project"))
+    block = value_of(data, "knowledge", {})
+    if not isinstance(block, dict):
+        raise Unsure("knowledge: not a mapping", _line(data, "knowledge"))
+    extra = sorted(set(block) - set(KNOWLEDGE_DEFAULTS))
+    if extra:
+        raise Unsure(f"knowledge.{extra[0]}: unknown key", _line(block, extra[0]))
+    knowledge = {key: value_of(block, key, default) for key, default in KNOWLEDGE_DEFAULTS.items()}
+    for key, check in _CHECKS.items():
+        if not check(knowledge[key]):
+            raise Unsure(f"knowledge.{key}: {_WANTS[key]}", _line(block, key))
+    knowledge["repos"] = dict(knowledge["repos"])
+    return {"project": project, "knowledge": knowledge}
+
+
+def _line(data: Any, key: str) -> int | None:
+    lines: dict[str, int] = getattr(data, "key_lines", {})
+    return lines.get(key)
+
+
+# A strict subset of what the model's RelPath accepts: plain segments, no '..', sane lengths.
+_SAFE_PATH = re.compile(r"[A-Za-z0-9_.-]{1,255}(/[A-Za-z0-9_.-]{1,255})*/?")
+
+
+def _safe_path(value: object) -> bool:
+    return (
+        isinstance(value, str)
+        and len(value) <= 1024
+        and _SAFE_PATH.fullmatch(value) is not None
+        and ".." not in value.split("/")
+    )
+
+
+def _repos(value: object) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    )
+
+
+_CHECKS: dict[str, Any] = {
+    "path": _safe_path,
+    "repos": _repos,
+    "verified_max_age_days": lambda v: type(v) is int and v >= 1,
+    "commit": lambda v: type(v) is bool,
+    "push": lambda v: type(v) is bool,
+}
+_WANTS = {
+    "path": "not a plain relative path (letters, digits, _ . - and /)",
+    "repos": "not a mapping of names to strings",
+    "verified_max_age_days": "not a whole number of at least 1",
+    "commit": "not true or false",
+    "push": "not true or false",
+}

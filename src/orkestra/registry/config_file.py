@@ -1,0 +1,29 @@
+"""`registries/orkestra.yaml` validated by the `Config` model, for commands that need only it.
+
+The loader (`registry.loader`) reports the same problems as findings; commands that read the
+config alone (mining, changelog, knowledge settings when the light reader cannot answer) use this.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from orkestra.core import project, yamlio
+from orkestra.core.errors import InputError
+from orkestra.registry.models.config import Config
+
+
+def load_config(root: Path) -> Config:
+    """The validated config; defaults when the file is missing; `InputError` with file:line."""
+    data = project.read_config(root)
+    try:
+        return Config.model_validate(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        loc = tuple(error["loc"])
+        where = ".".join(str(p) for p in loc)
+        raise InputError(
+            f"{where}: {error['msg']}", file=project.CONFIG, line=yamlio.line_of(data, loc)
+        ) from None
