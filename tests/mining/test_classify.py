@@ -170,6 +170,29 @@ def test_batch_applies_both_domains(mined: tuple[GitRepo, str, str], tmp_path: P
             "malformed decision id",
         ),
         ({"sha": "{feat}", "domain": "changelog", "action": "extract"}, "not valid in changelog"),
+        ({"sha": "{feat}", "domain": "changelog", "action": "merge"}, "unknown action 'merge'"),
+        ({"sha": "{feat}", "domain": "docs", "action": "skip"}, "unknown domain 'docs'"),
+        ({"sha": "{feat}", "domain": "changelog", "action": "skip"}, "a skip needs a reason"),
+        ({"sha": "", "domain": "changelog", "action": "skip"}, "`sha` is required"),
+        (
+            {
+                "sha": "{feat}",
+                "domain": "changelog",
+                "action": "skip",
+                "reason": "x",
+                "category": "added",
+            },
+            "`category` only goes with action release",
+        ),
+        (
+            {
+                "sha": "{feat}",
+                "domain": "decisions",
+                "action": "pending",
+                "decision_id": "DEC-SR-001",
+            },
+            "`decision_id` only goes with action extract",
+        ),
         (
             {"sha": "{feat}", "domain": "changelog", "action": "skip", "reason": "x", "extra": "y"},
             "unknown field",
@@ -197,3 +220,37 @@ def test_bad_batch_line_rejects_the_batch(
     assert message in info.value.message
     assert (info.value.file, info.value.line) == ("b.jsonl", 3)
     assert ledger_bytes(repo.path) == (b"", b"")
+
+
+def test_a_union_merge_conflict_is_resolved_for_the_existing_decision(
+    mined: tuple[GitRepo, str, str],
+) -> None:
+    # two branches classified one commit differently; merging the ledgers kept both lines
+    repo, feat, _ = mined
+    run(repo.path, flags(feat, changelog="added"))
+    ours = ledger_bytes(repo.path)
+    for path in (repo.path / ledger.CLASSIFICATIONS, repo.path / ledger.RELEASE_NOTES):
+        path.unlink()
+    run(repo.path, flags(feat, changelog="fixed"))
+    theirs = ledger_bytes(repo.path)
+    (repo.path / ledger.CLASSIFICATIONS).write_bytes(ours[0] + theirs[0])
+    (repo.path / ledger.RELEASE_NOTES).write_bytes(ours[1] + theirs[1])
+    added, fixed = ledger.entries(repo.path / ledger.CLASSIFICATIONS)
+
+    result = run(repo.path, flags(feat, changelog="added"))
+
+    # the decision matches `added`: one copy of it supersedes `fixed`, no new release note
+    assert (result["written"], result["release_notes"], result["unchanged"]) == (1, 0, 0)
+    assert result["entries"] == [
+        {
+            "id": result["entries"][0]["id"],
+            "sha": feat,
+            "domain": "changelog",  # type: ignore[index]
+            "action": "release",
+            "supersedes": fixed["id"],
+        }
+    ]
+    current = ledger.current(ledger.entries(repo.path / ledger.CLASSIFICATIONS))
+    assert sorted(e["category"] for e in current) == ["added", "added"]
+    assert added in current
+    assert ledger_bytes(repo.path)[1] == ours[1] + theirs[1]

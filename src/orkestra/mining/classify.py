@@ -2,27 +2,28 @@
 
 Nothing is written unless every request is valid: an unknown sha, a category outside Keep a
 Changelog's, a malformed or unregistered decision id, an unknown package — each is an error naming
-the request (its line in a batch file) and the ledger stays untouched.
+the request (its line in a batch file) and the ledger stays untouched. A request's shape is the
+ledger's `ClassificationRequest` model; only what the project alone can tell (its packages, its
+decision codes, its commits) is checked here.
 """
 
 from __future__ import annotations
 
 import json
-import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from orkestra.core.errors import InputError, OrkestraError, UsageError
 from orkestra.mining import ledger
 from orkestra.mining.commits import CommitLookup
 from orkestra.registry.models.config import Config
-from orkestra.registry.models.ledger import CATEGORIES
+from orkestra.registry.models.ledger import CATEGORIES, ClassificationRequest
 
-DECISION_RE = re.compile(r"^DEC-[A-Z]{2}-\d{3,}$")
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
+
 DOMAINS = ("changelog", "decisions")
-ACTIONS = {"changelog": ("release", "skip"), "decisions": ("extract", "pending", "skip")}
-FIELDS = ("sha", "domain", "action", "category", "summary", "package", "decision_id", "reason")
 #: what makes two classifications of one sha in one domain the same decision
 SAME = ("action", "category", "decision_id", "package")
 
@@ -106,16 +107,7 @@ def _request(raw: str, file: str, line: int) -> Request:
         raise InputError(f"not valid JSON: {exc.msg}", file=file, line=line) from exc
     if not isinstance(data, dict):
         raise InputError("each line must be a JSON object", file=file, line=line)
-    unknown = sorted(set(data) - set(FIELDS))
-    if unknown:
-        raise InputError(f"unknown field(s): {', '.join(unknown)}", file=file, line=line)
-    for key in FIELDS:
-        if key in data and not isinstance(data[key], str):
-            raise InputError(f"`{key}` must be a string", file=file, line=line)
-    for key in ("sha", "domain", "action"):
-        if not data.get(key):
-            raise InputError(f"`{key}` is required", file=file, line=line)
-    return Request(**data, file=file, line=line)
+    return Request(**_model(data, file, line).model_dump(), file=file, line=line)
 
 
 def plan(root: Path, requests: list[Request], config: Config) -> Plan:
@@ -147,38 +139,52 @@ def _err(req: Request, message: str) -> OrkestraError:
     return UsageError(message)
 
 
+def _model(data: dict[str, Any], file: str | None, line: int | None) -> ClassificationRequest:
+    """`data` validated by the ledger's request model; an error names the request's file:line."""
+    from pydantic import ValidationError
+
+    try:
+        return ClassificationRequest.model_validate(data)
+    except ValidationError as exc:
+        message = _message(exc.errors())
+        raise InputError(message, file=file, line=line) if file else UsageError(message) from exc
+
+
+def _message(errors: list[ErrorDetails]) -> str:
+    """The first error of a request, in the words of the command line."""
+    unknown = [str(e["loc"][-1]) for e in errors if e["type"] == "extra_forbidden"]
+    if unknown:
+        return f"unknown field(s): {', '.join(unknown)}"
+    error = errors[0]
+    key = ".".join(str(p) for p in error["loc"])
+    value = error.get("input")
+    by_type = {
+        "missing": f"`{key}` is required",
+        "string_too_short": f"`{key}` is required",
+        "string_type": f"`{key}` must be a string",
+        "value_error": str(error.get("ctx", {}).get("error", error["msg"])),
+    }
+    if key == "domain" and error["type"] == "literal_error":
+        return f"unknown domain {value!r}: use changelog or decisions"
+    if key == "action" and error["type"] == "literal_error":
+        return f"unknown action {value!r}: use release, skip, extract or pending"
+    if key == "category" and error["type"] == "literal_error":
+        return f"unknown category {value!r}; use one of {', '.join(CATEGORIES)}"
+    if key == "decision_id" and error["type"] == "string_pattern_mismatch":
+        return f"malformed decision id {value!r}: expected DEC-XX-NNN, e.g. DEC-PL-007"
+    return by_type.get(error["type"], f"{key}: {error['msg']}".lstrip(": "))
+
+
 def _check(req: Request, config: Config, codes: set[str] | None) -> None:
-    if req.domain not in DOMAINS:
-        raise _err(req, f"unknown domain {req.domain!r}: use changelog or decisions")
-    if req.action not in ACTIONS[req.domain]:
-        allowed = ", ".join(ACTIONS[req.domain])
-        raise _err(req, f"action {req.action!r} is not valid in {req.domain} (use {allowed})")
-    if req.category is not None:
-        req.category = req.category.lower()
-    if req.action == "release":
-        if req.category not in CATEGORIES:
-            raise _err(
-                req, f"unknown category {req.category!r}; use one of {', '.join(CATEGORIES)}"
-            )
-    elif req.category is not None:
-        raise _err(req, "`category` only goes with action release")
-    if req.action == "extract":
-        _check_decision(req, codes)
-    elif req.decision_id is not None:
-        raise _err(req, "`decision_id` only goes with action extract")
-    if req.action == "skip" and not (req.reason or "").strip():
-        raise _err(req, "a skip needs a reason")
+    """The request's schema (the ledger model), then what only this project can tell."""
+    fields = {k: v for k, v in asdict(req).items() if k not in ("file", "line") and v is not None}
+    req.category = _model(fields, req.file, req.line).category
+    if req.decision_id is not None and codes is not None and req.decision_id[4:6] not in codes:
+        code = req.decision_id[4:6]
+        raise _err(req, f"decision code {code} is not in registries/decisions/registry.yaml")
     packages = set(config.mining.packages) or {config.project}
     if req.package is not None and req.package not in packages:
         raise _err(req, f"unknown package {req.package!r}; known: {', '.join(sorted(packages))}")
-
-
-def _check_decision(req: Request, codes: set[str] | None) -> None:
-    did = req.decision_id or ""
-    if not DECISION_RE.match(did):
-        raise _err(req, f"malformed decision id {did!r}: expected DEC-XX-NNN, e.g. DEC-PL-007")
-    if codes is not None and did[4:6] not in codes:
-        raise _err(req, f"decision code {did[4:6]} is not in registries/decisions/registry.yaml")
 
 
 def decision_codes(root: Path) -> set[str] | None:

@@ -2,15 +2,65 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from orkestra.registry.models.common import Model
 from orkestra.registry.models.decisions import DecisionId, Sha
 
 Category = Literal["added", "changed", "deprecated", "removed", "fixed", "security"]
 CATEGORIES: tuple[str, ...] = ("added", "changed", "deprecated", "removed", "fixed", "security")
+Domain = Literal["changelog", "decisions"]
+Action = Literal["release", "skip", "extract", "pending"]
+#: the actions each domain takes
+ACTIONS: dict[str, tuple[str, ...]] = {
+    "changelog": ("release", "skip"),
+    "decisions": ("extract", "pending", "skip"),
+}
+
+
+def _check_action(domain: str, action: str) -> None:
+    if action not in ACTIONS[domain]:
+        allowed = ", ".join(ACTIONS[domain])
+        raise ValueError(f"action {action!r} is not valid in {domain} (use {allowed})")
+
+
+class ClassificationRequest(Model):
+    """One classification asked for (`mine classify` flags or a `mine commit --input` line).
+
+    Stricter than a ledger line: each optional field goes with its action only, a skip gives a
+    reason. The sha may be abbreviated (the commit index resolves it).
+    """
+
+    sha: str = Field(min_length=1)
+    domain: Domain
+    action: Action
+    category: Category | None = None
+    summary: str | None = None
+    package: str | None = None
+    decision_id: DecisionId | None = None
+    reason: str | None = None
+
+    @field_validator("category", mode="before")
+    @classmethod
+    def _lower(cls, value: Any) -> Any:
+        return value.lower() if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _fields_of_the_action(self) -> ClassificationRequest:
+        _check_action(self.domain, self.action)
+        if self.action == "release" and self.category is None:
+            raise ValueError("a release needs a `category`")
+        if self.action != "release" and self.category is not None:
+            raise ValueError("`category` only goes with action release")
+        if self.action == "extract" and self.decision_id is None:
+            raise ValueError("an extract needs a `decision_id`")
+        if self.action != "extract" and self.decision_id is not None:
+            raise ValueError("`decision_id` only goes with action extract")
+        if self.action == "skip" and not (self.reason or "").strip():
+            raise ValueError("a skip needs a reason")
+        return self
 
 
 class ClassificationEntry(Model):
@@ -19,8 +69,8 @@ class ClassificationEntry(Model):
     id: str = Field(min_length=1)
     ts: str = Field(min_length=1)
     sha: Sha
-    domain: Literal["changelog", "decisions"]
-    action: Literal["release", "skip", "extract", "pending"]
+    domain: Domain
+    action: Action
     category: Category | None = None
     summary: str | None = None
     package: str | None = None
@@ -30,10 +80,7 @@ class ClassificationEntry(Model):
 
     @model_validator(mode="after")
     def _action_fields(self) -> ClassificationEntry:
-        if self.domain == "changelog" and self.action not in ("release", "skip"):
-            raise ValueError("changelog entries take action release or skip")
-        if self.domain == "decisions" and self.action not in ("extract", "skip", "pending"):
-            raise ValueError("decisions entries take action extract, pending or skip")
+        _check_action(self.domain, self.action)
         if self.action == "release" and self.category is None:
             raise ValueError("a release needs a `category`")
         if self.action == "extract" and self.decision_id is None:
