@@ -215,5 +215,5 @@ def test_a_symlinked_registry_folder_leaving_the_project_is_refused(
     before = _files(target)
     with pytest.raises(UnsafePathError) as info:
         import_tree(target, market)
-    assert info.value.file is not None and info.value.file.startswith("registries/skills/project/")
+    assert info.value.file == "registries/skills/project" and "symlink" in info.value.message
     assert list(outside.iterdir()) == [] and _files(target) == before

@@ -9,8 +9,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from orkestra.core import atomic, frontmatter, yamlio
-from orkestra.core.errors import InputError, NotFound, UnsafePathError, UsageError
+from orkestra.core import frontmatter, safewrite, yamlio
+from orkestra.core.errors import InputError, NotFound, UsageError
 from orkestra.importer import convert
 from orkestra.importer.parse import base_tool
 from orkestra.importer.walk import MAX_MARKDOWN, MAX_RESOURCE, Refused, SafeTree, find_sources
@@ -291,24 +291,15 @@ def import_tree(
     report.dormant = importer.dormant()
     report.hints = _hints(importer.root, source, report)
     if not dry_run:
-        _check_inside(importer.root, sorted(report.files))
+        guard = safewrite.Guard(importer.root)
+        for rel in sorted(report.files):  # every check first: a refusal leaves nothing written
+            safewrite.check_target(importer.root, rel, guard=guard)
         for rel, data in sorted(report.files.items()):
             mode = 0o755 if rel in report.executable else 0o644
-            atomic.write_bytes(importer.root / rel, data, mode=mode)
+            safewrite.write_file(importer.root, rel, data, mode=mode, guard=guard)
             report.written.append(rel)
         report.validation = _validation(importer.root)
     return report
-
-
-def _check_inside(root: Path, paths: list[str]) -> None:
-    """Refuse (before writing anything) a destination that a symlink would carry out of the project."""
-    for rel in paths:
-        if not (root / rel).parent.resolve().is_relative_to(root):
-            raise UnsafePathError(
-                f"refusing to write '{rel}': a symlinked folder on its way leaves the project; "
-                "replace the symlink with a real folder",
-                file=rel,
-            )
 
 
 def _hints(root: Path, source: Path, report: ImportReport) -> list[str]:
