@@ -288,3 +288,20 @@ def test_apply_through_a_symlinked_vendor_folder_leaving_the_project_is_refused(
     assert result.exit_code == 1 and "outside the project" in result.stderr
     assert list(outside.iterdir()) == []
     assert (project / "registries/orkestra.yaml").read_bytes() == before
+
+
+def test_apply_with_a_symlinked_config_writes_nothing(
+    cli: Any, project: Path, tmp_path_factory: Any
+) -> None:
+    shared = tmp_path_factory.mktemp("shared") / "orkestra.yaml"
+    config = project / "registries/orkestra.yaml"
+    shared.write_bytes(config.read_bytes())
+    config.unlink()
+    config.symlink_to(shared)
+    _vendor(project, "csv-profiler")
+    before = shared.read_bytes()
+    result = cli("skills", "intake", "vendor/acme", "--provider", "acme", "--apply", cwd=project)
+    assert result.exit_code == 1 and "registries/orkestra.yaml" in result.stderr, result.stderr
+    assert "symlink" in result.stderr
+    assert not (project / "registries/vendor").exists()  # the overlay was not written either
+    assert shared.read_bytes() == before and config.is_symlink()

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from orkestra.core import atomic, yamlio
+from orkestra.core import safewrite, yamlio
 from orkestra.core.errors import ConflictError, InputError, UnsafePathError, UsageError
 from orkestra.intake import normalise
 from orkestra.intake.evaluate import Candidate, Options
@@ -167,8 +167,8 @@ def _adopted(project: Path, candidate: Candidate, options: Options) -> AdoptedSk
 
 def write(project: Path, result: Plan) -> None:
     """Write the overlay, then (only for a new root) orkestra.yaml; both atomically."""
-    for rel in (result.overlay_file, CONFIG):
-        relative_inside(project, (project / rel).parent)  # no symlinked folder leading out
-    atomic.write_text(project / result.overlay_file, yamlio.dumps(result.overlay.model_dump()))
+    for rel in (result.overlay_file, CONFIG):  # both checked before the first write
+        safewrite.check_target(project, rel)
+    safewrite.write_file(project, result.overlay_file, yamlio.dumps(result.overlay.model_dump()))
     if result.config_text is not None:
-        atomic.write_text(project / CONFIG, result.config_text)
+        safewrite.write_file(project, CONFIG, result.config_text)
