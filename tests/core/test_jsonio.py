@@ -1,0 +1,106 @@
+"""core.jsonio: size and nesting limits with file:line, torn-line tolerant JSONL."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from orkestra.core import jsonio
+from orkestra.core.errors import InputError
+
+
+def test_deep_nesting_is_a_clean_error_with_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text('{"a": 1,\n "b":\n' + "[" * 5000 + "]" * 5000 + "}")  # 10 KB of brackets
+    with pytest.raises(InputError) as caught:
+        jsonio.read_json(path)
+    assert str(caught.value) == f"{path}:3: JSON nested deeper than 64 levels"
+
+
+def test_nesting_at_the_limit_is_accepted_and_one_more_is_not() -> None:
+    ok = "[" * jsonio.MAX_DEPTH + "]" * jsonio.MAX_DEPTH
+    assert jsonio.loads(ok, source="x") == json.loads(ok)
+    with pytest.raises(InputError, match="nested deeper"):
+        jsonio.loads("[" + ok + "]", source="x")
+
+
+def test_brackets_inside_strings_do_not_count() -> None:
+    text = json.dumps({"k": ["[{" * 500]})
+    assert jsonio.loads(text, source="x") == {"k": ["[{" * 500]}
+
+
+def test_unclosed_deep_nesting_is_still_a_clean_error() -> None:
+    with pytest.raises(InputError, match="nested deeper"):
+        jsonio.loads("[" * 10_000, source="stdin")
+
+
+def test_oversized_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(["x" * 100]))
+    with pytest.raises(InputError, match="larger than the 50-byte limit") as caught:
+        jsonio.read_json(path, max_bytes=50)
+    assert caught.value.file == str(path)
+    assert jsonio.read_json(path, max_bytes=200) == ["x" * 100]
+
+
+def test_syntax_error_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('{\n  "a": 1,\n  "b": ,\n}\n')
+    with pytest.raises(InputError) as caught:
+        jsonio.read_json(path)
+    assert (caught.value.file, caught.value.line) == (str(path), 3)
+    assert caught.value.message.startswith("not valid JSON (")
+
+
+def test_bad_utf8_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_bytes(b'[\n"ok",\n"\xff"\n]')
+    with pytest.raises(InputError, match="not valid UTF-8") as caught:
+        jsonio.read_json(path)
+    assert caught.value.line == 3
+
+
+def test_missing_file_is_left_to_the_caller(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        jsonio.read_json(tmp_path / "absent.json")
+    assert list(jsonio.iter_jsonl(tmp_path / "absent.jsonl")) == []
+    assert jsonio.records(tmp_path / "absent.jsonl") == []
+
+
+def test_torn_last_line_is_never_a_record_even_when_valid_json(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.jsonl"
+    path.write_text('{"id": "a"}\n{"id": "b"}\n{"id": "torn"}')  # no newline after the last
+    lines = list(jsonio.iter_jsonl(path))
+    assert [(x.number, x.torn, x.error) for x in lines] == [
+        (1, False, None),
+        (2, False, None),
+        (3, True, None),
+    ]
+    assert [r["id"] for r in jsonio.records(path)] == ["a", "b"]
+
+
+def test_jsonl_lines_report_their_own_line_numbers(tmp_path: Path) -> None:
+    path = tmp_path / "events.jsonl"
+    deep = "[" * 100 + "]" * 100
+    path.write_text(f'{{"id": 1}}\n\n{{broken\n{deep}\n"text"\n{{"id": 2}}\n')
+    lines = list(jsonio.iter_jsonl(path))
+    assert [(x.number, x.error is None) for x in lines] == [
+        (1, True),
+        (3, False),
+        (4, False),
+        (5, True),
+        (6, True),
+    ]
+    assert lines[2].error == "JSON nested deeper than 64 levels"
+    # records: broken, too deep and non-object lines are skipped, whatever the fast path did
+    assert jsonio.records(path) == [{"id": 1}, {"id": 2}]
+
+
+def test_oversized_jsonl_line_is_an_error_line(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    path.write_text(json.dumps({"x": "y" * 100}) + "\n" + '{"id": 1}\n')
+    lines = list(jsonio.iter_jsonl(path, max_line_bytes=50))
+    assert lines[0].error == "line longer than 50 bytes"
+    assert lines[1].data == {"id": 1}
