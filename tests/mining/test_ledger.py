@@ -43,6 +43,15 @@ def test_reader_skips_torn_and_broken_lines(tmp_path: Path) -> None:
     assert codes(tmp_path) == [("ORK050", CL, 2), ("ORK051", CL, 3)]
 
 
+def test_torn_last_line_that_is_valid_json_is_not_an_entry(tmp_path: Path) -> None:
+    # a write cut off right after a closing brace still parses: it is torn all the same
+    put(tmp_path, ledger.CLASSIFICATIONS, [entry("a"), entry("b", sha=SHA2)], end="")
+    assert [e["id"] for e in ledger.entries(tmp_path / ledger.CLASSIFICATIONS)] == ["a"]
+    lines = ledger.read_lines(tmp_path / ledger.CLASSIFICATIONS)
+    assert [(line.number, line.torn) for line in lines] == [(1, False), (2, True)]
+    assert codes(tmp_path) == [("ORK051", CL, 2)]
+
+
 def test_append_after_torn_line_keeps_lines_whole(tmp_path: Path) -> None:
     put(tmp_path, ledger.CLASSIFICATIONS, ['{"id": "torn'], end="")
     ledger.append(tmp_path, [entry("b")], [])
