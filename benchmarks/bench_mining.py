@@ -64,7 +64,8 @@ def alternate(runs: int, *jobs: Callable[[], float]) -> list[float]:
 
 def seed_ledger(repo: Path) -> None:
     """Classify the oldest 80% of the history in both domains (one batch write)."""
-    from orkestra.mining import index, ledger
+    from orkestra.mining import index
+    from orkestra.registry import ledger
 
     path = repo / ledger.CLASSIFICATIONS
     if path.exists():

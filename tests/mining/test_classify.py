@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from orkestra.core.errors import InputError, NotFound, UsageError
-from orkestra.mining import classify, ledger
+from orkestra.mining import classify
 from orkestra.mining.sync import load_config, sync
+from orkestra.registry import ledger
 from tests.mining.gitrepo import GitRepo
 
 

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from orkestra.mining import index, ledger
+from orkestra.mining import index
+from orkestra.registry import ledger
 from tests.mining.gitrepo import GitRepo
 
 

@@ -9,10 +9,11 @@ import pytest
 
 from orkestra.core import yamlio
 from orkestra.core.errors import ConflictError, NotFound, UsageError
-from orkestra.mining import classify, decision_ids, ledger
-from orkestra.mining.ledger_check import check
+from orkestra.mining import classify, decision_ids
 from orkestra.mining.renumber import renumber
 from orkestra.mining.sync import load_config, sync
+from orkestra.registry import ledger
+from orkestra.registry.ledger_check import check
 from tests.mining.gitrepo import GitRepo
 
 RECORDS = Path("registries/decisions/records")

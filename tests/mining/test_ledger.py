@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from orkestra.mining import ledger
-from orkestra.mining.ledger_check import check
 from orkestra.mining.sync import sync
+from orkestra.registry import ledger
+from orkestra.registry.ledger_check import check
 from tests.mining.gitrepo import GitRepo
 
 SHA = "0123456789abcdef0123456789abcdef01234567"
@@ -119,7 +119,7 @@ def test_supersedes_resolves_a_conflict_and_same_twice_is_fine(tmp_path: Path) -
 
 def test_two_processes_append_500_each(tmp_path: Path) -> None:
     script = (
-        "import sys\nfrom pathlib import Path\nfrom orkestra.mining import ledger\n"
+        "import sys\nfrom pathlib import Path\nfrom orkestra.registry import ledger\n"
         "root, tag = Path(sys.argv[1]), sys.argv[2]\n"
         "for i in range(500):\n"
         "    sha = format(i, '040x')\n"

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from orkestra.mining import ledger
 from orkestra.mining.conventional import parse
-from orkestra.mining.ledger_check import check
+from orkestra.registry import ledger
+from orkestra.registry.ledger_check import check
 
 
 @given(st.text(max_size=80), st.text(max_size=300))

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from orkestra.core.errors import NotFound, UnsafePathError, UsageError
-from orkestra.mining import index, ledger
+from orkestra.mining import index
 from orkestra.mining.signals import glob_folder
+from orkestra.registry import ledger
 
 SECTIONS = ("added", "changed", "deprecated", "removed", "fixed", "security")
 _SEMVER = r"(?P<ver>(?P<maj>\d+)\.(?P<min>\d+)\.(?P<pat>\d+)(?:-(?P<pre>[0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?)"

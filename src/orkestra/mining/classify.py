@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from orkestra.core.errors import InputError, OrkestraError, UsageError
-from orkestra.mining import ledger
 from orkestra.mining.commits import CommitLookup
+from orkestra.registry import ledger
 from orkestra.registry.models.config import Config
 from orkestra.registry.models.ledger import CATEGORIES, ClassificationRequest
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from orkestra.core.errors import ConflictError, InputError, NotFound, UsageError
-from orkestra.mining import ledger
+from orkestra.registry import ledger
 
 RECORDS = Path("registries") / "decisions" / "records"
 REGISTRY = Path("registries") / "decisions" / "registry.yaml"

@@ -15,7 +15,6 @@ from typing import Any
 
 from orkestra.core import safewrite
 from orkestra.core.errors import ConflictError, NotFound, UsageError
-from orkestra.mining import ledger
 from orkestra.mining.decision_ids import (
     ID_RE,
     STEM_RE,
@@ -25,6 +24,7 @@ from orkestra.mining.decision_ids import (
     records,
     used_ids,
 )
+from orkestra.registry import ledger
 
 
 def renumber(

@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from orkestra.mining import index, ledger
+from orkestra.mining import index
+from orkestra.registry import ledger
 
 DOMAINS = ("changelog", "decisions")
 THREE_QUESTIONS = (

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from orkestra.mining import ledger, ledger_check
 from orkestra.mining.commits import CommitLookup
+from orkestra.registry import ledger, ledger_check
 from orkestra.registry.findings import Finding
 
 

@@ -227,15 +227,10 @@ def vendor_roots(reg: Registry) -> Iterator[Finding]:
 
 
 def ledger_rules(reg: Registry) -> Iterable[Finding]:
-    """Ledger line checks that need no git (§6.6), provided by the mining package."""
-    import importlib
+    """Ledger line checks that need no git (§6.6)."""
+    from orkestra.registry import ledger_check
 
-    try:
-        module = importlib.import_module("orkestra.mining.ledger_check")
-    except ModuleNotFoundError:
-        return []
-    check: Rule = module.findings
-    return check(reg)
+    return ledger_check.findings(reg)
 
 
 RULES: tuple[Rule, ...] = (

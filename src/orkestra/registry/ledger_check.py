@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from orkestra.mining import ledger
+from orkestra.registry import ledger
 from orkestra.registry.findings import Finding
 
 SAME = ("action", "category", "decision_id", "package")
