@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from orkestra.core import atomic, yamlio
+from orkestra.core import safewrite, yamlio
 from orkestra.core.clock import today
 from orkestra.core.errors import ConflictError, InputError, UnsafePathError
 
@@ -194,45 +194,31 @@ def init_project(path: Path, *, force: bool = False) -> InitResult:
     }
     result = InitResult(root=str(root))
     for rel, text in files.items():
-        target = root / rel
-        (result.overwritten if target.exists() else result.created).append(rel)
-        atomic.write_text(target, text)
+        (result.overwritten if (root / rel).exists() else result.created).append(rel)
+        safewrite.write_file(root, rel, text)
     for name, new_text in git_files.items():
         if new_text is not None:
-            atomic.write_text(root / name, new_text)
+            safewrite.write_file(root, name, new_text)
             result.updated.append(name)
     return result
 
 
 def _check_folders(root: Path, files: dict[str, str]) -> None:
-    """Every folder init writes into is a real folder below `root` (or does not exist yet)."""
-    folders = {
-        "/".join(rel.split("/")[:depth]) for rel in files for depth in range(1, rel.count("/") + 1)
-    }
-    for folder in sorted(folders):
-        full = root / folder
-        if full.is_symlink():
-            raise UnsafePathError(
-                f"refusing to write below '{folder}': it is a symlink, and init never writes "
-                "through symlinks; replace it with a folder",
-                file=folder,
-            )
-        if full.exists() and not full.is_dir():
-            raise ConflictError(
-                f"'{folder}' is a file where init needs a folder; move it away", file=folder
-            )
+    """Every path init writes is checked (no symlink on the way) before the first write."""
+    guard = safewrite.Guard(root)
+    for rel in files:
+        safewrite.check_target(root, rel, guard=guard)
 
 
 def _with_lines(root: Path, name: str, lines: tuple[str, ...]) -> str | None:
     """The file's text with the lines it lacks appended (the user's own lines are kept), or None
     when nothing is missing."""
-    path = root / name
-    if path.is_symlink():
+    try:
+        path = root / safewrite.check_target(root, name)
+    except UnsafePathError as exc:
         raise UnsafePathError(
-            f"refusing to rewrite '{name}': it is a symlink; replace it with a file or add "
-            f"these lines yourself: {'; '.join(lines)}",
-            file=name,
-        )
+            f"{exc.message}, or add these lines yourself: {'; '.join(lines)}", file=exc.file
+        ) from None
     current = yamlio.read_text(path, display=name) if path.exists() else ""
     present = {line.strip() for line in current.splitlines()}
     missing = [line for line in lines if line not in present]

@@ -83,8 +83,8 @@ def test_a_symlinked_target_is_refused_and_its_target_untouched(tmp_path: Path) 
 def test_a_file_where_a_folder_is_needed_is_a_conflict(tmp_path: Path) -> None:
     (tmp_path / "a").write_text("file")
     with pytest.raises(ConflictError) as info:
-        safewrite.write_file(tmp_path, "a/b.txt", "x")
-    assert info.value.file == "a/b.txt"
+        safewrite.write_file(tmp_path, "a/b/c.txt", "x")
+    assert info.value.file == "a" and "'a' is a file where a folder is needed" in str(info.value)
 
 
 def test_a_folder_at_the_target_is_a_conflict(tmp_path: Path) -> None:

@@ -125,11 +125,14 @@ def check_target(
     Multi-file writers call it for every path first, so a refusal leaves nothing half-written.
     """
     rel = relative(root, path)
-    state = (guard or Guard(root)).parents(rel)
+    guard = guard or Guard(root)
+    state = guard.parents(rel)
     if state == "blocked":
+        folders = itertools.accumulate(rel.split("/")[:-1], lambda a, b: f"{a}/{b}")
+        folder = next(f for f in folders if guard.seen.get(f) == "blocked")
         raise ConflictError(
-            f"refusing to write '{rel}': a file sits where a folder is needed; move it away",
-            file=rel,
+            f"'{folder}' is a file where a folder is needed to write '{rel}'; move it away",
+            file=folder,
         )
     if not replace_link and state == "ok" and os.path.islink(f"{root}/{rel}"):  # noqa: PTH114
         raise UnsafePathError(
