@@ -258,6 +258,15 @@ def line_of(data: Any, loc: tuple[int | str, ...]) -> int | None:
     return line
 
 
+def reads_back_plain(text: str) -> bool:
+    """True when `key: <text>` reads back, under standard YAML (dates, numbers, booleans as YAML
+    types), as the mapping `{key: text}`: then `text` may be written without quotes."""
+    try:
+        return bool(yaml.load(f"k: {text}\n", Loader=_Base) == {"k": text})
+    except yaml.YAMLError:  # not even YAML: the caller quotes it, which is the answer wanted
+        return False
+
+
 def dumps(data: Any) -> str:
     """Deterministic block-style YAML for files Orkestra writes."""
     return yaml.dump(

@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-import yaml
-
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+from orkestra.core import yamlio
 
 # Characters YAML treats as line breaks or refuses in a stream; always escaped inside quotes.
 _YAML_UNSAFE = re.compile(
@@ -29,12 +27,8 @@ def yaml_plain(value: object) -> str:
     """The value as written when YAML reads it back as the same one-line string (`Read, Grep`),
     else double-quoted (`Bash(git commit: *)` would otherwise break the frontmatter)."""
     text = str(value)
-    if text and "\n" not in text and text == text.strip():
-        try:
-            if yaml.load(f"k: {text}\n", Loader=_Loader) == {"k": text}:
-                return text
-        except yaml.YAMLError:
-            pass
+    if text and "\n" not in text and text == text.strip() and yamlio.reads_back_plain(text):
+        return text
     return yaml_str(text)
 
 
