@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -10,7 +9,7 @@ from typing import Any
 import pytest
 
 from orkestra.core.errors import InputError
-from orkestra.mining import fastpath, index
+from orkestra.mining import index
 from orkestra.mining.sync import sync
 from tests.mining.gitrepo import GitRepo, git_env
 
@@ -158,33 +157,47 @@ def test_inherited_git_variables_are_ignored(
     assert result["commits"] == 1 and result["head"] == repo.head()
 
 
-def test_fastpath_answers_noop_only(repo: GitRepo, capsys: pytest.CaptureFixture[str]) -> None:
+def test_noop_sync_through_the_cli(repo: GitRepo, cli: Any, tmp_path: Path) -> None:
     root = str(repo.path)
-    assert fastpath.run(["--root", root, "mine", "sync"]) is None  # no index yet
-    sync(repo.path)
-    capsys.readouterr()
-    assert fastpath.run(["--root", root, "mine", "sync"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["sync"] == "noop" and out["commits"] == 1
-    assert fastpath.run(["--root", root, "mine", "status"]) is None
-    assert fastpath.run(["--root", root, "mine", "sync", "--format", "table"]) is None
+    first = cli("--root", root, "mine", "sync", cwd=tmp_path)
+    assert (first.exit_code, first.json()["sync"]) == (0, "full")
+    again = cli("--root", root, "mine", "sync", cwd=tmp_path)
+    assert again.exit_code == 0 and again.stderr == ""
+    assert again.json() == {
+        "head": repo.head(),
+        "commits": 1,
+        "new": 0,
+        "removed": 0,
+        "sync": "noop",
+        "shallow": False,
+        "warnings": [],
+        "index": ".orkestra/mining",
+    }
+    table = cli("--root", root, "mine", "sync", "--format", "table", cwd=tmp_path)
+    assert table.exit_code == 0 and "noop" in table.stdout
     repo.commit("fix: new")
-    assert fastpath.run(["--root", root, "mine", "sync"]) is None
+    after = cli("mine", "sync", cwd=repo.path).json()
+    assert (after["sync"], after["new"], after["commits"]) == ("incremental", 1, 2)
 
 
-def test_fastpath_candidates_match_the_cli(
-    repo: GitRepo, cli: Any, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_candidates_options_through_the_cli(repo: GitRepo, cli: Any) -> None:
     repo.commit("feat(core): a", {"packages/core/a.py": "a\n"})
-    root = str(repo.path)
-    assert fastpath.run(["--root", root, "mine", "candidates"]) is None  # index not current
-    full = cli("mine", "candidates", "--full", "-n", "5", cwd=repo.path).stdout
-    capsys.readouterr()
-    assert fastpath.run(["--root", root, "mine", "candidates", "--full", "-n", "5"]) == 0
-    assert capsys.readouterr().out == full
-    bad_args = (["--limit", "0"], ["--domain", "x"], ["--bogus"], ["--limit"], ["-f", "table"])
-    for bad in (*bad_args, ["-n=5"], ["-f=json"]):  # click refuses `-n=5`: so must we
-        assert fastpath.run(["--root", root, "mine", "candidates", *bad]) is None
+    repo.commit("fix(core): b", {"packages/core/b.py": "b\n"})
+    found = cli("mine", "candidates", "--full", "-n", "2", cwd=repo.path)
+    assert found.exit_code == 0, found.stderr
+    assert [c["subject"] for c in found.json()] == ["fix(core): b", "feat(core): a"]
+    assert cli("mine", "candidates", "-n", "1", cwd=repo.path).json()[0]["subject"] == (
+        "fix(core): b"
+    )
+    for bad, message in (
+        (["--limit", "0"], "Input should be greater than or equal to 1"),
+        (["--domain", "x"], "'x' is not one of 'changelog', 'decisions'"),
+        (["--bogus"], "No such option: --bogus"),
+        (["-n=5"], "Input should be a valid integer"),
+    ):
+        r = cli("mine", "candidates", *bad, cwd=repo.path)
+        assert (r.exit_code, r.stdout) == (2, ""), bad
+        assert message in r.stderr, (bad, r.stderr)
 
 
 def test_project_in_a_subfolder_of_the_repository(tmp_path: Path) -> None:

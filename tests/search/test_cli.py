@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import io
 import json
-import os
 import shutil
 import subprocess
 import sys
-from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-from orkestra.search import fastcli
 
 TYPES = [
     "agents",
@@ -126,10 +121,16 @@ def test_group_searches(cli: Any, root: Path) -> None:
 
 def test_registry_compatibility_spelling(cli: Any, root: Path) -> None:
     r = cli("registry", "decisions", "search", "--query", "duckdb", cwd=root)
-    if r.exit_code == 3 and "Could not get a command" in r.stderr:
-        pytest.skip("`orkestra registry` group is not wired yet (cli/lazy.py)")
     assert r.exit_code == 0, r.stderr
+    assert r.stdout == cli("decisions", "search", "duckdb", cwd=root).stdout
     assert [h["id"] for h in r.json()] == ["DEC-PL-142", "DEC-PL-151"]
+    truths = cli("registry", "truths", "search", "kubernetes", "--status", "tentative", cwd=root)
+    assert (truths.exit_code, [h["id"] for h in truths.json()]) == (0, ["GT-ORK-004"])
+    listing = cli("registry", "--help", cwd=root)
+    assert listing.exit_code == 0
+    for group in ("agents", "skills", "scopes", "truths", "decisions", "changelog"):
+        assert f"  {group} " in listing.stdout
+    assert "  search " not in listing.stdout and "  mine " not in listing.stdout
 
 
 def test_table_and_text_formats(cli: Any, root: Path) -> None:
@@ -141,57 +142,42 @@ def test_table_and_text_formats(cli: Any, root: Path) -> None:
     assert text[0].endswith("registries/decisions/records/DEC-PL-142.yaml:1")
 
 
-def _fast(args: list[str], cwd: Path) -> tuple[int | None, str]:
-    old = Path.cwd()
-    os.chdir(cwd)
-    out = io.StringIO()
-    try:
-        with redirect_stdout(out):
-            code = fastcli.run(args)
-    finally:
-        os.chdir(old)
-    return code, out.getvalue()
+def test_root_option_and_option_spellings(cli: Any, root: Path, tmp_path: Path) -> None:
+    """`--root` before the command, `--opt=value`, `--` before a dash-led query."""
+    here = cli("search", "kubernetes", "--type", "truths,decisions", "-n", "2", cwd=root)
+    there = cli(
+        "--root", str(root), "search", "kubernetes", "--type=truths,decisions", "--limit=2",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert (there.exit_code, there.stdout) == (0, here.stdout)
+    assert [h["id"] for h in there.json()] == ["DEC-AD-007", "GT-ORK-003"]
+    dashed = cli("search", "--", "-xyzzy", cwd=root)
+    assert (dashed.exit_code, dashed.stdout) == (0, "[]\n")
 
 
 @pytest.mark.parametrize(
-    "args",
+    ("args", "message"),
     [
-        ["search", "kubernetes"],
-        ["search", "kuberntes", "--limit", "2"],
-        ["search", "pipeline", "--summary"],
-        ["search", "kubernetes", "--type=truths,decisions", "-n", "3"],
-        ["search", "duckdb", "--format", "text"],
-        ["search", "duckdb", "-f", "table"],
-        ["search", "--", "-nothing"],
+        (("search",), "Missing argument"),
+        (("search", "a", "b"), "Got unexpected extra argument(s) (b)"),
+        (("search", "x", "--bogus"), "No such option: --bogus"),
+        (("search", "x", "--limit", "many"), "Input should be a valid integer"),
+        (("search", "x", "--format", "yaml"), "'yaml' is not one of 'json', 'table', 'text'"),
     ],
 )
-def test_fast_path_prints_what_the_command_prints(
-    cli: Any, root: Path, args: list[str], monkeypatch: pytest.MonkeyPatch
+def test_command_line_mistakes_are_click_usage_errors(
+    cli: Any, root: Path, args: tuple[str, ...], message: str
 ) -> None:
-    code, out = _fast(args, root)
-    monkeypatch.setattr("orkestra.cli.entry._fast_path", lambda args: None)  # the typer command
     r = cli(*args, cwd=root)
-    assert (code, out) == (r.exit_code, r.stdout)
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert message in r.stderr and "Usage: orkestra search" in r.stderr
 
 
-def test_fast_path_honours_root_and_declines_the_rest(cli: Any, root: Path, tmp_path: Path) -> None:
-    code, out = _fast(["--root", str(root), "search", "duckdb"], tmp_path)
-    assert code == 0 and "DEC-PL-142" in out
-    for args in (
-        ["search", "--help"],
-        ["search"],
-        ["search", "a", "b"],
-        ["search", "x", "--bogus"],
-    ):
-        assert fastcli.parse(args) is None
-    assert fastcli.run(["search", "x", "--limit", "many"]) is None
-    assert fastcli.run(["search", "x", "--format", "yaml"]) is None
-
-
-def test_fast_path_usage_error(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _ = _fast(["search", "x", "--type", "nosuch"], root)
-    assert code == 2
-    assert "unknown type 'nosuch'" in capsys.readouterr().err
+def test_help_lists_the_options(cli: Any, root: Path) -> None:
+    r = cli("search", "--help", cwd=root)
+    assert r.exit_code == 0 and r.stderr == ""
+    for option in ("--summary", "--limit", "--type", "--format"):
+        assert option in r.stdout
 
 
 def test_installed_executable(root: Path) -> None:
@@ -211,18 +197,20 @@ def test_installed_executable(root: Path) -> None:
     assert json.loads(done.stdout)["counts"]["truths"] == 2
 
 
-@pytest.mark.parametrize("fmt", [[], ["-f", "json"], ["--format", "json"], ["--format=json"]])
-def test_fast_path_errors_match_the_command(
-    cli: Any,
-    root: Path,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-    fmt: list[str],
+@pytest.mark.parametrize(
+    "fmt", [["-f", "json"], ["--format", "json"], ["--format=json"], ["-fjson"]]
+)
+def test_errors_are_json_objects_when_json_is_asked_for(
+    cli: Any, root: Path, fmt: list[str]
 ) -> None:
-    args = ["search", "x", "--type", "nosuch", *fmt]
-    capsys.readouterr()
-    code, _ = _fast(args, root)
-    err = capsys.readouterr().err
-    monkeypatch.setattr("orkestra.cli.entry._fast_path", lambda args: None)  # the typer command
-    r = cli(*args, cwd=root)
-    assert (code, err) == (r.exit_code, r.stderr)
+    r = cli("search", "x", "--type", "nosuch", *fmt, cwd=root)
+    assert (r.exit_code, r.stdout) == (2, "")
+    error = json.loads(r.stderr)["error"]
+    assert error["code"] == "usage" and "unknown type 'nosuch' in --type" in error["message"]
+    assert r.stderr.count("\n") == 1
+
+
+def test_errors_are_one_line_by_default(cli: Any, root: Path) -> None:
+    r = cli("search", "x", "--type", "nosuch", cwd=root)
+    assert r.exit_code == 2 and r.stderr.startswith("orkestra: unknown type 'nosuch' in --type")
+    assert r.stderr.count("\n") == 1

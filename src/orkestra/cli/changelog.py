@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from orkestra.cli.common import FormatOption, emit, new_app, project_root
+from orkestra.core.errors import ExitCode
 from orkestra.core.output import Format
 
 app = new_app("Render per-package changelogs from the ledger.")
@@ -25,7 +26,7 @@ def render(
         bool, typer.Option("--check", help="Write nothing; exit 1 if a file would change.")
     ] = False,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Write CHANGELOG.md (Keep a Changelog 1.1.0) for one package or all of them."""
     from orkestra.mining.changelog import parse_packages, render_all
     from orkestra.mining.sync import load_config
@@ -35,4 +36,5 @@ def render(
     results = render_all(root, load_config(root), names, check=check)
     emit(results, fmt, title="changelog render")
     if check and any(r["changed"] for r in results):
-        raise typer.Exit(1)
+        return ExitCode.CHECK_FAILED
+    return ExitCode.OK

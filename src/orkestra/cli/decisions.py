@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from orkestra.cli.common import FormatOption, emit, load_registry, new_app
+from orkestra.core.errors import ExitCode
 from orkestra.core.output import Format
 
 app = new_app("Decision records.")
@@ -22,20 +23,22 @@ def list_decisions(
         str | None, typer.Option("--domain", help="Only this decision domain.")
     ] = None,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Decision records, newest first."""
     from orkestra.registry import inventory
 
     rows = inventory.decisions_list(load_registry(), limit=limit, status=status, domain=domain)
     emit(rows, fmt, title="decisions")
+    return ExitCode.OK
 
 
 @app.command("info")
 def info(
     decision_id: Annotated[str, typer.Argument(help="Decision id, e.g. DEC-RG-001.")],
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Everything about one decision record."""
     from orkestra.registry import inventory
 
     emit(inventory.decision_info(load_registry(), decision_id), fmt, title=decision_id)
+    return ExitCode.OK

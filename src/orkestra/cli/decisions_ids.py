@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from orkestra.cli.common import FormatOption, emit, new_app, project_root
+from orkestra.core.errors import ExitCode
 from orkestra.core.output import Format
 
 app = new_app("Decision records: new, update, renumber.")
@@ -26,7 +27,7 @@ def new(
         bool, typer.Option("--dry-run", help="Only show the id that would be allocated.")
     ] = False,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Allocate the next id of a domain and write its record (source commits from --commit)."""
     from orkestra.mining.decision_ids import new as run
 
@@ -34,6 +35,7 @@ def new(
         project_root(), domain, title=title, summary=summary, commits=commit, dry_run=dry_run
     )
     emit(result, fmt, title="decisions new")
+    return ExitCode.OK
 
 
 @app.command("update")
@@ -41,11 +43,12 @@ def update(
     decision_id: Annotated[str, typer.Argument(metavar="ID", help="DEC-XX-NNN")],
     commit: CommitOption = None,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Append source commits (given and from the ledger); create a pending id's record."""
     from orkestra.mining.decision_ids import update as run
 
     emit(run(project_root(), decision_id, commit), fmt, title="decisions update")
+    return ExitCode.OK
 
 
 @app.command("renumber")
@@ -56,8 +59,9 @@ def renumber(
     ] = None,
     to: Annotated[str | None, typer.Option("--to", help="The new id (default: next free).")] = None,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Move a record to a new id and rewrite its references (ledger lines superseded)."""
     from orkestra.mining.renumber import renumber as run
 
     emit(run(project_root(), decision_id, file=file, to=to), fmt, title="decisions renumber")
+    return ExitCode.OK

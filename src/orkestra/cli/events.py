@@ -8,6 +8,7 @@ import typer
 
 from orkestra.cli.common import FormatOption, emit, new_app
 from orkestra.cli.notes import knowledge_root as project_root
+from orkestra.core.errors import ExitCode
 from orkestra.core.output import Format
 
 app = new_app("Summaries of the local hook events log.")
@@ -24,9 +25,10 @@ def summary(
         str | None, typer.Option("--since", help="YYYY-MM-DD, Nd (days) or Nh (hours).")
     ] = None,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Counts by event, tool_type, mcp_server, bash_cli and subagent; failures."""
     from orkestra.core.clock import today
     from orkestra.hooks.summary import summary as run
 
     emit(run(project_root(), since, today()), fmt, title="events")
+    return ExitCode.OK

@@ -8,6 +8,7 @@ import typer
 
 from orkestra.cli.common import FormatOption, emit, new_app
 from orkestra.cli.notes import knowledge_root as project_root
+from orkestra.core.errors import ExitCode
 from orkestra.core.output import Format
 
 app = new_app("Install or remove Claude Code hooks.")
@@ -19,17 +20,19 @@ def install(
         bool, typer.Option("--git", help="Also add a git pre-commit hook validating notes.")
     ] = False,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Merge our SessionStart, PostToolUse and Stop hooks into .claude/settings.json, keeping
     every other entry."""
     from orkestra.hooks.install import install as run
 
     emit(run(project_root(), git=git), fmt, title="hooks install")
+    return ExitCode.OK
 
 
 @app.command("uninstall")
-def uninstall(fmt: FormatOption = Format.json) -> None:
+def uninstall(fmt: FormatOption = Format.json) -> ExitCode:
     """Remove only our hooks from .claude/settings.json (and our git pre-commit hook)."""
     from orkestra.hooks.install import uninstall as run
 
     emit(run(project_root()), fmt, title="hooks uninstall")
+    return ExitCode.OK

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from orkestra.cli.common import FormatOption, emit, new_app, project_root
+from orkestra.core.errors import ExitCode
 from orkestra.core.output import Format
 
 app = new_app("Import existing agents and skills into registry YAML.")
@@ -29,7 +30,7 @@ def import_(
         bool, typer.Option("--dry-run", help="Print the plan as JSON; write nothing.")
     ] = False,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Read Claude Code agent files (**/agents/*.md) and Agent Skills folders (**/SKILL.md) into
     registries/agents/ and registries/skills/<tier>/, keeping unknown frontmatter. Collisions are
     reported, never overwritten; symlinks leaving the tree, devices and huge files are refused;
@@ -39,6 +40,7 @@ def import_(
     report = import_tree(project_root(), path, provider=provider, layer=layer, dry_run=dry_run)
     data = report.to_dict()
     emit(_rows(data) if fmt is Format.table else data, fmt)
+    return ExitCode.OK
 
 
 def _rows(data: dict[str, Any]) -> list[dict[str, str]]:

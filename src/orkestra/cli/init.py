@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from orkestra.cli.common import FormatOption, emit, new_app
+from orkestra.core.errors import ExitCode
 from orkestra.core.output import Format
 
 app = new_app("Scaffold a project.")
@@ -20,9 +21,10 @@ def init(
     ] = Path(),
     force: Annotated[bool, typer.Option("--force", help="Overwrite existing files.")] = False,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Create registries/ with one example of every kind, plus .gitattributes and .gitignore
     lines. Refuses to overwrite existing files (and names them) unless --force."""
     from orkestra.scaffold import init_project
 
     emit(init_project(path, force=force).to_dict(), fmt)
+    return ExitCode.OK

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from orkestra.cli.common import FormatOption, emit, new_app
+from orkestra.core.errors import ExitCode
 from orkestra.core.output import Format
 
 app = new_app("Skill intake and trust review.")
@@ -35,7 +36,7 @@ def intake(
         bool, typer.Option("--apply", help="Register the root and the adopted skills.")
     ] = False,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Review candidate skills (read only, never executed): verdict adopt, review or reject."""
     from orkestra.core.clock import today
     from orkestra.intake import service
@@ -51,10 +52,11 @@ def intake(
         today=today(),
     )
     _emit(service.intake(path, reg, options, apply=apply), fmt)
+    return ExitCode.OK
 
 
 @app.command("audit")
-def audit(fmt: FormatOption = Format.json) -> None:
+def audit(fmt: FormatOption = Format.json) -> ExitCode:
     """Re-run the trust review over every adopted vendor skill; exit 1 if one must be rejected."""
     from orkestra.cli.common import load_registry
     from orkestra.core.clock import today
@@ -63,7 +65,8 @@ def audit(fmt: FormatOption = Format.json) -> None:
     report = service.audit(load_registry(), today())
     _emit(report, fmt)
     if report["summary"]["rejected"]:
-        raise typer.Exit(1)
+        return ExitCode.CHECK_FAILED
+    return ExitCode.OK
 
 
 def _registry_or_none(*, required: bool) -> Any:

@@ -9,6 +9,7 @@ import typer
 
 from orkestra.cli.common import FormatOption, emit, new_app
 from orkestra.cli.notes import knowledge_root as project_root
+from orkestra.core.errors import ExitCode
 from orkestra.core.output import Format
 
 app = new_app("Claims that grow with repetition.")
@@ -17,7 +18,7 @@ InputOption = Annotated[Path, typer.Option("--input", "-i", help="A JSON file.",
 
 
 @app.command("propose")
-def propose(source: InputOption, fmt: FormatOption = Format.json) -> None:
+def propose(source: InputOption, fmt: FormatOption = Format.json) -> ExitCode:
     """Classify new insights (NEW, REINFORCED, SIMILAR, CONTRADICTS) against every claim; print
     the proposal for `learn apply`. Changes nothing."""
     from orkestra.core.clock import today
@@ -28,10 +29,11 @@ def propose(source: InputOption, fmt: FormatOption = Format.json) -> None:
     cfg = settings.load(project_root())
     result = run(cfg.folder, read_json(source), str(source), cfg.project, today().isoformat())
     emit(result if fmt is not Format.table else result["items"], fmt, title="proposal")
+    return ExitCode.OK
 
 
 @app.command("apply")
-def apply(source: InputOption, fmt: FormatOption = Format.json) -> None:
+def apply(source: InputOption, fmt: FormatOption = Format.json) -> ExitCode:
     """Apply a proposal's actions (save, reinforce, merge, keep-both, skip), all or nothing."""
     from orkestra.core.clock import today
     from orkestra.knowledge import settings
@@ -41,6 +43,7 @@ def apply(source: InputOption, fmt: FormatOption = Format.json) -> None:
     cfg = settings.load(project_root())
     result = apply_and_index(cfg, read_json(source), str(source), today())
     emit(result, fmt, title="learn apply", text=result["summary"])
+    return ExitCode.OK
 
 
 @app.command("promote")
@@ -62,7 +65,7 @@ def promote(
         bool, typer.Option("--force", help="Promote a claim that is not high confidence.")
     ] = False,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Turn a high-confidence claim into a ground truth."""
     from orkestra.core.clock import today
     from orkestra.knowledge import settings
@@ -80,6 +83,7 @@ def promote(
         force=force,
     )
     emit(result, fmt, title="promoted", text=result["truth"])
+    return ExitCode.OK
 
 
 def _owner(project: str) -> str:
@@ -98,10 +102,11 @@ def list_claims(
         typer.Option("--category", help="technical, solution, pattern, tool or warning."),
     ] = None,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Every claim, optionally of one confidence or category."""
     from orkestra.knowledge import settings
     from orkestra.knowledge.claims.store import listing
 
     cfg = settings.load(project_root())
     emit(listing(cfg.folder, confidence, category), fmt, title="claims")
+    return ExitCode.OK

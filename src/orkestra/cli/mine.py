@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from orkestra.cli.common import FormatOption, emit, load_registry, new_app, project_root
+from orkestra.core.errors import ExitCode
 from orkestra.core.output import Format
 
 app = new_app("Mine git history into the classification ledger.")
@@ -25,15 +26,16 @@ def _group() -> None:
 
 
 @app.command("sync")
-def sync(fmt: FormatOption = Format.json) -> None:
+def sync(fmt: FormatOption = Format.json) -> ExitCode:
     """Index the current branch's history (incremental; a rewritten history is repaired)."""
     from orkestra.mining.sync import sync as run
 
     emit(run(project_root()), fmt, title="mine sync")
+    return ExitCode.OK
 
 
 @app.command("status")
-def status(fmt: FormatOption = Format.json) -> None:
+def status(fmt: FormatOption = Format.json) -> ExitCode:
     """Ledger coverage of the indexed history, per domain."""
     from orkestra.mining.report import status as run
     from orkestra.mining.sync import sync as refresh
@@ -41,6 +43,7 @@ def status(fmt: FormatOption = Format.json) -> None:
     root = project_root()
     refresh(root)
     emit(run(root), fmt, title="mine status")
+    return ExitCode.OK
 
 
 @app.command("candidates")
@@ -53,7 +56,7 @@ def candidates(
         Domain | None, typer.Option("--domain", help="Unclassified in this domain only.")
     ] = None,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Commits not yet classified, newest first, with signals and stats."""
     from orkestra.mining.report import candidates as run
     from orkestra.mining.sync import sync as refresh
@@ -64,6 +67,7 @@ def candidates(
     if fmt is Format.table:
         found = [_row(c) for c in found]
     emit(found, fmt, title="mine candidates")
+    return ExitCode.OK
 
 
 def _row(candidate: dict[str, Any]) -> dict[str, Any]:
@@ -102,7 +106,7 @@ def classify(
         Domain | None, typer.Option("--domain", help="With --skip: skip in this domain only.")
     ] = None,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Record one classification in the ledger (and a release note for a release)."""
     from orkestra.mining import classify as core
     from orkestra.mining.sync import load_config
@@ -121,6 +125,7 @@ def classify(
         domain=domain.value if domain else None,
     )
     emit(core.classify(root, requests, config), fmt, title="mine classify")
+    return ExitCode.OK
 
 
 @app.command("commit")
@@ -129,7 +134,7 @@ def commit(
         Path, typer.Option("--input", "-i", help="JSONL file of classifications ('-' for stdin).")
     ],
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Apply a batch of classifications: all lines are checked before any is written."""
     from orkestra.mining import classify as core
     from orkestra.mining.sync import load_config
@@ -140,13 +145,14 @@ def commit(
     refresh(root, config)
     requests = core.read_batch_arg(input_file)
     emit(core.classify(root, requests, config), fmt, title="mine commit")
+    return ExitCode.OK
 
 
 @app.command("validate")
 def validate(
     quick: Annotated[bool, typer.Option("--quick", help="Skip the checks that need git.")] = False,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Check both ledgers: line format, ids, conflicts, decision references, shas."""
     from orkestra.mining.validate import summary
     from orkestra.mining.validate import validate as run
@@ -155,4 +161,5 @@ def validate(
     text = "\n".join(f.format() for f in found) or "ledgers ok"
     emit(summary(found), fmt, title="mine validate", text=text)
     if any(f.severity == "error" for f in found):
-        raise typer.Exit(1)
+        return ExitCode.CHECK_FAILED
+    return ExitCode.OK

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from orkestra.cli.common import FormatOption, emit, new_app
+from orkestra.core.errors import ExitCode
 from orkestra.core.output import Format
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ def new(
         list[str] | None, typer.Option("--tag", help="A tag such as area/cases (repeatable).")
     ] = None,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Create a note (confidence observed) in its type's folder."""
     from orkestra.core.clock import today
     from orkestra.knowledge.service import new_note
@@ -60,6 +61,7 @@ def new(
         _settings(), kind, title, today(), aliases=alias or [], sources=source or [], tags=tag or []
     )
     emit(result, fmt, title="note", text=result["path"])
+    return ExitCode.OK
 
 
 @app.command("list")
@@ -69,23 +71,25 @@ def list_notes(
         str | None, typer.Option("--confidence", help="observed or verified.")
     ] = None,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Notes, optionally of one type or confidence."""
     from orkestra.knowledge.service import list_notes as listing
 
     emit(listing(_settings(), kind, confidence), fmt, title="notes")
+    return ExitCode.OK
 
 
 @app.command("info")
 def info(
     name: Annotated[str, typer.Argument(help="Note name (file stem), title or alias.")],
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """One note: frontmatter, links, reads and body."""
     from orkestra.knowledge.service import info as note_info
 
     result = note_info(_settings(), name)
     emit(result, fmt, title=name, text=result["body"])
+    return ExitCode.OK
 
 
 @app.command("check")
@@ -100,7 +104,7 @@ def check(
         ),
     ] = False,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Validate every note and resolve its sources against the code (confirmed, contradicted,
     ambiguous); verified notes older than the configured age fall back to observed.
     Exits 1 on errors or contradicted notes."""
@@ -109,25 +113,27 @@ def check(
 
     report = run_check(_settings(), today(), apply=not dry_run, sources=not no_sources)
     emit(report if fmt is not Format.table else report["notes"], fmt, title="notes check")
-    raise typer.Exit(1 if report["errors"] or report.get("contradicted") else 0)
+    return ExitCode.failed_if(report["errors"] or report.get("contradicted"))
 
 
 @app.command("verify")
 def verify(
     name: Annotated[str, typer.Argument(help="Note name (file stem), title or alias.")],
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """A human vouches for a note: confidence verified, verified_at today."""
     from orkestra.core.clock import today
     from orkestra.knowledge.service import verify as run_verify
 
     emit(run_verify(_settings(), name, today()), fmt, title="verified")
+    return ExitCode.OK
 
 
 @app.command("index")
-def index(fmt: FormatOption = Format.json) -> None:
+def index(fmt: FormatOption = Format.json) -> ExitCode:
     """Regenerate knowledge/INDEX.md (types, repos, counts, Highlights)."""
     from orkestra.core.clock import today
     from orkestra.knowledge.index import write
 
     emit(write(_settings(), today()), fmt, title="index")
+    return ExitCode.OK

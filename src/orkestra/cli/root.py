@@ -9,12 +9,14 @@ import typer
 import typer.main
 
 from orkestra.cli.clickcompat import click
-from orkestra.cli.entry import COMMANDS
+from orkestra.cli.commands import COMMANDS
 from orkestra.cli.lazy import LazyGroup, Spec
+from orkestra.cli.params import HELP_NAMES, lighten
+from orkestra.core.errors import ExitCode
 
 
 class RootGroup(LazyGroup):
-    spec: ClassVar[Spec] = {k: v for k, v in COMMANDS.items() if k != "hook"}
+    spec: ClassVar[Spec] = COMMANDS
 
 
 def _root(
@@ -41,7 +43,8 @@ def _root(
 
     if version:
         sys.stdout.write(f"orkestra {__version__}\n")
-        raise typer.Exit(0)
+        # a group callback's return value is discarded by click: only an exit stops the command
+        raise typer.Exit(ExitCode.OK)
     common.STATE.root = root
 
 
@@ -52,7 +55,7 @@ def build_root() -> click.Command:
         no_args_is_help=True,
         pretty_exceptions_enable=False,
         rich_markup_mode=None,
-        context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+        context_settings={"help_option_names": list(HELP_NAMES), "max_content_width": 100},
     )
     app.callback()(_root)
-    return typer.main.get_command(app)
+    return lighten(typer.main.get_command(app))

@@ -9,6 +9,7 @@ import typer
 
 from orkestra.cli import common
 from orkestra.cli.common import FormatOption, emit, new_app
+from orkestra.core.errors import ExitCode
 from orkestra.core.output import Format
 
 app = new_app("Search every registry at once.")
@@ -33,7 +34,7 @@ def search(
         ),
     ] = None,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Ranked hits {type, id, title, score, matched_fields, path, line}; [] when none match."""
     from orkestra.search.rank import Filters
     from orkestra.search.service import as_text, find, parse_types
@@ -41,7 +42,7 @@ def search(
     filters = Filters(types=parse_types(types))
     result = find(_root(), query, filters=filters, limit=limit, want_summary=summary)
     emit(result, fmt, title=f"search: {query}", text=as_text(result))
-    raise typer.Exit(0)
+    return ExitCode.OK
 
 
 def _root() -> Path:

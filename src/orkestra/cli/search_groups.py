@@ -13,7 +13,7 @@ import typer
 
 from orkestra.cli import common
 from orkestra.cli.common import FormatOption, emit, new_app
-from orkestra.core.errors import UsageError
+from orkestra.core.errors import ExitCode, UsageError
 from orkestra.core.output import Format
 
 QueryArg = Annotated[str | None, typer.Argument(help="Words to look for (typos ok).")]
@@ -30,7 +30,7 @@ def _run(
     limit: int,
     fmt: Format,
     **filters: tuple[str, ...],
-) -> None:
+) -> ExitCode:
     from orkestra.search.rank import Filters
     from orkestra.search.service import as_text, find
 
@@ -41,7 +41,7 @@ def _run(
         raise UsageError(f"missing query: orkestra {kind} search QUERY")
     result = find(_root(), text, filters=Filters(types=(kind,), **filters), limit=limit)
     emit(result, fmt, title=f"{kind} search: {text}", text=as_text(result))
-    raise typer.Exit(0)
+    return ExitCode.OK
 
 
 agents = new_app("Search agents.")
@@ -57,9 +57,9 @@ def agents_search(
     option: QueryOpt = None,
     limit: LimitOpt = 20,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Agents ranked by name, description, category, identity, domains, prompt."""
-    _run("agents", query, option, limit, fmt)
+    return _run("agents", query, option, limit, fmt)
 
 
 @skills.command("search")
@@ -68,9 +68,9 @@ def skills_search(
     option: QueryOpt = None,
     limit: LimitOpt = 20,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Core and vendor skills ranked by name, description, tags, sections."""
-    _run("skills", query, option, limit, fmt)
+    return _run("skills", query, option, limit, fmt)
 
 
 @scopes.command("search")
@@ -79,9 +79,9 @@ def scopes_search(
     option: QueryOpt = None,
     limit: LimitOpt = 20,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Scopes ranked by name, description, primary skills."""
-    _run("scopes", query, option, limit, fmt)
+    return _run("scopes", query, option, limit, fmt)
 
 
 @truths.command("search")
@@ -96,11 +96,11 @@ def truths_search(
     ] = None,
     limit: LimitOpt = 20,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Ground truths ranked by id, statement, rationale, tags, evidence."""
     from orkestra.search.service import check_choice
 
-    _run(
+    return _run(
         "truths",
         query,
         option,
@@ -124,11 +124,11 @@ def decisions_search(
     ] = None,
     limit: LimitOpt = 20,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Decision records ranked by id, title, summary, rationale/context, tags and files."""
     from orkestra.search.service import check_choice
 
-    _run(
+    return _run(
         "decisions",
         query,
         option,

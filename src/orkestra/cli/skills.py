@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from orkestra.cli.common import FormatOption, emit, load_registry, new_app
+from orkestra.core.errors import ExitCode
 from orkestra.core.output import Format
 
 app = new_app("Skills.")
@@ -20,19 +21,21 @@ def list_skills(
         bool | None, typer.Option("--dormant/--active", help="Only dormant or only active skills.")
     ] = None,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Every skill (core and vendor) with layer, type, source and whether it is dormant."""
     from orkestra.registry import inventory
 
     rows = inventory.skills_list(load_registry(), layer=layer, source=source, dormant=dormant)
     emit(rows, fmt, title="skills")
+    return ExitCode.OK
 
 
 @app.command("info")
 def info(
     name: Annotated[str, typer.Argument(help="Skill name.")], fmt: FormatOption = Format.json
-) -> None:
+) -> ExitCode:
     """A skill with tags, tools, scopes, sections, resources and the agents that load it."""
     from orkestra.registry import inventory
 
     emit(inventory.skill_info(load_registry(), name), fmt, title=name)
+    return ExitCode.OK

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 import typer
 
 from orkestra.cli.common import FormatOption, emit, new_app, project_root
+from orkestra.core.errors import ExitCode
 from orkestra.core.output import Format
 
 app = new_app("Render the registries into each client's files.")
@@ -28,7 +29,7 @@ def sync(
         typer.Option("--force", help="Take over existing files Orkestra did not write."),
     ] = False,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Validate (errors stop it, warnings don't), render every target in memory, and write only
     the files that changed, atomically. Owned files whose source is gone are deleted; files
     Orkestra did not write are never touched. The owned-file list is the committed lock
@@ -40,7 +41,7 @@ def sync(
     report = run(project_root(), mode=mode, target=target, force=force)
     data = report.to_dict()
     emit(data if fmt is not Format.table else _rows(data), fmt, text=_text(data))
-    raise typer.Exit(0 if report.ok else 1)
+    return ExitCode.failed_if(not report.ok)
 
 
 def _rows(data: dict[str, Any]) -> list[dict[str, Any]]:

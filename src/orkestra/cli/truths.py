@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from orkestra.cli.common import FormatOption, emit, load_registry, new_app
+from orkestra.core.errors import ExitCode
 from orkestra.core.output import Format
 
 app = new_app("Ground truths.")
@@ -18,29 +19,31 @@ def list_truths(
         str | None, typer.Option("--status", help="current, tentative or deprecated.")
     ] = None,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Ground truths, optionally of one status."""
     from orkestra.registry import inventory
 
     emit(inventory.truths_list(load_registry(), status=status), fmt, title="truths")
+    return ExitCode.OK
 
 
 @app.command("info")
 def info(
     truth_id: Annotated[str, typer.Argument(help="Truth id, e.g. GT-ORK-001.")],
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Everything about one ground truth."""
     from orkestra.registry import inventory
 
     emit(inventory.truth_info(load_registry(), truth_id), fmt, title=truth_id)
+    return ExitCode.OK
 
 
 @app.command("verify")
 def verify(
     truth_id: Annotated[str | None, typer.Argument(help="Only this truth.")] = None,
     fmt: FormatOption = Format.json,
-) -> None:
+) -> ExitCode:
     """Check each truth's evidence exists (and `path#anchor` / `path:symbol` is found), and report
     stale last_verified dates. Exits 1 when any truth fails."""
     from orkestra.core.errors import NotFound
@@ -51,4 +54,4 @@ def verify(
         raise NotFound(f"no truth with id '{truth_id}'; `orkestra truths list` shows them")
     report = verify_truths(reg, truth_id=truth_id)
     emit(report if fmt is not Format.table else report["truths"], fmt, title="truths verify")
-    raise typer.Exit(1 if report["failing"] else 0)
+    return ExitCode.failed_if(report["failing"])

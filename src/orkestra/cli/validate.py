@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from orkestra.cli.common import emit, load_registry, new_app
+from orkestra.core.errors import ExitCode
 from orkestra.core.output import Format
 
 app = new_app("Validate every registry.")
@@ -23,7 +24,7 @@ def validate(
     fmt: Annotated[
         Format, typer.Option("--format", "-f", help="text (default) or json.")
     ] = Format.text,
-) -> None:
+) -> ExitCode:
     """Check schema, cross-references, uniqueness, tier/layer agreement, resources, ledgers and
     quality gates. Prints `file:line: severity code: message`; exits 1 on errors (or warnings
     with --strict). Finding codes: docs/findings.md."""
@@ -47,4 +48,4 @@ def validate(
         emit(None, Format.text, text="\n".join(lines))
     else:
         emit({**summary, "findings": [f.to_dict() for f in shown]}, fmt)
-    raise typer.Exit(0 if ok else 1)
+    return ExitCode.failed_if(not ok)

@@ -14,6 +14,11 @@ class ExitCode(IntEnum):
     INTERNAL = 3
     INTERRUPTED = 130
 
+    @classmethod
+    def failed_if(cls, failed: object) -> ExitCode:
+        """`CHECK_FAILED` when a check found a problem (`failed` is truthy), else `OK`."""
+        return cls.CHECK_FAILED if failed else cls.OK
+
 
 class OrkestraError(Exception):
     """Base of every expected failure. `file`/`line` point at the input that caused it."""

@@ -27,6 +27,11 @@ def to_json(data: Any, *, pretty: bool | None = None) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
+def error_json(error: Mapping[str, Any]) -> str:
+    """The one-line JSON error object `{"error": {...}}` printed on stderr (PRODUCT.md §5)."""
+    return json.dumps({"error": dict(error)}, ensure_ascii=False)
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return ""

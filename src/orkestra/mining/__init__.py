@@ -5,6 +5,6 @@ git log ─one streamed process─▶ commit records + signals ─▶ commit ind
 
 Modules: `gitcmd` (the only way to run git), `reader` (log parsing), `conventional` and `signals`,
 `index` and `sync`, `ledger`, `classify`, `report` (status, candidates), `ledger_check` and
-`validate`, `changelog`, `decision_ids` and `renumber`, `fastpath` (stdlib-only no-op paths).
+`validate`, `changelog`, `decision_ids` and `renumber`, `noop` (the stdlib-only no-op sync).
 Nothing here imports heavy modules at import time.
 """

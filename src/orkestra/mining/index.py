@@ -7,7 +7,7 @@ Files:
   so a reader can look at the sha of each line without parsing the JSON;
 - `stats.json`  insertions/deletions computed on demand (`--numstat` is slow) and cached.
 
-Standard library only: the no-op path (`orkestra.mining.fastpath`) imports this module.
+Standard library only: the no-op path (`orkestra.mining.noop`) imports this module.
 """
 
 from __future__ import annotations

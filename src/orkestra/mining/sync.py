@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from orkestra.core.errors import InputError
 from orkestra.mining import index
-from orkestra.mining.fastpath import noop_result, sync_result
+from orkestra.mining.noop import noop_result, sync_result
 
 if TYPE_CHECKING:  # the no-op path must not pay for pydantic or GitPython
     from orkestra.mining.gitcmd import Git
