@@ -1,96 +1,37 @@
-"""The one way mining talks to git: GitPython's command layer, scrubbed environment, NUL formats.
+"""Mining's questions to git, asked through the one git runner (`core.git`) with NUL formats.
 
-Every call runs `git` through `git.Git.execute` with inherited `GIT_*` variables removed (a hook
-or an outer repository's `GIT_DIR`/`GIT_INDEX_FILE` must never redirect our reads). History is
+`core.git` scrubs inherited `GIT_*` variables (a hook or an outer repository's
+`GIT_DIR`/`GIT_INDEX_FILE` must never redirect our reads) and pins safe configuration. History is
 read as one streamed `git log` process; nothing here builds per-commit objects.
 """
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
-import os
-import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import IO
 
+from orkestra.core import git
 from orkestra.core.errors import InputError
-
-#: variables git may still honour safely (where git itself lives)
-_KEEP = frozenset({"GIT_EXEC_PATH", "GIT_PYTHON_GIT_EXECUTABLE", "GIT_PYTHON_TRACE"})
-#: config pinned for every read: user settings must not change what is mined
-_PINNED = ("-c", "core.quotepath=off", "-c", "log.showSignature=false", "-c", "color.ui=never")
-CHUNK = 1 << 18  # a read smaller than this waits a little before the next
-PIPE_SIZE = 1 << 20
-NAP = 0.01
-
-
-@contextlib.contextmanager
-def _scrubbed_environ() -> Iterator[None]:
-    """Remove inherited GIT_* variables while a git process is being started.
-
-    GitPython copies `os.environ` for every process it starts, so the variables are popped for
-    the moment of `Popen` and restored right after.
-    """
-    saved = {k: v for k, v in os.environ.items() if k.startswith("GIT_") and k not in _KEEP}
-    for key in saved:
-        del os.environ[key]
-    try:
-        yield
-    finally:
-        os.environ.update(saved)
 
 
 class Git:
     """git commands for one working tree."""
 
     def __init__(self, root: Path) -> None:
-        import git  # GitPython, imported only when git really runs
-
         self.root = root
-        self._git = git.Git(str(root))
-        self._errors = (git.GitCommandError, git.GitCommandNotFound)
 
-    def _command(self, args: Sequence[str]) -> list[str]:
-        return [self._git.GIT_PYTHON_GIT_EXECUTABLE or "git", *_PINNED, *args]
-
-    def run(self, *args: str, istream: BinaryIO | None = None) -> str:
+    def run(self, *args: str, stdin: bytes | None = None) -> str:
         """Run git and return its stdout; failures become an InputError with git's message."""
-        try:
-            with _scrubbed_environ():
-                out: Any = self._git.execute(
-                    self._command(args), istream=istream, strip_newline_in_stdout=False
-                )
-        except self._errors as exc:
-            message = (getattr(exc, "stderr", "") or str(exc)).strip()
-            raise InputError(f"git {args[0]} failed: {message}", file=str(self.root)) from exc
-        return str(out)
+        return git.run(self.root, *args, stdin=stdin).stdout
 
     def ok(self, *args: str) -> bool:
         """True when the git command exits 0 (its output is discarded)."""
-        try:
-            self.run(*args)
-        except InputError:
-            return False
-        return True
+        return git.run(self.root, *args, check=False).ok
 
-    def stream(self, args: Sequence[str], istream: BinaryIO | None = None) -> Iterator[bytes]:
+    def stream(self, args: Sequence[str], stdin: IO[bytes] | None = None) -> Iterator[bytes]:
         """Yield stdout of one git process in chunks while it runs; raise if it fails."""
-        with _scrubbed_environ():
-            proc: Any = self._git.execute(self._command(args), istream=istream, as_process=True)
-        fd = proc.proc.stdout.fileno()
-        with contextlib.suppress(OSError, AttributeError):
-            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
-        while chunk := os.read(fd, PIPE_SIZE):
-            yield chunk
-            if len(chunk) < CHUNK:
-                # git writes a few hundred bytes at a time; reading each piece costs a wake-up
-                # and a syscall. The pipe holds PIPE_SIZE, so git never waits for this nap.
-                time.sleep(NAP)
-        stderr = proc.proc.stderr.read().decode("utf-8", "replace").strip()
-        if proc.proc.wait() != 0:
-            raise InputError(f"git {args[0]} failed: {stderr}", file=str(self.root))
+        return git.stream(self.root, args, stdin=stdin)
 
     # --- questions about the repository ---------------------------------------------------------
 
@@ -151,7 +92,8 @@ class Git:
         """(insertions, deletions) of each commit against its first parent, in one git call."""
         if not shas:
             return {}
-        args = ["log", "--no-walk=unsorted", "--numstat", "--no-renames", "--relative"]
+        args = ["log", *git.LOG_SAFETY, "--no-walk=unsorted", "--numstat", "--no-renames"]
+        args += ["--relative"]
         args += ["--format=%x1e%H", *shas]
         text = self.run(*args)
         stats: dict[str, tuple[int, int]] = {}

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from typing import BinaryIO
+from typing import IO
 
+from orkestra.core.git import LOG_SAFETY
 from orkestra.mining.gitcmd import Git
 from orkestra.mining.index import Record
 from orkestra.mining.signals import SignalMaker
@@ -19,17 +20,17 @@ LOG_ARGS = (
     "--no-renames",
     "--relative",
     "--no-color",
-    "--no-ext-diff",
+    *LOG_SAFETY,
     FORMAT,
 )
 
 
-def log(git: Git, revs: Sequence[str], istream: BinaryIO | None = None) -> Iterator[bytes]:
+def log(git: Git, revs: Sequence[str], istream: IO[bytes] | None = None) -> Iterator[bytes]:
     """Raw output of one `git log` over `revs` (or over the revs given on `istream`)."""
     args = [*LOG_ARGS, *revs]
     if istream is not None:
         args += ["--stdin"]
-    return git.stream([*args, "--"], istream=istream)
+    return git.stream([*args, "--"], stdin=istream)
 
 
 def records(chunks: Iterable[bytes], maker: SignalMaker) -> Iterator[Record]:
