@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -152,3 +153,41 @@ def test_events_summary_relative_days(cli: Any, project: Path, monkeypatch: Any)
     )
     assert cli("events", "summary", "--since", "7d", cwd=project).json()["total"] == 1
     assert cli("events", "summary", cwd=project).json()["total"] == 2
+
+
+def test_a_symlinked_claude_folder_leaving_the_project_is_refused(
+    cli: Any, project: Path, tmp_path_factory: Any
+) -> None:
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "settings.json").write_text('{"hooks": {}}')
+    shutil.rmtree(project / ".claude", ignore_errors=True)
+    (project / ".claude").symlink_to(outside, target_is_directory=True)
+    before = sorted((p.name, p.read_bytes()) for p in outside.iterdir() if p.is_file())
+    for command in ("install", "uninstall"):
+        r = cli("hooks", command, cwd=project)
+        assert r.exit_code == 1 and "'.claude': it is a symlink" in r.stderr, r.stderr
+    assert sorted((p.name, p.read_bytes()) for p in outside.iterdir() if p.is_file()) == before
+
+
+def test_a_symlinked_settings_file_is_refused_and_its_target_untouched(
+    cli: Any, project: Path, tmp_path_factory: Any
+) -> None:
+    shared = tmp_path_factory.mktemp("shared") / "settings.json"
+    shared.write_text(json.dumps(USER))
+    (project / ".claude").mkdir(exist_ok=True)
+    (project / ".claude/settings.json").symlink_to(shared)
+    r = cli("hooks", "install", cwd=project)
+    assert r.exit_code == 1 and ".claude/settings.json" in r.stderr and "symlink" in r.stderr
+    assert json.loads(shared.read_text()) == USER
+
+
+def test_the_git_hook_is_executable_whatever_the_umask(cli: Any, project: Path) -> None:
+    import os
+
+    _repo(project)
+    old = os.umask(0o077)
+    try:
+        assert cli("hooks", "install", "--git", cwd=project).exit_code == 0
+    finally:
+        os.umask(old)
+    assert (project / ".git/hooks/pre-commit").stat().st_mode & 0o777 == 0o755

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from orkestra.core import atomic
+from orkestra.core import safewrite
 from orkestra.core.errors import ConflictError, InputError
 
 SETTINGS = ".claude/settings.json"
@@ -38,11 +38,14 @@ def _ours(hook: Any) -> bool:
     return isinstance(hook, dict) and str(hook.get("command", "")).strip().startswith(PREFIX)
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _read(root: Path) -> tuple[dict[str, Any], bytes | None]:
+    """settings.json's data and its bytes (None when absent), refusing a symlink on its way."""
+    path = root / safewrite.check_target(root, SETTINGS)
     if not path.exists():
-        return {}
+        return {}, None
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read it: {exc}; fix it first", file=SETTINGS) from exc
     try:
@@ -62,7 +65,12 @@ def _read(path: Path) -> dict[str, Any]:
                 file=SETTINGS,
                 line=line,
             )
-    return data
+    return data, raw
+
+
+def _write(root: Path, data: dict[str, Any], raw: bytes | None) -> None:
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    safewrite.write_file(root, SETTINGS, text, expected_old=raw)
 
 
 def strip_ours(data: dict[str, Any]) -> int:
@@ -93,8 +101,7 @@ def strip_ours(data: dict[str, Any]) -> int:
 
 def install(root: Path, *, git: bool = False) -> dict[str, Any]:
     """Merge our entries into settings.json (idempotent); optionally the git pre-commit hook."""
-    path = root / SETTINGS
-    data = _read(path)
+    data, raw = _read(root)
     before = json.dumps(data, sort_keys=True)
     strip_ours(data)
     hooks = data.setdefault("hooks", {})
@@ -110,7 +117,7 @@ def install(root: Path, *, git: bool = False) -> dict[str, Any]:
         hooks.setdefault(event, []).append(group)
     changed = json.dumps(data, sort_keys=True) != before
     if changed:
-        atomic.write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        _write(root, data, raw)
     out: dict[str, Any] = {"settings": SETTINGS, "changed": changed, "events": list(OURS)}
     if git:
         out["git_hook"] = _install_git(root)
@@ -119,11 +126,10 @@ def install(root: Path, *, git: bool = False) -> dict[str, Any]:
 
 def uninstall(root: Path) -> dict[str, Any]:
     """Remove only our entries from settings.json, and our git pre-commit hook."""
-    path = root / SETTINGS
-    data = _read(path)
+    data, raw = _read(root)
     removed = strip_ours(data)
     if removed:
-        atomic.write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        _write(root, data, raw)
     git_hook = _git_hook_path(root)
     git_removed = False
     if (
@@ -131,7 +137,7 @@ def uninstall(root: Path) -> dict[str, Any]:
         and git_hook.is_file()
         and GIT_MARK in git_hook.read_text(errors="replace")
     ):
-        git_hook.unlink()
+        safewrite.remove_file(_hook_base(root, git_hook), git_hook)
         git_removed = True
     return {"settings": SETTINGS, "removed": removed, "git_hook_removed": git_removed}
 
@@ -150,6 +156,12 @@ def _git_hook_path(root: Path) -> Path | None:
     return hook if hook.is_absolute() else root / hook
 
 
+def _hook_base(root: Path, hook: Path) -> Path:
+    """The folder a git hook's path is checked against: the project when the hook lies inside
+    it, else the hooks folder git named (a worktree's or `core.hooksPath`, outside the project)."""
+    return root if hook.is_relative_to(root) else hook.parent
+
+
 def _install_git(root: Path) -> str:
     hook = _git_hook_path(root)
     if hook is None:
@@ -160,5 +172,5 @@ def _install_git(root: Path) -> str:
             "orkestra notes check --no-sources --dry-run",
             file=str(hook),
         )
-    atomic.write_bytes(hook, GIT_SCRIPT.encode(), mode=0o755)
+    safewrite.write_file(_hook_base(root, hook), hook, GIT_SCRIPT, mode=0o755)
     return str(hook.relative_to(root)) if hook.is_relative_to(root) else str(hook)
