@@ -1,7 +1,7 @@
 """Notes and claims of the knowledge base as search documents (§7), read through its loaders.
 
-Weights: notes title 6, aliases 6, tags 3, body 2; claims statement 5, tags 3, context 2. A note
-neither read nor verified within `STALE_DAYS` loses standing: its weights are halved.
+Weights: `orkestra.registry.models.search_fields` (`NOTES`, `CLAIMS`). A note neither read nor
+verified within `STALE_DAYS` loses standing: its weights are halved.
 """
 
 from __future__ import annotations
@@ -10,10 +10,9 @@ import datetime as dt
 from pathlib import Path
 
 from orkestra.core.clock import today as current_day
+from orkestra.registry.models.search_fields import CLAIMS, NOTES
 from orkestra.search.document import Document, Field
 
-NOTE_WEIGHTS = {"title": 6.0, "aliases": 6.0, "tags": 3.0, "body": 2.0}
-CLAIM_WEIGHTS = {"statement": 5.0, "tags": 3.0, "context": 2.0}
 STALE_DAYS = 180
 STALE_FACTOR = 0.5
 
@@ -55,7 +54,7 @@ def documents(root: Path) -> list[Document]:
                 note.title,
                 note.rel,
                 1,
-                _fields(NOTE_WEIGHTS, values, factor),
+                _fields(NOTES.weights, values, factor),
                 attrs,
             )
         )
@@ -83,7 +82,7 @@ def documents(root: Path) -> list[Document]:
                 claim["statement"],
                 path,
                 line,
-                _fields(CLAIM_WEIGHTS, values),
+                _fields(CLAIMS.weights, values),
                 attrs,
             )
         )
