@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from orkestra.core import yamlio
-from orkestra.core.errors import ConflictError, NotFound, UsageError
+from orkestra.core.errors import ConflictError, NotFound, UnsafePathError, UsageError
 from orkestra.mining import classify, decision_ids
 from orkestra.mining.renumber import renumber
 from orkestra.mining.sync import load_config, sync
@@ -160,3 +160,31 @@ def test_cli(repo: GitRepo, cli: Any) -> None:
     assert bad.exit_code == 1 and "unknown decision domain" in bad.stderr
     moved = run("decisions", "renumber", "DEC-SR-001", cwd=repo.path)
     assert moved.exit_code == 0 and moved.json()["to"] == "DEC-SR-002"
+
+
+def _records_outside(repo: GitRepo, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The records folder is a symlink to a folder outside the project holding DEC-PL-001."""
+    outside = tmp_path_factory.mktemp("records")
+    (repo.path / RECORDS).parent.mkdir(parents=True, exist_ok=True)
+    (repo.path / RECORDS).symlink_to(outside, target_is_directory=True)
+    record(repo.path, "DEC-PL-001", "DEC-PL-001", related=["DEC-PL-001"])
+    return outside
+
+
+def test_new_update_renumber_refuse_a_symlinked_records_folder(
+    repo: GitRepo, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    sha = repo.commit("feat(core): adopt DuckDB for stages", {"packages/core/db.py": "d\n"})
+    outside = _records_outside(repo, tmp_path_factory)
+    before = {p.name: p.read_bytes() for p in outside.iterdir()}
+    calls = [
+        lambda: decision_ids.new(repo.path, "pipeline", title="T"),
+        lambda: decision_ids.update(repo.path, "DEC-PL-001", [sha]),
+        lambda: renumber(repo.path, "DEC-PL-001", to="DEC-PL-009"),
+    ]
+    for call in calls:
+        with pytest.raises(UnsafePathError) as info:
+            call()
+        assert info.value.file == str(RECORDS) and "symlink" in info.value.message
+    assert {p.name: p.read_bytes() for p in outside.iterdir()} == before
+    assert ledger.entries(repo.path / ledger.CLASSIFICATIONS) == []
