@@ -13,7 +13,7 @@ from orkestra.hooks import events
 from orkestra.hooks.context import Context, append_jsonl, log, now
 
 if TYPE_CHECKING:
-    import subprocess
+    from orkestra.core.git import Result
 
 USAGE = ".usage.jsonl"
 INDEX = "INDEX.md"
@@ -28,20 +28,11 @@ BLOCK_REASON = (
 )
 
 
-def _git(cwd: str, *args: str) -> subprocess.CompletedProcess[str]:
-    import subprocess
+def _git(cwd: str, *args: str, hooks: bool = False) -> Result:
+    """git through the one runner (scrubbed environment, no prompt, hooks only when asked)."""
+    from orkestra.core import git
 
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env["GIT_TERMINAL_PROMPT"] = "0"
-    return subprocess.run(
-        ["git", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=GIT_TIMEOUT,
-        check=False,
-    )
+    return git.run(cwd, *args, check=False, timeout=GIT_TIMEOUT, hooks=hooks)
 
 
 def _own_repo(folder: str) -> bool:
@@ -138,12 +129,15 @@ def _validate(ctx: Context) -> str:
         return ""
     if done.returncode == 0:
         return ""
+    from orkestra.core import jsonio
+    from orkestra.core.errors import InputError
+
     try:
-        report = json.loads(done.stdout)
+        report = jsonio.loads(done.stdout, source="notes check output")
         first = next(p for p in report["problems"] if p["severity"] == "error")
         where = f"{first['file']}:{first['line']}" if first.get("line") else first["file"]
         return f"orkestra: {report['errors']} note error(s), e.g. {where}: {first['message']}."
-    except (ValueError, KeyError, StopIteration, TypeError):
+    except (InputError, KeyError, StopIteration, TypeError):
         log(ctx.root, f"stop: notes check: {done.stderr.strip()[:500]}")
         return "orkestra: notes check failed (see `orkestra notes check`)."
 
@@ -159,13 +153,14 @@ def _commit(ctx: Context) -> str:
         if _git(cwd, "diff", "--cached", "--quiet", "--", spec).returncode == 0:
             return ""
         message = f"docs(knowledge): notes from session {ctx.session_id[:8] or now()}"
-        done = _git(cwd, "commit", "--quiet", "-m", message, "--", spec)
+        # the project asked for this commit (knowledge.commit): its own git hooks run
+        done = _git(cwd, "commit", "--quiet", "-m", message, "--", spec, hooks=True)
         if done.returncode != 0:
             log(ctx.root, f"stop: commit failed: {done.stderr.strip()}")
             return (
                 "orkestra: committing the knowledge folder failed (see .orkestra/logs/hooks.log)."
             )
-        if ctx.knowledge["push"] and _git(cwd, "push", "--quiet").returncode != 0:
+        if ctx.knowledge["push"] and _git(cwd, "push", "--quiet", hooks=True).returncode != 0:
             log(ctx.root, "stop: push failed")
             return "orkestra: knowledge committed; push failed."
     except Exception as exc:  # git or a timeout: log, never break the session

@@ -8,11 +8,10 @@ a pre-commit hook that is not ours.
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
-from orkestra.core import safewrite
+from orkestra.core import git, jsonio, safewrite
 from orkestra.core.errors import ConflictError, InputError
 
 SETTINGS = ".claude/settings.json"
@@ -49,11 +48,9 @@ def _read(root: Path) -> tuple[dict[str, Any], bytes | None]:
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read it: {exc}; fix it first", file=SETTINGS) from exc
     try:
-        data = json.loads(text or "{}")
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"invalid JSON: {exc.msg}; fix it first", file=SETTINGS, line=exc.lineno
-        ) from exc
+        data = jsonio.loads(text or "{}", source=SETTINGS)
+    except InputError as exc:
+        raise InputError(f"{exc.message}; fix it first", file=SETTINGS, line=exc.line) from exc
     if not isinstance(data, dict) or not isinstance(data.get("hooks", {}), dict):
         raise InputError('expected an object whose "hooks" is an object', file=SETTINGS, line=1)
     for event, groups in data.get("hooks", {}).items():
@@ -144,13 +141,12 @@ def uninstall(root: Path) -> dict[str, Any]:
 
 def _git_hook_path(root: Path) -> Path | None:
     try:
-        done = subprocess.run(
-            ["git", "rev-parse", "--git-path", "hooks/pre-commit"],
-            cwd=root, capture_output=True, text=True, check=False, timeout=10,
-        )  # fmt: skip
-    except (OSError, subprocess.SubprocessError):
+        # hooks=True keeps the user's core.hooksPath: it decides where the hook lives
+        where = ("rev-parse", "--git-path", "hooks/pre-commit")
+        done = git.run(root, *where, check=False, timeout=10, hooks=True)
+    except InputError:  # no git binary, or it hung: there is no hook to manage
         return None
-    if done.returncode != 0:
+    if not done.ok:
         return None
     hook = Path(done.stdout.strip())
     return hook if hook.is_absolute() else root / hook

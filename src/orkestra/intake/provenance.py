@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+
+from orkestra.core import git
+from orkestra.core.errors import InputError
 
 
 @dataclass(frozen=True)
@@ -30,21 +31,12 @@ class Activity:
 
 
 def _git(args: list[str], cwd: Path) -> str | None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env["GIT_TERMINAL_PROMPT"] = "0"
+    """stdout of a read-only git command; None outside a repository or when git cannot run."""
     try:
-        done = subprocess.run(
-            ["git", "-c", "core.quotepath=off", *args],
-            cwd=cwd,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=120,
-        )
-    except (OSError, subprocess.TimeoutExpired):
+        done = git.run(cwd, *args, check=False, timeout=120)
+    except InputError:  # no git binary, or it hung: provenance is simply unknown
         return None
-    return done.stdout if done.returncode == 0 else None
+    return done.stdout if done.ok else None
 
 
 def activity(path: Path, today: dt.date, days: int) -> Activity:
