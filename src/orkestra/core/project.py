@@ -97,8 +97,6 @@ def read_light(root: Path) -> dict[str, Any]:
 
     Defaults fill absent keys exactly as the `Config` model does; a missing file is all defaults.
     """
-    from orkestra.core import lightyaml
-
     path = config_path(root)
     try:
         with open(path, "rb") as handle:
@@ -113,9 +111,15 @@ def read_light(root: Path) -> dict[str, Any]:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise NotLight("not UTF-8", file=CONFIG) from None
+    return light_values(text)
+
+
+def light_values(text: str) -> dict[str, Any]:
+    """`read_light` on the text of a config (`NotLight` with the line when unsure)."""
+    from orkestra.core import lightyaml
+
     try:
-        data = lightyaml.parse(text)
-        return _known(data)
+        return _known(lightyaml.parse(text))
     except lightyaml.Unsure as exc:
         raise NotLight(exc.reason, file=CONFIG, line=exc.line) from None
 
