@@ -127,8 +127,19 @@ def test_validate_outside_a_project(tmp_path: Path, cli: Any) -> None:
     assert result.exit_code == 1 and "orkestra init" in result.stderr
 
 
-def test_root_option(proj: Path, tmp_path: Path, cli: Any) -> None:
-    assert cli("--root", str(proj), "agents", "list", cwd=tmp_path).exit_code == 0
+def test_root_option(proj: Path, tmp_path: Path, cli: Any, monkeypatch: Any) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    here = cli("agents", "list", cwd=proj)
+    there = cli("--root", str(proj), "agents", "list", cwd=elsewhere)
+    assert there.exit_code == 0, there.stderr
+    assert there.stdout == here.stdout
+    assert [a["name"] for a in there.json()] == ["example-agent"]
+    status = cli("--root", str(proj), "system", "status", cwd=elsewhere).json()
+    assert status["root"] == str(proj.resolve())
+    assert cli("agents", "list", cwd=elsewhere).exit_code == 1  # without --root: no project here
+    monkeypatch.setenv("ORKESTRA_ROOT", str(proj))
+    assert cli("agents", "list", cwd=elsewhere).stdout == here.stdout
 
 
 def test_system_status(proj: Path, cli: Any) -> None:
