@@ -87,13 +87,19 @@ def _packages(data: Any) -> list[Document]:
 
 
 def documents(root: Path, rel: str, kind: str) -> list[Document]:
-    """The documents one source file holds (empty when it cannot be read)."""
+    """The documents one source file holds (empty when it cannot be read or has the wrong shape).
+
+    Only a file that cannot be read is skipped here; a reader meeting an unexpected shape returns
+    no document itself, so any other exception is a bug and is not swallowed.
+    """
     reader = _READERS.get(kind)
     if reader is None:
         return []
+    from orkestra.core.errors import InputError
+
     try:
         return reader(root, rel)
-    except Exception:  # a broken file must not break search; validate reports it
+    except InputError:  # unreadable or not YAML: `orkestra validate` reports it; search goes on
         return []
 
 
@@ -103,7 +109,7 @@ def _mapping(root: Path, rel: str) -> Any:
 
     try:
         return yamlio.load_mapping(root / rel, display=rel, allow_empty=True)
-    except InputError:
+    except InputError:  # not YAML or unreadable: skipped, `orkestra validate` reports it
         return None
 
 
@@ -130,9 +136,10 @@ def _skill(root: Path, rel: str) -> list[Document]:
     if not isinstance(meta, dict) or not (meta.get("name") == meta.get("identifier") == stem):
         return []
     front: Any = data.get("frontmatter") if isinstance(data.get("frontmatter"), dict) else {}
-    sections = [
-        [s.get("title"), s.get("body")] for s in data.get("sections") or [] if isinstance(s, dict)
-    ]
+    listed = data.get("sections") or []
+    if not isinstance(listed, list):
+        return []  # the loader rejects such a skill too
+    sections = [[s.get("title"), s.get("body")] for s in listed if isinstance(s, dict)]
     values = {
         "name": stem,
         "description": meta.get("description"),
@@ -244,9 +251,10 @@ _READERS: dict[str, Callable[[Path, str], list[Document]]] = {
 
 def knowledge_documents(root: Path) -> list[Document]:
     """Notes and claims of the knowledge base (`knowledge_docs.documents`)."""
+    from orkestra.core.errors import InputError
     from orkestra.search import knowledge_docs
 
     try:
         return knowledge_docs.documents(root)
-    except Exception:  # the knowledge base is optional; its own checks report problems
-        return []
+    except InputError:  # a malformed claims file or knowledge block: `notes check` and
+        return []  # `validate` report it (file:line); search answers from the registries

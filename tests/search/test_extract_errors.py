@@ -1,0 +1,54 @@
+"""What a source file that cannot be indexed does: skipped when broken, loud when a bug."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from orkestra.core.errors import InputError
+from orkestra.search import extract
+
+SKILL = "registries/skills/k1/s.yaml"
+
+
+def test_a_file_that_is_not_yaml_is_skipped(tmp_path: Path) -> None:
+    (tmp_path / "registries/skills/k1").mkdir(parents=True)
+    (tmp_path / SKILL).write_text("metadata: [unclosed\n", encoding="utf-8")
+    assert extract.documents(tmp_path, SKILL, "skill") == []
+
+
+def test_a_skill_whose_sections_are_not_a_list_is_skipped(tmp_path: Path) -> None:
+    (tmp_path / "registries/skills/k1").mkdir(parents=True)
+    meta = "metadata:\n  name: s\n  identifier: s\n  description: d\n"
+    (tmp_path / SKILL).write_text(meta + "sections: 5\n", encoding="utf-8")
+    assert extract.documents(tmp_path, SKILL, "skill") == []
+    (tmp_path / SKILL).write_text(meta + "sections: []\n", encoding="utf-8")
+    assert [d.id for d in extract.documents(tmp_path, SKILL, "skill")] == ["s"]
+
+
+def test_a_bug_in_a_reader_is_not_swallowed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(root: Path, rel: str) -> list[object]:
+        raise KeyError("a bug")
+
+    monkeypatch.setitem(extract._READERS, "skill", broken)
+    with pytest.raises(KeyError):
+        extract.documents(tmp_path, SKILL, "skill")
+
+
+def test_knowledge_problems_other_than_bad_input_are_not_swallowed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def bad_input(root: Path) -> list[object]:
+        raise InputError("malformed claim", file="knowledge/claims/a.jsonl", line=3)
+
+    def bug(root: Path) -> list[object]:
+        raise TypeError("a bug")
+
+    monkeypatch.setattr("orkestra.search.knowledge_docs.documents", bad_input)
+    assert extract.knowledge_documents(tmp_path) == []
+    monkeypatch.setattr("orkestra.search.knowledge_docs.documents", bug)
+    with pytest.raises(TypeError):
+        extract.knowledge_documents(tmp_path)
