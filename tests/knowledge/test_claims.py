@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from orkestra.core.errors import ConflictError, InputError, NotFound
+from orkestra.core.errors import ConflictError, InputError, NotFound, UnsafePathError
 from orkestra.knowledge.claims import compare, store
 from orkestra.knowledge.claims.apply import apply
 from orkestra.knowledge.claims.promote import promote
@@ -280,3 +281,27 @@ def test_claims_file_layout(project: Path) -> None:
     assert store.valid_name(path.name)
     data = json.loads(path.read_text())
     assert list(data) == ["insights"]
+
+
+def test_apply_and_promote_refuse_a_symlinked_folder_leaving_the_project(
+    project: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    claim_id = _high(project)
+    claims = kfolder(project) / "claims"
+    outside = tmp_path_factory.mktemp("outside")
+    for path in claims.iterdir():
+        shutil.move(path, outside / path.name)
+    claims.rmdir()
+    claims.symlink_to(outside, target_is_directory=True)
+    before = {p.name: p.read_bytes() for p in outside.iterdir()}
+    proposal = propose(kfolder(project), insights(HOOKS), "new.json", "demo", "2026-06-05")
+    with pytest.raises(UnsafePathError) as info:
+        apply(kfolder(project), proposal, "p.json", "2026-06-05", root=project)
+    assert info.value.file == "knowledge/claims" and "symlink" in info.value.message
+    assert {p.name: p.read_bytes() for p in outside.iterdir()} == before
+    truths = tmp_path_factory.mktemp("truths")
+    (project / "registries/truths").symlink_to(truths, target_is_directory=True)
+    with pytest.raises(UnsafePathError) as info:
+        promote(project, kfolder(project), claim_id, "demo", "2026-06-05")
+    assert info.value.file == "registries/truths"
+    assert list(truths.iterdir()) == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -139,3 +140,20 @@ def test_learn_apply_refreshes_the_index(cli: Any, project: Path, tmp_path: Path
     )
     cli("learn", "apply", "-i", str(proposal), cwd=project)
     assert "0 notes and 1 claims" in (project / "knowledge/INDEX.md").read_text()
+
+
+def test_notes_new_and_index_refuse_a_symlinked_folder_leaving_the_project(
+    cli: Any, project: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    outside = tmp_path_factory.mktemp("outside")
+    (project / "knowledge").mkdir(exist_ok=True)
+    (project / "knowledge/gotchas").symlink_to(outside, target_is_directory=True)
+    r = cli("notes", "new", "gotchas", "Task is a Case", cwd=project)
+    assert r.exit_code == 1 and "knowledge/gotchas" in r.stderr and "symlink" in r.stderr
+    assert list(outside.iterdir()) == [] and not (project / "knowledge/INDEX.md").exists()
+    (project / "knowledge/gotchas").unlink()
+    shutil.move(project / "knowledge", outside / "knowledge")
+    (project / "knowledge").symlink_to(outside / "knowledge", target_is_directory=True)
+    r = cli("notes", "index", cwd=project)
+    assert r.exit_code == 1 and "'knowledge': it is a symlink" in r.stderr, r.stderr
+    assert not (outside / "knowledge/INDEX.md").exists()

@@ -8,6 +8,7 @@ within `FRESH_SECONDS` of now (a same-size rewrite in the same clock tick would 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -50,6 +51,7 @@ class CheckCache:
     """Notes and pattern lookups from the last run; `save()` writes back what changed."""
 
     def __init__(self, root: Path) -> None:
+        self.root = root
         self.path = root / CACHE
         self.now_ns = int((time.time() - FRESH_SECONDS) * 1e9)
         self.dirty = False
@@ -111,12 +113,11 @@ class CheckCache:
         """Write the cache when it changed; a failure only costs speed next time."""
         if not self.dirty:
             return
-        from orkestra.core import atomic
+        from orkestra.core import safewrite
+        from orkestra.core.errors import OrkestraError
 
         data = {"version": VERSION, "notes": self.notes, "files": self.files}
-        try:
-            atomic.write_text(
-                self.path, json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-            )
-        except OSError:
-            return
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        # a refused or failed write only costs speed next time
+        with contextlib.suppress(OrkestraError):
+            safewrite.write_file(self.root, CACHE, text, durable=False)

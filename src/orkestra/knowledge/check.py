@@ -17,7 +17,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from orkestra.core import atomic
+from orkestra.core import safewrite
 from orkestra.knowledge import edit
 from orkestra.knowledge.cache import CheckCache, stat_key
 from orkestra.knowledge.links import check_links
@@ -157,8 +157,9 @@ def is_stale(note: Note, today: dt.date, max_age: int) -> bool:
 def demote(root: Path, note: Note) -> None:
     """Write `confidence: observed` into a note (the verified date is kept as history)."""
     path = root / note.rel
-    text = path.read_text(encoding="utf-8")
-    atomic.write_text(path, edit.set_fields(text, {"confidence": "observed"}))
+    raw = path.read_bytes()
+    new = edit.set_fields(raw.decode("utf-8"), {"confidence": "observed"})
+    safewrite.write_file(root, path, new, expected_old=raw)
 
 
 def check(

@@ -10,7 +10,7 @@ import datetime as dt
 from collections import Counter
 from pathlib import Path
 
-from orkestra.core import atomic
+from orkestra.core import safewrite
 from orkestra.knowledge import usage
 from orkestra.knowledge.notes import TYPES, KnowledgeBase, load_notes
 from orkestra.knowledge.settings import Settings
@@ -84,9 +84,10 @@ def write(settings: Settings, today: dt.date, kb: KnowledgeBase | None = None) -
     claims = len(store.load_all(settings.folder))
     text = render(settings, kb, today, claims)
     path = settings.folder / INDEX_FILE
-    old = path.read_text(encoding="utf-8") if path.is_file() else None
+    raw = path.read_bytes() if path.is_file() else None
+    old = raw.decode("utf-8", errors="replace") if raw is not None else None
     if old != text:
-        atomic.write_text(path, text)
+        safewrite.write_file(settings.root, path, text, expected_old=raw)
     rel = Path(settings.path, INDEX_FILE).as_posix()
     return {
         "path": rel,

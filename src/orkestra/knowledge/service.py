@@ -7,7 +7,7 @@ import json
 import re
 from typing import Any
 
-from orkestra.core import atomic
+from orkestra.core import safewrite
 from orkestra.core.errors import ConflictError, NotFound, UsageError
 from orkestra.knowledge import edit, index, usage
 from orkestra.knowledge.links import parse_links
@@ -60,7 +60,8 @@ def new_note(
         "confidence": "observed", "verified_at": "", "sources": sources, "created": day, "updated": day,
     }  # fmt: skip
     head = "".join(f"{k}: {json.dumps(v, ensure_ascii=False)}\n" for k, v in meta.items())
-    atomic.write_text(path, f"---\n{head}---\n\n# {title}\n\n{_TEMPLATES[norm]}")
+    text = f"---\n{head}---\n\n# {title}\n\n{_TEMPLATES[norm]}"
+    safewrite.write_file(settings.root, path, text, expected_old=None)
     index.write(settings, today)
     return {"name": name, "type": norm, "path": rel}
 
@@ -129,9 +130,10 @@ def verify(settings: Settings, name: str, today: dt.date) -> dict[str, Any]:
     note = find(settings, name)
     path = settings.root / note.rel
     day = today.isoformat()
-    text = path.read_text(encoding="utf-8")
+    raw = path.read_bytes()
     fields = {"confidence": "verified", "verified_at": day, "updated": day}
-    atomic.write_text(path, edit.set_fields(text, fields))
+    new = edit.set_fields(raw.decode("utf-8"), fields)
+    safewrite.write_file(settings.root, path, new, expected_old=raw)
     index.write(settings, today)
     return {
         "name": note.name,

@@ -83,8 +83,9 @@ def _check_claim(claim: Any, where: str, name: str) -> None:
 class _Workspace:
     """Claim files loaded once, changed in memory, written together at the end."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, root: Path | None = None) -> None:
         self.folder = folder
+        self.root = root
         self.files: dict[str, list[dict[str, Any]]] = {}
         self.where: dict[str, tuple[str, int]] = {}
         for stored in store.load_all(folder):
@@ -107,7 +108,7 @@ class _Workspace:
 
     def save(self) -> None:
         for rel in sorted(self.dirty):
-            store.write_file(self.folder, rel, self.files[rel])
+            store.write_file(self.folder, rel, self.files[rel], root=self.root)
 
 
 def _new_claim(cand: dict[str, Any], ws: _Workspace, today: str) -> dict[str, Any]:
@@ -144,10 +145,13 @@ def _reinforce(claim: dict[str, Any], cand: dict[str, Any], today: str, merge: b
     return f"{before} → {claim['confidence']}"
 
 
-def apply(folder: Path, data: Any, name: str, today: str) -> dict[str, Any]:
-    """Apply every item's action; nothing is written unless all items are valid."""
+def apply(
+    folder: Path, data: Any, name: str, today: str, *, root: Path | None = None
+) -> dict[str, Any]:
+    """Apply every item's action; nothing is written unless all items are valid. Files are
+    written inside `root` (the project; by default the knowledge folder)."""
     items = _items(data, name)
-    ws = _Workspace(folder)
+    ws = _Workspace(folder, root)
     saved, skipped, changes, merged = [], 0, [], 0
     for item in items:
         action, cand = item["action"], item["claim"]
@@ -191,7 +195,7 @@ def apply_and_index(settings: Settings, data: Any, name: str, today: dt.date) ->
     """`learn apply`: apply the proposal, then refresh INDEX.md (it counts the claims)."""
     from orkestra.knowledge import index
 
-    result = apply(settings.folder, data, name, today.isoformat())
+    result = apply(settings.folder, data, name, today.isoformat(), root=settings.root)
     if result["files"]:
         index.write(settings, today)
     return result

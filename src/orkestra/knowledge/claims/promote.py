@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from orkestra.core import atomic, yamlio
+from orkestra.core import safewrite, yamlio
 from orkestra.core.errors import ConflictError, InputError, NotFound, UsageError
 from orkestra.knowledge.claims import store
 from orkestra.knowledge.truthfile import existing_ids
@@ -129,5 +129,5 @@ def promote(
         raise InputError(
             f"{rel} would be invalid: {first['msg']} at {first['loc']}", file=rel
         ) from None
-    atomic.write_text(path, text)
+    safewrite.write_file(root, path, text)
     return {"claim": claim_id, "truth": truth_id, "file": rel, "statement": claim["statement"]}

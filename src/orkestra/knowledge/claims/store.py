@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from orkestra.core import atomic
+from orkestra.core import safewrite
 from orkestra.core.errors import InputError
 
 CLAIMS_DIR = "claims"
@@ -84,10 +84,13 @@ def read_file(folder: Path, rel: str) -> list[dict[str, Any]]:
     return _read(path, f"{folder.name}/{rel}") if path.is_file() else []
 
 
-def write_file(folder: Path, rel: str, insights: list[dict[str, Any]]) -> None:
-    """Write one claims file atomically, in a stable layout."""
+def write_file(
+    folder: Path, rel: str, insights: list[dict[str, Any]], *, root: Path | None = None
+) -> None:
+    """Write one claims file atomically, in a stable layout, inside `root` (the project; by
+    default the knowledge folder itself)."""
     text = json.dumps({"insights": insights}, indent=2, ensure_ascii=False) + "\n"
-    atomic.write_text(folder / rel, text)
+    safewrite.write_file(root or folder, folder / rel, text)
 
 
 def file_for(day: str, topic: str) -> str:
