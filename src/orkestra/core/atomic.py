@@ -1,39 +1,9 @@
-"""Atomic file writes and locked appends: no command ever leaves half-written data."""
+"""Locked appends to JSONL ledgers and logs. Whole-file writes are `core.safewrite`'s."""
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 from pathlib import Path
-
-
-def write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
-    """Write `data` to `path` atomically: temporary file in the same folder, fsync, os.replace."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if mode is not None:
-            tmp.chmod(mode)
-        elif path.exists():
-            tmp.chmod(path.stat().st_mode & 0o7777)
-        else:
-            tmp.chmod(0o644)
-        tmp.replace(path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
-
-
-def write_text(path: Path, text: str) -> None:
-    """Atomically write UTF-8 text with `\\n` line endings."""
-    write_bytes(path, text.encode("utf-8"))
 
 
 def append_line(path: Path, line: str) -> None:
