@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from orkestra.core.errors import InputError
+
 _ID = re.compile(r"(?:^|[\s{,])id:\s*[\"']?(GT-[A-Z]{2,5}-\d{3})\b", re.MULTILINE)
 
 
@@ -17,12 +19,14 @@ def truth_files(root: Path) -> list[Path]:
 
 
 def existing_ids(root: Path) -> set[str]:
-    """Every `id: GT-…` declared in a truths file (a cheap textual scan)."""
+    """Every `id: GT-…` declared in a truths file (a cheap textual scan); InputError naming a
+    truths file that cannot be read."""
     ids: set[str] = set()
     for path in truth_files(root):
         try:
             text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
+        except OSError as exc:  # its ids unknown, a new id could repeat one: stop and say so
+            rel = path.relative_to(root).as_posix()
+            raise InputError(f"cannot read: {exc.strerror or exc}", file=rel) from exc
         ids.update(_ID.findall(text))
     return ids
