@@ -67,9 +67,12 @@ class Context:
 
 def read_payload(raw: str) -> dict[str, Any] | None:
     """The event JSON, or None when stdin is empty, malformed or not an object."""
+    from orkestra.core import jsonio
+    from orkestra.core.errors import InputError
+
     try:
-        data = json.loads(raw)
-    except ValueError:
+        data = jsonio.loads(raw, source="<stdin>")
+    except InputError:
         return None
     return data if isinstance(data, dict) else None
 

@@ -9,11 +9,11 @@ decision codes, its commits) is checked here.
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from orkestra.core import jsonio
 from orkestra.core.errors import InputError, OrkestraError, UsageError
 from orkestra.mining.commits import CommitLookup
 from orkestra.registry import ledger
@@ -78,8 +78,8 @@ def from_flags(
 def read_batch(path: Path, display: str) -> list[Request]:
     """Requests from a JSONL batch file; a malformed line is an error naming its line."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = jsonio.read_text(path)
+    except FileNotFoundError as exc:
         raise InputError(f"cannot read the batch: {exc}", file=display) from exc
     requests = []
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -101,10 +101,7 @@ def read_batch_arg(path: Path) -> list[Request]:
 
 
 def _request(raw: str, file: str, line: int) -> Request:
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"not valid JSON: {exc.msg}", file=file, line=line) from exc
+    data = jsonio.loads(raw, source=file, line=line)
     if not isinstance(data, dict):
         raise InputError("each line must be a JSON object", file=file, line=line)
     return Request(**_model(data, file, line).model_dump(), file=file, line=line)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from orkestra.core import jsonio
 from orkestra.core.errors import InputError
 
 LOCK_PATH = "registries/.render-lock.json"
@@ -22,8 +23,8 @@ def load(root: Path) -> dict[str, str]:
     if not path.is_file() or path.is_symlink():
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = jsonio.read_json(path)
+    except (OSError, InputError) as exc:
         raise InputError(
             f"render lock is unreadable ({exc}); delete it and run `orkestra sync` again",
             file=LOCK_PATH,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +20,12 @@ _PRIORITY = {"CONTRADICTS": 3, "REINFORCED": 2, "SIMILAR": 1, "NEW": 0}
 
 def read_json(path: Path) -> Any:
     """A JSON input file, with file:line on a syntax error."""
+    from orkestra.core import jsonio
+
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
+        return jsonio.read_json(path)
+    except FileNotFoundError as exc:
         raise InputError(f"cannot read input: {exc.strerror}", file=str(path)) from exc
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON: {exc.msg}", file=str(path), line=exc.lineno) from exc
 
 
 def candidates(data: Any, name: str, project: str) -> list[dict[str, Any]]:
