@@ -180,6 +180,14 @@ def test_bad_stdin_is_logged(cli: Any, project: Path) -> None:
     assert "not a JSON object" in (project / ".orkestra/logs/hooks.log").read_text()
 
 
+def test_deeply_nested_stdin_is_logged_not_raised(cli: Any, project: Path) -> None:
+    r = cli(
+        "hook", "post-tool-use", stdin='{"a": ' + "[" * 10_000 + "]" * 10_000 + "}", cwd=project
+    )
+    assert r.exit_code == 0
+    assert "not a JSON object" in (project / ".orkestra/logs/hooks.log").read_text()
+
+
 def test_unknown_handler_exits_zero(cli: Any, project: Path) -> None:
     r = cli("hook", "pre-compact", stdin="{}", cwd=project)
     assert r.exit_code == 0 and "usage" in r.stderr
