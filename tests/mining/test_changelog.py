@@ -201,9 +201,10 @@ def test_a_changelog_changed_while_rendering_is_not_overwritten(
     path.write_text("old\n")
     real = safewrite.write_file
 
-    def meanwhile(*args: Any, **kwargs: Any) -> Any:
-        path.write_text("edited meanwhile\n")  # another process, between our read and write
-        return real(*args, **kwargs)
+    def meanwhile(root: Path, rel: Any, *args: Any, **kwargs: Any) -> Any:
+        if str(rel).endswith("CHANGELOG.md"):  # another process, between our read and write
+            path.write_text("edited meanwhile\n")
+        return real(root, rel, *args, **kwargs)
 
     monkeypatch.setattr(safewrite, "write_file", meanwhile)
     with pytest.raises(ChangedOnDisk):

@@ -75,11 +75,11 @@ def read_header(root: Path) -> Header | None:
 
 
 def _write(path: Path, data: bytes) -> None:
-    """Atomic replace without fsync: the index is a derived cache, rebuilt if ever lost."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    tmp.replace(path)
+    """Atomic replace without fsync (the index is a derived cache, rebuilt if ever lost), through
+    the safe writer; `path` is a file of the index folder of a project."""
+    from orkestra.core import safewrite
+
+    safewrite.write_file(path.parents[len(FOLDER.parts)], path, data, durable=False)
 
 
 def write_json(path: Path, data: Any) -> None:
