@@ -7,10 +7,7 @@ and 2; an interrupt to 130; anything unexpected to a short message, a crash log 
 
 from __future__ import annotations
 
-import datetime as dt
 import sys
-import tempfile
-import traceback
 from pathlib import Path
 
 from orkestra.core.errors import ExitCode, OrkestraError
@@ -56,6 +53,10 @@ def wants_json(args: list[str]) -> bool:
 
 
 def _write_crash_log(exc: BaseException) -> str:
+    import datetime as dt
+    import tempfile
+    import traceback
+
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     text = "".join(traceback.format_exception(exc))
     for folder in (
