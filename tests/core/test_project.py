@@ -10,7 +10,7 @@ import pytest
 from orkestra.core import project
 from orkestra.core.errors import ExitCode, InputError
 from orkestra.knowledge import settings
-from orkestra.registry.config_file import load_config
+from orkestra.registry.config_file import load_config, read_config
 from orkestra.registry.models.config import Config, KnowledgeConfig
 from tests.conftest import write
 
@@ -70,12 +70,12 @@ def test_a_named_root_without_registries_is_an_error(
 
 
 def test_read_config_missing_empty_and_invalid(tmp_path: Path) -> None:
-    assert project.read_config(tmp_path) == {}
+    assert read_config(tmp_path) == {}
     write(tmp_path, project.CONFIG, "")
-    assert project.read_config(tmp_path) == {}
+    assert read_config(tmp_path) == {}
     write(tmp_path, project.CONFIG, "project: x\nproject: y\n")
     with pytest.raises(InputError) as caught:
-        project.read_config(tmp_path)
+        read_config(tmp_path)
     assert (caught.value.file, caught.value.line) == (project.CONFIG, 2)
 
 

@@ -2,7 +2,7 @@
 
 Standard library only at import time, so the hooks use it too. Two readers of the config:
 
-- `read_config` parses the whole file with `core.yamlio` (PyYAML, imported lazily) into plain
+- `registry.config_file.read_config` parses the whole file with `core.yamlio` (PyYAML) into plain
   values; the Pydantic `Config` model (`registry.config_file.load_config`) validates them.
 - `read_light` reads only the keys the hot paths need (`project`, the `knowledge:` block) with a
   small YAML-subset reader and no third-party import. Whenever it returns a value it is the value
@@ -76,20 +76,6 @@ def find_root(explicit: str | Path | None = None, start: Path | None = None) -> 
 def config_path(root: Path) -> Path:
     """Where the project's `orkestra.yaml` lives."""
     return root / CONFIG
-
-
-def read_config(root: Path) -> dict[str, Any]:
-    """`orkestra.yaml` as plain values (a `yamlio.LineDict`: lines kept for error messages).
-
-    A missing or empty file is `{}` (every key has a default). Unreadable or invalid YAML raises
-    `InputError` with file:line. Not for the hooks: this imports PyYAML.
-    """
-    from orkestra.core import yamlio
-
-    path = config_path(root)
-    if not path.is_file():
-        return yamlio.LineDict(1)
-    return yamlio.load_mapping(path, display=CONFIG, allow_empty=True)
 
 
 def read_light(root: Path) -> dict[str, Any]:

@@ -7,6 +7,7 @@ config alone (mining, changelog, knowledge settings when the light reader cannot
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -15,9 +16,21 @@ from orkestra.core.errors import InputError
 from orkestra.registry.models.config import Config
 
 
+def read_config(root: Path) -> dict[str, Any]:
+    """`orkestra.yaml` as plain values (a `yamlio.LineDict`: lines kept for error messages).
+
+    A missing or empty file is `{}` (every key has a default). Unreadable or invalid YAML raises
+    `InputError` with file:line. The hooks use `core.project.read_light` instead (no PyYAML).
+    """
+    path = project.config_path(root)
+    if not path.is_file():
+        return yamlio.LineDict(1)
+    return yamlio.load_mapping(path, display=project.CONFIG, allow_empty=True)
+
+
 def load_config(root: Path) -> Config:
     """The validated config; defaults when the file is missing; `InputError` with file:line."""
-    data = project.read_config(root)
+    data = read_config(root)
     try:
         return Config.model_validate(data)
     except ValidationError as exc:
