@@ -96,6 +96,9 @@ def review_folder(folder: Path, display: str, rules: RuleSet) -> Review:
             _symlink(result, entry, shown, rules)
         elif entry.kind == "special":
             _structural(result, rules, "special-file", shown, f"{entry.rel} is not a regular file")
+        elif entry.kind == "unlistable":
+            why = f"{entry.rel} cannot be listed ({entry.target}); nothing inside it was reviewed"
+            _structural(result, rules, "special-file", shown, why)
         else:
             _file(result, entry, shown, rules, limit)
     return result

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-EntryKind = Literal["file", "symlink", "special"]
+EntryKind = Literal["file", "symlink", "special", "unlistable"]
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv"})
 
 
@@ -20,7 +20,7 @@ class Entry:
     path: Path
     kind: EntryKind
     size: int = 0
-    target: str | None = None  # symlink target text, as written (never resolved)
+    target: str | None = None  # symlink target text (never resolved); why a folder is unlistable
 
 
 def find_candidates(path: Path) -> list[Path]:
@@ -38,7 +38,7 @@ def find_candidates(path: Path) -> list[Path]:
         try:
             with os.scandir(folder) as items:
                 children = sorted(items, key=lambda e: e.name)
-        except OSError:
+        except OSError:  # a folder we cannot list offers no skill to adopt; nothing is read
             continue
         for item in children:
             mode = item.stat(follow_symlinks=False).st_mode
@@ -53,12 +53,13 @@ def is_skill_folder(folder: Path) -> bool:
     """True when `folder` holds a regular-file `SKILL.md` (checked with lstat)."""
     try:
         return stat.S_ISREG(os.lstat(folder / "SKILL.md").st_mode)
-    except OSError:
+    except OSError:  # no SKILL.md there (or not reachable): not a skill folder
         return False
 
 
 def walk(folder: Path) -> list[Entry]:
-    """Every file, symlink and special file below `folder` (lstat; symlinks not followed).
+    """Every file, symlink and special file below `folder` (lstat; symlinks not followed), and
+    every folder that cannot be listed (kind "unlistable", so the review reports it).
 
     Nested skill folders belong to themselves and are skipped, except the folder itself.
     """
@@ -69,7 +70,9 @@ def walk(folder: Path) -> list[Entry]:
         try:
             with os.scandir(current) as items:
                 children = sorted(items, key=lambda e: e.name)
-        except OSError:
+        except OSError as exc:  # its files would escape the review: report the folder itself
+            reason = exc.strerror or type(exc).__name__
+            entries.append(Entry(prefix.rstrip("/") or ".", current, "unlistable", 0, reason))
             continue
         for item in children:
             rel = f"{prefix}{item.name}"
