@@ -22,11 +22,11 @@ _SAFE_REL = re.compile(r"^(?![/\\])(?![A-Za-z]:)(?!.*(?:^|/)\.\.(?:/|$)).+$")
 
 def settings(root: Path) -> tuple[layout.Settings, list[Document]]:
     """Where sources live (from orkestra.yaml) and the package documents it declares."""
-    from orkestra.core import project
     from orkestra.core.errors import InputError
+    from orkestra.registry.config_file import read_config
 
     try:
-        data = project.read_config(root)
+        data = read_config(root)
     except InputError:  # `orkestra validate` reports it; search reads the other sources
         return layout.Settings(), []
     vendors: list[str] = []
