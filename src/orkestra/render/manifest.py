@@ -11,7 +11,8 @@ import json
 from pathlib import Path
 
 from orkestra.core import jsonio
-from orkestra.core.errors import InputError
+from orkestra.core.errors import InputError, UnsafePathError
+from orkestra.core.safewrite import check_relative
 
 LOCK_PATH = "registries/.render-lock.json"
 VERSION = 1
@@ -45,5 +46,8 @@ def dumps(files: dict[str, str]) -> bytes:
 
 def _plausible(path: str) -> bool:
     # a tampered lock must not make sync delete something outside the project
-    parts = path.split("/")
-    return bool(path) and not path.startswith("/") and ".." not in parts and "\\" not in path
+    try:
+        check_relative(path)
+    except UnsafePathError:
+        return False
+    return True

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from orkestra.core import yamlio
+from orkestra.core import safewrite, yamlio
 from orkestra.core.errors import InputError, UnsafePathError
 from orkestra.registry.models import Agent, Command
 from orkestra.registry.registry import Registry, SkillEntry
@@ -280,13 +280,14 @@ def claude_md(reg: Registry, templates: Templates) -> Output:
     ]
     truths = sorted({t.metadata.render.output for t in reg.truth_files.values()})
     block = templates.render("claude/claude_md_block.md.j2", {"agents": agents, "truths": truths})
-    path = reg.root / rel
-    if path.is_symlink():
+    try:  # refused before it is read, not only when it is written
+        path = reg.root / safewrite.check_target(reg.root, rel)
+    except UnsafePathError as exc:
         raise UnsafePathError(
-            f"{rel} is a symlink; sync never writes through symlinks, nor replaces one; set "
-            "render.claude_md_path to the file it points to (inside the project)",
-            file=rel,
-        )
+            f"{exc.message}; or set render.claude_md_path to the file it points to (inside the "
+            "project)",
+            file=exc.file,
+        ) from None
     current = yamlio.read_text(path, display=rel) if path.exists() else ""
     start, end = current.find(BEGIN), current.find(END)
     if start >= 0 and end > start:
