@@ -341,3 +341,19 @@ def test_pruning_never_reaches_through_a_symlinked_folder(scaffold: Path, tmp_pa
     with pytest.raises(UnsafePathError):
         sync(scaffold)
     assert victim.read_text() == "not yours\n"
+
+
+def test_temporary_files_of_a_killed_sync_are_removed(scaffold: Path) -> None:
+    sync(scaffold)
+    dead = scaffold / ".claude/agents/.example-agent.md.orkestra-999999999-0.tmp"
+    live = scaffold / f".claude/agents/.x.md.orkestra-{os.getpid()}-99.tmp"  # a write under way
+    dead.write_text("half")
+    live.write_text("half")
+    write(scaffold, "registries/agents/example-agent.yaml", _edited_agent(scaffold))
+    assert sync(scaffold).written >= 1
+    assert not dead.exists() and live.exists()
+
+
+def _edited_agent(root: Path) -> str:
+    text = (root / "registries/agents/example-agent.yaml").read_text()
+    return text.replace("description: ", "description: Edited. ", 1)
