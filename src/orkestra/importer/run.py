@@ -294,6 +294,7 @@ def import_tree(
         guard = safewrite.Guard(importer.root)
         for rel in sorted(report.files):  # every check first: a refusal leaves nothing written
             safewrite.check_target(importer.root, rel, guard=guard)
+        safewrite.clean_stale(importer.root, {str(Path(rel).parent) for rel in report.files})
         for rel, data in sorted(report.files.items()):
             mode = 0o755 if rel in report.executable else 0o644
             safewrite.write_file(importer.root, rel, data, mode=mode, guard=guard)
