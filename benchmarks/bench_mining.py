@@ -4,11 +4,9 @@ Builds (once) a 25,000-commit repository with `git fast-import` under benchmarks
 ledger classifying the oldest 80% of the history in both domains, then times, alternating with
 the baseline and taking the median of several runs:
 - full `orkestra mine sync` against `git log --name-status` over the same history (bar: 1.5x);
-- a no-op `orkestra mine sync` against `orkestra --version` (bar: 2x), both through the installed
-  executable and through the stdlib fast path `orkestra.mining.fastpath.run` (which the entry
-  point calls before typer loads, when wired);
-- `orkestra mine candidates --limit 50` with stats, cold (no stats cache) and warm (bar: 0.5 s),
-  through the executable and through the fast path.
+- a no-op `orkestra mine sync` against `orkestra --version` (bar: 2x) and against its own
+  `orkestra mine sync --help` (the parser's share; benchmarks/bench_startup.py has the others);
+- `orkestra mine candidates --limit 50` with stats, cold (no stats cache) and warm (bar: 0.5 s).
 
 Usage: python benchmarks/bench_mining.py [--commits 25000] [--runs 5]
 """
@@ -31,7 +29,6 @@ sys.path.insert(0, str(Path(__file__).parent))
 from make_repo import build
 
 DATA = Path(__file__).parent / "_data"
-FAST = "import sys; from orkestra.mining.fastpath import run; sys.exit(run(sys.argv[1:]))"
 
 
 CPU: dict[str, list[float]] = {}
@@ -110,24 +107,22 @@ def main() -> None:
     )
     timed([exe, "mine", "sync"], repo)
     seed_ledger(repo)
-    version, noop, fast = alternate(
+    version, noop, helped = alternate(
         args.runs * 2,
         lambda: timed([exe, "--version"], repo),
         lambda: timed([exe, "mine", "sync"], repo),
-        lambda: timed([sys.executable, "-c", FAST, "mine", "sync"], repo),
+        lambda: timed([exe, "mine", "sync", "--help"], repo),
     )
     cand = ["mine", "candidates", "--limit", "50"]
-    cold, warm, fast_cold, fast_warm = alternate(
+    cold, warm = alternate(
         args.runs,
         lambda: timed([exe, *cand], repo, drop_stats),
         lambda: timed([exe, *cand], repo),
-        lambda: timed([sys.executable, "-c", FAST, *cand], repo, drop_stats),
-        lambda: timed([sys.executable, "-c", FAST, *cand], repo),
     )
     rows = [
         ("mine sync (full)", sync, git_log, "git log --name-status", 1.5),
-        ("mine sync (no-op, executable)", noop, version, "orkestra --version", 2.0),
-        ("mine sync (no-op, fast path)", fast, version, "orkestra --version", 2.0),
+        ("mine sync (no-op)", noop, version, "orkestra --version", 2.0),
+        ("mine sync (no-op) vs its --help", noop, helped, "orkestra mine sync --help", 1.3),
     ]
     print(f"repository: {repo} ({args.commits} commits), median of {args.runs}+ runs")
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
@@ -147,8 +142,6 @@ def main() -> None:
     for name, ours in (
         ("candidates --limit 50 cold", cold),
         ("candidates --limit 50 warm", warm),
-        ("candidates fast path cold", fast_cold),
-        ("candidates fast path warm", fast_warm),
     ):
         verdict = "ok" if ours <= 0.5 else "OVER"
         print(f"{name:32} {ours:6.3f} s  (bar 0.5 s) {verdict}")

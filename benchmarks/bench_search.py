@@ -8,9 +8,6 @@ the real `orkestra` executable in subprocesses, alternating with the baseline, m
 - changed: the first search after editing one file (a decision record, or a truths file of 100
   statements) vs a warm search (target <= 1.5x).
 
-The fast path (`python -m orkestra.search.fastcli`, what `orkestra search` runs once cli/entry.py
-dispatches to `orkestra.search.fastcli.run`) is timed beside the installed executable.
-
 Run: python benchmarks/bench_search.py [--runs N]
 """
 
@@ -179,8 +176,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=9)
     args = parser.parse_args()
     orkestra = _executable()
-    fast = [sys.executable, "-m", "orkestra.search.fastcli"]
-    print(f"executable: {orkestra}; fast path: {' '.join(fast)}")
+    print(f"executable: {orkestra}")
     shape = DATA / "SHAPE"
     if not shape.is_file() or shape.read_text(encoding="utf-8") != SHAPE:
         shutil.rmtree(DATA, ignore_errors=True)
@@ -192,34 +188,26 @@ def main() -> int:
         [orkestra, "search", "x", "--summary"], cwd=DATA, stdout=subprocess.DEVNULL, check=True
     )
     print(f"index ready (build or refresh: {time.perf_counter() - start:.2f}s)")
-    worst = worst_fast = 0.0
+    worst = 0.0
     for query in QUERIES:
-        grep, ours, quick = [], [], []
+        grep, ours = [], []
         for _ in range(args.runs):
             grep.append(_time(["grep", "-ril", query, "registries/"], DATA))
             ours.append(_time([orkestra, "search", query], DATA))
-            quick.append(_time([*fast, "search", query], DATA))
-        g, o, q = statistics.median(grep), statistics.median(ours), statistics.median(quick)
-        worst, worst_fast = max(worst, o / g), max(worst_fast, q / g)
+        g, o = statistics.median(grep), statistics.median(ours)
+        worst = max(worst, o / g)
         print(
-            f"warm  {query!r:16} grep {g * 1000:6.1f} ms  orkestra {o * 1000:6.1f} ms"
-            f" (x{o / g:.2f})  fast path {q * 1000:6.1f} ms (x{q / g:.2f})"
+            f"warm  {query!r:16} grep {g * 1000:6.1f} ms  orkestra {o * 1000:6.1f} ms (x{o / g:.2f})"
         )
-    changes = []
-    for label, cmd in (("orkestra", [orkestra]), ("fast path", fast)):
-        warm, changed = [], []
-        for run in range(args.runs):
-            warm.append(_time([*cmd, "search", QUERIES[0]], DATA))
-            _edit(DATA, run + 50 * len(changes) + 1000 * (int(time.time()) % 4))
-            changed.append(_time([*cmd, "search", QUERIES[0]], DATA))
-        w, c = statistics.median(warm), statistics.median(changed)
-        changes.append(c / w)
-        print(
-            f"changed-file search ({label}) {c * 1000:.1f} ms vs warm {w * 1000:.1f} ms  ratio {c / w:.2f}"
-        )
+    warm, changed = [], []
+    for run in range(args.runs):
+        warm.append(_time([orkestra, "search", QUERIES[0]], DATA))
+        _edit(DATA, run + 1000 * (int(time.time()) % 4))
+        changed.append(_time([orkestra, "search", QUERIES[0]], DATA))
+    w, c = statistics.median(warm), statistics.median(changed)
+    print(f"changed-file search {c * 1000:.1f} ms vs warm {w * 1000:.1f} ms  ratio {c / w:.2f}")
     print(
-        f"RATIOS orkestra: warm/grep (worst) {worst:.2f}, changed/warm {changes[0]:.2f}; "
-        f"fast path: warm/grep (worst) {worst_fast:.2f}, changed/warm {changes[1]:.2f} "
+        f"RATIOS orkestra: warm/grep (worst) {worst:.2f}, changed/warm {c / w:.2f} "
         "(targets <= 2.0 and <= 1.5)"
     )
     return 0
