@@ -127,10 +127,10 @@ def session_records(root: str, session_id: str) -> list[dict[str, Any]]:
                     continue
                 try:
                     item = json.loads(line)
-                except ValueError:
+                except ValueError:  # a line torn by a concurrent hook: skipped
                     continue
                 if isinstance(item, dict) and item.get("session_id") == session_id:
                     out.append(item)
-    except OSError:
+    except OSError:  # no events log yet; a hook never fails the session over its own log
         return out
     return out

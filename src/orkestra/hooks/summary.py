@@ -48,7 +48,7 @@ def summary(root: Path, since: str | None, today: dt.date) -> dict[str, Any]:
     failed_tools: Counter[str] = Counter()
     try:
         lines = (root / EVENTS).read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
+    except OSError:  # no events recorded yet
         lines = []
     for line in lines:
         try:

@@ -75,7 +75,7 @@ def display_of(folder: Path, base: Path) -> str:
     """`folder` relative to `base` (posix, trailing slash), or its absolute path."""
     try:
         rel = folder.resolve().relative_to(base.resolve()).as_posix()
-    except ValueError:
+    except ValueError:  # outside `base`: shown as an absolute path
         return f"{folder.as_posix()}/"
     return "" if rel == "." else f"{rel}/"
 
@@ -94,7 +94,7 @@ def evaluate(
     raw = read_bytes(skill_md, int(rules.criteria.get("max_file_bytes", 1 << 20))) or b""
     try:
         text = raw.decode("utf-8")
-    except UnicodeDecodeError:
+    except UnicodeDecodeError:  # the review already reports `not-utf8` for SKILL.md
         text = ""
     body_max = int(rules.criteria.get("body_max_lines", 500))
     result = spec_check.check(text, folder.name, body_max_lines=body_max)

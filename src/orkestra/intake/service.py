@@ -125,7 +125,7 @@ def _recorded_digest(reg: Registry, provider: str | None, name: str) -> str | No
         return None
     try:
         data = yamlio.load_mapping(path)
-    except InputError:
+    except InputError:  # a broken overlay adopts nothing; `orkestra validate` reports it
         return None
     skills = data.get("skills")
     item = skills.get(name) if isinstance(skills, dict) else None

@@ -40,7 +40,7 @@ class _Files:
             try:
                 with open(path, encoding="utf-8", errors="replace") as handle:
                     self.texts[path] = handle.read()
-            except OSError:
+            except OSError:  # an unreadable source counts as missing: the caller's finding
                 self.texts[path] = None
         return self.texts[path]
 
@@ -92,7 +92,7 @@ class _Files:
 def _stat(path: str, *, follow: bool) -> os.stat_result | None:
     try:
         return os.stat(path) if follow else os.lstat(path)
-    except OSError:
+    except OSError:  # missing: the caller reports a missing source
         return None
 
 

@@ -216,7 +216,7 @@ def _valid_date(value: str) -> bool:
         return False
     try:
         dt.date.fromisoformat(value)
-    except ValueError:
+    except ValueError:  # the answer: the caller reports an invalid date
         return False
     return True
 
@@ -268,7 +268,7 @@ def load_notes(root: Path, knowledge: str, cache: CheckCache | None = None) -> K
 
             try:
                 key = stat_key(os.stat(full))  # noqa: PTH116
-            except OSError:
+            except OSError:  # no cache key: the note is read below, which reports any error
                 key = None
             hit = cache.note(rel, key) if key is not None else None
             if hit is not None:

@@ -11,6 +11,8 @@ import json
 import math
 from pathlib import Path
 
+from orkestra.core.errors import InputError
+
 USAGE_FILE = ".usage.jsonl"
 #: a read loses half its weight every HALF_LIFE days (old reads lose standing)
 HALF_LIFE = 30.0
@@ -21,13 +23,17 @@ def read(folder: Path) -> list[dict[str, str]]:
     path = folder / USAGE_FILE
     try:
         raw = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+    except FileNotFoundError:  # nothing read yet
         return []
+    except OSError as exc:
+        raise InputError(
+            f"cannot read the usage log: {exc.strerror or exc}", file=str(path)
+        ) from exc
     out = []
     for line in raw.splitlines():
         try:
             item = json.loads(line)
-        except ValueError:
+        except ValueError:  # a line torn by a killed hook: one read signal lost, nothing else
             continue
         if isinstance(item, dict) and isinstance(item.get("path"), str):
             out.append({k: str(v) for k, v in item.items()})
@@ -37,7 +43,7 @@ def read(folder: Path) -> list[dict[str, str]]:
 def _day(ts: str) -> dt.date | None:
     try:
         return dt.date.fromisoformat(ts[:10])
-    except ValueError:
+    except ValueError:  # a stamp that is not a date carries no age: the caller ignores it
         return None
 
 

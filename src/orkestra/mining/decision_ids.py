@@ -53,7 +53,7 @@ def records(root: Path) -> list[tuple[str, Path]]:
     for path in sorted((root / RECORDS).glob("*.yaml")):
         try:
             rid = yamlio.load_mapping(path, display=_rel(root, path)).get("id")
-        except InputError:
+        except InputError:  # `orkestra validate` reports the file; its name still gives the id
             rid = None
         if not isinstance(rid, str):
             stem = STEM_RE.match(path.stem)

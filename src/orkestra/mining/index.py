@@ -36,7 +36,7 @@ def config_digest(root: Path) -> str:
     """Digest of `orkestra.yaml` as bytes (a change may alter packages or domains)."""
     try:
         data = (root / CONFIG).read_bytes()
-    except OSError:
+    except OSError:  # no readable orkestra.yaml: the empty digest; the config loader reports why
         return ""
     return f"{zlib.crc32(data):08x}-{len(data)}"  # change detection only; zlib imports fast
 
@@ -70,8 +70,8 @@ def read_header(root: Path) -> Header | None:
         if (folder(root) / "commits.idx").stat().st_size != header.size:
             return None  # records changed behind our back: rebuild
         return header
-    except (OSError, ValueError, TypeError, KeyError):
-        return None
+    except (OSError, ValueError, TypeError, KeyError):  # a missing or damaged derived header:
+        return None  # the index is rebuilt from git
 
 
 def _write(path: Path, data: bytes) -> None:
@@ -123,7 +123,7 @@ def raw_lines(root: Path) -> list[str]:
     """Every record line, oldest first (unparsed)."""
     try:
         text = (folder(root) / "commits.idx").read_text(encoding="utf-8")
-    except OSError:
+    except FileNotFoundError:  # not mined yet
         return []
     return text.splitlines()
 
@@ -143,7 +143,7 @@ def newest_first(root: Path, block: int = 1 << 18) -> Iterator[tuple[str, str]]:
     (a caller that stops early never reads the whole index); parse a line with `decode`."""
     try:
         handle = (folder(root) / "commits.idx").open("rb")
-    except OSError:
+    except FileNotFoundError:  # not mined yet
         return
     with handle:
         end = handle.seek(0, os.SEEK_END)
@@ -172,7 +172,7 @@ def read_stats(root: Path) -> dict[str, list[int]]:
             (folder(root) / "stats.json").read_text(encoding="utf-8")
         )
         return data
-    except (OSError, ValueError):
+    except (OSError, ValueError):  # derived statistics, absent or damaged: recomputed
         return {}
 
 

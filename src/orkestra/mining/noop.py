@@ -29,7 +29,7 @@ def git_head(root: Path) -> str | None:
             text=True,
             check=False,
         )
-    except OSError:
+    except OSError:  # git cannot run: no cheap answer; the full sync reports the error
         return None
     return out.stdout.strip() or None if out.returncode == 0 else None
 

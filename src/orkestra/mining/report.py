@@ -44,7 +44,7 @@ def _classified(root: Path) -> dict[str, dict[str, str]]:
         if data.get("key") == key:
             return {domain: data[domain] for domain in DOMAINS}
     except (OSError, ValueError, KeyError, AttributeError):
-        pass
+        pass  # a missing or damaged derived cache: recomputed from the ledger below
     grouped = ledger.by_domain(ledger.entries(path))
     out = {
         d: {sha: str(e[0].get("action")) for sha, e in grouped.get(d, {}).items()} for d in DOMAINS

@@ -29,7 +29,7 @@ def target(root: Path, rel: str) -> Path | None:
         if path.is_relative_to(root.resolve()) and path.exists():
             return path
     except (OSError, ValueError):
-        pass
+        pass  # a path that cannot exist (too long, NUL): missing evidence, which the caller reports
     return None
 
 
@@ -37,7 +37,7 @@ def _find(path: Path, needle: str) -> int | None:
     """1-based line of the first occurrence of `needle` (a markdown anchor matches a heading)."""
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
+    except OSError:  # unreadable evidence counts as not found; the caller reports it
         return None
     slug = needle.lower().replace("-", " ")
     for number, line in enumerate(lines, 1):

@@ -135,6 +135,6 @@ def _delete(root: Path, path: str, guard: Guard) -> None:
     while parent != root and parent.parent != root:
         try:
             parent.rmdir()
-        except OSError:
+        except OSError:  # not empty (or gone): the folder is kept, as intended
             break
         parent = parent.parent

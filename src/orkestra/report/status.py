@@ -19,7 +19,7 @@ def _knowledge_counts(root: Path, folder: str) -> tuple[int, int]:
     for path in sorted((base / "claims").glob("*.json")) if base.is_dir() else []:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError):  # counted by `notes check`, which reports the file
             continue
         insights = data.get("insights", []) if isinstance(data, dict) else []
         claims += len(insights) if isinstance(insights, list) else 0
