@@ -51,7 +51,7 @@ class _Loader:
             return text[len(self.prefix) :].replace(os.sep, "/")
         try:
             return path.relative_to(self.root).as_posix()
-        except ValueError:
+        except ValueError:  # outside the project: shown as it is
             return path.as_posix()
 
     def add(self, code: str, message: str, file: str, line: int | None = None) -> None:
@@ -478,7 +478,7 @@ def _yaml_files(folder: Path) -> list[Path]:
             names = sorted(
                 e.name for e in entries if e.name.endswith((".yaml", ".yml")) and e.is_file()
             )
-    except (FileNotFoundError, NotADirectoryError):
+    except (FileNotFoundError, NotADirectoryError):  # no such folder: no files of this kind
         return []
     return [folder / name for name in names]
 

@@ -40,7 +40,7 @@ def current(root: Path, settings: layout.Settings) -> Units:
     try:
         st = _provider_file().stat()
     except OSError:
-        pass
+        pass  # the provider module has no file to stat: only the knowledge folder is watched
     else:
         provider[_PROVIDER_NAME] = (st.st_mtime_ns, st.st_size)
         # the provider ranks notes by age: a new day re-reads the knowledge base
@@ -109,7 +109,7 @@ def _digest(root: Path, path: str) -> str:
     target = _provider_file() if path.startswith(f"{PROVIDER}/") else root / path
     try:
         return hashlib.blake2b(target.read_bytes(), digest_size=16).hexdigest()
-    except OSError:
+    except OSError:  # gone since the scan: an empty digest differs, so it is read again
         return ""
 
 

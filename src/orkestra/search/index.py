@@ -34,7 +34,7 @@ def open_index(root: Path) -> sqlite3.Connection | None:
     path = index_path(root)
     try:
         path.parent.mkdir(exist_ok=True)
-    except OSError:
+    except OSError:  # `.orkestra/` cannot be written: search reads the sources (docs/search.md)
         return None
     for _attempt in range(3):
         if not path.is_file():
@@ -43,14 +43,14 @@ def open_index(root: Path) -> sqlite3.Connection | None:
         seen = _identity(path)
         try:
             conn = _connect(path)
-        except sqlite3.Error:
+        except sqlite3.Error:  # corrupt or foreign: rebuilt from the sources (docs/search.md)
             rebuild(root, seen=seen)
             continue
         try:
             _check(conn)
             refresh(conn, root)
             return conn
-        except sqlite3.DatabaseError:
+        except sqlite3.DatabaseError:  # damaged or old schema: rebuilt (docs/search.md)
             conn.close()
             rebuild(root, seen=seen)
     return None
@@ -59,7 +59,7 @@ def open_index(root: Path) -> sqlite3.Connection | None:
 def _identity(path: Path) -> tuple[int, int, int] | None:
     try:
         st = path.stat()
-    except OSError:
+    except OSError:  # no index file: no identity to compare
         return None
     return (st.st_ino, st.st_mtime_ns, st.st_size)
 
@@ -150,6 +150,6 @@ def _usable(path: Path) -> bool:
             _check(conn)
         finally:
             conn.close()
-    except sqlite3.Error:
+    except sqlite3.Error:  # the answer: this file is not a usable index
         return False
     return True

@@ -53,7 +53,7 @@ def scan(root: str, settings: Settings) -> dict[str, Stats]:
     for name in ("orkestra.yaml", "scopes.yaml"):
         try:
             st = os.stat(f"{root}/registries/{name}")  # noqa: PTH116 - hot path, str paths
-        except OSError:
+        except OSError:  # absent: nothing to index (validate reports a missing orkestra.yaml)
             continue
         if stat.S_ISREG(st.st_mode):
             top[name] = (st.st_mtime_ns, st.st_size)
@@ -88,11 +88,11 @@ def _folder(folder: str, suffixes: tuple[str, ...]) -> Stats:
     """Files of one folder with a suffix: names relative to the folder (the hot loop of search)."""
     try:
         fd = os.open(folder, os.O_RDONLY)
-    except OSError:
+    except OSError:  # no such folder: this kind has no files
         return {}
     try:
         names = [n for n in os.listdir(fd) if n.endswith(suffixes)]  # noqa: PTH208 - hot path
-    except OSError:
+    except OSError:  # not a folder (or gone since): no files, as the loader sees it
         os.close(fd)
         return {}
     st = os.stat
@@ -114,7 +114,7 @@ def _listing(folder: str) -> list[os.DirEntry[str]]:
     try:
         with os.scandir(folder) as it:
             return sorted(it, key=lambda e: e.name)
-    except OSError:
+    except OSError:  # no such folder: nothing to list
         return []
 
 
@@ -133,7 +133,7 @@ def _vendor(folder: str, allowed: tuple[str, ...] | None) -> Stats:
         for name in allowed:
             try:
                 st = os.lstat(f"{folder}/{name}/SKILL.md")
-            except OSError:
+            except OSError:  # adopted but gone: validate reports the overlay entry
                 continue
             if stat.S_ISREG(st.st_mode) and not os.path.islink(f"{folder}/{name}"):  # noqa: PTH114
                 out[f"{name}/SKILL.md"] = (st.st_mtime_ns, st.st_size)
@@ -142,7 +142,7 @@ def _vendor(folder: str, allowed: tuple[str, ...] | None) -> Stats:
         if entry.is_dir(follow_symlinks=False):
             try:
                 st = os.lstat(f"{entry.path}/SKILL.md")
-            except OSError:
+            except OSError:  # a folder without SKILL.md is not a skill
                 continue
             if stat.S_ISREG(st.st_mode):
                 out[f"{entry.name}/SKILL.md"] = (st.st_mtime_ns, st.st_size)
