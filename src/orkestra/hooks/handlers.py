@@ -56,7 +56,7 @@ def session_start(ctx: Context) -> tuple[int, str]:
     try:
         with open(os.path.join(folder, INDEX), encoding="utf-8", errors="replace") as handle:
             text = handle.read(MAX_CONTEXT + 1)
-    except OSError:
+    except OSError:  # no knowledge index yet: no context to add (a hook never fails a session)
         return 0, ""
     if len(text) > MAX_CONTEXT:
         text = text[:MAX_CONTEXT].rsplit("\n", 1)[0] + "\n(INDEX.md truncated)\n"

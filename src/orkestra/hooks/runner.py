@@ -28,8 +28,8 @@ def run(args: list[str]) -> int:
 
     try:
         raw = sys.stdin.read()
-    except (OSError, UnicodeDecodeError, ValueError):
-        raw = ""
+    except (OSError, UnicodeDecodeError, ValueError):  # no readable payload: read_payload's
+        raw = ""  # empty event, which every handler answers with nothing
     payload = context.read_payload(raw)
     if payload is None:
         import os

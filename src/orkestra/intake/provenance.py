@@ -24,7 +24,7 @@ class Activity:
             return None
         try:
             rel = folder.resolve().relative_to(self.repo).as_posix()
-        except ValueError:
+        except ValueError:  # outside the git repository: no provenance to tell
             return None
         prefix = "" if rel == "." else f"{rel}/"
         return any(p.startswith(prefix) for p in self.touched)

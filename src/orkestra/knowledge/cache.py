@@ -58,7 +58,7 @@ class CheckCache:
         data: Any = {}
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError):  # a missing or damaged derived cache starts empty
             data = {}
         ok = isinstance(data, dict) and data.get("version") == VERSION
         self.notes: dict[str, Any] = data.get("notes", {}) if ok else {}
@@ -73,7 +73,7 @@ class CheckCache:
             return None
         try:
             return _note_from(entry["note"]), [Problem(**p) for p in entry["problems"]]
-        except (TypeError, KeyError):
+        except (TypeError, KeyError):  # an entry of another shape: a miss, the note is re-read
             return None
 
     def put_note(self, rel: str, key: Stat, note: Note, problems: list[Problem]) -> None:

@@ -37,7 +37,7 @@ def _classified(root: Path) -> dict[str, dict[str, str]]:
     try:
         info = path.stat()
         key = [info.st_size, info.st_mtime_ns, info.st_ino]
-    except FileNotFoundError:
+    except FileNotFoundError:  # nothing classified yet
         return {domain: {} for domain in DOMAINS}
     try:
         data = json.loads(cache.read_text(encoding="utf-8"))
