@@ -41,7 +41,7 @@ class Git:
             out = self.run(
                 "rev-parse", "--absolute-git-dir", "--is-shallow-repository", "HEAD^{commit}"
             ).split("\n")
-        except InputError:
+        except InputError:  # no commit yet: the separate calls tell which part is missing
             return self.head(), self.shallow_boundary()
         if out[1] != "true":
             return out[2], []
@@ -57,7 +57,7 @@ class Git:
             )
         try:
             return self.run("rev-parse", "--verify", "--quiet", "HEAD^{commit}").strip() or None
-        except InputError:
+        except InputError:  # a repository without commits has no HEAD (checked a git repo above)
             return None
 
     def is_ancestor(self, ancestor: str, descendant: str) -> bool:
