@@ -47,7 +47,7 @@ def plan(
     for path in gone:
         if before.parents(path) != "ok":
             continue
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError):  # already gone: nothing left to prune
             st = os.lstat(root / path)
             if stat.S_ISLNK(st.st_mode) or stat.S_ISREG(st.st_mode):
                 result.deleted.append(path)
