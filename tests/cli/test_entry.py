@@ -233,6 +233,7 @@ def test_version_answers_before_typer_loads(tmp_path: Path) -> None:
 )
 def test_plain_commands_do_not_import_pydantic(registry: Path, args: list[str]) -> None:
     """typer's pydantic adapters are not built for plain values (cli/params.py)."""
+    _fresh(RUN, *args, cwd=registry)  # the first search builds its index (which may need more)
     done = _fresh(RUN, *args, cwd=registry)
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines()[-1] == "['typer']"

@@ -35,6 +35,4 @@ def render(
     root = project_root()
     results = render_all(root, load_config(root), names, check=check)
     emit(results, fmt, title="changelog render")
-    if check and any(r["changed"] for r in results):
-        return ExitCode.CHECK_FAILED
-    return ExitCode.OK
+    return ExitCode.failed_if(check and any(r["changed"] for r in results))

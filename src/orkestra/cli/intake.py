@@ -64,9 +64,7 @@ def audit(fmt: FormatOption = Format.json) -> ExitCode:
 
     report = service.audit(load_registry(), today())
     _emit(report, fmt)
-    if report["summary"]["rejected"]:
-        return ExitCode.CHECK_FAILED
-    return ExitCode.OK
+    return ExitCode.failed_if(report["summary"]["rejected"])
 
 
 def _registry_or_none(*, required: bool) -> Any:

@@ -160,6 +160,4 @@ def validate(
     found = run(load_registry(), quick=quick)
     text = "\n".join(f.format() for f in found) or "ledgers ok"
     emit(summary(found), fmt, title="mine validate", text=text)
-    if any(f.severity == "error" for f in found):
-        return ExitCode.CHECK_FAILED
-    return ExitCode.OK
+    return ExitCode.failed_if(any(f.severity == "error" for f in found))
