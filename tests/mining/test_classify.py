@@ -11,6 +11,7 @@ from orkestra.core.errors import InputError, NotFound, UsageError
 from orkestra.mining import classify
 from orkestra.mining.sync import load_config, sync
 from orkestra.registry import ledger
+from orkestra.registry.ledger_check import check
 from tests.mining.gitrepo import GitRepo
 
 
@@ -240,18 +241,20 @@ def test_a_union_merge_conflict_is_resolved_for_the_existing_decision(
 
     result = run(repo.path, flags(feat, changelog="added"))
 
-    # the decision matches `added`: one copy of it supersedes `fixed`, no new release note
-    assert (result["written"], result["release_notes"], result["unchanged"]) == (1, 0, 0)
+    # one entry stands afterwards: it supersedes both sides, and its note both old notes
+    assert (result["written"], result["release_notes"], result["unchanged"]) == (1, 1, 0)
+    both = sorted([added, fixed], key=lambda e: (e["ts"], e["id"]))
     assert result["entries"] == [
         {
             "id": result["entries"][0]["id"],
             "sha": feat,
             "domain": "changelog",  # type: ignore[index]
             "action": "release",
-            "supersedes": fixed["id"],
+            "supersedes": [e["id"] for e in both],
         }
     ]
     current = ledger.current(ledger.entries(repo.path / ledger.CLASSIFICATIONS))
-    assert sorted(e["category"] for e in current) == ["added", "added"]
-    assert added in current
-    assert ledger_bytes(repo.path)[1] == ours[1] + theirs[1]
+    assert [(e["category"], e["id"]) for e in current] == [("added", result["entries"][0]["id"])]
+    notes = ledger.current(ledger.entries(repo.path / ledger.RELEASE_NOTES))
+    assert [n["classification"] for n in notes] == [result["entries"][0]["id"]]
+    assert check(repo.path, set(), None) == []

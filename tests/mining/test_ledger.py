@@ -103,7 +103,7 @@ def test_line_format_duplicates_conflicts_and_references(tmp_path: Path) -> None
     assert ("ORK053", CL, 5) not in codes(tmp_path, {"DEC-PL-009"})
 
 
-def test_supersedes_resolves_a_conflict_and_same_twice_is_fine(tmp_path: Path) -> None:
+def test_supersedes_resolves_a_conflict_and_same_twice_is_not_fine(tmp_path: Path) -> None:
     put(
         tmp_path,
         ledger.CLASSIFICATIONS,
@@ -114,6 +114,10 @@ def test_supersedes_resolves_a_conflict_and_same_twice_is_fine(tmp_path: Path) -
             entry("d", SHA2),
         ],
     )
+    # two current entries for one sha/domain are an error even when they agree (§6.6)
+    assert codes(tmp_path) == [("ORK052", CL, 4)]
+    with (tmp_path / ledger.CLASSIFICATIONS).open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(entry("e", SHA2, supersedes=["c", "d"])) + "\n")  # type: ignore[arg-type]
     assert codes(tmp_path) == []
 
 
@@ -162,7 +166,7 @@ def test_union_merge_of_two_branches_then_validate(repo: GitRepo, cli: Any) -> N
     result = run("mine", "validate", cwd=repo.path)
     assert result.exit_code == 1
     found = result.json()["findings"]
-    assert [f["code"] for f in found] == ["ORK052"]
+    assert [f["code"] for f in found] == ["ORK052", "ORK058"]  # and two notes for one commit
     assert found[0]["file"] == CL and "classified twice in changelog" in found[0]["message"]
     text = run("mine", "validate", "--quick", "--format", "text", cwd=repo.path)
     assert f"{CL}:" in text.stdout and "error ORK052" in text.stdout

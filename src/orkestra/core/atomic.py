@@ -1,34 +1,87 @@
-"""Locked appends to JSONL ledgers and logs. Whole-file writes are `core.safewrite`'s."""
+"""Locked, all-or-nothing appends to JSONL ledgers and logs. Whole-file writes are `core.safewrite`'s.
+
+An append holds the file's exclusive lock, writes every byte (a short `os.write` is continued, a
+write that makes no progress is a full disk), fsyncs, and on any failure truncates the file back to
+the size it had before: a full disk or an interrupt never leaves a torn or partial batch behind.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 
 def append_line(path: Path, line: str) -> None:
-    """Append one line under an exclusive lock with a single write, so lines never interleave."""
+    """Append one line under an exclusive lock, so lines never interleave."""
     append_lines(path, [line])
 
 
 def append_lines(path: Path, lines: list[str]) -> None:
-    """Append lines under one exclusive lock with one `write`, so appends never interleave.
+    """Append lines under one exclusive lock; the batch lands whole or not at all.
 
     If the file ends with a torn line (no trailing newline), a newline is written first so the new
-    lines stay whole. A batch lands whole or not at all.
+    lines stay whole.
     """
-    if not lines:
-        return
-    if any("\n" in line for line in lines):
-        raise ValueError("a ledger line must not contain a newline")
+    append_all([(path, lines)])
+
+
+def append_all(batches: Sequence[tuple[Path, list[str]]]) -> None:
+    """Append each file's lines, all or nothing across every file.
+
+    The files are locked in the order given (callers that append to the same files use one
+    order), each batch is written in full and fsynced; if any write fails, every file is truncated
+    back to its size before the call and the error is raised.
+    """
+    batches = [(path, lines) for path, lines in batches if lines]
+    for _, lines in batches:
+        if any("\n" in line for line in lines):
+            raise ValueError("a ledger line must not contain a newline")
     from orkestra.core.lock import locked
 
-    with locked(path, append=True) as fd:
-        size = os.fstat(fd).st_size
-        prefix = b""
-        if size:
-            os.lseek(fd, size - 1, os.SEEK_SET)
-            if os.read(fd, 1) != b"\n":
-                prefix = b"\n"
-        os.write(fd, prefix + "".join(f"{line}\n" for line in lines).encode("utf-8"))
-        os.fsync(fd)
+    with contextlib.ExitStack() as stack:
+        held = [(stack.enter_context(locked(path, append=True)), lines) for path, lines in batches]
+        sizes = [os.fstat(fd).st_size for fd, _ in held]
+        try:
+            for (fd, lines), size in zip(held, sizes, strict=True):
+                write_all(fd, _separator(fd, size) + _payload(lines))
+                os.fsync(fd)
+        except BaseException:
+            for (fd, _), size in zip(held, sizes, strict=True):
+                _truncate(fd, size)
+            raise
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte of `data` to `fd`, continuing after short writes.
+
+    A write that makes no progress raises `OSError(ENOSPC)`, the usual cause on a regular file.
+    """
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        if written <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        view = view[written:]
+
+
+def _payload(lines: list[str]) -> bytes:
+    return "".join(f"{line}\n" for line in lines).encode("utf-8")
+
+
+def _separator(fd: int, size: int) -> bytes:
+    """A newline when the file ends with an unterminated (torn) line, else nothing."""
+    if not size:
+        return b""
+    os.lseek(fd, size - 1, os.SEEK_SET)  # reading only: O_APPEND writes still go to the end
+    return b"" if os.read(fd, 1) == b"\n" else b"\n"
+
+
+def _truncate(fd: int, size: int) -> None:
+    """Cut `fd` back to `size` bytes (a no-op for a file that did not grow)."""
+    with contextlib.suppress(OSError):  # the original error is the one worth raising
+        if os.fstat(fd).st_size != size:
+            os.ftruncate(fd, size)
+            os.fsync(fd)

@@ -218,36 +218,32 @@ def _add(
         "decision_id": req.decision_id,
         "reason": req.reason,
     }
-    previous = [
-        e
-        for e in ledger.by_sha(existing, req.domain).get(req.sha, [])
-        if e.get("package") in (None, req.package) or req.package is None
-    ]
-    same = [e for e in previous if all(e.get(k) == entry[k] for k in SAME)]
-    others = sorted(
-        (e for e in previous if e not in same), key=lambda e: (str(e.get("ts")), str(e.get("id")))
+    previous = sorted(
+        (
+            e
+            for e in ledger.by_sha(existing, req.domain).get(req.sha, [])
+            if e.get("package") in (None, req.package) or req.package is None
+        ),
+        key=lambda e: (str(e.get("ts")), str(e.get("id"))),
     )
-    if same:
-        if not others:
-            out.unchanged.append({"sha": req.sha, "domain": req.domain, "action": req.action})
-            return
-        # a conflict (e.g. left by a union merge) resolved in favour of an existing entry:
-        # supersede each differing one with a copy of the decision, keep the existing entry
-        for other in others:
-            copy = entry | {"id": ledger.new_id("c"), "supersedes": other["id"]}
-            _validate(copy, req)
-            out.classifications.append(copy)
+    if len(previous) == 1 and all(previous[0].get(k) == entry[k] for k in SAME):
+        out.unchanged.append({"sha": req.sha, "domain": req.domain, "action": req.action})
         return
-    if others:
-        entry["supersedes"] = others[-1]["id"]
+    if previous:
+        # one entry replaces every current one (a conflict left by a union merge included):
+        # `supersedes` names the one id, or lists them all, so exactly one entry stands
+        entry["supersedes"] = _one_or_all([str(e["id"]) for e in previous])
     _validate(entry, req)
     out.classifications.append(entry)
-    for other in others[:-1]:  # `supersedes` names one entry: one copy per other conflicting one
-        copy = entry | {"id": ledger.new_id("c"), "supersedes": other["id"]}
-        _validate(copy, req)
-        out.classifications.append(copy)
     if req.action == "release":
         out.notes.extend(_notes(entry, req, record, notes, config, stamp))
+
+
+def _one_or_all(ids: list[str]) -> str | list[str] | None:
+    """`supersedes` for these ids: none, the one id, or the list (one entry replaces them all)."""
+    if not ids:
+        return None
+    return ids[0] if len(ids) == 1 else ids
 
 
 def _notes(
@@ -282,7 +278,7 @@ def _notes(
             "summary": summary,
             "date": record["date"][:10],
             "classification": entry["id"],
-            "supersedes": older[0]["id"] if older else None,
+            "supersedes": _one_or_all([str(n["id"]) for n in older]),
         }
         _validate(note, req, notes=True)
         out.append(note)
@@ -319,5 +315,10 @@ def apply(root: Path, the_plan: Plan) -> dict[str, Any]:
 
 
 def classify(root: Path, requests: list[Request], config: Config) -> dict[str, Any]:
-    """Validate all requests, then append them (nothing is written if any is invalid)."""
-    return apply(root, plan(root, requests, config))
+    """Validate all requests, then append them (nothing is written if any is invalid).
+
+    The ledgers are read, planned against and appended to under the project's ledger lock, so
+    concurrent runs see each other's entries and never leave two current classifications.
+    """
+    with ledger.transaction(root):
+        return apply(root, plan(root, requests, config))

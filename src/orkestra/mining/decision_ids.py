@@ -188,15 +188,25 @@ def _write_record(root: Path, path: Path, data: dict[str, Any], *, new: bool = F
     safewrite.write_file(root, path, yamlio.dumps(data), expected_old=old)
 
 
+def _one_or_all(ids: list[str]) -> str | list[str] | None:
+    """`supersedes` naming every current entry (one id, or a list), so exactly one stands."""
+    return (ids[0] if len(ids) == 1 else ids) if ids else None
+
+
 def _extract(root: Path, did: str, shas: list[str]) -> int:
     """Append `extract` lines for commits not already extracted into `did`; return the count."""
+    with ledger.transaction(root):
+        return _extract_locked(root, did, shas)
+
+
+def _extract_locked(root: Path, did: str, shas: list[str]) -> int:
     entries = ledger.entries(root / ledger.CLASSIFICATIONS)
     current = ledger.by_sha(entries, "decisions")
     lines = []
     stamp = ledger.now()
     for sha in shas:
         previous = current.get(sha, [])
-        if any(e.get("action") == "extract" and e.get("decision_id") == did for e in previous):
+        if [(e.get("action"), e.get("decision_id")) for e in previous] == [("extract", did)]:
             continue
         entry = {
             "id": ledger.new_id("c"),
@@ -205,7 +215,7 @@ def _extract(root: Path, did: str, shas: list[str]) -> int:
             "domain": "decisions",
             "action": "extract",
             "decision_id": did,
-            "supersedes": previous[0]["id"] if previous else None,
+            "supersedes": _one_or_all([str(e["id"]) for e in previous]),
         }
         lines.append(entry)
     ledger.append(root, lines, [])

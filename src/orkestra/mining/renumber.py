@@ -76,6 +76,11 @@ def _pick(root: Path, holders: list[Path], file: str | None) -> Path:
 
 
 def _rewrite_ledger(root: Path, old: str, new: str, shas: set[Any] | None) -> int:
+    with ledger.transaction(root):
+        return _rewrite_locked(root, old, new, shas)
+
+
+def _rewrite_locked(root: Path, old: str, new: str, shas: set[Any] | None) -> int:
     stamp = ledger.now()
     lines = []
     for entry in ledger.current(ledger.entries(root / ledger.CLASSIFICATIONS)):

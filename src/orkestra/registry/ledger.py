@@ -7,10 +7,11 @@ read paths (`mine status`, `mine candidates`) do not pay for pydantic.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +47,18 @@ def entries(path: Path) -> list[Entry]:
 def current(items: Iterable[Entry]) -> list[Entry]:
     """Entries that no other entry supersedes."""
     items = list(items)
-    superseded = {e.get("supersedes") for e in items if e.get("supersedes")}
+    superseded = {target for e in items for target in supersedes(e)}
     return [e for e in items if e.get("id") not in superseded]
+
+
+def supersedes(entry: Entry) -> list[str]:
+    """The ids an entry supersedes: `supersedes` is one id or, to merge several, a list of ids."""
+    value = entry.get("supersedes")
+    if isinstance(value, str):
+        return [value] if value else []
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, str) and v]
+    return []
 
 
 def by_sha(items: Iterable[Entry], domain: str) -> dict[str, list[Entry]]:
@@ -82,14 +93,30 @@ def dump(entry: Entry) -> str:
 
 
 def append(root: Path, classifications: list[Entry], notes: list[Entry]) -> None:
-    """Append both batches, each with one locked write.
+    """Append both batches, all or nothing: if either write fails, neither ledger changes.
 
-    Notes go first: a crash between the writes leaves a note whose classification is missing
-    (render ignores it, validate reports it), never a release recorded without its note.
+    Classifications are written before the release notes that link to them (both files are
+    locked, in that order, for the whole append).
     """
-    from orkestra.core.atomic import append_lines
+    from orkestra.core.atomic import append_all
 
-    if notes:
-        append_lines(root / RELEASE_NOTES, [dump(n) for n in notes])
-    if classifications:
-        append_lines(root / CLASSIFICATIONS, [dump(c) for c in classifications])
+    append_all(
+        [
+            (root / CLASSIFICATIONS, [dump(c) for c in classifications]),
+            (root / RELEASE_NOTES, [dump(n) for n in notes]),
+        ]
+    )
+
+
+#: the lock held while a command reads the ledgers, decides and appends (derived folder, ignored)
+LOCK = Path(".orkestra") / "ledger.lock"
+
+
+@contextlib.contextmanager
+def transaction(root: Path) -> Iterator[None]:
+    """Hold the project's ledger lock: read, plan and append inside it, so two processes never
+    both supersede the same entry (which would leave two current classifications)."""
+    from orkestra.core.lock import locked
+
+    with locked(root / LOCK):
+        yield

@@ -46,6 +46,7 @@ def check(root: Path, records: set[str], codes: set[str] | None) -> list[Finding
     out += _conflicts(classes, ledger.CLASSIFICATIONS.as_posix())
     out += _decision_refs(classes, records, codes)
     out += _orphan_notes(notes, classes)
+    out += _duplicate_notes(notes, classes)
     return sorted(out)
 
 
@@ -59,7 +60,7 @@ def _lines(
         if line.torn:
             out.append(
                 Finding.make(
-                    "ORK051", "torn last line (no newline); it is ignored", file, line.number
+                    "ORK051", "torn last line (no newline, an interrupted write); it is ignored: remove it", file, line.number
                 )
             )
             continue
@@ -97,29 +98,61 @@ def _unknown_supersedes(parsed: dict[str, list[tuple[int, dict[str, Any]]]]) -> 
     for file, lines in parsed.items():
         ids = {entry["id"] for _, entry in lines}
         for number, entry in lines:
-            target = entry.get("supersedes")
-            if target and target not in ids:
-                message = f"`supersedes` names {target}, which is not an entry of this ledger"
-                out.append(Finding.make("ORK055", message, file, number))
+            for target in ledger.supersedes(entry):
+                if target not in ids:
+                    message = f"`supersedes` names {target}, which is not an entry of this ledger"
+                    out.append(Finding.make("ORK055", message, file, number))
     return out
 
 
 def _conflicts(lines: list[tuple[int, dict[str, Any]]], file: str) -> list[Finding]:
+    """Two current (unsuperseded) classifications of one sha in one domain, same or not: only
+    one entry may stand, so a resolution supersedes every other one (a list in `supersedes`)."""
     where = {id(entry): number for number, entry in lines}
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for entry in ledger.current(e for _, e in lines):
         groups.setdefault((entry["sha"], entry["domain"]), []).append(entry)
     out = []
     for (sha, domain), group in groups.items():
+        group.sort(key=lambda e: where[id(e)])
         first = group[0]
         for other in group[1:]:
-            if _overlap(first, other) and any(first.get(k) != other.get(k) for k in SAME):
-                message = (
-                    f"commit {sha[:12]} is classified twice in {domain}: "
-                    f"{_describe(first)} (line {where[id(first)]}) and {_describe(other)}; "
-                    "append an entry that supersedes one of them"
-                )
-                out.append(Finding.make("ORK052", message, file, where[id(other)]))
+            if not _overlap(first, other):
+                continue
+            same = all(first.get(k) == other.get(k) for k in SAME)
+            message = (
+                f"commit {sha[:12]} is classified twice in {domain}: "
+                f"{_describe(first)} (line {where[id(first)]}) and {_describe(other)}"
+                + (" (the same decision recorded twice)" if same else "")
+                + f"; classify it again (`orkestra mine classify {sha[:12]} ...`) to record "
+                "one entry that supersedes both"
+            )
+            out.append(Finding.make("ORK052", message, file, where[id(other)]))
+    return out
+
+
+def _duplicate_notes(
+    lines: list[tuple[int, dict[str, Any]]], classes: list[tuple[int, dict[str, Any]]]
+) -> list[Finding]:
+    """Two live release notes for one commit and package (e.g. a batch applied twice). A note is
+    live when nothing supersedes it and its classification (if it names one) is current."""
+    file = ledger.RELEASE_NOTES.as_posix()
+    where = {id(entry): number for number, entry in lines}
+    live = {e["id"] for e in ledger.current(e for _, e in classes)}
+    notes = [n for n in ledger.current(e for _, e in lines) if n.get("classification") in live]
+    notes += [n for n in ledger.current(e for _, e in lines) if not n.get("classification")]
+    first: dict[tuple[str, str], dict[str, Any]] = {}
+    out = []
+    for note in sorted(notes, key=lambda e: where[id(e)]):
+        key = (note["sha"], note["package"])
+        if key not in first:
+            first[key] = note
+            continue
+        message = (
+            f"commit {note['sha'][:12]} has two release notes for package {note['package']} "
+            f"(also line {where[id(first[key])]}); neither supersedes the other"
+        )
+        out.append(Finding.make("ORK058", message, file, where[id(note)]))
     return out
 
 

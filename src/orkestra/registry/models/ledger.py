@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -12,6 +12,10 @@ from orkestra.registry.models.decisions import DecisionId, Sha
 Category = Literal["added", "changed", "deprecated", "removed", "fixed", "security"]
 CATEGORIES: tuple[str, ...] = ("added", "changed", "deprecated", "removed", "fixed", "security")
 Domain = Literal["changelog", "decisions"]
+#: the id an entry replaces, or the ids when one entry resolves several current ones at once
+Supersedes = Annotated[str, Field(min_length=1)] | Annotated[
+    list[Annotated[str, Field(min_length=1)]], Field(min_length=1)
+]
 Action = Literal["release", "skip", "extract", "pending"]
 #: the actions each domain takes
 ACTIONS: dict[str, tuple[str, ...]] = {
@@ -76,7 +80,7 @@ class ClassificationEntry(Model):
     package: str | None = None
     decision_id: DecisionId | None = None
     reason: str | None = None
-    supersedes: str | None = None
+    supersedes: Supersedes | None = None
 
     @model_validator(mode="after")
     def _action_fields(self) -> ClassificationEntry:
@@ -98,6 +102,6 @@ class ReleaseNoteEntry(Model):
     category: Category
     summary: str = Field(min_length=1)
     date: str | None = None
-    supersedes: str | None = None
+    supersedes: Supersedes | None = None
     #: id of the classification entry that produced this note (None for a hand-written note)
     classification: str | None = None
