@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from orkestra.core import safewrite, yamlio
 from orkestra.core.clock import today
-from orkestra.core.errors import ConflictError, InputError, UnsafePathError
+from orkestra.core.errors import ConflictError, InputError, UnsafePathError, WriteFailed
 
 GITATTRIBUTES = (
     "registries/changelog/commits_processed.jsonl merge=union",
@@ -181,6 +182,7 @@ def init_project(path: Path, *, force: bool = False) -> InitResult:
         raise InputError(f"{path} is not a folder; give `orkestra init` a project folder")
     files = _files(root.name or "project")
     _check_folders(root, files)
+    _check_writable(root, [*files, ".gitattributes", ".gitignore"])
     existing = sorted(rel for rel in files if (root / rel).exists())
     if existing and not force:
         raise ConflictError(
@@ -208,6 +210,40 @@ def _check_folders(root: Path, files: dict[str, str]) -> None:
     guard = safewrite.Guard(root)
     for rel in files:
         safewrite.check_target(root, rel, guard=guard)
+
+
+def _check_writable(root: Path, rels: list[str]) -> None:
+    """Every folder init writes into (or the nearest existing folder it must create one in) is
+    writable, checked before the first write: a read-only project gets nothing, not half."""
+    checked: set[Path] = set()
+    for rel in rels:
+        folder = (root / rel).parent
+        while not os.path.isdir(folder) and folder != folder.parent:  # noqa: PTH112
+            folder = folder.parent
+        if folder in checked:
+            continue
+        checked.add(folder)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            shown = _shown(root, folder)
+            why = "a read-only file system" if _read_only_fs(folder) else "not writable by you"
+            raise WriteFailed(
+                f"cannot write into '{shown}' ({why}); nothing was written: run `orkestra init` "
+                "in a folder you can write to",
+                file=shown,
+            )
+
+
+def _shown(root: Path, folder: Path) -> str:
+    """A folder below the project as a relative path; the project itself or above it in full."""
+    inside = folder != root and folder.is_relative_to(root)
+    return folder.relative_to(root).as_posix() if inside else str(folder)
+
+
+def _read_only_fs(folder: Path) -> bool:
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # no statvfs (Windows): say "not writable"
+        return False
 
 
 def _with_lines(root: Path, name: str, lines: tuple[str, ...]) -> str | None:

@@ -160,11 +160,13 @@ def test_split_sections_respects_fences() -> None:
 
 
 def test_cli_import_and_sync(cli: Any, market: Path, target: Path) -> None:
+    # the market's agents/README.md has no frontmatter: refused, so exit 1 with it listed (§4)
     plan = cli("import", str(market), "--dry-run", cwd=target)
-    assert plan.exit_code == 0 and plan.json()["dry_run"] is True
+    assert plan.exit_code == 1 and plan.json()["dry_run"] is True
+    assert "refused 1 entry(ies):\n  plugins/alpha/agents/README.md: " in plan.stderr
     assert not (target / "registries/agents/thinker.yaml").exists()
     done = cli("import", str(market), cwd=target)
-    assert done.exit_code == 0, done.stderr
+    assert done.exit_code == 1 and "plugins/alpha/agents/README.md" in done.stderr
     assert "registries/agents/thinker.yaml" in done.json()["written"]
     assert cli("sync", cwd=target).exit_code == 0
     assert (target / ".claude/agents/thinker.md").is_file()

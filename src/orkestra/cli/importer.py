@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -34,13 +35,17 @@ def import_(
     """Read Claude Code agent files (**/agents/*.md) and Agent Skills folders (**/SKILL.md) into
     registries/agents/ and registries/skills/<tier>/, keeping unknown frontmatter. Collisions are
     reported, never overwritten; symlinks leaving the tree, devices and huge files are refused;
-    tools the files name are added to tools.yaml. Then run `orkestra sync`."""
+    tools the files name are added to tools.yaml. Then run `orkestra sync`. Exits 1 when it
+    refused an entry (the accepted ones are still imported; the refused are listed)."""
     from orkestra.importer.run import import_tree
 
     report = import_tree(project_root(), path, provider=provider, layer=layer, dry_run=dry_run)
     data = report.to_dict()
     emit(_rows(data) if fmt is Format.table else data, fmt)
-    return ExitCode.OK
+    if report.refused:
+        listed = "".join(f"\n  {r['path']}: {r['reason']}" for r in report.refused)
+        sys.stderr.write(f"orkestra: refused {len(report.refused)} entry(ies):{listed}\n")
+    return ExitCode.failed_if(report.refused)
 
 
 def _rows(data: dict[str, Any]) -> list[dict[str, str]]:

@@ -17,6 +17,9 @@ import yaml
 from orkestra.core.errors import InputError
 
 MAX_BYTES = 2 * 1024 * 1024  # a registry file larger than this is a mistake, not data
+#: mappings and lists nested deeper than this are refused (at the line where it happens): no
+#: registry needs it, and the reader recurses once per level
+MAX_DEPTH = 100
 
 try:
     _Base: Any = yaml.CSafeLoader
@@ -90,21 +93,33 @@ class _Problem(Exception):
         self.line = node.start_mark.line + 1
 
 
-def _build(loader: Any, node: yaml.Node) -> Any:
+_NUL = "a NUL character (\\0) is not allowed in YAML text; remove it"
+
+
+def _build(loader: Any, node: yaml.Node, depth: int = 0) -> Any:
     """Nodes to plain data with line-aware containers.
 
     A small dedicated builder instead of PyYAML's constructor: only the safe scalar types, no
-    object tags, no merge keys, duplicate keys rejected; and about twice as fast.
+    object tags, no merge keys, duplicate keys rejected, no NUL in text, at most MAX_DEPTH
+    levels; and about twice as fast.
     """
     tag = node.tag
     if tag == _STR and isinstance(node, yaml.ScalarNode):
+        if "\x00" in node.value:
+            raise _Problem(_NUL, node)
         return node.value
+    if depth >= MAX_DEPTH and not isinstance(node, yaml.ScalarNode):
+        raise _Problem(
+            f"YAML nested more than {MAX_DEPTH} levels deep here; flatten the structure", node
+        )
     if tag == _MAP and isinstance(node, yaml.MappingNode):
         data = LineDict(node.start_mark.line + 1)
         lines = data.key_lines
         for key_node, value_node in node.value:
             if key_node.tag == _STR:
                 key = key_node.value
+                if "\x00" in key:
+                    raise _Problem(_NUL, key_node)
             elif (
                 isinstance(key_node, yaml.ScalarNode) and key_node.tag != "tag:yaml.org,2002:merge"
             ):
@@ -119,12 +134,12 @@ def _build(loader: Any, node: yaml.Node) -> Any:
                     "YAML keeps only the last one, so remove or rename one of them",
                     key_node,
                 )
-            data[key] = _build(loader, value_node)
+            data[key] = _build(loader, value_node, depth + 1)
             lines[key] = key_node.start_mark.line + 1
         return data
     if tag == _SEQ and isinstance(node, yaml.SequenceNode):
         seq = LineList(node.start_mark.line + 1)
-        seq.extend(_build(loader, child) for child in node.value)
+        seq.extend(_build(loader, child, depth + 1) for child in node.value)
         seq.item_lines = [child.start_mark.line + 1 for child in node.value]
         return seq
     construct = _SCALARS.get(tag)
@@ -194,6 +209,23 @@ def _check_anchors(text: str, name: str) -> None:
         return  # the real load reports the syntax error with its line
 
 
+def _deep_line(text: str) -> int | None:
+    """The line where nesting first goes deeper than MAX_DEPTH (the event parser is iterative)."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=_Base):
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH and event.start_mark is not None:
+                    return int(event.start_mark.line) + 1
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        return int(mark.line) + 1 if mark is not None else None
+    return None
+
+
 def loads(text: str, name: str = "<string>") -> Any:
     """Parse one YAML document from text; raises InputError with file:line."""
     _check_anchors(text, name)
@@ -203,9 +235,11 @@ def loads(text: str, name: str = "<string>") -> Any:
         return None if node is None else _build(loader, node)
     except _Problem as exc:
         raise InputError(exc.message, file=name, line=exc.line) from None
-    except RecursionError:
+    except RecursionError:  # only where the composer itself recurses (no libyaml)
         raise InputError(
-            "YAML nested too deeply to read; flatten the structure", file=name, line=1
+            "YAML nested too deeply to read; flatten the structure",
+            file=name,
+            line=_deep_line(text),
         ) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark

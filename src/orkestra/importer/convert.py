@@ -14,7 +14,7 @@ from orkestra.core.frontmatter import Document
 from orkestra.importer.parse import spawns_agents, split_sections
 from orkestra.registry.frontmatter_values import as_string, plain, split_tools
 from orkestra.registry.models.agents import Color
-from orkestra.registry.models.common import NAME_RE
+from orkestra.registry.models.common import name_problem
 from orkestra.registry.models.skills import REQUIRED_SECTIONS, SkillType
 
 _MODEL_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._\-\[\]]*$")
@@ -39,10 +39,11 @@ class Converted:
 
 def _name(value: Any, fallback: str) -> str:
     name = str(value).strip() if value is not None else fallback
-    if not NAME_RE.match(name) or len(name) > 64:
+    problem = name_problem(name)
+    if problem is not None:
         raise Skip(
-            f"name '{name}' is not a valid Orkestra name (lowercase letters, digits and single "
-            "hyphens, at most 64 characters); rename it in the source and import again"
+            f"name {name!r} is not a valid Orkestra name: {problem}; rename it in the source "
+            "and import again"
         )
     return name
 
@@ -83,7 +84,7 @@ def agent(doc: Document, stem: str, category: str) -> Converted:
         data["mcp_tools"] = mcp
     skills_value = meta.pop("skills", None)
     skills = split_tools(skills_value)
-    if skills and all(NAME_RE.match(s) for s in skills):
+    if skills and all(name_problem(s) is None for s in skills):
         data["skills"] = skills
     elif skills_value is not None:
         extra["skills"] = plain(skills_value)

@@ -16,7 +16,7 @@ from orkestra.importer.parse import base_tool
 from orkestra.importer.walk import MAX_MARKDOWN, MAX_RESOURCE, Refused, SafeTree, find_sources
 from orkestra.registry.frontmatter_values import plain
 from orkestra.registry.models import Agent, SkillFile, ToolsFile
-from orkestra.registry.models.common import TIER_LAYER
+from orkestra.registry.models.common import TIER_LAYER, device_problem, is_device_name
 
 _TOOL_RE = re.compile(r"^[A-Za-z0-9_-]+$")
 LAYER_TIER = {layer: tier for tier, layer in TIER_LAYER.items()}
@@ -99,6 +99,9 @@ class _Importer:
         raw = self.tree.read(path, MAX_MARKDOWN)
         if isinstance(raw, Refused):
             self.report.refused.append(raw.to_dict())
+            return None
+        if b"\x00" in raw:  # text fields may not hold NUL (§13): it would reach rendered files
+            self.refuse(rel, "binary file (contains NUL bytes); expected UTF-8 markdown")
             return None
         try:
             text = raw.decode("utf-8-sig")
@@ -198,11 +201,16 @@ class _Importer:
                 continue
             if item.parent == folder and item.name == "SKILL.md":
                 continue
+            inner = item.relative_to(folder).as_posix()
+            device = next((p for p in inner.split("/") if is_device_name(p)), None)
+            if device is not None:
+                self.refuse(self.tree.rel(item), device_problem(device))
+                continue
             raw = self.tree.read(item, MAX_RESOURCE)
             if isinstance(raw, Refused):
                 self.report.refused.append(raw.to_dict())
                 continue
-            rel = f"{dest}/{item.relative_to(folder).as_posix()}"
+            rel = f"{dest}/{inner}"
             out[rel] = raw
             if item.stat().st_mode & 0o100:
                 self.report.executable.add(rel)

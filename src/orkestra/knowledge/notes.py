@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from orkestra.core.errors import InputError
+from orkestra.registry.models.names import device_problem, is_device_name
 
 if TYPE_CHECKING:
     from orkestra.knowledge.cache import CheckCache
@@ -169,6 +170,10 @@ def parse_note(text: str, rel: str, folder: str) -> tuple[Note | None, list[Prob
             "verified_at",
             "a verified note needs verified_at (run `orkestra notes verify`)",
         )
+    name = rel.rsplit("/", 1)[-1].removesuffix(".md")
+    problem = note_name_problem(name)
+    if problem is not None:
+        problems.append(Problem("error", "KN011", problem, rel, 1))
     sources = _sources(doc, values["sources"])
     for src in sources:
         if not src.path or src.path.startswith("/") or ".." in src.path.split("/"):
@@ -182,7 +187,7 @@ def parse_note(text: str, rel: str, folder: str) -> tuple[Note | None, list[Prob
                 )
             )
     note = Note(
-        name=rel.rsplit("/", 1)[-1].removesuffix(".md"),
+        name=name,
         rel=rel,
         folder=folder,
         type=norm,
@@ -200,6 +205,12 @@ def parse_note(text: str, rel: str, folder: str) -> tuple[Note | None, list[Prob
         key_lines=dict(lines),
     )
     return note, problems
+
+
+def note_name_problem(name: str) -> str | None:
+    """Why a note cannot be named `name` (its file stem), or None: the one name rule's device
+    check (a note's file name is free text otherwise, as Obsidian allows)."""
+    return f"note name {device_problem(name)}" if is_device_name(name) else None
 
 
 def _sources(doc: meta_reader.Meta, raw: tuple[str, ...]) -> tuple[Source, ...]:

@@ -17,6 +17,7 @@ from orkestra.knowledge.notes import (
     Note,
     load_notes,
     normalise_type,
+    note_name_problem,
     parse_source,
 )
 from orkestra.knowledge.settings import Settings
@@ -27,7 +28,11 @@ def slug(title: str) -> str:
     words = re.findall(r"[a-z0-9]+", title.lower())
     if not words:
         raise UsageError(f"title {title!r} has no letters or digits to name the file with")
-    return "-".join(words)[:80].strip("-")
+    name = "-".join(words)[:80].strip("-")
+    problem = note_name_problem(name)
+    if problem is not None:
+        raise UsageError(f"title {title!r}: {problem}")
+    return name
 
 
 def new_note(

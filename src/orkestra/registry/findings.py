@@ -9,7 +9,11 @@ Severity = Literal["error", "warning"]
 
 #: code -> (default severity, meaning). The one table of finding codes; docs/findings.md mirrors it.
 CODES: dict[str, tuple[Severity, str]] = {
-    "ORK001": ("error", "file cannot be read or parsed (YAML syntax, encoding, size, binary)"),
+    "ORK001": (
+        "error",
+        "file or folder cannot be read or parsed (permissions, YAML syntax, encoding, size, "
+        "binary, a NUL character in text, nesting deeper than 100 levels)",
+    ),
     "ORK002": ("error", "schema violation: a field is missing, unknown or has the wrong value"),
     "ORK003": ("error", "name or id does not equal the file stem"),
     "ORK004": ("error", "unexpected file or folder where the registry layout expects another"),
@@ -32,7 +36,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "ORK042": ("error", "a specialist holds the agent-spawning tool (only orchestrators may)"),
     "ORK043": ("error", "domain folder does not hold the four domain files"),
     "ORK044": ("error", "skill description over the Agent Skills hard limit of 1024 characters"),
-    "ORK045": ("error", "path or name could leave the project (unsafe)"),
+    "ORK045": (
+        "error",
+        "path or name could leave the project (unsafe), or a registry file is a symlink out of it",
+    ),
     "ORK050": ("error", "ledger line is not valid JSON or breaks the line format"),
     "ORK051": ("error", "ledger ends with a torn (unterminated) line"),
     "ORK052": ("error", "two unsuperseded classifications of one sha in one domain"),
@@ -50,6 +57,11 @@ CODES: dict[str, tuple[Severity, str]] = {
     "ORK106": ("warning", "vendor SKILL.md uses frontmatter keys outside the Agent Skills spec"),
     "ORK107": ("warning", "extra file in a domain folder"),
     "ORK108": ("warning", "agent description spans several lines or exceeds 1024 characters"),
+    "ORK109": (
+        "warning",
+        "a name, title or description holds bidirectional control characters (U+202A-U+202E, "
+        "U+2066-U+2069, U+200E, U+200F, U+061C)",
+    ),
 }
 
 

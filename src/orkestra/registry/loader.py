@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -26,7 +27,7 @@ from orkestra.registry.models import (
     TruthRegistry,
     ValuesFile,
 )
-from orkestra.registry.models.common import NAME_RE, TIER_LAYER
+from orkestra.registry.models.common import TIER_LAYER, name_problem
 from orkestra.registry.models.vendor import AdoptedSkill, VendorOverlay
 from orkestra.registry.registry import DOMAIN_FILES, Domain, Location, Registry, SkillEntry
 
@@ -41,6 +42,7 @@ class _Loader:
         self.prefix = str(root).rstrip(os.sep) + os.sep
         self.reg = Registry(root=root)
         self.real_root = root.resolve()
+        self.folder_inside: dict[Path, bool] = {}
 
     # --- helpers --------------------------------------------------------------------------------
 
@@ -58,11 +60,56 @@ class _Loader:
         self.reg.findings.append(Finding.make(code, message, file, line))
 
     def read(self, path: Path, *, allow_empty: bool = False) -> yamlio.LineDict | None:
+        if self.leaves_project(path):
+            return None
         try:
             return yamlio.load_mapping(path, display=self.rel(path), allow_empty=allow_empty)
         except InputError as exc:
             self.add("ORK001", exc.message, exc.file or self.rel(path), exc.line)
             return None
+
+    def leaves_project(self, path: Path) -> bool:
+        """True (and reported) when `path` or a folder on its way is a symlink leading outside
+        the project: such a file is refused, never read (§13)."""
+        folder = path.parent
+        inside = self.folder_inside.get(folder)
+        if inside is None:
+            inside = self.folder_inside[folder] = _inside(folder, self.real_root)
+        try:
+            link = stat.S_ISLNK(os.lstat(path).st_mode)
+        except OSError:
+            link = False  # a missing or unreadable file is reported by the read itself
+        if inside and (not link or _inside(path, self.real_root)):
+            return False
+        where = path if link else folder
+        self.add(
+            "ORK045",
+            f"'{self.rel(where)}' is a symlink to '{where.resolve()}', outside the project; "
+            "registry files are only read inside the project (copy the file in instead)",
+            self.rel(path),
+        )
+        return True
+
+    def yaml_files(self, folder: Path) -> list[Path]:
+        """The YAML files of one folder, sorted; an unreadable folder is a finding naming it."""
+        try:
+            return _yaml_files(folder)
+        except OSError as exc:
+            self.unreadable(folder, exc)
+            return []
+
+    def unreadable(self, path: Path, exc: OSError) -> None:
+        """Report a file or folder the operating system would not let us read."""
+        where = Path(exc.filename) if isinstance(exc.filename, str) else path
+        try:
+            kind = "folder" if where.is_dir() else "file"
+        except OSError:
+            kind = "path"
+        self.add(
+            "ORK001",
+            f"cannot read this {kind}: {exc.strerror or exc}; fix its permissions",
+            self.rel(where),
+        )
 
     def model(self, cls: type[M], data: Any, file: str, prefix: tuple[Any, ...] = ()) -> M | None:
         try:
@@ -119,13 +166,9 @@ class _Loader:
             file = self.rel(path)
             for name, value in data.items():
                 line = data.key_lines.get(name)
-                if not isinstance(name, str) or not NAME_RE.match(name) or len(name) > 64:
-                    self.add(
-                        "ORK002",
-                        f"{kind} name {name!r} must match ^[a-z0-9]+(-[a-z0-9]+)*$ (1-64)",
-                        file,
-                        line,
-                    )
+                problem = name_problem(name)
+                if problem is not None:
+                    self.add("ORK002", f"{kind} name {name!r}: {problem}", file, line)
                     continue
                 item = self.model(Character, value, file, (name,))
                 if item is not None and self.place(kind, name, Location(file, line or 0)):
@@ -158,7 +201,7 @@ class _Loader:
         branches can each add the same id in different files: reported as a duplicate.
         """
         out: list[tuple[M, Location]] = []
-        for path in _yaml_files(self.reg.registries / folder):
+        for path in self.yaml_files(self.reg.registries / folder):
             data = self.read(path)
             if data is None:
                 continue
@@ -198,7 +241,7 @@ class _Loader:
                     self.rel(tier_dir),
                 )
                 continue
-            for path in _yaml_files(tier_dir):
+            for path in self.yaml_files(tier_dir):
                 self.core_skill(path, tier)
         for stray in sorted(base.glob("*.yaml")):
             self.add(
@@ -392,7 +435,7 @@ class _Loader:
             self.reg.locations[("scope", name)] = Location(self.rel(path), line)
 
     def truths(self) -> None:
-        for path in _yaml_files(self.reg.registries / "truths"):
+        for path in self.yaml_files(self.reg.registries / "truths"):
             data = self.read(path)
             if data is None:
                 continue
@@ -423,7 +466,9 @@ class _Loader:
         base = self.reg.registries / "domains"
         if not base.is_dir():
             return
-        for dirpath, dirnames, filenames in os.walk(base):
+        for dirpath, dirnames, filenames in os.walk(
+            base, onerror=lambda exc: self.unreadable(base, exc)
+        ):
             dirnames.sort()
             folder = Path(dirpath)
             if folder == base:
@@ -458,21 +503,28 @@ def load(root: Path) -> Registry:
     if not (root / "registries").is_dir():
         raise NotFound(f"no registries/ folder in {root}; run `orkestra init` to create one")
     loader = _Loader(root)
-    loader.config()
-    loader.characters()
-    loader.values_and_tools()
-    loader.agents_and_commands()
-    loader.core_skills()
-    loader.vendor_skills()
-    loader.scopes()
-    loader.truths()
-    loader.decisions()
-    loader.domains()
+    for kind in (
+        loader.config,
+        loader.characters,
+        loader.values_and_tools,
+        loader.agents_and_commands,
+        loader.core_skills,
+        loader.vendor_skills,
+        loader.scopes,
+        loader.truths,
+        loader.decisions,
+        loader.domains,
+    ):
+        try:
+            kind()
+        except OSError as exc:  # a folder or file the OS will not let us look at (EACCES, ...)
+            loader.unreadable(loader.reg.registries, exc)
     return loader.reg
 
 
 def _yaml_files(folder: Path) -> list[Path]:
-    """The YAML files of one folder, sorted (scandir: no extra stat per file)."""
+    """The YAML files of one folder, sorted (scandir: no extra stat per file); OSError other
+    than a missing folder propagates."""
     try:
         with os.scandir(folder) as entries:
             names = sorted(

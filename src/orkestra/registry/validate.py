@@ -14,6 +14,7 @@ from orkestra.core.clock import today
 from orkestra.registry.evidence import split as evidence_target
 from orkestra.registry.evidence import target as evidence_file
 from orkestra.registry.findings import Finding
+from orkestra.registry.models.common import bidi_controls
 from orkestra.registry.models.skills import REQUIRED_SECTIONS, SPEC_KEYS, TRIGGER_PHRASES
 from orkestra.registry.registry import Location, Registry, SkillEntry
 
@@ -226,6 +227,49 @@ def vendor_roots(reg: Registry) -> Iterator[Finding]:
         yield from _missing("scope", root.default_scopes, reg.scopes, "ORK023", owner, loc)
 
 
+def _texts(reg: Registry) -> Iterator[tuple[str, str, Location]]:
+    """(what, text, where) for every name, title and description a reader sees in a list."""
+    for agent in reg.agents.values():
+        loc = reg.loc("agent", agent.name)
+        yield f"agent '{agent.name}' description", agent.description, loc
+        yield f"agent '{agent.name}' category", agent.category, loc
+    for skill in reg.skills.values():
+        yield f"skill '{skill.name}' description", skill.description, skill.loc
+    for command in reg.commands.values():
+        loc = reg.loc("command", command.name)
+        yield f"command '{command.name}' description", command.description, loc
+    for kind, table in (
+        ("identity", reg.identities),
+        ("mindset", reg.mindsets),
+        ("style", reg.styles),
+    ):
+        for name, item in table.items():
+            yield f"{kind} '{name}' description", item.description, reg.loc(kind, name)
+    for name, scope in reg.scopes.items():
+        yield f"scope '{name}' description", scope.description, reg.loc("scope", name)
+    values = Location("registries/values.yaml")
+    for value in reg.values:
+        yield f"value '{value.name}' name", value.name, values
+    for dec_id, record in reg.decisions.items():
+        yield f"decision {dec_id} title", record.title, reg.loc("decision", dec_id)
+    for truth_id, truth in reg.truths.items():
+        yield f"truth {truth_id} statement", truth.statement, reg.loc("truth", truth_id)
+
+
+def bidi_text(reg: Registry) -> Iterator[Finding]:
+    """Names, titles and descriptions hold no bidirectional controls (they can make the text
+    display differently from what it says: a warning, §13)."""
+    for what, text, loc in _texts(reg):
+        found = bidi_controls(text)
+        if found:
+            yield _at(
+                "ORK109",
+                f"{what} holds bidirectional control character(s) {', '.join(found)}, which "
+                "change how the text displays; remove them",
+                loc,
+            )
+
+
 def ledger_rules(reg: Registry) -> Iterable[Finding]:
     """Ledger line checks that need no git (§6.6)."""
     from orkestra.registry import ledger_check
@@ -241,6 +285,7 @@ RULES: tuple[Rule, ...] = (
     truth_rules,
     decision_rules,
     vendor_roots,
+    bidi_text,
     ledger_rules,
 )
 

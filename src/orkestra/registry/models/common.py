@@ -8,8 +8,36 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
 
-NAME_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
-NAME_RE = re.compile(NAME_PATTERN)
+from orkestra.registry.models.names import (
+    BIDI_CONTROLS,
+    DEVICE_NAMES,
+    NAME_PATTERN,
+    NAME_RE,
+    bidi_controls,
+    device_problem,
+    is_device_name,
+    name_problem,
+)
+
+__all__ = [
+    "BIDI_CONTROLS",
+    "DEVICE_NAMES",
+    "LAYERS",
+    "NAME_PATTERN",
+    "NAME_RE",
+    "TIER_LAYER",
+    "DateStr",
+    "DomainRef",
+    "Model",
+    "Name",
+    "NonEmpty",
+    "RelPath",
+    "ToolName",
+    "bidi_controls",
+    "device_problem",
+    "is_device_name",
+    "name_problem",
+]
 
 #: tier folder under skills/ -> the layer its skills must declare
 TIER_LAYER = {
@@ -28,8 +56,18 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+def _not_device(value: str) -> str:
+    if is_device_name(value):
+        raise ValueError(device_problem(value))
+    return value
+
+
 #: agent, skill, scope, identity, mindset, style names; safe to use as a path component
-Name = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=NAME_PATTERN)]
+Name = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=64, pattern=NAME_PATTERN),
+    AfterValidator(_not_device),
+]
 
 
 def _check_date(value: str) -> str:

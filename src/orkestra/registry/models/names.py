@@ -1,0 +1,66 @@
+"""The one rule for names (standard library only: notes and the importer use it without pydantic).
+
+Names of agents, skills, scopes, identities, mindsets, styles and commands, imported entries and
+knowledge notes become file names, so they must be safe path components on every system (§3, §13).
+`common.Name` is the Pydantic type built on these functions.
+"""
+
+from __future__ import annotations
+
+import re
+
+NAME_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+NAME_RE = re.compile(NAME_PATTERN)
+
+#: Names Windows reserves for devices, whatever the case and whatever follows a dot (`CON`,
+#: `con.md`, `Aux.tar.gz`): a file so named cannot be checked out or opened there (§13). Microsoft
+#: also reserves COM0 and LPT0.
+DEVICE_NAMES = frozenset(
+    {"con", "nul", "aux", "prn"} | {f"{port}{n}" for port in ("com", "lpt") for n in range(10)}
+)
+
+#: Unicode controls that reorder how text is displayed: they can make a name or description
+#: read differently from what it holds (LRE..RLO, LRI..PDI, LRM, RLM, ALM).
+BIDI_CONTROLS = frozenset(
+    [
+        *map(chr, range(0x202A, 0x202F)),
+        *map(chr, range(0x2066, 0x206A)),
+        "\u200e",
+        "\u200f",
+        "\u061c",
+    ]
+)
+
+
+def is_device_name(name: str) -> bool:
+    """True when `name` (a name or a file name) is a Windows device name, with any extension."""
+    return name.split(".", 1)[0].rstrip(" ").lower() in DEVICE_NAMES
+
+
+def bidi_controls(text: str) -> list[str]:
+    """The bidirectional controls in `text`, as `U+202E` codes in order of appearance (once each)."""
+    if text.isascii():
+        return []
+    return list(dict.fromkeys(f"U+{ord(c):04X}" for c in text if c in BIDI_CONTROLS))
+
+
+def name_problem(name: object) -> str | None:
+    """Why `name` cannot be an Orkestra name (a path component), or None when it can.
+
+    The one rule for agents, skills, scopes, identities, mindsets, styles, commands, imported
+    entries and note names: lowercase letters, digits and single hyphens, 1-64 characters, and
+    not a Windows device name.
+    """
+    if not isinstance(name, str) or not NAME_RE.match(name) or len(name) > 64:
+        return "must be lowercase letters, digits and single hyphens, 1-64 characters (^[a-z0-9]+(-[a-z0-9]+)*$)"
+    if is_device_name(name):
+        return device_problem(name)
+    return None
+
+
+def device_problem(name: str) -> str:
+    """The message for a Windows device name used as a name or file name."""
+    return (
+        f"'{name}' is a Windows device name (con, nul, aux, prn, com0-com9, lpt0-lpt9): a file "
+        "with that name cannot exist on Windows; pick another name"
+    )
