@@ -10,10 +10,14 @@ works everywhere. Standard library only: the hooks take this lock too.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 from collections.abc import Iterator
 
-from orkestra.core.errors import OrkestraError
+from orkestra.core.errors import OrkestraError, UnsafePathError
+
+#: 0 where the platform has no O_NOFOLLOW (Windows: no symlinks to plant there by accident)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 #: bytes locked by the Windows fallback (msvcrt locks a byte range, not the whole file)
 _WINDOWS_SPAN = 1
@@ -52,14 +56,26 @@ def release(fd: int) -> None:
 def locked(path: str | os.PathLike[str], *, append: bool = False) -> Iterator[int]:
     """Open `path` (created, mode 0644, parents made) and hold its exclusive lock; yield the fd.
 
+    A symlink at `path` is never followed (`UnsafePathError`): a planted link cannot redirect
+    an append or a lock file outside the project.
+
     With `append=True` the descriptor is opened with `O_APPEND`, so a ledger append written
     through it while the lock is held lands whole at the end. The fd is closed on exit.
     """
     folder = os.path.dirname(os.fspath(path))
     if folder:
         os.makedirs(folder, exist_ok=True)
-    flags = os.O_RDWR | os.O_CREAT | (os.O_APPEND if append else 0)
-    fd = os.open(path, flags, 0o644)
+    flags = os.O_RDWR | os.O_CREAT | (os.O_APPEND if append else 0) | _NOFOLLOW
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        if exc.errno != errno.ELOOP:
+            raise
+        raise UnsafePathError(
+            f"refusing to open '{os.fspath(path)}': it is a symlink, and Orkestra never writes "
+            "through a symlink; replace it with a file",
+            file=os.fspath(path),
+        ) from None
     try:
         acquire(fd)
         yield fd

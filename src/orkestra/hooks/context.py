@@ -6,7 +6,7 @@ for is logged and leaves the knowledge hooks off (`knowledge_known` False): no g
 """
 
 # os.path, not pathlib: this module is on the hook start-up path (stdlib, minimal imports)
-# ruff: noqa: PTH100, PTH103, PTH109, PTH117, PTH118, PTH120, PTH123
+# ruff: noqa: PTH100, PTH103, PTH109, PTH117, PTH118, PTH120
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from orkestra.core import project
+from orkestra.core.errors import OrkestraError
 from orkestra.core.project import KNOWLEDGE_DEFAULTS, NotLight, ProjectNotFound
 
 LOG = ".orkestra/logs/hooks.log"
@@ -31,6 +32,9 @@ class Context:
         cwd = payload.get("cwd")
         self.cwd = cwd if isinstance(cwd, str) and os.path.isabs(cwd) else os.getcwd()
         self.root, self.managed = find_root(self.cwd)
+        #: inside a project (a folder at or above cwd holds registries/): only then a hook acts
+        #: or writes anything (§8.4); `managed` also needs a config the light reader can answer
+        self.in_project = self.managed
         self.knowledge = dict(KNOWLEDGE_DEFAULTS)
         self.knowledge_known = True  # defaults, unless the config says otherwise
         if self.managed:
@@ -78,11 +82,20 @@ def read_payload(raw: str) -> dict[str, Any] | None:
 
 
 def find_root(cwd: str) -> tuple[str, bool]:
-    """The project root (`core.project.find_root`) and True, else `cwd` and False (not a project)."""
+    """The project root (`core.project.find_root`) and True, else `cwd` and False (not a project).
+
+    With False nothing may be written below the returned folder: it is not a project.
+    """
     try:
         return str(project.find_root(None, Path(cwd))), True
-    except ProjectNotFound:
+    except (ProjectNotFound, OSError, RuntimeError):  # RuntimeError: a symlink loop in cwd
         return os.path.abspath(cwd), False
+
+
+def project_root(cwd: str) -> str | None:
+    """The project root above `cwd`, or None outside any project (then a hook writes nothing)."""
+    root, found = find_root(cwd)
+    return root if found else None
 
 
 def read_knowledge_config(root: str) -> dict[str, Any]:
@@ -99,22 +112,45 @@ def now() -> str:
     return f"{pinned}{stamp[10:]}" if pinned else stamp
 
 
-def log(root: str, message: str) -> None:
-    """Note a problem in .orkestra/logs/hooks.log (or stderr); never raises."""
+def log(root: str | None, message: str) -> None:
+    """Note a problem in the project's .orkestra/logs/hooks.log; never raises.
+
+    `root` None (no project) writes nothing (§8.4). A symlink at the log or on its way inside the
+    project is never followed: the message goes to stderr instead.
+    """
+    if root is None:
+        return
     line = f"{now()} {message}\n"
     try:
-        path = os.path.join(root, LOG)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "a", encoding="utf-8") as handle:
-            handle.write(line)
-    except OSError:
+        fd = _open_own(root, LOG)
+        try:
+            os.write(fd, line.encode("utf-8", "replace"))
+        finally:
+            os.close(fd)
+    except (OSError, OrkestraError):
         sys.stderr.write(f"orkestra hook: {message}\n")
 
 
-def append_jsonl(path: str, record: dict[str, Any]) -> None:
-    """Append one JSON line under an exclusive lock in a single write (torn tail repaired)."""
-    from orkestra.core.lock import locked
+def _open_own(root: str, rel: str) -> int:
+    """An append descriptor on `rel` inside the project `root`: no symlinked folder on its way,
+    no symlink at the file itself (O_NOFOLLOW); folders made as needed."""
+    from orkestra.core.safewrite import check_target
 
+    check_target(Path(root), rel)  # UnsafePathError for a symlinked folder or file
+    path = os.path.join(root, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    return os.open(path, flags, 0o644)
+
+
+def append_jsonl(root: str, rel: str, record: dict[str, Any]) -> None:
+    """Append one JSON line to `rel` inside the project `root` under an exclusive lock, in a
+    single write (torn tail repaired); never through a symlink (`UnsafePathError`)."""
+    from orkestra.core.lock import locked
+    from orkestra.core.safewrite import check_target
+
+    check_target(Path(root), rel)
+    path = os.path.join(root, rel)
     data = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
     with locked(path, append=True) as fd:
         size = os.fstat(fd).st_size

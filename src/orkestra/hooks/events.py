@@ -110,24 +110,30 @@ def record(ctx: Context, extra: dict[str, Any] | None = None) -> dict[str, Any]:
 
 def append(ctx: Context, rec: dict[str, Any]) -> None:
     """Append a record to the events log of the project."""
-    append_jsonl(os.path.join(ctx.root, EVENTS), rec)
+    append_jsonl(ctx.root, EVENTS, rec)
 
 
 def session_records(root: str, session_id: str) -> list[dict[str, Any]]:
-    """The events of one session (lines not mentioning the id are skipped unparsed)."""
-    import json
+    """The events of one session (lines not mentioning the id are skipped unparsed).
+
+    Every line parsed goes through `core.jsonio` (nesting and size limits); a line it refuses,
+    like a line torn by a concurrent hook, is skipped: a hook never fails over its own log.
+    """
+    from orkestra.core import jsonio
+    from orkestra.core.errors import InputError
 
     out: list[dict[str, Any]] = []
     if not session_id:
         return out
+    path = os.path.join(root, EVENTS)
     try:
-        with open(os.path.join(root, EVENTS), encoding="utf-8", errors="replace") as handle:
-            for line in handle:
-                if session_id not in line:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for number, line in enumerate(handle, start=1):
+                if session_id not in line or len(line) > jsonio.MAX_LINE_BYTES:
                     continue
                 try:
-                    item = json.loads(line)
-                except ValueError:  # a line torn by a concurrent hook: skipped
+                    item = jsonio.loads(line, source=path, line=number)
+                except InputError:  # a torn or hostile line: skipped
                     continue
                 if isinstance(item, dict) and item.get("session_id") == session_id:
                     out.append(item)

@@ -74,7 +74,7 @@ def post_tool_use(ctx: Context) -> tuple[int, str]:
     note = ctx.in_knowledge(rec["path"])
     if rec["tool_name"] == "Read" and note is not None and note.endswith(".md") and note != INDEX:
         entry = {"ts": rec["ts"], "session_id": ctx.session_id, "path": note}
-        append_jsonl(os.path.join(ctx.knowledge_dir, USAGE), entry)
+        append_jsonl(ctx.root, f"{ctx.knowledge['path']}/{USAGE}", entry)
     return 0, ""
 
 

@@ -9,9 +9,12 @@ Standard library only (imported before typer/pydantic). Any failure is logged to
 
 from __future__ import annotations
 
+import os
 import sys
 
 EVENTS = ("session-start", "post-tool-use", "stop")
+#: the largest event accepted on stdin (Claude Code sends a few KB; tool output is capped)
+MAX_STDIN = 16 << 20
 
 
 def run(args: list[str]) -> int:
@@ -26,23 +29,20 @@ def run(args: list[str]) -> int:
         return 0
     from orkestra.hooks import context
 
-    try:
-        raw = sys.stdin.read()
-    except (OSError, UnicodeDecodeError, ValueError):  # no readable payload: read_payload's
-        raw = ""  # empty event, which every handler answers with nothing
-    payload = context.read_payload(raw)
+    raw, problem = read_stdin()
+    payload = None if problem else context.read_payload(raw)
     if payload is None:
-        import os
-
-        context.log(
-            context.find_root(os.getcwd())[0],
-            f"{args[0]}: ignored stdin that is not a JSON object: {raw[:200]!r}",
-        )
+        # outside a project nothing is written, not even this log line (§8.4)
+        reason = problem or f"ignored stdin that is not a JSON object: {raw[:200]!r}"
+        context.log(_here(), f"{args[0]}: {reason}")
         return 0
+    ctx: context.Context | None = None
     try:
         from orkestra.hooks import handlers
 
         ctx = context.Context(payload)
+        if not ctx.in_project:
+            return 0  # no registries/ at or above the event's cwd: do nothing, write nothing
         handler = {
             "session-start": handlers.session_start,
             "post-tool-use": handlers.post_tool_use,
@@ -50,10 +50,40 @@ def run(args: list[str]) -> int:
         }[args[0]]
         code, out = handler(ctx)
     except Exception as exc:  # a hook must never break the session
-        import os
-
-        context.log(os.getcwd(), f"{args[0]}: {type(exc).__name__}: {exc}")
+        root = ctx.root if ctx is not None and ctx.in_project else None
+        context.log(root, f"{args[0]}: {type(exc).__name__}: {exc}")
         return 0
     if out:
         sys.stdout.write(out + "\n")
     return code
+
+
+def _here() -> str | None:
+    """The project root above the current folder, None outside one (or when cwd is gone)."""
+    from orkestra.hooks import context
+
+    try:
+        return context.project_root(os.getcwd())
+    except OSError:
+        return None
+
+
+def read_stdin() -> tuple[str, str | None]:
+    """The event text from stdin, at most `MAX_STDIN` bytes; (text, None) or ("", why not)."""
+    from orkestra.core import jsonio
+    from orkestra.core.errors import InputError
+
+    try:
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is not None:
+            data: bytes = stream.read(MAX_STDIN + 1)
+        else:  # a text stream (tests): characters, measured as UTF-8
+            data = sys.stdin.read(MAX_STDIN + 1).encode("utf-8", "surrogateescape")
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return "", f"cannot read stdin: {exc}"
+    if len(data) > MAX_STDIN:
+        return "", f"ignored stdin larger than {MAX_STDIN} bytes"
+    try:
+        return jsonio.decode(data, source="<stdin>"), None
+    except InputError as exc:
+        return "", f"ignored stdin: {exc}"

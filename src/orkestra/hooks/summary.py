@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from orkestra.core import jsonio
 from orkestra.core.errors import UsageError
 
 EVENTS = ".orkestra/events.jsonl"
@@ -46,16 +46,11 @@ def summary(root: Path, since: str | None, today: dt.date) -> dict[str, Any]:
     total = failures = skipped = 0
     sessions: set[str] = set()
     failed_tools: Counter[str] = Counter()
-    try:
-        lines = (root / EVENTS).read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:  # no events recorded yet
-        lines = []
-    for line in lines:
-        try:
-            item = json.loads(line)
-        except ValueError:
+    for line in jsonio.iter_jsonl(root / EVENTS):  # missing file: no lines
+        if line.error is not None or line.torn:  # broken, too deep or cut off mid-write
             skipped += 1
             continue
+        item = line.data
         if not isinstance(item, dict) or str(item.get("ts", "")) < start:
             continue
         total += 1

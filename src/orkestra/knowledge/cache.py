@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from orkestra.core import jsonio
+from orkestra.core.errors import InputError
 from orkestra.knowledge.notes import Note, Problem, Source
 
 CACHE = ".orkestra/cache/notes-check.json"
@@ -57,8 +59,8 @@ class CheckCache:
         self.dirty = False
         data: Any = {}
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):  # a missing or damaged derived cache starts empty
+            data = jsonio.read_json(self.path)
+        except (OSError, InputError):  # a missing, damaged or too deep derived cache: empty
             data = {}
         ok = isinstance(data, dict) and data.get("version") == VERSION
         self.notes: dict[str, Any] = data.get("notes", {}) if ok else {}

@@ -7,10 +7,10 @@ and the last line may be torn: the reader skips what it cannot parse.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 from pathlib import Path
 
+from orkestra.core import jsonio
 from orkestra.core.errors import InputError
 
 USAGE_FILE = ".usage.jsonl"
@@ -30,10 +30,10 @@ def read(folder: Path) -> list[dict[str, str]]:
             f"cannot read the usage log: {exc.strerror or exc}", file=str(path)
         ) from exc
     out = []
-    for line in raw.splitlines():
+    for number, line in enumerate(raw.splitlines(), start=1):
         try:
-            item = json.loads(line)
-        except ValueError:  # a line torn by a killed hook: one read signal lost, nothing else
+            item = jsonio.loads(line, source=str(path), line=number)
+        except InputError:  # a line torn by a killed hook (or hostile): one read signal lost
             continue
         if isinstance(item, dict) and isinstance(item.get("path"), str):
             out.append({k: str(v) for k, v in item.items()})

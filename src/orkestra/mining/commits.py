@@ -13,6 +13,7 @@ class CommitLookup:
     """The indexed commits of one project (run `mine sync` first)."""
 
     def __init__(self, root: Path) -> None:
+        self._root = root
         self._lines = {line[:40]: line for line in index.raw_lines(root)}
 
     def __len__(self) -> int:
@@ -48,4 +49,4 @@ class CommitLookup:
         )
 
     def record(self, sha: str) -> Record:
-        return index.decode(self._lines[sha])
+        return index.decode(self._lines[sha], root=self._root)

@@ -19,7 +19,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from orkestra.core import project
+from orkestra.core import jsonio, project
+from orkestra.core.errors import InputError
 
 VERSION = 1
 FOLDER = Path(".orkestra") / "mining"
@@ -63,14 +64,14 @@ class Header:
 def read_header(root: Path) -> Header | None:
     """The header, or None when the index is missing, unreadable or of another version."""
     try:
-        data = json.loads((folder(root) / "index.json").read_text(encoding="utf-8"))
+        data = jsonio.read_json(folder(root) / "index.json")
         if data.pop("version") != VERSION:
             return None
         header = Header(**data)
         if (folder(root) / "commits.idx").stat().st_size != header.size:
             return None  # records changed behind our back: rebuild
         return header
-    except (OSError, ValueError, TypeError, KeyError):  # a missing or damaged derived header:
+    except (OSError, InputError, AttributeError, TypeError, KeyError):  # missing or damaged:
         return None  # the index is rebuilt from git
 
 
@@ -134,8 +135,9 @@ def shas(root: Path) -> list[str]:
 
 
 def records(root: Path) -> list[Record]:
-    """Every record, oldest first."""
-    return [json.loads(line[41:]) for line in raw_lines(root)]
+    """Every record, oldest first (`IndexDamaged` on a damaged line)."""
+    lines = raw_lines(root)
+    return [decode(line, number, root=root) for number, line in enumerate(lines, start=1)]
 
 
 def newest_first(root: Path, block: int = 1 << 18) -> Iterator[tuple[str, str]]:
@@ -161,19 +163,41 @@ def newest_first(root: Path, block: int = 1 << 18) -> Iterator[tuple[str, str]]:
                     yield line[:40], line
 
 
-def decode(line: str) -> Record:
-    record: Record = json.loads(line[41:])
-    return record
+class IndexDamaged(InputError):
+    """A record line of commits.idx is not what `encode` wrote; the index must be rebuilt."""
+
+
+def decode(line: str, number: int | None = None, *, root: Path | None = None) -> Record:
+    """The record of one commits.idx line (through the limited JSON reader).
+
+    A damaged line raises `IndexDamaged` naming the file (and the line when `number` is known);
+    with `root` the damaged index is removed first, so the next `mine sync` rebuilds it from git.
+    """
+    try:
+        record = jsonio.loads(line[41:], source=_SOURCE, line=number or 1)
+        why = None if isinstance(record, dict) and record.get("sha") == line[:40] else "no record"
+    except InputError as exc:
+        why = exc.message
+    if why is None:
+        return record  # type: ignore[no-any-return]
+    fix = "it was removed" if root is not None else f"remove {FOLDER.as_posix()}/"
+    if root is not None:
+        remove(root)
+    raise IndexDamaged(_DAMAGED.format(why, fix), file=_SOURCE, line=number)
+
+
+_SOURCE = f"{FOLDER.as_posix()}/commits.idx"
+_DAMAGED = (
+    "the commit index is damaged ({}); {}, then run `orkestra mine sync` to rebuild it"
+)
 
 
 def read_stats(root: Path) -> dict[str, list[int]]:
     try:
-        data: dict[str, list[int]] = json.loads(
-            (folder(root) / "stats.json").read_text(encoding="utf-8")
-        )
-        return data
-    except (OSError, ValueError):  # derived statistics, absent or damaged: recomputed
+        data = jsonio.read_json(folder(root) / "stats.json")
+    except (OSError, InputError):  # derived statistics, absent or damaged: recomputed
         return {}
+    return data if isinstance(data, dict) else {}
 
 
 def write_stats(root: Path, stats: dict[str, list[int]]) -> None:

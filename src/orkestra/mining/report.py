@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from orkestra.core import jsonio
+from orkestra.core.errors import InputError
 from orkestra.mining import index
 from orkestra.registry import ledger
 
@@ -40,10 +41,10 @@ def _classified(root: Path) -> dict[str, dict[str, str]]:
     except FileNotFoundError:  # nothing classified yet
         return {domain: {} for domain in DOMAINS}
     try:
-        data = json.loads(cache.read_text(encoding="utf-8"))
+        data = jsonio.read_json(cache)
         if data.get("key") == key:
             return {domain: data[domain] for domain in DOMAINS}
-    except (OSError, ValueError, KeyError, AttributeError):
+    except (OSError, InputError, KeyError, AttributeError, TypeError):
         pass  # a missing or damaged derived cache: recomputed from the ledger below
     grouped = ledger.by_domain(ledger.entries(path))
     out = {
@@ -96,7 +97,7 @@ def candidates(
             break
         missing = [d for d in domains if sha not in classified[d]]
         if missing:
-            picked.append((index.decode(line), missing))
+            picked.append((index.decode(line, root=root), missing))
     stats = _stats(root, [r["sha"] for r, _ in picked])
     return [_candidate(r, missing, stats[r["sha"]], full) for r, missing in picked]
 

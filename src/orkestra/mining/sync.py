@@ -81,7 +81,10 @@ def _sync(root: Path, config: Config) -> dict[str, Any]:
         return _full(root, git, head, maker, digest, shallow)
     changed = header.mining != digest
     if changed:
-        _resignal(root, maker)
+        try:
+            _resignal(root, maker)
+        except index.IndexDamaged:  # a damaged derived index is rebuilt from git
+            return _full(root, git, head, maker, digest, shallow)
     if header.head == head:
         kind = "config" if changed else "noop"
         return _finish(root, head, digest, shallow, header.count, kind=kind)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from orkestra.core import jsonio
+from orkestra.core.errors import InputError
 from orkestra.registry.registry import Registry
 from orkestra.registry.validate import validate
 
@@ -18,8 +19,8 @@ def _knowledge_counts(root: Path, folder: str) -> tuple[int, int]:
     claims = 0
     for path in sorted((base / "claims").glob("*.json")) if base.is_dir() else []:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):  # counted by `notes check`, which reports the file
+            data = jsonio.read_json(path)
+        except (OSError, InputError):  # counted by `notes check`, which reports the file
             continue
         insights = data.get("insights", []) if isinstance(data, dict) else []
         claims += len(insights) if isinstance(insights, list) else 0

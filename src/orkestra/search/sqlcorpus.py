@@ -6,7 +6,11 @@ import json
 import sqlite3
 from collections.abc import Collection, Iterable, Sequence
 
+from orkestra.core import jsonio
 from orkestra.search.corpus import Entry
+
+#: where a damaged JSON value of the search index is reported (derived: delete it to rebuild)
+_SOURCE = ".orkestra/search.sqlite3"
 
 
 class IndexCorpus:
@@ -65,7 +69,7 @@ class IndexCorpus:
         empty: dict[str, list[str]] = {}
         for ref, kind, ident, path, line, fields, attrs in self._conn.execute(sql, params):
             shape = layouts.get(fields) or self._layout(fields)
-            extra = json.loads(attrs) if attrs else empty
+            extra = jsonio.loads(attrs, source=_SOURCE) if attrs else empty
             out[ref] = Entry(kind, ident, path, line, shape[0], shape[1], extra)
         return out
 
@@ -79,7 +83,7 @@ class IndexCorpus:
     def _layout(self, fields: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
         known = self._layouts.get(fields)
         if known is None:
-            pairs = json.loads(fields)
+            pairs = jsonio.loads(fields, source=_SOURCE)
             known = self._layouts[fields] = (
                 tuple(str(p[0]) for p in pairs),
                 tuple(float(p[1]) for p in pairs),

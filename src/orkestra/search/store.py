@@ -14,6 +14,7 @@ import json
 import sqlite3
 from collections.abc import Iterable
 
+from orkestra.core import jsonio
 from orkestra.search.corpus import MAX_FIELDS, POOL_MIN_LEN, field_terms
 from orkestra.search.document import Document
 from orkestra.search.text import exact_key
@@ -118,4 +119,4 @@ def put_meta(conn: sqlite3.Connection, key: str, value: object) -> None:
 
 def get_meta(conn: sqlite3.Connection, key: str) -> object:
     row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-    return None if row is None else json.loads(row[0])
+    return None if row is None else jsonio.loads(row[0], source=".orkestra/search.sqlite3")

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from orkestra.core import safewrite
+from orkestra.core import jsonio, safewrite
 from orkestra.core.errors import InputError
 
 CLAIMS_DIR = "claims"
@@ -48,11 +48,11 @@ class Stored:
 
 def _read(path: Path, display: str) -> list[dict[str, Any]]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
+        data = jsonio.loads(jsonio.read_text(path), source=display)
+    except OSError as exc:  # FileNotFoundError: removed since listed
         raise InputError(f"cannot read claims file: {exc.strerror}", file=display) from exc
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON: {exc.msg}", file=display, line=exc.lineno) from exc
+    except InputError as exc:  # too large, not UTF-8, not JSON or nested too deep: named here
+        raise InputError(exc.message, file=display, line=exc.line) from None
     insights = data.get("insights") if isinstance(data, dict) else None
     if not isinstance(insights, list) or not all(isinstance(i, dict) for i in insights):
         raise InputError('a claims file is {"insights": [ {...}, ... ]}', file=display, line=1)
