@@ -225,6 +225,10 @@ def test_version_answers_before_typer_loads(tmp_path: Path) -> None:
         assert done.returncode == 0
         assert re.fullmatch(r"orkestra \S+\n", done.stdout)
         assert done.stderr == "[]\n"
+    bare = (
+        "import sys; from orkestra.cli.entry import main; main(['-V']); print(sorted(sys.modules))"
+    )
+    assert "'typing'" not in _fresh(bare, cwd=tmp_path).stdout  # startup: not even typing
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,10 @@ into its message and exit code.
 from __future__ import annotations
 
 import sys
-from typing import Any
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than `--version`
+if TYPE_CHECKING:
+    from orkestra.cli.clickcompat import click
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,7 +41,7 @@ def run(args: list[str]) -> int:
     return int(result) if isinstance(result, int) else 0
 
 
-def build() -> Any:
+def build() -> click.Command:
     """The root command (subcommands load lazily)."""
     from orkestra.cli.root import build_root
 
