@@ -15,6 +15,18 @@ from orkestra.cli import common
 from orkestra.cli.entry import main
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _private_state_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Crash logs of runs outside a project go to the per-user state folder: a throwaway one."""
+    old = os.environ.get("XDG_STATE_HOME")
+    os.environ["XDG_STATE_HOME"] = str(tmp_path_factory.mktemp("state-home"))
+    yield
+    if old is None:
+        os.environ.pop("XDG_STATE_HOME", None)
+    else:
+        os.environ["XDG_STATE_HOME"] = old
+
+
 @dataclass
 class Result:
     exit_code: int

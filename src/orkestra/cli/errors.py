@@ -7,11 +7,17 @@ and 2; an interrupt to 130; anything unexpected to a short message, a crash log 
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
-from orkestra.core.errors import ExitCode, OrkestraError
+from orkestra.core.errors import ExitCode, OrkestraError, UnsafePathError
 from orkestra.core.output import error_json
+
+#: the project's log folder, relative to its root
+LOGS = ".orkestra/logs"
 
 
 def report(exc: BaseException, *, json_errors: bool = False) -> ExitCode:
@@ -53,21 +59,72 @@ def wants_json(args: list[str]) -> bool:
 
 
 def _write_crash_log(exc: BaseException) -> str:
+    """Write the traceback to a new file; its path, or a note that no folder would take it.
+
+    The folder is the project root's `.orkestra/logs/` (the root as the command would find it,
+    not the current folder), else the private per-user state folder (`state_folder`). The file is
+    created with O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600: a planted file or symlink is never opened,
+    a new name is taken instead (PRODUCT.md §13).
+    """
     import datetime as dt
-    import tempfile
     import traceback
 
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    text = "".join(traceback.format_exception(exc))
-    for folder in (
-        Path.cwd() / ".orkestra" / "logs",
-        Path(tempfile.gettempdir()) / "orkestra-logs",
-    ):
+    text = f"orkestra {' '.join(sys.argv[1:])}\n\n" + "".join(traceback.format_exception(exc))
+    for folder in _log_folders():
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            path = folder / f"crash-{stamp}.log"
-            path.write_text(f"orkestra {' '.join(sys.argv[1:])}\n\n{text}", encoding="utf-8")
-            return str(path)
-        except OSError:
+            return _create_log(folder, f"crash-{stamp}-{os.getpid()}", text)
+        except (OSError, OrkestraError):  # this folder refused: try the next one
             continue
     return "<no writable log folder>"
+
+
+def _log_folders() -> Iterator[Path]:
+    """The project's log folder (when the root is known and safe), then the state folder."""
+    from orkestra.cli.common import project_root
+    from orkestra.core import safewrite
+
+    try:
+        root = project_root()
+        safewrite.check_target(root, f"{LOGS}/crash.log")  # no symlinked .orkestra or logs/
+        (root / LOGS).mkdir(parents=True, exist_ok=True)
+        yield root / LOGS
+    except (OrkestraError, OSError, RuntimeError):  # unknown root or unsafe folder: skipped
+        pass
+    try:
+        yield state_folder()
+    except (OrkestraError, OSError, RuntimeError):  # no private folder (or no home) either
+        return
+
+
+def state_folder() -> Path:
+    """`$XDG_STATE_HOME/orkestra/logs` (else `~/.local/state/orkestra/logs`), made mode 0700.
+
+    Refused (`UnsafePathError`) when it is a symlink, not a folder, not owned by this user, or
+    open to others (and cannot be made private).
+    """
+    base = os.environ.get("XDG_STATE_HOME", "")
+    home = Path(base) if Path(base).is_absolute() else Path.home() / ".local" / "state"
+    folder = home / "orkestra" / "logs"
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    st = folder.lstat()
+    mine = not hasattr(os, "getuid") or st.st_uid == os.getuid()
+    if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode) or not mine:
+        raise UnsafePathError(f"{folder} is not a private folder of this user", file=str(folder))
+    if stat.S_IMODE(st.st_mode) & 0o077:
+        folder.chmod(0o700)
+    return folder
+
+
+def _create_log(folder: Path, name: str, text: str) -> str:
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    for attempt in range(100):
+        path = folder / (f"{name}.log" if attempt == 0 else f"{name}-{attempt}.log")
+        try:
+            fd = os.open(path, flags, 0o600)
+        except FileExistsError:  # taken (or planted): never reused, never followed
+            continue
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        return str(path)
+    raise FileExistsError(f"no free crash log name in {folder}")
