@@ -13,6 +13,8 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from orkestra.core.errors import WriteFailed
+
 
 def append_line(path: Path, line: str) -> None:
     """Append one line under an exclusive lock, so lines never interleave."""
@@ -33,7 +35,7 @@ def append_all(batches: Sequence[tuple[Path, list[str]]]) -> None:
 
     The files are locked in the order given (callers that append to the same files use one
     order), each batch is written in full and fsynced; if any write fails, every file is truncated
-    back to its size before the call and the error is raised.
+    back to its size before the call and `WriteFailed` (naming the file and the cause) is raised.
     """
     batches = [(path, lines) for path, lines in batches if lines]
     for _, lines in batches:
@@ -44,13 +46,21 @@ def append_all(batches: Sequence[tuple[Path, list[str]]]) -> None:
     with contextlib.ExitStack() as stack:
         held = [(stack.enter_context(locked(path, append=True)), lines) for path, lines in batches]
         sizes = [os.fstat(fd).st_size for fd, _ in held]
+        path = None
         try:
-            for (fd, lines), size in zip(held, sizes, strict=True):
-                write_all(fd, _separator(fd, size) + _payload(lines))
+            for index, (fd, lines) in enumerate(held):
+                path = batches[index][0]
+                write_all(fd, _separator(fd, sizes[index]) + _payload(lines))
                 os.fsync(fd)
-        except BaseException:
+        except BaseException as exc:
             for (fd, _), size in zip(held, sizes, strict=True):
                 _truncate(fd, size)
+            if isinstance(exc, OSError):
+                raise WriteFailed(
+                    f"cannot append to '{path}': {exc.strerror or exc}; nothing was appended "
+                    f"to {'any of the files' if len(batches) > 1 else 'it'}",
+                    file=str(path),
+                ) from exc
             raise
 
 
