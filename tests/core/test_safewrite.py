@@ -215,3 +215,57 @@ def test_write_link_replaces_an_owned_link(tmp_path: Path) -> None:
     safewrite.write_link(tmp_path, "l", "a")
     safewrite.write_link(tmp_path, "l", "b")
     assert str((tmp_path / "l").readlink()) == "b" and files(tmp_path) == {"l": b"b"}
+
+
+def test_a_batch_renames_only_after_every_file_is_staged(tmp_path: Path) -> None:
+    (tmp_path / "old.txt").write_text("old")
+    (tmp_path / "old.txt").chmod(0o600)
+    (tmp_path / "blocker").write_text("a file")
+    with pytest.raises(ConflictError), safewrite.Batch(tmp_path) as batch:
+        batch.file("old.txt", "new")
+        batch.link("l", "old.txt")
+        batch.file("blocker/x.txt", "x")  # refused: nothing of the batch lands
+    assert files(tmp_path) == {"old.txt": b"old", "blocker": b"a file"}
+    with safewrite.Batch(tmp_path) as batch:
+        for n in range(20):  # enough to fsync in threads
+            batch.file(f"d/{n}.txt", str(n))
+        batch.file("old.txt", "new")
+        batch.link("l", "old.txt")
+    assert (tmp_path / "d/19.txt").read_text() == "19" and (
+        tmp_path / "old.txt"
+    ).read_text() == "new"
+    assert stat.S_IMODE((tmp_path / "old.txt").stat().st_mode) == 0o600
+    assert str((tmp_path / "l").readlink()) == "old.txt"
+    assert len(files(tmp_path)) == 23  # no temporary file left
+
+
+def test_a_batch_whose_fsync_fails_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(safewrite.os, "fsync", broken)
+    with pytest.raises(WriteFailed, match="Input/output error"), safewrite.Batch(tmp_path) as batch:
+        batch.file("a.txt", "a")
+        batch.file("b.txt", "b")
+    assert files(tmp_path) == {}
+
+
+def test_a_batch_whose_rename_fails_leaves_no_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = os.replace
+    calls = []
+
+    def flaky(src: str, dst: str) -> None:
+        calls.append(dst)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        real(src, dst)
+
+    monkeypatch.setattr(safewrite.os, "replace", flaky)
+    with pytest.raises(WriteFailed, match="No space left"), safewrite.Batch(tmp_path) as batch:
+        for name in ("a", "b", "c"):
+            batch.file(f"{name}.txt", name)
+    assert files(tmp_path) == {"a.txt": b"a"}
