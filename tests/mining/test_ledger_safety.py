@@ -94,7 +94,7 @@ def faulty_write(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
 
     def fake(fd: int, data: Any) -> int:
         try:
-            target = os.readlink(f"/proc/self/fd/{fd}")
+            target = str(Path(f"/proc/self/fd/{fd}").readlink())
         except OSError:
             return real(fd, data)
         if not target.endswith(".jsonl") or "registries/changelog" not in target:
@@ -301,6 +301,10 @@ for category in categories:  # what `mine classify SHA --changelog CATEGORY` run
 """
 
 
+def rotated(items: list[str], by: int) -> str:
+    return ",".join(items[by % len(items) :] + items[: by % len(items)])
+
+
 def test_eight_concurrent_classifiers_leave_one_current_entry_per_commit(
     many: tuple[GitRepo, list[str]], cli: Any, tmp_path: Path
 ) -> None:
@@ -313,8 +317,15 @@ def test_eight_concurrent_classifiers_leave_one_current_entry_per_commit(
     go = tmp_path / "go"
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", WORKER, str(repo.path), str(go)]
-            + [",".join(categories[i % 6 :] + categories[: i % 6]), *targets],
+            [
+                sys.executable,
+                "-c",
+                WORKER,
+                str(repo.path),
+                str(go),
+                rotated(categories, i),
+                *targets,
+            ],
             cwd=repo.path,
             env=env,
             stdout=subprocess.DEVNULL,

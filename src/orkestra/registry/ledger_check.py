@@ -60,7 +60,10 @@ def _lines(
         if line.torn:
             out.append(
                 Finding.make(
-                    "ORK051", "torn last line (no newline, an interrupted write); it is ignored: remove it", file, line.number
+                    "ORK051",
+                    "torn last line (no newline, an interrupted write); it is ignored: remove it",
+                    file,
+                    line.number,
                 )
             )
             continue
