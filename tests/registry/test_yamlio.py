@@ -135,3 +135,48 @@ def test_deep_nesting_is_a_clean_error(text: str) -> None:
     # Python's recursion limit or libyaml's own depth limit, whichever comes first: both clean
     assert err.file == "reg.yaml"
     assert "nested too deeply" in err.message or "nesting depth" in err.message
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("a: 1\nb:\n  c: " + "[" * 500 + "]" * 500 + "\n", 3),  # too deep for the recursion
+        ("a: 1\nb:\n  c: " + "[" * 80 + "]" * 80 + "\n", 3),  # within it, over the limit
+        ("x: 1\n" + "".join("  " * i + f"k{i}:\n" for i in range(70)) + "  " * 70 + "v: 1\n", 66),
+    ],
+    ids=["flow-500", "flow-80", "block-70"],
+)
+def test_deep_nesting_names_the_line_where_it_went_too_deep(text: str, line: int) -> None:
+    err = _err(text)
+    assert (err.file, err.line) == ("reg.yaml", line)
+    assert err.message == "YAML nested deeper than 64 levels; flatten the structure"
+
+
+def test_nesting_at_the_limit_loads_and_one_more_does_not() -> None:
+    depth = yamlio.MAX_DEPTH  # the root mapping is level 1
+    ok = "a: " + "[" * (depth - 1) + "]" * (depth - 1) + "\n"
+    assert yamlio.loads(ok, "reg.yaml")["a"] is not None
+    assert _err("a: " + "[" * depth + "]" * depth + "\n").line == 1
+
+
+def test_the_fallback_for_a_recursing_composer_also_finds_the_line() -> None:
+    # without libyaml the composer recurses first; the iterative event scan names the line
+    text = "a: 1\n\nb: " + "[" * 200 + "]" * 200 + "\n"
+    assert yamlio._deep_line(text) == 3
+    assert yamlio._deep_line("a: [1]\n") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ('name: a\nprompt: "\\0"\n', 2),
+        ('name: a\nlist:\n  - ok\n  - "x\\0y"\n', 4),
+        ('name: a\n"k\\0": v\n', 2),
+        ('name: a\nbody: |\n  fine\nz: "\\x00"\n', 4),
+    ],
+    ids=["value", "list-item", "key", "hex-escape"],
+)
+def test_a_nul_in_yaml_text_is_an_error_with_its_line(text: str, line: int) -> None:
+    err = _err(text)
+    assert (err.file, err.line) == ("reg.yaml", line)
+    assert "NUL" in err.message

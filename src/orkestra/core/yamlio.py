@@ -19,7 +19,7 @@ from orkestra.core.errors import InputError
 MAX_BYTES = 2 * 1024 * 1024  # a registry file larger than this is a mistake, not data
 #: mappings and lists nested deeper than this are refused (at the line where it happens): no
 #: registry needs it, and the reader recurses once per level
-MAX_DEPTH = 100
+MAX_DEPTH = 64  # as core.jsonio
 
 try:
     _Base: Any = yaml.CSafeLoader
@@ -109,9 +109,7 @@ def _build(loader: Any, node: yaml.Node, depth: int = 0) -> Any:
             raise _Problem(_NUL, node)
         return node.value
     if depth >= MAX_DEPTH and not isinstance(node, yaml.ScalarNode):
-        raise _Problem(
-            f"YAML nested more than {MAX_DEPTH} levels deep here; flatten the structure", node
-        )
+        raise _Problem(f"YAML nested deeper than {MAX_DEPTH} levels; flatten the structure", node)
     if tag == _MAP and isinstance(node, yaml.MappingNode):
         data = LineDict(node.start_mark.line + 1)
         lines = data.key_lines

@@ -12,7 +12,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "ORK001": (
         "error",
         "file or folder cannot be read or parsed (permissions, YAML syntax, encoding, size, "
-        "binary, a NUL character in text, nesting deeper than 100 levels)",
+        "binary, a NUL character in text, nesting deeper than 64 levels)",
     ),
     "ORK002": ("error", "schema violation: a field is missing, unknown or has the wrong value"),
     "ORK003": ("error", "name or id does not equal the file stem"),
