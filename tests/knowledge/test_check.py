@@ -61,6 +61,7 @@ def test_sibling_checkouts_and_unknown_repos(tmp_path: Path) -> None:
     root = tmp_path / "main"
     write(root, "registries/orkestra.yaml", "project: demo\n")
     write(tmp_path, "backend/app/models/task.rb", "class Task < ApplicationRecord\n")
+    (tmp_path / "backend/.git").mkdir()  # a sibling checkout (a repo is a git work tree, §8.2)
     note(root, "case", sources=["backend: app/models/task.rb#class Task"])
     note(root, "other", sources=["frontend: src/App.tsx"])
     note(root, "missing", sources=["gone: x.py"])

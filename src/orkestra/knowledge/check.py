@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from orkestra.core import safewrite
+from orkestra.core.project import CONFIG
 from orkestra.knowledge import edit
 from orkestra.knowledge.cache import CheckCache, stat_key
 from orkestra.knowledge.links import check_links
-from orkestra.knowledge.notes import KnowledgeBase, Note, Source, load_notes
+from orkestra.knowledge.notes import KnowledgeBase, Note, Problem, Source, load_notes
 from orkestra.knowledge.settings import Settings
 
 
@@ -65,6 +66,13 @@ class _Files:
         if folder not in self.dirs:
             self.dirs[folder] = os.path.isdir(folder)
         return self.dirs[folder]
+
+    def is_work_tree(self, folder: str) -> bool:
+        """Whether `folder` is the top of a git work tree (holds `.git`, a folder or a file)."""
+        key = os.path.join(folder, ".git")
+        if key not in self.dirs:
+            self.dirs[key] = os.path.lexists(key)
+        return self.dirs[key]
 
     def realdir(self, folder: str) -> str:
         if folder not in self.real:
@@ -113,6 +121,8 @@ def check_source(settings: Settings, src: Source, files: _Files) -> dict[str, An
     base = str(base_path)
     if not files.is_dir(base):
         return out | {"reason": f"checkout of '{src.repo}' not found at {base}"}
+    if base_path != settings.root and not files.is_work_tree(base):
+        return out | {"reason": f"'{src.repo}' at {base} is not a git work tree (§8.2)"}
     if src.repo is not None and base_path != settings.root:
         out["path"] = f"{src.repo}: {src.path}"
     target = os.path.normpath(os.path.join(base, src.path))
@@ -134,6 +144,38 @@ def check_source(settings: Settings, src: Source, files: _Files) -> dict[str, An
     if line is None:
         return out | {"status": "contradicted", "reason": f"pattern {src.pattern!r} not found"}
     return out | {"status": "confirmed", "line": line, "reason": "pattern found"}
+
+
+def repo_problems(settings: Settings) -> list[Problem]:
+    """An error for each `knowledge.repos` entry that exists but is not a git work tree: a repo
+    is a sibling checkout, never an arbitrary folder such as `/etc` (§8.2). A checkout not
+    cloned on this machine is no error here: its sources stay ambiguous."""
+    files = _Files()
+    out = []
+    for name, rel in sorted(settings.repos.items()):
+        base = str((settings.root / rel).resolve())
+        if files.is_dir(base) and not files.is_work_tree(base):
+            message = (
+                f"knowledge.repos.{name}: {rel} is not a git work tree; a repo must be a "
+                "checkout (a folder holding .git), never an arbitrary folder"
+            )
+            out.append(
+                Problem("error", "repo-not-work-tree", message, CONFIG, _repo_line(settings, name))
+            )
+    return out
+
+
+def _repo_line(settings: Settings, name: str) -> int | None:
+    """The line of `name` under `knowledge.repos` in orkestra.yaml, when the light reader sees it."""
+    from orkestra.core import lightyaml
+
+    try:
+        text = (settings.root / CONFIG).read_text(encoding="utf-8-sig")
+        repos = lightyaml.parse(text)["knowledge"]["repos"]
+        line: int | None = getattr(repos, "key_lines", {}).get(name)
+        return line
+    except (OSError, UnicodeDecodeError, lightyaml.Unsure, KeyError, TypeError):
+        return None  # the message still names the key
 
 
 def outcome(statuses: list[str]) -> str:
@@ -177,7 +219,7 @@ def check(
     """
     cache = CheckCache(settings.root) if use_cache and kb is None else None
     kb = kb or load_notes(settings.root, settings.path, cache)
-    problems = kb.problems + check_links(kb, settings.root, settings.path)
+    problems = kb.problems + check_links(kb, settings.root, settings.path) + repo_problems(settings)
     files = _Files(cache)
     results: list[dict[str, Any]] = []
     counts = {"confirmed": 0, "contradicted": 0, "ambiguous": 0}
