@@ -269,3 +269,16 @@ def test_a_batch_whose_rename_fails_leaves_no_temporary_file(
         for name in ("a", "b", "c"):
             batch.file(f"{name}.txt", name)
     assert files(tmp_path) == {"a.txt": b"a"}
+
+
+def test_stale_cleanup_never_reaches_through_a_symlinked_folder(tmp_path: Path) -> None:
+    root, outside = tmp_path / "project", tmp_path / "outside"
+    root.mkdir()
+    outside.mkdir()
+    dead = outside / ".f.txt.orkestra-999999999-3.tmp"
+    dead.write_text("not ours to delete")
+    (root / "link").symlink_to(outside)
+    (root / "a").mkdir()
+    (root / "a/link").symlink_to(outside)
+    assert safewrite.clean_stale(root, ["link", "a/link", "link/sub"]) == []
+    assert dead.exists()

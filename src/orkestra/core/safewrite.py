@@ -289,11 +289,14 @@ def clean_stale(root: Path, folders: Iterable[Path | str]) -> list[str]:
     """Remove temporary files that killed runs left in `folders` (below `root`); return them."""
     removed = []
     now = time.time()
+    guard = Guard(root)
     for folder in sorted({_folder(root, f) for f in folders}):
         base = f"{root}/{folder}" if folder else str(root)
-        try:
+        try:  # only real folders inside the project: never through a symlink
+            if (folder and guard.parents(f"{folder}/x") != "ok") or os.path.islink(base):  # noqa: PTH114
+                continue
             entries = list(os.scandir(base))
-        except OSError:
+        except (OSError, UnsafePathError):
             continue
         for entry in entries:
             match = TEMP_RE.match(entry.name)
