@@ -431,3 +431,15 @@ def test_a_clean_import_exits_0(proj: Path, tmp_path: Path, cli: Any) -> None:
     result = cli("import", str(tmp_path / "src"), cwd=proj)
     assert result.exit_code == 0 and result.stderr == ""
     assert result.json()["refused"] == []
+
+
+def test_an_unreadable_folder_costs_only_its_own_files(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from orkestra.registry.loader import load
+
+    write(proj, "registries/commands/learn.yaml", "name: learn\ndescription: d\nbody: b\n")
+    _deny(monkeypatch, proj / "registries/agents")
+    reg = load(proj)
+    assert list(reg.commands) == ["learn"] and reg.agents == {}
+    assert [f.file for f in reg.findings] == ["registries/agents"]
