@@ -82,7 +82,7 @@ def read_batch(path: Path, display: str) -> list[Request]:
     except FileNotFoundError as exc:
         raise InputError(f"cannot read the batch: {exc}", file=display) from exc
     requests = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text.split("\n"), start=1):  # U+2028 in a summary is data
         if raw.strip():
             requests.append(_request(raw, display, number))
     if not requests:
@@ -96,7 +96,8 @@ def read_batch_arg(path: Path) -> list[Request]:
         import sys
 
         text = sys.stdin.read()
-        return [_request(r, "<stdin>", n) for n, r in enumerate(text.splitlines(), 1) if r.strip()]
+        lines = enumerate(text.split("\n"), 1)
+        return [_request(r, "<stdin>", n) for n, r in lines if r.strip()]
     return read_batch(path, str(path))
 
 

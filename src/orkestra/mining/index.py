@@ -126,7 +126,8 @@ def raw_lines(root: Path) -> list[str]:
         text = (folder(root) / "commits.idx").read_text(encoding="utf-8")
     except FileNotFoundError:  # not mined yet
         return []
-    return text.splitlines()
+    # "\n" only: a record may hold U+2028, U+0085 or other characters `splitlines` breaks at
+    return text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
 
 
 def shas(root: Path) -> list[str]:

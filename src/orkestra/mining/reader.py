@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO
 
+from orkestra.core.errors import InputError
 from orkestra.core.git import LOG_SAFETY
 from orkestra.mining.gitcmd import Git
 from orkestra.mining.index import Record
@@ -34,58 +34,80 @@ def log(git: Git, revs: Sequence[str], istream: IO[bytes] | None = None) -> Iter
 
 
 def records(chunks: Iterable[bytes], maker: SignalMaker) -> Iterator[Record]:
-    """Parse log output into commit records, chunk by chunk, while git is still writing."""
+    """Parse log output into commit records, chunk by chunk, while git is still writing.
+
+    The output is read as a sequence of NUL-terminated tokens, in order: seven header fields
+    (the first starting with RS), then `status NUL path NUL` pairs. A path is always taken as
+    data, never searched for separators: git allows any byte but NUL in a path, so a file named
+    RS + 40 hex digits (or anything else) cannot forge a commit or shift the fields.
+    """
+    parser = _Parser(maker)
     pending = b""
     for chunk in chunks:
         data = pending + chunk
-        cut = _last_start(data)
-        if cut <= 0:
+        cut = data.rfind(b"\0")
+        if cut < 0:
             pending = data
             continue
-        pending = data[cut:]
-        yield from _parse(data[:cut], maker)
+        pending = data[cut + 1 :]
+        # a NUL never falls inside a UTF-8 sequence, so each complete token decodes on its own
+        yield from parser.feed(data[:cut].decode("utf-8", "replace").split("\0"))
     if pending:
-        yield from _parse(pending, maker)
+        yield from parser.feed([pending.decode("utf-8", "replace")])
+    yield from parser.finish()
 
 
-def _starts_record(data: bytes, at: int) -> bool:
-    """True when a record separator at `at` is followed by a full sha and a NUL."""
-    sha = data[at + 1 : at + 41]
-    return len(sha) == 40 and data[at + 41 : at + 42] == b"\0" and all(c in _HEX for c in sha)
+#: header fields of one commit in FORMAT (sha, parents, author, email, date, subject, body)
+HEADER = 7
 
 
-_RECORD = re.compile("[0-9a-f]{40}\0")
-_HEX = frozenset(b"0123456789abcdef")
+class _Parser:
+    """The token state machine: header fields, then (status, path) pairs, then the next commit."""
+
+    def __init__(self, maker: SignalMaker) -> None:
+        self.maker = maker
+        self.header: list[str] = []
+        self.files: list[str] = []
+        self.path_next = False  # the next token is a path, whatever it holds
+
+    def feed(self, tokens: list[str]) -> Iterator[Record]:
+        i, count = 0, len(tokens)
+        while i < count:
+            missing = HEADER - len(self.header)
+            if missing:
+                if not self.header and not tokens[i].startswith("\x1e"):
+                    if tokens[i]:
+                        raise InputError(f"unexpected git log output: {tokens[i][:60]!r}")
+                    i += 1  # the empty token after the last commit
+                    continue
+                taken = tokens[i : i + missing]
+                self.header += taken
+                i += len(taken)
+            elif self.path_next:
+                self.files.append(tokens[i])
+                self.path_next = False
+                i += 1
+            elif tokens[i].startswith("\x1e") or not tokens[i]:
+                yield from self.finish()  # the token is looked at again as the next start
+            else:
+                self.path_next = True  # a status letter (the first one after a newline)
+                i += 1
+
+    def finish(self) -> Iterator[Record]:
+        """The commit being read, if complete (the end of the output, or of one commit)."""
+        if len(self.header) == HEADER and not self.path_next:
+            yield make_record(self.header, self.files, self.maker)
+        elif self.header:
+            raise InputError("git log output ended in the middle of a commit")
+        self.header, self.files, self.path_next = [], [], False
 
 
-def _last_start(data: bytes) -> int:
-    """Offset of the last record start (an RS byte inside a message is not one)."""
-    cut = data.rfind(b"\x1e")
-    while cut > 0 and not _starts_record(data, cut):
-        cut = data.rfind(b"\x1e", 0, cut)
-    return cut
-
-
-def _parse(block: bytes, maker: SignalMaker) -> Iterator[Record]:
-    text = block.decode("utf-8", "replace")
-    parts = text.split("\x1e")
-    raws: list[str] = []
-    for part in parts[1:] if not parts[0] else parts:
-        if raws and not _RECORD.match(part):
-            raws[-1] += "\x1e" + part  # the separator byte was part of a message
-        else:
-            raws.append(part)
-    for raw in raws:
-        yield make_record(raw.split("\0"), maker)
-
-
-def make_record(fields: list[str], maker: SignalMaker) -> Record:
-    """One record from the NUL-split fields of one commit."""
-    sha, parents, author, email, date, subject, body = fields[:7]
-    files = fields[8:-1:2] if len(fields) > 8 else []
+def make_record(header: list[str], files: list[str], maker: SignalMaker) -> Record:
+    """One record from the header fields of one commit and its changed paths."""
+    sha, parents, author, email, date, subject, body = header
     parent_list = parents.split()
     return {
-        "sha": sha,
+        "sha": sha.removeprefix("\x1e"),
         "parents": parent_list,
         "author": author,
         "email": email,
