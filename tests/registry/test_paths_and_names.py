@@ -443,3 +443,12 @@ def test_an_unreadable_folder_costs_only_its_own_files(
     reg = load(proj)
     assert list(reg.commands) == ["learn"] and reg.agents == {}
     assert [f.file for f in reg.findings] == ["registries/agents"]
+
+
+def test_an_unreadable_ledger_is_a_finding_not_a_stop(proj: Path, cli: Any) -> None:
+    ledger = proj / "registries/changelog/commits_processed.jsonl"
+    ledger.unlink()
+    ledger.mkdir()  # reading it fails the way an unreadable file does
+    result = cli("validate", cwd=proj)
+    assert result.exit_code == 1
+    assert "registries/changelog/commits_processed.jsonl: error ORK001: " in result.stdout

@@ -98,9 +98,23 @@ class _Loader:
             self.unreadable(folder, exc)
             return []
 
+    def blocked(self, path: Path) -> Path:
+        """The outermost folder between the project and `path` that cannot be listed, else
+        `path`: the one to name when a file below an unreadable folder cannot be looked at."""
+        try:
+            parts = path.relative_to(self.root).parts
+        except ValueError:
+            return path
+        folder = self.root
+        for part in parts[:-1]:
+            folder = folder / part
+            if not os.access(folder, os.R_OK | os.X_OK):
+                return folder
+        return path
+
     def unreadable(self, path: Path, exc: OSError) -> None:
         """Report a file or folder the operating system would not let us read."""
-        where = Path(exc.filename) if isinstance(exc.filename, str) else path
+        where = self.blocked(Path(exc.filename) if isinstance(exc.filename, str) else path)
         try:
             kind = "folder" if where.is_dir() else "file"
         except OSError:

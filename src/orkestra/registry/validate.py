@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from orkestra.core.clock import today
 from orkestra.registry.evidence import split as evidence_target
@@ -271,10 +272,17 @@ def bidi_text(reg: Registry) -> Iterator[Finding]:
 
 
 def ledger_rules(reg: Registry) -> Iterable[Finding]:
-    """Ledger line checks that need no git (§6.6)."""
+    """Ledger line checks that need no git (§6.6); an unreadable ledger is a finding naming it."""
+    from orkestra.core.errors import InputError
     from orkestra.registry import ledger_check
 
-    return ledger_check.findings(reg)
+    try:
+        return list(ledger_check.findings(reg))
+    except InputError as exc:
+        file = exc.file or "registries/changelog"
+        if Path(file).is_absolute() and Path(file).is_relative_to(reg.root):
+            file = Path(file).relative_to(reg.root).as_posix()
+        return [Finding.make("ORK001", exc.message, file, exc.line)]
 
 
 RULES: tuple[Rule, ...] = (
