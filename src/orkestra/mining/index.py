@@ -181,15 +181,19 @@ def decode(line: str, number: int | None = None, *, root: Path | None = None) ->
         why = exc.message
     if why is None:
         return record  # type: ignore[no-any-return]
-    fix = "it was removed" if root is not None else f"remove {FOLDER.as_posix()}/"
+    fix = f"remove {FOLDER.as_posix()}/, then run"
     if root is not None:
+        if number is None:  # read backwards (newest_first): find the line for the message
+            lines = raw_lines(root)
+            number = lines.index(line) + 1 if line in lines else None
         remove(root)
+        fix = "it was removed: run"
     raise IndexDamaged(_DAMAGED.format(why, fix), file=_SOURCE, line=number)
 
 
 _SOURCE = f"{FOLDER.as_posix()}/commits.idx"
 _DAMAGED = (
-    "the commit index is damaged ({}); {}, then run `orkestra mine sync` to rebuild it"
+    "the commit index is damaged ({}); {} `orkestra mine sync` to rebuild it"
 )
 
 
