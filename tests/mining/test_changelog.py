@@ -198,7 +198,8 @@ def test_a_changelog_changed_while_rendering_is_not_overwritten(
     plain: GitRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = plain.path / "packages/core/CHANGELOG.md"
-    path.write_text("old\n")
+    render(plain, "core")
+    path.write_text(path.read_text() + "old\n")  # still Orkestra's file, now out of date
     real = safewrite.write_file
 
     def meanwhile(root: Path, rel: Any, *args: Any, **kwargs: Any) -> Any:

@@ -25,14 +25,33 @@ def render(
     check: Annotated[
         bool, typer.Option("--check", help="Write nothing; exit 1 if a file would change.")
     ] = False,
+    into_existing: Annotated[
+        bool,
+        typer.Option(
+            "--into-existing",
+            help="Keep a hand-written CHANGELOG.md byte for byte; maintain a managed block "
+            "for the ledger's releases after its title.",
+        ),
+    ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show what would be done to each file; write nothing.")
+    ] = False,
     fmt: FormatOption = Format.json,
 ) -> ExitCode:
-    """Write CHANGELOG.md (Keep a Changelog 1.1.0) for one package or all of them."""
+    """Write CHANGELOG.md (Keep a Changelog 1.1.0) for one package or all of them.
+
+    A CHANGELOG.md that Orkestra did not write is never overwritten: the command refuses
+    (exit 1) unless --into-existing is given.
+    """
     from orkestra.mining.changelog import parse_packages, render_all
     from orkestra.mining.sync import load_config
 
     names = parse_packages(package, every)
     root = project_root()
-    results = render_all(root, load_config(root), names, check=check)
+    results = render_all(
+        root, load_config(root), names, check=check, into_existing=into_existing, dry_run=dry_run
+    )
     emit(results, fmt, title="changelog render")
+    if dry_run:
+        return ExitCode.failed_if(any(r["action"] == "refuse" for r in results))
     return ExitCode.failed_if(check and any(r["changed"] for r in results))

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from orkestra.core.errors import NotFound, UnsafePathError, UsageError
+from orkestra.core.errors import ConflictError, InputError, NotFound, UnsafePathError, UsageError
 from orkestra.mining import index
 from orkestra.mining.signals import glob_folder
 from orkestra.registry import ledger
@@ -106,9 +106,20 @@ class Packages:
 
 
 def render_all(
-    root: Path, config: Any, packages: list[str] | None = None, *, check: bool = False
+    root: Path,
+    config: Any,
+    packages: list[str] | None = None,
+    *,
+    check: bool = False,
+    into_existing: bool = False,
+    dry_run: bool = False,
 ) -> list[dict[str, Any]]:
-    """Render (or with `check` compare) CHANGELOG.md of the given packages, or all of them."""
+    """Render (or with `check` compare) CHANGELOG.md of the given packages, or all of them.
+
+    A hand-written CHANGELOG.md is never overwritten: every file is planned first, and if any
+    would be refused (`ConflictError`) nothing is written. `into_existing` keeps a hand-written
+    file byte for byte below a managed block; `dry_run` returns the plan and writes nothing.
+    """
     from orkestra.mining.gitcmd import Git
     from orkestra.mining.sync import sync
 
@@ -123,16 +134,18 @@ def render_all(
     parents = {sha: r["parents"] for sha, r in records.items()}
     tags = Git(root).tags()
     notes = release_notes(root)
-    out = []
+    plans = []
     for name in names:
         releases = releases_of(name, tags, set(records))
         owner = assign(releases, parents)
         mine = [n for n in notes if n["package"] == name and n["sha"] in records]
         text, stats = render_text(name, releases, owner, mine, records, order)
-        out.append(_write(root, name, known.paths[name], text, stats, check=check))
-    return out
-
-
+        plans.append(_plan(root, name, known.paths[name], text, stats, into_existing))
+    if dry_run:
+        return [plan.result(dry_run=True) for plan in plans]
+    if not check:  # --check reports a file it would refuse as changed
+        _refuse(plans)
+    return [plan.apply(root, check=check) for plan in plans]
 def release_notes(root: Path) -> list[dict[str, Any]]:
     """Current release notes whose classification (if linked) is a current release."""
     classes = ledger.entries(root / ledger.CLASSIFICATIONS)
@@ -219,10 +232,45 @@ def _line(note: dict[str, Any], records: dict[str, dict[str, Any]]) -> str:
     return f"- {breaking}{summary} ({note['sha'][:7]})\n"
 
 
-def _write(
-    root: Path, package: str, rel: str, text: str, stats: dict[str, int], *, check: bool
-) -> dict[str, Any]:
+@dataclass
+class _FilePlan:
+    package: str
+    rel: str
+    raw: bytes | None
+    placement: Any  # changelog_file.Placement
+    stats: dict[str, int]
+
+    @property
+    def changed(self) -> bool:
+        text = self.placement.text
+        if text is None:  # refused: the file is not what a render would leave
+            return True
+        return self.raw is None or self.raw != text.encode("utf-8")
+
+    def result(self, *, dry_run: bool = False, check: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {"package": self.package, "path": self.rel}
+        if dry_run:
+            action = self.placement.action if self.changed else "unchanged"
+            out |= {"action": action, "would_change": self.changed and action != "refuse"}
+            if self.placement.reason:
+                out["reason"] = self.placement.reason
+        else:
+            out["changed" if check else "written"] = self.changed
+        return out | self.stats
+
+    def apply(self, root: Path, *, check: bool) -> dict[str, Any]:
+        from orkestra.core import safewrite
+
+        if self.changed and not check:
+            safewrite.write_file(root, self.rel, self.placement.text, expected_old=self.raw)
+        return self.result(check=check)
+
+
+def _plan(
+    root: Path, package: str, rel: str, text: str, stats: dict[str, int], into_existing: bool
+) -> _FilePlan:
     from orkestra.core import safewrite
+    from orkestra.mining.changelog_file import place
 
     if rel.startswith("/") or ".." in Path(rel).parts:
         raise UnsafePathError(
@@ -230,12 +278,28 @@ def _write(
         )
     path = root / safewrite.check_target(root, rel)  # no symlink on the way, read or written
     raw = path.read_bytes() if path.is_file() else None
-    changed = raw is None or raw.decode("utf-8") != text
-    if changed and not check:
-        safewrite.write_file(root, rel, text, expected_old=raw)
-    result: dict[str, Any] = {"package": package, "path": rel}
-    result["changed" if check else "written"] = changed
-    return result | stats
+    header = HEADER.format(package=package)
+    try:
+        old = None if raw is None else raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{rel} is not UTF-8 text; nothing was written", file=rel) from exc
+    placement = place(old, header, text[len(header) :], into_existing=into_existing)
+    return _FilePlan(package, rel, raw, placement, stats)
+
+
+def _refuse(plans: list[_FilePlan]) -> None:
+    refused = [p for p in plans if p.placement.action == "refuse"]
+    if not refused:
+        return
+    first = refused[0]
+    others = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
+    raise ConflictError(
+        f"refusing to overwrite {first.rel}{others}: {first.placement.reason}. Nothing was "
+        "written. Run `orkestra changelog render --into-existing` to keep it byte for byte "
+        "below a managed block for the releases the ledger covers, `--dry-run` to see the "
+        "plan, or move the file away to let Orkestra write it whole",
+        file=first.rel,
+    )
 
 
 def parse_packages(package: str | None, every: bool) -> list[str] | None:

@@ -1,0 +1,63 @@
+"""Where a rendered changelog goes in its file (§6.7): never over a hand-written CHANGELOG.md.
+
+A file is Orkestra's when it is missing or begins with the header `changelog render` writes for
+that package: such a file is replaced whole. A file holding the managed-block markers (left by
+`--into-existing`) has only the text between them replaced. Any other file was written by hand:
+it is refused, unless `--into-existing` asks for a managed block after its title, everything
+else kept byte for byte.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+BEGIN = "<!-- orkestra:changelog:begin (managed by `orkestra changelog render`; edit outside) -->"
+END = "<!-- orkestra:changelog:end -->"
+
+
+@dataclass(frozen=True)
+class Placement:
+    """What rendering does to one file: its new text (None when refused) and the action."""
+
+    action: str  # create | replace | update-block | insert-block | refuse
+    text: str | None
+    reason: str = ""
+
+
+def place(old: str | None, header: str, body: str, *, into_existing: bool) -> Placement:
+    """The new file text for `header` + `body` given the current text `old` (None: no file)."""
+    if old is None:
+        return Placement("create", header + body)
+    if old.startswith(header):
+        return Placement("replace", header + body)
+    block = _block(body)
+    begin, end = old.find(BEGIN), old.find(END)
+    if begin >= 0 and end > begin:
+        after = old[end + len(END) :]
+        after = after[1:] if after.startswith("\n") else after
+        return Placement("update-block", old[:begin] + block + after)
+    if begin >= 0 or end >= 0:
+        return Placement("refuse", None, "it holds only one of the managed-block markers")
+    if not into_existing:
+        return Placement("refuse", None, "it was not written by Orkestra")
+    cut = _after_title(old)
+    return Placement("insert-block", old[:cut] + _gap(old[:cut]) + block + "\n" + old[cut:])
+
+
+def _block(body: str) -> str:
+    return f"{BEGIN}\n{body.strip(chr(10))}\n\n{END}\n"
+
+
+def _after_title(text: str) -> int:
+    """Offset just after the first line when it is a `# ` title, else 0 (block goes on top)."""
+    if not text.startswith("# "):
+        return 0
+    newline = text.find("\n")
+    return len(text) if newline < 0 else newline + 1
+
+
+def _gap(head: str) -> str:
+    """A blank line between the title and the block (a title without a newline gets one too)."""
+    if not head:
+        return ""
+    return "\n" if head.endswith("\n") else "\n\n"
