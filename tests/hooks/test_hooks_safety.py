@@ -276,3 +276,20 @@ def test_hooks_install_refuses_a_symlinked_settings_file(
     assert (project / linked).is_symlink() and (project / linked).resolve() == target
     assert (outside / ".claude/settings.json").read_text() == '{"permissions": {}}\n'
     assert sorted(p.name for p in (outside / ".claude").iterdir()) == ["settings.json"]
+
+
+@pytest.mark.parametrize("linked", ["knowledge/INDEX.md", "knowledge"])
+def test_session_start_never_reads_through_a_symlink(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, linked: str
+) -> None:
+    secret = tmp_path / "outside"
+    write(secret, "INDEX.md", "SECRET\n")
+    (project / linked).parent.mkdir(parents=True, exist_ok=True)
+    (project / linked).symlink_to(secret / "INDEX.md" if linked.endswith(".md") else secret)
+    payload = {"hook_event_name": "SessionStart", "session_id": "s", "cwd": str(project)}
+    monkeypatch.chdir(project)
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    assert _run("session-start", json.dumps(payload).encode(), monkeypatch) == 0
+    assert "SECRET" not in out.getvalue()
+    assert "symlink" in _log(project)

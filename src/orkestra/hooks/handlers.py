@@ -1,7 +1,7 @@
 """The three handlers of §8.4. Each returns (exit code, stdout text); none ever raises."""
 
 # os.path, not pathlib: this module is on the hook start-up path (stdlib, minimal imports)
-# ruff: noqa: PTH110, PTH112, PTH118, PTH123
+# ruff: noqa: PTH110, PTH112, PTH118
 
 from __future__ import annotations
 
@@ -53,10 +53,8 @@ def session_start(ctx: Context) -> tuple[int, str]:
                     log(ctx.root, f"session-start: pull --ff-only failed: {pulled.stderr.strip()}")
         except Exception as exc:  # git or a timeout: log, never break the session
             log(ctx.root, f"session-start: git failed: {exc}")
-    try:
-        with open(os.path.join(folder, INDEX), encoding="utf-8", errors="replace") as handle:
-            text = handle.read(MAX_CONTEXT + 1)
-    except OSError:  # no knowledge index yet: no context to add (a hook never fails a session)
+    text = _read_own(ctx, f"{ctx.knowledge['path']}/{INDEX}")
+    if text is None:  # no knowledge index yet: no context to add (a hook never fails a session)
         return 0, ""
     if len(text) > MAX_CONTEXT:
         text = text[:MAX_CONTEXT].rsplit("\n", 1)[0] + "\n(INDEX.md truncated)\n"
@@ -65,6 +63,26 @@ def session_start(ctx: Context) -> tuple[int, str]:
         "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": intro + text}
     }
     return 0, json.dumps(out, ensure_ascii=False)
+
+
+def _read_own(ctx: Context, rel: str) -> str | None:
+    """The start of a project file, or None when missing, unreadable or reached through a
+    symlink (a planted link must not inject another file into the agent's context)."""
+    from pathlib import Path
+
+    from orkestra.core.errors import OrkestraError
+    from orkestra.core.safewrite import check_target
+
+    try:
+        check_target(Path(ctx.root), rel)
+        fd = os.open(os.path.join(ctx.root, rel), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:  # no index yet: nothing to show
+        return None
+    except (OSError, OrkestraError) as exc:
+        log(ctx.root, f"session-start: {rel} not read: {exc}")
+        return None
+    with os.fdopen(fd, encoding="utf-8", errors="replace") as handle:
+        return handle.read(MAX_CONTEXT + 1)
 
 
 def post_tool_use(ctx: Context) -> tuple[int, str]:
