@@ -142,6 +142,27 @@ def test_root_option(proj: Path, tmp_path: Path, cli: Any, monkeypatch: Any) -> 
     assert cli("agents", "list", cwd=elsewhere).stdout == here.stdout
 
 
+@pytest.mark.parametrize(
+    "command",
+    [("agents", "list"), ("notes", "check"), ("events", "summary"), ("mine", "status"), ("search", "x")],
+)
+@pytest.mark.parametrize("how", ["option", "env"])
+def test_a_named_root_without_registries_is_refused_by_every_group(
+    tmp_path: Path, cli: Any, monkeypatch: Any, command: tuple[str, ...], how: str
+) -> None:
+    """One root finder: --root / ORKESTRA_ROOT naming a folder without registries/ is exit 1."""
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    if how == "env":
+        monkeypatch.setenv("ORKESTRA_ROOT", str(bare))
+        result = cli(*command, cwd=bare)
+    else:
+        result = cli("--root", str(bare), *command, cwd=bare)
+    assert result.exit_code == 1, (result.stdout, result.stderr)
+    assert f"no registries/ folder in {bare}" in result.stderr
+    assert not (bare / ".orkestra").exists()
+
+
 def test_system_status(proj: Path, cli: Any) -> None:
     data = cli("system", "status", cwd=proj).json()
     assert data["healthy"] is True

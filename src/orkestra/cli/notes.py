@@ -20,9 +20,9 @@ app = new_app("Knowledge notes checked against the code.")
 def knowledge_root() -> Path:
     """The project root like `project_root()`, without importing the registry loader (fast)."""
     from orkestra.cli.common import STATE
-    from orkestra.knowledge.settings import find_root
+    from orkestra.core.project import find_root
 
-    return Path(STATE.root).resolve() if STATE.root else find_root(Path.cwd())
+    return find_root(STATE.root)
 
 
 def _settings() -> Settings:

@@ -36,11 +36,6 @@ class Settings:
         return self.root / self.path
 
 
-def find_root(start: Path) -> Path:
-    """The project root for knowledge commands (`core.project.find_root`, ORKESTRA_ROOT included)."""
-    return project.find_root(None, start)
-
-
 def load(root: Path) -> Settings:
     """The knowledge config of the project: the light reader's answer when it has one (no YAML
     library, no pydantic: notes check stays close to grep), else the `Config` model's."""
