@@ -147,3 +147,14 @@ def test_a_damaged_commit_index_is_rebuilt_by_a_config_change(cli: Any, repo: Gi
     r = cli("mine", "sync", cwd=root)  # re-signalling reads every record: rebuilt from git
     assert r.exit_code == 0, r.stderr
     assert r.json()["sync"] == "full"
+
+
+def test_loads_many_parses_each_text_alone_and_names_the_bad_line() -> None:
+    from orkestra.core import jsonio
+    from orkestra.core.errors import InputError
+
+    assert jsonio.loads_many(['{"a": 1}', "[2]", '"[["'], source="f") == [{"a": 1}, [2], "[["]
+    for texts, line in ((["1,2", "[3", "4]"], 1), (["{}", DEEP], 2), (["{}", "{}", "{"], 3)):
+        with pytest.raises(InputError) as caught:
+            jsonio.loads_many(texts, source="f.jsonl")
+        assert (caught.value.file, caught.value.line) == ("f.jsonl", line)
