@@ -327,7 +327,14 @@ class _Dumper(yaml.SafeDumper):
         super().increase_indent(flow, False)  # indent list items under their key
 
 
+#: characters YAML reads as line breaks (PyYAML writes them raw in single quotes, and they come back
+#: folded to a space) or may not hold raw: such strings are written double-quoted, escaped.
+_NEEDS_ESCAPE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
+
+
 def _str_presenter(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    if _NEEDS_ESCAPE.search(value):
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
     if "\n" in value:
         return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
     return dumper.represent_scalar("tag:yaml.org,2002:str", value)
