@@ -43,7 +43,7 @@ def test_no_json_reader_outside_core_jsonio() -> None:
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
         if re.search(r"\bjson\.loads?\(", line)
     ]
-    assert found == []
+    assert found == [], "read JSON with orkestra.core.jsonio (loads/read_json/iter_jsonl)"
 
 
 def test_deep_claims_file_is_an_error_with_file_and_line(cli: Any, project: Path) -> None:
@@ -73,6 +73,8 @@ def test_deep_events_line_never_breaks_the_stop_hook(cli: Any, project: Path) ->
     )  # fmt: skip
     r = cli("hook", "stop", stdin=stdin, cwd=project)
     assert r.exit_code == 0 and "block" in r.stdout  # the history line is skipped, not raised
+    logged = (project / ".orkestra/logs/hooks.log").read_text()
+    assert "events.jsonl:1: JSON nested deeper than 64 levels" in logged
 
 
 def test_deep_usage_log_line_is_skipped(cli: Any, project: Path) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from orkestra.hooks.context import Context, append_jsonl, now
+from orkestra.hooks.context import Context, append_jsonl, log, now
 
 EVENTS = ".orkestra/events.jsonl"
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
@@ -126,6 +126,7 @@ def session_records(root: str, session_id: str) -> list[dict[str, Any]]:
     if not session_id:
         return out
     path = os.path.join(root, EVENTS)
+    bad = ""
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
             for number, line in enumerate(handle, start=1):
@@ -133,10 +134,13 @@ def session_records(root: str, session_id: str) -> list[dict[str, Any]]:
                     continue
                 try:
                     item = jsonio.loads(line, source=path, line=number)
-                except InputError:  # a torn or hostile line: skipped
+                except InputError as exc:  # a torn or hostile line: skipped, the first logged
+                    bad = bad or str(exc)
                     continue
                 if isinstance(item, dict) and item.get("session_id") == session_id:
                     out.append(item)
     except OSError:  # no events log yet; a hook never fails the session over its own log
         return out
+    if bad:
+        log(root, f"events log line skipped: {bad}")
     return out
