@@ -61,6 +61,9 @@ COMMANDS: dict[str, Entry] = {
     "learn": Entry("Claims that grow with repetition.", ("orkestra.cli.learn",)),
     "hooks": Entry("Install or remove Claude Code hooks.", ("orkestra.cli.hooks",)),
     "events": Entry("Summaries of the local hook events log.", ("orkestra.cli.events",)),
+    "mcp": Entry(
+        "Serve the registries and knowledge over MCP (stdio or HTTP).", ("orkestra.cli.mcp",)
+    ),
     "registry": Entry(
         "Compatibility spellings: registry decisions|truths|changelog ...",
         groups=("agents", "skills", "scopes", "truths", "decisions", "changelog"),

@@ -73,6 +73,27 @@ def search(
     return rank(MemoryCorpus(all_documents(root)), query, filters, limit)
 
 
+def search_open(
+    conn: sqlite3.Connection, query: str, filters: Filters | None = None, *, limit: int | None = None
+) -> Ranking:
+    """`search` against an index the caller keeps open and fresh (the MCP server's warm index),
+    in one read transaction so a concurrent refresh by another process is seen whole or not."""
+    from orkestra.search import sqlcorpus
+
+    conn.execute("BEGIN")
+    try:
+        return rank(sqlcorpus.IndexCorpus(conn), query, filters, limit)
+    finally:
+        conn.execute("COMMIT")
+
+
+def check_query(query: str, limit: int) -> None:
+    """A usage error for an empty query or a limit below 1."""
+    check_limit(limit)
+    if not query.strip():
+        raise UsageError("the search query is empty; give words to look for")
+
+
 def summary(query: str, ranking: Ranking) -> dict[str, object]:
     """`{"query", "total", "counts"}`: hits per type (every type present, zeros included)."""
     counts = {name: ranking.counts.get(name, 0) for name in SUMMARY_TYPES}
@@ -131,9 +152,7 @@ def find(
     want_summary: bool = False,
 ) -> list[dict[str, object]] | dict[str, object]:
     """What `orkestra search` prints: the top `limit` hits, or the summary of all hits."""
-    check_limit(limit)
-    if not query.strip():
-        raise UsageError("the search query is empty; give words to look for")
+    check_query(query, limit)
     ranking = search(root, query, filters, limit=limit)
     if want_summary:
         return summary(query, ranking)
