@@ -1,0 +1,133 @@
+"""A warm, consistent workspace: edits show in the next answer, a broken edit gives validate's
+finding while the rest keeps serving the last good state, and no tool writes to the repository."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from orkestra.mcpserver.workspace import Workspace
+from orkestra.registry.loader import load
+from orkestra.registry.validate import validate
+from tests.mcpserver.conftest import Session, call
+
+AGENT = "registries/agents/release-manager.yaml"
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_an_edit_is_visible_in_the_next_answer(session: Session, root: Path) -> None:
+    record = root / "registries/decisions/records/DEC-PL-142.yaml"
+
+    async def go(client: Any) -> Any:
+        before = await call(client, "search", query="zeppelin")
+        _edit(record, "title: Adopt DuckDB", "title: Adopt Zeppelin DuckDB")
+        after = await call(client, "search", query="zeppelin")
+        detail = await call(client, "get", kind="decision", id="DEC-PL-142")
+        return before, after, detail
+
+    before, after, detail = session(go)
+    assert before["total"] == 0
+    assert [h["id"] for h in after["results"]] == ["DEC-PL-142"]
+    assert detail["title"].startswith("Adopt Zeppelin DuckDB")
+
+
+def test_a_new_file_and_a_removed_file_are_seen(session: Session, root: Path) -> None:
+    async def go(client: Any) -> Any:
+        (root / AGENT).unlink()
+        gone = await call(client, "list", kind="agent")
+        return gone
+
+    gone = session(go)
+    assert "release-manager" not in {a["name"] for a in gone["items"]}
+
+
+def test_a_broken_edit_gives_validates_finding_and_keeps_the_last_good_state(
+    session: Session, root: Path
+) -> None:
+    path = root / AGENT
+
+    async def go(client: Any) -> Any:
+        _edit(path, "name: release-manager", "name: [release-manager")
+        listed = await call(client, "list", kind="agent")
+        agent = await call(client, "get", kind="agent", id="release-manager")
+        other = await call(client, "get", kind="decision", id="DEC-PL-142")
+        return listed, agent, other
+
+    listed, agent, other = session(go)
+    expected = [f.to_dict() for f in validate(load(root)).errors]
+    assert expected and expected[0]["file"] == AGENT
+    for answer in (listed, agent, other):
+        assert answer["findings"] == expected
+    assert "release-manager" in {a["name"] for a in listed["items"]}  # the last good entry
+    assert agent["description"].startswith("Cuts releases")
+
+
+def test_fixing_the_broken_edit_clears_the_findings(session: Session, root: Path) -> None:
+    path = root / AGENT
+    good = path.read_text(encoding="utf-8")
+
+    async def go(client: Any) -> Any:
+        path.write_text(good.replace("name: release-manager", "name: [x"), encoding="utf-8")
+        broken = await call(client, "list", kind="agent")
+        path.write_text(good.replace("Cuts releases", "Cuts big releases"), encoding="utf-8")
+        fixed = await call(client, "get", kind="agent", id="release-manager")
+        return broken, fixed
+
+    broken, fixed = session(go)
+    assert broken["findings"]
+    assert "findings" not in fixed and fixed["description"].startswith("Cuts big releases")
+
+
+def test_refresh_reports_only_the_changed_paths(root: Path) -> None:
+    ws = Workspace.open(root)
+    try:
+        assert ws.refresh() == []
+        generation = ws.generation
+        target = root / "registries/truths/pipeline.yaml"
+        target.write_text(target.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+        assert ws.refresh() == ["registries/truths/pipeline.yaml"]
+        assert ws.generation == generation + 1
+        (root / "registries/tools.yaml").write_text("builtin: [Read]\n", encoding="utf-8")
+        assert ws.refresh() == ["registries/tools.yaml"]  # not a search source, still watched
+        assert ws.refresh() == []
+    finally:
+        ws.close()
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    out = {}
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in (".orkestra", ".git")]
+        for name in files:
+            path = Path(folder, name)
+            out[path.relative_to(root).as_posix()] = path.read_bytes()
+    return out
+
+
+def test_no_tool_writes_to_the_repository(session: Session, root: Path) -> None:
+    # a stale verified note: `notes check` would demote it, the tool only reports
+    stale = root / "knowledge/glossary/duckdb-runner.md"
+    _edit(stale, 'confidence: "observed"', 'confidence: "verified"')
+    _edit(stale, 'verified_at: ""', 'verified_at: "2020-01-01"')
+    before = _tree(root)
+
+    async def go(client: Any) -> Any:
+        await call(client, "search", query="duckdb")
+        await call(client, "get", kind="note", id="duckdb-runner")
+        await call(client, "list", kind="decision")
+        await call(client, "context_for", paths=["packages"])
+        report = await call(client, "check_notes")
+        await call(client, "verify_truths")
+        for uri in ("orkestra://GROUND_TRUTHS.md", "orkestra://knowledge/INDEX.md"):
+            await client.read_resource(uri)
+        return report
+
+    report = session(go)
+    assert report["demoted"] == ["duckdb-runner"] and report["applied"] is False
+    assert _tree(root) == before

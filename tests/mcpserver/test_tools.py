@@ -1,0 +1,277 @@
+"""Every tool through the SDK's in-memory client: results, citations, limits and bad arguments."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import MCPError
+
+from tests.conftest import write
+from tests.mcpserver.conftest import Session, call
+from tests.mining.gitrepo import GitRepo
+
+TOOLS = {
+    "search",
+    "get",
+    "list",
+    "context_for",
+    "check_notes",
+    "verify_truths",
+    "mine_candidates",
+}
+
+
+async def error_of(client: Any, tool: str, **args: Any) -> str:
+    """The message of a call that must fail: an MCP error, or an error result (schema)."""
+    try:
+        result = await client.call_tool(tool, args)
+    except MCPError as exc:
+        return exc.error.message
+    assert result.is_error, f"{tool}({args}) did not fail: {result.structured_content}"
+    return str(result.content[0].text)
+
+
+def test_the_tools_and_their_schemas_are_listed(session: Session) -> None:
+    async def go(client: Any) -> Any:
+        return {t.name: t for t in (await client.list_tools()).tools}
+
+    tools = session(go)
+    assert TOOLS <= set(tools)
+    search = tools["search"].input_schema
+    assert search["required"] == ["query"]
+    assert search["properties"]["limit"]["maximum"] == 500
+    assert tools["get"].input_schema["required"] == ["kind", "id"]
+    assert tools["context_for"].input_schema["properties"]["paths"]["type"] == "array"
+    assert all(tools[name].annotations.read_only_hint for name in TOOLS)
+
+
+def test_search_answers_short_hits_with_citations(session: Session, root: Path) -> None:
+    async def go(client: Any) -> Any:
+        return await call(client, "search", query="duckdb", limit=1)
+
+    data = session(go)
+    assert data["query"] == "duckdb" and data["total"] == 3 and len(data["results"]) == 1
+    hit = data["results"][0]
+    assert hit["id"] == "DEC-PL-142" and hit["type"] == "decisions"
+    assert hit["cite"] == "registries/decisions/records/DEC-PL-142.yaml:1"
+    path, line = hit["cite"].rsplit(":", 1)
+    assert "id: DEC-PL-142" in (root / path).read_text().splitlines()[int(line) - 1]
+
+
+def test_search_kinds_and_summary(session: Session) -> None:
+    async def go(client: Any) -> Any:
+        only = await call(client, "search", query="kubernetes", kinds=["truths"])
+        counts = await call(client, "search", query="kubernetes", summary=True)
+        return only, counts
+
+    only, counts = session(go)
+    assert only["results"] and {h["type"] for h in only["results"]} == {"truths"}
+    assert counts["counts"]["truths"] == only["total"]
+    assert counts["total"] > only["total"]  # agents and skills mention it too
+
+
+def test_search_bad_arguments_are_errors_with_a_message(session: Session) -> None:
+    async def go(client: Any) -> list[str]:
+        return [
+            await error_of(client, "search", query="   "),
+            await error_of(client, "search", query="x", kinds=["gizmos"]),
+            await error_of(client, "search", query="x", limit=0),
+            await error_of(client, "search", limit=3),
+        ]
+
+    empty, kind, limit, missing = session(go)
+    assert "query is empty" in empty
+    assert "unknown type 'gizmos'" in kind
+    assert "limit" in limit and "greater than or equal to 1" in limit
+    assert "query" in missing and "required" in missing.lower()
+
+
+def test_get_every_registry_kind_with_its_citation(session: Session) -> None:
+    async def go(client: Any) -> list[dict[str, Any]]:
+        return [
+            await call(client, "get", kind="agent", id="release-manager"),
+            await call(client, "get", kind="skills", id="kubernetes-deploy"),
+            await call(client, "get", kind="truth", id="GT-PIPE-001"),
+            await call(client, "get", kind="decision", id="DEC-PL-142"),
+            await call(client, "get", kind="note", id="duckdb-runner"),
+        ]
+
+    agent, skill, truth, decision, note = session(go)
+    assert agent["cite"] == "registries/agents/release-manager.yaml:1"
+    assert agent["description"].startswith("Cuts releases")
+    assert skill["cite"].startswith("registries/skills/stacks/kubernetes-deploy.yaml")
+    assert truth["cite"] == "registries/truths/pipeline.yaml:5"
+    assert truth["evidence"] == ["packages/canonical/pipelines/runner.py"]
+    assert decision["rationale"] == ["Columnar execution is faster", "One file format for every stage"]
+    assert note["cite"] == "knowledge/glossary/duckdb-runner.md:1"
+    assert "executes each stage in DuckDB" in note["body"]
+
+
+def test_get_a_claim(session: Session, root: Path) -> None:
+    write(
+        root,
+        "knowledge/claims/2026-01-01-runner.json",
+        '{"insights": [{"id": "CL-abc", "statement": "The runner is idempotent.", '
+        '"category": "technical", "confidence": "low", "seen_count": 1}]}',
+    )
+
+    async def go(client: Any) -> Any:
+        return await call(client, "get", kind="claim", id="CL-abc")
+
+    claim = session(go)
+    assert claim["statement"] == "The runner is idempotent."
+    assert claim["cite"] == "knowledge/claims/2026-01-01-runner.json"
+
+
+def test_get_unknown_entries_and_kinds_are_errors(session: Session) -> None:
+    async def go(client: Any) -> list[str]:
+        return [
+            await error_of(client, "get", kind="decision", id="DEC-PL-999"),
+            await error_of(client, "get", kind="widget", id="x"),
+            await error_of(client, "get", kind="agent", id="release-manager2"),
+        ]
+
+    missing, kind, close = session(go)
+    assert "no decision named 'DEC-PL-999'" in missing
+    assert "unknown kind 'widget'" in kind and "agent, skill" in kind
+    assert "did you mean release-manager" in close
+
+
+def test_list_every_kind_with_filters_and_limits(session: Session) -> None:
+    async def go(client: Any) -> list[dict[str, Any]]:
+        return [
+            await call(client, "list", kind="agents"),
+            await call(client, "list", kind="truth", filters={"status": "current"}),
+            await call(client, "list", kind="decision", filters={"domain": "pipeline"}, limit=2),
+            await call(client, "list", kind="note"),
+            await call(client, "list", kind="scope"),
+            await call(client, "list", kind="skill", filters={"layer": "K0"}),
+        ]
+
+    agents, truths, decisions, notes, scopes, skills = session(go)
+    assert agents["total"] == 3 and agents["items"][0]["cite"].startswith("registries/agents/")
+    assert {t["status"] for t in truths["items"]} == {"current"} and truths["total"] == 3
+    assert decisions["total"] == 3 and len(decisions["items"]) == 2
+    assert all(d["domain"] == "pipeline" for d in decisions["items"])
+    assert {n["name"] for n in notes["items"]} == {"duckdb-runner", "unrelated"}
+    assert scopes["total"] >= 1 and all(":" in s["cite"] for s in scopes["items"])
+    assert [s["name"] for s in skills["items"]] == ["evidence-first"]
+
+
+def test_list_bad_filters_are_errors(session: Session) -> None:
+    async def go(client: Any) -> list[str]:
+        return [
+            await error_of(client, "list", kind="truth", filters={"colour": "red"}),
+            await error_of(client, "list", kind="truth", filters={"status": "bogus"}),
+            await error_of(client, "list", kind="agent", limit=501),
+        ]
+
+    unknown, status, limit = session(go)
+    assert "unknown filter 'colour' for truth (allowed: status)" in unknown
+    assert "must be one of current" in status
+    assert "limit" in limit
+
+
+def test_context_for_ranks_what_concerns_the_paths(session: Session, root: Path) -> None:
+    async def go(client: Any) -> Any:
+        exact = await call(client, "context_for", paths=["packages/canonical/pipelines/runner.py"])
+        folder = await call(client, "context_for", paths=[f"{root}/packages/canonical"])
+        nothing = await call(client, "context_for", paths=["README.md"])
+        return exact, folder, nothing
+
+    exact, folder, nothing = session(go)
+    kinds = [(i["kind"], i["id"]) for i in exact["items"]]
+    assert kinds == [
+        ("decision", "DEC-PL-142"),
+        ("truth", "GT-PIPE-001"),
+        ("note", "duckdb-runner"),
+    ]
+    assert exact["items"][0]["cite"] == "registries/decisions/records/DEC-PL-142.yaml:1"
+    assert exact["items"][1]["cite"] == "registries/truths/pipeline.yaml:5"
+    assert folder["paths"] == ["packages/canonical"]
+    assert folder["total"] == 3 and all(i["score"] < 3 for i in folder["items"])
+    assert nothing == {"paths": ["README.md"], "total": 0, "items": []}
+
+
+def test_context_for_follows_source_commits(session: Session, root: Path) -> None:
+    repo = GitRepo(root)
+    sha = repo.commit("feat(web): console", {"packages/web/app.ts": "x\n"})
+    record = root / "registries/decisions/records/DEC-AD-007.yaml"
+    record.write_text(
+        record.read_text() + f"source_commits:\n  - sha: {sha}\n", encoding="utf-8"
+    )
+
+    async def go(client: Any) -> Any:
+        await call(client, "mine_candidates", limit=5)  # builds the commit index
+        return await call(client, "context_for", paths=["packages/web/app.ts"])
+
+    found = session(go)
+    assert [(i["kind"], i["id"]) for i in found["items"]] == [("decision", "DEC-AD-007")]
+    assert found["items"][0]["because"].startswith(f"commit {sha[:10]} changed")
+
+
+def test_context_for_bad_paths(session: Session) -> None:
+    async def go(client: Any) -> list[str]:
+        return [
+            await error_of(client, "context_for", paths=[]),
+            await error_of(client, "context_for", paths=["/etc/passwd"]),
+        ]
+
+    empty, outside = session(go)
+    assert "paths is empty" in empty
+    assert "outside the project" in outside
+
+
+def test_check_notes_reports_without_writing(session: Session, root: Path) -> None:
+    before = (root / "knowledge/glossary/duckdb-runner.md").read_bytes()
+
+    async def go(client: Any) -> Any:
+        one = await call(client, "check_notes", names=["duckdb-runner"])
+        every = await call(client, "check_notes")
+        bad = await error_of(client, "check_notes", names=["nope"])
+        return one, every, bad
+
+    one, every, bad = session(go)
+    assert [n["name"] for n in one["notes"]] == ["duckdb-runner"]
+    assert one["notes"][0]["outcome"] == "confirmed" and one["applied"] is False
+    assert one["notes"][0]["cite"] == "knowledge/glossary/duckdb-runner.md:1"
+    assert every["checked"] == 2
+    assert "no note named 'nope'" in bad
+    assert (root / "knowledge/glossary/duckdb-runner.md").read_bytes() == before
+
+
+def test_verify_truths(session: Session) -> None:
+    async def go(client: Any) -> Any:
+        one = await call(client, "verify_truths", ids=["GT-PIPE-001"])
+        every = await call(client, "verify_truths")
+        bad = await error_of(client, "verify_truths", ids=["GT-NOPE-001"])
+        return one, every, bad
+
+    one, every, bad = session(go)
+    assert one["checked"] == 1 and one["truths"][0]["cite"] == "registries/truths/pipeline.yaml:5"
+    assert one["truths"][0]["evidence"][0]["status"] == "ok"
+    assert every["checked"] > 1
+    assert "no truth with id 'GT-NOPE-001'" in bad
+
+
+def test_mine_candidates(session: Session, root: Path) -> None:
+    repo = GitRepo(root)
+    repo.commit("feat(canonical): faster runner", {"packages/canonical/x.py": "x\n"})
+    repo.commit("fix(web): button", {"packages/web/b.ts": "b\n"})
+
+    async def go(client: Any) -> Any:
+        return await call(client, "mine_candidates", limit=1)
+
+    found = session(go)
+    assert found["total"] == 1
+    assert found["candidates"][0]["subject"] == "fix(web): button"
+
+
+@pytest.mark.parametrize("limit", [0, 501])
+def test_mine_candidates_limit(session: Session, limit: int) -> None:
+    async def go(client: Any) -> str:
+        return await error_of(client, "mine_candidates", limit=limit)
+
+    assert "limit" in session(go)
