@@ -104,7 +104,10 @@ def test_get_every_registry_kind_with_its_citation(session: Session) -> None:
     assert skill["cite"].startswith("registries/skills/stacks/kubernetes-deploy.yaml")
     assert truth["cite"] == "registries/truths/pipeline.yaml:5"
     assert truth["evidence"] == ["packages/canonical/pipelines/runner.py"]
-    assert decision["rationale"] == ["Columnar execution is faster", "One file format for every stage"]
+    assert decision["rationale"] == [
+        "Columnar execution is faster",
+        "One file format for every stage",
+    ]
     assert note["cite"] == "knowledge/glossary/duckdb-runner.md:1"
     assert "executes each stage in DuckDB" in note["body"]
 
@@ -199,9 +202,7 @@ def test_context_for_follows_source_commits(session: Session, root: Path) -> Non
     repo = GitRepo(root)
     sha = repo.commit("feat(web): console", {"packages/web/app.ts": "x\n"})
     record = root / "registries/decisions/records/DEC-AD-007.yaml"
-    record.write_text(
-        record.read_text() + f"source_commits:\n  - sha: {sha}\n", encoding="utf-8"
-    )
+    record.write_text(record.read_text() + f"source_commits:\n  - sha: {sha}\n", encoding="utf-8")
 
     async def go(client: Any) -> Any:
         await call(client, "mine_candidates", limit=5)  # builds the commit index

@@ -17,6 +17,11 @@ from orkestra.core.errors import ExitCode
 app = new_app("Serve the registries and knowledge over the Model Context Protocol.")
 
 
+@app.callback()
+def mcp() -> None:
+    """The Model Context Protocol server (a group, so `serve` stays a subcommand)."""
+
+
 @app.command("serve")
 def serve(
     http: Annotated[

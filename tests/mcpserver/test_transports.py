@@ -1,0 +1,121 @@
+"""The real `orkestra mcp serve`: over stdio as a subprocess, and over streamable HTTP."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from tests.mcpserver.conftest import call
+
+ORKESTRA = str(Path(sys.executable).parent / "orkestra")
+
+
+def _env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k != "ORKESTRA_ROOT"}
+
+
+def test_stdio_subprocess_answers_search(root: Path) -> None:
+    from mcp import Client, StdioServerParameters
+
+    params = StdioServerParameters(
+        command=ORKESTRA, args=["mcp", "serve"], cwd=str(root), env=_env()
+    )
+
+    async def main() -> Any:
+        async with Client(params) as client:
+            return await call(client, "search", query="DEC-PL-142")
+
+    data = anyio.run(main)
+    assert data["results"][0]["cite"] == "registries/decisions/records/DEC-PL-142.yaml:1"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_for(port: int, proc: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"server exited: {proc.stderr.read() if proc.stderr else ''!r}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise AssertionError("the HTTP server did not start listening")
+
+
+def test_http_on_a_loopback_port_answers_a_tool(root: Path) -> None:
+    from mcp import Client
+
+    port = _free_port()
+    proc = subprocess.Popen(
+        [ORKESTRA, "--root", str(root), "mcp", "serve", "--http", f"127.0.0.1:{port}"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=_env(),
+    )
+    try:
+        _wait_for(port, proc)
+
+        async def main() -> Any:
+            async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+                return await call(client, "get", kind="truth", id="GT-PIPE-001")
+
+        data = anyio.run(main)
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=10)  # waits, and closes the pipes
+    assert data["cite"] == "registries/truths/pipeline.yaml:5"
+
+
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [
+        ("0.0.0.0:8765", "is not a loopback address"),
+        ("localhost", "--http wants HOST:PORT"),
+        ("127.0.0.1:99999", "--http wants HOST:PORT"),
+    ],
+)
+def test_http_refuses_bad_or_remote_addresses(
+    cli: Any, root: Path, address: str, message: str
+) -> None:
+    result = cli("mcp", "serve", "--http", address, cwd=root)
+    assert result.exit_code == 2 and message in result.stderr
+
+
+def test_a_remote_address_needs_the_flag_and_gets_a_warning() -> None:
+    from orkestra.mcpserver.run import check_http
+
+    host, port, warning = check_http("0.0.0.0:8765", allow_remote=True)
+    assert (host, port) == ("0.0.0.0", 8765)
+    assert warning is not None and "no authentication of its own" in warning
+    assert check_http("[::1]:9000", allow_remote=False) == ("::1", 9000, None)
+    assert check_http("localhost:9000", allow_remote=False)[2] is None
+
+
+def test_the_cli_does_not_import_the_sdk_for_other_commands() -> None:
+    code = (
+        "import sys, io, contextlib\n"
+        "import orkestra.cli.entry as e\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    e.main(['--help'])\n"
+        "    e.main(['mcp', '--help'])\n"
+        "bad = sorted(m for m in sys.modules if m == 'mcp' or m.startswith(('mcp.', 'mcp_types')))\n"
+        "print(bad)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=_env()
+    )
+    assert out.stdout.strip().splitlines()[-1] == "[]"
