@@ -132,7 +132,7 @@ def test_the_light_reader_answers_plain_configs(text: str) -> None:
         # a quoted value of a skipped list item runs on at column 0: `knowledge:` is inside it
         'vendor_roots:\n  - provider: acme\n    path: "vendor\nknowledge: {commit: true}\n  x"\n',
         'vendor_roots:\n  - provider: acme\n    path: "vendor\nknowledge: {commit: true}\nz: x"\n',
-        "render:\n  claude_md_path: 'x\nknowledge: {commit: true}\n  y'\n",
+        "render:\n  claude_md_path: 'x\nknowledge: {commit: true}\n  y.md'\n",
         "project: |\n  knowledge: {commit: true}\n",
         "targets: [claude,\n  cursor]\nknowledge: {commit: true}\n",
     ],

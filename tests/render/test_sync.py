@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -50,11 +51,15 @@ def test_first_sync_creates_then_second_writes_nothing(scaffold: Path) -> None:
 def test_lock_lists_owned_files(scaffold: Path) -> None:
     sync(scaffold)
     lock = json.loads((scaffold / manifest.LOCK_PATH).read_text())
-    assert lock["generator"] == "orkestra"
+    assert lock["generator"] == "orkestra" and lock["version"] == 2
+    paths = [".claude/agents/example-agent.md", ".claude/skills/example-skill/SKILL.md",
+             "GROUND_TRUTHS.md"]  # fmt: skip
     assert lock["files"] == {
-        ".claude/agents/example-agent.md": "claude",
-        ".claude/skills/example-skill/SKILL.md": "claude",
-        "GROUND_TRUTHS.md": "claude",
+        path: {
+            "target": "claude",
+            "sha256": hashlib.sha256((scaffold / path).read_bytes()).hexdigest(),
+        }
+        for path in paths
     }
 
 
@@ -71,8 +76,8 @@ def test_check_passes_after_sync_and_fails_on_drift(scaffold: Path) -> None:
     sync(scaffold)
     assert sync(scaffold, mode="check").ok
     (scaffold / AGENT).write_text("edited by hand\n")
-    check = sync(scaffold, mode="check")
-    assert not check.ok and check.plan.updated == [AGENT]
+    check = sync(scaffold, mode="check")  # edited since it was written: a conflict, not an update
+    assert not check.ok and check.plan.conflicts == [AGENT] and check.plan.updated == []
 
 
 def test_pruning_deletes_owned_files_whose_source_is_gone(scaffold: Path) -> None:
@@ -93,7 +98,7 @@ def test_pruning_deletes_owned_files_whose_source_is_gone(scaffold: Path) -> Non
 def test_pruned_skill_folder_is_removed_but_hand_written_files_survive(scaffold: Path) -> None:
     sync(scaffold)
     mine = write(scaffold, ".claude/agents/mine.md", "---\nname: mine\n---\nhand-written\n")
-    skill_file = "registries/skills/foundations/example-skill.yaml"
+    skill_file = "registries/skills/project/example-skill.yaml"
     (scaffold / skill_file).unlink()
     put(
         scaffold,
@@ -174,8 +179,8 @@ def test_validation_errors_stop_sync_with_file_and_line(scaffold: Path) -> None:
 
 
 def test_warnings_do_not_stop_sync(scaffold: Path) -> None:
-    skill = "registries/skills/foundations/example-skill.yaml"
-    text = (scaffold / skill).read_text().replace("Use when you want", "Handy when you want")
+    skill = "registries/skills/project/example-skill.yaml"
+    text = (scaffold / skill).read_text().replace("Use when you want to see", "It shows")
     (scaffold / skill).write_text(text)
     report = sync(scaffold)
     assert report.warnings >= 1 and report.written > 0
@@ -198,7 +203,7 @@ def test_crash_mid_write_leaves_no_partial_file(
         sync(scaffold)
     files = tree(scaffold)
     assert not [p for p in files if p.endswith(".tmp")]  # temporary files cleaned up
-    assert manifest.LOCK_PATH not in files  # the lock is written last
+    assert set(manifest.load(scaffold)) == {p for p in files if p.startswith(".claude/")}
     monkeypatch.setattr(os, "replace", real)
     rendered = sync(scaffold, mode="dry-run").plan.outputs
     for path in files:
@@ -292,7 +297,7 @@ def test_name_clash_between_core_and_vendor_skill_names_both_files(rich: Path) -
 
 
 def test_description_over_the_hard_limit_is_reported_not_cut(scaffold: Path) -> None:
-    skill = "registries/skills/foundations/example-skill.yaml"
+    skill = "registries/skills/project/example-skill.yaml"
     text = (scaffold / skill).read_text()
     (scaffold / skill).write_text(
         text.replace("Example workflow skill.", "Example workflow skill. " + "x" * 1100)

@@ -58,7 +58,7 @@ def test_check_lists_what_would_change_in_text(cli: Any, scaffold: Path) -> None
     (scaffold / ".claude/agents/example-agent.md").write_text("edited\n")
     result = cli("sync", "--check", "--format", "text", cwd=scaffold)
     assert result.exit_code == 1
-    assert "updated .claude/agents/example-agent.md" in result.stdout
+    assert "conflicts .claude/agents/example-agent.md" in result.stdout  # edited by hand
     assert "drift:" in result.stdout
 
 

@@ -288,6 +288,17 @@ def remove_file(root: Path, path: Path | str, *, guard: Guard | None = None) -> 
 def clean_stale(root: Path, folders: Iterable[Path | str]) -> list[str]:
     """Remove temporary files that killed runs left in `folders` (below `root`); return them."""
     removed = []
+    for rel in stale_temps(root, folders):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(f"{root}/{rel}")  # noqa: PTH108
+            removed.append(rel)
+    return removed
+
+
+def stale_temps(root: Path, folders: Iterable[Path | str]) -> list[str]:
+    """Temporary files that killed runs left in `folders` (relative paths, sorted); a temporary
+    file of a live process is not stale until it is a day old."""
+    found = []
     now = time.time()
     guard = Guard(root)
     for folder in sorted({_folder(root, f) for f in folders}):
@@ -300,12 +311,12 @@ def clean_stale(root: Path, folders: Iterable[Path | str]) -> list[str]:
             continue
         for entry in entries:
             match = TEMP_RE.match(entry.name)
-            if match is None or not _stale(int(match.group("pid")), entry, now):
+            if match is None or entry.is_dir(follow_symlinks=False):
                 continue
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(entry.path)  # noqa: PTH108
-                removed.append(f"{folder}/{entry.name}" if folder else entry.name)
-    return removed
+            if not _stale(int(match.group("pid")), entry, now):
+                continue
+            found.append(f"{folder}/{entry.name}" if folder else entry.name)
+    return sorted(found)
 
 
 def _folder(root: Path, folder: Path | str) -> str:

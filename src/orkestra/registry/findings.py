@@ -40,6 +40,15 @@ CODES: dict[str, tuple[Severity, str]] = {
         "error",
         "path or name could leave the project (unsafe), or a registry file is a symlink out of it",
     ),
+    "ORK046": (
+        "error",
+        "render lock entry outside its target's output roots or in .git/, registries/ or "
+        "knowledge/ (sync ignores it)",
+    ),
+    "ORK047": (
+        "error",
+        "render.claude_md_path names a file Orkestra does not own that has no managed-block markers",
+    ),
     "ORK050": ("error", "ledger line is not valid JSON or breaks the line format"),
     "ORK051": ("error", "ledger ends with a torn (unterminated) line"),
     "ORK052": ("error", "two unsuperseded classifications of one sha in one domain"),

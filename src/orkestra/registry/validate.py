@@ -18,6 +18,7 @@ from orkestra.registry.findings import Finding
 from orkestra.registry.models.common import bidi_controls
 from orkestra.registry.models.skills import REQUIRED_SECTIONS, SPEC_KEYS, TRIGGER_PHRASES
 from orkestra.registry.registry import Location, Registry, SkillEntry
+from orkestra.registry.render_rules import claude_md_target, lock_entries, vendor_links
 
 Rule = Callable[[Registry], Iterable[Finding]]
 
@@ -295,6 +296,9 @@ RULES: tuple[Rule, ...] = (
     vendor_roots,
     bidi_text,
     ledger_rules,
+    lock_entries,
+    claude_md_target,
+    vendor_links,
 )
 
 

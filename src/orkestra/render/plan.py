@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from orkestra.registry.render_lock import Entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +34,13 @@ class RenderPlan:
     conflicts: list[str] = field(default_factory=list)
     #: outputs by path, for the writer
     outputs: dict[str, Output] = field(default_factory=dict)
+    #: conflicts that are owned-but-edited files whose source is gone (`--force` releases them
+    #: from the lock, never deletes them)
+    orphans: set[str] = field(default_factory=set)
+    #: the lock's proven-or-not entries before this sync, and the lock it writes (for a partial
+    #: lock when the OS fails mid-apply)
+    lock_before: dict[str, Entry] = field(default_factory=dict)
+    lock_after: dict[str, Entry] = field(default_factory=dict)
 
     @property
     def changes(self) -> list[str]:

@@ -111,6 +111,16 @@ def render_outputs(reg: Registry, targets: list[str], templates: Templates) -> l
     return list(seen.values())
 
 
+def owned_entries(reg: Registry) -> dict[str, manifest.Entry]:
+    """The lock's entries sync may act on: those inside their target's output roots (the others
+    are ignored here and reported by `validate`)."""
+    return manifest.owned(
+        manifest.load(reg.root),
+        truth_outputs=[t.metadata.render.output for t in reg.truth_files.values()],
+        protected=[reg.config.knowledge.path],
+    )
+
+
 def _tagged(outputs: Iterable[Output], target: str) -> Iterator[Output]:
     for out in outputs:
         yield out if out.target == target else replace(out, target=target)
@@ -132,11 +142,18 @@ def sync(
     warnings = check_valid(reg)
     targets, skipped = choose_targets(reg, target)
     outputs = render_outputs(reg, targets, Templates(root))
-    owned = manifest.load(root)
-    new_owned = {p: t for p, t in owned.items() if t not in targets}
-    new_owned.update({o.path: o.target for o in outputs if not o.shared})
+    owned = owned_entries(reg)
+    new_owned = {p: e for p, e in owned.items() if e.target not in targets}
+    new_owned.update(
+        {
+            o.path: manifest.Entry(o.target, manifest.digest(o.data, link=o.link))
+            for o in outputs
+            if not o.shared
+        }
+    )
     outputs.append(Output(manifest.LOCK_PATH, manifest.dumps(new_owned), target="lock"))
     plan = writer.plan(root, outputs, owned, set(targets))
+    plan.lock_after = new_owned
     report = SyncReport(mode, targets, plan, warnings=warnings, skipped_targets=skipped)
     if mode == "write":
         report.written = writer.apply(root, plan, force=force)

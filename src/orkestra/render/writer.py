@@ -1,9 +1,13 @@
 """The writer: diff planned outputs against the disk, then write only what changed.
 
 Safety: every path stays inside the project root and never passes through a symlink (except an
-owned link that this same plan deletes first); files Orkestra did not write are never touched
-(they are reported as conflicts), and owned files whose source is gone are deleted. The file
-I/O itself (checks, temporary file, rename, stale temporary files) is `core.safewrite`'s.
+owned link that this same plan deletes first). Ownership is proven, not claimed: a file is
+overwritten or deleted only when the lock lists it and its bytes still hash to the recorded
+sha256; anything else that is in the way is a conflict (reported, untouched; `--force` takes it
+over). Every precondition of the whole plan (conflicts, path types, permissions) is checked before
+the first write; if the OS still fails mid-apply, the lock records what was done, so the next run
+converges. Temporary files a killed run left in the output folders are planned as deletions (so
+`--check` reports them). The file I/O itself is `core.safewrite`'s.
 """
 
 from __future__ import annotations
@@ -11,13 +15,14 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from orkestra.core import safewrite
-from orkestra.core.errors import ConflictError
+from orkestra.core.errors import ConflictError, OrkestraError, WriteFailed
 from orkestra.core.safewrite import Guard, check_relative
 from orkestra.render import manifest
+from orkestra.render.manifest import Entry
 from orkestra.render.plan import Output, RenderPlan
 
 __all__ = ["apply", "check_relative", "plan"]
@@ -35,13 +40,25 @@ def _same(full: str, st: os.stat_result, out: Output) -> bool:
         return handle.read() == out.data
 
 
+def _proven(root: Path, path: str, owned: Mapping[str, Entry]) -> bool:
+    """Listed in the lock, and the bytes on disk still hash to what was recorded."""
+    entry = owned.get(path)
+    return (
+        entry is not None
+        and entry.sha256 is not None
+        and manifest.disk_digest(root, path) == entry.sha256
+    )
+
+
 def plan(
-    root: Path, outputs: Iterable[Output], owned: dict[str, str], targets: set[str]
+    root: Path, outputs: Iterable[Output], owned: Mapping[str, Entry], targets: set[str]
 ) -> RenderPlan:
-    """Compare `outputs` with the disk. `owned` is the lock; only `targets` are pruned."""
+    """Compare `outputs` with the disk. `owned` is the lock (entries inside their roots only);
+    only `targets` are pruned."""
     result = RenderPlan()
     result.outputs = {o.path: o for o in outputs}
-    gone = sorted(p for p, t in owned.items() if t in targets and p not in result.outputs)
+    result.lock_before = dict(owned)
+    gone = sorted(p for p, e in owned.items() if e.target in targets and p not in result.outputs)
     removable: set[str] = set()
     before = Guard(root)  # a deletion must not reach through a symlinked folder either
     for path in gone:
@@ -49,10 +66,15 @@ def plan(
             continue
         with contextlib.suppress(OSError):  # already gone: nothing left to prune
             st = os.lstat(root / path)
-            if stat.S_ISLNK(st.st_mode) or stat.S_ISREG(st.st_mode):
-                result.deleted.append(path)
-                if stat.S_ISLNK(st.st_mode):
-                    removable.add(path)
+            if not (stat.S_ISLNK(st.st_mode) or stat.S_ISREG(st.st_mode)):
+                continue
+            if not _proven(root, path, owned):
+                result.conflicts.append(path)  # edited since it was written: never deleted
+                result.orphans.add(path)
+                continue
+            result.deleted.append(path)
+            if stat.S_ISLNK(st.st_mode):
+                removable.add(path)
     guard = Guard(root, removable)
     base = str(root)
     for path in sorted(result.outputs):
@@ -77,10 +99,13 @@ def plan(
         elif stat.S_ISDIR(st.st_mode):
             emptied = out.link is not None and _emptied(root, path, set(result.deleted))
             (result.created if emptied else result.conflicts).append(path)
-        elif path in owned or path == manifest.LOCK_PATH or out.shared:
+        elif path == manifest.LOCK_PATH or out.shared or _proven(root, path, owned):
             result.updated.append(path)
         else:
             result.conflicts.append(path)
+    folders = {str(Path(p).parent) for p in [*result.outputs, *owned] if p != manifest.LOCK_PATH}
+    result.deleted = sorted([*result.deleted, *safewrite.stale_temps(root, folders)])
+    result.conflicts.sort()
     return result
 
 
@@ -94,21 +119,43 @@ def _emptied(root: Path, folder: str, deleted: set[str]) -> bool:
 
 
 def apply(root: Path, result: RenderPlan, *, force: bool = False) -> int:
-    """Carry out a plan: delete gone owned files, then write changed ones. Returns writes."""
+    """Carry out a plan: check it whole, delete gone owned files, then write changed ones.
+
+    Returns the number of files written. Nothing is written when a precondition fails; when the
+    OS fails mid-apply the lock is rewritten to what was done and WriteFailed names the path.
+    """
     if result.conflicts and not force:
         shown = ", ".join(result.conflicts[:5])
         more = f" and {len(result.conflicts) - 5} more" if len(result.conflicts) > 5 else ""
         raise ConflictError(
-            f"{len(result.conflicts)} file(s) exist that Orkestra did not write: {shown}{more}; "
-            "move them away (or run `orkestra sync --force` to take them over)",
+            f"{len(result.conflicts)} file(s) exist that Orkestra did not write (or that were "
+            f"edited since it wrote them): {shown}{more}; move them away (or run "
+            "`orkestra sync --force` to take them over)",
             file=result.conflicts[0],
         )
+    # an orphan (edited by hand, its source gone) is never deleted: `--force` releases it from
+    # the lock and leaves it on disk
+    deletions = result.deleted
     writes = sorted(p for p in [*result.created, *result.updated, *result.conflicts] if p)
-    if not writes and not result.deleted:
+    writes = [p for p in writes if p not in result.orphans]
+    if not writes and not deletions:
         return 0
-    safewrite.clean_stale(root, {str(Path(p).parent) for p in result.outputs})
+    _preconditions(root, result, writes, deletions)
+    try:
+        _carry_out(root, result, writes, deletions)
+    except OSError as exc:  # anything safewrite did not already name
+        where = exc.filename if isinstance(exc.filename, str) else "the output tree"
+        _record_partial(root, result)
+        raise WriteFailed(f"cannot write '{where}': {exc.strerror or exc}", file=where) from exc
+    except OrkestraError:
+        _record_partial(root, result)
+        raise
+    return len(writes)
+
+
+def _carry_out(root: Path, result: RenderPlan, writes: list[str], deletions: list[str]) -> None:
     guard = Guard(root)
-    for path in result.deleted:
+    for path in deletions:
         _delete(root, path, guard)
     guard.forget()  # deletions may have removed owned links and emptied folders
     # one batch: every file staged, fsynced together, then renamed (serial writes: threads made
@@ -120,7 +167,61 @@ def apply(root: Path, result: RenderPlan, *, force: bool = False) -> int:
     if manifest.LOCK_PATH in writes:  # last: a crash before this leaves the old ownership
         lock = result.outputs[manifest.LOCK_PATH]
         safewrite.write_file(root, lock.path, lock.data or b"", replace_link=True, guard=guard)
-    return len(writes)
+
+
+def _preconditions(root: Path, result: RenderPlan, writes: list[str], deletions: list[str]) -> None:
+    """Refuse the whole plan before the first write: a file where a folder is needed, a folder
+    where a file goes, a folder that cannot be written."""
+    links = {p for p in deletions if os.path.islink(root / p)}  # noqa: PTH114
+    guard = Guard(root, links)
+    for path in writes:
+        safewrite.check_target(root, path, guard=guard, replace_link=True)  # blocked: conflict
+        full = root / path
+        if path in result.conflicts and full.is_dir() and not full.is_symlink():
+            raise ConflictError(
+                f"'{path}' is a folder where Orkestra writes a file; move it away "
+                "(`--force` takes over files, never folders)",
+                file=path,
+            )
+    for path in [*writes, *deletions]:
+        folder = _nearest_folder(root, path)
+        if not os.access(root / folder if folder else root, os.W_OK | os.X_OK):
+            shown = folder or "."
+            raise WriteFailed(
+                f"cannot write '{path}': folder '{shown}' is not writable (permission denied); "
+                "nothing was written",
+                file=shown,
+            )
+
+
+def _nearest_folder(root: Path, path: str) -> str:
+    """The deepest existing folder on the way to `path` (relative; "" for the root)."""
+    parts = path.split("/")[:-1]
+    while parts and not (root / "/".join(parts)).is_dir():
+        parts.pop()
+    return "/".join(parts)
+
+
+def _record_partial(root: Path, result: RenderPlan) -> None:
+    """After a failure mid-apply: write the lock as the disk now is (each file the new entry if
+    its bytes are the new ones, the old entry if it is still there, no entry if it is gone)."""
+    if manifest.LOCK_PATH not in result.outputs:
+        return
+    before, after = result.lock_before, result.lock_after
+    partial: dict[str, Entry] = {}
+    for path in sorted({*before, *after}):
+        new, old = after.get(path), before.get(path)
+        if new is not None and new == old:
+            partial[path] = new
+            continue
+        on_disk = manifest.disk_digest(root, path)
+        if new is not None and on_disk == new.sha256:
+            partial[path] = new
+        elif old is not None and on_disk is not None:
+            partial[path] = old
+    data = manifest.dumps(partial)
+    with contextlib.suppress(OrkestraError, OSError):  # a full disk may refuse this too
+        safewrite.write_file(root, manifest.LOCK_PATH, data, replace_link=True)
 
 
 def _stage(batch: safewrite.Batch, out: Output) -> None:

@@ -2,11 +2,40 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
-from orkestra.registry.models.common import Model, Name, RelPath
+from orkestra.registry.models.common import Model, Name, NonEmpty, RelPath
+from orkestra.registry.render_lock import protected_part
+
+#: top-level folders of the clients' own configuration: a ground-truths file there would be
+#: read as an agent, a command or a setting
+CLIENT_FOLDERS = (".claude", ".codex", ".cursor", ".gemini", ".agents", ".vscode")
+
+
+def _check_output(value: str) -> str:
+    """A configurable output path (§4): a markdown file inside the project, outside `.git/`,
+    `registries/`, `knowledge/` and `.orkestra/` (RelPath has checked it stays inside)."""
+    folder = protected_part(value.replace("\\", "/"))
+    if folder is not None:
+        raise ValueError(f"must not lie in '{folder}/' (Orkestra never writes there)")
+    if not value.casefold().endswith(".md") or value.endswith("/"):
+        raise ValueError("must name a markdown file (ending in .md)")
+    return value
+
+
+def _check_truths_output(value: str) -> str:
+    top = value.replace("\\", "/").split("/", 1)[0].casefold()
+    if top in CLIENT_FOLDERS:
+        raise ValueError(f"must not lie in '{top}/', where a client reads its own configuration")
+    return value
+
+
+#: `render.claude_md_path`: a markdown file Orkestra may keep a managed block in
+OutputPath = Annotated[RelPath, AfterValidator(_check_output)]
+#: a truth registry's `render.output`: a markdown file outside the clients' folders too
+TruthsOutputPath = Annotated[OutputPath, AfterValidator(_check_truths_output)]
 
 Target = Literal["claude", "agents-md", "codex", "cursor", "gemini", "copilot"]
 _DEFAULT_TARGETS: tuple[Target, ...] = ("claude",)
@@ -43,7 +72,16 @@ class TruthsConfig(Model):
 
 class RenderConfig(Model):
     claude_md: bool = False
-    claude_md_path: RelPath = "CLAUDE.md"
+    claude_md_path: OutputPath = "CLAUDE.md"
+
+
+class McpConfig(Model):
+    """`orkestra mcp serve` in each target's MCP config (PRODUCT.md §11)."""
+
+    serve: bool = False
+    #: the command clients start (default: this installation's `orkestra` by absolute path, or
+    #: `python -m orkestra` with this Python); `--root <project> mcp serve` is appended
+    command: list[NonEmpty] | None = Field(default=None, min_length=1)
 
 
 class Config(Model):
@@ -54,3 +92,4 @@ class Config(Model):
     knowledge: KnowledgeConfig = Field(default_factory=KnowledgeConfig)
     truths: TruthsConfig = Field(default_factory=TruthsConfig)
     render: RenderConfig = Field(default_factory=RenderConfig)
+    mcp: McpConfig = Field(default_factory=McpConfig)

@@ -7,7 +7,8 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import Field, StringConstraints, model_validator
 
 from orkestra.registry.models import search_fields
-from orkestra.registry.models.common import DateStr, Model, NonEmpty, RelPath
+from orkestra.registry.models.common import DateStr, Model, NonEmpty
+from orkestra.registry.models.config import TruthsOutputPath
 from orkestra.registry.models.search_fields import SearchFields
 
 TruthId = Annotated[str, StringConstraints(pattern=r"^GT-[A-Z]{2,5}-\d{3}$")]
@@ -30,7 +31,7 @@ class TruthRender(Model):
     show_deprecated: bool = True
     groups: list[RenderGroup] = Field(default_factory=list)
     #: where GROUND_TRUTHS.md is written, relative to the project root
-    output: RelPath = "GROUND_TRUTHS.md"
+    output: TruthsOutputPath = "GROUND_TRUTHS.md"
 
 
 class TruthMetadata(Model):

@@ -11,6 +11,7 @@ from typing import Any
 
 from orkestra.core import safewrite, yamlio
 from orkestra.core.errors import InputError, UnsafePathError
+from orkestra.registry import render_lock
 from orkestra.registry.models import Agent, Command
 from orkestra.registry.registry import Registry, SkillEntry
 from orkestra.render.environment import Templates
@@ -19,11 +20,9 @@ from orkestra.render.resolve import SkillIndex
 from orkestra.render.truths import truth_outputs
 
 NAME = "claude"
-AGENTS = ".claude/agents"
-SKILLS = ".claude/skills"
-COMMANDS = ".claude/commands"
-BEGIN = "<!-- orkestra:begin"
-END = "<!-- orkestra:end -->"
+# the output roots are declared once, in the lock module (a lock entry outside them is ignored)
+AGENTS, SKILLS, COMMANDS = (r.rstrip("/") for r in render_lock.TARGET_ROOTS[NAME])
+BEGIN, END = render_lock.BEGIN, render_lock.END
 
 #: frontmatter keys the agent template writes itself; extras with these names fill gaps only
 _AGENT_KEYS = ("name", "description", "tools", "model", "color", "skills")

@@ -1,0 +1,189 @@
+"""The committed render lock: which files `sync` wrote, for which target, with which bytes.
+
+Location: `registries/.render-lock.json`. Shape (version 2):
+`{"generator": "orkestra", "version": 2, "files": {"<path>": {"target": "<t>", "sha256": "<hex>"}}}`
+(version 1 listed `"<path>": "<target>"` only; such an entry proves nothing and owns nothing).
+
+Ownership is proven, not claimed (PRODUCT.md §4): a file is Orkestra's to overwrite or delete only
+when it is listed here **and** its bytes on disk still hash to the recorded sha256. A lock entry
+can never widen what sync may touch: it must lie inside its target's output roots and outside
+`.git/`, `registries/` and `knowledge/`; `entry_problem` says why one does not. The lock lives in
+`registry` (not `render`) so that `validate` can report bad entries.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import stat
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from orkestra.core import jsonio
+from orkestra.core.errors import InputError, UnsafePathError
+from orkestra.core.safewrite import check_relative
+
+LOCK_PATH: Final = "registries/.render-lock.json"
+VERSION: Final = 2
+#: folders no lock entry and no configurable output may ever reach into
+PROTECTED: Final = (".git", "registries", "knowledge", ".orkestra")
+#: each target's fixed output folders (a configured GROUND_TRUTHS output is added per registry)
+TARGET_ROOTS: Final[dict[str, tuple[str, ...]]] = {
+    "claude": (".claude/agents/", ".claude/skills/", ".claude/commands/"),
+}
+#: each target's fixed output files outside its folders
+TARGET_FILES: Final[dict[str, frozenset[str]]] = {"claude": frozenset()}
+#: the default name of a ground-truths output: an entry so named may be pruned after a rename
+TRUTHS_NAME: Final = "GROUND_TRUTHS.md"
+#: the managed-block markers of a file Orkestra shares with the user (CLAUDE.md)
+BEGIN: Final = "<!-- orkestra:begin"
+END: Final = "<!-- orkestra:end -->"
+#: how much of a file is searched for the markers by `validate`
+MARKER_SCAN: Final = 1 << 20
+_SHA: Final = re.compile(r"^[0-9a-f]{64}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One owned file: its target and the sha256 of what was written (None: not recorded)."""
+
+    target: str
+    sha256: str | None = None
+
+
+def digest(data: bytes | None = None, *, link: str | None = None) -> str:
+    """The sha256 recorded for written bytes, or for a symlink to `link` (its target text)."""
+    if link is not None:
+        return hashlib.sha256(b"symlink:" + os.fsencode(link)).hexdigest()
+    return hashlib.sha256(data or b"").hexdigest()
+
+
+def disk_digest(root: Path | str, rel: str) -> str | None:
+    """The digest of what is at `rel` now (never following a symlink); None when it is absent,
+    not a regular file or link, or unreadable."""
+    full = f"{root}/{rel}"
+    try:
+        st = os.lstat(full)
+        if stat.S_ISLNK(st.st_mode):
+            return digest(link=os.readlink(full))  # noqa: PTH115
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        with open(full, "rb") as handle:  # noqa: PTH123
+            return digest(handle.read())
+    except OSError:
+        return None
+
+
+def load(root: Path) -> dict[str, Entry]:
+    """Every entry of the lock (path -> Entry); empty when no lock exists yet.
+
+    Entries whose path is not a plain relative path are dropped here (they could never be
+    written); entries outside their target's roots are kept so `validate` can name them, and
+    `owned` leaves them out.
+    """
+    path = root / LOCK_PATH
+    if not path.is_file() or path.is_symlink():
+        return {}
+    try:
+        data = jsonio.read_json(path)
+    except (OSError, InputError) as exc:
+        raise InputError(
+            f"render lock is unreadable ({exc}); delete it and run `orkestra sync` again",
+            file=LOCK_PATH,
+        ) from None
+    files = data.get("files") if isinstance(data, dict) else None
+    if not isinstance(files, dict):
+        raise InputError(
+            "render lock has no `files` mapping; delete it and re-sync", file=LOCK_PATH
+        )
+    entries: dict[str, Entry] = {}
+    for key, value in files.items():
+        if not _plausible(str(key)):
+            continue
+        if isinstance(value, dict):
+            sha = value.get("sha256")
+            entries[str(key)] = Entry(
+                str(value.get("target", "")),
+                sha if isinstance(sha, str) and _SHA.match(sha) else None,
+            )
+        else:  # version 1: a target name and no hash
+            entries[str(key)] = Entry(str(value))
+    return entries
+
+
+def dumps(files: Mapping[str, Entry]) -> bytes:
+    """Deterministic lock content for `files`."""
+    body = {
+        "generator": "orkestra",
+        "version": VERSION,
+        "files": {
+            path: {"target": entry.target, "sha256": entry.sha256}
+            for path, entry in sorted(files.items())
+        },
+    }
+    return (json.dumps(body, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def protected_part(rel: str, extra: Iterable[str] = ()) -> str | None:
+    """The protected folder `rel` lies in (`.git` at any depth), or None."""
+    parts = rel.split("/")
+    if any(p.casefold() == ".git" for p in parts):
+        return ".git"
+    lowered = rel.casefold()
+    for folder in (*PROTECTED, *extra):
+        base = folder.strip("/").casefold()
+        if base and (lowered == base or lowered.startswith(base + "/")):
+            return folder.strip("/")
+    return None
+
+
+def entry_problem(
+    rel: str,
+    entry: Entry,
+    *,
+    truth_outputs: Iterable[str] = (),
+    protected: Iterable[str] = (),
+) -> str | None:
+    """Why lock entry `rel` may not be touched by sync, or None when it lies in its roots."""
+    folder = protected_part(rel, protected)
+    if folder is not None:
+        return f"it lies in '{folder}/', which Orkestra never writes"
+    roots = TARGET_ROOTS.get(entry.target)
+    if roots is None:
+        return f"target '{entry.target}' has no output roots (unknown or not implemented)"
+    if rel.startswith(roots) and rel not in roots:
+        return None
+    if rel in TARGET_FILES.get(entry.target, ()) or rel in set(truth_outputs):
+        return None
+    if entry.target == "claude" and rel.rsplit("/", 1)[-1] == TRUTHS_NAME:
+        return None  # an earlier ground-truths output, pruned once its source moved
+    shown = ", ".join(roots)
+    return f"it is outside target '{entry.target}' output roots ({shown} and ground-truths outputs)"
+
+
+def owned(
+    entries: Mapping[str, Entry],
+    *,
+    truth_outputs: Iterable[str] = (),
+    protected: Iterable[str] = (),
+) -> dict[str, Entry]:
+    """The entries sync may act on: those inside their target's roots."""
+    outputs = set(truth_outputs)
+    return {
+        rel: entry
+        for rel, entry in entries.items()
+        if entry_problem(rel, entry, truth_outputs=outputs, protected=protected) is None
+    }
+
+
+def _plausible(path: str) -> bool:
+    # a tampered lock must not make sync delete something outside the project
+    try:
+        check_relative(path)
+    except UnsafePathError:
+        return False
+    return True

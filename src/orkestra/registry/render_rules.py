@@ -1,0 +1,110 @@
+"""Validation rules about what `sync` may touch (PRODUCT.md §4 "Ownership is proven, not claimed").
+
+- every render lock entry lies inside its target's output roots (else sync ignores it: ORK046);
+- `render.claude_md_path` names a CLAUDE.md or a file that carries the managed-block markers
+  (ORK047), never another file of the user's;
+- a linked (`link: symlink`) vendor skill holds no symlink that leaves its vendor root (ORK045):
+  the rendered link would expose the file it points to.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from orkestra.core.errors import InputError
+from orkestra.registry import render_lock
+from orkestra.registry.findings import Finding
+from orkestra.registry.registry import Registry
+
+
+def lock_entries(reg: Registry) -> Iterator[Finding]:
+    """Every render lock entry lies inside its target's output roots, outside protected folders."""
+    try:
+        entries = render_lock.load(reg.root)
+    except InputError as exc:
+        yield Finding.make("ORK001", exc.message, render_lock.LOCK_PATH, exc.line)
+        return
+    outputs = [t.metadata.render.output for t in reg.truth_files.values()]
+    protected = [reg.config.knowledge.path]
+    lines = _key_lines(reg.root / render_lock.LOCK_PATH) if entries else {}
+    for rel, entry in sorted(entries.items()):
+        problem = render_lock.entry_problem(rel, entry, truth_outputs=outputs, protected=protected)
+        if problem is not None:
+            yield Finding.make(
+                "ORK046",
+                f"render lock entry '{rel}' (target '{entry.target}') is ignored by sync: "
+                f"{problem}; remove it from {render_lock.LOCK_PATH}",
+                render_lock.LOCK_PATH,
+                lines.get(json.dumps(rel, ensure_ascii=False)) or lines.get(json.dumps(rel)),
+            )
+
+
+def _key_lines(path: Path) -> dict[str, int]:
+    """The line of each `"<path>":` key in the lock (written one key a line), by its JSON text."""
+    lines: dict[str, int] = {}
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return lines
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if stripped.startswith('"') and '":' in stripped:
+            lines.setdefault(stripped[: stripped.index('":') + 1], number)
+    return lines
+
+
+def claude_md_target(reg: Registry) -> Iterator[Finding]:
+    """`render.claude_md_path` is a CLAUDE.md, or a file already holding Orkestra's markers."""
+    render = reg.config.render
+    if not render.claude_md:
+        return
+    rel = render.claude_md_path
+    if rel.rsplit("/", 1)[-1].casefold() == "claude.md":
+        return
+    full = reg.root / rel
+    try:
+        if full.is_symlink() or not full.is_file():
+            return  # absent: it will be created; a symlink is refused by sync itself
+        with full.open("rb") as handle:
+            text = handle.read(render_lock.MARKER_SCAN)
+    except OSError:
+        return
+    if render_lock.BEGIN.encode() in text:
+        return
+    loc = reg.loc("config", "orkestra")
+    yield Finding.make(
+        "ORK047",
+        f"render.claude_md_path '{rel}' names a file Orkestra does not own and that has no "
+        f"'{render_lock.BEGIN} -->' marker; point it at a CLAUDE.md (or add the markers)",
+        loc.file,
+        loc.line,
+    )
+
+
+def vendor_links(reg: Registry) -> Iterator[Finding]:
+    """A linked vendor skill holds no symlink that leaves its vendor root."""
+    for skill in sorted(reg.skills.values(), key=lambda s: s.name):
+        root = skill.vendor_root
+        if skill.vendor is None or root is None or root.link != "symlink" or not skill.folder:
+            continue
+        vendor_root = (reg.root / root.path).resolve()
+        folder = reg.root / skill.folder
+        for dirpath, dirnames, filenames in os.walk(folder):
+            for name in sorted([*dirnames, *filenames]):
+                path = Path(dirpath) / name
+                if not path.is_symlink():
+                    continue
+                target = path.resolve()
+                if target == vendor_root or target.is_relative_to(vendor_root):
+                    continue
+                rel = path.relative_to(reg.root).as_posix()
+                yield Finding.make(
+                    "ORK045",
+                    f"vendor skill '{skill.name}' is linked (link: symlink) but '{rel}' is a "
+                    f"symlink to '{path.readlink()}', outside the vendor root '{root.path}'; "
+                    "the link would expose it: remove the symlink or use `link: copy`",
+                    rel,
+                )
