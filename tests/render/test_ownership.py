@@ -1,0 +1,214 @@
+"""Render ownership (issue 11, cases 1 and 4; PRODUCT.md §4 "Ownership is proven, not claimed").
+
+A file is Orkestra's to overwrite or delete only when the lock lists it and its bytes still hash to
+the recorded sha256; a lock entry outside its target's output roots, or in `.git/`, `registries/`
+or `knowledge/`, is ignored by sync and an error for `validate`. Configurable output paths
+(`claude_md_path`, a truth registry's `render.output`) stay inside the project and outside `.git/`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from orkestra.core.errors import ConflictError, ValidationFailed
+from orkestra.registry.loader import load
+from orkestra.registry.validate import validate
+from orkestra.render import manifest
+from orkestra.render.sync import sync
+from tests.conftest import write
+from tests.render.conftest import put
+
+AGENT = ".claude/agents/example-agent.md"
+VICTIMS = {
+    ".git/HEAD": "ref: refs/heads/main\n",
+    ".git/config": "[core]\n\trepositoryformatversion = 0\n",
+    "README.md": "# Read me\n",
+    "src/app.py": "print('app')\n",
+    "registries/agents/example-agent.yaml": None,  # the scaffold's own
+}
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _tamper(root: Path, entries: dict[str, object]) -> None:
+    lock = json.loads((root / manifest.LOCK_PATH).read_text())
+    lock["files"].update(entries)
+    (root / manifest.LOCK_PATH).write_text(json.dumps(lock, indent=2))
+
+
+def _victims(root: Path) -> dict[str, bytes]:
+    for rel, text in VICTIMS.items():
+        if text is not None:
+            write(root, rel, text)
+    return {rel: (root / rel).read_bytes() for rel in VICTIMS}
+
+
+@pytest.mark.parametrize("style", ["hashed", "v1"])
+def test_a_hand_edited_lock_never_reaches_outside_the_output_roots(
+    scaffold: Path, style: str
+) -> None:
+    sync(scaffold)
+    before = _victims(scaffold)
+    # the attacker even records the right hashes: roots, not hashes, keep these files safe
+    _tamper(
+        scaffold,
+        {
+            rel: {"target": "claude", "sha256": _sha(data)} if style == "hashed" else "claude"
+            for rel, data in before.items()
+        },
+    )
+    found = [f for f in validate(load(scaffold)).findings if f.code == "ORK046"]
+    assert sorted(f.message.split("'")[1] for f in found) == sorted(VICTIMS)
+    assert all(f.severity == "error" and f.file == manifest.LOCK_PATH and f.line for f in found)
+    from orkestra.render.sync import owned_entries  # sync ignores them
+
+    assert owned_entries(load(scaffold)).keys() == {
+        AGENT,
+        ".claude/skills/example-skill/SKILL.md",
+        "GROUND_TRUTHS.md",
+    }
+    with pytest.raises(ValidationFailed, match="ORK046"):
+        sync(scaffold)
+    with pytest.raises(ValidationFailed):
+        sync(scaffold, force=True)
+    assert {rel: (scaffold / rel).read_bytes() for rel in VICTIMS} == before
+
+
+def test_a_lock_entry_of_an_unknown_target_or_in_knowledge_is_reported(scaffold: Path) -> None:
+    sync(scaffold)
+    write(scaffold, "knowledge/notes/a.md", "note\n")
+    _tamper(
+        scaffold,
+        {
+            "knowledge/notes/a.md": {"target": "claude", "sha256": _sha(b"note\n")},
+            ".codex/agents/x.toml": {"target": "codex", "sha256": _sha(b"")},
+            ".claude/skills": {"target": "claude", "sha256": _sha(b"")},  # a root itself
+        },
+    )
+    found = {
+        f.message.split("'")[1] for f in validate(load(scaffold)).findings if f.code == "ORK046"
+    }
+    assert found == {"knowledge/notes/a.md", ".codex/agents/x.toml", ".claude/skills"}
+
+
+def test_a_listed_hand_written_agent_is_never_deleted_without_its_hash(scaffold: Path) -> None:
+    sync(scaffold)
+    mine = write(scaffold, ".claude/agents/mine.md", "---\nname: mine\n---\nhand-written\n")
+    for forged in ("claude", {"target": "claude", "sha256": "0" * 64}, {"target": "claude"}):
+        _tamper(scaffold, {".claude/agents/mine.md": forged})
+        plan = sync(scaffold, mode="dry-run").plan
+        assert plan.deleted == [] and plan.conflicts == [".claude/agents/mine.md"]
+        assert not sync(scaffold, mode="check").ok
+        with pytest.raises(ConflictError, match="edited since"):
+            sync(scaffold)
+        assert mine.read_text() == "---\nname: mine\n---\nhand-written\n"
+    sync(scaffold, force=True)  # --force releases it from the lock and still keeps the file
+    assert mine.read_text() == "---\nname: mine\n---\nhand-written\n"
+    assert ".claude/agents/mine.md" not in manifest.load(scaffold)
+    assert sync(scaffold, mode="check").ok
+
+
+def test_an_owned_file_edited_since_is_a_conflict_and_force_takes_it_over(scaffold: Path) -> None:
+    sync(scaffold)
+    (scaffold / AGENT).write_text("my edits\n")
+    agent = "registries/agents/example-agent.yaml"
+    (scaffold / agent).write_text((scaffold / agent).read_text().replace("prompt: ", "prompt: X"))
+    plan = sync(scaffold, mode="dry-run").plan
+    assert plan.conflicts == [AGENT] and AGENT not in plan.updated
+    with pytest.raises(ConflictError) as err:
+        sync(scaffold)
+    assert err.value.file == AGENT and "--force" in err.value.message
+    assert (scaffold / AGENT).read_text() == "my edits\n"
+    sync(scaffold, force=True)
+    assert (scaffold / AGENT).read_text().startswith("---\nname: example-agent\n")
+    recorded = manifest.load(scaffold)[AGENT]
+    assert recorded.sha256 == _sha((scaffold / AGENT).read_bytes())
+
+
+def test_an_owned_file_is_recorded_with_the_hash_of_its_bytes(scaffold: Path) -> None:
+    sync(scaffold)
+    for rel, entry in manifest.load(scaffold).items():
+        assert entry.target == "claude"
+        assert entry.sha256 == _sha((scaffold / rel).read_bytes())
+
+
+# --- case 4: configurable output paths ---------------------------------------------------------
+
+
+def _config(root: Path, render: dict[str, object]) -> None:
+    put(root, "registries/orkestra.yaml", {"project": "demo", "render": render})
+
+
+def _truths_output(root: Path, output: str) -> None:
+    path = root / "registries/truths/project.yaml"
+    text = path.read_text()
+    assert "render:" not in text
+    text = text.replace(
+        "  owner: project\n", f"  owner: project\n  render:\n    output: {output}\n"
+    )
+    path.write_text(text)
+
+
+@pytest.mark.parametrize("bad", [".git/config", ".git/hooks/pre-commit.md", "sub/.GIT/x.md",
+                                 "registries/x.md", "knowledge/x.md", "notes.txt", "../x.md"])  # fmt: skip
+def test_claude_md_path_outside_the_allowed_places_fails_validate(scaffold: Path, bad: str) -> None:
+    write(scaffold, ".git/config", "[core]\n")
+    _config(scaffold, {"claude_md": True, "claude_md_path": bad})
+    found = [f for f in validate(load(scaffold)).errors if "claude_md_path" in f.message]
+    assert found and found[0].file == "registries/orkestra.yaml" and found[0].line
+    with pytest.raises(ValidationFailed):
+        sync(scaffold)
+    assert (scaffold / ".git/config").read_text() == "[core]\n"
+
+
+@pytest.mark.parametrize(
+    "bad", [".git/hooks/post-checkout", ".claude/settings.json", ".claude/agents/gt.md",
+            "registries/GT.md", ".git/GT.md", "knowledge/GT.md"],
+)  # fmt: skip
+def test_truth_output_outside_the_allowed_places_fails_validate(scaffold: Path, bad: str) -> None:
+    _truths_output(scaffold, bad)
+    found = [f for f in validate(load(scaffold)).errors if "output" in f.message]
+    assert found and found[0].file == "registries/truths/project.yaml"
+    with pytest.raises(ValidationFailed):
+        sync(scaffold)
+    assert not (scaffold / bad).exists()
+    assert not (scaffold / manifest.LOCK_PATH).exists()
+
+
+def test_truth_output_may_move_and_the_old_file_is_pruned(scaffold: Path) -> None:
+    sync(scaffold)
+    _truths_output(scaffold, "docs/GROUND_TRUTHS.md")
+    report = sync(scaffold)
+    assert report.plan.deleted == ["GROUND_TRUTHS.md"]
+    assert (scaffold / "docs/GROUND_TRUTHS.md").is_file()
+    assert not [f for f in validate(load(scaffold)).findings if f.code == "ORK046"]
+
+
+def test_truth_output_naming_a_users_file_is_a_conflict(scaffold: Path) -> None:
+    readme = write(scaffold, "README.md", "# Mine\n")
+    _truths_output(scaffold, "README.md")
+    with pytest.raises(ConflictError):
+        sync(scaffold)
+    assert readme.read_text() == "# Mine\n"
+
+
+def test_claude_md_path_may_not_name_a_users_file_without_markers(scaffold: Path) -> None:
+    readme = write(scaffold, "docs/README.md", "# Mine\n")
+    _config(scaffold, {"claude_md": True, "claude_md_path": "docs/README.md"})
+    found = [f for f in validate(load(scaffold)).findings if f.code == "ORK047"]
+    assert len(found) == 1 and found[0].file == "registries/orkestra.yaml"
+    with pytest.raises(ValidationFailed, match="ORK047"):
+        sync(scaffold)
+    assert readme.read_text() == "# Mine\n"
+    readme.write_text("# Mine\n\n<!-- orkestra:begin -->\nold\n<!-- orkestra:end -->\n")
+    sync(scaffold)  # with the markers it is Orkestra's block to keep
+    assert readme.read_text().startswith("# Mine\n\n<!-- orkestra:begin")
+    for name in (".claude/CLAUDE.md", "docs/CLAUDE.md"):  # a CLAUDE.md anywhere is fine
+        _config(scaffold, {"claude_md": True, "claude_md_path": name})
+        assert not validate(load(scaffold)).errors
