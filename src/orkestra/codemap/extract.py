@@ -1,0 +1,196 @@
+"""Tags queries over a tree-sitter parse: definitions with qualified names, references, imports.
+
+Capture names (the wheels' `tags.scm` convention plus ours): `@definition.KIND` / `@reference.KIND`
+with `@name`; `@scope` with `@name` qualifies nested names without being a definition (a Rust
+`impl`); `@receiver` qualifies a Go method; `@import.module`, `@import.name`, `@import.alias`.
+A function whose nearest enclosing definition is a class-like container is a method.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from orkestra.codemap import languages
+from orkestra.codemap.facts import CONTAINERS, FileFacts, Import, Ref, Symbol
+
+#: parent node types that make a reference a member access (`x.name`)
+MEMBER_PARENTS = frozenset(
+    {
+        "attribute", "member_expression", "field_expression", "selector_expression",
+        "member_access_expression", "scoped_identifier", "call", "method_invocation",
+        "field_access", "qualified_identifier", "scoped_call_expression",
+        "member_call_expression", "nullsafe_member_call_expression", "class_constant_access_expression",
+    }
+)  # fmt: skip
+KIND_ALIASES = {"constructor": "method", "field": "field", "macro": "macro"}
+QUOTES = "\"'`<>"
+
+
+def extract(language: str, source: bytes) -> FileFacts:
+    """Parse `source` as `language` and run its tags queries."""
+    ts = languages.require()
+    lang, query = languages.load(language)
+    tree = ts.Parser(lang).parse(source)
+    defs: dict[tuple[int, int], tuple[str, str, Any, Any]] = {}
+    scopes: dict[tuple[int, int], str] = {}
+    refs: list[tuple[str, Any, Any]] = []
+    facts = FileFacts(language)
+    for _index, match in ts.QueryCursor(query).matches(tree.root_node):
+        _collect(match, defs, scopes, refs, facts)
+    lines = source.split(b"\n")
+    for _span, (kind, name, node, name_node) in sorted(defs.items(), key=lambda item: item[0]):
+        chain = _chain(node, defs, scopes)
+        parent_kind = _parent_kind(node, defs, scopes)
+        if kind == "function" and parent_kind in CONTAINERS:
+            kind = "method"
+        row = name_node.start_point[0]
+        facts.symbols.append(
+            Symbol(
+                name=name,
+                qualname=".".join([*chain, name]),
+                kind=kind,
+                line=row + 1,
+                end_line=node.end_point[0] + 1,
+                signature=_line(lines, row),
+            )
+        )
+    def_names = {(d[3].start_byte, d[3].end_byte) for d in defs.values()}
+    seen: set[tuple[int, str]] = set()
+    for kind, _node, name_node in refs:
+        if (name_node.start_byte, name_node.end_byte) in def_names:
+            continue
+        site = (name_node.start_byte, kind)
+        if site in seen:
+            continue
+        seen.add(site)
+        name = _text(name_node)
+        facts.refs.append(
+            Ref(
+                name=name,
+                line=name_node.start_point[0] + 1,
+                col=name_node.start_point[1] + 1,
+                kind=kind,
+                member=_is_member(name_node),
+                scope=".".join(_chain(name_node, defs, scopes, include_self=True)),
+            )
+        )
+    facts.refs.sort(key=lambda r: (r.line, r.col, r.name))
+    return facts
+
+
+def _collect(
+    match: dict[str, list[Any]],
+    defs: dict[tuple[int, int], tuple[str, str, Any, Any]],
+    scopes: dict[tuple[int, int], str],
+    refs: list[tuple[str, Any, Any]],
+    facts: FileFacts,
+) -> None:
+    names = match.get("name")
+    if "import.module" in match:
+        _import(match, facts)
+        return
+    if "scope" in match and names:
+        node = match["scope"][0]
+        scopes[(node.start_byte, node.end_byte)] = _text(names[0])
+        return
+    for capture, nodes in match.items():
+        role, _, kind = capture.partition(".")
+        if role not in ("definition", "reference") or not names or not nodes:
+            continue
+        node, name_node = nodes[0], names[0]
+        if role == "definition":
+            key = (node.start_byte, node.end_byte)
+            receiver = match.get("receiver")
+            if receiver:
+                scopes.setdefault((node.start_byte, node.end_byte + 1), _text(receiver[0]))
+            # the first match for a node wins, except that a more specific kind replaces "function"
+            old = defs.get(key)
+            if old is None or (old[0] == "function" and kind not in ("function", "constant")):
+                defs[key] = (KIND_ALIASES.get(kind, kind), _text(name_node), node, name_node)
+        else:
+            refs.append((kind or "use", node, name_node))
+
+
+def _import(match: dict[str, list[Any]], facts: FileFacts) -> None:
+    module = match["import.module"][0]
+    name = match.get("import.name")
+    alias = match.get("import.alias")
+    facts.imports.append(
+        Import(
+            module=("./" if "import.relative" in match else "") + _text(module).strip(QUOTES),
+            line=module.start_point[0] + 1,
+            name=_text(name[0]).strip(QUOTES) if name else "",
+            alias=_text(alias[0]) if alias else "",
+        )
+    )
+
+
+def _chain(
+    node: Any,
+    defs: dict[tuple[int, int], tuple[str, str, Any, Any]],
+    scopes: dict[tuple[int, int], str],
+    *,
+    include_self: bool = False,
+) -> list[str]:
+    """Names of the definitions (and scopes) enclosing `node`, outermost first."""
+    out: list[str] = []
+    receiver = scopes.get((node.start_byte, node.end_byte + 1))
+    own = (node.start_byte, node.end_byte)
+    current = node if include_self else node.parent
+    while current is not None:
+        key = (current.start_byte, current.end_byte)
+        if key == own and current is not node:
+            pass  # a wrapper with the same span (Python's expression_statement) is the node itself
+        elif key in defs:
+            out.append(defs[key][1])
+            go = scopes.get((current.start_byte, current.end_byte + 1))
+            if go:
+                out.append(go)
+        elif key in scopes:
+            out.append(scopes[key])
+        current = current.parent
+    if receiver:
+        out.append(receiver)
+    out.reverse()
+    return out
+
+
+def _parent_kind(
+    node: Any,
+    defs: dict[tuple[int, int], tuple[str, str, Any, Any]],
+    scopes: dict[tuple[int, int], str],
+) -> str | None:
+    if (node.start_byte, node.end_byte + 1) in scopes:
+        return "impl"  # a Go method's receiver
+    own = (node.start_byte, node.end_byte)
+    current = node.parent
+    while current is not None:
+        key = (current.start_byte, current.end_byte)
+        if key == own:
+            pass  # a wrapper with the same span is the node itself
+        elif key in defs:
+            return defs[key][0]
+        if key in scopes:
+            return "impl"
+        current = current.parent
+    return None
+
+
+def _is_member(name_node: Any) -> bool:
+    """True when the name is accessed on something (`x.name`, `x->name`, `A::name`)."""
+    parent = name_node.parent
+    if parent is None or parent.type not in MEMBER_PARENTS:
+        return False
+    if parent.type in ("call", "method_invocation"):
+        owner = parent.child_by_field_name("receiver") or parent.child_by_field_name("object")
+        return owner is not None
+    return bool(parent.start_byte != name_node.start_byte)
+
+
+def _text(node: Any) -> str:
+    return bytes(node.text or b"").decode("utf-8", "replace")
+
+
+def _line(lines: list[bytes], row: int) -> str:
+    text = lines[row].decode("utf-8", "replace").strip() if row < len(lines) else ""
+    return text[:200]

@@ -1,0 +1,99 @@
+"""Supported languages: file extensions, grammar wheels and tags queries (loaded lazily)."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from importlib import resources
+from typing import Any, NamedTuple
+
+from orkestra.core.errors import OrkestraError
+
+INSTALL_HINT = "pip install 'orkestra[code]'"
+
+
+class MissingExtra(OrkestraError):
+    """The optional `code` extra (tree-sitter and its grammars) is not installed."""
+
+    code = "missing_extra"
+
+
+class Spec(NamedTuple):
+    """A language: its grammar module, the factory function, file extensions, wheel queries used."""
+
+    module: str
+    factory: str
+    extensions: tuple[str, ...]
+    #: grammar modules whose shipped `TAGS_QUERY` is used (before our own supplement)
+    tags_from: tuple[str, ...]
+
+
+LANGUAGES: dict[str, Spec] = {
+    "python": Spec("tree_sitter_python", "language", (".py", ".pyi"), ("tree_sitter_python",)),
+    "javascript": Spec(
+        "tree_sitter_javascript", "language", (".js", ".jsx", ".mjs", ".cjs"),
+        ("tree_sitter_javascript",),
+    ),
+    "typescript": Spec(
+        "tree_sitter_typescript", "language_typescript", (".ts", ".mts", ".cts"),
+        ("tree_sitter_javascript", "tree_sitter_typescript"),
+    ),
+    "tsx": Spec(
+        "tree_sitter_typescript", "language_tsx", (".tsx",),
+        ("tree_sitter_javascript", "tree_sitter_typescript"),
+    ),
+    "go": Spec("tree_sitter_go", "language", (".go",), ("tree_sitter_go",)),
+    "rust": Spec("tree_sitter_rust", "language", (".rs",), ("tree_sitter_rust",)),
+    "java": Spec("tree_sitter_java", "language", (".java",), ("tree_sitter_java",)),
+    "c": Spec("tree_sitter_c", "language", (".c", ".h"), ("tree_sitter_c",)),
+    "cpp": Spec(
+        "tree_sitter_cpp", "language", (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"),
+        ("tree_sitter_cpp",),
+    ),
+    "csharp": Spec("tree_sitter_c_sharp", "language", (".cs",), ()),
+    "ruby": Spec("tree_sitter_ruby", "language", (".rb",), ("tree_sitter_ruby",)),
+    "php": Spec("tree_sitter_php", "language_php", (".php",), ("tree_sitter_php",)),
+    "bash": Spec("tree_sitter_bash", "language", (".sh", ".bash"), ()),
+}  # fmt: skip
+
+_BY_EXTENSION = {ext: name for name, spec in LANGUAGES.items() for ext in spec.extensions}
+
+
+def language_of(path: str) -> str | None:
+    """The language of a file by its extension, or None (text search only)."""
+    dot = path.rfind(".")
+    return _BY_EXTENSION.get(path[dot:].lower()) if dot > path.rfind("/") else None
+
+
+def require() -> Any:
+    """The `tree_sitter` module, or `MissingExtra` naming the install command."""
+    try:
+        return importlib.import_module("tree_sitter")
+    except ImportError as exc:
+        raise MissingExtra(
+            f"the code map needs tree-sitter and its grammars: {INSTALL_HINT}"
+        ) from exc
+
+
+@functools.cache
+def load(name: str) -> tuple[Any, Any]:
+    """(Language, Query) for a language: the wheels' tags queries plus our supplement."""
+    ts = require()
+    spec = LANGUAGES[name]
+    try:
+        grammar = importlib.import_module(spec.module)
+        language = ts.Language(getattr(grammar, spec.factory)())
+        shipped = [importlib.import_module(m).TAGS_QUERY for m in spec.tags_from]
+    except ImportError as exc:
+        raise MissingExtra(f"the {name} grammar is not installed: {INSTALL_HINT}") from exc
+    own = resources.files("orkestra.codemap").joinpath(f"queries/{name}.scm").read_text("utf-8")
+    return language, ts.Query(language, "\n".join([*shipped, own]))
+
+
+def available() -> bool:
+    """True when tree-sitter can be imported."""
+    try:
+        require()
+    except MissingExtra:
+        return False
+    return True

@@ -1,0 +1,161 @@
+"""Which indexed files an import names, per language (relative paths, then path suffixes)."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable
+
+JS_SUFFIXES = (
+    "", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".d.ts",
+    "/index.ts", "/index.tsx", "/index.js", "/index.jsx",
+)  # fmt: skip
+
+
+class FileSet:
+    """The indexed paths, looked up exactly, by path suffix, or by folder."""
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        self.paths = set(paths)
+        self.by_name: dict[str, list[str]] = {}
+        self.by_dir: dict[str, list[str]] = {}
+        for path in sorted(self.paths):
+            self.by_name.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+            self.by_dir.setdefault(posixpath.dirname(path), []).append(path)
+
+    def suffix(self, rel: str) -> list[str]:
+        """Paths equal to `rel` or ending in `/rel`."""
+        if rel in self.paths:
+            return [rel]
+        tail = "/" + rel
+        return [p for p in self.by_name.get(rel.rsplit("/", 1)[-1], []) if p.endswith(tail)]
+
+    def folder_suffix(self, rel: str, extensions: tuple[str, ...]) -> list[str]:
+        """Files (with one of `extensions`) directly in a folder equal to or ending in `rel`."""
+        out: list[str] = []
+        for folder, files in self.by_dir.items():
+            if folder == rel or folder.endswith("/" + rel):
+                out.extend(f for f in files if f.endswith(extensions))
+        return sorted(out)
+
+
+def targets(language: str, module: str, name: str, importer: str, files: FileSet) -> list[str]:
+    """The indexed files an import of `module` (taking `name`) from `importer` refers to."""
+    here = posixpath.dirname(importer)
+    resolver = _RESOLVERS.get(language)
+    found = resolver(module, name, here, files) if resolver else []
+    return [f for f in dict.fromkeys(found) if f != importer]
+
+
+def _first(files: FileSet, candidates: Iterable[str], *, suffix: bool = True) -> list[str]:
+    for cand in candidates:
+        cand = posixpath.normpath(cand).lstrip("/")
+        if cand.startswith("../"):
+            continue
+        hits = files.suffix(cand) if suffix else ([cand] if cand in files.paths else [])
+        if hits:
+            return hits
+    return []
+
+
+def _python(module: str, name: str, here: str, files: FileSet) -> list[str]:
+    dots = len(module) - len(module.lstrip("."))
+    rest = module[dots:].replace(".", "/")
+    base = here
+    for _ in range(max(dots - 1, 0)):
+        base = posixpath.dirname(base)
+    stem = posixpath.join(base, rest) if dots else rest
+    mods = [f"{stem}.py", f"{stem}/__init__.py", f"{stem}.pyi"]
+    subs = [f"{stem}/{name}.py", f"{stem}/{name}/__init__.py"] if name and name != "*" else []
+    out = _first(files, subs, suffix=not dots)
+    return out or _first(files, mods, suffix=not dots)
+
+
+def _js(module: str, name: str, here: str, files: FileSet) -> list[str]:
+    del name
+    if not module.startswith("."):
+        return []
+    stem = posixpath.normpath(posixpath.join(here, module))
+    return _first(files, [stem + s for s in JS_SUFFIXES], suffix=False)
+
+
+def _go(module: str, name: str, here: str, files: FileSet) -> list[str]:
+    del name, here
+    parts = module.strip("/").split("/")
+    for size in (3, 2, 1):
+        if len(parts) >= size:
+            found = files.folder_suffix("/".join(parts[-size:]), (".go",))
+            if found:
+                return [f for f in found if not f.endswith("_test.go")] or found
+    return []
+
+
+def _rust(module: str, name: str, here: str, files: FileSet) -> list[str]:
+    parts = [p for p in module.split("::") if p]
+    if not parts:
+        return []
+    if len(parts) == 1 and not name:  # `mod foo;`
+        return _first(files, [f"{here}/{parts[0]}.rs", f"{here}/{parts[0]}/mod.rs"], suffix=False)
+    if parts[0] in ("crate", "self", "super"):
+        parts = parts[1:]
+    out: list[str] = []
+    for size in range(len(parts), 0, -1):
+        stem = "/".join(parts[:size])
+        out = _first(files, [f"{stem}.rs", f"{stem}/mod.rs"])
+        if out:
+            break
+    return out
+
+
+def _java(module: str, name: str, here: str, files: FileSet) -> list[str]:
+    del name, here
+    if module.endswith(".*"):
+        return files.folder_suffix(module[:-2].replace(".", "/"), (".java",))
+    parts = module.split(".")
+    for size in range(len(parts), 0, -1):
+        found = _first(files, ["/".join(parts[:size]) + ".java"])
+        if found:
+            return found
+    return []
+
+
+def _c(module: str, name: str, here: str, files: FileSet) -> list[str]:
+    del name
+    return _first(files, [posixpath.join(here, module)], suffix=False) or _first(files, [module])
+
+
+def _ruby(module: str, name: str, here: str, files: FileSet) -> list[str]:
+    stem = module if module.endswith(".rb") else module + ".rb"
+    if module.startswith("./"):
+        return _first(files, [posixpath.join(here, stem)], suffix=False)
+    return _first(files, [stem, f"lib/{stem}"])
+
+
+def _php(module: str, name: str, here: str, files: FileSet) -> list[str]:
+    del name
+    if module.endswith(".php"):
+        return _first(files, [posixpath.join(here, module)], suffix=False) or _first(
+            files, [module]
+        )
+    parts = module.strip("\\").split("\\")
+    for size in range(len(parts), 0, -1):
+        found = _first(files, ["/".join(parts[-size:]) + ".php"])
+        if found:
+            return found
+    return []
+
+
+def _bash(module: str, name: str, here: str, files: FileSet) -> list[str]:
+    del name
+    return _first(files, [posixpath.join(here, module)], suffix=False) or _first(files, [module])
+
+
+def _csharp(module: str, name: str, here: str, files: FileSet) -> list[str]:
+    del module, name, here, files
+    return []  # namespaces map to files through their declarations (see resolve)
+
+
+_RESOLVERS = {
+    "python": _python, "javascript": _js, "typescript": _js, "tsx": _js, "go": _go,
+    "rust": _rust, "java": _java, "c": _c, "cpp": _c, "ruby": _ruby, "php": _php,
+    "bash": _bash, "csharp": _csharp,
+}  # fmt: skip

@@ -1,0 +1,19 @@
+; orkestra supplement to tree-sitter-cpp's tags.scm
+(preproc_include path: (string_literal (string_content) @import.module))
+(preproc_def name: (identifier) @name) @definition.macro
+(preproc_function_def name: (identifier) @name) @definition.macro
+(namespace_definition name: (namespace_identifier) @name) @definition.namespace
+(field_declaration_list (field_declaration declarator: (function_declarator declarator: (field_identifier) @name)) @definition.method)
+(field_declaration_list (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.method)
+(field_declaration_list (function_definition declarator: (function_declarator declarator: (field_identifier) @name)) @definition.method)
+(field_declaration_list (function_definition declarator: (function_declarator declarator: (identifier) @name)) @definition.method)
+(function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (namespace_identifier) @receiver name: (identifier) @name))) @definition.method
+(template_declaration (function_definition declarator: (function_declarator declarator: (identifier) @name)) @definition.function)
+(enum_specifier name: (type_identifier) @name body: (_)) @definition.enum
+(base_class_clause (type_identifier) @name) @reference.class
+(template_argument_list (type_descriptor type: (type_identifier) @name)) @reference.type
+(call_expression function: (qualified_identifier name: (identifier) @name)) @reference.call
+(call_expression function: (template_function name: (identifier) @name)) @reference.call
+(parameter_declaration type: (type_identifier) @name) @reference.type
+(new_expression type: (type_identifier) @name) @reference.class
+(using_declaration (qualified_identifier) @import.module)

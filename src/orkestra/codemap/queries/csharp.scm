@@ -1,0 +1,25 @@
+; orkestra tags for C# (tree-sitter-c-sharp ships none)
+(class_declaration name: (identifier) @name) @definition.class
+(struct_declaration name: (identifier) @name) @definition.struct
+(interface_declaration name: (identifier) @name) @definition.interface
+(enum_declaration name: (identifier) @name) @definition.enum
+(record_declaration name: (identifier) @name) @definition.class
+(method_declaration name: (identifier) @name) @definition.method
+(constructor_declaration name: (identifier) @name) @definition.method
+(property_declaration name: (identifier) @name) @definition.property
+(delegate_declaration name: (identifier) @name) @definition.type
+(namespace_declaration name: (_) @name) @definition.namespace
+(file_scoped_namespace_declaration name: (_) @name) @definition.namespace
+(using_directive (qualified_name) @import.module)
+(using_directive (identifier) @import.module)
+(invocation_expression function: (identifier) @name) @reference.call
+(invocation_expression function: (member_access_expression name: (identifier) @name)) @reference.call
+(invocation_expression function: (generic_name (identifier) @name)) @reference.call
+(invocation_expression function: (member_access_expression name: (generic_name (identifier) @name))) @reference.call
+(object_creation_expression type: (identifier) @name) @reference.class
+(object_creation_expression type: (generic_name (identifier) @name)) @reference.class
+(base_list (identifier) @name) @reference.class
+(base_list (generic_name (identifier) @name)) @reference.class
+(type_argument_list (identifier) @name) @reference.type
+(parameter type: (identifier) @name) @reference.type
+(attribute name: (identifier) @name) @reference.type

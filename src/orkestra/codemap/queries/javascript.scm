@@ -1,0 +1,16 @@
+; orkestra supplement to tree-sitter-javascript's tags.scm
+(method_definition name: (property_identifier) @name (#eq? @name "constructor")) @definition.method
+(class_declaration body: (class_body (field_definition property: (property_identifier) @name) @definition.field))
+(import_statement (import_clause (named_imports (import_specifier name: (identifier) @import.name !alias))) source: (string (string_fragment) @import.module))
+(import_statement (import_clause (named_imports (import_specifier name: (identifier) @import.name alias: (identifier) @import.alias))) source: (string (string_fragment) @import.module))
+(import_statement (import_clause (identifier) @import.alias) source: (string (string_fragment) @import.module))
+(import_statement (import_clause (namespace_import (identifier) @import.alias)) source: (string (string_fragment) @import.module))
+(export_statement (export_clause (export_specifier name: (identifier) @import.name !alias)) source: (string (string_fragment) @import.module))
+(export_statement (export_clause (export_specifier name: (identifier) @import.name alias: (identifier) @import.alias)) source: (string (string_fragment) @import.module))
+(export_statement "*" source: (string (string_fragment) @import.module))
+(call_expression function: (identifier) @_req arguments: (arguments (string (string_fragment) @import.module)) (#eq? @_req "require"))
+(class_heritage (identifier) @name) @reference.class
+(jsx_opening_element name: (identifier) @name) @reference.class
+(jsx_self_closing_element name: (identifier) @name) @reference.class
+(decorator (identifier) @name) @reference.call
+(decorator (call_expression function: (identifier) @name)) @reference.call

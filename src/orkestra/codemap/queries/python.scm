@@ -1,0 +1,12 @@
+; orkestra supplement to tree-sitter-python's tags.scm
+(import_statement name: (dotted_name) @import.module)
+(import_statement name: (aliased_import name: (dotted_name) @import.module alias: (identifier) @import.alias))
+(import_from_statement module_name: (_) @import.module name: (dotted_name) @import.name)
+(import_from_statement module_name: (_) @import.module name: (aliased_import name: (dotted_name) @import.name alias: (identifier) @import.alias))
+(decorator (identifier) @name) @reference.call
+(decorator (attribute attribute: (identifier) @name)) @reference.call
+(class_definition superclasses: (argument_list (identifier) @name)) @reference.class
+(class_definition superclasses: (argument_list (attribute attribute: (identifier) @name))) @reference.class
+(type (identifier) @name) @reference.type
+(type (generic_type (identifier) @name)) @reference.type
+(type (subscript value: (identifier) @name)) @reference.type

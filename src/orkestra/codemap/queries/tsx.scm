@@ -1,0 +1,22 @@
+; orkestra supplement to tree-sitter-javascript's and tree-sitter-typescript's tags.scm
+(method_definition name: (property_identifier) @name (#eq? @name "constructor")) @definition.method
+(public_field_definition name: (property_identifier) @name) @definition.field
+(import_statement (import_clause (named_imports (import_specifier name: (identifier) @import.name !alias))) source: (string (string_fragment) @import.module))
+(import_statement (import_clause (named_imports (import_specifier name: (identifier) @import.name alias: (identifier) @import.alias))) source: (string (string_fragment) @import.module))
+(import_statement (import_clause (identifier) @import.alias) source: (string (string_fragment) @import.module))
+(import_statement (import_clause (namespace_import (identifier) @import.alias)) source: (string (string_fragment) @import.module))
+(export_statement (export_clause (export_specifier name: (identifier) @import.name !alias)) source: (string (string_fragment) @import.module))
+(export_statement (export_clause (export_specifier name: (identifier) @import.name alias: (identifier) @import.alias)) source: (string (string_fragment) @import.module))
+(export_statement "*" source: (string (string_fragment) @import.module))
+(type_alias_declaration name: (type_identifier) @name) @definition.type
+(enum_declaration name: (identifier) @name) @definition.enum
+(class_declaration name: (type_identifier) @name) @definition.class
+(generic_type name: (type_identifier) @name) @reference.type
+(type_arguments (type_identifier) @name) @reference.type
+(extends_clause value: (identifier) @name) @reference.class
+(implements_clause (type_identifier) @name) @reference.implementation
+(extends_type_clause type: (type_identifier) @name) @reference.type
+(decorator (identifier) @name) @reference.call
+(decorator (call_expression function: (identifier) @name)) @reference.call
+(jsx_opening_element name: (identifier) @name) @reference.class
+(jsx_self_closing_element name: (identifier) @name) @reference.class

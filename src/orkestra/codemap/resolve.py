@@ -1,0 +1,153 @@
+"""References resolved to definitions: same file, then imports (aliases and re-exports followed),
+then a unique global name; and imports resolved to the files they name."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+from dataclasses import dataclass
+
+from orkestra.codemap import modules
+
+#: kinds reached through `x.name` rather than a bare name
+MEMBER_KINDS = frozenset({"method", "field", "property", "event"})
+#: languages where a bare name inside a class reaches the class's own members
+IMPLICIT_MEMBERS = frozenset({"java", "csharp", "cpp", "ruby"})
+FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c"}
+NAMESPACE_KINDS = ("namespace", "module", "package")
+MAX_HOPS = 4
+
+
+@dataclass(frozen=True)
+class Def:
+    id: int
+    file: int
+    name: str
+    qualname: str
+    kind: str
+
+    @property
+    def parent(self) -> str:
+        return self.qualname.rpartition(".")[0]
+
+
+def visible(parent: str, scope: str) -> bool:
+    """True when a definition under `parent` can be named from inside `scope`."""
+    return not parent or scope == parent or scope.startswith(parent + ".")
+
+
+class Resolver:
+    """The whole map in memory, answering "which definition does this name mean here?"."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.files = {r[0]: (r[1], r[2] or "", bool(r[3])) for r in conn.execute(
+            "SELECT id, path, language, demoted FROM files")}  # fmt: skip
+        self.by_file: dict[tuple[int, str], list[Def]] = defaultdict(list)
+        self.by_name: dict[str, list[Def]] = defaultdict(list)
+        for row in conn.execute(
+            "SELECT id, file_id, name, qualname, kind FROM symbols ORDER BY id"
+        ):
+            d = Def(*row)
+            self.by_file[(d.file, d.name)].append(d)
+            self.by_name[d.name].append(d)
+        self.bindings: dict[tuple[int, str], list[tuple[str, list[int]]]] = defaultdict(list)
+        self.star: dict[int, list[int]] = defaultdict(list)
+        self.imported: dict[int, list[int]] = defaultdict(list)
+
+    def resolve_imports(self, conn: sqlite3.Connection) -> list[tuple[int, int, int]]:
+        """(import id, file id, target file id) for every import that names indexed files."""
+        ids = {path: fid for fid, (path, _l, _d) in self.files.items()}
+        fileset = modules.FileSet(ids)
+        spaces: dict[str, set[int]] = defaultdict(set)
+        for defs in self.by_name.values():
+            for d in defs:
+                if d.kind in NAMESPACE_KINDS:
+                    spaces[d.qualname].add(d.file)
+        rows: list[tuple[int, int, int]] = []
+        for iid, fid, module, name, alias in conn.execute(
+            "SELECT id, file_id, module, name, alias FROM imports ORDER BY id"
+        ):
+            path, language, _demoted = self.files[fid]
+            found = [ids[p] for p in modules.targets(language, module, name, path, fileset)]
+            if not found:
+                key = module.replace("\\", ".").replace("::", ".").strip(".")
+                found = sorted(spaces.get(key, set()) - {fid})
+            self._bind(fid, name, alias, found)
+            rows.extend((iid, fid, target) for target in found)
+        return rows
+
+    def _bind(self, fid: int, name: str, alias: str, found: list[int]) -> None:
+        if not found:
+            return
+        self.imported[fid].extend(t for t in found if t not in self.imported[fid])
+        real = name.rsplit(".", 1)[-1].rsplit("\\", 1)[-1].rsplit("::", 1)[-1]
+        if real and real != "*":
+            self.bindings[(fid, alias or real)].append((real, found))
+        elif not alias:
+            self.star[fid].extend(found)
+
+    def resolve(self, fid: int, name: str, member: bool, scope: str) -> int | None:
+        """The definition a reference means, or None when it cannot be told."""
+        language = self.files[fid][1]
+        local = self._local(fid, name, member, scope, language)
+        if local is not None:
+            return local
+        for real, targets in self.bindings.get((fid, name), []):
+            for target in targets:
+                found = self._exported(target, real, 0)
+                if found is not None:
+                    return found
+        for target in self.imported.get(fid, []):
+            found = self._exported(target, name, 0, member=member)
+            if found is not None:
+                return found
+        return self._global(fid, name, member, language)
+
+    def _local(self, fid: int, name: str, member: bool, scope: str, language: str) -> int | None:
+        defs = self.by_file.get((fid, name), [])
+        if not defs:
+            return None
+        if member:
+            members = [d for d in defs if d.kind in MEMBER_KINDS]
+            mine = [d for d in members if visible(d.parent, scope)]
+            pick = mine or (members if len(members) == 1 else [])
+        else:
+            implicit = language in IMPLICIT_MEMBERS
+            pick = [
+                d for d in defs
+                if (d.kind not in MEMBER_KINDS or implicit) and visible(d.parent, scope)
+            ]  # fmt: skip
+        if not pick:
+            return None
+        return max(pick, key=lambda d: (len(d.parent), -d.id)).id
+
+    def _exported(self, fid: int, name: str, hops: int, *, member: bool = False) -> int | None:
+        """A top-level (or, for `x.name`, any) definition of `name` in file `fid`, following
+        re-exports (`from .impl import name`, `export * from`) a few hops."""
+        defs = self.by_file.get((fid, name), [])
+        top = [d for d in defs if not d.parent or (member and d.kind in MEMBER_KINDS)]
+        if top:
+            return top[0].id
+        if hops >= MAX_HOPS:
+            return None
+        for real, targets in self.bindings.get((fid, name), []):
+            for target in targets:
+                found = self._exported(target, real, hops + 1)
+                if found is not None:
+                    return found
+        for target in self.star.get(fid, []):
+            found = self._exported(target, name, hops + 1)
+            if found is not None:
+                return found
+        return None
+
+    def _global(self, fid: int, name: str, member: bool, language: str) -> int | None:
+        family = FAMILY.get(language, language)
+        defs = [
+            d for d in self.by_name.get(name, [])
+            if d.file != fid
+            and FAMILY.get(self.files[d.file][1], self.files[d.file][1]) == family
+            and (d.kind in MEMBER_KINDS) == member
+        ]  # fmt: skip
+        kept = [d for d in defs if not self.files[d.file][2]] or defs
+        return kept[0].id if len(kept) == 1 else None

@@ -1,0 +1,119 @@
+"""`.orkestra/code.sqlite`: the code map's tables (derived, safe to delete, safe to share).
+
+Writers take SQLite's write lock for the whole update (`BEGIN IMMEDIATE`), readers see the last
+committed map (WAL journal), so concurrent `code` commands never see half an index. A map with an
+old schema or a damaged file is deleted and rebuilt.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from orkestra.core import safewrite
+
+MAP_PATH = ".orkestra/code.sqlite"
+SCHEMA = 1
+BUSY_TIMEOUT_S = 30.0
+
+TABLES = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+  id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, language TEXT, size INTEGER NOT NULL,
+  mtime_ns INTEGER NOT NULL, sha TEXT NOT NULL, lines INTEGER NOT NULL, demoted INTEGER NOT NULL,
+  centrality REAL NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS symbols (
+  id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, name TEXT NOT NULL, qualname TEXT NOT NULL,
+  kind TEXT NOT NULL, line INTEGER NOT NULL, end_line INTEGER NOT NULL, signature TEXT NOT NULL,
+  centrality REAL NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS refs (
+  id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, name TEXT NOT NULL, line INTEGER NOT NULL,
+  col INTEGER NOT NULL, kind TEXT NOT NULL, member INTEGER NOT NULL, scope TEXT NOT NULL,
+  target INTEGER);
+CREATE TABLE IF NOT EXISTS imports (
+  id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, module TEXT NOT NULL, name TEXT NOT NULL,
+  alias TEXT NOT NULL, line INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS import_targets (
+  import_id INTEGER NOT NULL, file_id INTEGER NOT NULL, target_file INTEGER NOT NULL);
+CREATE VIRTUAL TABLE IF NOT EXISTS text USING fts5(body, tokenize = 'trigram');
+CREATE INDEX IF NOT EXISTS symbols_name ON symbols (name);
+CREATE INDEX IF NOT EXISTS symbols_file ON symbols (file_id);
+CREATE INDEX IF NOT EXISTS refs_name ON refs (name);
+CREATE INDEX IF NOT EXISTS refs_target ON refs (target);
+CREATE INDEX IF NOT EXISTS refs_file ON refs (file_id);
+CREATE INDEX IF NOT EXISTS imports_file ON imports (file_id);
+CREATE INDEX IF NOT EXISTS targets_file ON import_targets (file_id);
+CREATE INDEX IF NOT EXISTS targets_target ON import_targets (target_file);
+"""
+
+
+def map_path(root: Path) -> Path:
+    """Where the code map of `root` lives."""
+    return root / MAP_PATH
+
+
+def exists(root: Path) -> bool:
+    """True when a code map has been built for `root`."""
+    return map_path(root).is_file()
+
+
+def connect(root: Path, *, create: bool) -> sqlite3.Connection:
+    """Open the map (creating or rebuilding it when `create`); its folder must not be a symlink."""
+    safewrite.check_target(root, MAP_PATH)
+    path = map_path(root)
+    if create:
+        path.parent.mkdir(exist_ok=True)
+    conn = _open(path)
+    try:
+        if _schema(conn) == SCHEMA:
+            return conn
+    except sqlite3.DatabaseError:  # damaged or foreign file: a derived map is rebuilt
+        pass
+    conn.close()
+    if not create:
+        raise sqlite3.DatabaseError(f"{MAP_PATH} has an old schema or is damaged")
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    conn = _open(path)
+    conn.executescript(TABLES)
+    conn.execute(f"PRAGMA user_version = {SCHEMA}")
+    return conn
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(os.fspath(path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    return conn
+
+
+def _schema(conn: sqlite3.Connection) -> int:
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version == SCHEMA:
+        conn.execute("SELECT count(*) FROM files").fetchone()
+    return version
+
+
+def meta(conn: sqlite3.Connection, key: str) -> str | None:
+    """One value of the meta table."""
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
+    """Set one value of the meta table."""
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+
+def delete_file(conn: sqlite3.Connection, file_id: int) -> None:
+    """Remove a file and everything extracted from it."""
+    conn.execute("DELETE FROM symbols WHERE file_id = ?", (file_id,))
+    conn.execute("DELETE FROM refs WHERE file_id = ?", (file_id,))
+    conn.execute(
+        "DELETE FROM import_targets WHERE import_id IN (SELECT id FROM imports WHERE file_id = ?)",
+        (file_id,),
+    )
+    conn.execute("DELETE FROM imports WHERE file_id = ?", (file_id,))
+    conn.execute("DELETE FROM text WHERE rowid = ?", (file_id,))
+    conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
