@@ -37,6 +37,8 @@ OTHERS = [
     "vendor_roots:\n  - path: vendor/skills\n    provider: acme\n    default_scopes: [core]\n",
     "mining:\n  packages:\n    core: 'src/core/**'\n  releasable_types: [feat, fix]\n",
     "render:\n  claude_md: true  # on\n",
+    "mcp: {serve: true}\n",
+    "mcp:\n  serve: false\n  command: [uvx, orkestra]\n",
     "# a comment line\n",
     "\n",
 ]

@@ -13,6 +13,7 @@ from orkestra.registry.registry import Registry
 from orkestra.render import manifest, writer
 from orkestra.render.environment import Templates
 from orkestra.render.plan import Output, RenderPlan
+from orkestra.render.targets import mcp_config
 
 Mode = Literal["write", "dry-run", "check"]
 TargetRender = Callable[[Registry, Templates], Iterable[Output]]
@@ -142,6 +143,7 @@ def sync(
     warnings = check_valid(reg)
     targets, skipped = choose_targets(reg, target)
     outputs = render_outputs(reg, targets, Templates(root))
+    outputs.extend(mcp_config.outputs(reg, [*targets, *skipped]))  # shared files, merged
     owned = owned_entries(reg)
     new_owned = {p: e for p, e in owned.items() if e.target not in targets}
     new_owned.update(

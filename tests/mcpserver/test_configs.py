@@ -1,0 +1,149 @@
+"""`sync` writes each target's MCP config entry for `orkestra mcp serve`, keeping the user's own."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from orkestra.core.errors import InputError
+from orkestra.render.sync import sync
+from tests.conftest import write
+from tests.mcpserver.conftest import call
+
+FILES = {
+    "claude": ".mcp.json",
+    "codex": ".codex/config.toml",
+    "copilot": ".vscode/mcp.json",
+    "cursor": ".cursor/mcp.json",
+    "gemini": ".gemini/settings.json",
+}
+TABLES = {"claude": "mcpServers", "codex": "mcp_servers", "copilot": "servers"}
+
+
+def _configure(root: Path, serve: bool, extra: str = "") -> None:
+    path = root / "registries/orkestra.yaml"
+    text = path.read_text(encoding="utf-8").split("targets:")[0].split("mcp:")[0]
+    targets = ", ".join(FILES)
+    path.write_text(
+        f"{text.rstrip()}\ntargets: [{targets}]\nmcp: {{serve: {str(serve).lower()}{extra}}}\n",
+        encoding="utf-8",
+    )
+
+
+def _entry(root: Path, target: str) -> Any:
+    path = root / FILES[target]
+    table = TABLES.get(target, "mcpServers")
+    if target == "codex":
+        return tomllib.loads(path.read_text(encoding="utf-8"))[table]["orkestra"]
+    return json.loads(path.read_text(encoding="utf-8"))[table]["orkestra"]
+
+
+def test_every_target_gets_an_entry_that_starts_the_server(root: Path) -> None:
+    from mcp import Client, StdioServerParameters
+
+    _configure(root, serve=True)
+    report = sync(root)
+    assert set(FILES.values()) <= set(report.plan.created)
+    claude = _entry(root, "claude")
+    assert Path(claude["command"]).is_absolute()
+    assert claude["args"][-4:] == ["--root", str(root), "mcp", "serve"]
+    for target in FILES:
+        entry = _entry(root, target)
+        assert (entry["command"], entry["args"]) == (claude["command"], claude["args"]), target
+    assert _entry(root, "copilot")["type"] == "stdio"
+
+    params = StdioServerParameters(command=claude["command"], args=claude["args"], cwd="/")
+
+    async def main() -> Any:
+        async with Client(params) as client:
+            return await call(client, "search", query="GT-PIPE-001")
+
+    assert anyio.run(main)["results"][0]["id"] == "GT-PIPE-001"
+    assert sync(root).written == 0  # a second sync changes nothing
+
+
+def test_users_entries_and_keys_are_kept(root: Path) -> None:
+    mine = {"mine": {"command": "npx", "args": ["-y", "thing"]}}
+    write(root, ".mcp.json", json.dumps({"mcpServers": mine, "other": [1, 2]}))
+    codex = '# my settings\nmodel = "o3"\n\n[mcp_servers.mine]\ncommand = "npx"  # mine\n'
+    write(root, ".codex/config.toml", codex)
+    _configure(root, serve=True)
+    report = sync(root)
+    assert {".mcp.json", ".codex/config.toml"} <= set(report.plan.updated)
+    claude = json.loads((root / ".mcp.json").read_text())
+    assert claude["other"] == [1, 2] and claude["mcpServers"]["mine"] == mine["mine"]
+    text = (root / ".codex/config.toml").read_text()
+    assert text.startswith(codex)  # the user's text, comments and all, byte for byte
+    assert tomllib.loads(text)["mcp_servers"]["mine"] == {"command": "npx"}
+    assert sync(root).written == 0
+
+
+def test_a_changed_entry_is_replaced_in_place(root: Path) -> None:
+    codex = (
+        '[mcp_servers.orkestra]\ncommand = "old"\nargs = []\n[mcp_servers.orkestra.env]\n'
+        'X = "1"\n\n[mcp_servers.mine]\ncommand = "npx"\n'
+    )
+    write(root, ".codex/config.toml", codex)
+    _configure(root, serve=True)
+    sync(root)
+    data = tomllib.loads((root / ".codex/config.toml").read_text())
+    assert data["mcp_servers"]["orkestra"] == _entry(root, "claude")
+    assert data["mcp_servers"]["mine"] == {"command": "npx"}
+
+
+def test_serve_false_removes_only_our_own_entry(root: Path) -> None:
+    _configure(root, serve=True)
+    sync(root)
+    cursor = json.loads((root / ".cursor/mcp.json").read_text())
+    cursor["mcpServers"]["mine"] = {"command": "x"}
+    (root / ".cursor/mcp.json").write_text(json.dumps(cursor))
+    theirs = {"mcpServers": {"orkestra": {"command": "/opt/their/orkestra", "args": []}}}
+    (root / ".gemini/settings.json").write_text(json.dumps(theirs))
+    _configure(root, serve=False)
+    sync(root)
+    assert json.loads((root / ".cursor/mcp.json").read_text()) == {
+        "mcpServers": {"mine": {"command": "x"}}
+    }
+    assert json.loads((root / ".gemini/settings.json").read_text()) == theirs
+    codex = tomllib.loads((root / ".codex/config.toml").read_text())
+    assert "orkestra" not in codex.get("mcp_servers", {})
+
+
+def test_no_entry_and_no_file_without_serve(root: Path) -> None:
+    _configure(root, serve=False)
+    sync(root)
+    assert not any((root / p).exists() for p in FILES.values())
+
+
+def test_the_configured_command_is_used(root: Path) -> None:
+    _configure(root, serve=True, extra=", command: [uvx, orkestra]")
+    sync(root)
+    entry = _entry(root, "claude")
+    assert entry["command"] == "uvx" and entry["args"][:1] == ["orkestra"]
+
+
+@pytest.mark.parametrize(
+    ("rel", "text", "message", "line"),
+    [
+        (".mcp.json", '{"mcpServers": {\n  "a": 1,\n}', "not valid JSON", 3),
+        (".cursor/mcp.json", "[1]", "must hold a JSON object", 1),
+        (".vscode/mcp.json", '{"servers": []}', "'servers' must be an object", None),
+        (".codex/config.toml", "a = \n", "not valid TOML", 1),
+        (".codex/config.toml", "mcp_servers = {mine = {command = 'x'}}\n", "cannot merge", None),
+    ],
+)
+def test_a_file_that_cannot_be_merged_stops_sync_before_any_write(
+    root: Path, rel: str, text: str, message: str, line: int | None
+) -> None:
+    write(root, rel, text)
+    _configure(root, serve=True)
+    with pytest.raises(InputError) as exc:
+        sync(root)
+    assert message in exc.value.message and exc.value.file == rel and exc.value.line == line
+    assert (root / rel).read_text() == text
+    assert not (root / ".claude").exists() and not (root / ".gemini/settings.json").exists()
