@@ -17,6 +17,18 @@ GITATTRIBUTES = (
     "knowledge/.usage.jsonl merge=union",
 )
 GITIGNORE = (".orkestra/",)
+#: init's examples reach only the example agent: values (every agent gets them) start empty and
+#: the example skill is a project skill of the example scope, not a K0 skill every agent gets,
+#: so agents imported into a fresh project render as they were (§4 Import)
+VALUES = """\
+# Values: the shared bottom layer rendered into every agent, in this order. For example:
+#   values:
+#     - name: Simplicity first
+#       statement: Choose the simplest design that works.
+#     - name: Evidence-based
+#       statement: Claims about the code cite the code.
+values: []
+"""
 
 
 @dataclass
@@ -64,17 +76,7 @@ def _files(project: str) -> dict[str, str]:
                 }
             }
         ),
-        "registries/values.yaml": y(
-            {
-                "values": [
-                    {
-                        "name": "Simplicity first",
-                        "statement": "Choose the simplest design that works.",
-                    },
-                    {"name": "Evidence-based", "statement": "Claims about the code cite the code."},
-                ]
-            }
-        ),
+        "registries/values.yaml": VALUES,
         "registries/tools.yaml": y(
             {
                 "builtin": ["Read", "Write", "Edit", "Grep", "Glob", "Bash", "Agent", "TodoWrite"],
@@ -96,14 +98,14 @@ def _files(project: str) -> dict[str, str]:
                 "prompt": "Replace this with the agent's own instructions.\n",
             }
         ),
-        "registries/skills/foundations/example-skill.yaml": y(
+        "registries/skills/project/example-skill.yaml": y(
             {
                 "metadata": {
                     "identifier": "example-skill",
                     "name": "example-skill",
                     "description": "Example workflow skill. Use when you want to see the shape of a skill before writing one.",
                     "type": "workflow",
-                    "layer": "K0",
+                    "layer": "K4",
                     "source": "core",
                     "last_updated": date,
                 },

@@ -213,9 +213,9 @@ def test_a_symlinked_registry_folder_leaving_the_project_is_refused(
 ) -> None:
     outside = tmp_path / "elsewhere"
     outside.mkdir()
-    (target / "registries/skills/project").symlink_to(outside)
+    (target / "registries/skills/stacks").symlink_to(outside)
     before = _files(target)
     with pytest.raises(UnsafePathError) as info:
-        import_tree(target, market)
-    assert info.value.file == "registries/skills/project" and "symlink" in info.value.message
+        import_tree(target, market, layer="K3")
+    assert info.value.file == "registries/skills/stacks" and "symlink" in info.value.message
     assert list(outside.iterdir()) == [] and _files(target) == before

@@ -18,7 +18,7 @@ from tests.conftest import write
 from tests.registry.helpers import codes, edit, findings, scaffold
 
 AGENT = "registries/agents/example-agent.yaml"
-SKILL = "registries/skills/foundations/example-skill.yaml"
+SKILL = "registries/skills/project/example-skill.yaml"
 
 
 @pytest.fixture

@@ -71,7 +71,7 @@ def test_agent_yaml_symlinked_outside_the_project_is_refused_not_rendered(
         "registries/characters/identities.yaml",
         "registries/scopes.yaml",
         "registries/truths/project.yaml",
-        "registries/skills/foundations/example-skill.yaml",
+        "registries/skills/project/example-skill.yaml",
         "registries/decisions/records/DEC-AR-001.yaml",
     ],
 )
@@ -193,14 +193,14 @@ def test_device_names_are_refused_as_agent_skill_command_names(proj: Path, name:
         f"registries/commands/{name}.yaml",
         f"name: {name}\ndescription: d\nbody: b\n",
     )
-    skill = yamlio.load_mapping(proj / "registries/skills/foundations/example-skill.yaml")
+    skill = yamlio.load_mapping(proj / "registries/skills/project/example-skill.yaml")
     skill["metadata"]["identifier"] = skill["metadata"]["name"] = name
-    write(proj, f"registries/skills/foundations/{name}.yaml", yamlio.dumps(skill))
+    write(proj, f"registries/skills/project/{name}.yaml", yamlio.dumps(skill))
     found = {f.file: f for f in findings(proj) if "Windows device name" in f.message}
     assert set(found) == {
         f"registries/agents/{name}.yaml",
         f"registries/commands/{name}.yaml",
-        f"registries/skills/foundations/{name}.yaml",
+        f"registries/skills/project/{name}.yaml",
     }
     assert all(f.code == "ORK002" and f.line for f in found.values())
     assert name_problem(name) is not None and name_problem("example-agent") is None
@@ -283,7 +283,7 @@ def _deny(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "rel", ["registries/agents", "registries/skills/foundations", "registries/truths"]
+    "rel", ["registries/agents", "registries/skills/project", "registries/truths"]
 )
 def test_an_unreadable_registry_folder_is_a_finding_naming_it(
     proj: Path, cli: Any, monkeypatch: pytest.MonkeyPatch, rel: str

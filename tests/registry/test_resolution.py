@@ -56,7 +56,7 @@ def test_scope_to_missing_skill(root: Path) -> None:
 
 
 def test_skill_to_missing_scope_and_tool(root: Path) -> None:
-    path = root / "registries/skills/foundations/example-skill.yaml"
+    path = root / "registries/skills/project/example-skill.yaml"
     text = path.read_text(encoding="utf-8").replace("scopes:\n  - example", "scopes:\n  - ghost")
     text = text.replace("allowed_tools:\n    - Read", "allowed_tools:\n    - Teleport")
     path.write_text(text, encoding="utf-8")
@@ -125,7 +125,7 @@ def test_vendor_name_clash_names_both_files(root: Path) -> None:
     )
     (finding,) = [f for f in findings(root) if f.code == "ORK010"]
     assert "vendor/acme/example-skill/SKILL.md" in f"{finding.file} {finding.message}"
-    assert "registries/skills/foundations/example-skill.yaml" in f"{finding.file} {finding.message}"
+    assert "registries/skills/project/example-skill.yaml" in f"{finding.file} {finding.message}"
 
 
 def test_skill_set_and_dormancy(root: Path) -> None:
@@ -152,7 +152,7 @@ scopes: [sleepy]
     reg = load(root)
     assert reg.dormant_skills() == ["lonely"] and reg.dormant_scopes() == ["sleepy"]
     origins = reg.skill_origins(reg.agents["example-agent"])
-    assert origins == {"example-skill": ["K0", "scope:example"]}
+    assert origins == {"example-skill": ["scope:example"]}
     edit(root, AGENT, skills=["lonely"])
     reg = load(root)
     assert reg.dormant_skills() == [] and reg.skill_origins(reg.agents["example-agent"])[

@@ -86,6 +86,16 @@ def build_rich(root: Path) -> Path:
     )
     put(
         root,
+        f"{reg}/values.yaml",
+        {
+            "values": [
+                {"name": "Simplicity first", "statement": "Choose the simplest design that works."},
+                {"name": "Evidence-based", "statement": "Claims about the code cite the code."},
+            ]
+        },
+    )
+    put(
+        root,
         f"{reg}/tools.yaml",
         {
             "builtin": ["Read", "Write", "Edit", "Grep", "Glob", "Bash", "Agent", "TodoWrite"],

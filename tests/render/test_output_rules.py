@@ -48,7 +48,7 @@ def test_agents_follow_the_claude_code_rules(rich: Path) -> None:
             assert isinstance(meta["tools"], str)
             assert meta["tools"].split(", ") == agent.all_tools()  # built-ins, then MCP
     guardian, _, body = _front(rich / ".claude/agents/db-guardian.md")
-    assert guardian["skills"] == ["example-skill", "schema-migration", "acme-pdf", "other-csv"]
+    assert guardian["skills"] == ["schema-migration", "acme-pdf", "other-csv"]
     assert guardian["color"] == "blue"
     assert guardian["permissionMode"] == "plan"  # frontmatter_extra rendered back verbatim
     assert guardian["hooks"] == {"Stop": ["echo done"]}

@@ -10,6 +10,7 @@ from orkestra.intake.review import Review
 from orkestra.intake.rules import RuleSet, Text
 from orkestra.intake.spec import SpecResult
 from orkestra.registry.models.common import NAME_RE
+from orkestra.registry.models.skills import trigger_phrase
 
 CRITERIA = ("fills_real_gap", "well_structured", "actively_maintained", "portable", "tested")
 _USAGE = re.compile(
@@ -93,12 +94,10 @@ def well_structured(spec: SpecResult, rules: RuleSet) -> Criterion:
             f"name '{name}' is valid per spec but not ASCII a-z0-9-; Orkestra cannot register it",
         )
     description = str(spec.meta.get("description", ""))
-    trigger = rules.trigger.search(description)
+    trigger = trigger_phrase(description)  # the same test as `validate` (ORK102)
     if trigger is None:
         return Criterion(False, "description has no trigger (say when to use it: 'Use when ...')")
-    return Criterion(
-        True, f"valid SKILL.md; description says when to use it ('{trigger.group(0)}')"
-    )
+    return Criterion(True, f"valid SKILL.md; description says when to use it ('{trigger}')")
 
 
 def actively_maintained(state: bool | None, since: str, trust: str) -> Criterion:

@@ -6,6 +6,7 @@ from typing import Any
 
 from orkestra.intake.review import Review
 from orkestra.intake.rules import RuleSet
+from orkestra.registry.models.skills import trigger_phrase
 
 SIGNALS = ("strong_description", "references", "scripts", "assets")
 _ASSET_DIRS = ("assets/", "examples/", "example/", "templates/", "template/")
@@ -19,7 +20,7 @@ def depth(review: Review, description: str, rules: RuleSet) -> dict[str, Any]:
     signals = {
         "skill_md": True,
         "strong_description": len(description.strip()) >= minimum
-        and rules.trigger.search(description) is not None,
+        and trigger_phrase(description) is not None,
         "references": any(r.startswith(("references/", "reference/")) for r in rels)
         or any(r.endswith(".md") and "/" not in r and r != "SKILL.md" for r in rels),
         "scripts": bool(scripts),

@@ -80,7 +80,6 @@ class RuleSet:
     rules: tuple[Rule, ...]
     portability: tuple[Portability, ...]
     criteria: dict[str, Any]
-    trigger: re.Pattern[str]
 
     def builtin(self, rule_id: str) -> Rule:
         for rule in self.rules:
@@ -112,8 +111,7 @@ def load_rules(path: Path = RULES_FILE) -> RuleSet:
         Portability(str(p["id"]), _compile(str(p["pattern"]), False, path.name, None))
         for p in data.get("portability") or []
     )
-    trigger = _compile(str(criteria.get("trigger", r"\buse when\b")), False, path.name, None)
-    return RuleSet(tuple(rules), portability, criteria, trigger)
+    return RuleSet(tuple(rules), portability, criteria)
 
 
 @cache

@@ -298,7 +298,7 @@ class _Loader:
             name=meta.name,
             description=meta.description,
             layer=meta.layer,
-            type=meta.type,
+            type=meta.type or "",
             source="core",
             tags=tuple(skill.frontmatter.tags),
             allowed_tools=tuple(skill.frontmatter.allowed_tools),
@@ -306,6 +306,8 @@ class _Loader:
             loc=loc,
             folder=folder,
             tier=tier,
+            provider=meta.provider,
+            imported=meta.imported,
             core=skill,
         )
         if self.place("skill", meta.name, loc):

@@ -56,6 +56,8 @@ class SkillEntry:
     folder: str | None
     tier: str | None = None
     provider: str | None = None
+    #: copied in by `orkestra import`: judged by the Agent Skills spec, not the authoring gates
+    imported: bool = False
     core: SkillFile | None = None
     vendor: SkillMd | None = None
     vendor_root: VendorRoot | None = None
@@ -142,17 +144,36 @@ class Registry:
         """Names of the skills an agent resolves to that exist, in a stable order."""
         return [name for name in self.skill_origins(agent) if name in self.skills]
 
-    def active_skills(self) -> set[str]:
-        """Skills some agent reaches, plus every K0 skill."""
-        active = {s.name for s in self.skills.values() if s.layer == "K0"}
-        for agent in self.agents.values():
-            active.update(self.agent_skills(agent))
-        return active
+    def skill_scopes(self) -> dict[str, set[str]]:
+        """skill -> every scope it belongs to (listed in `primary_skills` or declared by itself)."""
+        member: dict[str, set[str]] = {}
+        for scope, names in self._scope_index.items():
+            for name in names:
+                member.setdefault(name, set()).add(scope)
+        return member
 
     def dormant_skills(self) -> list[str]:
-        """Registered skills no agent reaches and not K0: validated and searchable, not rendered."""
-        active = self.active_skills()
-        return sorted(name for name in self.skills if name not in active)
+        """Skills that are registered, validated and searchable but not rendered (§3.4): not K0,
+        in at least one scope, every one of their scopes dormant (no agent declares it), and no
+        agent lists them explicitly. A skill in no scope is rendered, never dormant."""
+        declared: set[str] = set()
+        explicit: set[str] = set()
+        for agent in self.agents.values():
+            declared.update(agent.scopes)
+            explicit.update(agent.skills)
+        member = self.skill_scopes()
+        return sorted(
+            name
+            for name, skill in self.skills.items()
+            if skill.layer != "K0"
+            and name not in explicit
+            and member.get(name)
+            and not member[name] & declared
+        )
+
+    def active_skills(self) -> set[str]:
+        """Skills that are rendered: every registered skill that is not dormant."""
+        return set(self.skills) - set(self.dormant_skills())
 
     def scope_agents(self, scope: str) -> list[str]:
         return sorted(a.name for a in self.agents.values() if scope in a.scopes)

@@ -16,7 +16,7 @@ from orkestra.registry.evidence import split as evidence_target
 from orkestra.registry.evidence import target as evidence_file
 from orkestra.registry.findings import Finding
 from orkestra.registry.models.common import bidi_controls
-from orkestra.registry.models.skills import REQUIRED_SECTIONS, SPEC_KEYS, TRIGGER_PHRASES
+from orkestra.registry.models.skills import REQUIRED_SECTIONS, SPEC_KEYS, trigger_phrase
 from orkestra.registry.registry import Location, Registry, SkillEntry
 from orkestra.registry.render_rules import claude_md_target, lock_entries, vendor_links
 
@@ -85,7 +85,9 @@ def agent_references(reg: Registry) -> Iterator[Finding]:
                         "remove the tool or set `role: orchestrator`",
                         loc,
                     )
-        if "\n" in agent.description.strip() or len(agent.description) > 1024:
+        if not agent.imported and (
+            "\n" in agent.description.strip() or len(agent.description) > 1024
+        ):
             yield _at(
                 "ORK108", f"{owner} description should be one line under 1024 characters", loc
             )
@@ -133,7 +135,7 @@ def skill_quality(reg: Registry) -> Iterator[Finding]:
     """Description limits and triggers, required sections, spec-only vendor frontmatter."""
     for skill in reg.skills.values():
         yield from _description_gates(skill)
-        if skill.core is not None:
+        if skill.core is not None and skill.type in REQUIRED_SECTIONS and not skill.imported:
             titles = {s.title.strip().lower() for s in skill.core.sections}
             for required in REQUIRED_SECTIONS[skill.type]:
                 if required.lower() not in titles:
@@ -159,14 +161,15 @@ def _description_gates(skill: SkillEntry) -> Iterator[Finding]:
             f"skill '{skill.name}' description is {size} characters (limit 1024)",
             skill.loc,
         )
-    elif not 50 <= size <= 400:
+    if skill.imported:
+        return  # imported content is judged by the Agent Skills spec, not the authoring gates
+    if size <= 1024 and not 50 <= size <= 400:
         yield _at(
             "ORK101",
             f"skill '{skill.name}' description is {size} characters (aim for 50-400)",
             skill.loc,
         )
-    lowered = skill.description.lower()
-    if not any(phrase in lowered for phrase in TRIGGER_PHRASES):
+    if trigger_phrase(skill.description) is None:
         yield _at(
             "ORK102",
             f"skill '{skill.name}' description has no trigger phrase ('Use when ...', 'Use for ...')",

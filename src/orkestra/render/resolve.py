@@ -49,8 +49,5 @@ class SkillIndex:
         return list(out)
 
     def active(self) -> set[str]:
-        """Skills some agent reaches, plus every K0 skill (the rest are dormant)."""
-        found = set(self.k0)
-        for agent in self.reg.agents.values():
-            found.update(self.agent_skills(agent))
-        return found
+        """The skills to render: every skill that is not dormant (§3.4, `Registry.active_skills`)."""
+        return self.reg.active_skills()

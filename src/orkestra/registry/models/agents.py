@@ -37,6 +37,8 @@ class Agent(Model):
     status: Literal["active", "deprecated"] = "active"
     replaced_by: Name | None = None
     reason: str | None = None
+    #: copied in by `orkestra import`: judged by the client's format, not the authoring gates
+    imported: bool = False
     #: client frontmatter Orkestra has no field for (kept on import, rendered back verbatim)
     frontmatter_extra: dict[str, Any] = Field(default_factory=dict)
     prompt: str = ""

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import ConfigDict, Field, StringConstraints, field_validator
+from pydantic import ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 from orkestra.registry.models import search_fields
 from orkestra.registry.models.common import DateStr, Model, Name, NonEmpty, RelPath, ToolName
@@ -19,7 +20,21 @@ REQUIRED_SECTIONS: dict[str, tuple[str, ...]] = {
     "discipline": ("When to use", "Rules"),
     "checklist": ("When to use", "Checklist"),
 }
-TRIGGER_PHRASES = ("use when", "use for", "when you need", "use proactively")
+#: a description's trigger phrase: it says when to load the skill ("Use when ...", "Use this
+#: when ...", "When you need ...", "Use PROACTIVELY"). The one test, used by `validate` (ORK102)
+#: and by `skills intake` (well_structured, depth).
+TRIGGER_RE = re.compile(
+    r"\b(?:use (?:this (?:skill )?)?(?:when|for|whenever|if|to)\b"
+    r"|when (?:you|the user|a user|users|claude|the agent|an agent|working|asked)\b"
+    r"|whenever\b|use proactively\b|triggers? (?:on|when)\b|asks? (?:to|for|about)\b)",
+    re.IGNORECASE,
+)
+
+
+def trigger_phrase(description: str) -> str | None:
+    """The phrase of `description` that says when to use the skill, or None when it has none."""
+    found = TRIGGER_RE.search(description)
+    return found.group(0) if found else None
 
 #: the only frontmatter keys the Agent Skills specification allows
 SPEC_KEYS = ("name", "description", "license", "allowed-tools", "metadata", "compatibility")
@@ -29,13 +44,25 @@ class SkillMetadata(Model):
     identifier: Name
     name: Name
     description: NonEmpty
-    type: SkillType = "workflow"
+    #: an authored skill without a type is a workflow; an imported one keeps what it declared
+    type: SkillType | None = None
     layer: Layer
     source: Literal["core", "vendor"] = "core"
+    #: who the content comes from (`import --provider`), shown by `skills list`
+    provider: Name | None = None
+    #: copied in by `orkestra import`: judged by the Agent Skills spec, not the authoring gates
+    imported: bool = False
     last_updated: DateStr | None = None
     version: str | None = None
     license: str | None = None
     compatibility: Annotated[str, StringConstraints(max_length=500)] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _authored_skill_has_a_type(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("type") is None and data.get("imported") is not True:
+            return {**data, "type": "workflow"}
+        return data
 
 
 class SkillFrontmatter(Model):

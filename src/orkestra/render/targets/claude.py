@@ -184,7 +184,11 @@ def skill_context(skill: SkillEntry) -> dict[str, Any]:
     core = skill.core
     assert core is not None
     meta = core.metadata
-    metadata: dict[str, str] = {"layer": meta.layer, "type": meta.type, "source": meta.source}
+    metadata: dict[str, str] = {"layer": meta.layer, "type": meta.type or "", "source": meta.source}
+    if not meta.type:  # an imported skill that declared no type gets none
+        del metadata["type"]
+    if meta.provider:
+        metadata["provider"] = meta.provider
     if core.frontmatter.tags:
         metadata["tags"] = ",".join(core.frontmatter.tags)
     if meta.last_updated:
