@@ -28,6 +28,9 @@ COMMANDS: dict[str, Entry] = {
     ),
     "init": Entry("Scaffold a minimal valid Orkestra project.", ("orkestra.cli.init",)),
     "search": Entry("Search every registry at once.", ("orkestra.cli.search",)),
+    "code": Entry(
+        "The code map: symbols, references, dependencies, impact, search.", ("orkestra.cli.code",)
+    ),
     "system": Entry("Project health: status and counts.", ("orkestra.cli.system",)),
     "agents": Entry(
         "Agents: list, info, search.",

@@ -104,7 +104,7 @@ def weighted_rrf(
     return out if limit is None else out[:limit]
 
 
-def direct(hits: Sequence[Hit], *, limit: int | None = None) -> list[Hit]:
+def direct(hits: Sequence[Hit], *, limit: int | None = None, source: str = "") -> list[Hit]:
     """One retriever's list as the answer: one hit per key, scored by reciprocal rank."""
     out: list[Hit] = []
     seen: set[str] = set()
@@ -112,7 +112,8 @@ def direct(hits: Sequence[Hit], *, limit: int | None = None) -> list[Hit]:
         if hit.key in seen:
             continue
         seen.add(hit.key)
-        out.append(replace(hit, score=round(1.0 / (RRF_K + len(out) + 1), 6)))
+        score = round(1.0 / (RRF_K + len(out) + 1), 6)
+        out.append(replace(hit, score=score, sources=(source,) if source else hit.sources))
     return out if limit is None else out[:limit]
 
 

@@ -1,0 +1,107 @@
+"""The code map as plain functions returning JSON-able dicts (the CLI and the MCP server).
+
+Each function refreshes the map incrementally first (`refresh=True`: what changed on disk since the
+last call is re-indexed) and answers from `.orkestra/code.sqlite`.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from orkestra.codemap import indexer, lookup, search, store
+from orkestra.core.errors import NotFound, UsageError
+
+
+@contextmanager
+def opened(root: Path, *, refresh: bool = True) -> Iterator[sqlite3.Connection]:
+    """A connection to an up-to-date map (built on first use)."""
+    if refresh or not store.exists(root):
+        indexer.index(root)
+    conn = store.connect(root, create=False)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+def index(root: Path, *, full: bool = False) -> dict[str, Any]:
+    """Bring the map up to date (everything again with `full`)."""
+    return indexer.index(root, full=full)
+
+
+def find_symbol(
+    root: Path, name: str, kind: str | None = None, similar: bool = False, *, refresh: bool = True
+) -> dict[str, Any]:
+    """Definitions named `name` (exact; fuzzy only with `similar`)."""
+    with opened(root, refresh=refresh) as conn:
+        return lookup.find_symbol(conn, name, kind=kind, similar=similar)
+
+
+def find_references(root: Path, name: str, *, refresh: bool = True) -> dict[str, Any]:
+    """Who calls or uses `name`."""
+    with opened(root, refresh=refresh) as conn:
+        return lookup.find_references(conn, name)
+
+
+def dependencies(root: Path, path: str, *, refresh: bool = True) -> dict[str, Any]:
+    """A file's imports and importers."""
+    with opened(root, refresh=refresh) as conn:
+        return lookup.dependencies(conn, path)
+
+
+def impact(root: Path, target: str, *, refresh: bool = True) -> dict[str, Any]:
+    """Transitive dependents of a symbol or file, ranked by centrality."""
+    with opened(root, refresh=refresh) as conn:
+        return lookup.impact(conn, target)
+
+
+def analyze_dependencies(root: Path, target: str, *, refresh: bool = True) -> dict[str, Any]:
+    """For a file: imports, importers and impact; for a symbol: its impact."""
+    with opened(root, refresh=refresh) as conn:
+        try:
+            lookup.file_id(conn, target)
+        except NotFound:
+            return {"target": target, "impact": lookup.impact(conn, target)}
+        return {**lookup.dependencies(conn, target), "impact": lookup.impact(conn, target)}
+
+
+def outline(root: Path, path: str, *, refresh: bool = True) -> dict[str, Any]:
+    """A file's definitions in order."""
+    with opened(root, refresh=refresh) as conn:
+        return lookup.outline(conn, path)
+
+
+def code_search(root: Path, query: str, limit: int = 10, *, refresh: bool = True) -> dict[str, Any]:
+    """Ranked `path:line` answers for a question, with intent, confidence and fusion strategy."""
+    if not query.strip():
+        raise UsageError("the code search query is empty; give words to look for")
+    if limit < 1:
+        raise UsageError(f"--limit must be a positive number, got {limit}")
+    with opened(root, refresh=refresh) as conn:
+        return search.code_search(conn, query, limit=limit)
+
+
+def get_file(
+    root: Path, path: str, start: int | None = None, end: int | None = None, *, refresh: bool = True
+) -> dict[str, Any]:
+    """Lines `start`..`end` (1-based, inclusive) of an indexed file, as the map read it."""
+    with opened(root, refresh=refresh) as conn:
+        fid = lookup.file_id(conn, path)
+        row = conn.execute("SELECT body FROM text WHERE rowid = ?", (fid,)).fetchone()
+    lines = str(row[0]).splitlines()
+    first = max(start or 1, 1)
+    last = min(end or len(lines), len(lines))
+    if first > max(last, 1) and lines:
+        raise UsageError(f"line range {first}-{last} is outside {path} (1-{len(lines)})")
+    return {
+        "path": path,
+        "start": first,
+        "end": last,
+        "total_lines": len(lines),
+        "location": f"{path}:{first}",
+        "text": "\n".join(lines[first - 1 : last]),
+    }

@@ -1,0 +1,228 @@
+"""The code map's answers: symbols, references, dependencies, impact and outlines (`path:line`)."""
+
+from __future__ import annotations
+
+import difflib
+import sqlite3
+from collections import deque
+from typing import Any
+
+from orkestra.core.errors import NotFound
+
+SYMBOL_COLUMNS = (
+    "s.id, s.name, s.qualname, s.kind, f.path, s.line, s.end_line, s.signature, f.language, "
+    "s.centrality"
+)
+MAX_DEPTH = 3
+
+
+def _symbol(row: tuple[Any, ...]) -> dict[str, Any]:
+    _sid, name, qualname, kind, path, line, end_line, signature, language, centrality = row
+    return {
+        "name": name,
+        "qualname": qualname,
+        "kind": kind,
+        "path": path,
+        "line": line,
+        "end_line": end_line,
+        "location": f"{path}:{line}",
+        "signature": signature,
+        "language": language,
+        "centrality": centrality,
+    }
+
+
+def _rows(conn: sqlite3.Connection, where: str, args: list[Any]) -> list[tuple[Any, ...]]:
+    return conn.execute(
+        f"SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE {where} "
+        "ORDER BY f.demoted, s.centrality DESC, f.path, s.line",
+        args,
+    ).fetchall()
+
+
+def symbol_rows(
+    conn: sqlite3.Connection, name: str, kind: str | None = None
+) -> list[tuple[Any, ...]]:
+    """Definitions whose name or qualified name is exactly `name` (optionally of one kind)."""
+    where, args = "(s.name = ? OR s.qualname = ?)", [name, name]
+    if kind:
+        where, args = where + " AND s.kind = ?", [*args, kind]
+    return _rows(conn, where, args)
+
+
+def find_symbol(
+    conn: sqlite3.Connection,
+    name: str,
+    *,
+    kind: str | None = None,
+    similar: bool = False,
+    limit: int = 50,
+) -> dict[str, Any]:
+    """Definitions of `name`: exact by default (an unknown name gives none); fuzzy with `similar`."""
+    rows = symbol_rows(conn, name, kind)
+    if similar:
+        names = [r[0] for r in conn.execute("SELECT DISTINCT name FROM symbols")]
+        low = name.lower()
+        near = [n for n in names if low in n.lower()]
+        near += difflib.get_close_matches(name, names, n=20, cutoff=0.7)
+        seen = {r[0] for r in rows}
+        for other in dict.fromkeys(near):
+            rows += [r for r in symbol_rows(conn, other, kind) if r[0] not in seen]
+            seen.update(r[0] for r in rows)
+    found = [_symbol(r) for r in rows[:limit]]
+    return {"name": name, "kind": kind, "similar": similar, "total": len(found), "symbols": found}
+
+
+def _line_text(conn: sqlite3.Connection, cache: dict[int, list[str]], fid: int, line: int) -> str:
+    if fid not in cache:
+        row = conn.execute("SELECT body FROM text WHERE rowid = ?", (fid,)).fetchone()
+        cache[fid] = str(row[0]).splitlines() if row else []
+    lines = cache[fid]
+    return lines[line - 1].strip()[:200] if 0 < line <= len(lines) else ""
+
+
+def find_references(conn: sqlite3.Connection, name: str, *, limit: int = 500) -> dict[str, Any]:
+    """Where `name` is used: resolved references to its definitions, then unresolved uses."""
+    defs = symbol_rows(conn, name)
+    ids = [r[0] for r in defs]
+    short = name.replace("::", ".").rsplit(".", 1)[-1]
+    marks = ",".join("?" * len(ids)) or "NULL"
+    rows = conn.execute(
+        "SELECT r.file_id, f.path, r.line, r.col, r.kind, r.scope, r.target, t.path, s.line "
+        "FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols s ON s.id = r.target "
+        "LEFT JOIN files t ON t.id = s.file_id "
+        f"WHERE r.target IN ({marks}) OR (r.name = ? AND r.target IS NULL) "
+        "ORDER BY r.target IS NULL, f.demoted, f.path, r.line, r.col LIMIT ?",
+        [*ids, short, limit],
+    ).fetchall()
+    cache: dict[int, list[str]] = {}
+    refs = [
+        {
+            "path": path,
+            "line": line,
+            "col": col,
+            "location": f"{path}:{line}",
+            "kind": kind,
+            "scope": scope,
+            "resolved": f"{tpath}:{tline}" if target is not None else None,
+            "snippet": _line_text(conn, cache, fid, line),
+        }
+        for fid, path, line, col, kind, scope, target, tpath, tline in rows
+    ]
+    return {
+        "name": name,
+        "definitions": [_symbol(r) for r in defs],
+        "total": len(refs),
+        "references": refs,
+    }
+
+
+def file_id(conn: sqlite3.Connection, path: str) -> int:
+    """The id of an indexed file, or NotFound naming the path."""
+    rel = path.removeprefix("./")
+    row = conn.execute("SELECT id FROM files WHERE path = ?", (rel,)).fetchone()
+    if row is None:
+        raise NotFound(f"'{path}' is not in the code map (not tracked, ignored, binary or too big)")
+    return int(row[0])
+
+
+def dependencies(conn: sqlite3.Connection, path: str) -> dict[str, Any]:
+    """What a file imports (and which indexed files that is) and which files import it."""
+    fid = file_id(conn, path)
+    imports = []
+    for iid, module, name, alias, line in conn.execute(
+        "SELECT id, module, name, alias, line FROM imports WHERE file_id = ? ORDER BY line", (fid,)
+    ).fetchall():
+        targets = [
+            r[0]
+            for r in conn.execute(
+                "SELECT f.path FROM import_targets t JOIN files f ON f.id = t.target_file "
+                "WHERE t.import_id = ? ORDER BY f.path",
+                (iid,),
+            )
+        ]
+        imports.append(
+            {"module": module, "name": name, "alias": alias, "line": line,
+             "location": f"{path}:{line}", "files": targets}
+        )  # fmt: skip
+    importers = [
+        {"path": p, "line": line, "location": f"{p}:{line}", "module": module}
+        for p, line, module in conn.execute(
+            "SELECT DISTINCT f.path, i.line, i.module FROM import_targets t "
+            "JOIN imports i ON i.id = t.import_id JOIN files f ON f.id = t.file_id "
+            "WHERE t.target_file = ? ORDER BY f.path, i.line",
+            (fid,),
+        )
+    ]
+    return {"path": path, "imports": imports, "importers": importers}
+
+
+def impact(conn: sqlite3.Connection, target: str, *, depth: int = MAX_DEPTH) -> dict[str, Any]:
+    """Transitive dependents of a symbol or file, with their depth, ranked by centrality."""
+    start = [r[0] for r in symbol_rows(conn, target)]
+    files: set[int] = set()
+    if not start:
+        files = {file_id(conn, target)}
+        start = [r[0] for r in conn.execute("SELECT id FROM symbols WHERE file_id = ?", (*files,))]
+    scopes = {
+        (fid, qual): sid
+        for sid, fid, qual in conn.execute("SELECT id, file_id, qualname FROM symbols")
+    }
+    seen: dict[tuple[str, int], dict[str, Any]] = {}
+    queue = deque((sid, 0) for sid in start)
+    visited = set(start)
+    while queue:
+        sid, level = queue.popleft()
+        if level >= depth:
+            continue
+        for fid, scope, path, line, centrality in conn.execute(
+            "SELECT r.file_id, r.scope, f.path, r.line, f.centrality FROM refs r "
+            "JOIN files f ON f.id = r.file_id WHERE r.target = ?",
+            (sid,),
+        ).fetchall():
+            user = scopes.get((fid, scope))
+            if fid in files and user is None:
+                continue
+            key = (path, user or 0)
+            if key not in seen:
+                seen[key] = _dependent(conn, user, path, line, centrality, level + 1)
+            if user is not None and user not in visited:
+                visited.add(user)
+                queue.append((user, level + 1))
+    for fid in files:
+        for path, line, centrality in conn.execute(
+            "SELECT DISTINCT f.path, i.line, f.centrality FROM import_targets t "
+            "JOIN imports i ON i.id = t.import_id JOIN files f ON f.id = t.file_id "
+            "WHERE t.target_file = ?",
+            (fid,),
+        ).fetchall():
+            seen.setdefault((path, -1), _dependent(conn, None, path, line, centrality, 1))
+    found = sorted(seen.values(), key=lambda d: (d["depth"], -d["centrality"], d["location"]))
+    return {"target": target, "depth": depth, "total": len(found), "dependents": found}
+
+
+def _dependent(
+    conn: sqlite3.Connection, sid: int | None, path: str, line: int, centrality: float, depth: int
+) -> dict[str, Any]:
+    if sid is not None:
+        qual, kind, sline, scentral = conn.execute(
+            "SELECT qualname, kind, line, centrality FROM symbols WHERE id = ?", (sid,)
+        ).fetchone()
+        return {"symbol": qual, "kind": kind, "path": path, "line": line,
+                "location": f"{path}:{line}", "defined_at": f"{path}:{sline}",
+                "depth": depth, "centrality": scentral}  # fmt: skip
+    return {"symbol": None, "kind": "file", "path": path, "line": line,
+            "location": f"{path}:{line}", "defined_at": None, "depth": depth,
+            "centrality": centrality}  # fmt: skip
+
+
+def outline(conn: sqlite3.Connection, path: str) -> dict[str, Any]:
+    """A file's definitions in order, each with its nesting depth."""
+    fid = file_id(conn, path)
+    rows = conn.execute(
+        f"SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id "
+        "WHERE s.file_id = ? ORDER BY s.line, s.id",
+        (fid,),
+    ).fetchall()
+    symbols = [_symbol(r) | {"depth": r[2].count(".")} for r in rows]
+    return {"path": path, "total": len(symbols), "symbols": symbols}
