@@ -1,0 +1,345 @@
+"""Errors mid-change (issue 11, cases 9 and 17; PRODUCT.md §4 and §13).
+
+Every precondition of the whole plan (path types, permissions, conflicts) is checked before the
+first write; when the OS still fails mid-apply the lock records what was done, the message names
+the path and the cause (exit 1, never an internal error) and the next run converges. Temporary
+files a killed run left behind are drift for `--check` and removed by the next sync. A property
+test interrupts sync at random points of a large plan and checks convergence and that nothing
+outside the owned set was ever touched.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from orkestra.core.errors import ConflictError, WriteFailed
+from orkestra.render import manifest
+from orkestra.render.sync import sync
+from orkestra.scaffold import init_project
+from tests.conftest import write
+from tests.render.conftest import put
+
+SKILL = ".claude/skills/example-skill"
+
+
+def _agent(root: Path, name: str, prompt: str = "Do it.\n") -> None:
+    put(
+        root,
+        f"registries/agents/{name}.yaml",
+        {"name": name, "description": f"Agent {name}.", "prompt": prompt},
+    )
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    """Every file below root (symlinks as their target text)."""
+    out: dict[str, bytes] = {}
+    for dirpath, _, files in os.walk(root):
+        for name in files:
+            path = Path(dirpath) / name
+            rel = path.relative_to(root).as_posix()
+            out[rel] = str(path.readlink()).encode() if path.is_symlink() else path.read_bytes()
+    return out
+
+
+# --- case 9: a file where a skill folder goes -------------------------------------------------
+
+
+def test_force_with_a_file_where_a_skill_folder_goes_changes_nothing(
+    scaffold: Path, cli: Any
+) -> None:
+    _agent(scaffold, "second")
+    sync(scaffold)
+    (scaffold / "registries/agents/second.yaml").unlink()  # a deletion is planned first
+    shutil.rmtree(scaffold / SKILL)
+    write(scaffold, SKILL, "a file, not a folder\n")
+    before = tree(scaffold)
+    with pytest.raises(ConflictError) as err:
+        sync(scaffold, force=True)
+    assert err.value.file == SKILL and "folder is needed" in err.value.message
+    assert tree(scaffold) == before  # the other agent was not deleted
+    result = cli("sync", "--force", cwd=scaffold)
+    assert result.exit_code == 1 and SKILL in result.stderr and "Traceback" not in result.stderr
+    assert tree(scaffold) == before
+
+
+def test_force_with_a_folder_where_an_agent_file_goes_changes_nothing(scaffold: Path) -> None:
+    _agent(scaffold, "second")
+    sync(scaffold)
+    (scaffold / "registries/agents/second.yaml").unlink()
+    (scaffold / ".claude/agents/example-agent.md").unlink()
+    write(scaffold, ".claude/agents/example-agent.md/inner.txt", "mine\n")
+    before = tree(scaffold)
+    with pytest.raises(ConflictError) as err:
+        sync(scaffold, force=True)
+    assert err.value.file == ".claude/agents/example-agent.md" and "folder" in err.value.message
+    assert tree(scaffold) == before
+
+
+def test_an_unwritable_folder_refuses_the_whole_plan_before_the_first_write(
+    scaffold: Path, cli: Any
+) -> None:
+    _agent(scaffold, "second")
+    sync(scaffold)
+    (scaffold / "registries/agents/second.yaml").unlink()
+    agent = "registries/agents/example-agent.yaml"
+    (scaffold / agent).write_text((scaffold / agent).read_text().replace("prompt: ", "prompt: X"))
+    next((scaffold / "registries/skills").rglob("example-skill.yaml")).unlink()
+    put(
+        scaffold,
+        "registries/scopes.yaml",
+        {"scopes": {"example": {"description": "Example scope", "primary_skills": []}}},
+    )
+    before = tree(scaffold)
+    real = os.access
+    skills = str(scaffold / ".claude/skills")
+
+    def access(path: Any, mode: int, **kw: Any) -> bool:  # root may write anywhere: pretend
+        return False if str(path).startswith(skills) else real(path, mode, **kw)
+
+    with mock.patch.object(os, "access", access):
+        result = cli("sync", cwd=scaffold)
+    assert result.exit_code == 1
+    assert ".claude/skills/example-skill" in result.stderr and "not writable" in result.stderr
+    assert tree(scaffold) == before  # not even the deletion of .claude/agents/second.md
+
+
+# --- case 9: the OS fails mid-apply -----------------------------------------------------------
+
+
+@contextmanager
+def failing(name: str, when: Callable[[tuple[Any, ...]], bool], error: int) -> Iterator[None]:
+    """Make `os.<name>` raise OSError(error) for the calls `when(args)` selects."""
+    real = getattr(os, name)
+
+    def fake(*args: Any, **kw: Any) -> Any:
+        if when(args):
+            raise OSError(error, os.strerror(error), str(args[0]))
+        return real(*args, **kw)
+
+    with mock.patch.object(os, name, fake):
+        yield
+
+
+def _many(root: Path, count: int, prompt: str = "Do it.\n") -> None:
+    for index in range(count):
+        _agent(root, f"agent-{index:03}", prompt)
+
+
+def test_permission_error_on_one_folder_mid_sync(scaffold: Path, cli: Any) -> None:
+    _agent(scaffold, "second")
+    sync(scaffold)
+    (scaffold / "registries/agents/second.yaml").unlink()
+    _many(scaffold, 5)
+    skill_dir = str(scaffold / SKILL)
+
+    def in_skills(args: tuple[Any, ...]) -> bool:
+        return str(args[0]).startswith(skill_dir) and ".orkestra-" in str(args[0])
+
+    skill_yaml = next((scaffold / "registries/skills").rglob("example-skill.yaml"))
+    text = skill_yaml.read_text().replace("description: ", "description: Changed. ", 1)
+    skill_yaml.write_text(text)
+    with failing("open", in_skills, errno.EACCES):
+        result = cli("sync", cwd=scaffold)
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert "Permission denied" in result.stderr and ".claude/skills/example-skill" in result.stderr
+    assert not [p for p in tree(scaffold) if p.endswith(".tmp")]
+    lock = manifest.load(scaffold)
+    assert ".claude/agents/second.md" not in lock  # the deletion that was done is recorded
+    assert not (scaffold / ".claude/agents/second.md").exists()
+    assert sync(scaffold).plan.conflicts == []  # the next run converges
+    assert sync(scaffold, mode="check").ok
+
+
+def test_full_disk_mid_sync_records_what_was_done_and_converges(scaffold: Path, cli: Any) -> None:
+    _many(scaffold, 21)
+    sync(scaffold)
+    _many(scaffold, 21, prompt="Do it better.\n")
+    renames = {"n": 0}
+
+    def after_seven(args: tuple[Any, ...]) -> bool:
+        if "/.claude/agents/" not in str(args[1]):
+            return False
+        renames["n"] += 1
+        return renames["n"] > 7
+
+    with failing("replace", after_seven, errno.ENOSPC):
+        result = cli("sync", cwd=scaffold)
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert "No space left on device" in result.stderr and ".claude/agents/agent-" in result.stderr
+    new = sorted(
+        p
+        for p in tree(scaffold)
+        if b"better" in (scaffold / p).read_bytes() and p.startswith(".claude/agents/")
+    )
+    assert len(new) == 7
+    lock = manifest.load(scaffold)
+    for path in new:  # the lock records the bytes that were written
+        assert lock[path].sha256 == manifest.disk_digest(scaffold, path)
+    # the registry changes again: the seven files written are still provably Orkestra's
+    _many(scaffold, 21, prompt="Do it best.\n")
+    report = sync(scaffold)
+    assert report.plan.conflicts == [] and len(report.plan.updated) == 22
+    assert sync(scaffold, mode="check").ok
+
+
+def test_full_disk_while_staging_writes_nothing_and_names_the_file(scaffold: Path) -> None:
+    _many(scaffold, 4)
+    calls = {"n": 0}
+
+    def third(args: tuple[Any, ...]) -> bool:
+        calls["n"] += 1
+        return calls["n"] == 3
+
+    with failing("write", third, errno.ENOSPC), pytest.raises(WriteFailed) as err:
+        sync(scaffold)
+    assert err.value.file and err.value.file.startswith(".claude/")
+    assert "No space left on device" in err.value.message
+    assert not (scaffold / ".claude/agents").exists() or not list(
+        (scaffold / ".claude/agents").iterdir()
+    )
+    assert sync(scaffold).written > 0 and sync(scaffold, mode="check").ok
+
+
+# --- case 17: temporary files a killed run left ------------------------------------------------
+
+
+def _dead_pid() -> int:
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
+
+
+def test_a_killed_runs_temporary_file_is_drift_and_removed(scaffold: Path, cli: Any) -> None:
+    sync(scaffold)
+    stale = f".claude/agents/.agent-0091.md.orkestra-{_dead_pid()}-7.tmp"
+    write(scaffold, stale, "half a fi")
+    old = f".claude/skills/example-skill/.SKILL.md.orkestra-{os.getppid()}-1.tmp"
+    write(scaffold, old, "older than a day")
+    day_ago = time.time() - 2 * 86400
+    os.utime(scaffold / old, (day_ago, day_ago))
+    live = f".claude/agents/.x.md.orkestra-{os.getpid()}-2.tmp"  # a live run's: left alone
+    write(scaffold, live, "in progress")
+    check = cli("sync", "--check", cwd=scaffold)
+    assert check.exit_code == 1 and sorted(check.json()["deleted"]) == sorted([stale, old])
+    assert (scaffold / stale).exists()
+    assert sync(scaffold).plan.deleted == sorted([stale, old])
+    assert not (scaffold / stale).exists() and not (scaffold / old).exists()
+    assert (scaffold / live).exists()
+    (scaffold / live).unlink()
+    assert cli("sync", "--check", cwd=scaffold).exit_code == 0
+
+
+# --- property: interrupted anywhere, the next run converges -----------------------------------
+
+MUTATING = ("open", "write", "replace", "unlink", "symlink", "rmdir")
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("big") / "proj"
+    init_project(root)
+    _many(root, 30)
+    write(root, "README.md", "# mine\n")
+    write(root, ".claude/settings.json", "{}\n")
+    write(root, ".claude/agents/mine.md", "hand-written\n")
+    sync(root)
+    return root
+
+
+def _owned_or_temp(rel: str) -> bool:
+    """Inside the Claude target's roots, the ground truths, the lock, or their temporary files."""
+    if rel.startswith((".claude/agents/", ".claude/skills/", ".claude/commands/")):
+        return rel != ".claude/agents/mine.md"
+    if rel in (".claude/agents", ".claude/skills", ".claude/commands"):  # emptied, removed
+        return True
+    return rel in (manifest.LOCK_PATH, "GROUND_TRUTHS.md") or rel.startswith(
+        ("registries/..render-lock.json.orkestra-", ".GROUND_TRUTHS.md.orkestra-")
+    )
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    removed=st.sets(st.integers(0, 29), max_size=8),
+    changed=st.sets(st.integers(0, 29), max_size=30),
+    added=st.integers(0, 6),
+    fault=st.integers(1, 100),
+    kind=st.sampled_from([errno.ENOSPC, errno.EACCES, errno.EIO]),
+)
+def test_sync_interrupted_anywhere_converges_and_touches_only_owned_files(
+    big: Path, tmp_path_factory: pytest.TempPathFactory, removed: set[int], changed: set[int],
+    added: int, fault: int, kind: int,
+) -> None:  # fmt: skip
+    base = tmp_path_factory.mktemp("run")
+    root = base / "proj"
+    shutil.copytree(big, root, symlinks=True)
+    for index in removed:
+        (root / f"registries/agents/agent-{index:03}.yaml").unlink()
+    for index in changed - removed:
+        _agent(root, f"agent-{index:03}", "Changed.\n")
+    for index in range(added):
+        _agent(root, f"new-{index}")
+    outside = {p: d for p, d in tree(root).items() if not _owned_or_temp(p)}
+    touched: list[str] = []
+    calls = {"n": 0}
+    real = {name: getattr(os, name) for name in MUTATING}
+
+    def wrap(name: str) -> Callable[..., Any]:
+        def fake(*args: Any, **kw: Any) -> Any:
+            target = args[1] if name in ("replace", "symlink") else args[0]
+            if name == "open" and not args[1] & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
+                return real[name](*args, **kw)
+            if name != "write":
+                rel = os.path.relpath(str(target), root)
+                touched.append(rel)
+            calls["n"] += 1
+            if calls["n"] == fault:
+                raise OSError(kind, os.strerror(kind), str(target))
+            return real[name](*args, **kw)
+
+        return fake
+
+    patches = [mock.patch.object(os, name, wrap(name)) for name in MUTATING]
+    patches.append(mock.patch.object(os, "fsync", lambda fd: None))  # speed: not the subject
+    for patch in patches:
+        patch.start()
+    try:
+        try:
+            sync(root)
+        except WriteFailed as exc:
+            assert exc.file and os.strerror(kind) in exc.message
+    finally:
+        for patch in patches:
+            patch.stop()
+    assert [p for p in touched if not _owned_or_temp(p)] == []
+    with mock.patch.object(os, "fsync", lambda fd: None):
+        _converges(root, outside, base / "fresh")
+
+
+def _converges(root: Path, outside: dict[str, bytes], fresh: Path) -> None:
+    sync(root)  # the next run
+    assert sync(root, mode="check").ok
+    assert {p: d for p, d in tree(root).items() if not _owned_or_temp(p)} == outside
+    # the same registries synced from scratch give the same tree
+    shutil.copytree(root, fresh, symlinks=True)
+    for rel in tree(fresh):
+        if _owned_or_temp(rel):
+            (fresh / rel).unlink()
+    sync(fresh)
+    assert tree(fresh) == tree(root)
