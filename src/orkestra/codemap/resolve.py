@@ -16,6 +16,8 @@ IMPLICIT_MEMBERS = frozenset({"java", "csharp", "cpp", "ruby"})
 FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c"}
 NAMESPACE_KINDS = ("namespace", "module", "package")
 MAX_HOPS = 4
+#: languages whose module import binds the module path's last name
+BINDS_LAST = frozenset({"java", "php"})
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,8 @@ class Resolver:
         self.bindings: dict[tuple[int, str], list[tuple[str, list[int]]]] = defaultdict(list)
         self.star: dict[int, list[int]] = defaultdict(list)
         self.imported: dict[int, list[int]] = defaultdict(list)
+        #: names a file imports from outside the map: they never resolve to a global namesake
+        self.external: set[tuple[int, str]] = set()
 
     def resolve_imports(self, conn: sqlite3.Connection) -> list[tuple[int, int, int]]:
         """(import id, file id, target file id) for every import that names indexed files."""
@@ -72,15 +76,19 @@ class Resolver:
             if not found:
                 key = module.replace("\\", ".").replace("::", ".").strip(".")
                 found = sorted(spaces.get(key, set()) - {fid})
+            if not name and language in BINDS_LAST and not module.endswith("*"):
+                name = module  # `import a.b.C;` / `use A\\B\\C;` bind C
             self._bind(fid, name, alias, found)
             rows.extend((iid, fid, target) for target in found)
         return rows
 
     def _bind(self, fid: int, name: str, alias: str, found: list[int]) -> None:
+        real = name.rsplit(".", 1)[-1].rsplit("\\", 1)[-1].rsplit("::", 1)[-1]
         if not found:
+            if alias or (real and real != "*"):
+                self.external.add((fid, alias or real))
             return
         self.imported[fid].extend(t for t in found if t not in self.imported[fid])
-        real = name.rsplit(".", 1)[-1].rsplit("\\", 1)[-1].rsplit("::", 1)[-1]
         if real and real != "*":
             self.bindings[(fid, alias or real)].append((real, found))
         elif not alias:
@@ -101,6 +109,8 @@ class Resolver:
             found = self._exported(target, name, 0, member=member)
             if found is not None:
                 return found
+        if (fid, name) in self.external:
+            return None
         return self._global(fid, name, member, language)
 
     def _local(self, fid: int, name: str, member: bool, scope: str, language: str) -> int | None:
@@ -127,7 +137,7 @@ class Resolver:
         defs = self.by_file.get((fid, name), [])
         top = [d for d in defs if not d.parent or (member and d.kind in MEMBER_KINDS)]
         if top:
-            return top[0].id
+            return min(top, key=lambda d: (bool(d.parent), d.id)).id
         if hops >= MAX_HOPS:
             return None
         for real, targets in self.bindings.get((fid, name), []):
