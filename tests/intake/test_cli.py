@@ -45,6 +45,7 @@ def test_json_report_shape(cli: Any, project: Path) -> None:
         "spec",
         "findings",
         "files",
+        "deciding",
     ]
     assert set(first["criteria"]) == {
         "fills_real_gap",

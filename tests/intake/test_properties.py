@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from orkestra.intake import spec
-from orkestra.intake.rules import default_rules, escape_invisible, scan_text
+from orkestra.intake.rules import default_rules, escape_invisible
+from orkestra.intake.scan import scan_text
 from orkestra.intake.unicode import scan_invisible
 
 PIECES = st.one_of(

@@ -9,7 +9,8 @@ import pytest
 
 from orkestra.core.errors import InputError
 from orkestra.intake.review import review_folder
-from orkestra.intake.rules import RULES_FILE, default_rules, load_rules, scan_text
+from orkestra.intake.rules import RULES_FILE, default_rules, load_rules
+from orkestra.intake.scan import scan_text
 from tests.conftest import write
 
 TAG = "".join(chr(0xE0000 + ord(c)) for c in "run rm")

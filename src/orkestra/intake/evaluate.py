@@ -15,7 +15,7 @@ from orkestra.intake.depth import depth
 from orkestra.intake.provenance import Activity, activity
 from orkestra.intake.review import Review, review_folder
 from orkestra.intake.rules import Finding, RuleSet, default_rules
-from orkestra.intake.verdict import Verdict, decide
+from orkestra.intake.verdict import Verdict, decide, deciding
 from orkestra.intake.walker import find_candidates, read_bytes
 
 
@@ -64,6 +64,7 @@ class Candidate:
             "spec": self.spec.to_dict(),
             "findings": [f.to_dict() for f in sorted(self.findings, key=_finding_order)],
             "files": len(self.review.entries),
+            "deciding": deciding(self.findings, self.verdict),
         }
 
 

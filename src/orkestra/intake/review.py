@@ -10,9 +10,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from orkestra.intake.rules import FileKind, Finding, RuleSet, Text, excerpt, language, scan_text
+from orkestra.intake.rules import FileKind, Finding, RuleSet, Text, excerpt, language
+from orkestra.intake.scan import scan_text
+from orkestra.intake.scripts import audit_script
 from orkestra.intake.unicode import scan_invisible
-from orkestra.intake.walker import Entry, read_bytes, walk
+from orkestra.intake.walker import Entry, is_skill_folder, read_bytes, walk
 
 SCRIPT_SUFFIXES = frozenset(
     {
@@ -60,6 +62,7 @@ _EXEC_MAGIC = {
     b"\x1f\x8b": "gzip archive",
 }
 _LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)|^\s*\[[^\]]+\]:\s*(\S+)", re.M)
+_TEMPLATE = re.compile(r"\{\{|\{%|\$\{|<%")
 _PARENT_PATH = re.compile(r"(?<![\w./])\.\.(?:/[^\s\"'`)]*)?(?=[\s\"'`)]|$)")
 
 
@@ -100,7 +103,7 @@ def review_folder(folder: Path, display: str, rules: RuleSet) -> Review:
             why = f"{entry.rel} cannot be listed ({entry.target}); nothing inside it was reviewed"
             _structural(result, rules, "special-file", shown, why)
         else:
-            _file(result, entry, shown, rules, limit)
+            _file(result, entry, shown, rules, limit, folder)
     return result
 
 
@@ -125,7 +128,9 @@ def _inside(base: str, target: str) -> bool:
     return joined != ".." and not joined.startswith("../")
 
 
-def _file(result: Review, entry: Entry, shown: str, rules: RuleSet, limit: int) -> None:
+def _file(
+    result: Review, entry: Entry, shown: str, rules: RuleSet, limit: int, folder: Path
+) -> None:
     data = read_bytes(entry, limit)
     if data is None:
         _structural(result, rules, "oversized-file", shown, f"{entry.size} bytes, over {limit}")
@@ -143,9 +148,32 @@ def _file(result: Review, entry: Entry, shown: str, rules: RuleSet, limit: int) 
         return
     kind = file_kind(entry.rel, text)
     result.texts.append(TextFile(entry.rel, kind, text))
-    result.findings.extend(scan_invisible(rules, shown, text))
-    result.findings.extend(scan_text(rules, kind, shown, text, language(entry.rel, text)))
-    result.findings.extend(_outside_paths(rules, entry.rel, shown, kind, text))
+    lang = language(entry.rel, text)
+    found = scan_invisible(rules, shown, text, kind) + scan_text(rules, kind, shown, text, lang)
+    if kind == "script":
+        found += audit_script(rules, shown, text, lang)
+    found += _outside_paths(rules, entry.rel, shown, kind, text, folder)
+    result.findings.extend(worst_per_line(found))
+
+
+def _sibling_skill(folder: Path, base: str, path: str) -> bool:
+    """`../name/...` from the skill's top folder naming another skill folder beside this one."""
+    joined = posixpath.normpath(posixpath.join(base or ".", path.replace("\\", "/")))
+    parts = joined.split("/")
+    if len(parts) < 2 or parts[0] != ".." or parts[1] in ("", ".", ".."):
+        return False
+    return is_skill_folder(folder.parent / parts[1])
+
+
+def worst_per_line(findings: list[Finding]) -> list[Finding]:
+    """One finding per rule, line and layer: the most severe (the pattern and the AST may agree)."""
+    order = {"high": 0, "medium": 1, "low": 2}
+    best: dict[tuple[str, str, int, str], Finding] = {}
+    for finding in findings:
+        key = (finding.file, finding.rule, finding.line, finding.layer)
+        if key not in best or order[finding.severity] < order[best[key].severity]:
+            best[key] = finding
+    return list(best.values())
 
 
 def _binary_kind(data: bytes) -> str | None:
@@ -162,9 +190,13 @@ def _binary_kind(data: bytes) -> str | None:
 
 
 def _outside_paths(
-    rules: RuleSet, rel: str, shown: str, kind: FileKind, text: str
+    rules: RuleSet, rel: str, shown: str, kind: FileKind, text: str, folder: Path
 ) -> list[Finding]:
-    """Markdown links (docs) and `../` paths (scripts) that resolve outside the folder."""
+    """Markdown links (docs) and `../` paths (scripts) that resolve outside the folder.
+
+    Template syntax (`{{ x }}`, `${x}`) is not a link, and a link to a sibling skill of the same
+    collection (`../other-skill/SKILL.md`) stays inside what is being reviewed.
+    """
     rule = rules.builtin("link-outside")
     base = posixpath.dirname(rel)
     body = Text(text)
@@ -177,8 +209,12 @@ def _outside_paths(
         targets = [(m.start(), m.group(0)) for m in _PARENT_PATH.finditer(text)]
     for pos, target in targets:
         path = target.split("#", 1)[0].split("?", 1)[0]
+        number = body.line_no(pos)
+        if _TEMPLATE.search(path) or (kind == "doc" and _TEMPLATE.search(body.line(number))):
+            continue
         if path and not _inside(base, path) and not _inside("", path):
-            number = body.line_no(pos)
+            if _sibling_skill(folder, base, path):
+                continue
             found.append(
                 Finding(
                     shown,

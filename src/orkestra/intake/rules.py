@@ -32,9 +32,20 @@ class Finding:
     excerpt: str
     message: str
     category: str = ""
+    #: why the severity is what it is when context changed it (quoted, hidden, decoded, ...)
+    reason: str = ""
+    #: where the text sat: "" (visible), html-comment, link-reference, alt-text, details
+    region: str = ""
+    #: the encoded layer it was found in: "" or a chain such as "base64" or "base64>hex"
+    layer: str = ""
 
     def format(self) -> str:
         return f"{self.file}:{self.line}: {self.rule}: {self.excerpt}"
+
+    @property
+    def why(self) -> str:
+        """One line: why this finding matters, and what context changed its weight."""
+        return f"{self.message} ({self.reason})" if self.reason else self.message
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -45,6 +56,10 @@ class Finding:
             "category": self.category,
             "excerpt": self.excerpt,
             "message": self.message,
+            "why": self.why,
+            "reason": self.reason,
+            "region": self.region,
+            "layer": self.layer,
         }
 
 
@@ -65,6 +80,16 @@ class Rule:
     downgrade_to: Severity = "medium"
     builtin: bool = False
     options: dict[str, Any] = field(default_factory=dict)
+    #: lower-case strings, one of which must occur in the text before any pattern runs
+    keywords: tuple[str, ...] = ()
+    #: quoted, negated or example prose lowers the finding (docs), a string literal (scripts)
+    context: bool = False
+    #: pattern index -> natural language of that phrase (en, de, ...), named in the reason
+    phrase_langs: dict[int, str] = field(default_factory=dict)
+
+    def wanted(self, lowered: str) -> bool:
+        """The keyword pre-filter: can any pattern of this rule match `lowered` at all?"""
+        return not self.keywords or any(k in lowered for k in self.keywords)
 
 
 @dataclass(frozen=True)
@@ -151,7 +176,9 @@ def _rule(raw: Any, by_id: dict[Any, Any], file: str, line: int | None) -> Rule:
         )
     known = {"id", "severity", "message", "category", "files", "patterns", "all_of"}
     known |= {"downgrade_when", "downgrade_to", "builtin", "case_sensitive", "patterns_of"}
+    known |= {"keywords", "context"}
     downgrade = raw.get("downgrade_when")
+    phrase_langs = {i: str(p["lang"]) for i, p in enumerate(items) if p.get("lang")}
     return Rule(
         id=str(raw["id"]),
         severity=severity,
@@ -165,6 +192,9 @@ def _rule(raw: Any, by_id: dict[Any, Any], file: str, line: int | None) -> Rule:
         downgrade_to=raw.get("downgrade_to", "medium"),
         builtin=builtin,
         options={k: v for k, v in raw.items() if k not in known},
+        keywords=tuple(str(k).lower() for k in raw.get("keywords") or ()),
+        context=bool(raw.get("context", downgrade is not None)),
+        phrase_langs=phrase_langs,
     )
 
 
@@ -228,45 +258,3 @@ def language(rel: str, text: str) -> str:
     if suffix in {".js", ".mjs", ".cjs", ".ts", ".tsx"} or "node" in first:
         return "js"
     return "other"
-
-
-def scan_text(
-    rules: RuleSet, kind: FileKind, file: str, text: str, lang: str = "other"
-) -> list[Finding]:
-    """Apply every content rule for this file kind; one finding per rule and line."""
-    found: list[Finding] = []
-    body = Text(text)
-    for rule in rules.content_rules(kind):
-        if rule.all_of and not all(p.search(text) for p in rule.all_of):
-            continue
-        seen: set[int] = set()
-        for index, pattern in enumerate(rule.patterns):
-            if index in rule.langs and lang not in rule.langs[index]:
-                continue
-            for match in pattern.finditer(text):
-                number = body.line_no(match.start())
-                if number in seen:
-                    continue
-                seen.add(number)
-                line = body.line(number)
-                severity = rule.severity
-                if kind == "doc" and rule.downgrade_when and rule.downgrade_when.search(line):
-                    severity = rule.downgrade_to
-                column = match.start() - body.starts[number - 1]
-                found.append(
-                    Finding(
-                        file=file,
-                        line=number,
-                        rule=rule.id,
-                        severity=severity,
-                        excerpt=excerpt(line, column, column + len(match.group(0))),
-                        message=rule.message
-                        + (
-                            " (quoted or warned about: lowered)"
-                            if severity != rule.severity
-                            else ""
-                        ),
-                        category=rule.category,
-                    )
-                )
-    return found

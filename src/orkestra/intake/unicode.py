@@ -1,14 +1,33 @@
-"""Invisible Unicode: tag characters, bidirectional overrides and zero-width runs, by code point."""
+"""Invisible Unicode, by code point: tag characters, bidi controls and zero-width characters.
+
+What is hidden here is also removed before the content rules match (`textnorm`), so a phrase split
+by one zero-width space is still read as the phrase. This module reports the hiding itself:
+- tag characters (U+E0000-E007F), except inside a subdivision flag emoji;
+- bidi overrides (U+202D/E) always; other bidi controls when unbalanced on their line, or when
+  balanced but outside right-to-left text (balanced isolates around Arabic or Hebrew are normal);
+- a run of two or more zero-width characters, or a single one inside a Latin, Greek or Cyrillic
+  word (joiners inside emoji sequences and Arabic or Indic words are how those scripts are written).
+"""
 
 from __future__ import annotations
 
 import re
 
-from orkestra.intake.rules import Finding, RuleSet, Text, excerpt
+from orkestra.intake.rules import Finding, RuleSet, Severity, Text, excerpt
 
 _TAG = re.compile("[\U000e0000-\U000e007f]+")
-_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]+")
-_ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff"
+_BIDI_LINE = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_ZERO_WIDTH = "\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u180e\u00ad\u034f"
+_ZW = re.compile(f"[{_ZERO_WIDTH}]+")
+_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
+_WORD_SCRIPT = re.compile(r"[A-Za-z0-9\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]")
+_OPEN = {
+    "\u202a": "\u202c",
+    "\u202b": "\u202c",
+    "\u2066": "\u2069",
+    "\u2067": "\u2069",
+    "\u2068": "\u2069",
+}
 SHOWN = 12  # code points listed per finding before "..."
 
 
@@ -38,37 +57,138 @@ def _is_flag(text: str, start: int, run: str) -> bool:
     )
 
 
-def scan_invisible(rules: RuleSet, file: str, text: str) -> list[Finding]:
-    """Findings for hidden characters, each naming the code points it saw."""
+def scan_invisible(rules: RuleSet, file: str, text: str, kind: str = "doc") -> list[Finding]:
+    """Findings for hidden characters, each naming the code points it saw and why it matters."""
+    if text.isascii():
+        return []
     body = Text(text)
     found: list[Finding] = []
-    zw_rule = rules.builtin("zero-width-run")
-    min_run = int(zw_rule.options.get("min_run", 2))
-    zero_width = re.compile(f"[{_ZERO_WIDTH}]{{{min_run},}}")
-    checks = (
-        ("invisible-tag-characters", _TAG),
-        ("bidi-override", _BIDI),
-        ("zero-width-run", zero_width),
+    for match in _TAG.finditer(text):
+        run = match.group(0)
+        if _is_flag(text, match.start(), run):
+            continue
+        detail = code_points(run)
+        if _tag_text(run):
+            detail += f" spelling {_tag_text(run)[:80]!r}"
+        found.append(_finding(rules, "invisible-tag-characters", file, body, match.start(), detail))
+    if _BIDI_LINE.search(text):
+        found.extend(_bidi(rules, file, body, kind))
+    for match in _ZW.finditer(text):
+        found.extend(_zero_width(rules, file, body, text, match))
+    return found
+
+
+def _finding(
+    rules: RuleSet,
+    rule_id: str,
+    file: str,
+    body: Text,
+    offset: int,
+    detail: str,
+    severity: Severity | None = None,
+    reason: str = "",
+) -> Finding:
+    rule = rules.builtin(rule_id)
+    number = body.line_no(offset)
+    return Finding(
+        file=file,
+        line=number,
+        rule=rule_id,
+        severity=severity or rule.severity,
+        excerpt=f"{detail} in: {excerpt(body.line(number))}",
+        message=rule.message,
+        category=rule.category,
+        reason=reason,
     )
-    for rule_id, pattern in checks:
-        rule = rules.builtin(rule_id)
-        for match in pattern.finditer(text):
-            run = match.group(0)
-            if rule_id == "invisible-tag-characters" and _is_flag(text, match.start(), run):
-                continue
-            number = body.line_no(match.start())
-            detail = code_points(run)
-            if rule_id == "invisible-tag-characters" and _tag_text(run):
-                detail += f" spelling {_tag_text(run)[:80]!r}"
-            found.append(
-                Finding(
-                    file=file,
-                    line=number,
-                    rule=rule_id,
-                    severity=rule.severity,
-                    excerpt=f"{detail} in: {excerpt(body.line(number))}",
-                    message=rule.message,
-                    category=rule.category,
+
+
+def _bidi(rules: RuleSet, file: str, body: Text, kind: str) -> list[Finding]:
+    out: list[Finding] = []
+    for number in range(1, len(body.starts) + 1):
+        line = body.line(number)
+        controls = _BIDI_LINE.findall(line)
+        if not controls:
+            continue
+        offset = body.starts[number - 1]
+        points = code_points("".join(controls))
+        if any(c in "\u202d\u202e" for c in controls):
+            out.append(
+                _finding(
+                    rules,
+                    "bidi-override",
+                    file,
+                    body,
+                    offset,
+                    points,
+                    reason="an override reorders what is shown",
                 )
             )
-    return found
+        elif not _balanced(controls):
+            out.append(
+                _finding(
+                    rules,
+                    "bidi-override",
+                    file,
+                    body,
+                    offset,
+                    points,
+                    reason="unbalanced bidi controls reorder the rest of the line",
+                )
+            )
+        elif kind == "script" or not _RTL.search(line):
+            out.append(
+                _finding(
+                    rules,
+                    "bidi-override",
+                    file,
+                    body,
+                    offset,
+                    points,
+                    "medium",
+                    "balanced controls outside right-to-left text: held for review",
+                )
+            )
+    return out
+
+
+def _balanced(controls: list[str]) -> bool:
+    stack: list[str] = []
+    for char in controls:
+        if char in _OPEN:
+            stack.append(_OPEN[char])
+        elif not stack or stack.pop() != char:
+            return False
+    return not stack
+
+
+def _zero_width(
+    rules: RuleSet, file: str, body: Text, text: str, match: re.Match[str]
+) -> list[Finding]:
+    run, start, end = match.group(0), match.start(), match.end()
+    if run == "\ufeff" and start == 0:
+        return []  # a byte order mark
+    before = text[start - 1] if start else ""
+    after = text[end] if end < len(text) else ""
+    if len(run) >= 2 and not _emoji_joiners(run, before, after):
+        return [_finding(rules, "zero-width-run", file, body, start, code_points(run))]
+    in_word = bool(before and after and _WORD_SCRIPT.match(before) and _WORD_SCRIPT.match(after))
+    if len(run) == 1 and in_word:
+        severity: Severity = "medium" if run == "\u00ad" else "high"
+        return [
+            _finding(
+                rules,
+                "zero-width-in-word",
+                file,
+                body,
+                start,
+                code_points(run),
+                severity,
+                f"splits the word at {before}|{after}",
+            )
+        ]
+    return []
+
+
+def _emoji_joiners(run: str, before: str, after: str) -> bool:
+    """Joiners between pictographs (family emoji and the like) are how emoji are written."""
+    return set(run) <= {"\u200d", "\ufe0f"} and not (before.isalnum() or after.isalnum())

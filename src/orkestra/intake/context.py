@@ -1,0 +1,63 @@
+"""Is an instruction-like phrase said to the model, or quoted, negated or shown as an example?
+
+A skill that teaches prompt safety quotes the phrases it warns about ("avoid wording such as
+`disregard the previous instruction`"); an attack says them. The first is a finding a person reads
+(review), the second a reject. Only the line itself and the line before it are looked at.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: words that introduce an example, a warning or a negation before the phrase (several languages)
+_CUES = re.compile(
+    r"(?:\bavoid\w*|\bsuch as\b|\be\.\s?g\.|\bi\.\s?e\.|\bfor (?:example|instance)\b|\blike:|"
+    r"\b(?:phrases?|wording|language|text|strings?|lines?|prompts?|instructions?|commands?)"
+    r"\s+(?:like|such as)\b|\bexamples? of\b|\bdetect\w*|\bflag\w*|\blook(?:s|ing)? for\b|"
+    r"\bwatch(?:ing)? for\b|\bbeware\b|\bwarn\w*|\battack\w*|\binjection\w*|\bmalicious\b|"
+    r"\bsuspicious\b|\bred flags?\b|\bhostile\b|\bnever (?:use|write|include|say|add|run)\b|"
+    r"\b(?:do not|don't) (?:use|write|include|say|add|run)\b|\binstead of\b|\brather than\b|"
+    r"\bpatterns?\b|\bexfiltrat\w*|\bdangerous\b|\bunsafe\b|\binsecure\b|\bscan\w*|"
+    r"\bz\.\s?b\.|\bbeispiel\w*|\bvermeide\w*|\bpar exemple\b|\bévite\w*|\bpor ejemplo\b|"
+    r"\bevit[ae]\w*|\bad esempio\b|\bpor exemplo\b|\bнапример\b|\bизбега\w*|例如|避免|例えば|"
+    r"避け|예를 들어|피하)",
+    re.IGNORECASE,
+)
+_PAIRS = (("`", "`"), ('"', '"'), ("“", "”"), ("„", "“"), ("«", "»"), ("「", "」"), ("『", "』"))
+
+
+def quoted(line: str, start: int, end: int) -> bool:
+    """Does the span sit between a pair of quotes or backticks on its line?"""
+    for left, right in _PAIRS:
+        before = line[:start]
+        if left == right:
+            if before.count(left) % 2 == 1 and right in line[end:]:
+                return True
+        elif before.rfind(left) > before.rfind(right) and right in line[end:]:
+            return True
+    head = line[:start].rstrip()
+    # 'single quotes' only when opened at a word boundary (apostrophes are everywhere)
+    return head.endswith(("'", "‘")) and line[end:].lstrip().startswith(("'", "’"))
+
+
+def cue(line: str, start: int, previous: str) -> str | None:
+    """The example/negation cue before the phrase (same line, or a line introducing a list)."""
+    found = _CUES.search(line[:start])
+    if found is None and previous.rstrip().endswith(":"):
+        found = _CUES.search(previous)
+    return found.group(0) if found else None
+
+
+def lowering(line: str, start: int, end: int, previous: str, kind: str) -> str | None:
+    """Why the phrase is not an instruction (a reason to lower it), or None: it is said."""
+    if quoted(line, start, end):
+        return (
+            "a string in code (data, not an instruction)"
+            if kind == "script"
+            else ("quoted in prose")
+        )
+    if kind == "doc":
+        word = cue(line, start, previous)
+        if word:
+            return f"offered as an example or warning ({word!r})"
+    return None

@@ -1,0 +1,134 @@
+"""Encoded layers: base64, hex, percent-encoding and HTML entities decoded for a second look.
+
+An instruction that is base64 in the file is still an instruction once the model decodes it. Each
+layer found is decoded when the result is readable text, and decoded again (up to `MAX_DEPTH`), with
+at most `MAX_BYTES` decoded per file. rot13 is a whole-text view (`rot13`), scanned for phrases.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import html
+import re
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+MAX_DEPTH = 3
+MAX_BYTES = 256 * 1024
+MIN_READABLE = 0.9
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}={0,2}")
+_HEX = re.compile(
+    r"(?:\\x[0-9A-Fa-f]{2}){6,}|(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){12,}(?![0-9A-Fa-f])"
+)
+_PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2}[^%\s]{0,3}){4,}")
+_ENCODED = re.compile(r"[\w+/=%\\&#;\s-]+")  # a layer that is itself an encoding
+_ENTITIES = re.compile(r"(?:&#x?[0-9A-Fa-f]+;|&[A-Za-z]+;)")
+
+
+@dataclass(frozen=True)
+class Layer:
+    """Decoded text found at `line` (1-based) of the file, and how it was encoded."""
+
+    line: int
+    kind: str
+    text: str
+    start: int  # offset of the encoded run in its line (for the context of the excerpt)
+
+
+def readable(data: bytes) -> str | None:
+    """The bytes as text when they are UTF-8 and mostly printable, else None."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if len(text) < 8:
+        return None
+    printable = sum(1 for c in text if c.isprintable() or c in "\n\t\r")
+    letters = sum(1 for c in text if c.isalpha())
+    wordy = letters / len(text) >= 0.4 or _ENCODED.fullmatch(text) is not None
+    return text if wordy and printable / len(text) >= MIN_READABLE else None
+
+
+def _base64(run: str) -> str | None:
+    if run.isalpha() and (run.islower() or run.isupper()):
+        return None  # one long word, not an encoding
+    try:
+        bare = run.rstrip("=")
+        padded = bare + "=" * (-len(bare) % 4)
+        data = base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
+    except (binascii.Error, ValueError):  # not base64 after all: nothing to decode
+        return None
+    return readable(data)
+
+
+def _hex(run: str) -> str | None:
+    try:
+        return readable(bytes.fromhex(run.replace("\\x", "")))
+    except ValueError:  # odd digits: not an encoding
+        return None
+
+
+def _decoders(body: str) -> list[tuple[int, str, int, str]]:
+    """(offset, kind, offset in its line, decoded) for every readable encoded run in `body`."""
+    out: list[tuple[int, str, str]] = []  # offset, kind, decoded
+    for match in _BASE64.finditer(body):
+        decoded = _base64(match.group(0))
+        if decoded:
+            out.append((match.start(), "base64", decoded))
+    for match in _HEX.finditer(body):
+        decoded = _hex(match.group(0))
+        if decoded:
+            out.append((match.start(), "hex", decoded))
+    if "%" in body:
+        for match in _PERCENT.finditer(body):
+            decoded = unquote(match.group(0))
+            if decoded != match.group(0):
+                out.append((match.start(), "percent", decoded))
+    if "&" in body:
+        for line_start, line in _lines_with_entities(body):
+            out.append((line_start, "html-entities", html.unescape(line)))
+    return [(at, kind, at - body.rfind("\n", 0, at) - 1, text) for at, kind, text in out]
+
+
+def _lines_with_entities(body: str) -> list[tuple[int, str]]:
+    out = []
+    offset = 0
+    for line in body.split("\n"):
+        if "&" in line and len(_ENTITIES.findall(line)) >= 3:
+            out.append((offset, line))
+        offset += len(line) + 1
+    return out
+
+
+def layers(text: str) -> list[Layer]:
+    """Every readable decoded layer of `text`, nested ones named `base64>hex`, within the caps."""
+    found: list[Layer] = []
+    budget = MAX_BYTES
+    queue: list[tuple[str, str, int | None]] = [(text, "", None)]
+    for _depth in range(MAX_DEPTH):
+        nxt: list[tuple[str, str, int | None]] = []
+        for body, chain, fixed_line in queue:
+            for at, kind, column, decoded in _decoders(body):
+                budget -= len(decoded)
+                if budget < 0:
+                    return found
+                name = f"{chain}>{kind}" if chain else kind
+                line = fixed_line or body.count("\n", 0, at) + 1
+                found.append(Layer(line, name, decoded, column if fixed_line is None else 0))
+                nxt.append((decoded, name, line))
+        queue = nxt
+        if not queue:
+            break
+    return found
+
+
+_ROT13 = str.maketrans(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+    "NOPQRSTUVWXYZABCDEFGHIJKLMnopqrstuvwxyzabcdefghijklm",
+)
+
+
+def rot13(text: str) -> str:
+    """The rot13 view of a text (letters rotated, everything else, newlines too, unchanged)."""
+    return text.translate(_ROT13)

@@ -1,0 +1,357 @@
+"""Python scripts audited by their syntax tree: what they call, not how the call is spelled.
+
+`getattr(builtins, 'ex' + 'ec')(codecs.decode(s, 'rot13'))` reads as exec of a decoded blob here,
+whatever the spelling: string constants are folded (`+`, `''.join`, f-strings of constants, slicing),
+names assigned from a decode call are followed through the module, paths are folded through
+`os.path.join`, `Path(...) / ...` and `expanduser`. Nothing is imported or executed.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+DANGEROUS_NAMES = frozenset(
+    {
+        "exec",
+        "eval",
+        "compile",
+        "__import__",
+        "system",
+        "popen",
+        "spawn",
+        "execv",
+        "execve",
+        "execl",
+        "execlp",
+        "execvp",
+        "run",
+        "call",
+        "Popen",
+        "check_output",
+        "check_call",
+        "import_module",
+        "getattr",
+        "setattr",
+        "globals",
+        "locals",
+        "vars",
+        "open",
+        "loads",
+        "load",
+    }
+)
+MODULES = frozenset(
+    {
+        "builtins",
+        "__builtins__",
+        "os",
+        "sys",
+        "subprocess",
+        "importlib",
+        "socket",
+        "shutil",
+        "pty",
+        "ctypes",
+        "marshal",
+        "pickle",
+        "codecs",
+        "base64",
+    }
+)
+DECODERS = frozenset(
+    {
+        "b64decode",
+        "b32decode",
+        "b16decode",
+        "a85decode",
+        "b85decode",
+        "decodebytes",
+        "standard_b64decode",
+        "urlsafe_b64decode",
+        "unhexlify",
+        "a2b_base64",
+        "a2b_hex",
+        "fromhex",
+        "decompress",
+        "loads",
+    }
+)
+EXECUTORS = frozenset({"exec", "eval", "compile", "execfile", "run_code"})
+WRITE_MODES = ("w", "a", "x", "+")
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One structural finding: rule id, line, what was seen."""
+
+    rule: str
+    line: int
+    detail: str
+
+
+def fold(node: ast.AST | None) -> str | None:
+    """The constant string an expression always evaluates to, or None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = fold(node.left), fold(node.right)
+        return left + right if left is not None and right is not None else None
+    if isinstance(node, ast.JoinedStr):
+        parts = [
+            fold(v.value) if isinstance(v, ast.FormattedValue) else fold(v) for v in node.values
+        ]
+        return "".join(parts) if all(p is not None for p in parts) else None  # type: ignore[arg-type]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return _fold_call(node)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        base = fold(node.value)
+        step = node.slice.step
+        if base is not None and isinstance(step, ast.UnaryOp) and isinstance(step.op, ast.USub):
+            return base[::-1] if node.slice.lower is None and node.slice.upper is None else None
+    return None
+
+
+def _fold_call(node: ast.Call) -> str | None:
+    func = node.func
+    assert isinstance(func, ast.Attribute)
+    if func.attr == "join" and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)):
+        sep = fold(func.value)
+        items = [fold(e) for e in node.args[0].elts]
+        if sep is not None and all(i is not None for i in items):
+            return sep.join(i for i in items if i is not None)
+    if func.attr in ("lower", "upper", "strip") and not node.args:
+        base = fold(func.value)
+        return getattr(base, func.attr)() if base is not None else None
+    return None
+
+
+def path_of(node: ast.AST | None) -> str | None:
+    """A file path folded through expanduser, os.path.join, Path(...), `/` and Path.home()."""
+    text = fold(node)
+    if text is not None:
+        return text
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        left, right = path_of(node.left), path_of(node.right)
+        return f"{left}/{right}" if left is not None and right is not None else None
+    if isinstance(node, ast.Call):
+        name = _call_name(node.func)
+        if name in ("home", "Path.home", "expanduser") and not node.args:
+            return "~"
+        if name in ("join", "os.path.join", "joinpath"):
+            parts = [path_of(a) for a in node.args]
+            if isinstance(node.func, ast.Attribute) and name == "joinpath":
+                parts.insert(0, path_of(node.func.value))
+            return "/".join(p for p in parts if p) if all(parts) else None
+        if name in (
+            "expanduser",
+            "os.path.expanduser",
+            "Path",
+            "pathlib.Path",
+            "PurePath",
+            "str",
+            "os.path.expandvars",
+            "abspath",
+            "os.path.abspath",
+        ):
+            return path_of(node.args[0]) if node.args else None
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "expanduser":
+            return path_of(node.func.value)
+    return None
+
+
+def _call_name(func: ast.AST) -> str:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        inner = _call_name(func.value)
+        return f"{inner}.{func.attr}" if inner else func.attr
+    return ""
+
+
+def _spelling(node: ast.AST) -> str:
+    """ "" for a plain constant, "pieces" when constants are glued together, else "runtime"."""
+    if isinstance(node, ast.Constant):
+        return ""
+    return "pieces" if fold(node) is not None else "runtime"
+
+
+def _lookup_hit(node: ast.AST, line: int, what: str) -> Hit | None:
+    """A name spelled in pieces is hiding (high); one computed at run time is dynamic (medium)."""
+    spelled = _spelling(node)
+    if spelled == "pieces":
+        return Hit("hidden-call", line, f"{what} spelled in pieces ({fold(node)!r})")
+    if spelled == "runtime":
+        return Hit("dynamic-code", line, f"{what} computed at run time")
+    return None
+
+
+def outside(path: str) -> bool:
+    """Does a constant path leave the skill folder (absolute, home, or up through `..`)?"""
+    clean = path.replace("\\", "/")
+    return clean.startswith(("/", "~", "$HOME")) or "../" in clean or clean == ".."
+
+
+class _Audit(ast.NodeVisitor):
+    def __init__(self) -> None:
+        self.hits: list[Hit] = []
+        self.decoded: set[str] = set()  # names bound to a decode call's result
+        self.hidden: set[str] = set()  # names bound to a computed attribute lookup
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                if self._decodes(node.value):
+                    self.decoded.add(target.id)
+                if self._hidden_lookup(node.value):
+                    self.hidden.add(target.id)
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        name = _call_name(node.func)
+        short = name.rsplit(".", 1)[-1]
+        if self._hidden_lookup(node.func) or (
+            isinstance(node.func, ast.Name) and node.func.id in self.hidden
+        ):
+            self.hits.append(
+                Hit("hidden-call", node.lineno, "calls a function looked up by a computed name")
+            )
+            if any(self._decodes(a) for a in node.args):
+                self.hits.append(
+                    Hit("decode-and-execute", node.lineno, "a hidden call runs decoded data")
+                )
+        if name == "getattr" and len(node.args) >= 2:
+            self._getattr(node)
+        if short in EXECUTORS or name in ("__import__", "importlib.import_module", "import_module"):
+            self._executor(node, name)
+        if short in ("open", "write_text", "write_bytes") or name in (
+            "shutil.copy",
+            "shutil.copyfile",
+            "shutil.move",
+            "os.replace",
+            "os.rename",
+        ):
+            self._write(node, name, short)
+        self.generic_visit(node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        base = (
+            _call_name(node.value.func)
+            if isinstance(node.value, ast.Call)
+            else _call_name(node.value)
+        )
+        if base in (
+            "globals",
+            "vars",
+            "locals",
+            "__builtins__",
+            "builtins.__dict__",
+            "__builtins__.__dict__",
+        ):
+            hit = _lookup_hit(node.slice, node.lineno, f"{base}()[key]")
+            if hit:
+                self.hits.append(hit)
+        self.generic_visit(node)
+
+    def _getattr(self, node: ast.Call) -> None:
+        target = _call_name(node.args[0]) if not isinstance(node.args[0], ast.Call) else ""
+        attr = fold(node.args[1])
+        module = target.split(".")[0] in MODULES
+        if attr is None and module:
+            self.hits.append(Hit("hidden-call", node.lineno, f"getattr({target}, <computed name>)"))
+        elif (
+            attr is not None
+            and attr in DANGEROUS_NAMES
+            and module
+            and not isinstance(node.args[1], ast.Constant)
+        ):
+            self.hits.append(
+                Hit("hidden-call", node.lineno, f"getattr({target}, {attr!r}) spelled in pieces")
+            )
+
+    def _executor(self, node: ast.Call, name: str) -> None:
+        arg = node.args[0] if node.args else None
+        if arg is None or (isinstance(arg, ast.Constant) and name != "__import__"):
+            return
+        if self._decodes(arg) or any(
+            isinstance(n, ast.Name) and n.id in self.decoded for n in ast.walk(arg)
+        ):
+            self.hits.append(Hit("decode-and-execute", node.lineno, f"{name}() of decoded data"))
+        elif name in ("__import__", "importlib.import_module", "import_module"):
+            hit = _lookup_hit(arg, node.lineno, f"the module name of {name}()")
+            if hit:
+                self.hits.append(hit)
+        elif name not in ("__import__", "importlib.import_module", "import_module"):
+            self.hits.append(Hit("dynamic-code", node.lineno, f"{name}() of a computed value"))
+
+    def _write(self, node: ast.Call, name: str, short: str) -> None:
+        if short == "open":
+            mode = fold(node.args[1]) if len(node.args) > 1 else None
+            for kw in node.keywords:
+                if kw.arg == "mode":
+                    mode = fold(kw.value)
+            if not mode or not any(m in mode for m in WRITE_MODES):
+                return
+            target = node.args[0] if node.args else None
+            if isinstance(node.func, ast.Attribute) and not node.args[:1]:
+                target = node.func.value
+            elif isinstance(node.func, ast.Attribute) and name != "open":
+                target = node.func.value  # Path(...).open("w")
+        elif short in ("write_text", "write_bytes"):
+            target = node.func.value if isinstance(node.func, ast.Attribute) else None
+        else:
+            target = node.args[1] if len(node.args) > 1 else None
+        path = path_of(target)
+        if path is not None and outside(path):
+            self.hits.append(Hit("write-outside", node.lineno, f"writes {path}"))
+
+    def _decodes(self, node: ast.AST) -> bool:
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Call):
+                short = _call_name(sub.func).rsplit(".", 1)[-1]
+                if short in DECODERS:
+                    return True
+                if (
+                    short == "decode"
+                    and len(sub.args) >= 2
+                    and (fold(sub.args[1]) or "").lower()
+                    in ("rot13", "rot_13", "base64", "hex", "zlib", "bz2")
+                ):
+                    return True
+            if isinstance(sub, ast.Name) and sub.id in self.decoded:
+                return True
+        return False
+
+    def _hidden_lookup(self, node: ast.AST) -> bool:
+        if (
+            isinstance(node, ast.Call)
+            and _call_name(node.func) == "getattr"
+            and len(node.args) >= 2
+        ):
+            target = _call_name(node.args[0]) if not isinstance(node.args[0], ast.Call) else ""
+            attr = fold(node.args[1])
+            in_module = target.split(".")[0] in MODULES
+            return in_module and (attr is None or not isinstance(node.args[1], ast.Constant))
+        return False
+
+
+def audit_python(text: str) -> list[Hit] | None:
+    """Structural hits for a Python source, or None when it does not parse."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):  # not Python 3 (or NUL bytes): the caller reports it
+        return None
+    audit = _Audit()
+    # names bound to decoded data anywhere in the module count for every call
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            audit.visit_Assign(node)
+    audit.hits.clear()
+    audit.visit(tree)
+    seen: set[tuple[str, int]] = set()
+    out = []
+    for hit in audit.hits:
+        if (hit.rule, hit.line) not in seen:
+            seen.add((hit.rule, hit.line))
+            out.append(hit)
+    return out
