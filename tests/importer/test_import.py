@@ -14,6 +14,7 @@ from orkestra.importer.parse import split_sections
 from orkestra.importer.run import import_tree
 from orkestra.importer.walk import MAX_MARKDOWN
 from orkestra.registry.frontmatter_values import split_tools
+from orkestra.render.sync import sync
 from tests.conftest import write
 
 AGENT = "---\nname: {name}\ndescription: Agent {name}.\ntools: Read\n---\nBody of {name}.\n"
@@ -96,7 +97,8 @@ def test_symlinks_leaving_the_tree_devices_and_huge_files_are_refused(
     assert "not a regular file" in reasons["plugins/alpha/agents/pipe.md"]
     assert "limit" in reasons["plugins/alpha/agents/huge.md"]
     assert "not a valid Orkestra name" in reasons["plugins/alpha/agents/bad-name.md"]
-    assert "no frontmatter" in reasons["plugins/alpha/agents/README.md"]
+    assert "plugins/alpha/agents/README.md" not in reasons  # not an entry: skipped
+    assert [s["path"] for s in report.skipped] == ["plugins/alpha/agents/README.md"]
     assert "leak" not in {a["name"] for a in report.agents}
     assert not (target / "registries/agents/leak.yaml").exists()
     # a symlink inside the tree is read: it and its target name one agent, so they collide
@@ -108,6 +110,7 @@ def test_skill_resource_symlink_out_is_refused(market: Path, target: Path) -> No
     report = import_tree(target, market)
     assert {
         "path": "plugins/alpha/skills/pdf-tools/passwd",
+        "line": None,
         "reason": "symlink pointing outside the imported tree",
     } in report.refused
     assert not (target / "registries/skills/project/pdf-tools/passwd").exists()
@@ -121,7 +124,7 @@ def test_layer_option_chooses_the_tier_folder(market: Path, target: Path) -> Non
     }
     data = yamlio.load_mapping(target / "registries/skills/domains/pdf-tools.yaml")
     assert data["metadata"]["layer"] == "K2"
-    assert data["frontmatter"]["extra"]["provider"] == "acme"
+    assert data["metadata"]["provider"] == "acme" and "provider" not in data["frontmatter"]["extra"]
     assert yamlio.load_mapping(target / "registries/agents/thinker.yaml")["category"] == "acme"
 
 
@@ -131,8 +134,22 @@ def test_dormant_imported_skills_are_reported(tmp_path: Path, target: Path) -> N
         "src/skills/lonely/SKILL.md",
         "---\nname: lonely\ndescription: Nobody uses me. Use when alone.\n---\n## When to use\nx\n",
     )
+    write(
+        tmp_path, "src/skills/sleeper/SKILL.md", "---\nname: sleeper\ndescription: Zzz.\n---\nx\n"
+    )
+    scopes = "scopes:\n  example: {description: x, primary_skills: [example-skill]}\n"
+    write(
+        target,
+        "registries/scopes.yaml",
+        scopes + "  sleepy: {description: y, primary_skills: [sleeper]}\n",
+    )
     report = import_tree(target, tmp_path / "src")
-    assert report.dormant == ["lonely"]
+    # a skill in no scope renders (§3.4); one whose only scope nobody declares sleeps
+    assert report.dormant == ["sleeper"]
+    assert any("declares one of their scopes" in hint for hint in report.hints)
+    sync(target)
+    assert (target / ".claude/skills/lonely/SKILL.md").is_file()
+    assert not (target / ".claude/skills/sleeper").exists()
 
 
 def test_bad_source_and_layer(target: Path, tmp_path: Path) -> None:
@@ -160,14 +177,19 @@ def test_split_sections_respects_fences() -> None:
 
 
 def test_cli_import_and_sync(cli: Any, market: Path, target: Path) -> None:
-    # the market's agents/README.md has no frontmatter: refused, so exit 1 with it listed (§4)
+    # the market's agents/README.md has no frontmatter: not an entry, skipped (not refused)
     plan = cli("import", str(market), "--dry-run", cwd=target)
-    assert plan.exit_code == 1 and plan.json()["dry_run"] is True
-    assert "refused 1 entry(ies):\n  plugins/alpha/agents/README.md: " in plan.stderr
+    assert plan.exit_code == 0 and plan.json()["dry_run"] is True and plan.stderr == ""
+    assert plan.json()["skipped"][0]["path"] == "plugins/alpha/agents/README.md"
+    assert plan.json()["hints"] == [
+        f"nothing was written (dry run): run `orkestra import {market}`"
+    ]
     assert not (target / "registries/agents/thinker.yaml").exists()
     done = cli("import", str(market), cwd=target)
-    assert done.exit_code == 1 and "plugins/alpha/agents/README.md" in done.stderr
+    assert done.exit_code == 0 and done.stderr == ""
     assert "registries/agents/thinker.yaml" in done.json()["written"]
+    assert done.json()["hints"] == ["run `orkestra sync` to render them"]
+    assert cli("validate", "--strict", cwd=target).exit_code == 0
     assert cli("sync", cwd=target).exit_code == 0
     assert (target / ".claude/agents/thinker.md").is_file()
 

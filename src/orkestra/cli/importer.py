@@ -35,17 +35,29 @@ def import_(
     """Read Claude Code agent files (**/agents/*.md) and Agent Skills folders (**/SKILL.md) into
     registries/agents/ and registries/skills/<tier>/, keeping unknown frontmatter. Collisions are
     reported, never overwritten; symlinks leaving the tree, devices and huge files are refused;
-    tools the files name are added to tools.yaml. Then run `orkestra sync`. Exits 1 when it
-    refused an entry (the accepted ones are still imported; the refused are listed)."""
+    tools the files name are added to tools.yaml; each plugin (a folder with agents/ and skills/)
+    becomes a scope its agents declare. A skill over an Agent Skills hard limit (description
+    over 1,024 characters) is refused with its file:line and the fix. Exits 1 when it refused
+    an entry (the others are still imported; the refused are listed) or the registry does not
+    validate afterwards; the `hints` say what to do next."""
     from orkestra.importer.run import import_tree
 
     report = import_tree(project_root(), path, provider=provider, layer=layer, dry_run=dry_run)
     data = report.to_dict()
     emit(_rows(data) if fmt is Format.table else data, fmt)
     if report.refused:
-        listed = "".join(f"\n  {r['path']}: {r['reason']}" for r in report.refused)
+        listed = "".join(f"\n  {_where(r)}: {r['reason']}" for r in report.refused)
         sys.stderr.write(f"orkestra: refused {len(report.refused)} entry(ies):{listed}\n")
-    return ExitCode.failed_if(report.refused)
+    if report.validation and report.validation["errors"]:
+        sys.stderr.write(
+            f"orkestra: the registry has {report.validation['errors']} validation error(s); "
+            "run `orkestra validate` to list them (sync refuses until they are fixed)\n"
+        )
+    return ExitCode.failed_if(report.failed)
+
+
+def _where(refused: dict[str, Any]) -> str:
+    return f"{refused['path']}:{refused['line']}" if refused.get("line") else refused["path"]
 
 
 def _rows(data: dict[str, Any]) -> list[dict[str, str]]:

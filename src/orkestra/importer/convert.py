@@ -15,16 +15,23 @@ from orkestra.importer.parse import spawns_agents, split_sections
 from orkestra.registry.frontmatter_values import as_string, plain, split_tools
 from orkestra.registry.models.agents import Color
 from orkestra.registry.models.common import name_problem
-from orkestra.registry.models.skills import REQUIRED_SECTIONS, SkillType
+from orkestra.registry.models.skills import SkillType
 
 _MODEL_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._\-\[\]]*$")
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _COLORS = set(get_args(Color))
 _TYPES = set(get_args(SkillType))
+#: hard limits of the Agent Skills specification (a client refuses a skill over them)
+DESCRIPTION_MAX = 1024
+COMPATIBILITY_MAX = 500
 
 
 class Skip(Exception):
-    """This source file cannot be imported; the message says why."""
+    """This source file cannot be imported; the message says why (and `line` where, if known)."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
 
 
 @dataclass
@@ -56,8 +63,8 @@ def _description(meta: dict[str, Any]) -> str:
     return text
 
 
-def agent(doc: Document, stem: str, category: str) -> Converted:
-    """A Claude Code agent file as `agents/<name>.yaml` data."""
+def agent(doc: Document, stem: str, category: str, scope: str | None = None) -> Converted:
+    """A Claude Code agent file as `agents/<name>.yaml` data; `scope` is its plugin's scope."""
     meta = dict(doc.meta)
     name = _name(meta.pop("name", None), stem)
     description = _description(meta)
@@ -65,6 +72,9 @@ def agent(doc: Document, stem: str, category: str) -> Converted:
     data: dict[str, Any] = {"name": name, "description": description}
     if category:
         data["category"] = category
+    data["imported"] = True
+    if scope:
+        data["scopes"] = [scope]
     extra: dict[str, Any] = {}
     model = meta.pop("model", None)
     if model is not None:
@@ -102,11 +112,18 @@ def agent(doc: Document, stem: str, category: str) -> Converted:
     return Converted(name, data, tools=tools, kept=sorted(extra))
 
 
-def skill(doc: Document, folder: str, layer: str, provider: str | None) -> Converted:
-    """An Agent Skills `SKILL.md` as `skills/<tier>/<name>.yaml` data (resources added later)."""
+def skill(
+    doc: Document, folder: str, layer: str, provider: str | None, scope: str | None = None
+) -> Converted:
+    """An Agent Skills `SKILL.md` as `skills/<tier>/<name>.yaml` data (resources added later).
+
+    Raises `Skip` (with the line) when it breaks a hard limit of the Agent Skills spec: the
+    rendered copy would fail every client, so it is refused with the fix, never cut.
+    """
     meta = dict(doc.meta)
     name = _name(meta.pop("name", None), folder)
     description = _description(meta)
+    _spec_limit(doc, "description", description, DESCRIPTION_MAX)
     meta.pop("description", None)
     metadata: dict[str, Any] = {
         "identifier": name,
@@ -115,6 +132,9 @@ def skill(doc: Document, folder: str, layer: str, provider: str | None) -> Conve
         "layer": layer,
         "source": "core",
     }
+    if provider:
+        metadata["provider"] = provider
+    metadata["imported"] = True
     extra: dict[str, str] = {}
     spec_meta = meta.pop("metadata", None)
     tags: list[str] = []
@@ -126,20 +146,16 @@ def skill(doc: Document, folder: str, layer: str, provider: str | None) -> Conve
         value = meta.pop(key, None)
         if value is not None:
             text = as_string(value)
-            if key == "compatibility" and len(text) > 500:
-                extra[key] = text
-            else:
-                metadata[key] = text
+            if key == "compatibility":
+                _spec_limit(doc, key, text, COMPATIBILITY_MAX)
+            metadata[key] = text
     version = meta.pop("version", None)
     if version is not None:
         metadata.setdefault("version", as_string(version))
     tools = split_tools(meta.pop("allowed-tools", None))
     for key, value in meta.items():
         extra[str(key)] = as_string(value)
-    if provider:
-        extra.setdefault("provider", provider)
     intro, sections = split_sections(_body(doc.body))
-    metadata.setdefault("type", _guess_type(sections))
     front: dict[str, Any] = {}
     if tags:
         front["tags"] = tags
@@ -150,6 +166,8 @@ def skill(doc: Document, folder: str, layer: str, provider: str | None) -> Conve
     data: dict[str, Any] = {"metadata": metadata}
     if front:
         data["frontmatter"] = front
+    if scope:
+        data["scopes"] = [scope]
     if intro:
         data["intro"] = intro
     data["sections"] = sections
@@ -178,12 +196,15 @@ def _spec_metadata(
     return tags
 
 
-def _guess_type(sections: list[dict[str, str]]) -> str:
-    titles = {s["title"].strip().lower() for s in sections}
-    for kind in ("checklist", "discipline"):
-        if all(t.lower() in titles for t in REQUIRED_SECTIONS[kind]):
-            return kind
-    return "workflow"
+def _spec_limit(doc: Document, key: str, text: str, limit: int) -> None:
+    """Refuse a value over an Agent Skills hard limit, naming its line and the fix."""
+    if len(text) > limit:
+        raise Skip(
+            f"`{key}` is {len(text):,} characters, over the Agent Skills limit of {limit:,}: "
+            f"shorten it to at most {limit:,} characters in the source and import again "
+            "(entries already imported are skipped as collisions)",
+            line=doc.meta.key_lines.get(key),
+        )
 
 
 def _body(body: str) -> str:

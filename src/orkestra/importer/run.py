@@ -13,10 +13,16 @@ from orkestra.core import frontmatter, safewrite, yamlio
 from orkestra.core.errors import InputError, NotFound, UsageError
 from orkestra.importer import convert
 from orkestra.importer.parse import base_tool
+from orkestra.importer.plugins import PluginScopes
 from orkestra.importer.walk import MAX_MARKDOWN, MAX_RESOURCE, Refused, SafeTree, find_sources
 from orkestra.registry.frontmatter_values import plain
 from orkestra.registry.models import Agent, SkillFile, ToolsFile
-from orkestra.registry.models.common import TIER_LAYER, device_problem, is_device_name
+from orkestra.registry.models.common import (
+    TIER_LAYER,
+    device_problem,
+    is_device_name,
+    name_problem,
+)
 
 _TOOL_RE = re.compile(r"^[A-Za-z0-9_-]+$")
 LAYER_TIER = {layer: tier for tier, layer in TIER_LAYER.items()}
@@ -34,7 +40,11 @@ class ImportReport:
     tools_added: list[str] = field(default_factory=list)
     tools_unregistered: list[str] = field(default_factory=list)
     collisions: list[dict[str, str]] = field(default_factory=list)
-    refused: list[dict[str, str]] = field(default_factory=list)
+    refused: list[dict[str, Any]] = field(default_factory=list)
+    #: markdown in an `agents/` folder that is not an entry (a README without frontmatter)
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+    #: plugin scopes added to scopes.yaml (§3.4)
+    scopes_added: list[str] = field(default_factory=list)
     written: list[str] = field(default_factory=list)
     validation: dict[str, int] | None = None
     #: imported skills no agent reaches: registered but not rendered until an agent uses them
@@ -44,6 +54,11 @@ class ImportReport:
     #: path -> bytes, the batch written at the end
     files: dict[str, bytes] = field(default_factory=dict, repr=False)
     executable: set[str] = field(default_factory=set, repr=False)
+
+    @property
+    def failed(self) -> bool:
+        """True when an entry was refused or the written registry does not validate (exit 1)."""
+        return bool(self.refused) or bool(self.validation and self.validation["errors"])
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -56,6 +71,8 @@ class ImportReport:
             "tools_unregistered": self.tools_unregistered,
             "collisions": self.collisions,
             "refused": self.refused,
+            "skipped": self.skipped,
+            "scopes_added": self.scopes_added,
             "dormant": self.dormant,
             "hints": self.hints,
             "written": self.written,
@@ -64,13 +81,21 @@ class ImportReport:
 
 
 class _Importer:
-    def __init__(self, root: Path, source: Path, report: ImportReport, provider: str | None):
+    def __init__(
+        self,
+        root: Path,
+        tree: SafeTree,
+        report: ImportReport,
+        provider: str | None,
+        plugins: PluginScopes,
+    ):
         from orkestra.registry.loader import load
 
         self.root = root
-        self.tree = SafeTree(source)
+        self.tree = tree
         self.report = report
         self.provider = provider
+        self.plugins = plugins
         self.reg = load(root)
         self.tier = LAYER_TIER[report.layer]
         self.taken: dict[tuple[str, str], str] = {}
@@ -79,8 +104,8 @@ class _Importer:
                 self.taken[(kind, name)] = str(self.reg.loc(kind, name))
         self.tools: list[str] = []
 
-    def refuse(self, path: str, reason: str) -> None:
-        self.report.refused.append(Refused(path, reason).to_dict())
+    def refuse(self, path: str, reason: str, line: int | None = None) -> None:
+        self.report.refused.append(Refused(path, reason, line).to_dict())
 
     def claim(self, kind: str, name: str, origin: str, dest: str) -> bool:
         existing = self.taken.get((kind, name))
@@ -94,7 +119,9 @@ class _Importer:
         self.taken[(kind, name)] = origin
         return True
 
-    def document(self, path: Path) -> frontmatter.Document | None:
+    def document(self, path: Path, *, entry_only: bool = False) -> frontmatter.Document | None:
+        """The parsed file, or None (refused, or with `entry_only` skipped when it has no
+        frontmatter: a README beside the agents is not an agent)."""
         rel = self.tree.rel(path)
         raw = self.tree.read(path, MAX_MARKDOWN)
         if isinstance(raw, Refused):
@@ -105,11 +132,17 @@ class _Importer:
             return None
         try:
             text = raw.decode("utf-8-sig")
-            return frontmatter.parse(text, rel)
         except UnicodeDecodeError:
             self.refuse(rel, "not UTF-8 text")
+            return None
+        if entry_only and not text.startswith("---"):
+            reason = "markdown without frontmatter: not an agent (a README or notes)"
+            self.report.skipped.append({"path": rel, "reason": reason})
+            return None
+        try:
+            return frontmatter.parse(text, rel)
         except InputError as exc:
-            self.refuse(rel, f"{exc.location()}{exc.message}")
+            self.refuse(rel, exc.message, exc.line)
         return None
 
     def check_model(self, cls: type[BaseModel], data: dict[str, Any], rel: str) -> bool:
@@ -124,15 +157,16 @@ class _Importer:
 
     def agent(self, path: Path) -> None:
         rel = self.tree.rel(path)
-        doc = self.document(path)
+        doc = self.document(path, entry_only=True)
         if doc is None:
             return
         plugin = path.parent.parent.name if path.parent.parent != self.tree.base else ""
         category = self.provider or ("" if plugin.startswith(".") else plugin)
+        scope = self.plugins.for_agent(path)
         try:
-            item = convert.agent(doc, path.stem, category)
+            item = convert.agent(doc, path.stem, category, scope)
         except convert.Skip as exc:
-            self.refuse(rel, str(exc))
+            self.refuse(rel, str(exc), exc.line)
             return
         dest = f"registries/agents/{item.name}.yaml"
         if not self.check_model(Agent, item.data, rel) or not self.claim(
@@ -141,6 +175,8 @@ class _Importer:
             return
         self.report.files[dest] = yamlio.dumps(item.data).encode("utf-8")
         self.tools.extend(item.tools)
+        if scope is not None:
+            self.plugins.declare(scope, path)
         self.report.agents.append(
             {
                 "name": item.name,
@@ -156,10 +192,11 @@ class _Importer:
         doc = self.document(path)
         if doc is None:
             return
+        scope = self.plugins.for_skill(path)
         try:
-            item = convert.skill(doc, path.parent.name, self.report.layer, self.provider)
+            item = convert.skill(doc, path.parent.name, self.report.layer, self.provider, scope)
         except convert.Skip as exc:
-            self.refuse(rel, str(exc))
+            self.refuse(rel, str(exc), exc.line)
             return
         base = f"registries/skills/{self.tier}"
         dest = f"{base}/{item.name}.yaml"
@@ -217,19 +254,47 @@ class _Importer:
         return out
 
     def dormant(self) -> list[str]:
-        """Imported skills that no agent (existing or imported) reaches, unless K0."""
+        """Imported skills that will not render (§3.4): in scopes no agent declares, listed by no
+        agent, not K0. Plugin scopes are declared by their agents, so this is rarely any."""
         if self.report.layer == "K0":
             return []
-        wanted: set[str] = set()
+        declared: set[str] = set()
+        explicit: set[str] = set()
         for agent in self.reg.agents.values():
-            wanted.update(agent.skills)
+            declared.update(agent.scopes)
+            explicit.update(agent.skills)
         for entry in self.report.agents:
-            data = yamlio.loads(self.report.files[entry["to"]].decode("utf-8"), entry["to"])
-            wanted.update(data.get("skills") or [])
-        for name, scope in self.reg.scopes.items():
-            if self.reg.scope_agents(name):
-                wanted.update(scope.primary_skills)
-        return sorted(s["name"] for s in self.report.skills if s["name"] not in wanted)
+            data = self.planned(entry["to"])
+            declared.update(data.get("scopes") or [])
+            explicit.update(data.get("skills") or [])
+        member = self.reg.skill_scopes()
+        dormant = []
+        for entry in self.report.skills:
+            scopes = set(self.planned(entry["to"]).get("scopes") or [])
+            scopes |= member.get(entry["name"], set())
+            if scopes and not scopes & declared and entry["name"] not in explicit:
+                dormant.append(entry["name"])
+        return sorted(dormant)
+
+    def planned(self, rel: str) -> Any:
+        return yamlio.loads(self.report.files[rel].decode("utf-8"), rel)
+
+    def register_scopes(self) -> None:
+        """Add the plugin scopes imported agents declare to scopes.yaml (reported)."""
+        new = {s: p for s, p in sorted(self.plugins.declared.items()) if s not in self.reg.scopes}
+        if not new:
+            return
+        rel = "registries/scopes.yaml"
+        data: dict[str, Any] = {"scopes": {}}
+        if (self.root / rel).is_file():
+            data.update(plain(yamlio.load_mapping(self.root / rel, display=rel, allow_empty=True)))
+        scopes = dict(data.get("scopes") or {})
+        for scope, folder in new.items():
+            where = self.tree.rel(folder) if folder != self.tree.base else folder.name
+            scopes[scope] = {"description": f"Plugin {scope} (imported from {where}/)"}
+            self.report.scopes_added.append(scope)
+        data["scopes"] = scopes
+        self.report.files[rel] = yamlio.dumps(data).encode("utf-8")
 
     def register_tools(self) -> None:
         """Add tools the imported files name to tools.yaml (reported)."""
@@ -280,51 +345,82 @@ def import_tree(
 ) -> ImportReport:
     """Import Claude Code agents (`**/agents/*.md`) and skills (`**/SKILL.md`) below `source`.
 
-    Collisions are reported, never overwritten; unreadable or unsafe files are refused with a
-    reason; tools the files name are added to tools.yaml. With `dry_run` nothing is written.
+    Collisions are reported, never overwritten; unreadable or unsafe files, and skills over a
+    hard limit of the Agent Skills spec, are refused with a reason and line while the rest is
+    imported; tools the files name are added to tools.yaml and each plugin's scope to
+    scopes.yaml. With `dry_run` nothing is written.
     """
     if layer not in LAYER_TIER:
         raise UsageError(f"unknown layer '{layer}'; use one of: {', '.join(LAYER_TIER)}")
+    if provider is not None and name_problem(provider) is not None:
+        raise UsageError(f"--provider '{provider}' is not a valid name: {name_problem(provider)}")
     if not source.is_dir():
         raise NotFound(f"import source '{source}' is not a folder")
     report = ImportReport(source=str(source), dry_run=dry_run, layer=layer)
-    importer = _Importer(root.resolve(), source, report, provider)
-    agent_files, skill_files, refused = find_sources(importer.tree)
+    tree = SafeTree(source)
+    agent_files, skill_files, refused = find_sources(tree)
+    importer = _Importer(
+        root.resolve(), tree, report, provider, PluginScopes(agent_files, skill_files)
+    )
     report.refused.extend(r.to_dict() for r in refused)
     for path in agent_files:
         importer.agent(path)
     for path in skill_files:
         importer.skill(path)
     importer.register_tools()
+    importer.register_scopes()
     report.dormant = importer.dormant()
-    report.hints = _hints(importer.root, source, report)
     if not dry_run:
-        guard = safewrite.Guard(importer.root)
-        for rel in sorted(report.files):  # every check first: a refusal leaves nothing written
-            safewrite.check_target(importer.root, rel, guard=guard)
-        safewrite.clean_stale(importer.root, {str(Path(rel).parent) for rel in report.files})
-        for rel, data in sorted(report.files.items()):
-            mode = 0o755 if rel in report.executable else 0o644
-            safewrite.write_file(importer.root, rel, data, mode=mode, guard=guard)
-            report.written.append(rel)
+        _write(importer.root, report)
         report.validation = _validation(importer.root)
+    report.hints = _hints(importer.root, source, report)
     return report
 
 
+def _write(root: Path, report: ImportReport) -> None:
+    guard = safewrite.Guard(root)
+    for rel in sorted(report.files):  # every check first: a refusal leaves nothing written
+        safewrite.check_target(root, rel, guard=guard)
+    safewrite.clean_stale(root, {str(Path(rel).parent) for rel in report.files})
+    for rel, data in sorted(report.files.items()):
+        mode = 0o755 if rel in report.executable else 0o644
+        safewrite.write_file(root, rel, data, mode=mode, guard=guard)
+        report.written.append(rel)
+
+
 def _hints(root: Path, source: Path, report: ImportReport) -> list[str]:
+    """What to do next, true for this outcome: never "sync" while sync would refuse."""
     hints = []
+    if report.refused:
+        hints.append(
+            f"{len(report.refused)} entr{'y was' if len(report.refused) == 1 else 'ies were'} "
+            f"refused (listed with file:line and the fix): fix them in the source and run "
+            f"`orkestra import {source}` again; what was imported now is skipped as a collision"
+        )
     if report.dormant:
         hints.append(
-            "dormant skills are registered but not rendered until an agent lists them in "
-            "`skills` or `scopes` (or import them with --layer K0 to give them to every agent)"
+            "dormant skills are registered but not rendered until an agent declares one of "
+            "their scopes in `scopes` or lists them in `skills`"
         )
-    if source.resolve().is_relative_to(root / ".claude") and (report.agents or report.skills):
+    imported = bool(report.agents or report.skills)
+    errors = report.validation["errors"] if report.validation else 0
+    if report.dry_run:
+        if imported:
+            hints.append(f"nothing was written (dry run): run `orkestra import {source}`")
+    elif errors:
         hints.append(
-            "the imported files live in this project's .claude/, which Orkestra did not write: "
-            "run `orkestra sync --dry-run` to compare, then `orkestra sync --force` to take them over"
+            f"the registry has {errors} validation error(s), so `orkestra sync` would refuse "
+            "to run: `orkestra validate` lists them with file:line; fix them, then sync"
         )
-    if report.agents or report.skills:
-        hints.append("run `orkestra validate --show-warnings`, then `orkestra sync`")
+    elif imported:
+        if source.resolve().is_relative_to(root / ".claude"):
+            hints.append(
+                "the imported files live in this project's .claude/, which Orkestra did not "
+                "write: run `orkestra sync --dry-run` to compare, then `orkestra sync --force` "
+                "to take them over"
+            )
+        else:
+            hints.append("run `orkestra sync` to render them")
     return hints
 
 

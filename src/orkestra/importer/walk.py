@@ -19,9 +19,15 @@ class Refused:
 
     path: str
     reason: str
+    #: the line the reason is about, when it is about one
+    line: int | None = None
 
-    def to_dict(self) -> dict[str, str]:
-        return {"path": self.path, "reason": self.reason}
+    def to_dict(self) -> dict[str, str | int | None]:
+        return {"path": self.path, "line": self.line, "reason": self.reason}
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{where}: {self.reason}"
 
 
 class SafeTree:
