@@ -42,10 +42,19 @@ def search(
 ) -> dict[str, Any]:
     """Ranked short hits `{type, id, title, score, cite, path, line}`, or counts per type."""
     from orkestra.search import service
-    from orkestra.search.rank import Filters
 
     service.check_query(query, check_limit(limit))
     types = service.parse_types(",".join(kinds)) if kinds else ()
+    key = ("search", query, types, limit, summary)
+    return ws.memo(key, lambda: _search(ws, query, types, limit, summary))
+
+
+def _search(
+    ws: Workspace, query: str, types: tuple[str, ...], limit: int, summary: bool
+) -> dict[str, Any]:
+    from orkestra.search import service
+    from orkestra.search.rank import Filters
+
     filters = Filters(types=types)
     conn = ws.connection()
     if conn is None:

@@ -11,14 +11,19 @@ is the new state) and reports the findings `orkestra validate` gives for them.
 from __future__ import annotations
 
 import sqlite3
+import threading
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from orkestra.mcpserver import identity
+from orkestra.core.errors import OrkestraError
+from orkestra.mcpserver import identity, watch
 from orkestra.registry.findings import Finding
 from orkestra.registry.registry import Registry
 
+#: remembered search answers (dropped at every change)
+MEMO_SIZE = 256
 #: Registry attributes holding entries, by the location kind of their entries
 _KINDS = {
     "agent": "agents",
@@ -42,36 +47,89 @@ class Workspace:
     _registry_generation: int = -1
     _errors: list[Finding] = field(default_factory=list)
     _conn: sqlite3.Connection | None = None
+    watcher: watch.Watcher = field(default_factory=watch.Watcher)
+    _day: int = -1
+    _indexed_day: int = -1
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _loaders: list[threading.Thread] = field(default_factory=list)
+    _memo: dict[Hashable, dict[str, Any]] = field(default_factory=dict)
+    _memo_generation: int = -1
 
     @classmethod
     def open(cls, root: Path) -> Workspace:
         """Load everything once (the index is built or refreshed, the registry loaded)."""
         ws = cls(root.resolve())
+        ws._day = ws._indexed_day = _today()
+        ws.watcher.watch(ws._folders())
         ws.snapshot = identity.snapshot(ws.root)
-        ws.registry()
+        ws.preload()
         ws.connection()
         return ws
 
     def refresh(self) -> list[str]:
-        """Compare file identities with the last snapshot; returns the paths that changed."""
+        """Compare file identities with the last snapshot; returns the paths that changed.
+
+        With a working watcher (inotify) and no event since the last call, and the same day (the
+        search ranks notes by age), nothing is compared: nothing can have changed.
+        """
+        today = _today()
+        if self.watcher.active and not self.watcher.maybe_changed() and today == self._day:
+            return []
+        self._day = today
+        self.watcher.watch(self._folders())  # before the snapshot: a new folder's files are seen
         now = identity.snapshot(self.root)
         changes = identity.changed(self.snapshot, now)
         self.snapshot = now
-        if changes:
+        new_day = today != self._indexed_day  # a new day re-ranks the notes (by age)
+        self._indexed_day = today
+        if changes or new_day:
             self.generation += 1
             self.last_changed = changes
             if self._conn is not None:
                 self._refresh_index(self._conn)
+            self.preload()
         return changes
+
+    def memo(self, key: Hashable, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """`work()`, remembered until the next change (a copy: callers may add keys)."""
+        if self._memo_generation != self.generation:
+            self._memo.clear()
+            self._memo_generation = self.generation
+        if key not in self._memo:
+            if len(self._memo) >= MEMO_SIZE:
+                self._memo.pop(next(iter(self._memo)))
+            self._memo[key] = work()
+        return dict(self._memo[key])
 
     # --- registry --------------------------------------------------------------------------------
 
     def registry(self) -> Registry:
         """The registry of the current generation (reloaded when stale), last good for broken files."""
-        if self._registry is None or self._registry_generation != self.generation:
-            self._reload()
-        assert self._registry is not None
-        return self._registry
+        with self._lock:
+            if self._registry is None or self._registry_generation != self.generation:
+                self._reload()
+            assert self._registry is not None
+            return self._registry
+
+    def preload(self) -> None:
+        """Load the registry of this generation in the background (search does not wait for it;
+        the next call that needs the registry waits only for what is left)."""
+        self._loaders = [t for t in self._loaders if t.is_alive()]
+        loader = threading.Thread(target=self._load_quietly, name="orkestra-registry", daemon=True)
+        loader.start()  # an older load still running finishes first (the lock), then this one
+        self._loaders.append(loader)
+
+    def _load_quietly(self) -> None:
+        try:
+            self.registry()
+        except (OrkestraError, OSError):  # the call that needs the registry meets it again
+            return
+
+    def join(self) -> None:
+        """Wait for the background loads to finish."""
+        for loader in self._loaders:
+            loader.join()
+        self._loaders.clear()
 
     def findings(self) -> list[dict[str, Any]]:
         """The validation errors of the current files (empty when the registry is valid)."""
@@ -115,10 +173,25 @@ class Workspace:
             conn.close()
             self._conn = None
 
+    def _folders(self) -> list[str]:
+        from orkestra.search import extract
+
+        settings, _ = extract.settings(self.root)
+        tops = ["registries", settings.knowledge, *settings.vendor_roots]
+        return watch.folders(str(self.root), [t for t in tops if t])
+
     def close(self) -> None:
+        self.join()
+        self.watcher.close()
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+
+
+def _today() -> int:
+    from orkestra.core.clock import today
+
+    return today().toordinal()
 
 
 def _keep_last_good(fresh: Registry, good: Registry, broken: set[str]) -> Registry:
