@@ -212,3 +212,21 @@ def test_claude_md_path_may_not_name_a_users_file_without_markers(scaffold: Path
     for name in (".claude/CLAUDE.md", "docs/CLAUDE.md"):  # a CLAUDE.md anywhere is fine
         _config(scaffold, {"claude_md": True, "claude_md_path": name})
         assert not validate(load(scaffold)).errors
+
+
+def test_output_paths_stay_out_of_the_configured_knowledge_folder(scaffold: Path) -> None:
+    put(
+        scaffold,
+        "registries/orkestra.yaml",
+        {"project": "demo", "knowledge": {"path": "docs/kb"},
+         "render": {"claude_md": True, "claude_md_path": "docs/kb/CLAUDE.md"}},
+    )  # fmt: skip
+    _truths_output(scaffold, "docs/kb/GROUND_TRUTHS.md")
+    found = sorted((f.file, f.message.split("'")[1]) for f in validate(load(scaffold)).errors)
+    assert found == [
+        ("registries/orkestra.yaml", "docs/kb/CLAUDE.md"),
+        ("registries/truths/project.yaml", "docs/kb/GROUND_TRUTHS.md"),
+    ]
+    with pytest.raises(ValidationFailed):
+        sync(scaffold)
+    assert not (scaffold / "docs").exists()

@@ -343,3 +343,13 @@ def _converges(root: Path, outside: dict[str, bytes], fresh: Path) -> None:
             (fresh / rel).unlink()
     sync(fresh)
     assert tree(fresh) == tree(root)
+
+
+def test_full_disk_at_fsync_names_a_file_and_writes_nothing(scaffold: Path, cli: Any) -> None:
+    _many(scaffold, 3)
+    with failing("fsync", lambda args: True, errno.ENOSPC):
+        result = cli("sync", cwd=scaffold)
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert "No space left on device" in result.stderr and "'.claude/" in result.stderr
+    assert not [p for p in tree(scaffold) if p.startswith(".claude/") or p.endswith(".tmp")]
+    assert sync(scaffold).written > 0 and sync(scaffold, mode="check").ok

@@ -221,10 +221,13 @@ class Batch:
         try:
             _fsync_all([tmp for tmp, _, _, regular in self.staged if regular])
         except BaseException as exc:
+            count = len(self.staged)
+            failed = next((r for t, _, r, _ in self.staged if t == getattr(exc, "filename", "")), "")
             self.discard()
             if isinstance(exc, OSError):
                 reason = exc.strerror or exc
-                raise WriteFailed(f"cannot write {len(self.staged)} file(s): {reason}") from exc
+                where = f"'{failed}' (one of {count} file(s))" if failed else f"{count} file(s)"
+                raise WriteFailed(f"cannot write {where}: {reason}", file=failed or None) from exc
             raise
         staged, self.staged = self.staged, []
         for done, (tmp, full, rel, _) in enumerate(staged, 1):
@@ -267,6 +270,8 @@ def _fsync(path: str) -> None:
     fd = os.open(path, os.O_RDWR if os.name == "nt" else os.O_RDONLY)  # Windows needs write access
     try:
         os.fsync(fd)
+    except OSError as exc:  # name the file: a full disk often shows only here
+        raise OSError(exc.errno, exc.strerror, path) from exc
     finally:
         os.close(fd)
 

@@ -84,6 +84,28 @@ def claude_md_target(reg: Registry) -> Iterator[Finding]:
     )
 
 
+def outputs_outside_knowledge(reg: Registry) -> Iterator[Finding]:
+    """Configured output paths stay out of the configured knowledge folder (the models already
+    keep them out of `.git/`, `registries/` and the default `knowledge/`)."""
+    knowledge = reg.config.knowledge.path
+    config = reg.loc("config", "orkestra")
+    paths: list[tuple[str, int, str, str]] = []
+    if reg.config.render.claude_md:
+        rel = reg.config.render.claude_md_path
+        paths.append((config.file, config.line, "render.claude_md_path", rel))
+    for file, truths in sorted(reg.truth_files.items()):
+        paths.append((file, 0, "metadata.render.output", truths.metadata.render.output))
+    for file, line, what, rel in paths:
+        if render_lock.protected_part(rel, [knowledge]) is not None:
+            yield Finding.make(
+                "ORK045",
+                f"{what} '{rel}' lies in the knowledge folder '{knowledge}' (or another folder "
+                "Orkestra never renders into); choose another path",
+                file,
+                line,
+            )
+
+
 def vendor_links(reg: Registry) -> Iterator[Finding]:
     """A linked vendor skill holds no symlink that leaves its vendor root."""
     for skill in sorted(reg.skills.values(), key=lambda s: s.name):

@@ -18,7 +18,12 @@ from orkestra.registry.findings import Finding
 from orkestra.registry.models.common import bidi_controls
 from orkestra.registry.models.skills import REQUIRED_SECTIONS, SPEC_KEYS, trigger_phrase
 from orkestra.registry.registry import Location, Registry, SkillEntry
-from orkestra.registry.render_rules import claude_md_target, lock_entries, vendor_links
+from orkestra.registry.render_rules import (
+    claude_md_target,
+    lock_entries,
+    outputs_outside_knowledge,
+    vendor_links,
+)
 
 Rule = Callable[[Registry], Iterable[Finding]]
 
@@ -301,6 +306,7 @@ RULES: tuple[Rule, ...] = (
     ledger_rules,
     lock_entries,
     claude_md_target,
+    outputs_outside_knowledge,
     vendor_links,
 )
 
