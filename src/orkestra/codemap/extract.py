@@ -22,6 +22,7 @@ MEMBER_PARENTS = frozenset(
         "member_call_expression", "nullsafe_member_call_expression", "class_constant_access_expression",
     }
 )  # fmt: skip
+OWNER_TYPES = frozenset({"identifier", "package_identifier", "name", "constant"})
 KIND_ALIASES = {"constructor": "method", "field": "field", "macro": "macro"}
 QUOTES = "\"'`<>"
 
@@ -72,6 +73,7 @@ def extract(language: str, source: bytes) -> FileFacts:
                 kind=kind,
                 member=_is_member(name_node),
                 scope=".".join(_chain(name_node, defs, scopes, include_self=True)),
+                owner=_owner(name_node),
             )
         )
     facts.refs.sort(key=lambda r: (r.line, r.col, r.name))
@@ -185,6 +187,25 @@ def _is_member(name_node: Any) -> bool:
         owner = parent.child_by_field_name("receiver") or parent.child_by_field_name("object")
         return owner is not None
     return bool(parent.start_byte != name_node.start_byte)
+
+
+def _owner(name_node: Any) -> str:
+    """The plain name a member is accessed on (`st` in `st.Total`), else ""."""
+    parent = name_node.parent
+    if parent is None or not _is_member(name_node):
+        return ""
+    owner = (
+        parent.child_by_field_name("object")
+        or parent.child_by_field_name("operand")
+        or parent.child_by_field_name("receiver")
+        or parent.child_by_field_name("value")
+        or parent.child_by_field_name("path")
+        or parent.child_by_field_name("scope")
+        or parent.named_children[0]
+    )
+    if owner is None or owner.start_byte == name_node.start_byte or owner.type not in OWNER_TYPES:
+        return ""
+    return _text(owner)
 
 
 def _text(node: Any) -> str:

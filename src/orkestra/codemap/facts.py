@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 #: definition kinds whose functions are methods
 CONTAINERS = frozenset(
-    {"class", "interface", "struct", "trait", "impl", "enum", "module", "namespace", "object"}
+    {"class", "interface", "struct", "trait", "impl", "enum", "object"}
 )
 
 
@@ -32,6 +32,8 @@ class Ref:
     kind: str
     member: bool
     scope: str
+    #: for `x.name`: `x` when it is a plain name (a module alias, a variable), else ""
+    owner: str = ""
 
 
 @dataclass(frozen=True)

@@ -128,8 +128,9 @@ def _insert(conn: sqlite3.Connection, rel: str, data: bytes, st: os.stat_result,
         [(fid, s.name, s.qualname, s.kind, s.line, s.end_line, s.signature) for s in facts.symbols],
     )
     conn.executemany(
-        "INSERT INTO refs (file_id, name, line, col, kind, member, scope) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [(fid, r.name, r.line, r.col, r.kind, r.member, r.scope) for r in facts.refs],
+        "INSERT INTO refs (file_id, name, line, col, kind, member, scope, owner) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [(fid, r.name, r.line, r.col, r.kind, r.member, r.scope, r.owner) for r in facts.refs],
     )
     conn.executemany(
         "INSERT INTO imports (file_id, module, name, alias, line) VALUES (?, ?, ?, ?, ?)",
@@ -146,10 +147,10 @@ def _link(conn: sqlite3.Connection) -> None:
         resolver.resolve_imports(conn),
     )
     changed = []
-    for rid, fid, name, member, scope, old in conn.execute(
-        "SELECT id, file_id, name, member, scope, target FROM refs"
+    for rid, fid, name, member, scope, owner, old in conn.execute(
+        "SELECT id, file_id, name, member, scope, owner, target FROM refs"
     ).fetchall():
-        new = resolver.resolve(fid, name, bool(member), scope)
+        new = resolver.resolve(fid, name, bool(member), scope, owner)
         if new != old:
             changed.append((new, rid))
     conn.executemany("UPDATE refs SET target = ? WHERE id = ?", changed)

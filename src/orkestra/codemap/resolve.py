@@ -33,6 +33,12 @@ class Def:
         return self.qualname.rpartition(".")[0]
 
 
+def _module_name(module: str) -> str:
+    """The name a whole-module import binds: `a/b/store` -> store, `util` -> util."""
+    last = module.replace("\\", "/").replace("::", "/").rstrip("/").rsplit("/", 1)[-1]
+    return last if "." not in last.lstrip(".") else last.lstrip(".").split(".")[0]
+
+
 def visible(parent: str, scope: str) -> bool:
     """True when a definition under `parent` can be named from inside `scope`."""
     return not parent or scope == parent or scope.startswith(parent + ".")
@@ -57,6 +63,8 @@ class Resolver:
         self.imported: dict[int, list[int]] = defaultdict(list)
         #: names a file imports from outside the map: they never resolve to a global namesake
         self.external: set[tuple[int, str]] = set()
+        #: (file, name) -> files, for a module imported whole under a name (`import x as st`)
+        self.modules: dict[tuple[int, str], list[int]] = defaultdict(list)
 
     def resolve_imports(self, conn: sqlite3.Connection) -> list[tuple[int, int, int]]:
         """(import id, file id, target file id) for every import that names indexed files."""
@@ -78,12 +86,16 @@ class Resolver:
                 found = sorted(spaces.get(key, set()) - {fid})
             if not name and language in BINDS_LAST and not module.endswith("*"):
                 name = module  # `import a.b.C;` / `use A\\B\\C;` bind C
-            self._bind(fid, name, alias, found)
+            self._bind(fid, module, name, alias, found)
             rows.extend((iid, fid, target) for target in found)
         return rows
 
-    def _bind(self, fid: int, name: str, alias: str, found: list[int]) -> None:
+    def _bind(self, fid: int, module: str, name: str, alias: str, found: list[int]) -> None:
         real = name.rsplit(".", 1)[-1].rsplit("\\", 1)[-1].rsplit("::", 1)[-1]
+        if not name and found:
+            bound = alias or _module_name(module)
+            if bound:
+                self.modules[(fid, bound)].extend(found)
         if not found:
             if alias or (real and real != "*"):
                 self.external.add((fid, alias or real))
@@ -94,9 +106,17 @@ class Resolver:
         elif not alias:
             self.star[fid].extend(found)
 
-    def resolve(self, fid: int, name: str, member: bool, scope: str) -> int | None:
+    def resolve(
+        self, fid: int, name: str, member: bool, scope: str, owner: str = ""
+    ) -> int | None:
         """The definition a reference means, or None when it cannot be told."""
         language = self.files[fid][1]
+        if member and (fid, owner) in self.modules:  # `st.Total`: only that module's Total
+            for target in self.modules[(fid, owner)]:
+                found = self._exported(target, name, 0)
+                if found is not None:
+                    return found
+            return None
         local = self._local(fid, name, member, scope, language)
         if local is not None:
             return local
@@ -135,9 +155,12 @@ class Resolver:
         """A top-level (or, for `x.name`, any) definition of `name` in file `fid`, following
         re-exports (`from .impl import name`, `export * from`) a few hops."""
         defs = self.by_file.get((fid, name), [])
-        top = [d for d in defs if not d.parent or (member and d.kind in MEMBER_KINDS)]
+        top = [d for d in defs if not d.parent]
         if top:
-            return min(top, key=lambda d: (bool(d.parent), d.id)).id
+            return top[0].id
+        members = [d for d in defs if member and d.parent]
+        if len({d.parent for d in members}) == 1:  # several classes' `name`: cannot tell which
+            return members[0].id
         if hops >= MAX_HOPS:
             return None
         for real, targets in self.bindings.get((fid, name), []):

@@ -14,7 +14,7 @@ from pathlib import Path
 from orkestra.core import safewrite
 
 MAP_PATH = ".orkestra/code.sqlite"
-SCHEMA = 1
+SCHEMA = 2
 BUSY_TIMEOUT_S = 30.0
 
 TABLES = """
@@ -30,7 +30,7 @@ CREATE TABLE IF NOT EXISTS symbols (
 CREATE TABLE IF NOT EXISTS refs (
   id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, name TEXT NOT NULL, line INTEGER NOT NULL,
   col INTEGER NOT NULL, kind TEXT NOT NULL, member INTEGER NOT NULL, scope TEXT NOT NULL,
-  target INTEGER);
+  owner TEXT NOT NULL, target INTEGER);
 CREATE TABLE IF NOT EXISTS imports (
   id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, module TEXT NOT NULL, name TEXT NOT NULL,
   alias TEXT NOT NULL, line INTEGER NOT NULL);

@@ -14,3 +14,5 @@
 (jsx_self_closing_element name: (identifier) @name) @reference.class
 (decorator (identifier) @name) @reference.call
 (decorator (call_expression function: (identifier) @name)) @reference.call
+(new_expression constructor: (member_expression property: (property_identifier) @name)) @reference.class
+(pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method

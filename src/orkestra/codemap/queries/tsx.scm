@@ -20,3 +20,7 @@
 (decorator (call_expression function: (identifier) @name)) @reference.call
 (jsx_opening_element name: (identifier) @name) @reference.class
 (jsx_self_closing_element name: (identifier) @name) @reference.class
+(new_expression constructor: (member_expression property: (property_identifier) @name)) @reference.class
+(pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method
+(internal_module name: (identifier) @name) @definition.namespace
+(type_identifier) @name @reference.type
