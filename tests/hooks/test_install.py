@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +36,10 @@ def test_install_merges_and_keeps_user_entries(cli: Any, project: Path) -> None:
     assert r.exit_code == 0 and r.json()["changed"] is True
     data = settings(project)
     assert data["permissions"] == USER["permissions"]
-    assert commands(data, "PostToolUse") == ["prettier --write", "orkestra hook post-tool-use"]
-    assert commands(data, "Stop") == ["say done", "orkestra hook stop"]
-    assert commands(data, "SessionStart") == ["orkestra hook session-start"]
+    run = f"{sys.executable} -m orkestra"  # CliRunner: not the `orkestra` script, so `python -m`
+    assert commands(data, "PostToolUse") == ["prettier --write", f"{run} hook post-tool-use"]
+    assert commands(data, "Stop") == ["say done", f"{run} hook stop"]
+    assert commands(data, "SessionStart") == [f"{run} hook session-start"]
     ours = data["hooks"]["PostToolUse"][1]
     assert ours["matcher"] == "*"
     assert cli("hooks", "install", cwd=project).json()["changed"] is False

@@ -38,15 +38,18 @@ def test_notes_new_list_info_verify_index(cli: Any, project: Path) -> None:
         "path": "knowledge/gotchas/task-is-a-case.md",
     }
     assert (project / "knowledge/INDEX.md").is_file()
-    listed = cli("notes", "list", "--type", "gotcha", cwd=project).json()
+    listed = cli("notes", "list", "--type", "gotcha", cwd=project).json()["notes"]
     assert [n["name"] for n in listed] == ["task-is-a-case"]
-    assert cli("notes", "list", "--confidence", "verified", cwd=project).json() == []
+    assert cli("notes", "list", "--confidence", "verified", cwd=project).json() == {
+        "notes": [],
+        "total": 0,
+    }
     info = cli("notes", "info", "sak", cwd=project).json()
     assert info["sources"] == ["app/task.py#class Task"] and info["created"] == "2026-06-01"
     v = cli("notes", "verify", "task-is-a-case", cwd=project).json()
     assert v["confidence"] == "verified" and v["verified_at"] == "2026-06-01"
     assert (
-        cli("notes", "list", "--confidence", "verified", cwd=project).json()[0]["verified_at"]
+        cli("notes", "list", "--confidence", "verified", cwd=project).json()["notes"][0]["verified_at"]
         == "2026-06-01"
     )
     r = cli("notes", "check", cwd=project)
@@ -113,9 +116,9 @@ def test_learn_loop(cli: Any, project: Path, tmp_path: Path) -> None:
     assert not (project / "knowledge").exists()
     r = cli("learn", "apply", "--input", str(proposal), "--format", "text", cwd=project)
     assert r.stdout == "Saved: 1 new; Skipped: 0\n"
-    listed = cli("learn", "list", cwd=project).json()
+    listed = cli("learn", "list", cwd=project).json()["claims"]
     assert [c["confidence"] for c in listed] == ["low"]
-    assert cli("learn", "list", "--confidence", "high", cwd=project).json() == []
+    assert cli("learn", "list", "--confidence", "high", cwd=project).json()["claims"] == []
     r = cli("learn", "promote", listed[0]["id"], cwd=project)
     assert r.exit_code == 1 and "only high-confidence" in r.stderr
     r = cli("learn", "promote", listed[0]["id"], "--force", "--prefix", "DEMO", cwd=project)

@@ -150,7 +150,7 @@ def test_errors(plain: GitRepo) -> None:
 def test_cli_spellings(plain: GitRepo, cli: Any) -> None:
     run = cli
     result = run("changelog", "render", "--package", "core", cwd=plain.path)
-    assert result.exit_code == 0 and result.json()[0]["written"] is True
+    assert result.exit_code == 0 and result.json()["changelogs"][0]["written"] is True
     assert run("changelog", "render", "--all", "--check", cwd=plain.path).exit_code == 1
     bad = run("changelog", "render", cwd=plain.path)
     assert bad.exit_code == 2 and "--package NAME or --all" in bad.stderr
@@ -159,7 +159,7 @@ def test_cli_spellings(plain: GitRepo, cli: Any) -> None:
 def test_registry_spelling(plain: GitRepo, cli: Any) -> None:
     run = cli
     result = run("registry", "changelog", "render", "--package", "core", cwd=plain.path)
-    assert result.exit_code == 0 and result.json()[0]["written"] is True
+    assert result.exit_code == 0 and result.json()["changelogs"][0]["written"] is True
 
 
 @pytest.mark.parametrize("check", [False, True], ids=["write", "check"])

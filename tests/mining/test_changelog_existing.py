@@ -40,14 +40,14 @@ def test_dry_run_shows_the_plan_and_writes_nothing(released: GitRepo, cli: Any) 
     path.write_bytes(HISTORY.encode())
     result = cli("changelog", "render", "--all", "--dry-run", cwd=released.path)
     assert result.exit_code == 1
-    plan = {r["package"]: r for r in result.json()}
+    plan = {r["package"]: r for r in result.json()["changelogs"]}
     assert plan["core"]["action"] == "refuse" and plan["cli"]["action"] == "create"
     assert path.read_bytes() == HISTORY.encode()
     assert not (released.path / "packages/cli/CHANGELOG.md").exists()
     both = ("changelog", "render", "--all", "--dry-run", "--into-existing")
     result = cli(*both, cwd=released.path)
     assert result.exit_code == 0
-    assert {r["package"]: r["action"] for r in result.json()} == {
+    assert {r["package"]: r["action"] for r in result.json()["changelogs"]} == {
         "core": "insert-block",
         "cli": "create",
     }
@@ -75,7 +75,7 @@ def test_into_existing_keeps_the_history_byte_for_byte(released: GitRepo, cli: A
     assert again.startswith(title + "\n") and again.endswith(rest)
     assert "- A bug (" in again and again.count("## [Unreleased]") == 1
     same = cli("changelog", "render", "--package", "core", "--into-existing", cwd=released.path)
-    assert same.json()[0]["written"] is False
+    assert same.json()["changelogs"][0]["written"] is False
     assert path.read_bytes().decode() == again
 
 

@@ -38,7 +38,7 @@ def test_sync_status_candidates(repo: GitRepo, shas: list[str], cli: Any) -> Non
         "released": 0,
         "skipped": 0,
     }
-    found = cli("mine", "candidates", "--limit", "2", cwd=repo.path).json()
+    found = cli("mine", "candidates", "--limit", "2", cwd=repo.path).json()["candidates"]
     assert [c["sha"] for c in found] == [shas[2], shas[1]]
     first = found[1]
     assert list(first) == [
@@ -61,7 +61,7 @@ def test_sync_status_candidates(repo: GitRepo, shas: list[str], cli: Any) -> Non
     }
     assert first["stats"] == {"files": 1, "insertions": 1, "deletions": 0}
     assert "stats.json" in {p.name for p in index.folder(repo.path).iterdir()}
-    full = cli("mine", "candidates", "--full", "--limit", "3", cwd=repo.path).json()
+    full = cli("mine", "candidates", "--full", "--limit", "3", cwd=repo.path).json()["candidates"]
     assert full[2]["stats"]["insertions"] == 3
     hints = full[2]["hints"]
     assert len(hints["three_question_test"]) == 3
@@ -85,7 +85,7 @@ def test_classify_then_coverage(repo: GitRepo, shas: list[str], cli: Any) -> Non
         "skipped": 1,
     }
     assert status["decisions"]["extracted"] == 1 and status["decisions"]["skipped"] == 1
-    left = cli("mine", "candidates", "--domain", "changelog", cwd=repo.path).json()
+    left = cli("mine", "candidates", "--domain", "changelog", cwd=repo.path).json()["candidates"]
     assert [c["sha"] for c in left] == [shas[1], repo.git("rev-parse", "HEAD~3").strip()]
 
 

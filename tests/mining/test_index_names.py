@@ -46,7 +46,7 @@ def commit_paths(repo: GitRepo, names: list[str], message: str) -> str:
 def index_shas(cli: Any, root: Path) -> list[str]:
     result = cli("mine", "candidates", "--limit", "1000", "--domain", "changelog", cwd=root)
     assert result.exit_code == 0, result.stderr
-    return [c["sha"] for c in result.json()]
+    return [c["sha"] for c in result.json()["candidates"]]
 
 
 @pytest.mark.parametrize("names", [FORGERS[:1], FORGERS, ODD], ids=["rs-sha", "rs-and-us", "odd"])
@@ -61,7 +61,7 @@ def test_file_names_are_data(repo: GitRepo, cli: Any, names: list[str]) -> None:
     history = repo.git("rev-list", "HEAD").split()
     assert sorted(index_shas(cli, repo.path)) == sorted(history)
     assert FORGED_SHA not in index_shas(cli, repo.path)
-    full = cli("mine", "candidates", "--full", "--limit", "3", cwd=repo.path).json()
+    full = cli("mine", "candidates", "--full", "--limit", "3", cwd=repo.path).json()["candidates"]
     assert [c["sha"] for c in full] == [after, odd, before]
     assert sorted(full[1]["files_changed"]) == sorted(f"packages/core/{n}" for n in names)
     assert full[1]["subject"] == "feat(core): odd names"
@@ -74,7 +74,7 @@ def test_a_message_that_looks_like_a_record_start_is_data(repo: GitRepo, cli: An
     subject = f"\x1e{FORGED_SHA}"
     tricky = repo.commit(f"fix: {subject}\n\n\x1e{FORGED_SHA}\n\x1f1 body")
     assert cli("mine", "sync", cwd=repo.path).exit_code == 0
-    found = cli("mine", "candidates", "--full", "--limit", "5", cwd=repo.path).json()
+    found = cli("mine", "candidates", "--full", "--limit", "5", cwd=repo.path).json()["candidates"]
     assert [c["sha"] for c in found] == repo.git("rev-list", "HEAD").split()
     assert found[0]["sha"] == tricky and found[0]["subject"] == f"fix: {subject}"
 

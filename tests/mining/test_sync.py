@@ -185,8 +185,8 @@ def test_candidates_options_through_the_cli(repo: GitRepo, cli: Any) -> None:
     repo.commit("fix(core): b", {"packages/core/b.py": "b\n"})
     found = cli("mine", "candidates", "--full", "-n", "2", cwd=repo.path)
     assert found.exit_code == 0, found.stderr
-    assert [c["subject"] for c in found.json()] == ["fix(core): b", "feat(core): a"]
-    assert cli("mine", "candidates", "-n", "1", cwd=repo.path).json()[0]["subject"] == (
+    assert [c["subject"] for c in found.json()["candidates"]] == ["fix(core): b", "feat(core): a"]
+    assert cli("mine", "candidates", "-n", "1", cwd=repo.path).json()["candidates"][0]["subject"] == (
         "fix(core): b"
     )
     for bad, message in (

@@ -27,7 +27,7 @@ TYPES = [
 def test_search_prints_ranked_hits(cli: Any, root: Path) -> None:
     r = cli("search", "duckdb", cwd=root)
     assert r.exit_code == 0, r.stderr
-    hits = r.json()
+    hits = r.json()["results"]
     assert [h["id"] for h in hits] == ["DEC-PL-142", "DEC-PL-151"]
     assert set(hits[0]) == {"type", "id", "title", "score", "matched_fields", "path", "line"}
     assert hits[0]["path"] == "registries/decisions/records/DEC-PL-142.yaml"
@@ -39,23 +39,23 @@ def test_summary_counts_equal_per_type_hits(cli: Any, root: Path) -> None:
         assert list(summary) == ["query", "total", "counts"]
         assert list(summary["counts"]) == TYPES
         for kind in TYPES:
-            hits = cli("search", query, "--type", kind, "--limit", "1000", cwd=root).json()
+            hits = cli("search", query, "--type", kind, "--limit", "1000", cwd=root).json()["results"]
             assert summary["counts"][kind] == len(hits), (query, kind)
         assert summary["total"] == sum(summary["counts"].values())
-        assert summary["total"] == len(cli("search", query, "-n", "1000", cwd=root).json())
+        assert summary["total"] == len(cli("search", query, "-n", "1000", cwd=root).json()["results"])
 
 
 def test_limit_and_type_filter(cli: Any, root: Path) -> None:
-    hits = cli("search", "kubernetes", "--limit", "2", cwd=root).json()
+    hits = cli("search", "kubernetes", "--limit", "2", cwd=root).json()["results"]
     assert [h["id"] for h in hits] == ["kubernetes-deploy", "DEC-AD-007"]
-    hits = cli("search", "kubernetes", "--type", "truths,decisions", cwd=root).json()
+    hits = cli("search", "kubernetes", "--type", "truths,decisions", cwd=root).json()["results"]
     assert [h["id"] for h in hits] == ["DEC-AD-007", "GT-ORK-003", "GT-ORK-004"]
     assert cli("search", "kubernetes", "--type", "truth", cwd=root).exit_code == 0
 
 
 def test_empty_result_is_an_empty_list(cli: Any, root: Path) -> None:
     r = cli("search", "xyzzy plugh", cwd=root)
-    assert (r.exit_code, r.stdout) == (0, "[]\n")
+    assert (r.exit_code, r.stdout) == (0, '{"query":"xyzzy plugh","total":0,"results":[]}\n')
 
 
 @pytest.mark.parametrize(
@@ -97,7 +97,7 @@ def test_group_searches(cli: Any, root: Path) -> None:
     def found(*args: str) -> list[str]:
         r = cli(*args, cwd=root)
         assert r.exit_code == 0, r.stderr
-        return [h["id"] for h in r.json()]
+        return [h["id"] for h in r.json()["results"]]
 
     assert found("agents", "search", "kubernetes") == ["cluster-operator"]
     assert found("skills", "search", "kuberntes") == ["kubernetes-deploy"]
@@ -123,9 +123,9 @@ def test_registry_compatibility_spelling(cli: Any, root: Path) -> None:
     r = cli("registry", "decisions", "search", "--query", "duckdb", cwd=root)
     assert r.exit_code == 0, r.stderr
     assert r.stdout == cli("decisions", "search", "duckdb", cwd=root).stdout
-    assert [h["id"] for h in r.json()] == ["DEC-PL-142", "DEC-PL-151"]
+    assert [h["id"] for h in r.json()["results"]] == ["DEC-PL-142", "DEC-PL-151"]
     truths = cli("registry", "truths", "search", "kubernetes", "--status", "tentative", cwd=root)
-    assert (truths.exit_code, [h["id"] for h in truths.json()]) == (0, ["GT-ORK-004"])
+    assert (truths.exit_code, [h["id"] for h in truths.json()["results"]]) == (0, ["GT-ORK-004"])
     listing = cli("registry", "--help", cwd=root)
     assert listing.exit_code == 0
     for group in ("agents", "skills", "scopes", "truths", "decisions", "changelog"):
@@ -136,8 +136,9 @@ def test_registry_compatibility_spelling(cli: Any, root: Path) -> None:
 def test_table_and_text_formats(cli: Any, root: Path) -> None:
     table = cli("search", "duckdb", "--format", "table", cwd=root)
     assert table.exit_code == 0
-    assert "DEC-PL-142" in table.stdout and "score" in table.stdout
+    assert table.stdout.rstrip().endswith("2 of 2 hits for 'duckdb'")
     text = cli("search", "duckdb", "-f", "text", cwd=root).stdout.splitlines()
+    assert table.stdout.splitlines() == text  # text is an alias of table
     assert text[0].split()[1:3] == ["decisions", "DEC-PL-142"]
     assert text[0].endswith("registries/decisions/records/DEC-PL-142.yaml:1")
 
@@ -150,9 +151,9 @@ def test_root_option_and_option_spellings(cli: Any, root: Path, tmp_path: Path) 
         cwd=tmp_path,
     )  # fmt: skip
     assert (there.exit_code, there.stdout) == (0, here.stdout)
-    assert [h["id"] for h in there.json()] == ["DEC-AD-007", "GT-ORK-003"]
+    assert [h["id"] for h in there.json()["results"]] == ["DEC-AD-007", "GT-ORK-003"]
     dashed = cli("search", "--", "-xyzzy", cwd=root)
-    assert (dashed.exit_code, dashed.stdout) == (0, "[]\n")
+    assert (dashed.exit_code, dashed.json()["results"]) == (0, [])
 
 
 @pytest.mark.parametrize(

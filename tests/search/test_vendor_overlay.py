@@ -23,7 +23,7 @@ def _project(tmp_path: Path) -> Path:
 def _ids(cli: Any, root: Path) -> list[str]:
     result = cli("search", "pdf forms", "--type", "skills", cwd=root)
     assert result.exit_code == 0, result.stderr
-    return sorted(hit["id"] for hit in result.json())
+    return sorted(hit["id"] for hit in result.json()["results"])
 
 
 def test_overlay_limits_vendor_skills(tmp_path: Path, cli: Any) -> None:

@@ -8,7 +8,7 @@ import typer
 
 from orkestra.cli.common import FormatOption, emit, load_registry, new_app
 from orkestra.core.errors import ExitCode
-from orkestra.core.output import Format
+from orkestra.core.output import Format, listing
 
 app = new_app("Agents.")
 
@@ -18,7 +18,7 @@ def list_agents(fmt: FormatOption = Format.json) -> ExitCode:
     """Every agent: name, description, category, role, model, status, skill count."""
     from orkestra.registry import inventory
 
-    emit(inventory.agents_list(load_registry()), fmt, title="agents")
+    emit(listing("agents", inventory.agents_list(load_registry())), fmt, title="agents")
     return ExitCode.OK
 
 

@@ -8,7 +8,7 @@ import typer
 
 from orkestra.cli.common import FormatOption, emit, new_app, project_root
 from orkestra.core.errors import ExitCode
-from orkestra.core.output import Format
+from orkestra.core.output import Format, listing
 
 app = new_app("Render per-package changelogs from the ledger.")
 
@@ -51,7 +51,7 @@ def render(
     results = render_all(
         root, load_config(root), names, check=check, into_existing=into_existing, dry_run=dry_run
     )
-    emit(results, fmt, title="changelog render")
+    emit(listing("changelogs", results), fmt, title="changelog render")
     if dry_run:
         return ExitCode.failed_if(any(r["action"] == "refuse" for r in results))
     return ExitCode.failed_if(check and any(r["changed"] for r in results))

@@ -41,13 +41,14 @@ def load_registry() -> Any:
 def emit(
     data: Any, fmt: Format = Format.json, *, title: str | None = None, text: str | None = None
 ) -> None:
-    """Print a result: JSON (stable key order), a table, or pre-rendered text."""
-    if fmt is Format.table:
-        out = render_table(data, title=title)
-    elif fmt is Format.text and text is not None:
+    """Print a result: JSON (stable key order) or, for `table` and its alias `text`, the
+    command's own human rendering `text` when it has one, else a table/report of `data`."""
+    if not fmt.human:
+        out = to_json(data)
+    elif text is not None:
         out = text
     else:
-        out = to_json(data)
+        out = render_table(data, title=title)
     sys.stdout.write(out + "\n")
 
 

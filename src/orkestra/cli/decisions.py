@@ -8,7 +8,7 @@ import typer
 
 from orkestra.cli.common import FormatOption, emit, load_registry, new_app
 from orkestra.core.errors import ExitCode
-from orkestra.core.output import Format
+from orkestra.core.output import Format, listing
 
 app = new_app("Decision records.")
 
@@ -28,7 +28,7 @@ def list_decisions(
     from orkestra.registry import inventory
 
     rows = inventory.decisions_list(load_registry(), limit=limit, status=status, domain=domain)
-    emit(rows, fmt, title="decisions")
+    emit(listing("decisions", rows), fmt, title="decisions")
     return ExitCode.OK
 
 

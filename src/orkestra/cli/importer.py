@@ -44,7 +44,7 @@ def import_(
 
     report = import_tree(project_root(), path, provider=provider, layer=layer, dry_run=dry_run)
     data = report.to_dict()
-    emit(_rows(data) if fmt is Format.table else data, fmt)
+    emit(_rows(data) if fmt.human else data, fmt, title="import")
     if report.refused:
         listed = "".join(f"\n  {_where(r)}: {r['reason']}" for r in report.refused)
         sys.stderr.write(f"orkestra: refused {len(report.refused)} entry(ies):{listed}\n")

@@ -80,19 +80,6 @@ def _registry_or_none(*, required: bool) -> Any:
 
 
 def _emit(report: dict[str, Any], fmt: Format) -> None:
-    from orkestra.intake.table import findings_text, rows, text_report
+    from orkestra.intake.table import text_report
 
-    if fmt is Format.text:
-        emit(report, fmt, text=text_report(report))
-        return
-    if fmt is not Format.table:
-        emit(report, fmt)
-        return
-
-    emit(rows(report), Format.table, title="skill intake")
-    text = findings_text(report)
-    if text:
-        typer.echo(text)
-    emit(
-        report["summary"] | {"by_rule": report["summary"]["by_rule"]}, Format.table, title="summary"
-    )
+    emit(report, fmt, text=text_report(report) if fmt.human else None)

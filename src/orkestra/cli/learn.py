@@ -10,7 +10,7 @@ import typer
 from orkestra.cli.common import FormatOption, emit, new_app
 from orkestra.cli.notes import knowledge_root as project_root
 from orkestra.core.errors import ExitCode
-from orkestra.core.output import Format
+from orkestra.core.output import Format, listing
 
 app = new_app("Claims that grow with repetition.")
 
@@ -28,7 +28,7 @@ def propose(source: InputOption, fmt: FormatOption = Format.json) -> ExitCode:
 
     cfg = settings.load(project_root())
     result = run(cfg.folder, read_json(source), str(source), cfg.project, today().isoformat())
-    emit(result if fmt is not Format.table else result["items"], fmt, title="proposal")
+    emit(result, fmt, title="proposal")
     return ExitCode.OK
 
 
@@ -105,8 +105,8 @@ def list_claims(
 ) -> ExitCode:
     """Every claim, optionally of one confidence or category."""
     from orkestra.knowledge import settings
-    from orkestra.knowledge.claims.store import listing
+    from orkestra.knowledge.claims.store import listing as claims_of
 
     cfg = settings.load(project_root())
-    emit(listing(cfg.folder, confidence, category), fmt, title="claims")
+    emit(listing("claims", claims_of(cfg.folder, confidence, category)), fmt, title="claims")
     return ExitCode.OK

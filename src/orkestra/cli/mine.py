@@ -10,7 +10,7 @@ import typer
 
 from orkestra.cli.common import FormatOption, emit, load_registry, new_app, project_root
 from orkestra.core.errors import ExitCode
-from orkestra.core.output import Format
+from orkestra.core.output import Format, listing
 
 app = new_app("Mine git history into the classification ledger.")
 
@@ -64,9 +64,8 @@ def candidates(
     root = project_root()
     refresh(root)
     found = run(root, limit=limit, full=full, domain=domain.value if domain else None)
-    if fmt is Format.table:
-        found = [_row(c) for c in found]
-    emit(found, fmt, title="mine candidates")
+    rows = [_row(c) for c in found] if fmt.human else found
+    emit(listing("candidates", rows), fmt, title="mine candidates")
     return ExitCode.OK
 
 

@@ -9,7 +9,7 @@ import typer
 
 from orkestra.cli.common import FormatOption, emit, new_app
 from orkestra.core.errors import ExitCode
-from orkestra.core.output import Format
+from orkestra.core.output import Format, listing
 
 if TYPE_CHECKING:
     from orkestra.knowledge.settings import Settings
@@ -73,9 +73,9 @@ def list_notes(
     fmt: FormatOption = Format.json,
 ) -> ExitCode:
     """Notes, optionally of one type or confidence."""
-    from orkestra.knowledge.service import list_notes as listing
+    from orkestra.knowledge.service import list_notes as notes_of
 
-    emit(listing(_settings(), kind, confidence), fmt, title="notes")
+    emit(listing("notes", notes_of(_settings(), kind, confidence)), fmt, title="notes")
     return ExitCode.OK
 
 
@@ -88,7 +88,7 @@ def info(
     from orkestra.knowledge.service import info as note_info
 
     result = note_info(_settings(), name)
-    emit(result, fmt, title=name, text=result["body"])
+    emit(result, fmt, title=name)
     return ExitCode.OK
 
 
@@ -106,13 +106,15 @@ def check(
     fmt: FormatOption = Format.json,
 ) -> ExitCode:
     """Validate every note and resolve its sources against the code (confirmed, contradicted,
-    ambiguous); verified notes older than the configured age fall back to observed.
+    ambiguous); verified notes older than the configured age fall back to observed; refresh
+    knowledge/INDEX.md when it changed and record each outcome for search (not with --dry-run).
     Exits 1 on errors or contradicted notes."""
     from orkestra.core.clock import today
     from orkestra.knowledge.check import check as run_check
+    from orkestra.knowledge.check import for_people
 
     report = run_check(_settings(), today(), apply=not dry_run, sources=not no_sources)
-    emit(report if fmt is not Format.table else report["notes"], fmt, title="notes check")
+    emit(for_people(report) if fmt.human else report, fmt, title="notes check")
     return ExitCode.failed_if(report["errors"] or report.get("contradicted"))
 
 

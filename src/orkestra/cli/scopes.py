@@ -8,7 +8,7 @@ import typer
 
 from orkestra.cli.common import FormatOption, emit, load_registry, new_app
 from orkestra.core.errors import ExitCode
-from orkestra.core.output import Format
+from orkestra.core.output import Format, listing
 
 app = new_app("Scopes.")
 
@@ -18,7 +18,7 @@ def list_scopes(fmt: FormatOption = Format.json) -> ExitCode:
     """Every scope with its skill and agent counts and whether it is dormant."""
     from orkestra.registry import inventory
 
-    emit(inventory.scopes_list(load_registry()), fmt, title="scopes")
+    emit(listing("scopes", inventory.scopes_list(load_registry())), fmt, title="scopes")
     return ExitCode.OK
 
 

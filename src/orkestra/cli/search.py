@@ -35,13 +35,13 @@ def search(
     ] = None,
     fmt: FormatOption = Format.json,
 ) -> ExitCode:
-    """Ranked hits {type, id, title, score, matched_fields, path, line}; [] when none match."""
+    """{"query", "total", "results": [{type, id, title, score, matched_fields, path, line}]}."""
     from orkestra.search.rank import Filters
     from orkestra.search.service import as_text, find, parse_types
 
     filters = Filters(types=parse_types(types))
     result = find(_root(), query, filters=filters, limit=limit, want_summary=summary)
-    emit(result, fmt, title=f"search: {query}", text=as_text(result))
+    emit(result, fmt, title=f"search: {query}", text=as_text(result) if fmt.human else None)
     return ExitCode.OK
 
 

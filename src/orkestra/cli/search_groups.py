@@ -1,7 +1,8 @@
 """`agents|skills|scopes|truths|decisions search Q` (PRODUCT.md §5 level 4).
 
 Each app holds one `search` command and is merged into its group next to list/info. The query is
-an argument or `--query Q` (the `orkestra registry decisions search --query Q` spelling).
+an argument or `--query Q` (the `orkestra registry decisions search --query Q` spelling); a filter
+alone is a valid query (`orkestra truths search --tag security`).
 """
 
 from __future__ import annotations
@@ -36,11 +37,11 @@ def _run(
 
     if query and option and query != option:
         raise UsageError("give the query either as an argument or as --query, not both")
-    text = query or option
-    if not text:
-        raise UsageError(f"missing query: orkestra {kind} search QUERY")
+    text = query or option or ""
+    if not text and not any(filters.values()):
+        raise UsageError(f"missing query: orkestra {kind} search QUERY (or a filter alone)")
     result = find(_root(), text, filters=Filters(types=(kind,), **filters), limit=limit)
-    emit(result, fmt, title=f"{kind} search: {text}", text=as_text(result))
+    emit(result, fmt, title=f"{kind} search: {text}", text=as_text(result) if fmt.human else None)
     return ExitCode.OK
 
 

@@ -8,7 +8,7 @@ import typer
 
 from orkestra.cli.common import FormatOption, emit, load_registry, new_app
 from orkestra.core.errors import ExitCode
-from orkestra.core.output import Format
+from orkestra.core.output import Format, listing
 
 app = new_app("Skills.")
 
@@ -26,7 +26,7 @@ def list_skills(
     from orkestra.registry import inventory
 
     rows = inventory.skills_list(load_registry(), layer=layer, source=source, dormant=dormant)
-    emit(rows, fmt, title="skills")
+    emit(listing("skills", rows), fmt, title="skills")
     return ExitCode.OK
 
 

@@ -40,13 +40,8 @@ def sync(
     mode: Mode = "check" if check else "dry-run" if dry_run else "write"
     report = run(project_root(), mode=mode, target=target, force=force)
     data = report.to_dict()
-    emit(data if fmt is not Format.table else _rows(data), fmt, text=_text(data))
+    emit(data, fmt, text=_text(data))
     return ExitCode.failed_if(not report.ok)
-
-
-def _rows(data: dict[str, Any]) -> list[dict[str, Any]]:
-    actions = ("created", "updated", "deleted", "conflicts", "unchanged")
-    return [{"action": a, "count": len(data[a]), "paths": data[a][:10]} for a in actions]
 
 
 def _text(data: dict[str, Any]) -> str:

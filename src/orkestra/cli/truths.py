@@ -8,7 +8,7 @@ import typer
 
 from orkestra.cli.common import FormatOption, emit, load_registry, new_app
 from orkestra.core.errors import ExitCode
-from orkestra.core.output import Format
+from orkestra.core.output import Format, listing
 
 app = new_app("Ground truths.")
 
@@ -23,7 +23,8 @@ def list_truths(
     """Ground truths, optionally of one status."""
     from orkestra.registry import inventory
 
-    emit(inventory.truths_list(load_registry(), status=status), fmt, title="truths")
+    rows = inventory.truths_list(load_registry(), status=status)
+    emit(listing("truths", rows), fmt, title="truths")
     return ExitCode.OK
 
 
@@ -53,5 +54,5 @@ def verify(
     if truth_id is not None and truth_id not in reg.truths:
         raise NotFound(f"no truth with id '{truth_id}'; `orkestra truths list` shows them")
     report = verify_truths(reg, truth_id=truth_id)
-    emit(report if fmt is not Format.table else report["truths"], fmt, title="truths verify")
+    emit(report, fmt, title="truths verify")
     return ExitCode.failed_if(report["failing"])

@@ -22,7 +22,7 @@ def validate(
         bool, typer.Option("--strict", help="Treat warnings as errors (CI runs this).")
     ] = False,
     fmt: Annotated[
-        Format, typer.Option("--format", "-f", help="text (default) or json.")
+        Format, typer.Option("--format", "-f", help="text (default; alias table) or json.")
     ] = Format.text,
 ) -> ExitCode:
     """Check schema, cross-references, uniqueness, tier/layer agreement, resources, ledgers and
@@ -39,7 +39,7 @@ def validate(
         "errors": len(report.errors),
         "warnings": len(report.warnings),
     }
-    if fmt is Format.text:
+    if fmt.human:
         lines = [f.format() for f in shown]
         tail = f"{summary['errors']} error(s), {summary['warnings']} warning(s)"
         if report.warnings and not (show_warnings or strict):

@@ -1,4 +1,11 @@
-"""Turning results into text: JSON (default, for jq) or a rich table for people."""
+"""Turning results into text: JSON (default, for jq) or a table/report for people (PRODUCT.md §5).
+
+The JSON shapes are an interface: a list command returns an envelope named after its kind,
+`{"agents": [...], "total": N}` (`listing`), never a bare array. `--format table` and its alias
+`text` render any result for a person: a list of objects as a table, an object as a report
+(its scalar fields as `key  value` lines, nested objects flattened to `a.b`, lists of objects as
+their own tables).
+"""
 
 from __future__ import annotations
 
@@ -11,11 +18,21 @@ from typing import Any
 
 
 class Format(StrEnum):
-    """Output formats every listing command accepts."""
+    """Output formats every command accepts; `text` is an alias of `table`."""
 
     json = "json"
     table = "table"
     text = "text"
+
+    @property
+    def human(self) -> bool:
+        """Whether the output is for a person (table or its alias text), not for a program."""
+        return self is not Format.json
+
+
+def listing(kind: str, rows: Sequence[Any], **extra: Any) -> dict[str, Any]:
+    """The list envelope `{kind: rows, "total": len(rows), **extra}` of every list command."""
+    return {kind: list(rows), "total": len(rows), **extra}
 
 
 def to_json(data: Any, *, pretty: bool | None = None) -> str:
@@ -35,6 +52,8 @@ def error_json(error: Mapping[str, Any]) -> str:
 def _cell(value: Any) -> str:
     if value is None:
         return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, (list, tuple)):
         return ", ".join(_cell(v) for v in value)
     if isinstance(value, Mapping):
@@ -42,34 +61,71 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def render_table(data: Any, *, title: str | None = None) -> str:
-    """A rich table for a list of flat objects, or a key/value table for one object."""
-    from rich.console import Console
+def _is_rows(value: Any) -> bool:
+    return (
+        isinstance(value, Sequence)
+        and not isinstance(value, str)
+        and bool(value)
+        and all(isinstance(v, Mapping) for v in value)
+    )
+
+
+def _flatten(
+    data: Mapping[str, Any], prefix: str, pairs: list[tuple[str, str]], tables: list[Any]
+) -> None:
+    """Scalars and short lists into `pairs` (nested objects as `a.b`), lists of objects into
+    `tables` as (title, rows)."""
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping) and value:
+            _flatten(value, f"{name}.", pairs, tables)
+        elif _is_rows(value):
+            tables.append((name, value))
+        elif isinstance(value, (list, tuple, Mapping)) and not value:
+            pairs.append((name, "none"))
+        else:
+            pairs.append((name, _cell(value)))
+
+
+def _rows_table(rows: Sequence[Mapping[str, Any]], title: str | None) -> Any:
     from rich.table import Table
 
-    table = Table(title=title, show_lines=False)
+    table = Table(title=title, show_lines=False, title_justify="left")
+    columns: list[str] = []
+    for row in rows:
+        columns.extend(k for k in row if k not in columns)
+    for col in columns:
+        table.add_column(col)
+    for row in rows:
+        table.add_row(*(_cell(row.get(c)) for c in columns))
+    return table
+
+
+def render_table(data: Any, *, title: str | None = None) -> str:
+    """A table for a list of objects, or a report for one object (see the module docstring)."""
+    from rich.console import Console
+
+    console = Console(width=120, no_color=True, record=True, file=io.StringIO())
     if isinstance(data, Sequence) and not isinstance(data, str):
         rows = [r for r in data if isinstance(r, Mapping)]
-        columns: list[str] = []
-        for row in rows:
-            columns.extend(k for k in row if k not in columns)
-        for col in columns:
-            table.add_column(col)
-        for row in rows:
-            table.add_row(*(_cell(row.get(c)) for c in columns))
+        if not rows:
+            return f"{title}: none" if title else "none"
+        console.print(_rows_table(rows, title))
     elif isinstance(data, Mapping):
-        table.add_column("key")
-        table.add_column("value")
-        for key, value in data.items():
-            if isinstance(value, Mapping) and all(
-                not isinstance(v, (dict, list)) for v in value.values()
-            ):
-                for sub, subval in value.items():
-                    table.add_row(f"{key}.{sub}", _cell(subval))
-            else:
-                table.add_row(str(key), _cell(value))
+        pairs: list[tuple[str, str]] = []
+        tables: list[tuple[str, Sequence[Mapping[str, Any]]]] = []
+        _flatten(data, "", pairs, tables)
+        if title:
+            console.print(title, markup=False, highlight=False)
+        tail = [(k, v) for k, v in pairs if k == "total"]  # a list's total follows its table
+        head = [(k, v) for k, v in pairs if k != "total"]
+        width = max((len(k) for k, _ in pairs), default=0)
+        for key, value in head:
+            console.print(f"{key:<{width}}  {value}", markup=False, highlight=False)
+        for name, sub_rows in tables:
+            console.print(_rows_table(sub_rows, name))
+        for key, value in tail:
+            console.print(f"{key:<{width}}  {value}", markup=False, highlight=False)
     else:
         return str(data)
-    console = Console(width=120, no_color=True, record=True, file=io.StringIO())
-    console.print(table)
     return console.export_text().rstrip("\n")

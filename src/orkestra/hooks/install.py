@@ -1,13 +1,19 @@
 """`orkestra hooks install|uninstall`: merge our entries into `.claude/settings.json`.
 
-Our entries are recognised by their command string (`orkestra hook …`); every other entry and key
-of the file is kept as it is. `--git` adds a pre-commit hook validating the notes, never replacing
-a pre-commit hook that is not ours.
+Our entries are recognised by their command string (`… orkestra hook <handler>`); every other
+entry and key of the file is kept as it is. `--git` adds a pre-commit hook validating the notes,
+never replacing a pre-commit hook that is not ours. Installed commands name the running `orkestra`
+executable by absolute path, or `<python> -m orkestra`, never a bare `orkestra` that only resolves
+inside the virtual environment that installed it (§8.4).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import shlex
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +21,6 @@ from orkestra.core import git, jsonio, safewrite
 from orkestra.core.errors import ConflictError, InputError
 
 SETTINGS = ".claude/settings.json"
-PREFIX = "orkestra hook "
 #: event -> (matcher or None, handler). PostToolUse sees every tool so the events log is complete;
 #: only a Read of a note goes to the usage log.
 OURS: dict[str, tuple[str | None, str]] = {
@@ -24,9 +29,27 @@ OURS: dict[str, tuple[str | None, str]] = {
     "Stop": (None, "stop"),
 }
 GIT_MARK = "# orkestra: validate knowledge notes"
-GIT_SCRIPT = f"""#!/bin/sh
+#: `orkestra hook H`, `/abs/bin/orkestra hook H`, `'/a b/orkestra' hook H`, `py -m orkestra hook H`
+_OUR_COMMAND = re.compile(
+    r"(?:^|[\s/])orkestra(?:\.exe)?'? hook (?:" + "|".join(h for _m, h in OURS.values()) + r")$"
+)
+
+
+def executable(argv0: str | None = None, python: str | None = None) -> str:
+    """How installed hooks call Orkestra, shell-quoted: the running `orkestra` executable by
+    absolute path (symlinks kept: a venv's script names its own interpreter), else
+    `<python> -m orkestra` with the running interpreter."""
+    argv0 = sys.argv[0] if argv0 is None else argv0
+    if Path(argv0).name in ("orkestra", "orkestra.exe") and os.access(argv0, os.X_OK):
+        return shlex.quote(str(Path(argv0).absolute()))
+    return f"{shlex.quote(python or sys.executable)} -m orkestra"
+
+
+def git_script(command: str) -> str:
+    """The pre-commit hook validating the notes, calling Orkestra as `command`."""
+    return f"""#!/bin/sh
 {GIT_MARK} (installed by `orkestra hooks install --git`; remove with `orkestra hooks uninstall`)
-orkestra notes check --no-sources --dry-run >/dev/null || {{
+{command} notes check --no-sources --dry-run >/dev/null || {{
   echo "orkestra: knowledge notes have errors; run 'orkestra notes check --no-sources'" >&2
   exit 1
 }}
@@ -34,7 +57,7 @@ orkestra notes check --no-sources --dry-run >/dev/null || {{
 
 
 def _ours(hook: Any) -> bool:
-    return isinstance(hook, dict) and str(hook.get("command", "")).strip().startswith(PREFIX)
+    return isinstance(hook, dict) and bool(_OUR_COMMAND.search(str(hook.get("command", "")).strip()))
 
 
 def _read(root: Path) -> tuple[dict[str, Any], bytes | None]:
@@ -97,7 +120,11 @@ def strip_ours(data: dict[str, Any]) -> int:
 
 
 def install(root: Path, *, git: bool = False) -> dict[str, Any]:
-    """Merge our entries into settings.json (idempotent); optionally the git pre-commit hook."""
+    """Merge our entries into settings.json (idempotent); optionally the git pre-commit hook.
+
+    Commands call Orkestra as `executable()` (an absolute path), so they work outside the venv.
+    """
+    command = executable()
     data, raw = _read(root)
     before = json.dumps(data, sort_keys=True)
     strip_ours(data)
@@ -107,7 +134,7 @@ def install(root: Path, *, git: bool = False) -> dict[str, Any]:
         group["hooks"] = [
             {
                 "type": "command",
-                "command": PREFIX + handler,
+                "command": f"{command} hook {handler}",
                 "timeout": 30 if handler == "post-tool-use" else 120,
             }
         ]
@@ -117,7 +144,7 @@ def install(root: Path, *, git: bool = False) -> dict[str, Any]:
         _write(root, data, raw)
     out: dict[str, Any] = {"settings": SETTINGS, "changed": changed, "events": list(OURS)}
     if git:
-        out["git_hook"] = _install_git(root)
+        out["git_hook"] = _install_git(root, command)
     return out
 
 
@@ -158,7 +185,7 @@ def _hook_base(root: Path, hook: Path) -> Path:
     return root if hook.is_relative_to(root) else hook.parent
 
 
-def _install_git(root: Path) -> str:
+def _install_git(root: Path, command: str) -> str:
     hook = _git_hook_path(root)
     if hook is None:
         raise InputError("--git needs a git repository (git rev-parse failed)", file=str(root))
@@ -168,5 +195,5 @@ def _install_git(root: Path) -> str:
             "orkestra notes check --no-sources --dry-run",
             file=str(hook),
         )
-    safewrite.write_file(_hook_base(root, hook), hook, GIT_SCRIPT, mode=0o755)
+    safewrite.write_file(_hook_base(root, hook), hook, git_script(command), mode=0o755)
     return str(hook.relative_to(root)) if hook.is_relative_to(root) else str(hook)

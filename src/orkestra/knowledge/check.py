@@ -216,6 +216,8 @@ def check(
     """Check every note: validation problems, link warnings, sources, and the 90-day demotion.
 
     Unchanged notes and cited files come from the derived cache (`orkestra.knowledge.cache`).
+    With `apply`, INDEX.md is regenerated when it changed (so the session-start hook never injects
+    a stale map) and, when sources were checked, each note's outcome is recorded for search.
     """
     cache = CheckCache(settings.root) if use_cache and kb is None else None
     kb = kb or load_notes(settings.root, settings.path, cache)
@@ -243,6 +245,7 @@ def check(
             cache.files = {p: e for p, e in cache.files.items() if p in files.used}
         cache.save()
     errors = sum(1 for p in problems if p.severity == "error")
+    refreshed = _refresh(settings, today, kb, results, demoted, sources) if apply else None
     return {
         "checked": len(kb.notes),
         **(counts if sources else {}),
@@ -260,5 +263,60 @@ def check(
             if r.get("outcome") == "contradicted"
         ],
         "problems": [p.to_dict() for p in problems],
+        "index": refreshed,
         "notes": results,
     }
+
+
+def _refresh(
+    settings: Settings,
+    today: dt.date,
+    kb: KnowledgeBase,
+    results: list[dict[str, Any]],
+    demoted: list[str],
+    sources: bool,
+) -> dict[str, object]:
+    """Regenerate INDEX.md (only written when it changed) and record the outcomes for search."""
+    from orkestra.knowledge import index, outcomes
+
+    if sources:
+        outcomes.save(settings.root, {r["name"]: r["outcome"] for r in results})
+    return index.write(settings, today, None if demoted else kb)
+
+
+_MARKS = {"confirmed": "✓", "contradicted": "✗", "ambiguous": "?"}
+
+
+def source_text(source: dict[str, Any]) -> str:
+    """One checked source for people: `path:line ✓`, or `path ✗ (reason)` when not confirmed."""
+    where = source["path"] + (f":{source['line']}" if source.get("line") else "")
+    mark = _MARKS.get(source["status"], "?")
+    if source["status"] == "confirmed":
+        return f"{where} {mark}"
+    return f"{where} {mark} ({source['reason']})"
+
+
+def for_people(report: dict[str, Any]) -> dict[str, Any]:
+    """The `check` report as `notes check --format table` shows it: the counts, the problems, and
+    one row per note whose sources read `path:line ✓/✗` (the JSON keeps every field)."""
+    rows = [
+        {
+            "note": note["name"],
+            "outcome": note.get("outcome", ""),
+            "confidence": note["confidence"],
+            "sources": "\n".join(source_text(s) for s in note.get("sources", [])),
+        }
+        for note in report["notes"]
+    ]
+    skip = ("notes", "contradicted_notes", "problems", "index")
+    summary = {k: v for k, v in report.items() if k not in skip}
+    problems = [
+        {
+            "where": f"{p['file']}:{p['line']}" if p.get("line") else p["file"],
+            "severity": p["severity"],
+            "code": p["code"],
+            "message": p["message"],
+        }
+        for p in report["problems"]
+    ]
+    return {**summary, "problems": problems, "notes": rows}

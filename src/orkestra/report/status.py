@@ -28,7 +28,8 @@ def _knowledge_counts(root: Path, folder: str) -> tuple[int, int]:
 
 
 def system_status(reg: Registry) -> dict[str, Any]:
-    """Health and counts (§5 level 1): validation result, every kind's count, ledger, render."""
+    """Health and counts (§5 level 1): every kind's count at the top level (`.skills_total`),
+    beside the nested sections: validation result, ledger coverage, last sync and drift."""
     from orkestra.mining.report import coverage
 
     report = validate(reg)
@@ -38,22 +39,20 @@ def system_status(reg: Registry) -> dict[str, Any]:
         "project": reg.config.project,
         "root": str(reg.root),
         "healthy": not report.errors,
+        "agents": len(reg.agents),
+        "skills_internal": len(reg.skills) - vendor,
+        "skills_vendor": vendor,
+        "skills_total": len(reg.skills),
+        "dormant_skills": len(reg.dormant_skills()),
+        "scopes": len(reg.scopes),
+        "dormant_scopes": len(reg.dormant_scopes()),
+        "commands": len(reg.commands),
+        "truths": len(reg.truths),
+        "decisions": len(reg.decisions),
+        "domains": len(reg.domains),
+        "notes": notes,
+        "claims": claims,
         "validation": {"errors": len(report.errors), "warnings": len(report.warnings)},
-        "counts": {
-            "agents": len(reg.agents),
-            "skills_internal": len(reg.skills) - vendor,
-            "skills_vendor": vendor,
-            "skills_total": len(reg.skills),
-            "dormant_skills": len(reg.dormant_skills()),
-            "scopes": len(reg.scopes),
-            "dormant_scopes": len(reg.dormant_scopes()),
-            "commands": len(reg.commands),
-            "truths": len(reg.truths),
-            "decisions": len(reg.decisions),
-            "domains": len(reg.domains),
-            "notes": notes,
-            "claims": claims,
-        },
         "ledger": coverage(reg),
         "render": render_status(reg, valid=not report.errors),
     }

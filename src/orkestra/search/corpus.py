@@ -70,6 +70,10 @@ class Corpus(Protocol):
         """The titles of the given doc refs."""
         ...
 
+    def refs(self, types: Sequence[str]) -> list[int]:
+        """Every doc ref (only of `types` when it is not empty): a filter alone as a query."""
+        ...
+
 
 def field_terms(doc: Document) -> list[list[str]]:
     """Token lists of the searched fields of a document."""
@@ -145,3 +149,6 @@ class MemoryCorpus:
 
     def titles(self, refs: Iterable[int]) -> dict[int, str]:
         return {ref: self._docs[ref].title for ref in refs}
+
+    def refs(self, types: Sequence[str]) -> list[int]:
+        return [ref for ref, doc in enumerate(self._docs) if not types or doc.type in types]

@@ -10,6 +10,7 @@ a second edit within the file system's timestamp granularity would not change it
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import marshal
 import sqlite3
@@ -24,6 +25,8 @@ RACY_NS = 2_000_000_000
 PROVIDER = "@provider"
 _PROVIDER_NAME = "knowledge_docs.py"
 _TODAY = "@today"
+#: `orkestra.knowledge.outcomes.PATH` (not imported: this module is on every search's path)
+_OUTCOMES = ".orkestra/notes-outcomes.json"
 
 #: unit -> path -> (mtime_ns, size)
 Units = dict[str, layout.Stats]
@@ -45,6 +48,10 @@ def current(root: Path, settings: layout.Settings) -> Units:
         provider[_PROVIDER_NAME] = (st.st_mtime_ns, st.st_size)
         # the provider ranks notes by age: a new day re-reads the knowledge base
         provider[_TODAY] = (_today(), 0)
+    # the last `notes check` outcomes mark and demote notes: a new check re-reads the knowledge
+    with contextlib.suppress(OSError):  # never checked: nothing to watch
+        st = (root / _OUTCOMES).stat()
+        provider[_OUTCOMES] = (st.st_mtime_ns, st.st_size)
     units[PROVIDER] = provider
     return units
 

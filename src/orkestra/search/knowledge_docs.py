@@ -25,8 +25,8 @@ def _fields(
 
 def documents(root: Path) -> list[Document]:
     """Every note and claim of the project's knowledge base as search documents."""
+    from orkestra.knowledge import outcomes, usage
     from orkestra.knowledge import settings as config
-    from orkestra.knowledge import usage
     from orkestra.knowledge.claims import store
     from orkestra.knowledge.notes import load_notes
 
@@ -34,6 +34,7 @@ def documents(root: Path) -> list[Document]:
     kb = load_notes(root, cfg.path)
     last = usage.last_read(usage.read(cfg.folder))
     cutoff = (current_day() - dt.timedelta(days=STALE_DAYS)).isoformat()
+    checked = outcomes.read(root)
     docs = []
     for note in kb.notes:
         seen = max(
@@ -47,6 +48,8 @@ def documents(root: Path) -> list[Document]:
             "body": note.body,
         }
         attrs = {"type": (note.type,), "confidence": (note.confidence,), "tags": note.tags}
+        if note.name in checked:  # the last `notes check` outcome: marks and demotes (§8.2)
+            attrs["outcome"] = (checked[note.name],)
         docs.append(
             Document(
                 "notes",

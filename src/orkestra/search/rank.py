@@ -24,6 +24,8 @@ from orkestra.search.scoring import (
 from orkestra.search.text import exact_key, query_words
 
 _TYPE_ORDER = {name: index for index, name in enumerate(TYPES)}
+#: the outcome of `notes check` that sends a note below every other hit (PRODUCT.md §8.2)
+CONTRADICTED = "contradicted"
 
 
 @dataclass(frozen=True)
@@ -120,19 +122,60 @@ def _gather(
     return found, masks
 
 
+def note_outcomes(corpus: Corpus, entries: dict[int, Entry], with_attrs: bool) -> dict[int, str]:
+    """The last `notes check` outcome of each note among `entries` ("unchecked" when none)."""
+    notes = [ref for ref, entry in entries.items() if entry.type == "notes"]
+    if not notes:
+        return {}
+    known = entries if with_attrs else corpus.entries(notes, ("notes",), True)
+    return {ref: next(iter(known[ref].attrs.get("outcome", ())), "unchecked") for ref in notes}
+
+
+def _filtered(corpus: Corpus, keep: Filters, limit: int | None) -> Ranking:
+    """A filter alone as the query (`truths search --tag security`): every entry it accepts,
+    by type then id, contradicted notes last; the score is 0 and `matched_fields` the filters."""
+    entries = corpus.entries(corpus.refs(keep.types), keep.types, True)
+    outcomes = note_outcomes(corpus, entries, True)
+    fields = tuple(n for n in ("status", "domain", "tags") if getattr(keep, n))
+    counts = dict.fromkeys(TYPES, 0)
+    chosen = []
+    for ref, entry in entries.items():
+        if keep.accepts(entry):
+            counts[entry.type] = counts.get(entry.type, 0) + 1
+            order = _TYPE_ORDER.get(entry.type, len(TYPES))
+            chosen.append((outcomes.get(ref) == CONTRADICTED, order, entry.id, ref))
+    chosen.sort()
+    top = chosen if limit is None else chosen[:limit]
+    titles = corpus.titles(item[3] for item in top)
+    hits = [
+        Hit(e.type, e.id, titles.get(ref, e.id), 0.0, fields, e.path, e.line, outcomes.get(ref))
+        for *_, ref in top
+        for e in (entries[ref],)
+    ]
+    return Ranking(hits, counts)
+
+
 def rank(
     corpus: Corpus, query: str, filters: Filters | None = None, limit: int | None = None
 ) -> Ranking:
-    """Hits scoring at least the floor (best first, at most `limit`) and the counts per type."""
+    """Hits scoring at least the floor (best first, at most `limit`) and the counts per type.
+
+    A note that its last `notes check` found contradicted ranks below every other hit and
+    carries that outcome (§8.2). A query without words but with a filter lists what the filter
+    accepts.
+    """
     keep = filters or Filters()
     words = query_words(query)
     if not words:
+        if keep.on_attrs:
+            return _filtered(corpus, keep, limit)
         return Ranking([], dict.fromkeys(TYPES, 0))
     need = required_words(len(words))
     found, masks = _gather(corpus, words, need)
     exact = set(corpus.exact(exact_key(query)))
     refs = {ref for ref, mask in masks.items() if mask.bit_count() >= need} | exact
     entries = corpus.entries(sorted(refs), keep.types, keep.on_attrs)
+    outcomes = note_outcomes(corpus, entries, keep.on_attrs)
     counts = dict.fromkeys(TYPES, 0)
     scored = []
     empty: FieldMatches = {}
@@ -143,13 +186,15 @@ def rank(
         if value >= FLOOR:
             counts[entry.type] = counts.get(entry.type, 0) + 1
             order = _TYPE_ORDER.get(entry.type, len(TYPES))
-            scored.append((-value, order, entry.id, entry.path, entry.line, ref))
+            demoted = outcomes.get(ref) == CONTRADICTED
+            scored.append((demoted, -value, order, entry.id, entry.path, entry.line, ref))
     top = sorted(scored) if limit is None else heapq.nsmallest(limit, scored)
-    titles = corpus.titles(item[5] for item in top)
+    titles = corpus.titles(item[6] for item in top)
     hits = []
-    for neg, _order, _ident, _path, _line, ref in top:
+    for _demoted, neg, _order, _ident, _path, _line, ref in top:
         entry = entries[ref]
         fields = tuple(matched_fields(found.get(ref, empty), entry.names))
         title = titles.get(ref, entry.id)
-        hits.append(Hit(entry.type, entry.id, title, -neg, fields, entry.path, entry.line))
+        status = outcomes.get(ref)
+        hits.append(Hit(entry.type, entry.id, title, -neg, fields, entry.path, entry.line, status))
     return Ranking(hits, counts)

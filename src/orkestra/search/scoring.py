@@ -134,9 +134,11 @@ class Hit:
     matched_fields: tuple[str, ...]
     path: str
     line: int
+    #: a note's last `notes check` outcome (confirmed|contradicted|ambiguous|unchecked), §8.2
+    status: str | None = None
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "type": self.type,
             "id": self.id,
             "title": self.title,
@@ -145,3 +147,6 @@ class Hit:
             "path": self.path,
             "line": self.line,
         }
+        if self.status is not None:
+            out["status"] = self.status
+        return out

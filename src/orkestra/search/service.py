@@ -150,24 +150,34 @@ def find(
     filters: Filters | None = None,
     limit: int = DEFAULT_LIMIT,
     want_summary: bool = False,
-) -> list[dict[str, object]] | dict[str, object]:
-    """What `orkestra search` prints: the top `limit` hits, or the summary of all hits."""
-    check_query(query, limit)
+) -> dict[str, object]:
+    """What `orkestra search` prints (§5): `{"query", "total", "results": [hit...]}` with the top
+    `limit` of `total` hits, or with `want_summary` `{"query", "total", "counts"}`. A query
+    without words is valid when a filter (`--tag`, `--status`, `--domain`) narrows it."""
+    if filters is not None and filters.on_attrs:
+        check_limit(limit)
+    else:
+        check_query(query, limit)
     ranking = search(root, query, filters, limit=limit)
     if want_summary:
         return summary(query, ranking)
-    return [hit.to_dict() for hit in ranking.hits]
+    return {"query": query, "total": ranking.total, "results": [h.to_dict() for h in ranking.hits]}
 
 
-def as_text(result: list[dict[str, object]] | dict[str, object]) -> str:
-    """Plain lines for `--format text`: `score  type  id  title  path:line`."""
-    if isinstance(result, dict):
-        counts = result.get("counts")
-        parts = [f"{k}={v}" for k, v in counts.items()] if isinstance(counts, dict) else []
+def as_text(result: dict[str, object]) -> str:
+    """Lines for people (`--format table|text`): `score  type  id  title  path:line` per hit (a
+    contradicted note marked), then `N of TOTAL hits for 'Q'`; or the summary's counts."""
+    counts = result.get("counts")
+    if isinstance(counts, dict):
+        parts = [f"{k}={v}" for k, v in counts.items()]
         return f"{result.get('total')} hits for {result.get('query')!r}: " + " ".join(parts)
+    hits = result.get("results")
+    rows = hits if isinstance(hits, list) else []
     lines = [
         f"{hit['score']:>8}  {hit['type']:<9}  {hit['id']}  {hit['title']}  "
         f"{hit['path']}:{hit['line']}"
-        for hit in result
+        + (f"  [{hit['status']}]" if hit.get("status") == "contradicted" else "")
+        for hit in rows
     ]
+    lines.append(f"{len(rows)} of {result.get('total')} hits for {result.get('query')!r}")
     return "\n".join(lines)

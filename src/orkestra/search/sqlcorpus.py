@@ -73,6 +73,13 @@ class IndexCorpus:
             out[ref] = Entry(kind, ident, path, line, shape[0], shape[1], extra)
         return out
 
+    def refs(self, types: Sequence[str]) -> list[int]:
+        if not types:
+            return [ref for (ref,) in self._conn.execute("SELECT ref FROM docs ORDER BY ref")]
+        marks = ", ".join("?" * len(types))
+        sql = f"SELECT ref FROM docs WHERE type IN ({marks}) ORDER BY ref"
+        return [ref for (ref,) in self._conn.execute(sql, list(types))]
+
     def titles(self, refs: Iterable[int]) -> dict[int, str]:
         rows = self._conn.execute(
             "SELECT ref, title FROM docs WHERE ref IN (SELECT value FROM json_each(?))",
