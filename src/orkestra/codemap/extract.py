@@ -22,7 +22,10 @@ MEMBER_PARENTS = frozenset(
         "member_call_expression", "nullsafe_member_call_expression", "class_constant_access_expression",
     }
 )  # fmt: skip
-OWNER_TYPES = frozenset({"identifier", "package_identifier", "name", "constant"})
+OWNER_TYPES = frozenset(
+    {"identifier", "package_identifier", "name", "constant", "self", "this", "type_identifier",
+     "variable_name", "namespace_identifier", "field_identifier"}
+)  # fmt: skip
 KIND_ALIASES = {"constructor": "method", "field": "field", "macro": "macro"}
 QUOTES = "\"'`<>"
 
@@ -56,14 +59,13 @@ def extract(language: str, source: bytes) -> FileFacts:
             )
         )
     def_names = {(d[3].start_byte, d[3].end_byte) for d in defs.values()}
-    seen: set[tuple[int, str]] = set()
+    seen: set[int] = set()
     for kind, _node, name_node in refs:
         if (name_node.start_byte, name_node.end_byte) in def_names:
             continue
-        site = (name_node.start_byte, kind)
-        if site in seen:
+        if name_node.start_byte in seen:
             continue
-        seen.add(site)
+        seen.add(name_node.start_byte)
         name = _text(name_node)
         facts.refs.append(
             Ref(
@@ -181,6 +183,9 @@ def _parent_kind(
 def _is_member(name_node: Any) -> bool:
     """True when the name is accessed on something (`x.name`, `x->name`, `A::name`)."""
     parent = name_node.parent
+    if parent is not None and parent.type == "token_tree":  # inside a Rust macro call
+        prev = name_node.prev_sibling
+        return prev is not None and prev.type in (".", "::")
     if parent is None or parent.type not in MEMBER_PARENTS:
         return False
     if parent.type in ("call", "method_invocation"):
@@ -194,6 +199,9 @@ def _owner(name_node: Any) -> str:
     parent = name_node.parent
     if parent is None or not _is_member(name_node):
         return ""
+    if parent.type == "token_tree":
+        before = name_node.prev_sibling.prev_sibling
+        return _text(before) if before is not None and before.type in OWNER_TYPES else ""
     owner = (
         parent.child_by_field_name("object")
         or parent.child_by_field_name("operand")

@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 #: definition kinds whose functions are methods
-CONTAINERS = frozenset(
-    {"class", "interface", "struct", "trait", "impl", "enum", "object"}
-)
+CONTAINERS = frozenset({"class", "interface", "struct", "trait", "impl", "enum", "object"})
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@ then a unique global name; and imports resolved to the files they name."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass
@@ -16,6 +17,9 @@ IMPLICIT_MEMBERS = frozenset({"java", "csharp", "cpp", "ruby"})
 FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c"}
 NAMESPACE_KINDS = ("namespace", "module", "package")
 MAX_HOPS = 4
+_TYPE_WORD = re.compile(r"\b[A-Z]\w*")
+#: owners that mean "this object": only the enclosing class's members
+SELF_NAMES = frozenset({"self", "this", "Self", "$this", "static", "super", "parent"})
 #: languages whose module import binds the module path's last name
 BINDS_LAST = frozenset({"java", "php"})
 
@@ -39,6 +43,11 @@ def _module_name(module: str) -> str:
     return last if "." not in last.lstrip(".") else last.lstrip(".").split(".")[0]
 
 
+def _owned(d: Def, owner: str) -> bool:
+    """False when `owner` names a type (capitalised) that is not the definition's class."""
+    return not owner[:1].isupper() or d.parent.rsplit(".", 1)[-1] == owner
+
+
 def visible(parent: str, scope: str) -> bool:
     """True when a definition under `parent` can be named from inside `scope`."""
     return not parent or scope == parent or scope.startswith(parent + ".")
@@ -52,10 +61,13 @@ class Resolver:
             "SELECT id, path, language, demoted FROM files")}  # fmt: skip
         self.by_file: dict[tuple[int, str], list[Def]] = defaultdict(list)
         self.by_name: dict[str, list[Def]] = defaultdict(list)
-        for row in conn.execute(
-            "SELECT id, file_id, name, qualname, kind FROM symbols ORDER BY id"
+        self.signatures: dict[int, str] = {}
+        for *row, signature in conn.execute(
+            "SELECT id, file_id, name, qualname, kind, signature FROM symbols ORDER BY id"
         ):
             d = Def(*row)
+            if d.kind in ("field", "property"):
+                self.signatures[d.id] = signature
             self.by_file[(d.file, d.name)].append(d)
             self.by_name[d.name].append(d)
         self.bindings: dict[tuple[int, str], list[tuple[str, list[int]]]] = defaultdict(list)
@@ -106,9 +118,7 @@ class Resolver:
         elif not alias:
             self.star[fid].extend(found)
 
-    def resolve(
-        self, fid: int, name: str, member: bool, scope: str, owner: str = ""
-    ) -> int | None:
+    def resolve(self, fid: int, name: str, member: bool, scope: str, owner: str = "") -> int | None:
         """The definition a reference means, or None when it cannot be told."""
         language = self.files[fid][1]
         if member and (fid, owner) in self.modules:  # `st.Total`: only that module's Total
@@ -117,7 +127,7 @@ class Resolver:
                 if found is not None:
                     return found
             return None
-        local = self._local(fid, name, member, scope, language)
+        local = self._local(fid, name, member, scope, language, owner)
         if local is not None:
             return local
         for real, targets in self.bindings.get((fid, name), []):
@@ -126,14 +136,16 @@ class Resolver:
                 if found is not None:
                     return found
         for target in self.imported.get(fid, []):
-            found = self._exported(target, name, 0, member=member)
+            found = self._exported(target, name, 0, member=member, owner=owner)
             if found is not None:
                 return found
         if (fid, name) in self.external:
             return None
-        return self._global(fid, name, member, language)
+        return self._global(fid, name, member, language, owner)
 
-    def _local(self, fid: int, name: str, member: bool, scope: str, language: str) -> int | None:
+    def _local(
+        self, fid: int, name: str, member: bool, scope: str, language: str, owner: str = ""
+    ) -> int | None:
         defs = self.by_file.get((fid, name), [])
         if not defs:
             return None
@@ -141,24 +153,44 @@ class Resolver:
             members = [d for d in defs if d.kind in MEMBER_KINDS]
             mine = [d for d in members if visible(d.parent, scope)]
             pick = mine or (members if len(members) == 1 else [])
+            if owner in SELF_NAMES:
+                pick = mine
+            elif owner[:1].isupper():  # `Shop::new`, `Item.create`: that type's member only
+                pick = [d for d in defs if d.parent.rsplit(".", 1)[-1] == owner]
+            elif owner:
+                pick = self._typed(fid, owner, pick)
         else:
-            implicit = language in IMPLICIT_MEMBERS
-            pick = [
-                d for d in defs
-                if (d.kind not in MEMBER_KINDS or implicit) and visible(d.parent, scope)
-            ]  # fmt: skip
+            seen = [d for d in defs if visible(d.parent, scope)]
+            pick = [d for d in seen if d.kind not in MEMBER_KINDS]
+            if not pick and language in IMPLICIT_MEMBERS:
+                pick = seen
         if not pick:
             return None
         return max(pick, key=lambda d: (len(d.parent), -d.id)).id
 
-    def _exported(self, fid: int, name: str, hops: int, *, member: bool = False) -> int | None:
+    def _typed(self, fid: int, owner: str, pick: list[Def]) -> list[Def]:
+        """Narrow `owner.name` by the declared type of a field `owner` of this file, if any:
+        `List<Line> lines` makes `lines.add` a List method (not in the map: nothing)."""
+        fields = [d for d in self.by_file.get((fid, owner), []) if d.kind in ("field", "property")]
+        if not fields:
+            return pick
+        declared = [
+            w for w in _TYPE_WORD.findall(self.signatures.get(fields[0].id, "")) if w != owner
+        ]
+        if not declared:
+            return pick
+        return [d for d in pick if d.parent.rsplit(".", 1)[-1] == declared[0]]
+
+    def _exported(
+        self, fid: int, name: str, hops: int, *, member: bool = False, owner: str = ""
+    ) -> int | None:
         """A top-level (or, for `x.name`, any) definition of `name` in file `fid`, following
         re-exports (`from .impl import name`, `export * from`) a few hops."""
         defs = self.by_file.get((fid, name), [])
         top = [d for d in defs if not d.parent]
         if top:
             return top[0].id
-        members = [d for d in defs if member and d.parent]
+        members = [d for d in defs if member and d.parent and _owned(d, owner)]
         if len({d.parent for d in members}) == 1:  # several classes' `name`: cannot tell which
             return members[0].id
         if hops >= MAX_HOPS:
@@ -174,13 +206,16 @@ class Resolver:
                 return found
         return None
 
-    def _global(self, fid: int, name: str, member: bool, language: str) -> int | None:
+    def _global(
+        self, fid: int, name: str, member: bool, language: str, owner: str = ""
+    ) -> int | None:
         family = FAMILY.get(language, language)
         defs = [
             d for d in self.by_name.get(name, [])
             if d.file != fid
             and FAMILY.get(self.files[d.file][1], self.files[d.file][1]) == family
             and (d.kind in MEMBER_KINDS) == member
+            and (not member or _owned(d, owner))
         ]  # fmt: skip
         kept = [d for d in defs if not self.files[d.file][2]] or defs
         return kept[0].id if len(kept) == 1 else None

@@ -15,5 +15,6 @@
 (formal_parameter type: (type_identifier) @name) @reference.type
 (local_variable_declaration type: (type_identifier) @name) @reference.type
 (method_declaration type: (type_identifier) @name) @reference.type
-(method_invocation object: (identifier) @name) @reference.type
+(method_invocation object: (identifier) @name (#match? @name "^[A-Z]")) @reference.type
 (generic_type (type_identifier) @name) @reference.type
+(type_identifier) @name @reference.type

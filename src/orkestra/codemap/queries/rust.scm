@@ -16,3 +16,7 @@
 (function_item return_type: (type_identifier) @name) @reference.type
 (call_expression function: (generic_function function: (identifier) @name)) @reference.call
 (call_expression function: (scoped_identifier path: (identifier) @name)) @reference.type
+(function_signature_item name: (identifier) @name) @definition.method
+(impl_item trait: (_) type: (type_identifier) @name) @reference.implementation
+(type_identifier) @name @reference.type
+(token_tree (identifier) @name . (token_tree)) @reference.call
