@@ -192,22 +192,21 @@ def outside(path: str) -> bool:
     return clean.startswith(("/", "~", "$HOME")) or "../" in clean or clean == ".."
 
 
-class _Audit(ast.NodeVisitor):
+class _Audit:
     def __init__(self) -> None:
         self.hits: list[Hit] = []
         self.decoded: set[str] = set()  # names bound to a decode call's result
         self.hidden: set[str] = set()  # names bound to a computed attribute lookup
 
-    def visit_Assign(self, node: ast.Assign) -> None:
+    def bind(self, node: ast.Assign) -> None:
         for target in node.targets:
             if isinstance(target, ast.Name):
                 if self._decodes(node.value):
                     self.decoded.add(target.id)
                 if self._hidden_lookup(node.value):
                     self.hidden.add(target.id)
-        self.generic_visit(node)
 
-    def visit_Call(self, node: ast.Call) -> None:
+    def call(self, node: ast.Call) -> None:
         name = _call_name(node.func)
         short = name.rsplit(".", 1)[-1]
         if self._hidden_lookup(node.func) or (
@@ -232,9 +231,8 @@ class _Audit(ast.NodeVisitor):
             "os.rename",
         ):
             self._write(node, name, short)
-        self.generic_visit(node)
 
-    def visit_Subscript(self, node: ast.Subscript) -> None:
+    def subscript(self, node: ast.Subscript) -> None:
         base = (
             _call_name(node.value.func)
             if isinstance(node.value, ast.Call)
@@ -251,7 +249,6 @@ class _Audit(ast.NodeVisitor):
             hit = _lookup_hit(node.slice, node.lineno, f"{base}()[key]")
             if hit:
                 self.hits.append(hit)
-        self.generic_visit(node)
 
     def _getattr(self, node: ast.Call) -> None:
         target = _call_name(node.args[0]) if not isinstance(node.args[0], ast.Call) else ""
@@ -335,6 +332,9 @@ class _Audit(ast.NodeVisitor):
         return False
 
 
+_DECODE_HINTS = ("decode", "fromhex", "unhexlify", "a2b_", "decompress", "loads")
+
+
 def audit_python(text: str) -> list[Hit] | None:
     """Structural hits for a Python source, or None when it does not parse."""
     try:
@@ -342,12 +342,18 @@ def audit_python(text: str) -> list[Hit] | None:
     except (SyntaxError, ValueError):  # not Python 3 (or NUL bytes): the caller reports it
         return None
     audit = _Audit()
-    # names bound to decoded data anywhere in the module count for every call
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign):
-            audit.visit_Assign(node)
-    audit.hits.clear()
-    audit.visit(tree)
+    nodes = list(ast.walk(tree))
+    # names bound to decoded data (or to a hidden lookup) anywhere in the module count for every
+    # call; looked for only when the source can decode or look names up at all
+    if any(h in text for h in _DECODE_HINTS) or "getattr" in text:
+        for node in nodes:
+            if isinstance(node, ast.Assign):
+                audit.bind(node)
+    for node in nodes:
+        if isinstance(node, ast.Call):
+            audit.call(node)
+        elif isinstance(node, ast.Subscript):
+            audit.subscript(node)
     seen: set[tuple[str, int]] = set()
     out = []
     for hit in audit.hits:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
 from orkestra.core import yamlio
+from orkestra.intake.literals import required
 from orkestra.core.errors import InputError
 
 Severity = Literal["high", "medium", "low"]
@@ -86,10 +88,48 @@ class Rule:
     context: bool = False
     #: pattern index -> natural language of that phrase (en, de, ...), named in the reason
     phrase_langs: dict[int, str] = field(default_factory=dict)
+    #: per pattern: literals one of which every match contains (None: always run)
+    pattern_keys: tuple[frozenset[str] | None, ...] = ()
 
-    def wanted(self, lowered: str) -> bool:
+    def wanted(self, lowered: str | Lowered) -> bool:
         """The keyword pre-filter: can any pattern of this rule match `lowered` at all?"""
-        return not self.keywords or any(k in lowered for k in self.keywords)
+        if not self.keywords:
+            return True
+        if isinstance(lowered, str):
+            return any(k in lowered for k in self.keywords)
+        return lowered.any(self.keywords)
+
+    def may_match(self, index: int, lowered: Lowered) -> bool:
+        """The per-pattern pre-filter (literals found in the pattern itself)."""
+        keys = self.pattern_keys[index] if index < len(self.pattern_keys) else None
+        return keys is None or lowered.any(keys)
+
+
+class Lowered:
+    """A file's lower-cased text with memoised substring tests (rules share keywords)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._seen: dict[str, bool] = {}
+        self._chars: frozenset[str] | None = frozenset() if text.isascii() else None
+
+    def any(self, keys: Iterable[str]) -> bool:
+        seen = self._seen
+        for key in keys:
+            hit = seen.get(key)
+            if hit is None:
+                hit = seen[key] = self._has(key)
+            if hit:
+                return True
+        return False
+
+    def _has(self, key: str) -> bool:
+        if not key.isascii():  # a Cyrillic or CJK word cannot be in text without its letters
+            if self._chars is None:
+                self._chars = frozenset(self.text)
+            if not all(c in self._chars for c in key if not c.isascii()):
+                return False
+        return key in self.text
 
 
 @dataclass(frozen=True)
@@ -195,6 +235,7 @@ def _rule(raw: Any, by_id: dict[Any, Any], file: str, line: int | None) -> Rule:
         keywords=tuple(str(k).lower() for k in raw.get("keywords") or ()),
         context=bool(raw.get("context", downgrade is not None)),
         phrase_langs=phrase_langs,
+        pattern_keys=tuple(required(p.pattern, p.flags) for p in patterns),
     )
 
 

@@ -13,7 +13,16 @@ from dataclasses import dataclass
 
 from orkestra.intake import decode, hidden
 from orkestra.intake.context import lowering
-from orkestra.intake.rules import FileKind, Finding, Rule, RuleSet, Severity, Text, excerpt
+from orkestra.intake.rules import (
+    FileKind,
+    Finding,
+    Lowered,
+    Rule,
+    RuleSet,
+    Severity,
+    Text,
+    excerpt,
+)
 from orkestra.intake.textnorm import Views, disguised, mixed_script_words, views
 
 #: categories whose findings weigh more when hidden and are looked for in decoded layers
@@ -108,10 +117,9 @@ def _scan_views(
     lang: str,
 ) -> list[tuple[Rule, Finding]]:
     plain = Text(view.plain)
-    lowered = view.plain.lower()
-    sources: list[tuple[Text, str, str]] = [(plain, lowered, "")]
+    sources: list[tuple[Text, Lowered, str]] = [(plain, Lowered(view.plain.lower()), "")]
     if view.folded:
-        sources.append((Text(view.skeleton), view.skeleton.lower(), "look-alike letters"))
+        sources.append((Text(view.skeleton), Lowered(view.skeleton.lower()), "look-alike letters"))
     out: list[tuple[Rule, Finding]] = []
     for rule in rules:
         if rule.all_of and not all(p.search(view.plain) for p in rule.all_of):
@@ -121,6 +129,8 @@ def _scan_views(
                 continue
             for index, pattern in enumerate(rule.patterns):
                 if index in rule.langs and lang not in rule.langs[index]:
+                    continue
+                if not rule.may_match(index, low):
                     continue
                 for match in pattern.finditer(body.text):
                     place = _place(body, match, regions, kind, original, spelled)
@@ -300,9 +310,16 @@ def _follow_orders(
     return [f for _rule, f in found]
 
 
+#: the rot13 view is read when the text names the cipher (a reader must be told to decode it)
+ROT13_HINTS = ("rot13", "rot-13", "rot_13", "rot 13", "caesar", "cesar", "cäsar", "césar")
+
+
 def _scan_rot13(
     rules: RuleSet, kind: FileKind, view: Views, original: Text, regions: dict[int, str]
 ) -> list[Finding]:
+    low = view.plain.lower()
+    if not any(hint in low for hint in ROT13_HINTS):
+        return []
     rotated = decode.rot13(view.plain)
     phrase_rules = [
         r

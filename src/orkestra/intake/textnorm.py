@@ -8,6 +8,7 @@ number is the line a person opens.
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cache
@@ -25,7 +26,7 @@ INVISIBLE = frozenset(
         *range(0xE0000, 0xE0080),
     )
 )
-_DROP = dict.fromkeys(INVISIBLE)
+_INVISIBLE_RE = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(INVISIBLE)) + "]")
 
 
 @dataclass(frozen=True)
@@ -47,10 +48,33 @@ def views(text: str) -> Views:
     """
     if text.isascii():
         return Views(text, text)
-    plain = unicodedata.normalize("NFKC", text.translate(_DROP))
+    plain = unicodedata.normalize("NFKC", _INVISIBLE_RE.sub("", text))
     if plain.isascii():
         return Views(plain, plain)
-    return Views(plain, plain.translate(skeleton_table()))
+    table = skeleton_table()
+    present = {c for c in set(plain) if ord(c) in table and _spoofs_latin(ord(c))}
+    if not present:
+        return Views(plain, plain)
+    chars = re.compile("[" + "".join(re.escape(c) for c in sorted(present)) + "]")
+    return Views(plain, chars.sub(lambda m: table[ord(m.group(0))], plain))
+
+
+def _spoofs_latin(point: int) -> bool:
+    """Letters used to imitate Latin: Latin extensions, IPA, Greek, Cyrillic, Armenian, Cherokee,
+    letterlike symbols and the like. Arabic, Hebrew and CJK text is left as written."""
+    return (
+        point < 0x0590
+        or 0x10A0 <= point < 0x1100  # Georgian
+        or 0x13A0 <= point < 0x1400  # Cherokee
+        or 0x1D00 <= point < 0x2000  # phonetic extensions, Latin and Greek extended
+        or 0x2100 <= point < 0x2190  # letterlike symbols, Roman numerals
+        or 0x2C00 <= point < 0x2E00  # Glagolitic, Latin extended-C, Coptic
+        or 0xA640 <= point < 0xA800  # Cyrillic extended-B, Latin extended-D
+        or 0xAB30 <= point < 0xABC0  # Latin extended-E, Cherokee supplement
+        or 0xFF00 <= point < 0xFFF0  # fullwidth forms
+        or 0x10400 <= point < 0x10500  # Deseret, Osmanya
+        or point >= 0x1D400  # mathematical alphanumerics
+    )
 
 
 @cache
