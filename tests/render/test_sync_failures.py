@@ -14,6 +14,7 @@ import errno
 import os
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -353,3 +354,23 @@ def test_full_disk_at_fsync_names_a_file_and_writes_nothing(scaffold: Path, cli:
     assert "No space left on device" in result.stderr and "'.claude/" in result.stderr
     assert not [p for p in tree(scaffold) if p.startswith(".claude/") or p.endswith(".tmp")]
     assert sync(scaffold).written > 0 and sync(scaffold, mode="check").ok
+
+
+def test_a_temporary_file_of_a_really_killed_sync_is_removed(scaffold: Path) -> None:
+    sync(scaffold)
+    script = (
+        "import os, sys\n"
+        "from pathlib import Path\n"
+        "from orkestra.core import safewrite\n"
+        "batch = safewrite.Batch(Path(sys.argv[1]))\n"
+        "batch.file('.claude/agents/agent-0091.md', b'half')\n"
+        "os.kill(os.getpid(), 9)\n"
+    )
+    killed = subprocess.run([sys.executable, "-c", script, str(scaffold)], check=False)
+    assert killed.returncode == -9
+    left = [p for p in tree(scaffold) if p.endswith(".tmp")]
+    assert len(left) == 1 and left[0].startswith(".claude/agents/.agent-0091.md.orkestra-")
+    assert not sync(scaffold, mode="check").ok
+    assert sync(scaffold).plan.deleted == left
+    assert not [p for p in tree(scaffold) if p.endswith(".tmp")]
+    assert sync(scaffold, mode="check").ok
