@@ -26,6 +26,10 @@ OWNER_TYPES = frozenset(
     {"identifier", "package_identifier", "name", "constant", "self", "this", "type_identifier",
      "variable_name", "namespace_identifier", "field_identifier"}
 )  # fmt: skip
+#: per extraction: name span -> the key of the definition that owns that name
+_NAMED: dict[int, dict[tuple[int, int], tuple[int, int]]] = {}
+#: kinds a more specific capture of the same name replaces (a wheel's "type" for an enum)
+GENERIC_KINDS = frozenset({"function", "type"})
 KIND_ALIASES = {"constructor": "method", "field": "field", "macro": "macro"}
 QUOTES = "\"'`<>"
 
@@ -39,8 +43,11 @@ def extract(language: str, source: bytes) -> FileFacts:
     scopes: dict[tuple[int, int], str] = {}
     refs: list[tuple[str, Any, Any]] = []
     facts = FileFacts(language)
-    for _index, match in ts.QueryCursor(query).matches(tree.root_node):
-        _collect(match, defs, scopes, refs, facts)
+    try:
+        for _index, match in ts.QueryCursor(query).matches(tree.root_node):
+            _collect(match, defs, scopes, refs, facts)
+    finally:
+        _NAMED.pop(id(defs), None)
     lines = source.split(b"\n")
     for _span, (kind, name, node, name_node) in sorted(defs.items(), key=lambda item: item[0]):
         chain = _chain(node, defs, scopes)
@@ -102,17 +109,43 @@ def _collect(
         if role not in ("definition", "reference") or not names or not nodes:
             continue
         node, name_node = nodes[0], names[0]
+        if role == "definition" and node.type.endswith("_specifier") and (
+            node.child_by_field_name("body") is None
+        ):
+            role, kind = "reference", "type"  # `enum color c;` uses a type, defines nothing
         if role == "definition":
             key = (node.start_byte, node.end_byte)
             receiver = match.get("receiver")
             if receiver:
                 scopes.setdefault((node.start_byte, node.end_byte + 1), _text(receiver[0]))
-            # the first match for a node wins, except that a more specific kind replaces "function"
-            old = defs.get(key)
-            if old is None or (old[0] == "function" and kind not in ("function", "constant")):
-                defs[key] = (KIND_ALIASES.get(kind, kind), _text(name_node), node, name_node)
+            _define(defs, key, KIND_ALIASES.get(kind, kind), node, name_node)
         else:
             refs.append((kind or "use", node, name_node))
+
+
+def _define(
+    defs: dict[tuple[int, int], tuple[str, str, Any, Any]],
+    key: tuple[int, int],
+    kind: str,
+    node: Any,
+    name_node: Any,
+) -> None:
+    """One definition per name: a specific kind beats "function"; then the larger node wins
+    (a whole C function over its declarator)."""
+    span = (name_node.start_byte, name_node.end_byte)
+    named = _NAMED.setdefault(id(defs), {})
+    other_key = named.get(span)
+    if other_key is not None and other_key in defs:
+        other_kind, _n, other, _other_name = defs[other_key]
+        specific = kind not in GENERIC_KINDS and other_kind in GENERIC_KINDS
+        larger = (kind == other_kind or "function" not in (kind, other_kind)) and (
+            node.end_byte - node.start_byte > other.end_byte - other.start_byte
+        )
+        if not (specific or larger):
+            return
+        del defs[other_key]
+    named[span] = key
+    defs[key] = (kind, _text(name_node), node, name_node)
 
 
 def _import(match: dict[str, list[Any]], facts: FileFacts) -> None:
@@ -137,8 +170,8 @@ def _chain(
     include_self: bool = False,
 ) -> list[str]:
     """Names of the definitions (and scopes) enclosing `node`, outermost first."""
-    out: list[str] = []
     receiver = scopes.get((node.start_byte, node.end_byte + 1))
+    out: list[str] = [receiver] if receiver and not include_self else []
     own = (node.start_byte, node.end_byte)
     current = node if include_self else node.parent
     while current is not None:
@@ -153,8 +186,6 @@ def _chain(
         elif key in scopes:
             out.append(scopes[key])
         current = current.parent
-    if receiver:
-        out.append(receiver)
     out.reverse()
     return out
 

@@ -62,10 +62,14 @@ class Resolver:
         self.by_file: dict[tuple[int, str], list[Def]] = defaultdict(list)
         self.by_name: dict[str, list[Def]] = defaultdict(list)
         self.signatures: dict[int, str] = {}
+        self.kinds: dict[int, str] = {}
+        self.quals: dict[int, str] = {}
         for *row, signature in conn.execute(
             "SELECT id, file_id, name, qualname, kind, signature FROM symbols ORDER BY id"
         ):
             d = Def(*row)
+            self.kinds[d.id] = d.kind
+            self.quals[d.id] = d.qualname
             if d.kind in ("field", "property"):
                 self.signatures[d.id] = signature
             self.by_file[(d.file, d.name)].append(d)
@@ -119,7 +123,18 @@ class Resolver:
             self.star[fid].extend(found)
 
     def resolve(self, fid: int, name: str, member: bool, scope: str, owner: str = "") -> int | None:
-        """The definition a reference means, or None when it cannot be told."""
+        """The definition a reference means, or None when it cannot be told; a C/C++ prototype
+        gives way to the one implementation of the same qualified name."""
+        found = self._resolve(fid, name, member, scope, owner)
+        if found is None or self.kinds.get(found) != "prototype":
+            return found
+        qual = self.quals[found]
+        bodies = [
+            d for d in self.by_name.get(name, []) if d.qualname == qual and d.kind != "prototype"
+        ]
+        return bodies[0].id if len(bodies) == 1 else found
+
+    def _resolve(self, fid: int, name: str, member: bool, scope: str, owner: str) -> int | None:
         language = self.files[fid][1]
         if member and (fid, owner) in self.modules:  # `st.Total`: only that module's Total
             for target in self.modules[(fid, owner)]:

@@ -17,3 +17,4 @@
 (parameter_declaration type: (type_identifier) @name) @reference.type
 (new_expression type: (type_identifier) @name) @reference.class
 (using_declaration (qualified_identifier) @import.module)
+(type_definition declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))) @definition.type
