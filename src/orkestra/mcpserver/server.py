@@ -71,14 +71,15 @@ def _message(exc: OrkestraError) -> str:
     return f"{exc.location()}{exc.message}"
 
 
-def build(ws: Workspace) -> MCPServer:
+def build(ws: Workspace, *, codemap: bool = True) -> MCPServer:
     """The server with every tool and resource registered (code-map tools when available)."""
     server: MCPServer = MCPServer(
         "orkestra", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
     )
     _register_tools(server, ws)
     _register_resources(server, ws)
-    register_codemap(server, ws)
+    if codemap:
+        register_codemap(server, ws)
     return server
 
 
@@ -195,9 +196,10 @@ def _template(server: MCPServer, uri: str, fn: Callable[..., str], doc: str, mim
 def register_codemap(server: MCPServer, ws: Workspace, api: ModuleType | None = None) -> list[str]:
     """Register the code-map tools that `api` (default `orkestra.codemap.api`) defines.
 
-    Each api function takes the project root first, then its keyword arguments, and returns a
-    JSON-able dict; the tool's schema is the function's signature without the root. Returns the
-    names registered (none while the code map is not built into this installation).
+    Each api function takes the project root first, then its arguments, and returns a JSON-able
+    dict; the tool's schema is the function's signature without the root and without its
+    keyword-only switches (left at their defaults). Returns the names registered (none while the
+    code map is not part of this installation).
     """
     if api is None:
         try:
@@ -221,12 +223,15 @@ def register_codemap(server: MCPServer, ws: Workspace, api: ModuleType | None = 
 
 def _codemap_tool(ws: Workspace, fn: Callable[..., Any]) -> Callable[..., Any]:
     signature = inspect.signature(fn, eval_str=True)
-    params = list(signature.parameters.values())[1:]  # the first is the project root
+    # the first parameter is the project root; keyword-only ones are the api's own switches
+    params = [p for p in list(signature.parameters.values())[1:] if p.kind is not p.KEYWORD_ONLY]
 
     async def call(**kwargs: Any) -> dict[str, Any]:
         return answer(ws, lambda: _as_dict(fn(ws.root, **kwargs)), registry=False)
 
-    call.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
+    call.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=params, return_annotation=dict[str, Any]
+    )
     call.__name__ = fn.__name__
     return call
 
