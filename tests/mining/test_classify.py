@@ -117,12 +117,17 @@ def test_unknown_and_ambiguous_sha(mined: tuple[GitRepo, str, str]) -> None:
     assert ledger_bytes(repo.path) == (b"", b"")
 
 
-def test_commit_outside_packages_needs_package(repo: GitRepo) -> None:
+def test_commit_outside_packages_goes_to_the_root_package(repo: GitRepo) -> None:
     sha = repo.commit("feat: root only", {"README.md": "r\n"})
     sync(repo.path)
-    with pytest.raises(UsageError, match="touches no configured package"):
-        run(repo.path, flags(sha, changelog="added"))
-    run(repo.path, flags(sha, changelog="added", package="cli"))
+    assert run(repo.path, flags(sha, changelog="added"))["release_notes"] == 1
+    notes = ledger.entries(repo.path / ledger.RELEASE_NOTES)
+    assert [(n["package"], n["summary"]) for n in notes] == [("demo", "Root only")]
+    other = repo.commit("fix: root again", {"README.md": "r2\n"})
+    sync(repo.path)
+    run(repo.path, flags(other, changelog="fixed", package="cli"))  # a package may be named
+    notes = ledger.entries(repo.path / ledger.RELEASE_NOTES)
+    assert [n["package"] for n in notes] == ["demo", "cli"]
 
 
 def write_batch(path: Path, lines: list[object]) -> Path:

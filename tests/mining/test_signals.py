@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from orkestra.mining.signals import PathMapper, SignalMaker, glob_folder, glob_regex
+from orkestra.core.globs import glob_folder, glob_regex
+from orkestra.mining.signals import PathMapper, SignalMaker
 
 
 @pytest.mark.parametrize(

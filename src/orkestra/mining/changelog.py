@@ -18,7 +18,6 @@ from typing import Any
 
 from orkestra.core.errors import ConflictError, InputError, NotFound, UnsafePathError, UsageError
 from orkestra.mining import index
-from orkestra.mining.signals import glob_folder
 from orkestra.registry import ledger
 
 SECTIONS = ("added", "changed", "deprecated", "removed", "fixed", "security")
@@ -87,24 +86,6 @@ def assign(releases: list[Release], parents: dict[str, list[str]]) -> dict[str, 
     return owner
 
 
-@dataclass
-class Packages:
-    """Package name -> CHANGELOG.md path (relative to the root)."""
-
-    paths: dict[str, str]
-
-    @classmethod
-    def from_config(cls, config: Any) -> Packages:
-        globs: dict[str, str] = dict(config.mining.packages)
-        if not globs:
-            return cls({config.project: "CHANGELOG.md"})
-        out = {}
-        for name, glob in globs.items():
-            folder = glob_folder(glob)
-            out[name] = f"{folder}/CHANGELOG.md" if folder else "CHANGELOG.md"
-        return cls(out)
-
-
 def render_all(
     root: Path,
     config: Any,
@@ -123,29 +104,59 @@ def render_all(
     from orkestra.mining.gitcmd import Git
     from orkestra.mining.sync import sync
 
-    known = Packages.from_config(config)
-    names = packages or sorted(known.paths)
-    for name in names:
-        if name not in known.paths:
-            raise NotFound(f"unknown package {name!r}; known: {', '.join(sorted(known.paths))}")
+    known = config.changelogs()
+    for name in packages or ():
+        if name not in known:
+            raise NotFound(f"unknown package {name!r}; known: {', '.join(sorted(known))}")
     sync(root, config)
     records = {r["sha"]: r for r in index.records(root)}
     order = {sha: pos for pos, sha in enumerate(records)}
     parents = {sha: r["parents"] for sha, r in records.items()}
     tags = Git(root).tags()
     notes = release_notes(root)
+    by_package: dict[str, list[dict[str, Any]]] = {}
+    for note in notes:
+        if note["sha"] in records:
+            by_package.setdefault(note["package"], []).append(note)
+    names = packages or _every(root, config, known, by_package)
+    known_shas = set(records)
+    reverts = revert_targets(records)
     plans = []
     for name in names:
-        releases = releases_of(name, tags, set(records))
+        releases = releases_of(name, tags, known_shas)
         owner = assign(releases, parents)
-        mine = [n for n in notes if n["package"] == name and n["sha"] in records]
-        text, stats = render_text(name, releases, owner, mine, records, order)
-        plans.append(_plan(root, name, known.paths[name], text, stats, into_existing))
+        mine = by_package.get(name, [])
+        text, stats = render_text(name, releases, owner, mine, records, order, reverts)
+        plans.append(_plan(root, name, known[name], text, stats, into_existing))
     if dry_run:
         return [plan.result(dry_run=True) for plan in plans]
     if not check:  # --check reports a file it would refuse as changed
         _refuse(plans)
     return [plan.apply(root, check=check) for plan in plans]
+
+
+def _every(
+    root: Path, config: Any, known: dict[str, str], notes: dict[str, list[dict[str, Any]]]
+) -> list[str]:
+    """`--all`: every configured package, and the root package when the ledger gives it notes
+    or its CHANGELOG.md is already Orkestra's (a hand-written root changelog of a monorepo is
+    left alone until a release note belongs there)."""
+    from orkestra.mining.changelog_file import BEGIN
+
+    names = sorted(known)
+    rootp = config.root_package
+    if rootp in config.mining.packages or rootp in notes:
+        return names
+    path = root / known[rootp]
+    try:
+        text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    except (OSError, UnicodeDecodeError):  # unreadable: the render of it would report why
+        return names
+    if text.startswith(HEADER.format(package=rootp)) or BEGIN in text:
+        return names
+    return [n for n in names if n != rootp]
+
+
 def release_notes(root: Path) -> list[dict[str, Any]]:
     """Current release notes whose classification (if linked) is a current release."""
     classes = ledger.entries(root / ledger.CLASSIFICATIONS)
@@ -169,14 +180,16 @@ def render_text(
     notes: list[dict[str, Any]],
     records: dict[str, dict[str, Any]],
     order: dict[str, int],
+    reverts: dict[str, str] | None = None,
 ) -> tuple[str, dict[str, int]]:
     """The CHANGELOG.md text and counts (releases, entries, cancelled)."""
     buckets: dict[Release | None, list[dict[str, Any]]] = {}
     for note in notes:
         buckets.setdefault(owner.get(note["sha"]), []).append(note)
     cancelled = 0
+    reverts = revert_targets(records) if reverts is None else reverts
     for key, items in buckets.items():
-        kept = _cancel_reverts(items, records, owner, key)
+        kept = _cancel_reverts(items, reverts, owner, key)
         cancelled += len(items) - len(kept)
         buckets[key] = kept
     parts = [HEADER.format(package=package), "\n## [Unreleased]\n"]
@@ -195,23 +208,49 @@ def render_text(
 
 def _cancel_reverts(
     items: list[dict[str, Any]],
-    records: dict[str, dict[str, Any]],
+    reverts: dict[str, str],
     owner: dict[str, Release],
     bucket: Release | None,
 ) -> list[dict[str, Any]]:
+    """The notes left once a revert and the commit it reverts, both in this release, are gone
+    (whether or not the revert itself was classified as a release)."""
     drop: set[str] = set()
+    reverted: dict[str, str] = {}
+    for revert, target in reverts.items():
+        if owner.get(revert) == bucket and owner.get(target) == bucket:
+            reverted[target] = revert
     for note in items:
-        target = records[note["sha"]]["signals"].get("reverts")
+        sha = note["sha"]
+        if (
+            sha in reverted
+            or (sha in reverts and reverts[sha] in reverted)
+            or (sha in reverts and owner.get(reverts[sha]) == bucket)
+        ):
+            drop.add(sha)
+    return [n for n in items if n["sha"] not in drop]
+
+
+def revert_targets(records: dict[str, dict[str, Any]]) -> dict[str, str]:
+    """Revert commit sha -> the full sha it reverts (abbreviated targets resolved; unknown ones,
+    or ambiguous abbreviations, left out)."""
+    import bisect
+
+    out: dict[str, str] = {}
+    ordered: list[str] | None = None
+    for sha, record in records.items():
+        target = record["signals"].get("reverts")
         if not target:
             continue
-        full = (
-            target
-            if target in records
-            else next((s for s in records if s.startswith(target)), None)
-        )
-        if full is not None and owner.get(full) == bucket:
-            drop.update((note["sha"], full))
-    return [n for n in items if n["sha"] not in drop]
+        if target in records:
+            out[sha] = target
+            continue
+        if ordered is None:
+            ordered = sorted(records)
+        at = bisect.bisect_left(ordered, target)
+        hits = [s for s in ordered[at : at + 2] if s.startswith(target)]
+        if len(hits) == 1:
+            out[sha] = hits[0]
+    return out
 
 
 def _sections(

@@ -9,6 +9,8 @@ decision codes, its commits) is checked here.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -81,13 +83,7 @@ def read_batch(path: Path, display: str) -> list[Request]:
         text = jsonio.read_text(path)
     except FileNotFoundError as exc:
         raise InputError(f"cannot read the batch: {exc}", file=display) from exc
-    requests = []
-    for number, raw in enumerate(text.split("\n"), start=1):  # U+2028 in a summary is data
-        if raw.strip():
-            requests.append(_request(raw, display, number))
-    if not requests:
-        raise InputError("the batch holds no classifications", file=display)
-    return requests
+    return parse_batch(text, display)
 
 
 def read_batch_arg(path: Path) -> list[Request]:
@@ -95,10 +91,21 @@ def read_batch_arg(path: Path) -> list[Request]:
     if str(path) == "-":
         import sys
 
-        text = sys.stdin.read()
-        lines = enumerate(text.split("\n"), 1)
-        return [_request(r, "<stdin>", n) for n, r in lines if r.strip()]
+        return parse_batch(sys.stdin.read(), "<stdin>")
     return read_batch(path, str(path))
+
+
+def parse_batch(text: str, file: str) -> list[Request]:
+    """Requests from the text of a batch; every malformed line is reported (up to `MAX_ERRORS`)."""
+    requests, errors = [], Errors()
+    for number, raw in enumerate(text.split("\n"), start=1):  # U+2028 in a summary is data
+        if raw.strip():
+            with errors.collect():
+                requests.append(_request(raw, file, number))
+    errors.raise_any()
+    if not requests:
+        raise InputError("the batch holds no classifications", file=file)
+    return requests
 
 
 def _request(raw: str, file: str, line: int) -> Request:
@@ -106,6 +113,43 @@ def _request(raw: str, file: str, line: int) -> Request:
     if not isinstance(data, dict):
         raise InputError("each line must be a JSON object", file=file, line=line)
     return Request(**_model(data, file, line).model_dump(), file=file, line=line)
+
+
+#: a batch reports at most this many bad lines (then says how many more there are)
+MAX_ERRORS = 20
+
+
+class Errors:
+    """The errors of a batch, gathered line by line and raised together (nothing is written)."""
+
+    def __init__(self) -> None:
+        self.found: list[OrkestraError] = []
+
+    @contextlib.contextmanager
+    def collect(self) -> Iterator[None]:
+        """Record an error of one request (an error without a file, from flags, stops at once)."""
+        try:
+            yield
+        except OrkestraError as exc:
+            if exc.file is None or exc.line is None:
+                raise
+            self.found.append(exc)
+
+    def raise_any(self) -> None:
+        """Raise one error listing every bad line (the first gives the error's file:line)."""
+        if not self.found:
+            return
+        first, count = self.found[0], len(self.found)
+        if count == 1:
+            raise first
+        shown = self.found[:MAX_ERRORS]
+        more = f"\n... and {count - len(shown)} more" if count > len(shown) else ""
+        lines = [first.message, *(str(e) for e in shown[1:])]
+        raise type(first)(
+            "\n".join(lines) + more + f"\n{count} bad lines; nothing was written",
+            file=first.file,
+            line=first.line,
+        )
 
 
 def plan(root: Path, requests: list[Request], config: Config) -> Plan:
@@ -119,15 +163,19 @@ def plan(root: Path, requests: list[Request], config: Config) -> Plan:
     out = Plan()
     seen: dict[tuple[str, str, str | None], int | None] = {}
     stamp = ledger.now()
+    errors = Errors()
+    current = Current(existing, notes)
     for req in requests:
-        _check(req, config, codes)
-        req.sha = commits.resolve(req.sha, file=req.file, line=req.line)
-        key = (req.sha, req.domain, req.package)
-        if key in seen:
-            where = f" (first at line {seen[key]})" if seen[key] else ""
-            raise _err(req, f"commit {req.sha[:12]} is classified twice in {req.domain}{where}")
-        seen[key] = req.line
-        _add(out, req, commits, existing, notes, config, stamp)
+        with errors.collect():
+            _check(req, config, codes)
+            req.sha = commits.resolve(req.sha, file=req.file, line=req.line)
+            key = (req.sha, req.domain, req.package)
+            if key in seen:
+                where = f" (first at line {seen[key]})" if seen[key] else ""
+                raise _err(req, f"commit {req.sha[:12]} is classified twice in {req.domain}{where}")
+            seen[key] = req.line
+            _add(out, req, commits, current, config, stamp)
+    errors.raise_any()
     return out
 
 
@@ -152,7 +200,8 @@ def _message(errors: list[ErrorDetails]) -> str:
     """The first error of a request, in the words of the command line."""
     unknown = [str(e["loc"][-1]) for e in errors if e["type"] == "extra_forbidden"]
     if unknown:
-        return f"unknown field(s): {', '.join(unknown)}"
+        allowed = ", ".join(ClassificationRequest.model_fields)
+        return f"unknown field(s): {', '.join(unknown)}; the fields are {allowed}"
     error = errors[0]
     key = ".".join(str(p) for p in error["loc"])
     value = error.get("input")
@@ -180,7 +229,7 @@ def _check(req: Request, config: Config, codes: set[str] | None) -> None:
     if req.decision_id is not None and codes is not None and req.decision_id[4:6] not in codes:
         code = req.decision_id[4:6]
         raise _err(req, f"decision code {code} is not in registries/decisions/registry.yaml")
-    packages = set(config.mining.packages) or {config.project}
+    packages = set(config.changelogs())
     if req.package is not None and req.package not in packages:
         raise _err(req, f"unknown package {req.package!r}; known: {', '.join(sorted(packages))}")
 
@@ -197,12 +246,24 @@ def decision_codes(root: Path) -> set[str] | None:
     return {str(code) for code in domains.values()} if isinstance(domains, dict) else set()
 
 
+class Current:
+    """The ledgers' current entries, indexed once per batch (a whole history is one batch)."""
+
+    def __init__(self, existing: list[dict[str, Any]], notes: list[dict[str, Any]]) -> None:
+        self.by_domain = ledger.by_domain(existing)
+        self.notes: dict[tuple[Any, Any], list[dict[str, Any]]] = {}
+        for note in ledger.current(notes):
+            self.notes.setdefault((note.get("sha"), note.get("package")), []).append(note)
+
+    def classifications(self, sha: str, domain: str) -> list[dict[str, Any]]:
+        return self.by_domain.get(domain, {}).get(sha, [])
+
+
 def _add(
     out: Plan,
     req: Request,
     commits: CommitLookup,
-    existing: list[dict[str, Any]],
-    notes: list[dict[str, Any]],
+    current: Current,
     config: Config,
     stamp: str,
 ) -> None:
@@ -222,7 +283,7 @@ def _add(
     previous = sorted(
         (
             e
-            for e in ledger.by_sha(existing, req.domain).get(req.sha, [])
+            for e in current.classifications(req.sha, req.domain)
             if e.get("package") in (None, req.package) or req.package is None
         ),
         key=lambda e: (str(e.get("ts")), str(e.get("id"))),
@@ -237,7 +298,7 @@ def _add(
     _validate(entry, req)
     out.classifications.append(entry)
     if req.action == "release":
-        out.notes.extend(_notes(entry, req, record, notes, config, stamp))
+        out.notes.extend(_notes(entry, req, record, current, config, stamp))
 
 
 def _one_or_all(ids: list[str]) -> str | list[str] | None:
@@ -251,22 +312,17 @@ def _notes(
     entry: dict[str, Any],
     req: Request,
     record: dict[str, Any],
-    notes: list[dict[str, Any]],
+    current: Current,
     config: Config,
     stamp: str,
 ) -> list[dict[str, Any]]:
+    # a commit touching no configured package belongs to the root package (§6.5)
     packages = [req.package] if req.package else list(record["signals"]["packages"])
-    if not packages:
-        raise _err(
-            req,
-            f"commit {req.sha[:12]} touches no configured package; pass a package "
-            f"(one of {', '.join(sorted(config.mining.packages))})",
-        )
+    packages = packages or [config.root_package]
     default = (record["signals"]["description"] or record["subject"]).strip()
-    current = ledger.current(notes)
     out = []
     for package in packages:
-        older = [n for n in current if n.get("sha") == req.sha and n.get("package") == package]
+        older = current.notes.get((req.sha, package), [])
         summary = req.summary or (older[0].get("summary") if older else None) or default
         summary = summary.strip()
         summary = summary[:1].upper() + summary[1:]

@@ -143,7 +143,8 @@ def records(root: Path) -> list[Record]:
     except InputError:
         data = []  # the careful pass below names the damaged line
     if len(data) == len(lines) and all(
-        isinstance(r, dict) and r.get("sha") == line[:40] for r, line in zip(data, lines, strict=True)
+        isinstance(r, dict) and r.get("sha") == line[:40]
+        for r, line in zip(data, lines, strict=True)
     ):
         return data
     return [decode(line, number, root=root) for number, line in enumerate(lines, start=1)]
@@ -200,9 +201,7 @@ def decode(line: str, number: int | None = None, *, root: Path | None = None) ->
 
 
 _SOURCE = f"{FOLDER.as_posix()}/commits.idx"
-_DAMAGED = (
-    "the commit index is damaged ({}); {} `orkestra mine sync` to rebuild it"
-)
+_DAMAGED = "the commit index is damaged ({}); {} `orkestra mine sync` to rebuild it"
 
 
 def read_stats(root: Path) -> dict[str, list[int]]:

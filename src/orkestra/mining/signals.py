@@ -7,52 +7,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from orkestra.core.globs import WILDCARDS, glob_regex
 from orkestra.mining import conventional
 
 DEFAULT_RELEASABLE = ("feat", "fix", "perf", "revert")
-
-
-def glob_regex(glob: str) -> str:
-    """Translate a path glob (`*` within a segment, `**` across segments, `?`, `[...]`) to regex."""
-    out: list[str] = []
-    i = 0
-    while i < len(glob):
-        if glob.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif glob.startswith("/**", i) and i + 3 == len(glob):
-            out.append("/.*")  # as in gitignore: everything inside, not the folder itself
-            i += 3
-        elif glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif glob[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif glob[i] == "?":
-            out.append("[^/]")
-            i += 1
-        elif glob[i] == "[" and "]" in glob[i + 1 :]:
-            end = glob.index("]", i + 1)
-            body = glob[i + 1 : end].replace("\\", "\\\\")
-            out.append(f"[^{body[1:]}]" if body.startswith("!") else f"[{body}]")
-            i = end + 1
-        else:
-            out.append(re.escape(glob[i]))
-            i += 1
-    return "".join(out)
-
-
-def glob_folder(glob: str) -> str:
-    """The folder a glob is rooted at (its segments before the first wildcard); '' for the root."""
-    segments = []
-    for segment in glob.split("/"):
-        if any(ch in segment for ch in "*?["):
-            break
-        segments.append(segment)
-    else:
-        segments = segments[:-1]  # a plain file path: its folder
-    return "/".join(s for s in segments if s)
 
 
 @dataclass
@@ -70,7 +28,7 @@ class PathMapper:
         pairs = list(items) if self.by_glob else [(g, n) for n, g in items]
         for glob, name in pairs:
             folder = glob[:-3]
-            if glob.endswith("/**") and not any(ch in folder for ch in "*?["):
+            if glob.endswith("/**") and not any(ch in folder for ch in WILDCARDS):
                 self._prefixes.append((folder + "/", name))  # the common case, no regex
             else:
                 self._rules.append((re.compile(glob_regex(glob) + r"\Z"), name))

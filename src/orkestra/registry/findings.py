@@ -49,6 +49,7 @@ CODES: dict[str, tuple[Severity, str]] = {
         "error",
         "render.claude_md_path names a file Orkestra does not own that has no managed-block markers",
     ),
+    "ORK048": ("error", "a mining.packages pattern matches no tracked file"),
     "ORK050": ("error", "ledger line is not valid JSON or breaks the line format"),
     "ORK051": ("error", "ledger ends with a torn (unterminated) line"),
     "ORK052": ("error", "two unsuperseded classifications of one sha in one domain"),

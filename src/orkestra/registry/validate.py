@@ -17,6 +17,7 @@ from orkestra.registry.evidence import target as evidence_file
 from orkestra.registry.findings import Finding
 from orkestra.registry.models.common import bidi_controls
 from orkestra.registry.models.skills import REQUIRED_SECTIONS, SPEC_KEYS, trigger_phrase
+from orkestra.registry.package_rules import package_patterns
 from orkestra.registry.registry import Location, Registry, SkillEntry
 from orkestra.registry.render_rules import (
     claude_md_target,
@@ -308,6 +309,7 @@ RULES: tuple[Rule, ...] = (
     claude_md_target,
     outputs_outside_knowledge,
     vendor_links,
+    package_patterns,
 )
 
 

@@ -52,8 +52,44 @@ class VendorRoot(Model):
     layer: Literal["K0", "K1", "K2", "K3", "K4"] = "K3"
 
 
+def _package_glob(value: str) -> str:
+    from orkestra.core.globs import package_glob
+
+    return package_glob(value)
+
+
+def _one_file_each(packages: dict[str, str]) -> dict[str, str]:
+    """Two packages never share a CHANGELOG.md (`changelog render --all` would write one over
+    the other): their patterns must be rooted at different folders."""
+    seen: dict[str, str] = {}
+    for name, glob in packages.items():
+        path = changelog_path(glob)
+        if path in seen:
+            raise ValueError(
+                f"packages {seen[path]!r} and {name!r} would both write {path}; give each "
+                "package its own folder (a package's CHANGELOG.md goes to the folder its "
+                "pattern is rooted at)"
+            )
+        seen[path] = name
+    return packages
+
+
+def changelog_path(glob: str) -> str:
+    """Where the CHANGELOG.md of a package with this (normalised) pattern goes."""
+    from orkestra.core.globs import glob_folder
+
+    folder = glob_folder(glob)
+    return f"{folder}/CHANGELOG.md" if folder else "CHANGELOG.md"
+
+
+#: a package's files: a glob, or a folder meaning `folder/**` (normalised on load)
+PackageGlob = Annotated[str, AfterValidator(_package_glob)]
+
+
 class MiningConfig(Model):
-    packages: dict[str, str] = Field(default_factory=dict)
+    packages: Annotated[dict[str, PackageGlob], AfterValidator(_one_file_each)] = Field(
+        default_factory=dict
+    )
     domains_by_path: dict[str, str] = Field(default_factory=dict)
     releasable_types: list[str] = Field(default_factory=lambda: ["feat", "fix", "perf", "revert"])
 
@@ -93,3 +129,21 @@ class Config(Model):
     truths: TruthsConfig = Field(default_factory=TruthsConfig)
     render: RenderConfig = Field(default_factory=RenderConfig)
     mcp: McpConfig = Field(default_factory=McpConfig)
+
+    @property
+    def root_package(self) -> str:
+        """The package of the project-level CHANGELOG.md: a configured package rooted at the
+        project's top, else the project itself (a release note touching no package goes here)."""
+        packages = self.mining.packages
+        for name, glob in packages.items():
+            if changelog_path(glob) == "CHANGELOG.md":
+                return name
+        for name in (self.project, f"{self.project}-root", "root"):
+            if name not in packages:
+                return name
+        return "(root)"  # every spelling taken: a name no package can be given in YAML by chance
+
+    def changelogs(self) -> dict[str, str]:
+        """Package name -> its CHANGELOG.md (relative to the root), the root package included."""
+        paths = {name: changelog_path(glob) for name, glob in self.mining.packages.items()}
+        return {self.root_package: "CHANGELOG.md", **paths}
