@@ -36,9 +36,11 @@ def expected(root: Path) -> tuple[set[Item], set[Item]]:
                 refs.append((rel, number, name, qual, where or None))
     edges: set[Item] = set()
     for rel, number, name, qual, where in refs:
-        homes = {
-            d[1] for d in defs if d[4] == qual and (where is None or f"/{d[1]}".endswith(f"/{where}"))
-        }
+        named = [
+            d for d in defs if d[4] == qual and (where is None or f"/{d[1]}".endswith(f"/{where}"))
+        ]
+        # a prototype's references belong to its implementation, where there is one
+        homes = {d[1] for d in named if d[3] != "prototype"} or {d[1] for d in named}
         assert len(homes) == 1, f"{rel}:{number}: {qual} is defined in {sorted(homes)}; fix @FILE"
         edges.add(("ref", rel, str(number), name, homes.pop(), qual))
     return defs, edges

@@ -109,8 +109,10 @@ def _collect(
         if role not in ("definition", "reference") or not names or not nodes:
             continue
         node, name_node = nodes[0], names[0]
-        if role == "definition" and node.type.endswith("_specifier") and (
-            node.child_by_field_name("body") is None
+        if (
+            role == "definition"
+            and node.type.endswith("_specifier")
+            and (node.child_by_field_name("body") is None)
         ):
             role, kind = "reference", "type"  # `enum color c;` uses a type, defines nothing
         if role == "definition":

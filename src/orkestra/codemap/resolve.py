@@ -9,6 +9,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from orkestra.codemap import modules
+from orkestra.codemap.facts import CONTAINERS
 
 #: kinds reached through `x.name` rather than a bare name
 MEMBER_KINDS = frozenset({"method", "field", "property", "event"})
@@ -64,12 +65,18 @@ class Resolver:
         self.signatures: dict[int, str] = {}
         self.kinds: dict[int, str] = {}
         self.quals: dict[int, str] = {}
+        self.containers: set[str] = set()
+        self.namespaces: set[str] = set()
         for *row, signature in conn.execute(
             "SELECT id, file_id, name, qualname, kind, signature FROM symbols ORDER BY id"
         ):
             d = Def(*row)
             self.kinds[d.id] = d.kind
             self.quals[d.id] = d.qualname
+            if d.kind in CONTAINERS:
+                self.containers.add(d.qualname)
+            elif d.kind in NAMESPACE_KINDS:
+                self.namespaces.add(d.qualname)
             if d.kind in ("field", "property"):
                 self.signatures[d.id] = signature
             self.by_file[(d.file, d.name)].append(d)
@@ -145,6 +152,10 @@ class Resolver:
         local = self._local(fid, name, member, scope, language, owner)
         if local is not None:
             return local
+        if not member and language in IMPLICIT_MEMBERS:
+            inherited = self._enclosing(name, scope)
+            if inherited is not None:
+                return inherited
         for real, targets in self.bindings.get((fid, name), []):
             for target in targets:
                 found = self._exported(target, real, 0)
@@ -165,7 +176,7 @@ class Resolver:
         if not defs:
             return None
         if member:
-            members = [d for d in defs if d.kind in MEMBER_KINDS]
+            members = [d for d in defs if self.is_member(d)]
             mine = [d for d in members if visible(d.parent, scope)]
             pick = mine or (members if len(members) == 1 else [])
             if owner in SELF_NAMES:
@@ -176,12 +187,27 @@ class Resolver:
                 pick = self._typed(fid, owner, pick)
         else:
             seen = [d for d in defs if visible(d.parent, scope)]
-            pick = [d for d in seen if d.kind not in MEMBER_KINDS]
+            pick = [d for d in seen if not self.is_member(d)]
             if not pick and language in IMPLICIT_MEMBERS:
                 pick = seen
         if not pick:
             return None
         return max(pick, key=lambda d: (len(d.parent), -d.id)).id
+
+    def is_member(self, d: Def) -> bool:
+        """A method, field or property, or a C++ method's in-class prototype."""
+        return d.kind in MEMBER_KINDS or (d.kind == "prototype" and d.parent in self.containers)
+
+    def _top(self, d: Def) -> bool:
+        """Defined at the top of a file or directly in a namespace."""
+        return not d.parent or d.parent in self.namespaces
+
+    def _enclosing(self, name: str, scope: str) -> int | None:
+        """A bare name inside a class's method reaching that class's member in another file
+        (C++ `Rect::scaled` calling `area()`)."""
+        found = [d for d in self.by_name.get(name, []) if d.parent and visible(d.parent, scope)]
+        bodies = [d for d in found if d.kind != "prototype"] or found
+        return bodies[0].id if len({d.qualname for d in bodies}) == 1 else None
 
     def _typed(self, fid: int, owner: str, pick: list[Def]) -> list[Def]:
         """Narrow `owner.name` by the declared type of a field `owner` of this file, if any:
@@ -202,7 +228,7 @@ class Resolver:
         """A top-level (or, for `x.name`, any) definition of `name` in file `fid`, following
         re-exports (`from .impl import name`, `export * from`) a few hops."""
         defs = self.by_file.get((fid, name), [])
-        top = [d for d in defs if not d.parent]
+        top = [d for d in defs if self._top(d)]
         if top:
             return top[0].id
         members = [d for d in defs if member and d.parent and _owned(d, owner)]
@@ -229,7 +255,7 @@ class Resolver:
             d for d in self.by_name.get(name, [])
             if d.file != fid
             and FAMILY.get(self.files[d.file][1], self.files[d.file][1]) == family
-            and (d.kind in MEMBER_KINDS) == member
+            and (self.is_member(d)) == member
             and (not member or _owned(d, owner))
         ]  # fmt: skip
         kept = [d for d in defs if not self.files[d.file][2]] or defs

@@ -3,8 +3,12 @@
 (preproc_def name: (identifier) @name) @definition.macro
 (preproc_function_def name: (identifier) @name) @definition.macro
 (namespace_definition name: (namespace_identifier) @name) @definition.namespace
-(field_declaration_list (field_declaration declarator: (function_declarator declarator: (field_identifier) @name)) @definition.method)
-(field_declaration_list (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.method)
+(field_declaration_list (field_declaration declarator: (function_declarator declarator: (field_identifier) @name)) @definition.prototype)
+(field_declaration_list (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.prototype)
+(translation_unit (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.prototype)
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
+(type_identifier) @name @reference.type
 (field_declaration_list (function_definition declarator: (function_declarator declarator: (field_identifier) @name)) @definition.method)
 (field_declaration_list (function_definition declarator: (function_declarator declarator: (identifier) @name)) @definition.method)
 (function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (namespace_identifier) @receiver name: (identifier) @name))) @definition.method
