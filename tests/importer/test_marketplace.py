@@ -1,0 +1,194 @@
+"""A new user's path on a generated 22-plugin marketplace (issue 12): `init` -> `import` ->
+`validate --strict` -> `sync` gives every agent and skill back, and a spec-invalid skill is
+refused alone with its file:line and the fix."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from skills_ref.validator import validate as agentskills_validate
+
+from orkestra.core import frontmatter
+from orkestra.importer.run import ImportReport, import_tree
+from orkestra.registry.frontmatter_values import split_tools
+from orkestra.registry.inventory import skills_list
+from orkestra.registry.loader import load
+from orkestra.registry.validate import validate
+from orkestra.render.sync import sync
+from orkestra.scaffold import init_project
+from tests.conftest import write
+from tests.importer.marketplace import INVALID_LENGTH, Marketplace, build
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Marketplace, Path, Any]]:
+    base = tmp_path_factory.mktemp("market")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ORKESTRA_TODAY", "2026-11-30")
+        market = build(base / "market")
+        root = base / "proj"
+        init_project(root)
+        report = import_tree(root, market.root, provider="acme")
+        sync(root)
+        yield market, root, report
+
+
+def _doc(path: Path) -> frontmatter.Document:
+    return frontmatter.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+def _norm(text: str) -> str:
+    return "\n".join(line.rstrip() for line in text.splitlines() if line.strip())
+
+
+def _files(folder: Path) -> dict[str, tuple[bytes, bool]]:
+    """Every file below folder but SKILL.md: bytes and whether it is executable."""
+    out = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and path.name != "SKILL.md":
+            rel = path.relative_to(folder).as_posix()
+            out[rel] = (path.read_bytes(), os.access(path, os.X_OK))
+    return out
+
+
+def test_the_import_reports_collisions_and_the_one_refusal(imported: Any) -> None:
+    market, _, report = imported
+    assert len(market.agents) >= 40 and len(market.skills) >= 40
+    assert sorted(a["name"] for a in report.agents) == sorted(market.agents)
+    assert sorted(s["name"] for s in report.skills) == sorted(market.skills)
+    clashes = sorted(f"{c['kind']}:{c['name']}" for c in report.collisions)
+    assert clashes == sorted(market.collisions)
+    assert market.invalid is not None
+    rel = market.invalid.relative_to(market.root).as_posix()
+    [refused] = report.refused
+    assert (refused["path"], refused["line"]) == (rel, market.invalid_line)
+    assert (
+        f"is {INVALID_LENGTH:,} characters, over the Agent Skills limit of 1,024"
+        in (refused["reason"])
+    )
+    assert "shorten it" in refused["reason"]
+    # README.md files in agents/ are not entries: skipped, not refused
+    assert report.skipped and all(s["path"].endswith("agents/README.md") for s in report.skipped)
+    assert report.validation == {"errors": 0, "warnings": 0}
+    assert not any("sync" in hint for hint in report.hints if "refused" in hint)
+
+
+def test_validate_strict_passes_on_the_imported_marketplace(imported: Any) -> None:
+    _, root, _ = imported
+    found = validate(load(root)).findings
+    assert [f"{f.file}:{f.line}: {f.code} {f.message}" for f in found] == []
+
+
+def test_every_agent_renders_as_its_original(imported: Any) -> None:
+    market, root, _ = imported
+    for name, source in market.agents.items():
+        original = _doc(source)
+        rendered_text = (root / f".claude/agents/{name}.md").read_text(encoding="utf-8")
+        meta = _doc(root / f".claude/agents/{name}.md").meta
+        assert meta["name"] == name
+        assert meta["description"] == str(original.meta["description"]).strip()
+        assert meta["model"] == original.meta.get("model", "inherit")
+        # built-ins first, then MCP tools (§4): the same tools, possibly reordered
+        assert sorted(split_tools(meta.get("tools"))) == sorted(
+            split_tools(original.meta.get("tools"))
+        ), name
+        assert meta.get("color") == original.meta.get("color")
+        assert meta.get("permissionMode") == original.meta.get("permissionMode")
+        assert _norm(original.body) in _norm(_doc(root / f".claude/agents/{name}.md").body)
+        # init's examples stay out of imported agents (item 2)
+        assert "## Values" not in rendered_text and "example-skill" not in rendered_text
+
+
+def test_every_skill_renders_with_its_resources_byte_for_byte(imported: Any) -> None:
+    market, root, _ = imported
+    rendered = {p.name for p in (root / ".claude/skills").iterdir()}
+    assert rendered == {*market.skills, "example-skill"}  # none dormant (item 1)
+    for name, source in market.skills.items():
+        folder = root / ".claude/skills" / name
+        assert agentskills_validate(folder) == [], name
+        original, copy = _doc(source / "SKILL.md"), _doc(folder / "SKILL.md")
+        assert copy.meta["name"] == name
+        assert copy.meta["description"] == original.meta["description"]
+        assert split_tools(copy.meta["allowed-tools"]) == split_tools(
+            original.meta["allowed-tools"]
+        )
+        assert copy.meta.get("license") == original.meta.get("license")
+        assert "type" not in copy.meta["metadata"]  # no type forced on imported content
+        assert copy.meta["metadata"]["provider"] == "acme"
+        assert _norm(copy.body) == _norm(original.body)
+        assert _files(folder) == _files(source), name
+
+
+def test_each_plugin_is_a_scope_its_agents_declare(imported: Any) -> None:
+    market, root, _ = imported
+    reg = load(root)
+    assert reg.dormant_skills() == []
+    for plugin, agents in market.plugin_agents.items():
+        assert reg.scope_skills(plugin) == sorted(market.plugin_skills.get(plugin, []))
+        for agent in agents:
+            skills = _doc(root / f".claude/agents/{agent}.md").meta.get("skills", [])
+            assert skills == reg.scope_skills(plugin), agent
+
+
+def test_provider_is_kept_and_listed(imported: Any) -> None:
+    market, root, _ = imported
+    rows = {row["name"]: row for row in skills_list(load(root))}
+    assert {rows[name]["provider"] for name in market.skills} == {"acme"}
+    assert rows["example-skill"]["provider"] is None
+
+
+def test_claude_code_accepts_the_round_trip(imported: Any, tmp_path: Path) -> None:
+    from tests.render.clients import assert_claude_accepts
+
+    _, root, _ = imported
+    assert_claude_accepts(root, tmp_path)
+
+
+def test_cli_refuses_the_invalid_skill_alone_and_fixing_it_imports_it(
+    cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    market = build(tmp_path / "market")
+    assert market.invalid is not None
+    root = tmp_path / "proj"
+    init_project(root)
+    first = cli("import", str(market.root), cwd=root)
+    where = f"{market.invalid.relative_to(market.root).as_posix()}:{market.invalid_line}"
+    assert first.exit_code == 1
+    assert f"refused 1 entry(ies):\n  {where}: `description` is 1,068 characters" in first.stderr
+    data = first.json()
+    assert len(data["agents"]) == len(market.agents)
+    assert "fix them in the source and run `orkestra import" in data["hints"][0]
+    assert "sync" not in data["hints"][0]
+    assert data["hints"][-1] == "run `orkestra sync` to render them"  # the rest is usable
+    assert cli("validate", "--strict", cwd=root).exit_code == 0
+    assert cli("sync", cwd=root).exit_code == 0
+    # the way forward: shorten it in the source, import again
+    lines = market.invalid.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[market.invalid_line - 1] = 'description: "Shortened. Use when testing a fix."\n'
+    market.invalid.write_text("".join(lines), encoding="utf-8")
+    again = cli("import", str(market.root), cwd=root)
+    assert again.exit_code == 0, again.stderr
+    assert [s["name"] for s in again.json()["skills"]] == [market.invalid.parent.name]
+    assert cli("sync", cwd=root).exit_code == 0
+    assert (root / ".claude/skills" / market.invalid.parent.name / "SKILL.md").is_file()
+
+
+def test_a_validation_error_after_import_is_exit_1_and_never_says_sync(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    source = tmp_path / "src"
+    agent = "---\nname: lone\ndescription: Lone agent.\nskills: [nowhere]\n---\nBody.\n"
+    write(source, ".claude/agents/lone.md", agent)  # names a skill that exists nowhere
+    root = tmp_path / "proj"
+    init_project(root)
+    report: ImportReport = import_tree(root, source)
+    assert report.validation is not None and report.validation["errors"] == 1
+    assert report.failed
+    assert report.hints[-1].startswith("the registry has 1 validation error(s)")
+    assert "`orkestra sync` would refuse" in report.hints[-1]
