@@ -34,10 +34,29 @@ def root(tmp_path: Path) -> Path:
 def test_agent_dangling_reference(root: Path, field: str, value: object, code: str) -> None:
     edit(root, AGENT, **{field: value})
     (finding,) = findings(root)
-    assert (finding.code, finding.file, finding.line, finding.severity) == (code, AGENT, 1, "error")
-    assert (
-        "ghost" in finding.message or "Teleport" in finding.message or "nowhere" in finding.message
+    assert (finding.code, finding.file, finding.severity) == (code, AGENT, "error")
+    bad = value if isinstance(value, str) else value[0]  # type: ignore[index]
+    lines = (root / AGENT).read_text(encoding="utf-8").splitlines()
+    assert finding.line > 1 and bad in lines[finding.line - 1]  # the reference's line, not 1
+    assert f"'{bad}'" in finding.message
+
+
+def test_a_near_miss_names_the_closest_existing_names_at_its_line(root: Path) -> None:
+    write(
+        root,
+        AGENT,
+        (root / AGENT).read_text(encoding="utf-8").replace("- Grep", "- Grpe"),
     )
+    (finding,) = findings(root)
+    lines = (root / AGENT).read_text(encoding="utf-8").splitlines()
+    assert (finding.code, lines[finding.line - 1].strip()) == ("ORK025", "- Grpe")
+    assert finding.message.endswith("refers to unknown tool 'Grpe'; did you mean Grep?")
+
+
+def test_a_name_nothing_resembles_points_to_the_list(root: Path) -> None:
+    edit(root, AGENT, scopes=["zzzzqqq"])
+    (finding,) = findings(root)
+    assert "`orkestra scopes list` shows the scopes" in finding.message
 
 
 def test_agent_replaced_by_unknown(root: Path) -> None:
@@ -52,7 +71,7 @@ def test_scope_to_missing_skill(root: Path) -> None:
         "scopes:\n  example:\n    description: x\n    primary_skills: [ghost]\n",
     )
     (finding,) = findings(root)
-    assert (finding.code, finding.file, finding.line) == ("ORK024", "registries/scopes.yaml", 2)
+    assert (finding.code, finding.file, finding.line) == ("ORK024", "registries/scopes.yaml", 4)
 
 
 def test_skill_to_missing_scope_and_tool(root: Path) -> None:

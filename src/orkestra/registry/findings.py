@@ -72,6 +72,11 @@ CODES: dict[str, tuple[Severity, str]] = {
         "a name, title or description holds bidirectional control characters (U+202A-U+202E, "
         "U+2066-U+2069, U+200E, U+200F, U+061C)",
     ),
+    "ORK110": (
+        "warning",
+        "an agent's or command's model is not one a configured render target accepts (claude: "
+        "inherit, sonnet, opus, haiku or a full claude-… id)",
+    ),
 }
 
 

@@ -7,7 +7,7 @@ Errors make the registry unreadable, ambiguous or unsafe; quality gates are warn
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Container, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +15,7 @@ from orkestra.core.clock import today
 from orkestra.registry.evidence import split as evidence_target
 from orkestra.registry.evidence import target as evidence_file
 from orkestra.registry.findings import Finding
+from orkestra.registry.model_rules import target_models
 from orkestra.registry.models.common import bidi_controls
 from orkestra.registry.models.skills import REQUIRED_SECTIONS, SPEC_KEYS, trigger_phrase
 from orkestra.registry.package_rules import package_patterns
@@ -52,17 +53,23 @@ def _at(code: str, message: str, loc: Location) -> Finding:
 
 
 def _missing(
+    reg: Registry,
     kind: str,
     names: Iterable[str],
-    known: Container[str],
+    known: Collection[str],
     code: str,
     owner: str,
     loc: Location,
 ) -> Iterator[Finding]:
+    """A finding per unknown name, at the line the name is written on, with the closest names."""
+    from orkestra.registry.references import LineFinder, hint
+
     for name in names:
         # a tool may carry a permission specifier: `Bash(git diff:*)` is registered as `Bash`
         if name not in known and name.split("(", 1)[0].strip() not in known:
-            yield _at(code, f"{owner} refers to unknown {kind} '{name}'", loc)
+            line = LineFinder(reg.root).line(loc, name)
+            message = f"{owner} refers to unknown {kind} '{name}'{hint(name, known, kind)}"
+            yield Finding.make(code, message, loc.file, line)
 
 
 def agent_references(reg: Registry) -> Iterator[Finding]:
@@ -71,17 +78,23 @@ def agent_references(reg: Registry) -> Iterator[Finding]:
     for agent in reg.agents.values():
         loc = reg.loc("agent", agent.name)
         owner = f"agent '{agent.name}'"
-        yield from _missing("identity", agent.identity, reg.identities, "ORK020", owner, loc)
         yield from _missing(
-            "mindset", filter(None, [agent.mindset]), reg.mindsets, "ORK021", owner, loc
+            reg, "identity", agent.identity, reg.identities, "ORK020", owner, loc
         )
-        yield from _missing("style", filter(None, [agent.style]), reg.styles, "ORK022", owner, loc)
-        yield from _missing("scope", agent.scopes, reg.scopes, "ORK023", owner, loc)
-        yield from _missing("skill", agent.skills, reg.skills, "ORK024", owner, loc)
-        yield from _missing("tool", agent.all_tools(), tools, "ORK025", owner, loc)
-        yield from _missing("domain", agent.domains, reg.domains, "ORK026", owner, loc)
+        yield from _missing(
+            reg, "mindset", filter(None, [agent.mindset]), reg.mindsets, "ORK021", owner, loc
+        )
+        yield from _missing(
+            reg, "style", filter(None, [agent.style]), reg.styles, "ORK022", owner, loc
+        )
+        yield from _missing(reg, "scope", agent.scopes, reg.scopes, "ORK023", owner, loc)
+        yield from _missing(reg, "skill", agent.skills, reg.skills, "ORK024", owner, loc)
+        yield from _missing(reg, "tool", agent.all_tools(), tools, "ORK025", owner, loc)
+        yield from _missing(reg, "domain", agent.domains, reg.domains, "ORK026", owner, loc)
         if agent.replaced_by:
-            yield from _missing("agent", [agent.replaced_by], reg.agents, "ORK031", owner, loc)
+            yield from _missing(
+                reg, "agent", [agent.replaced_by], reg.agents, "ORK031", owner, loc
+            )
         if agent.role != "orchestrator":
             for tool in agent.all_tools():
                 if reg.is_agent_tool(tool.split("(", 1)[0].strip()):
@@ -104,21 +117,23 @@ def scope_references(reg: Registry) -> Iterator[Finding]:
     for name, scope in reg.scopes.items():
         loc = reg.loc("scope", name)
         yield from _missing(
-            "skill", scope.primary_skills, reg.skills, "ORK024", f"scope '{name}'", loc
+            reg, "skill", scope.primary_skills, reg.skills, "ORK024", f"scope '{name}'", loc
         )
     for skill in reg.skills.values():
         yield from _missing(
-            "scope", skill.scopes, reg.scopes, "ORK023", f"skill '{skill.name}'", skill.loc
+            reg, "scope", skill.scopes, reg.scopes, "ORK023", f"skill '{skill.name}'", skill.loc
         )
     tools = reg.tools.all_names()
     for skill in reg.skills.values():
         if skill.source == "core":
             owner = f"skill '{skill.name}'"
-            yield from _missing("tool", skill.allowed_tools, tools, "ORK025", owner, skill.loc)
+            yield from _missing(
+                reg, "tool", skill.allowed_tools, tools, "ORK025", owner, skill.loc
+            )
     for command in reg.commands.values():
         loc = reg.loc("command", command.name)
         owner = f"command '{command.name}'"
-        yield from _missing("tool", command.allowed_tools, tools, "ORK025", owner, loc)
+        yield from _missing(reg, "tool", command.allowed_tools, tools, "ORK025", owner, loc)
 
 
 def skill_resources(reg: Registry) -> Iterator[Finding]:
@@ -235,7 +250,7 @@ def vendor_roots(reg: Registry) -> Iterator[Finding]:
     for root in reg.config.vendor_roots:
         loc = reg.loc("config", "orkestra")
         owner = f"vendor root '{root.path}'"
-        yield from _missing("scope", root.default_scopes, reg.scopes, "ORK023", owner, loc)
+        yield from _missing(reg, "scope", root.default_scopes, reg.scopes, "ORK023", owner, loc)
 
 
 def _texts(reg: Registry) -> Iterator[tuple[str, str, Location]]:
@@ -310,6 +325,7 @@ RULES: tuple[Rule, ...] = (
     outputs_outside_knowledge,
     vendor_links,
     package_patterns,
+    target_models,
 )
 
 

@@ -113,7 +113,10 @@ def is_fresh(conn: sqlite3.Connection, root: Path, units: Units) -> bool:
 def _digest(root: Path, path: str) -> str:
     if path == f"{PROVIDER}/{_TODAY}":
         return str(_today())
-    target = _provider_file() if path.startswith(f"{PROVIDER}/") else root / path
+    if path == f"{PROVIDER}/{_OUTCOMES}":
+        target = root / _OUTCOMES
+    else:
+        target = _provider_file() if path.startswith(f"{PROVIDER}/") else root / path
     try:
         return hashlib.blake2b(target.read_bytes(), digest_size=16).hexdigest()
     except OSError:  # gone since the scan: an empty digest differs, so it is read again

@@ -1,0 +1,83 @@
+"""Dangling references told precisely: the line the bad name is written on, and the closest
+existing names (ORK020-ORK026, ORK031), the way `orkestra agents info` suggests them."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from orkestra.registry.registry import Location
+
+
+def closest(name: str, known: Iterable[str]) -> list[str]:
+    """Up to three existing names close to `name` (difflib, cutoff 0.5)."""
+    names = [str(k) for k in known]
+    base = name.split("(", 1)[0].strip()  # `Bsh(git:*)` is compared as `Bsh`
+    return difflib.get_close_matches(base, names, n=3, cutoff=0.5)
+
+
+def hint(name: str, known: Iterable[str], kind: str) -> str:
+    """`; did you mean a, b?` when some existing name is close, else a pointer to the list."""
+    close = closest(name, known)
+    if close:
+        return f"; did you mean {', '.join(close)}?"
+    return f"; none is registered by that name (`orkestra {kind}s list` shows the {kind}s)"
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _patterns(name: str) -> tuple[re.Pattern[str], ...]:
+    quoted = rf"""['"]?{re.escape(name)}['"]?"""
+    return (
+        re.compile(rf"^\s*-\s*{quoted}\s*(?:#.*)?$"),  # - name        (block list item)
+        re.compile(rf":\s*{quoted}\s*(?:#.*)?$"),  # key: name     (scalar value)
+        re.compile(rf"[\[,]\s*{quoted}\s*(?=[,\]])"),  # [a, name]     (flow list)
+    )
+
+
+class LineFinder:
+    """Finds a referenced name inside the entry at a Location; reads each file once."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._files: dict[str, list[str]] = {}
+
+    def _lines(self, file: str) -> list[str]:
+        if file not in self._files:
+            try:
+                text = (self.root / file).read_text(encoding="utf-8-sig", errors="replace")
+            except OSError:  # unreadable since loading: the entry's own line stays the answer
+                text = ""
+            self._files[file] = text.splitlines()
+        return self._files[file]
+
+    def _block(self, lines: list[str], start: int) -> range:
+        """Line indexes of the entry starting at index `start`: the whole file for an entry at its
+        top, else the lines indented deeper than the entry's key."""
+        if start <= 0:
+            return range(len(lines))
+        depth = _indent(lines[start])
+        end = start + 1
+        while end < len(lines):
+            text = lines[end]
+            if text.strip() and not text.lstrip().startswith("#") and _indent(text) <= depth:
+                break
+            end += 1
+        return range(start, end)
+
+    def line(self, loc: Location, name: str) -> int:
+        """The 1-based line where `name` is referred to in the entry at `loc` (else loc.line)."""
+        lines = self._lines(loc.file)
+        start = max(loc.line, 1) - 1
+        if start >= len(lines):
+            return loc.line
+        block = self._block(lines, start)
+        patterns = _patterns(name)
+        for index in block:
+            if any(p.search(lines[index]) for p in patterns):
+                return index + 1
+        return loc.line
