@@ -24,7 +24,8 @@ MEMBER_PARENTS = frozenset(
 )  # fmt: skip
 OWNER_TYPES = frozenset(
     {"identifier", "package_identifier", "name", "constant", "self", "this", "type_identifier",
-     "variable_name", "namespace_identifier", "field_identifier"}
+     "variable_name", "namespace_identifier", "field_identifier", "predefined_type",
+     "primitive_type"}
 )  # fmt: skip
 #: per extraction: name span -> the key of the definition that owns that name
 _NAMED: dict[int, dict[tuple[int, int], tuple[int, int]]] = {}
@@ -67,6 +68,7 @@ def extract(language: str, source: bytes) -> FileFacts:
         )
     def_names = {(d[3].start_byte, d[3].end_byte) for d in defs.values()}
     seen: set[int] = set()
+    refs.sort(key=lambda ref: ref[0] != "base")  # a superclass use is a "base" first of all
     for kind, _node, name_node in refs:
         if (name_node.start_byte, name_node.end_byte) in def_names:
             continue
@@ -223,7 +225,7 @@ def _is_member(name_node: Any) -> bool:
         return False
     if parent.type in ("call", "method_invocation"):
         owner = parent.child_by_field_name("receiver") or parent.child_by_field_name("object")
-        return owner is not None
+        return owner is not None and owner.start_byte != name_node.start_byte
     return bool(parent.start_byte != name_node.start_byte)
 
 

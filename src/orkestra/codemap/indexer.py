@@ -141,6 +141,7 @@ def _insert(conn: sqlite3.Connection, rel: str, data: bytes, st: os.stat_result,
 def _link(conn: sqlite3.Connection) -> None:
     """Resolve imports and references over the whole map, then recompute centrality."""
     resolver = resolve.Resolver(conn)
+    resolver.load_bases(conn)
     conn.execute("DELETE FROM import_targets")
     conn.executemany(
         "INSERT INTO import_targets (import_id, file_id, target_file) VALUES (?, ?, ?)",

@@ -19,6 +19,10 @@ FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c"}
 NAMESPACE_KINDS = ("namespace", "module", "package")
 MAX_HOPS = 4
 _TYPE_WORD = re.compile(r"\b[A-Z]\w*")
+BUILTIN_TYPES = frozenset(
+    {"int", "str", "string", "bool", "float", "double", "decimal", "long", "char", "byte",
+     "object", "dict", "list", "tuple", "set", "bytes", "void", "u32", "usize", "i32", "i64"}
+)  # fmt: skip
 #: owners that mean "this object": only the enclosing class's members
 SELF_NAMES = frozenset({"self", "this", "Self", "$this", "static", "super", "parent"})
 #: languages whose module import binds the module path's last name
@@ -46,7 +50,12 @@ def _module_name(module: str) -> str:
 
 def _owned(d: Def, owner: str) -> bool:
     """False when `owner` names a type (capitalised) that is not the definition's class."""
-    return not owner[:1].isupper() or d.parent.rsplit(".", 1)[-1] == owner
+    return not is_type_name(owner) or d.parent.rsplit(".", 1)[-1] == owner
+
+
+def is_type_name(owner: str) -> bool:
+    """A capitalised name (`Shop`, `Vec`) or a built-in type (`decimal.Round`, `str.join`)."""
+    return owner[:1].isupper() or owner in BUILTIN_TYPES
 
 
 def visible(parent: str, scope: str) -> bool:
@@ -156,6 +165,10 @@ class Resolver:
             inherited = self._enclosing(name, scope)
             if inherited is not None:
                 return inherited
+        if (member and owner in SELF_NAMES) or (not member and language in IMPLICIT_MEMBERS):
+            inherited = self._inherited(name, scope)
+            if inherited is not None:
+                return inherited
         for real, targets in self.bindings.get((fid, name), []):
             for target in targets:
                 found = self._exported(target, real, 0)
@@ -178,10 +191,10 @@ class Resolver:
         if member:
             members = [d for d in defs if self.is_member(d)]
             mine = [d for d in members if visible(d.parent, scope)]
-            pick = mine or (members if len(members) == 1 else [])
+            pick = mine or (members if len({d.qualname for d in members}) == 1 else [])
             if owner in SELF_NAMES:
                 pick = mine
-            elif owner[:1].isupper():  # `Shop::new`, `Item.create`: that type's member only
+            elif is_type_name(owner):  # `Shop::new`, `Item.create`: that type's member only
                 pick = [d for d in defs if d.parent.rsplit(".", 1)[-1] == owner]
             elif owner:
                 pick = self._typed(fid, owner, pick)
@@ -193,6 +206,34 @@ class Resolver:
         if not pick:
             return None
         return max(pick, key=lambda d: (len(d.parent), -d.id)).id
+
+    def load_bases(self, conn: sqlite3.Connection) -> None:
+        """Superclasses by class qualified name, from the `base` references."""
+        self.bases: dict[str, list[str]] = defaultdict(list)
+        for fid, name, scope in conn.execute(
+            "SELECT file_id, name, scope FROM refs WHERE kind = 'base'"
+        ).fetchall():
+            classes = [d for d in self.by_name.get(name, []) if d.kind in CONTAINERS]
+            local = [d for d in classes if d.file == fid]
+            pick = local or (classes if len({d.qualname for d in classes}) == 1 else [])
+            if pick and scope:
+                self.bases[scope].append(pick[0].qualname)
+
+    def _inherited(self, name: str, scope: str) -> int | None:
+        """`name` defined in a superclass of a class enclosing `scope` (a few levels up)."""
+        parts = scope.split(".")
+        todo = [".".join(parts[:i]) for i in range(len(parts), 0, -1)]
+        seen: set[str] = set()
+        for _level in range(MAX_HOPS):
+            todo = [b for cls in todo for b in self.bases.get(cls, []) if b not in seen]
+            if not todo:
+                return None
+            seen.update(todo)
+            found = [d for d in self.by_name.get(name, []) if d.parent in todo]
+            bodies = [d for d in found if d.kind != "prototype"] or found
+            if bodies:
+                return bodies[0].id
+        return None
 
     def is_member(self, d: Def) -> bool:
         """A method, field or property, or a C++ method's in-class prototype."""
@@ -259,4 +300,5 @@ class Resolver:
             and (not member or _owned(d, owner))
         ]  # fmt: skip
         kept = [d for d in defs if not self.files[d.file][2]] or defs
-        return kept[0].id if len(kept) == 1 else None
+        # overloads share a qualified name: one definition for the question "which one"
+        return kept[0].id if len({(d.file, d.qualname) for d in kept}) == 1 else None

@@ -14,7 +14,7 @@
 (function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (namespace_identifier) @receiver name: (identifier) @name))) @definition.method
 (template_declaration (function_definition declarator: (function_declarator declarator: (identifier) @name)) @definition.function)
 (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum
-(base_class_clause (type_identifier) @name) @reference.class
+(base_class_clause (type_identifier) @name) @reference.base
 (template_argument_list (type_descriptor type: (type_identifier) @name)) @reference.type
 (call_expression function: (qualified_identifier name: (identifier) @name)) @reference.call
 (call_expression function: (template_function name: (identifier) @name)) @reference.call

@@ -18,8 +18,13 @@
 (invocation_expression function: (member_access_expression name: (generic_name (identifier) @name))) @reference.call
 (object_creation_expression type: (identifier) @name) @reference.class
 (object_creation_expression type: (generic_name (identifier) @name)) @reference.class
-(base_list (identifier) @name) @reference.class
+(base_list (identifier) @name) @reference.base
 (base_list (generic_name (identifier) @name)) @reference.class
 (type_argument_list (identifier) @name) @reference.type
 (parameter type: (identifier) @name) @reference.type
 (attribute name: (identifier) @name) @reference.type
+(field_declaration (variable_declaration (variable_declarator name: (identifier) @name))) @definition.field
+(type_parameter_constraint type: (identifier) @name) @reference.type
+(member_access_expression expression: (identifier) @name (#match? @name "^[A-Z]")) @reference.type
+(variable_declaration type: (identifier) @name) @reference.type
+(method_declaration returns: (identifier) @name) @reference.type

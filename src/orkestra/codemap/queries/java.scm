@@ -18,3 +18,5 @@
 (method_invocation object: (identifier) @name (#match? @name "^[A-Z]")) @reference.type
 (generic_type (type_identifier) @name) @reference.type
 (type_identifier) @name @reference.type
+(superclass (type_identifier) @name) @reference.base
+(super_interfaces (type_list (type_identifier) @name)) @reference.base

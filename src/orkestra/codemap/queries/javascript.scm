@@ -9,7 +9,7 @@
 (export_statement (export_clause (export_specifier name: (identifier) @import.name alias: (identifier) @import.alias)) source: (string (string_fragment) @import.module))
 (export_statement "*" source: (string (string_fragment) @import.module))
 (call_expression function: (identifier) @_req arguments: (arguments (string (string_fragment) @import.module)) (#eq? @_req "require"))
-(class_heritage (identifier) @name) @reference.class
+(class_heritage (identifier) @name) @reference.base
 (jsx_opening_element name: (identifier) @name) @reference.class
 (jsx_self_closing_element name: (identifier) @name) @reference.class
 (decorator (identifier) @name) @reference.call

@@ -8,7 +8,7 @@
 (require_expression (string (string_content) @import.module))
 (include_expression (string (string_content) @import.module))
 (include_once_expression (string (string_content) @import.module))
-(base_clause (name) @name) @reference.class
+(base_clause (name) @name) @reference.base
 (class_interface_clause (name) @name) @reference.implementation
 (scoped_call_expression scope: (name) @name) @reference.class
 (named_type (name) @name) @reference.type

@@ -5,8 +5,8 @@
 (import_from_statement module_name: (_) @import.module name: (aliased_import name: (dotted_name) @import.name alias: (identifier) @import.alias))
 (decorator (identifier) @name) @reference.call
 (decorator (attribute attribute: (identifier) @name)) @reference.call
-(class_definition superclasses: (argument_list (identifier) @name)) @reference.class
-(class_definition superclasses: (argument_list (attribute attribute: (identifier) @name))) @reference.class
+(class_definition superclasses: (argument_list (identifier) @name)) @reference.base
+(class_definition superclasses: (argument_list (attribute attribute: (identifier) @name))) @reference.base
 (type (identifier) @name) @reference.type
 (type (generic_type (identifier) @name)) @reference.type
 (type (subscript value: (identifier) @name)) @reference.type

@@ -13,7 +13,7 @@
 (class_declaration name: (type_identifier) @name) @definition.class
 (generic_type name: (type_identifier) @name) @reference.type
 (type_arguments (type_identifier) @name) @reference.type
-(extends_clause value: (identifier) @name) @reference.class
+(extends_clause value: (identifier) @name) @reference.base
 (implements_clause (type_identifier) @name) @reference.implementation
 (extends_type_clause type: (type_identifier) @name) @reference.type
 (decorator (identifier) @name) @reference.call
