@@ -76,8 +76,9 @@ def test_http_on_a_loopback_port_answers_a_tool(root: Path) -> None:
         data = anyio.run(main)
     finally:
         proc.terminate()
-        proc.communicate(timeout=10)  # waits, and closes the pipes
+        _, err = proc.communicate(timeout=10)  # waits, and closes the pipes
     assert data["cite"] == "registries/truths/pipeline.yaml:5"
+    assert f"serving http://127.0.0.1:{port}/mcp" in err.decode()
 
 
 @pytest.mark.parametrize(

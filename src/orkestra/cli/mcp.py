@@ -51,6 +51,8 @@ def serve(
         host, port, warning = check_http(http, allow_remote)
         if warning:
             sys.stderr.write(warning + "\n")
+        shown = f"[{host}]" if ":" in host else host
+        sys.stderr.write(f"orkestra mcp: serving http://{shown}:{port}/mcp\n")
         address = (host, port)
     run(project_root(), address)
     return ExitCode.OK
