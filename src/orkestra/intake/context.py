@@ -18,17 +18,27 @@ _CUES = re.compile(
     r"\bsuspicious\b|\bred flags?\b|\bhostile\b|\bnever (?:use|write|include|say|add|run)\b|"
     r"\b(?:do not|don't) (?:use|write|include|say|add|run)\b|\binstead of\b|\brather than\b|"
     r"\bpatterns?\b|\bexfiltrat\w*|\bdangerous\b|\bunsafe\b|\binsecure\b|\bscan\w*|"
+    r"\brefus\w*|\bdeny\b|\bblock\w*|\bforbid\w*|\bprohibit\w*|\bdeletes? everything\b|"
     r"\bz\.\s?b\.|\bbeispiel\w*|\bvermeide\w*|\bpar exemple\b|\bévite\w*|\bpor ejemplo\b|"
     r"\bevit[ae]\w*|\bad esempio\b|\bpor exemplo\b|\bнапример\b|\bизбега\w*|例如|避免|例えば|"
     r"避け|예를 들어|피하)",
     re.IGNORECASE,
 )
+#: words that address the model: an "example" that then tells the assistant what to do is an order
+ADDRESSED = re.compile(
+    r"\b(?:assistant|claude|the (?:model|ai|agent)|you (?:must|should|will|need to)|must do|"
+    r"before (?:every|each|any|answering|responding|you)|from now on|always)\b",
+    re.IGNORECASE,
+)
 _PAIRS = (("`", "`"), ('"', '"'), ("“", "”"), ("„", "“"), ("«", "»"), ("「", "」"), ("『", "』"))
 
 
-def quoted(line: str, start: int, end: int) -> bool:
-    """Does the span sit between a pair of quotes or backticks on its line?"""
-    for left, right in _PAIRS:
+def quoted(line: str, start: int, end: int, code: bool = False) -> bool:
+    """Does the span sit between a pair of quotes (or backticks, unless `code`) on its line?
+
+    For commands (`code`), backticks are how markdown shows a command, not a quotation.
+    """
+    for left, right in _PAIRS[1:] if code else _PAIRS:
         before = line[:start]
         if left == right:
             if before.count(left) % 2 == 1 and right in line[end:]:
@@ -41,23 +51,31 @@ def quoted(line: str, start: int, end: int) -> bool:
 
 
 def cue(line: str, start: int, previous: str) -> str | None:
-    """The example/negation cue before the phrase (same line, or a line introducing a list)."""
+    """The example/negation cue before `start` (same line, or a line introducing a list)."""
     found = _CUES.search(line[:start])
     if found is None and previous.rstrip().endswith(":"):
         found = _CUES.search(previous)
     return found.group(0) if found else None
 
 
-def lowering(line: str, start: int, end: int, previous: str, kind: str) -> str | None:
-    """Why the phrase is not an instruction (a reason to lower it), or None: it is said."""
-    if quoted(line, start, end):
+def lowering(
+    line: str, start: int, end: int, previous: str, kind: str, code: bool = False
+) -> str | None:
+    """Why the phrase is not an instruction (a reason to lower it), or None: it is said.
+
+    `code`: the match is a command (backticks do not quote it). A cue word does not lower a line
+    that also addresses the model ("example of what the assistant must do: ...").
+    """
+    if quoted(line, start, end, code):
         return (
             "a string in code (data, not an instruction)"
             if kind == "script"
             else ("quoted in prose")
         )
     if kind == "doc":
-        word = cue(line, start, previous)
-        if word:
+        # a command may be followed by its warning ("`rm -rf ~` deletes everything: refuse")
+        around = line[:start] + " " + line[end:]
+        word = cue(around, len(around), previous) if code else cue(line, start, previous)
+        if word and not ADDRESSED.search(line):
             return f"offered as an example or warning ({word!r})"
     return None

@@ -8,14 +8,17 @@ the parsed pattern (`re._parser`), so nothing has to be kept in step by hand.
 
 from __future__ import annotations
 
+import importlib
 import re
 from typing import Any
 
-try:  # Python 3.11+: the parser is private, but stable in shape across 3.11-3.13
-    from re import _constants as _c
-    from re import _parser as _p
-except ImportError:  # pragma: no cover - older layouts: no pre-filter, every pattern runs
-    _p = None  # type: ignore[assignment]
+# Python 3.11+: the parser is private, but stable in shape across 3.11-3.13; without it there
+# is no pre-filter and every pattern simply runs
+try:
+    _p: Any = importlib.import_module("re._parser")
+    _c: Any = importlib.import_module("re._constants")
+except ImportError:  # pragma: no cover - another layout: no pre-filter, every pattern runs
+    _p = None
 
 MIN_LEN = 3
 MIN_LEN_WIDE = 2  # CJK words are short

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from orkestra.core import yamlio
-from orkestra.intake.literals import required
 from orkestra.core.errors import InputError
+from orkestra.intake.literals import required
 
 Severity = Literal["high", "medium", "low"]
 FileKind = Literal["doc", "script"]

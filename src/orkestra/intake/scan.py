@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from orkestra.intake import decode, hidden
-from orkestra.intake.context import lowering
+from orkestra.intake.context import ADDRESSED, lowering
 from orkestra.intake.rules import (
     FileKind,
     Finding,
@@ -193,8 +193,10 @@ def _judge(
 def _lowered(rule: Rule, kind: FileKind, place: _Place, matched: str) -> tuple[Severity, str]:
     why = None
     if rule.context and (kind == "doc" or rule.category == "prompt-injection"):
-        why = lowering(place.line, place.column, place.end, place.previous, kind)
-        if why is None and kind == "doc" and rule.downgrade_when is not None:
+        code = rule.category != "prompt-injection"
+        why = lowering(place.line, place.column, place.end, place.previous, kind, code)
+        addressed = ADDRESSED.search(place.line)
+        if why is None and kind == "doc" and rule.downgrade_when is not None and not addressed:
             cue = rule.downgrade_when.search(place.line)
             why = f"warned about in prose ({cue.group(0)!r})" if cue else None
         if why and place.region == hidden.COLLAPSED and not why.startswith("quoted"):
@@ -203,7 +205,8 @@ def _lowered(rule: Rule, kind: FileKind, place: _Place, matched: str) -> tuple[S
         return rule.downgrade_to, f"{why}: lowered to review"
     hosts = rule.options.get("official_hosts")
     if hosts:
-        host = official_host(matched, hosts)
+        host = official_host(place.line, hosts) if "://" not in matched else None
+        host = host or official_host(matched, hosts)
         if host:
             return rule.downgrade_to, f"official installer from {host}: held for review"
         return "high", "unknown or unverifiable source"

@@ -94,7 +94,10 @@ def skeleton_table() -> dict[int, str]:
         latin = [t["c"] for t in targets if len(t["c"]) == 1 and t["c"].isascii()]
         latin = [c for c in latin if c.isalnum()]
         if latin:
-            table[ord(char)] = sorted(latin, key=lambda c: (not c.islower(), c))[0]
+            # keep the case: Cyrillic `І` reads as `I`, `і` as `i` (not `l`)
+            best = sorted(latin, key=lambda c: (c.isupper() != char.isupper(), c))[0]
+            # the prototype of `I` is `l`: a capital look-alike of either reads as `I`
+            table[ord(char)] = "I" if best == "l" and char.isupper() else best
     return table
 
 
@@ -124,6 +127,6 @@ def mixed_script_words(line: str) -> list[str]:
                 name = unicodedata.name(char, "")
                 if name.startswith(("CYRILLIC", "GREEK")):
                     scripts.add("other")
-        if len(scripts) == 2:
+        if len(scripts) == 2 and sum(c.isalpha() for c in word) >= 4:
             out.append(word)
     return out

@@ -43,7 +43,11 @@ _INSTALLER_RULES = frozenset({"remote-code-pipe", "download-then-run"})
 
 def escalate(findings: list[Finding]) -> list[Finding]:
     """An official installer is review-level on its own; with another trust signal, a reject."""
-    lowered = [f for f in findings if f.rule in _INSTALLER_RULES and f.severity == "medium"]
+    lowered = [
+        f
+        for f in findings
+        if f.rule in _INSTALLER_RULES and f.severity == "medium" and "official installer" in f.reason
+    ]
     others = [
         f
         for f in findings

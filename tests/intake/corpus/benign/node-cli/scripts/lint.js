@@ -1,0 +1,3 @@
+const { execFileSync } = require('child_process');
+const out = execFileSync('npx', ['eslint', '.'], { encoding: 'utf8' });
+console.log(out);

