@@ -30,7 +30,7 @@ OWNER_TYPES = frozenset(
 #: per extraction: name span -> the key of the definition that owns that name
 _NAMED: dict[int, dict[tuple[int, int], tuple[int, int]]] = {}
 #: kinds a more specific capture of the same name replaces (a wheel's "type" for an enum)
-GENERIC_KINDS = frozenset({"function", "type"})
+GENERIC_KINDS = frozenset({"function", "type", "module"})
 KIND_ALIASES = {"constructor": "method", "field": "field", "macro": "macro"}
 QUOTES = "\"'`<>"
 

@@ -106,7 +106,7 @@ class Resolver:
         for defs in self.by_name.values():
             for d in defs:
                 if d.kind in NAMESPACE_KINDS:
-                    spaces[d.qualname].add(d.file)
+                    spaces[d.qualname.replace("\\", ".")].add(d.file)
         rows: list[tuple[int, int, int]] = []
         for iid, fid, module, name, alias in conn.execute(
             "SELECT id, file_id, module, name, alias FROM imports ORDER BY id"
@@ -115,7 +115,8 @@ class Resolver:
             found = [ids[p] for p in modules.targets(language, module, name, path, fileset)]
             if not found:
                 key = module.replace("\\", ".").replace("::", ".").strip(".")
-                found = sorted(spaces.get(key, set()) - {fid})
+                space = spaces.get(key) or spaces.get(key.rpartition(".")[0], set())
+                found = sorted(space - {fid})
             if not name and language in BINDS_LAST and not module.endswith("*"):
                 name = module  # `import a.b.C;` / `use A\\B\\C;` bind C
             self._bind(fid, module, name, alias, found)

@@ -13,3 +13,6 @@
 (scoped_call_expression scope: (name) @name) @reference.class
 (named_type (name) @name) @reference.type
 (attribute (name) @name) @reference.type
+(object_creation_expression (name) @name) @reference.class
+(function_call_expression function: (name) @name) @reference.call
+(member_access_expression name: (name) @name) @reference.field
