@@ -50,7 +50,7 @@ def _sync(conn: sqlite3.Connection, root: Path, paths: list[str]) -> dict[str, A
         row[1]: row
         for row in conn.execute("SELECT id, path, size, mtime_ns, sha FROM files").fetchall()
     }
-    indexed = unchanged = 0
+    indexed = unchanged = removed = 0
     skipped: dict[str, int] = {"binary": 0, "oversized": 0, "unreadable": 0}
     for rel in paths:
         outcome = _one(conn, root, rel, known.pop(rel, None))
@@ -58,18 +58,23 @@ def _sync(conn: sqlite3.Connection, root: Path, paths: list[str]) -> dict[str, A
             indexed += 1
         elif outcome == "unchanged":
             unchanged += 1
-        else:
+        elif outcome == "removed":
+            removed += 1
+        elif outcome != "gone":
             skipped[outcome] += 1
     for row in known.values():
         store.delete_file(conn, row[0])
-    return {"indexed": indexed, "unchanged": unchanged, "removed": len(known), "skipped": skipped}
+    removed += len(known)
+    return {"indexed": indexed, "unchanged": unchanged, "removed": removed, "skipped": skipped}
 
 
 def _one(conn: sqlite3.Connection, root: Path, rel: str, old: tuple[Any, ...] | None) -> str:
     full = os.path.join(root, rel)  # noqa: PTH118 (thousands of files: strings are cheaper)
     try:
         st = os.lstat(full)
-    except OSError:  # listed by git but gone or unreadable: not in the map
+    except FileNotFoundError:  # tracked but deleted in the work tree: gone from the map
+        return _drop(conn, old, "removed" if old is not None else "gone")
+    except OSError:  # unreadable: not in the map, counted
         return _drop(conn, old, "unreadable")
     if not _regular(st.st_mode):
         return _drop(conn, old, "unreadable")

@@ -64,13 +64,15 @@ def connect(root: Path, *, create: bool) -> sqlite3.Connection:
     path = map_path(root)
     if create:
         path.parent.mkdir(exist_ok=True)
-    conn = _open(path)
+    conn = None
     try:
+        conn = _open(path)
         if _schema(conn) == SCHEMA:
             return conn
     except sqlite3.DatabaseError:  # damaged or foreign file: a derived map is rebuilt
         pass
-    conn.close()
+    if conn is not None:
+        conn.close()
     if not create:
         raise sqlite3.DatabaseError(f"{MAP_PATH} has an old schema or is damaged")
     for suffix in ("", "-wal", "-shm"):

@@ -1,0 +1,139 @@
+"""The code map's answers through `codemap.api` (what the CLI and the MCP server call)."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from orkestra.codemap import api, languages, store
+from orkestra.core.errors import NotFound, UsageError
+from tests.codemap.conftest import needs_tree_sitter
+from tests.conftest import write
+
+pytestmark = needs_tree_sitter
+
+
+def test_index_reports_files_languages_and_skips(code_project: Path) -> None:
+    write(code_project, "blob.bin", "")
+    (code_project / "blob.bin").write_bytes(b"\x00\x01binary")
+    (code_project / "big.py").write_text("x = 1\n" * 200_000, encoding="utf-8")
+    report = api.index(code_project)
+    assert report["languages"]["python"]["gate"] == "GREEN"
+    assert report["not_green"] == []
+    assert report["skipped"]["binary"] == 1
+    assert report["skipped"]["oversized"] == 1
+    paths = {r[0] for r in _db(code_project).execute("SELECT path FROM files")}
+    assert "ignored.py" not in paths  # .gitignore respected
+    assert "notes.md" in paths  # text search only
+    assert "big.py" not in paths
+
+
+def test_find_symbol_is_exact_unless_similar(code_project: Path) -> None:
+    hit = api.find_symbol(code_project, "Engine.start")["symbols"]
+    assert [(h["location"], h["kind"]) for h in hit] == [("src/app/core.py:9", "method")]
+    assert api.find_symbol(code_project, "load_confg")["total"] == 0
+    near = api.find_symbol(code_project, "load_confg", similar=True)["symbols"]
+    assert {h["path"] for h in near} == {"src/app/core.py", "vendor/lib/core.py"}
+    assert near[0]["path"] == "src/app/core.py"  # vendored copies rank last
+    assert api.find_symbol(code_project, "Engine", kind="function")["total"] == 0
+
+
+def test_references_resolve_through_aliases(code_project: Path) -> None:
+    refs = api.find_references(code_project, "load_config")
+    resolved = {(r["location"], r["resolved"]) for r in refs["references"] if r["resolved"]}
+    assert ("src/app/cli.py:7", "src/app/core.py:4") in resolved  # `read_conf`, an alias
+    assert ("src/app/core.py:10", "src/app/core.py:4") in resolved
+    starts = api.find_references(code_project, "Engine.start")["references"]
+    assert {r["location"] for r in starts} == {"src/app/cli.py:6", "src/app/core.py:13"}
+
+
+def test_deps_lists_imports_and_importers(code_project: Path) -> None:
+    deps = api.dependencies(code_project, "src/app/cli.py")
+    assert {f for i in deps["imports"] for f in i["files"]} == {"src/app/core.py"}
+    assert [i["location"] for i in deps["importers"]] == ["src/app/extra.py:1"]
+    with pytest.raises(NotFound, match="not in the code map"):
+        api.dependencies(code_project, "nope.py")
+
+
+def test_impact_is_transitive_with_depth(code_project: Path) -> None:
+    found = api.impact(code_project, "load_config")["dependents"]
+    depth = {d["symbol"]: d["depth"] for d in found if d["symbol"]}
+    assert depth["Engine.start"] == 1
+    assert depth["main"] == 1
+    assert depth["Engine.stop"] == 2
+    assert depth["run_twice"] == 2
+    by_file = api.impact(code_project, "src/app/cli.py")["dependents"]
+    assert {d["path"] for d in by_file} == {"src/app/extra.py"}
+
+
+def test_outline_in_order_with_depth(code_project: Path) -> None:
+    out = api.outline(code_project, "src/app/core.py")["symbols"]
+    assert [(s["qualname"], s["depth"]) for s in out] == [
+        ("load_config", 0), ("Engine", 0), ("Engine.start", 1), ("Engine.stop", 1)
+    ]  # fmt: skip
+
+
+def test_code_search_reports_intent_and_strategy(code_project: Path) -> None:
+    direct = api.code_search(code_project, "def load_config")
+    assert (direct["intent"], direct["fusion_strategy"]) == ("find_definition", "direct")
+    assert direct["results"][0]["location"] == "src/app/core.py:4"
+    fused = api.code_search(code_project, "how does the engine read config")
+    assert (fused["intent"], fused["confidence"]) == ("understand_code", 0.75)
+    assert fused["fusion_strategy"] == "weighted_rrf"
+    assert fused["results"] and all(":" in r["location"] for r in fused["results"])
+    callers = api.code_search(code_project, "who calls load_config")
+    assert callers["intent"] == "find_references"
+    assert {r["path"] for r in callers["results"]} >= {"src/app/cli.py", "src/app/core.py"}
+    with pytest.raises(UsageError, match="empty"):
+        api.code_search(code_project, "  ")
+
+
+def test_get_file_returns_a_line_range(code_project: Path) -> None:
+    got = api.get_file(code_project, "src/app/core.py", 4, 5)
+    assert got["text"] == "def load_config(path):\n    return open(path).read()"
+    assert got["location"] == "src/app/core.py:4"
+    with pytest.raises(UsageError, match="outside"):
+        api.get_file(code_project, "src/app/core.py", 99, 100)
+
+
+def test_reindex_touches_only_what_changed(code_project: Path) -> None:
+    api.index(code_project)
+    again = api.index(code_project)
+    assert (again["indexed"], again["removed"]) == (0, 0)
+    core = code_project / "src/app/core.py"
+    core.write_text(core.read_text(encoding="utf-8").replace("def stop", "def halt"), "utf-8")
+    (code_project / "src/app/extra.py").unlink()
+    changed = api.index(code_project)
+    assert (changed["indexed"], changed["removed"]) == (1, 1)
+    assert api.find_symbol(code_project, "Engine.stop")["total"] == 0
+    assert api.find_symbol(code_project, "Engine.halt")["symbols"][0]["line"] == 12
+    os.utime(core)  # touched, same content: read again, not re-parsed
+    assert api.index(code_project)["indexed"] == 0
+    assert api.index(code_project, full=True)["indexed"] == changed["files"]
+
+
+def test_a_damaged_map_is_rebuilt(code_project: Path) -> None:
+    api.index(code_project)
+    store.map_path(code_project).write_bytes(b"not a database at all" * 100)
+    for suffix in ("-wal", "-shm"):
+        Path(f"{store.map_path(code_project)}{suffix}").unlink(missing_ok=True)
+    assert api.index(code_project)["symbols"] > 0
+
+
+def test_without_the_extra_the_message_names_the_install(
+    code_project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def missing(name: str) -> object:
+        raise ImportError(name)
+
+    monkeypatch.setattr(languages.importlib, "import_module", missing)
+    with pytest.raises(languages.MissingExtra, match=r"pip install 'orkestra\[code\]'"):
+        api.index(code_project)
+    assert not store.exists(code_project)
+
+
+def _db(root: Path) -> sqlite3.Connection:
+    return sqlite3.connect(store.map_path(root))
