@@ -188,8 +188,8 @@ def test_agents_list_and_info(proj: Path, cli: Any) -> None:
     assert info["skills"] == [
         {
             "name": "example-skill",
-            "from": ["K0", "scope:example"],
-            "layer": "K0",
+            "from": ["scope:example"],
+            "layer": "K4",
             "description": "Example workflow skill. Use when you want to see the shape of a skill before writing one.",
             "exists": True,
         }

@@ -407,8 +407,10 @@ def test_import_with_refused_entries_exits_1_and_lists_them(
     assert "not a valid Orkestra name" in refused["agents/evil.md"]
     assert "NUL" in refused["agents/nul.md"]
     assert result.stderr.startswith("orkestra: refused 5 entry(ies):\n")
-    for path in refused:
-        assert f"\n  {path}: " in result.stderr
+    lines = {r["path"]: r["line"] for r in result.json()["refused"]}
+    for path in refused:  # file:line where the reason is about a line
+        where = f"{path}:{lines[path]}" if lines[path] else path
+        assert f"\n  {where}: " in result.stderr
     # the accepted entry is still imported (one batch, all or nothing), the refused ones are not
     assert result.json()["written"] == ["registries/agents/good.yaml"]
     assert sorted(p.name for p in (proj / "registries/agents").iterdir()) == [
