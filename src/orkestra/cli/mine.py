@@ -134,7 +134,23 @@ def commit(
     ],
     fmt: FormatOption = Format.json,
 ) -> ExitCode:
-    """Apply a batch of classifications: all lines are checked before any is written."""
+    """Apply a batch of classifications: all lines are checked before any is written.
+
+    The batch is JSON Lines, one classification an object a line (docs/mining.md):
+
+    {"sha":"abc123","domain":"changelog","action":"release","category":"added","summary":"Add DuckDB"}
+
+    {"sha": "abc123", "domain": "decisions", "action": "extract", "decision_id": "DEC-PL-142"}
+
+    {"sha": "def456", "domain": "changelog", "action": "skip", "reason": "Chore: dependency update"}
+
+    Fields: sha (full or abbreviated), domain (changelog | decisions), action (changelog:
+    release | skip; decisions: extract | pending | skip), category (release only: added,
+    changed, deprecated, removed, fixed, security), summary (the changelog line; default: the
+    commit's description), package (default: the packages the commit touches, else the root
+    package, whose CHANGELOG.md is the project's), decision_id (extract only), reason (skip
+    only). Every bad line is reported (up to 20) and nothing is written.
+    """
     from orkestra.mining import classify as core
     from orkestra.mining.sync import load_config
     from orkestra.mining.sync import sync as refresh

@@ -145,7 +145,7 @@ class Errors:
         shown = self.found[:MAX_ERRORS]
         more = f"\n... and {count - len(shown)} more" if count > len(shown) else ""
         lines = [first.message, *(str(e) for e in shown[1:])]
-        raise type(first)(
+        raise InputError(
             "\n".join(lines) + more + f"\n{count} bad lines; nothing was written",
             file=first.file,
             line=first.line,
