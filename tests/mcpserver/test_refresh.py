@@ -131,3 +131,18 @@ def test_no_tool_writes_to_the_repository(session: Session, root: Path) -> None:
     report = session(go)
     assert report["demoted"] == ["duckdb-runner"] and report["applied"] is False
     assert _tree(root) == before
+
+
+def test_a_same_size_edit_within_the_timestamp_granularity_is_seen(root: Path) -> None:
+    target = root / "registries/truths/pipeline.yaml"
+    text = target.read_text(encoding="utf-8")
+    target.write_text(text, encoding="utf-8")  # just written: a recent mtime
+    stamp = target.stat().st_mtime_ns
+    ws = Workspace.open(root)
+    try:
+        ws.refresh()
+        target.write_text(text.replace("idempotent", "IDEMPOTENT"), encoding="utf-8")
+        os.utime(target, ns=(stamp, stamp))  # same mtime, same size: only the bytes differ
+        assert ws.refresh() == ["registries/truths/pipeline.yaml"]
+    finally:
+        ws.close()

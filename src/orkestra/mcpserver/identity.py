@@ -7,13 +7,19 @@ commands, the decisions registry) are added, so an edit anywhere under `registri
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
+import time
 from pathlib import Path
 
 from orkestra.search import extract, layout
 
-Snapshot = dict[str, tuple[int, int]]
+#: path -> (mtime_ns, size, content digest); the digest only for a file modified less than
+#: `RACY_NS` before the snapshot (else ""): a second edit within the file system's timestamp
+#: granularity that keeps the size would not change the first two (as `search.freshness`)
+Snapshot = dict[str, tuple[int, int, str]]
+RACY_NS = 2_000_000_000
 
 #: folders under registries/ whose files `layout.scan` already covers
 _COVERED = ("agents", "truths", "decisions/records", "domains", "skills")
@@ -22,15 +28,27 @@ _COVERED = ("agents", "truths", "decisions/records", "domains", "skills")
 def snapshot(root: Path) -> Snapshot:
     """Every source file's identity now, keyed by its project-relative path."""
     settings, _ = extract.settings(root)
-    out: Snapshot = {}
-    for unit, stats in layout.scan(str(root), settings).items():
-        for name, ident in stats.items():
-            out[layout.unit_path(unit, name, settings)] = ident
-    _registry_rest(f"{root}/registries", out)
-    return out
+    stats: dict[str, tuple[int, int]] = {}
+    for unit, files in layout.scan(str(root), settings).items():
+        for name, ident in files.items():
+            stats[layout.unit_path(unit, name, settings)] = ident
+    _registry_rest(f"{root}/registries", stats)
+    racy = time.time_ns() - RACY_NS
+    return {
+        path: (mtime, size, _digest(root, path) if mtime > racy else "")
+        for path, (mtime, size) in stats.items()
+    }
 
 
-def _registry_rest(base: str, out: Snapshot) -> None:
+def _digest(root: Path, path: str) -> str:
+    try:
+        with open(f"{root}/{path}", "rb") as handle:  # noqa: PTH123 - str paths
+            return hashlib.blake2b(handle.read(), digest_size=16).hexdigest()
+    except OSError:  # vanished or unreadable since the scan: no digest, the next scan sees it
+        return "?"
+
+
+def _registry_rest(base: str, out: dict[str, tuple[int, int]]) -> None:
     for dirpath, dirnames, filenames in os.walk(base):
         rel = os.path.relpath(dirpath, base).replace(os.sep, "/")
         rel = "" if rel == "." else rel + "/"
@@ -47,4 +65,12 @@ def _registry_rest(base: str, out: Snapshot) -> None:
 def changed(before: Snapshot, after: Snapshot) -> list[str]:
     """Paths added, removed or with a different identity, sorted."""
     keys = before.keys() | after.keys()
-    return sorted(k for k in keys if before.get(k) != after.get(k))
+    return sorted(k for k in keys if _differ(before.get(k), after.get(k)))
+
+
+def _differ(old: tuple[int, int, str] | None, new: tuple[int, int, str] | None) -> bool:
+    if old is None or new is None:
+        return old is not new
+    if old[:2] != new[:2]:
+        return True
+    return bool(old[2] and new[2]) and old[2] != new[2]

@@ -49,7 +49,6 @@ class Workspace:
     _conn: sqlite3.Connection | None = None
     watcher: watch.Watcher = field(default_factory=watch.Watcher)
     _day: int = -1
-    _indexed_day: int = -1
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _loaders: list[threading.Thread] = field(default_factory=list)
     _memo: dict[Hashable, dict[str, Any]] = field(default_factory=dict)
@@ -57,9 +56,9 @@ class Workspace:
 
     @classmethod
     def open(cls, root: Path) -> Workspace:
-        """Load everything once (the index is built or refreshed, the registry loaded)."""
+        """Open once: the search index built or refreshed, the registry loading in the background."""
         ws = cls(root.resolve())
-        ws._day = ws._indexed_day = _today()
+        ws._day = _today()
         ws.watcher.watch(ws._folders())
         ws.snapshot = identity.snapshot(ws.root)
         ws.preload()
@@ -73,15 +72,15 @@ class Workspace:
         search ranks notes by age), nothing is compared: nothing can have changed.
         """
         today = _today()
-        if self.watcher.active and not self.watcher.maybe_changed() and today == self._day:
+        new_day = today != self._day  # a new day re-ranks the notes (by age)
+        if self.watcher.active and not self.watcher.maybe_changed() and not new_day:
             return []
         self._day = today
-        self.watcher.watch(self._folders())  # before the snapshot: a new folder's files are seen
+        if self.watcher.active:  # before the snapshot: a new folder's files are seen
+            self.watcher.watch(self._folders())
         now = identity.snapshot(self.root)
         changes = identity.changed(self.snapshot, now)
         self.snapshot = now
-        new_day = today != self._indexed_day  # a new day re-ranks the notes (by age)
-        self._indexed_day = today
         if changes or new_day:
             self.generation += 1
             self.last_changed = changes
