@@ -59,14 +59,30 @@ CODES: dict[str, tuple[Severity, str]] = {
     "ORK056": ("error", "ledger sha is not a commit of the current branch's history"),
     "ORK057": ("error", "release note links a classification that is not in the ledger"),
     "ORK058": ("error", "two unsuperseded release notes for one commit and package"),
-    "ORK101": ("warning", "skill description shorter than 50 or longer than 400 characters"),
-    "ORK102": ("warning", "skill description has no trigger phrase (Use when, Use for, ...)"),
-    "ORK103": ("warning", "skill lacks a section its type requires"),
+    "ORK101": (
+        "warning",
+        "skill description shorter than 50 or longer than 400 characters (authored skills; "
+        "imported ones are judged by the Agent Skills spec only)",
+    ),
+    "ORK102": (
+        "warning",
+        "skill description has no trigger phrase (Use when, Use this when, Use for, When you "
+        "need, Use PROACTIVELY, ...; the same test as `skills intake`; authored skills only)",
+    ),
+    "ORK103": (
+        "warning",
+        "skill lacks a section its type requires (authored skills; an imported skill keeps its "
+        "own structure)",
+    ),
     "ORK104": ("warning", "stale date (last_verified older than truths.stale_after_days)"),
     "ORK105": ("warning", "ground-truth evidence path does not exist"),
     "ORK106": ("warning", "vendor SKILL.md uses frontmatter keys outside the Agent Skills spec"),
     "ORK107": ("warning", "extra file in a domain folder"),
-    "ORK108": ("warning", "agent description spans several lines or exceeds 1024 characters"),
+    "ORK108": (
+        "warning",
+        "agent description spans several lines or exceeds 1024 characters (authored agents; "
+        "an imported one keeps its own)",
+    ),
     "ORK109": (
         "warning",
         "a name, title or description holds bidirectional control characters (U+202A-U+202E, "
