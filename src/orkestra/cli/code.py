@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -13,6 +13,11 @@ from orkestra.core.errors import ExitCode
 from orkestra.core.output import Format
 
 app = new_app("The code map: symbols, references, dependencies, impact, search (path:line).")
+
+
+def _people(items: list[dict[str, Any]], *keys: str) -> list[dict[str, Any]]:
+    """The columns a person reads first (JSON keeps every field)."""
+    return [{k: item.get(k) for k in keys} for item in items]
 
 
 def _root() -> Path:
@@ -49,7 +54,8 @@ def symbol(
     from orkestra.codemap import api
 
     result = api.find_symbol(_root(), name, kind, similar)
-    emit(result if fmt is Format.json else result["symbols"], fmt, title=f"symbol {name}")
+    rows = _people(result["symbols"], "location", "kind", "qualname", "signature")
+    emit(result if fmt is Format.json else rows, fmt, title=f"symbol {name}")
     return ExitCode.OK
 
 
@@ -62,7 +68,8 @@ def refs(
     from orkestra.codemap import api
 
     result = api.find_references(_root(), name)
-    emit(result if fmt is Format.json else result["references"], fmt, title=f"refs {name}")
+    rows = _people(result["references"], "location", "kind", "scope", "resolved", "snippet")
+    emit(result if fmt is Format.json else rows, fmt, title=f"refs {name}")
     return ExitCode.OK
 
 
@@ -87,7 +94,8 @@ def impact(
     from orkestra.codemap import api
 
     result = api.impact(_root(), target)
-    emit(result if fmt is Format.json else result["dependents"], fmt, title=f"impact {target}")
+    rows = _people(result["dependents"], "location", "symbol", "kind", "depth", "centrality")
+    emit(result if fmt is Format.json else rows, fmt, title=f"impact {target}")
     return ExitCode.OK
 
 
@@ -100,7 +108,8 @@ def outline(
     from orkestra.codemap import api
 
     result = api.outline(_root(), path)
-    emit(result if fmt is Format.json else result["symbols"], fmt, title=f"outline {path}")
+    rows = _people(result["symbols"], "location", "depth", "kind", "qualname", "signature")
+    emit(result if fmt is Format.json else rows, fmt, title=f"outline {path}")
     return ExitCode.OK
 
 
@@ -114,5 +123,7 @@ def search(
     from orkestra.codemap import api
 
     result = api.code_search(_root(), query, limit)
-    emit(result if fmt is Format.json else result["results"], fmt, title=f"code search: {query}")
+    title = f"code search: {query} ({result['intent']} {result['confidence']}, {result['fusion_strategy']})"
+    rows = _people(result["results"], "location", "snippet", "score")
+    emit(result if fmt is Format.json else rows, fmt, title=title)
     return ExitCode.OK

@@ -48,10 +48,10 @@ def classify(query: str) -> Intent:
         return Intent("find_references", 0.90)
     if _IMPACT.search(query):
         return Intent("impact_analysis", 0.90)
+    if _ERROR.search(query):  # before quotes: a traceback line quotes its file name
+        return Intent("exact_match", 0.85)
     if _QUOTED.search(query):
         return Intent("exact_match", 0.90)
-    if _ERROR.search(query):
-        return Intent("exact_match", 0.85)
     words = query.split()
     if _CAMEL.search(query) or _SNAKE.search(query):
         return Intent("find_definition", 0.80 if len(words) == 1 else 0.60)

@@ -1,0 +1,58 @@
+"""`orkestra code ...` through the real command line (in-process)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from orkestra.codemap import languages
+from tests.codemap.conftest import needs_tree_sitter
+
+pytestmark = needs_tree_sitter
+
+
+def test_index_then_symbol_refs_impact_search(cli: Any, code_project: Path) -> None:
+    done = cli("code", "index", cwd=code_project)
+    assert done.exit_code == 0
+    assert done.json()["languages"]["python"]["gate"] == "GREEN"
+    sym = cli("code", "symbol", "load_config", cwd=code_project).json()
+    assert sym["symbols"][0]["location"] == "src/app/core.py:4"
+    refs = cli("code", "refs", "Engine.start", cwd=code_project).json()
+    assert {r["location"] for r in refs["references"]} == {"src/app/cli.py:6", "src/app/core.py:13"}
+    impact = cli("code", "impact", "load_config", cwd=code_project).json()
+    assert impact["dependents"][0]["depth"] == 1
+    found = cli("code", "search", "def Engine", cwd=code_project).json()
+    assert (found["intent"], found["fusion_strategy"]) == ("find_definition", "direct")
+    assert found["results"][0]["location"] == "src/app/core.py:8"
+
+
+def test_table_format_for_people(cli: Any, code_project: Path) -> None:
+    out = cli("code", "outline", "src/app/core.py", "--format", "table", cwd=code_project)
+    assert out.exit_code == 0
+    assert "Engine.start" in out.stdout and "src/app/core.py:9" in out.stdout
+
+
+def test_unknown_symbol_is_an_empty_result_not_an_error(cli: Any, code_project: Path) -> None:
+    out = cli("code", "symbol", "load_confg", cwd=code_project)
+    assert (out.exit_code, out.json()["symbols"]) == (0, [])
+
+
+def test_a_path_outside_the_map_is_an_error_naming_it(cli: Any, code_project: Path) -> None:
+    out = cli("code", "deps", "missing.py", "--format", "json", cwd=code_project)
+    assert out.exit_code == 1
+    assert "'missing.py' is not in the code map" in out.stderr
+
+
+def test_without_the_extra_the_command_says_how_to_install(
+    cli: Any, code_project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def missing() -> object:
+        raise languages.MissingExtra(f"the code map needs tree-sitter: {languages.INSTALL_HINT}")
+
+    monkeypatch.setattr(languages, "require", missing)
+    out = cli("code", "index", cwd=code_project)
+    assert out.exit_code == 1
+    assert "pip install 'orkestra[code]'" in out.stderr
+    assert not (code_project / ".orkestra" / "code.sqlite").exists()

@@ -1,0 +1,53 @@
+"""The intent classifier's ordered heuristics and weight profiles (PRODUCT.md §12)."""
+
+from __future__ import annotations
+
+import pytest
+
+from orkestra.codemap.intent import PROFILES, classify, subject
+
+
+@pytest.mark.parametrize(
+    ("query", "intent", "confidence"),
+    [
+        ("def load_config", "find_definition", 0.95),
+        ("class Engine", "find_definition", 0.95),
+        ("func NewRepo", "find_definition", 0.95),
+        ("import yaml", "find_definition", 0.95),
+        ("who calls load_config", "find_references", 0.90),
+        ("usages of Engine", "find_references", 0.90),
+        ("references to the ledger", "find_references", 0.90),
+        ("impact of changing find_root", "impact_analysis", 0.90),
+        ("blast radius of safewrite", "impact_analysis", 0.90),
+        ("what depends on core.git", "impact_analysis", 0.90),
+        ('"not a git repository"', "exact_match", 0.90),
+        ('File "x.py", line 3, in main', "exact_match", 0.85),
+        ("ValueError: bad input", "exact_match", 0.85),
+        ("load_config", "find_definition", 0.80),
+        ("RenderPlan", "find_definition", 0.80),
+        ("where is load_config used", "find_definition", 0.60),
+        ("how are registries rendered", "understand_code", 0.75),
+        ("explain the ledger", "understand_code", 0.75),
+        ("ledger coverage numbers", "understand_code", 0.40),
+    ],
+)
+def test_first_matching_heuristic_wins(query: str, intent: str, confidence: float) -> None:
+    assert classify(query) == (intent, confidence)
+
+
+def test_profiles_match_the_specification() -> None:
+    order = ("semantic", "text", "structural", "graph")
+    assert {k: tuple(v[o] for o in order) for k, v in PROFILES.items()} == {
+        "find_definition": (0.2, 0.1, 0.6, 0.1),
+        "find_references": (0.1, 0.2, 0.2, 0.5),
+        "understand_code": (0.5, 0.2, 0.2, 0.1),
+        "find_similar": (0.4, 0.3, 0.2, 0.1),
+        "impact_analysis": (0.1, 0.1, 0.1, 0.7),
+        "exact_match": (0.0, 0.9, 0.1, 0.0),
+    }
+
+
+def test_subject_drops_the_words_that_named_the_intent() -> None:
+    assert subject("def load_config") == "load_config"
+    assert subject("who calls Engine.start?") == "Engine.start"
+    assert subject('find "exact words" here') == "exact words"
