@@ -21,8 +21,11 @@ AGENT = "---\nname: {name}\ndescription: Agent {name}.\ntools: Read\n---\nBody o
 
 
 def _files(root: Path) -> dict[str, bytes]:
+    """Every project file below root; `.orkestra/` holds derived caches, not project files."""
     out = {}
     for dirpath, _, names in os.walk(root):
+        if ".orkestra" in Path(dirpath).relative_to(root).parts:
+            continue
         for name in names:
             path = Path(dirpath) / name
             out[path.relative_to(root).as_posix()] = path.read_bytes()
@@ -241,3 +244,15 @@ def test_a_symlinked_registry_folder_leaving_the_project_is_refused(
         import_tree(target, market, layer="K3")
     assert info.value.file == "registries/skills/stacks" and "symlink" in info.value.message
     assert list(outside.iterdir()) == [] and _files(target) == before
+
+
+def test_table_lists_skipped_files_and_added_plugin_scopes(
+    cli: Any, market: Path, target: Path
+) -> None:
+    shown = cli("import", str(market), "--dry-run", "--format", "table", cwd=target)
+    assert shown.exit_code == 0, shown.stderr
+    actions = [line.split("│")[1].strip() for line in shown.stdout.splitlines() if "│" in line]
+    assert actions.count("skipped") == 1 and actions.count("refused") == 0
+    assert actions.count("scope added") == 2  # alpha and beta
+    report = import_tree(target, market, dry_run=True)
+    assert report.scopes_added == ["alpha", "beta"]  # gamma has agents but no skills

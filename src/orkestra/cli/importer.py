@@ -79,8 +79,16 @@ def _rows(data: dict[str, Any]) -> list[dict[str, str]]:
         for c in data["collisions"]
     ]
     rows += [
-        {"action": "refused", "kind": "", "name": "", "from": r["path"], "detail": r["reason"]}
+        {"action": "refused", "kind": "", "name": "", "from": _where(r), "detail": r["reason"]}
         for r in data["refused"]
+    ]
+    rows += [
+        {"action": "skipped", "kind": "", "name": "", "from": r["path"], "detail": r["reason"]}
+        for r in data["skipped"]
+    ]
+    rows += [
+        {"action": "scope added", "kind": "scope", "name": s, "from": "", "detail": "scopes.yaml"}
+        for s in data["scopes_added"]
     ]
     rows += [
         {"action": "tool added", "kind": "tool", "name": t, "from": "", "detail": "tools.yaml"}
