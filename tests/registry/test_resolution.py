@@ -56,7 +56,9 @@ def test_a_near_miss_names_the_closest_existing_names_at_its_line(root: Path) ->
 def test_a_name_nothing_resembles_points_to_the_list(root: Path) -> None:
     edit(root, AGENT, scopes=["zzzzqqq"])
     (finding,) = findings(root)
-    assert "`orkestra scopes list` shows the scopes" in finding.message
+    assert finding.message.endswith(
+        "refers to unknown scope 'zzzzqqq'; no scope is named so (`orkestra scopes list` shows them)"
+    )
 
 
 def test_agent_replaced_by_unknown(root: Path) -> None:

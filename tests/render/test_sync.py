@@ -173,7 +173,8 @@ def test_validation_errors_stop_sync_with_file_and_line(scaffold: Path) -> None:
     (scaffold / agent).write_text(text)
     with pytest.raises(ValidationFailed) as err:
         sync(scaffold)
-    assert err.value.file == agent and err.value.line == 1
+    line = text.splitlines().index("  - Teleport") + 1  # the reference's own line
+    assert err.value.file == agent and err.value.line == line
     assert "ORK025" in err.value.message and "1 validation error" in err.value.message
     assert not (scaffold / ".claude").exists()
 

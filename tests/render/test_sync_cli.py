@@ -70,10 +70,11 @@ def test_table_format(cli: Any, scaffold: Path) -> None:
 def test_validation_error_exit_1_with_file_line(cli: Any, scaffold: Path) -> None:
     agent = scaffold / "registries/agents/example-agent.yaml"
     agent.write_text(agent.read_text().replace("- Glob", "- Teleport"))
+    line = agent.read_text().splitlines().index("  - Teleport") + 1
     result = cli("sync", cwd=scaffold)
     assert result.exit_code == 1
     assert result.stderr.startswith(
-        "orkestra: registries/agents/example-agent.yaml:1: sync refused"
+        f"orkestra: registries/agents/example-agent.yaml:{line}: sync refused"
     )
     assert "ORK025" in result.stderr
     assert not (scaffold / ".claude").exists()

@@ -18,12 +18,26 @@ def closest(name: str, known: Iterable[str]) -> list[str]:
     return difflib.get_close_matches(base, names, n=3, cutoff=0.5)
 
 
+#: where the names of each kind are listed, for a reference nothing resembles
+_WHERE = {
+    "agent": "`orkestra agents list` shows them",
+    "skill": "`orkestra skills list` shows them",
+    "scope": "`orkestra scopes list` shows them",
+    "tool": "register it in registries/tools.yaml",
+    "identity": "registries/characters/identities.yaml lists them",
+    "mindset": "registries/characters/mindsets.yaml lists them",
+    "style": "registries/characters/styles.yaml lists them",
+    "domain": "a domain is a folder under registries/domains/",
+}
+
+
 def hint(name: str, known: Iterable[str], kind: str) -> str:
-    """`; did you mean a, b?` when some existing name is close, else a pointer to the list."""
+    """`; did you mean a, b?` when some existing name is close, else where the names are."""
     close = closest(name, known)
     if close:
         return f"; did you mean {', '.join(close)}?"
-    return f"; none is registered by that name (`orkestra {kind}s list` shows the {kind}s)"
+    where = _WHERE.get(kind)
+    return f"; no {kind} is named so ({where})" if where else ""
 
 
 def _indent(line: str) -> int:
