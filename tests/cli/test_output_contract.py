@@ -359,3 +359,10 @@ def test_search_watches_the_file_notes_check_records_outcomes_in() -> None:
     from orkestra.search import freshness
 
     assert freshness._OUTCOMES == outcomes.PATH
+
+
+def test_notes_check_without_a_knowledge_folder_starts_none(cli: Any, tmp_path: Path) -> None:
+    root = tmp_path / "bare"
+    init_project(root)
+    report = cli("notes", "check", cwd=root).json()
+    assert report["index"] is None and not (root / "knowledge").exists()

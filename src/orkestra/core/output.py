@@ -117,8 +117,9 @@ def render_table(data: Any, *, title: str | None = None) -> str:
         _flatten(data, "", pairs, tables)
         if title:
             console.print(title, markup=False, highlight=False)
-        tail = [(k, v) for k, v in pairs if k == "total"]  # a list's total follows its table
-        head = [(k, v) for k, v in pairs if k != "total"]
+        # a list's total follows its table
+        tail = [(k, v) for k, v in pairs if k == "total" and tables]
+        head = [(k, v) for k, v in pairs if (k, v) not in tail]
         width = max((len(k) for k, _ in pairs), default=0)
         for key, value in head:
             console.print(f"{key:<{width}}  {value}", markup=False, highlight=False)

@@ -17,6 +17,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from orkestra.codemap.locate import Locator
 from orkestra.core import safewrite
 from orkestra.core.project import CONFIG
 from orkestra.knowledge import edit
@@ -35,6 +36,7 @@ class _Files:
         self.real: dict[str, str] = {}
         self.used: set[str] = set()
         self.dirs: dict[str, bool] = {}
+        self.locator: Locator | None = None
 
     def text(self, path: str) -> str | None:
         if path not in self.texts:
@@ -61,6 +63,12 @@ class _Files:
         if self.cache is not None:
             self.cache.put_pattern(path, key, pattern, line)
         return True, line
+
+    def symbol_line(self, root: Path, path: str, symbol: str) -> int | None:
+        """Where `symbol` is defined in `path`, from the code map when one is built."""
+        if self.locator is None:
+            self.locator = Locator(root)
+        return self.locator.line(path, symbol)
 
     def is_dir(self, folder: str) -> bool:
         if folder not in self.dirs:
@@ -143,6 +151,8 @@ def check_source(settings: Settings, src: Source, files: _Files) -> dict[str, An
         return out | {"reason": "not a readable file; cannot look for the pattern"}
     if line is None:
         return out | {"status": "contradicted", "reason": f"pattern {src.pattern!r} not found"}
+    if base_path == settings.root:  # a symbol resolves to its definition through the code map
+        line = files.symbol_line(settings.root, src.path, src.pattern) or line
     return out | {"status": "confirmed", "line": line, "reason": "pattern found"}
 
 
@@ -275,12 +285,14 @@ def _refresh(
     results: list[dict[str, Any]],
     demoted: list[str],
     sources: bool,
-) -> dict[str, object]:
+) -> dict[str, object] | None:
     """Regenerate INDEX.md (only written when it changed) and record the outcomes for search."""
     from orkestra.knowledge import index, outcomes
 
     if sources:
         outcomes.save(settings.root, {r["name"]: r["outcome"] for r in results})
+    if not settings.folder.is_dir():  # no knowledge base here: `notes check` does not start one
+        return None
     return index.write(settings, today, None if demoted else kb)
 
 
