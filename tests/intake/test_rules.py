@@ -195,7 +195,7 @@ STRUCTURE: dict[str, tuple[dict[str, str | bytes], dict[str, str | bytes]]] = {
         {"run.sh": "#!/bin/sh\nsh ./configure.sh\n"},
     ),
     "unparsable-script": (
-        {"run.py": "def broken(:\n    pass\n"},
+        {"run.py": "def broken(:\n    exec(x)\n"},
         {"run.py": "def fine():\n    pass\n"},
     ),
 }

@@ -9,6 +9,7 @@ names assigned from a decode call are followed through the module, paths are fol
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 DANGEROUS_NAMES = frozenset(
@@ -333,10 +334,21 @@ class _Audit:
 
 
 _DECODE_HINTS = ("decode", "fromhex", "unhexlify", "a2b_", "decompress", "loads")
+#: what any hit needs in the source: a dynamic call, or a path constant that can leave the folder
+_HINTS = re.compile(
+    r"\b(?:exec|eval|compile|__import__|getattr|import_module|globals|vars|locals|builtins)\b|"
+    r"__builtins__|['\"](?:/|~|\.\./|\$HOME)|home\(\)|expanduser"
+)
 
 
 def audit_python(text: str) -> list[Hit] | None:
-    """Structural hits for a Python source, or None when it does not parse."""
+    """Structural hits for a Python source, or None when it does not parse.
+
+    A source with none of the hints above cannot produce a hit and is not parsed (the review's
+    time goes to the files that need it).
+    """
+    if _HINTS.search(text) is None:
+        return []
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):  # not Python 3 (or NUL bytes): the caller reports it

@@ -115,20 +115,21 @@ class Lowered:
 
     def any(self, keys: Iterable[str]) -> bool:
         seen = self._seen
+        text = self.text
         for key in keys:
             hit = seen.get(key)
             if hit is None:
-                hit = seen[key] = self._has(key)
+                hit = seen[key] = (key in text) if key.isascii() else self._has_wide(key)
             if hit:
                 return True
         return False
 
-    def _has(self, key: str) -> bool:
-        if not key.isascii():  # a Cyrillic or CJK word cannot be in text without its letters
-            if self._chars is None:
-                self._chars = frozenset(self.text)
-            if not all(c in self._chars for c in key if not c.isascii()):
-                return False
+    def _has_wide(self, key: str) -> bool:
+        """A Cyrillic or CJK word cannot be in a text without its letters (a cheap set test)."""
+        if self._chars is None:
+            self._chars = frozenset(self.text)
+        if not all(c in self._chars for c in key if not c.isascii()):
+            return False
         return key in self.text
 
 
@@ -145,6 +146,7 @@ class RuleSet:
     rules: tuple[Rule, ...]
     portability: tuple[Portability, ...]
     criteria: dict[str, Any]
+    _by_kind: dict[str, list[Rule]] = field(default_factory=dict, compare=False, repr=False)
 
     def builtin(self, rule_id: str) -> Rule:
         for rule in self.rules:
@@ -153,7 +155,13 @@ class RuleSet:
         raise KeyError(rule_id)
 
     def content_rules(self, kind: FileKind) -> list[Rule]:
-        return [r for r in self.rules if not r.builtin and kind in r.files]
+        """The pattern rules that look at files of this kind (computed once per kind)."""
+        found = self._by_kind.get(kind)
+        if found is None:
+            found = self._by_kind[kind] = [
+                r for r in self.rules if not r.builtin and kind in r.files
+            ]
+        return found
 
 
 def load_rules(path: Path = RULES_FILE) -> RuleSet:

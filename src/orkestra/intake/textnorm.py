@@ -26,7 +26,8 @@ INVISIBLE = frozenset(
         *range(0xE0000, 0xE0080),
     )
 )
-_INVISIBLE_RE = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(INVISIBLE)) + "]")
+_INVISIBLE_CHARS = frozenset(chr(c) for c in INVISIBLE)
+_DROP = dict.fromkeys(INVISIBLE)
 
 
 @dataclass(frozen=True)
@@ -48,11 +49,16 @@ def views(text: str) -> Views:
     """
     if text.isascii():
         return Views(text, text)
-    plain = unicodedata.normalize("NFKC", _INVISIBLE_RE.sub("", text))
+    chars = set(text)
+    if not chars.isdisjoint(_INVISIBLE_CHARS):  # a set test: far faster than a regex scan
+        text = text.translate(_DROP)
+    plain = unicodedata.normalize("NFKC", text)
     if plain.isascii():
         return Views(plain, plain)
+    if plain is not text:
+        chars = set(plain)
     table = skeleton_table()
-    present = {c for c in set(plain) if ord(c) in table and _spoofs_latin(ord(c))}
+    present = {c for c in chars if ord(c) in table and _spoofs_latin(ord(c))}
     if not present:
         return Views(plain, plain)
     chars = re.compile("[" + "".join(re.escape(c) for c in sorted(present)) + "]")

@@ -46,7 +46,9 @@ def escalate(findings: list[Finding]) -> list[Finding]:
     lowered = [
         f
         for f in findings
-        if f.rule in _INSTALLER_RULES and f.severity == "medium" and "official installer" in f.reason
+        if f.rule in _INSTALLER_RULES
+        and f.severity == "medium"
+        and "official installer" in f.reason
     ]
     others = [
         f
