@@ -61,8 +61,8 @@ def views(text: str) -> Views:
     present = {c for c in chars if ord(c) in table and _spoofs_latin(ord(c))}
     if not present:
         return Views(plain, plain)
-    chars = re.compile("[" + "".join(re.escape(c) for c in sorted(present)) + "]")
-    return Views(plain, chars.sub(lambda m: table[ord(m.group(0))], plain))
+    folding = re.compile("[" + "".join(re.escape(c) for c in sorted(present)) + "]")
+    return Views(plain, folding.sub(lambda m: table[ord(m.group(0))], plain))
 
 
 def _spoofs_latin(point: int) -> bool:
