@@ -34,7 +34,7 @@ def _root(
 ) -> None:
     """Orkestra: one git-tracked source of truth for AI coding agents.
 
-    Output is JSON by default (pipe it to jq); add --format table for people.
+    Output is JSON by default (pipe it to jq); add --format table (or text) for people.
     Exit codes: 0 ok, 1 check failed, 2 usage error, 3 internal error, 130 interrupted.
     Hook handlers: orkestra hook session-start|post-tool-use|stop.
     """
