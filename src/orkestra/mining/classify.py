@@ -10,8 +10,8 @@ decision codes, its commits) is checked here.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +44,8 @@ class Request:
     reason: str | None = None
     file: str | None = None
     line: int | None = None
+    #: the shape was already checked by the request model (a batch line)
+    checked: bool = False
 
 
 @dataclass
@@ -112,7 +114,7 @@ def _request(raw: str, file: str, line: int) -> Request:
     data = jsonio.loads(raw, source=file, line=line)
     if not isinstance(data, dict):
         raise InputError("each line must be a JSON object", file=file, line=line)
-    return Request(**_model(data, file, line).model_dump(), file=file, line=line)
+    return Request(**_model(data, file, line).model_dump(), file=file, line=line, checked=True)
 
 
 #: a batch reports at most this many bad lines (then says how many more there are)
@@ -165,9 +167,10 @@ def plan(root: Path, requests: list[Request], config: Config) -> Plan:
     stamp = ledger.now()
     errors = Errors()
     current = Current(existing, notes)
+    packages = set(config.changelogs())
     for req in requests:
         with errors.collect():
-            _check(req, config, codes)
+            _check(req, packages, codes)
             req.sha = commits.resolve(req.sha, file=req.file, line=req.line)
             key = (req.sha, req.domain, req.package)
             if key in seen:
@@ -222,14 +225,16 @@ def _message(errors: list[ErrorDetails]) -> str:
     return by_type.get(error["type"], f"{key}: {error['msg']}".lstrip(": "))
 
 
-def _check(req: Request, config: Config, codes: set[str] | None) -> None:
+def _check(req: Request, packages: Collection[str], codes: set[str] | None) -> None:
     """The request's schema (the ledger model), then what only this project can tell."""
-    fields = {k: v for k, v in asdict(req).items() if k not in ("file", "line") and v is not None}
-    req.category = _model(fields, req.file, req.line).category
+    if not req.checked:
+        fields = {k: getattr(req, k) for k in ClassificationRequest.model_fields}
+        fields = {k: v for k, v in fields.items() if v is not None}
+        req.category = _model(fields, req.file, req.line).category
+        req.checked = True
     if req.decision_id is not None and codes is not None and req.decision_id[4:6] not in codes:
         code = req.decision_id[4:6]
         raise _err(req, f"decision code {code} is not in registries/decisions/registry.yaml")
-    packages = set(config.changelogs())
     if req.package is not None and req.package not in packages:
         raise _err(req, f"unknown package {req.package!r}; known: {', '.join(sorted(packages))}")
 
@@ -267,7 +272,6 @@ def _add(
     config: Config,
     stamp: str,
 ) -> None:
-    record = commits.record(req.sha)
     entry: dict[str, Any] = {
         "id": ledger.new_id("c"),
         "ts": stamp,
@@ -295,9 +299,11 @@ def _add(
         # one entry replaces every current one (a conflict left by a union merge included):
         # `supersedes` names the one id, or lists them all, so exactly one entry stands
         entry["supersedes"] = _one_or_all([str(e["id"]) for e in previous])
-    _validate(entry, req)
+    if not req.checked:  # a checked request's fields were validated by the request model
+        _validate(entry, req)
     out.classifications.append(entry)
     if req.action == "release":
+        record = commits.record(req.sha)
         out.notes.extend(_notes(entry, req, record, current, config, stamp))
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from orkestra.core.errors import NotFound, UsageError
 from orkestra.mining import index
 from orkestra.mining.index import Record
+
+_HEX = re.compile(r"[0-9a-f]{4,40}")
 
 
 class CommitLookup:
@@ -15,6 +18,7 @@ class CommitLookup:
     def __init__(self, root: Path) -> None:
         self._root = root
         self._lines = {line[:40]: line for line in index.raw_lines(root)}
+        self._sorted: list[str] | None = None
 
     def __len__(self) -> int:
         return len(self._lines)
@@ -28,11 +32,11 @@ class CommitLookup:
     def resolve(self, sha: str, *, file: str | None = None, line: int | None = None) -> str:
         """The full sha for a full or abbreviated one (at least 4 hex digits)."""
         sha = sha.strip().lower()
-        if len(sha) < 4 or any(c not in "0123456789abcdef" for c in sha):
-            raise UsageError(f"{sha!r} is not a commit sha (4-40 hex digits)", file=file, line=line)
         if sha in self._lines:
             return sha
-        hits = [s for s in self._lines if s.startswith(sha)]
+        if _HEX.fullmatch(sha) is None:
+            raise UsageError(f"{sha!r} is not a commit sha (4-40 hex digits)", file=file, line=line)
+        hits = self._prefixed(sha)
         if len(hits) == 1:
             return hits[0]
         if hits:
@@ -47,6 +51,20 @@ class CommitLookup:
             file=file,
             line=line,
         )
+
+    def _prefixed(self, prefix: str) -> list[str]:
+        """Indexed shas starting with `prefix` (a sorted list, built once: a batch of abbreviated
+        shas costs a binary search each, not a pass over the history each)."""
+        import bisect
+
+        if self._sorted is None:
+            self._sorted = sorted(self._lines)
+        at = bisect.bisect_left(self._sorted, prefix)
+        hits = []
+        while at < len(self._sorted) and self._sorted[at].startswith(prefix):
+            hits.append(self._sorted[at])
+            at += 1
+        return hits
 
     def record(self, sha: str) -> Record:
         return index.decode(self._lines[sha], root=self._root)
