@@ -30,7 +30,7 @@ def search(
             "--type",
             "-t",
             help="Comma-separated types: agents,skills,scopes,decisions,truths,domains,notes,"
-            "claims,packages.",
+            "claims,packages; code adds code map hits.",
         ),
     ] = None,
     fmt: FormatOption = Format.json,

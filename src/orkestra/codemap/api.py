@@ -85,6 +85,17 @@ def code_search(root: Path, query: str, limit: int = 10, *, refresh: bool = True
         return search.code_search(conn, query, limit=limit)
 
 
+def search_code(root: Path, query: str, limit: int = 10) -> dict[str, Any]:
+    """`code_search` for other commands (`orkestra search --type code`): the map is refreshed when
+    tree-sitter is installed, else an existing map is read as it is."""
+    from orkestra.codemap import languages
+
+    refresh = languages.available()
+    if not refresh and not store.exists(root):
+        languages.require()  # raises MissingExtra naming the install command
+    return code_search(root, query, limit, refresh=refresh)
+
+
 def get_file(
     root: Path, path: str, start: int | None = None, end: int | None = None, *, refresh: bool = True
 ) -> dict[str, Any]:

@@ -59,8 +59,17 @@ def check_evidence(root: Path, evidence: str) -> dict[str, Any]:
         return {"evidence": evidence, "status": "missing-file", "line": None}
     if needle is None or not found.is_file():
         return {"evidence": evidence, "status": "ok", "line": None}
-    line = _find(found, needle)
+    line = _symbol_line(root, evidence, rel, needle) or _find(found, needle)
     return {"evidence": evidence, "status": "ok" if line else "missing-anchor", "line": line}
+
+
+def _symbol_line(root: Path, evidence: str, rel: str, needle: str) -> int | None:
+    """`path:symbol` through the code map when one is built (the definition's current line)."""
+    if "#" in evidence:
+        return None
+    from orkestra.codemap.locate import symbol_line
+
+    return symbol_line(root, rel, needle)
 
 
 def verify_truths(reg: Registry, *, truth_id: str | None = None) -> dict[str, Any]:

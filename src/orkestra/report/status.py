@@ -30,6 +30,7 @@ def _knowledge_counts(root: Path, folder: str) -> tuple[int, int]:
 def system_status(reg: Registry) -> dict[str, Any]:
     """Health and counts (§5 level 1): every kind's count at the top level (`.skills_total`),
     beside the nested sections: validation result, ledger coverage, last sync and drift."""
+    from orkestra.codemap.summary import code_status
     from orkestra.mining.report import coverage
 
     report = validate(reg)
@@ -55,6 +56,7 @@ def system_status(reg: Registry) -> dict[str, Any]:
         "validation": {"errors": len(report.errors), "warnings": len(report.warnings)},
         "ledger": coverage(reg),
         "render": render_status(reg, valid=not report.errors),
+        "code_map": code_status(reg.root),
     }
 
 

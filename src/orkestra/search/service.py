@@ -111,8 +111,10 @@ def parse_types(value: str | None) -> tuple[str, ...]:
             continue
         if name not in TYPES and f"{name}s" in TYPES:
             name = f"{name}s"
-        if name not in TYPES:
-            raise UsageError(f"unknown type '{raw.strip()}' in --type (use: {', '.join(TYPES)})")
+        if name not in TYPES and name != "code":
+            raise UsageError(
+                f"unknown type '{raw.strip()}' in --type (use: {', '.join(TYPES)}, code)"
+            )
         if name not in names:
             names.append(name)
     if not names:
@@ -158,6 +160,10 @@ def find(
         check_limit(limit)
     else:
         check_query(query, limit)
+    if filters is not None and "code" in filters.types:  # code map hits too (`--type code`)
+        from orkestra.search import code_hits
+
+        return code_hits.find_with_code(root, query, filters, limit, want_summary)
     ranking = search(root, query, filters, limit=limit)
     if want_summary:
         return summary(query, ranking)

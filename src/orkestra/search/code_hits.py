@@ -1,0 +1,68 @@
+"""`orkestra search --type code`: code map hits beside registry hits, fused by the retrieval core."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+CODE = "code"
+
+
+def code_hits(root: Path, query: str, limit: int) -> list[dict[str, Any]]:
+    """Code search answers shaped like registry hits: {type, id, title, score, ..., path, line}."""
+    from orkestra.codemap import api
+
+    result = api.search_code(root, query, limit)
+    return [
+        {
+            "type": CODE,
+            "id": hit["location"],
+            "title": hit["snippet"],
+            "score": hit["score"],
+            "matched_fields": hit["sources"],
+            "path": hit["path"],
+            "line": hit["line"],
+        }
+        for hit in result["results"]
+    ]
+
+
+def merge(
+    registry: list[dict[str, Any]], code: list[dict[str, Any]], limit: int
+) -> list[dict[str, Any]]:
+    """Both ranked lists fused by weighted reciprocal rank (equal weights); scores become RRF's."""
+    from orkestra.retrieval.fusion import Hit, weighted_rrf
+
+    keyed = {f"{h['type']}:{h['id']}": h for h in [*registry, *code]}
+
+    def ranked(hits: list[dict[str, Any]]) -> list[Hit]:
+        return [Hit(f"{h['type']}:{h['id']}", str(h["path"]), int(h["line"] or 0)) for h in hits]
+
+    fused = weighted_rrf(
+        {"registry": ranked(registry), CODE: ranked(code)},
+        {"registry": 0.5, CODE: 0.5},
+        demote=lambda _path: False,
+        limit=limit,
+    )
+    return [keyed[h.key] | {"score": h.score} for h in fused]
+
+
+def find_with_code(
+    root: Path, query: str, filters: Any, limit: int, want_summary: bool
+) -> dict[str, object]:
+    """`orkestra search` with `code` among the types: the same envelopes, code hits included."""
+    from dataclasses import replace
+
+    from orkestra.search.service import search, summary
+
+    rest = tuple(t for t in filters.types if t != CODE)
+    code = code_hits(root, query, limit)
+    ranking = search(root, query, replace(filters, types=rest), limit=limit) if rest else None
+    if want_summary:
+        base = summary(query, ranking) if ranking is not None else {"counts": {}}
+        counts = {**dict(base["counts"]), CODE: len(code)}  # type: ignore[call-overload]
+        return {"query": query, "total": sum(counts.values()), "counts": counts}
+    registry = [hit.to_dict() for hit in ranking.hits] if ranking is not None else []
+    results = merge(registry, code, limit) if registry else code
+    total = (ranking.total if ranking is not None else 0) + len(code)
+    return {"query": query, "total": total, "results": results}

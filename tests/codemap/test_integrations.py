@@ -1,0 +1,69 @@
+"""The code map inside other commands: evidence `path:symbol`, `system status`, `search --type code`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from orkestra.codemap import api
+from orkestra.codemap.locate import Locator
+from orkestra.codemap.summary import code_status
+from orkestra.registry.evidence import check_evidence
+from tests.codemap.conftest import needs_tree_sitter
+
+pytestmark = needs_tree_sitter
+
+
+def test_evidence_symbol_resolves_to_its_definition_through_the_map(code_project: Path) -> None:
+    # without a map the text's first mention wins: line 1 imports the name
+    before = check_evidence(code_project, "src/app/cli.py:Engine")
+    assert (before["status"], before["line"]) == ("ok", 1)
+    core = check_evidence(code_project, "src/app/core.py:Engine.start")
+    assert core["status"] == "missing-anchor"  # a qualified name is not text
+    api.index(code_project)
+    assert check_evidence(code_project, "src/app/core.py:Engine.start")["line"] == 9
+    assert check_evidence(code_project, "src/app/core.py:load_config")["line"] == 4
+    # in a file that only imports the name the map has no definition: text again
+    assert check_evidence(code_project, "src/app/cli.py:Engine")["line"] == 1
+
+
+def test_a_file_changed_since_indexing_falls_back_to_text(code_project: Path) -> None:
+    api.index(code_project)
+    core = code_project / "src/app/core.py"
+    core.write_text("# moved\n\n" + core.read_text(encoding="utf-8"), encoding="utf-8")
+    locator = Locator(code_project)
+    try:
+        assert locator.line("src/app/core.py", "load_config") is None
+        assert locator.line("src/app/core.py", "not a symbol!") is None
+    finally:
+        locator.close()
+    assert check_evidence(code_project, "src/app/core.py:load_config")["line"] == 6
+
+
+def test_status_reports_the_map(code_project: Path) -> None:
+    assert code_status(code_project) == {"indexed": False, "hint": "orkestra code index"}
+    api.index(code_project)
+    status = code_status(code_project)
+    assert status["indexed"] is True
+    assert status["languages"] == {"python": 4}
+    assert status["symbols"] == 7  # the vendored copy counts too
+    assert status["not_green"] == []
+    assert 0 <= status["age_seconds"] < 60
+
+
+def test_system_status_has_the_code_map_section(cli: Any, code_project: Path) -> None:
+    cli("code", "index", cwd=code_project)
+    out = cli("system", "status", cwd=code_project).json()
+    assert out["code_map"]["files"] >= 5
+
+
+def test_search_type_code_includes_code_hits(cli: Any, code_project: Path) -> None:
+    only = cli("search", "load_config", "--type", "code", cwd=code_project).json()
+    assert only["results"][0]["type"] == "code"
+    assert only["results"][0]["id"] == "src/app/core.py:4"
+    counts = cli("search", "engine", "--type", "code,agents", "--summary", cwd=code_project)
+    got = counts.json()["counts"]
+    assert got["code"] >= 1 and got["agents"] == 0
+    assert counts.json()["total"] == sum(got.values())
+    bad = cli("search", "x", "--type", "cod", cwd=code_project)
+    assert bad.exit_code == 2 and "code" in bad.stderr
