@@ -23,7 +23,14 @@ from orkestra.intake.rules import (
     Text,
     excerpt,
 )
-from orkestra.intake.textnorm import Views, disguised, mixed_script_words, views
+from orkestra.intake.textnorm import (
+    Views,
+    disguised,
+    loose,
+    markup_only,
+    mixed_script_words,
+    views,
+)
 
 #: categories whose findings weigh more when hidden and are looked for in decoded layers
 TRUST = frozenset(
@@ -36,6 +43,8 @@ TRUST = frozenset(
         "persistence",
     }
 )
+#: how the loose reading disguised a phrase (never lowered by context)
+LOOSE = "markup, accents or digits inside words"
 _HOST = re.compile(r"https?://([^/\s'\"|)>`]+)", re.I)
 _IP = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?$")
 
@@ -120,11 +129,18 @@ def _scan_views(
     sources: list[tuple[Text, Lowered, str]] = [(plain, Lowered(view.plain.lower()), "")]
     if view.folded:
         sources.append((Text(view.skeleton), Lowered(view.skeleton.lower()), "look-alike letters"))
+    if kind == "doc":
+        relaxed = loose(view.plain)
+        if relaxed is not None:
+            sources.append((Text(relaxed), Lowered(relaxed), LOOSE))
     out: list[tuple[Rule, Finding]] = []
     for rule in rules:
         if rule.all_of and not all(p.search(view.plain) for p in rule.all_of):
             continue
+        found_lines: set[int] = set()
         for body, low, spelled in sources:
+            if spelled == LOOSE and rule.category != "prompt-injection":
+                continue
             if not rule.wanted(low):
                 continue
             for index, pattern in enumerate(rule.patterns):
@@ -134,6 +150,9 @@ def _scan_views(
                     continue
                 for match in pattern.finditer(body.text):
                     place = _place(body, match, regions, kind, original, spelled)
+                    if spelled == LOOSE and place.number in found_lines:
+                        continue  # the plain reading already judged this line, in context
+                    found_lines.add(place.number)
                     out.append((rule, _judge(rule, kind, place, original, match.group(0), index)))
     return out
 
@@ -153,6 +172,8 @@ def _place(
     if kind == "doc" and not region and "![" in line and hidden.in_alt_text(line, column):
         region = "alt-text"
     raw = original.line(number) if number <= len(original.starts) else line
+    if spelled == LOOSE and markup_only(raw, line):
+        spelled = ""  # emphasis or tags around words is formatting; context still counts
     if not spelled and raw != line and disguised(raw):
         spelled = "invisible or compatibility characters"
     previous = body.line(number - 1) if number > 1 else ""

@@ -107,6 +107,41 @@ def skeleton_table() -> dict[int, str]:
     return table
 
 
+_MARKUP = re.compile(r"<[^<>\n]{1,40}>|[*_~`]+")
+_LEET = re.compile(r"(?<=[a-z])[013457@$]+|[013457@$]+(?=[a-z])")
+_LEET_MAP = str.maketrans("013457@$", "oieastas")
+
+
+@cache
+def _accents() -> dict[int, str]:
+    """Latin letters with diacritics (U+00C0-024F) -> their ASCII base letter."""
+    table: dict[int, str] = {}
+    for point in range(0xC0, 0x250):
+        base = unicodedata.normalize("NFD", chr(point))[0]
+        if base.isascii() and base.isalpha():
+            table[point] = base
+    return table
+
+
+def loose(plain: str) -> str | None:
+    """A lower-case reading with markup inside phrases removed (`**ig**nore`, `ig<b></b>nore`),
+    accents dropped (`ïgnöre`) and digits inside words read as letters (`1gn0re`).
+
+    Lines are kept. None when it reads the same as `plain` lower-cased (nothing to add).
+    """
+    lowered = plain.lower()
+    text = _MARKUP.sub("", lowered)
+    if not text.isascii():
+        text = text.translate(_accents())
+    text = _LEET.sub(lambda m: m.group(0).translate(_LEET_MAP), text)
+    return None if text == lowered else text
+
+
+def markup_only(raw: str, relaxed_line: str) -> bool:
+    """Is the loose reading of this line just the line without its markup (no other disguise)?"""
+    return _MARKUP.sub("", raw.lower()) == relaxed_line
+
+
 def disguised(raw: str) -> bool:
     """Does a line hide text: invisible characters, or letters NFKC turns into ASCII letters?"""
     for char in raw:
