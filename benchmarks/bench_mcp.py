@@ -83,9 +83,11 @@ async def in_process(runs: int) -> dict[str, Any]:
         for index in range(4):
             bench_search._edit(DATA, index + 1000)
             changed.append((await _timed(lambda: _search(client, QUERIES[0])))[0])
+            ws.join()  # the background reload the change started
             bench_search._edit(DATA, index + 2000)
             args = {"kind": "decision", "id": "DEC-PL-00145"}
             loaded.append((await _timed(lambda a=args: client.call_tool("get", a)))[0])
+            ws.join()
         out["refresh_search"] = statistics.median(changed)
         out["refresh_get"] = statistics.median(loaded)
         out["check_only"] = statistics.median(

@@ -62,6 +62,8 @@ def answer(ws: Workspace, work: Callable[[], dict[str, Any]], *, registry: bool)
         raise MCPError(INVALID_PARAMS, _message(exc)) from None
     except OrkestraError as exc:
         raise MCPError(INTERNAL_ERROR, _message(exc)) from None
+    finally:
+        ws.after_call()
     if found:
         result["findings"] = found
     return result
@@ -156,6 +158,8 @@ def _register_resources(server: MCPServer, ws: Workspace) -> None:
             raise MCPError(INVALID_PARAMS, _message(exc)) from None
         except OrkestraError as exc:
             raise MCPError(INTERNAL_ERROR, _message(exc)) from None
+        finally:
+            ws.after_call()
 
     for uri, kind in resources.ENTRY_TEMPLATES.items():
 

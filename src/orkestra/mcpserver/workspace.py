@@ -1,11 +1,13 @@
 """The warm state of one project: loaded once, refreshed by file identity between calls.
 
-`Workspace.refresh()` runs before every call. It compares the identity of every source file with
-the last snapshot; when nothing changed it costs one `stat` per file and nothing else. When files
-changed, the search index is brought up to date incrementally (the CLI's own `search.index`), and
-the registry is marked stale and reloaded by the next call that needs it. A reload whose
-validation finds errors keeps serving the last good entries of the broken files (everything else
-is the new state) and reports the findings `orkestra validate` gives for them.
+`Workspace.refresh()` runs before every call. With an inotify watcher (`watch`) and no event it
+returns at once; otherwise it compares the identity of every source file with the last snapshot
+(one `stat` per file). When files changed, the search index is brought up to date incrementally
+(the CLI's own `search.index`), remembered search answers are dropped, and the registry is marked
+stale: the next call that needs it reloads it, and after the current call a background thread
+starts that reload. A reload whose validation finds errors keeps serving the last good entries of
+the broken files (everything else is the new state) and reports the findings `orkestra validate`
+gives for them.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ class Workspace:
     _loaders: list[threading.Thread] = field(default_factory=list)
     _memo: dict[Hashable, dict[str, Any]] = field(default_factory=dict)
     _memo_generation: int = -1
+    _reload_after_call: bool = False
 
     @classmethod
     def open(cls, root: Path) -> Workspace:
@@ -86,8 +89,16 @@ class Workspace:
             self.last_changed = changes
             if self._conn is not None:
                 self._refresh_index(self._conn)
-            self.preload()
+            self._reload_after_call = True
         return changes
+
+    def after_call(self) -> None:
+        """Start the registry's background reload once the answer is out (not during the call,
+        where it would compete with it), unless the call already reloaded it."""
+        if self._reload_after_call:
+            self._reload_after_call = False
+            if self._registry_generation != self.generation:
+                self.preload()
 
     def memo(self, key: Hashable, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         """`work()`, remembered until the next change (a copy: callers may add keys)."""
