@@ -34,8 +34,9 @@ def _tree(root: Path) -> dict[str, bytes]:
     for dirpath, _, names in os.walk(root):
         for name in names:
             path = Path(dirpath) / name
-            if path.is_file() and not path.is_symlink():
-                out[path.relative_to(root).as_posix()] = path.read_bytes()
+            rel = path.relative_to(root).as_posix()
+            if path.is_file() and not path.is_symlink() and not rel.startswith(".orkestra/"):
+                out[rel] = path.read_bytes()  # .orkestra/ holds derived caches, not outputs
     return out
 
 

@@ -32,6 +32,8 @@ def tree(root: Path) -> dict[str, bytes]:
         for name in files:
             path = Path(dirpath) / name
             rel = path.relative_to(root).as_posix()
+            if rel.startswith(".orkestra/"):  # derived caches (the parse cache), not outputs
+                continue
             out[rel] = str(path.readlink()).encode() if path.is_symlink() else path.read_bytes()
     return out
 

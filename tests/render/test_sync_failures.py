@@ -51,6 +51,8 @@ def tree(root: Path) -> dict[str, bytes]:
         for name in files:
             path = Path(dirpath) / name
             rel = path.relative_to(root).as_posix()
+            if rel.startswith(".orkestra/"):  # derived caches (the parse cache), not outputs
+                continue
             out[rel] = str(path.readlink()).encode() if path.is_symlink() else path.read_bytes()
     return out
 
@@ -261,7 +263,10 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _owned_or_temp(rel: str) -> bool:
-    """Inside the Claude target's roots, the ground truths, the lock, or their temporary files."""
+    """Inside the Claude target's roots, the ground truths, the lock, or their temporary files
+    (or the derived parse cache under .orkestra/)."""
+    if rel.startswith(".orkestra/"):
+        return True
     if rel.startswith((".claude/agents/", ".claude/skills/", ".claude/commands/")):
         return rel != ".claude/agents/mine.md"
     if rel in (".claude/agents", ".claude/skills", ".claude/commands"):  # emptied, removed

@@ -258,7 +258,11 @@ def loads(text: str, name: str = "<string>") -> Any:
 def load_mapping(path: Path, *, display: str | None = None, allow_empty: bool = False) -> LineDict:
     """Load a YAML file whose root must be a mapping."""
     name = display or str(path)
-    text = read_text(path, display=name)
+    return parse_mapping(read_text(path, display=name), name, allow_empty=allow_empty)
+
+
+def parse_mapping(text: str, name: str, *, allow_empty: bool = False) -> LineDict:
+    """Parse YAML text whose root must be a mapping (`name` locates errors)."""
     data = loads(text, name)
     if data is None:
         if allow_empty:

@@ -4,45 +4,54 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ValidationError
-
-from orkestra.core import frontmatter, yamlio
 from orkestra.core.errors import InputError, NotFound
 from orkestra.core.project import find_root
+from orkestra.registry import cache as parse_cache
+from orkestra.registry import lazy, models
 from orkestra.registry.findings import Finding
-from orkestra.registry.models import (
-    Agent,
-    Character,
-    Command,
-    Config,
-    DecisionRecord,
-    DecisionsRegistry,
-    ScopesFile,
-    SkillFile,
-    SkillMd,
-    ToolsFile,
-    TruthRegistry,
-    ValuesFile,
-)
-from orkestra.registry.models.common import TIER_LAYER, name_problem
-from orkestra.registry.models.vendor import AdoptedSkill, VendorOverlay
+from orkestra.registry.models.names import TIER_LAYER, name_problem
 from orkestra.registry.registry import DOMAIN_FILES, Domain, Location, Registry, SkillEntry
 
-M = TypeVar("M", bound=BaseModel)
+if TYPE_CHECKING:  # pydantic and YAML are imported only when a file must be parsed
+    from pydantic import BaseModel
+
+    from orkestra.core import yamlio
+    from orkestra.registry.models.config import VendorRoot
+    from orkestra.registry.models.vendor import AdoptedSkill, VendorOverlay
+
+M = TypeVar("M", bound="BaseModel")
+#: how one file's handler is called: (its parsed mapping, its relative path, its path)
+Handler = Callable[["yamlio.LineDict", str, Path], None]
+#: Registry attributes whose default is a model built from nothing, with the model's class
+_DEFAULTS = {"config": "Config", "tools": "ToolsFile", "decisions_registry": "DecisionsRegistry"}
+#: a skill entry's tuple fields (lists in the cache)
+_SKILL_TUPLES = ("tags", "allowed_tools", "scopes")
 
 __all__ = ["find_root", "load"]
 
 
 class _Loader:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, lazy_models: bool = False, use_cache: bool = True) -> None:
         self.root = root
         self.prefix = str(root).rstrip(os.sep) + os.sep
-        self.reg = Registry(root=root)
+        self.lazy = lazy_models
+        if lazy_models:  # the defaults too stay plain until used
+            plain: dict[str, Any] = {
+                attr: lazy.Lazy({}, {"m": cls, "at": [], "sub": [], "f": {}, "t": []})
+                for attr, cls in _DEFAULTS.items()
+            }
+            self.reg = Registry(root=root, **plain)
+        else:
+            self.reg = Registry(root=root)
         self.real_root = root.resolve()
         self.folder_inside: dict[Path, bool] = {}
+        self.cache = parse_cache.ParseCache(root) if use_cache else None
+        #: while one file is processed: what it does to the registry, replayed by `apply`
+        self.ops: list[list[Any]] | None = None
 
     # --- helpers --------------------------------------------------------------------------------
 
@@ -57,9 +66,14 @@ class _Loader:
             return path.as_posix()
 
     def add(self, code: str, message: str, file: str, line: int | None = None) -> None:
-        self.reg.findings.append(Finding.make(code, message, file, line))
+        if self.ops is not None:
+            self.ops.append(["F", code, message, file, line])
+        else:
+            self.reg.findings.append(Finding.make(code, message, file, line))
 
     def read(self, path: Path, *, allow_empty: bool = False) -> yamlio.LineDict | None:
+        from orkestra.core import yamlio
+
         if self.leaves_project(path):
             return None
         try:
@@ -67,6 +81,94 @@ class _Loader:
         except InputError as exc:
             self.add("ORK001", exc.message, exc.file or self.rel(path), exc.line)
             return None
+
+    # --- one registry file, through the parse cache ----------------------------------------------
+
+    def unit(self, path: Path, handler: Handler, *, allow_empty: bool = False) -> None:
+        """Load one YAML file: replay what it produced last time when it is unchanged, else
+        parse it, let `handler` record its findings and entries, apply them and cache them."""
+        if self.leaves_project(path):
+            return
+        file = self.rel(path)
+        st, seen = None, 0
+        if self.cache is not None:
+            hit, st, seen = self.cache.lookup(file, path)
+            if hit is not None and self.replay(hit):
+                return
+        from orkestra.core import yamlio
+
+        self.ops, text, data = [], None, None
+        try:
+            text = yamlio.read_text(path, display=file)
+            data = yamlio.parse_mapping(text, file, allow_empty=allow_empty)
+            handler(data, file, path)
+        except InputError as exc:
+            self.add("ORK001", exc.message, exc.file or file, exc.line)
+        finally:
+            ops, self.ops = self.ops, None
+            for op in ops:
+                self.apply(op)
+        if self.cache is None:
+            return
+        if st is not None and text is not None and lazy.plain(data):
+            self.cache.store(file, st, seen, text, data, [_encode_op(op) for op in ops])
+        else:
+            self.cache.forget(file)
+
+    def replay(self, hit: parse_cache.Hit) -> bool:
+        """Apply a cached file's ops; False (nothing applied) when the entry is malformed or its
+        data no longer validates, so the file is parsed instead."""
+        if not parse_cache.ops_ok(hit.ops):
+            return False
+        memo: dict[str, Any] = {}
+        try:
+            ops = [[*op[:-1], self.decode(op[-1], hit.raw, memo)] if op[0] in "PSD" else op
+                   for op in hit.ops]  # fmt: skip
+        except (ValueError, LookupError, TypeError, AttributeError):  # pydantic's too
+            return False
+        for op in ops:
+            self.apply(op)
+        return True
+
+    def decode(self, obj: dict[str, Any], raw: Any, memo: dict[str, Any]) -> tuple[Any, ...]:
+        """A cached object back in its live form (models lazy or validated now)."""
+        if "list" in obj:
+            return ("list", [self.decode(spec, raw, memo) for spec in obj["list"]])
+        if "skill" in obj:
+            fields = dict(obj["skill"])
+            for key in _SKILL_TUPLES:
+                fields[key] = tuple(fields[key])
+            core = obj.get("core")
+            return ("skill", fields, None if core is None else self.decode(core, raw, memo))
+        if self.lazy:
+            return ("m", lazy.Lazy(raw, obj))
+        return ("m", lazy.build(raw, obj, memo))
+
+    def apply(self, op: list[Any]) -> None:
+        """Do one recorded op to the registry (the same code for parsed and cached files)."""
+        kind = op[0]
+        if kind == "F":
+            self.reg.findings.append(Finding.make(op[1], op[2], op[3], op[4]))
+        elif kind == "L":
+            self.reg.locations[(op[1], op[2])] = Location(op[3], op[4])
+        elif kind == "P":
+            loc = Location(op[3], op[4])
+            if self.place(op[1], op[2], loc):
+                getattr(self.reg, op[5])[op[6]] = _value(op[7], loc)
+        elif kind == "S":
+            setattr(self.reg, op[1], _value(op[2], None))
+        elif kind == "D":
+            getattr(self.reg, op[1])[op[2]] = _value(op[3], None)
+
+    def put(self, kind: str, name: str, loc: Location, target: str, obj: tuple[Any, ...]) -> None:
+        """Record: place `name` (a duplicate is a finding) and store `obj` under it."""
+        assert self.ops is not None
+        self.ops.append(["P", kind, name, loc.file, loc.line, target, name, obj])
+
+    def record(self, *op: Any) -> None:
+        """Record an `L` (location), `S` (set an attribute) or `D` (dict item) op."""
+        assert self.ops is not None
+        self.ops.append(list(op))
 
     def leaves_project(self, path: Path) -> bool:
         """True (and reported) when `path` or a folder on its way is a symlink leading outside
@@ -126,6 +228,10 @@ class _Loader:
         )
 
     def model(self, cls: type[M], data: Any, file: str, prefix: tuple[Any, ...] = ()) -> M | None:
+        from pydantic import ValidationError
+
+        from orkestra.core import yamlio
+
         try:
             return cls.model_validate(data)
         except ValidationError as exc:
@@ -159,87 +265,97 @@ class _Loader:
             )
             return
         self.reg.locations[("config", "orkestra")] = Location(self.rel(path), 1)
-        data = self.read(path, allow_empty=True)
-        if data is not None:
-            cfg = self.model(Config, data, self.rel(path))
-            if cfg is not None:
-                self.reg.config = cfg
+        self.unit(path, self._config, allow_empty=True)
+
+    def _config(self, data: yamlio.LineDict, file: str, path: Path) -> None:
+        cfg = self.model(models.Config, data, file)
+        if cfg is not None:
+            self.record("S", "config", _m(cfg, "Config"))
 
     def characters(self) -> None:
         for kind, target in (
-            ("identity", self.reg.identities),
-            ("mindset", self.reg.mindsets),
-            ("style", self.reg.styles),
+            ("identity", "identities"),
+            ("mindset", "mindsets"),
+            ("style", "styles"),
         ):
             path = self.reg.registries / "characters" / f"{_plural(kind)}.yaml"
-            if not path.is_file():
-                continue
-            data = self.read(path, allow_empty=True)
-            if data is None:
-                continue
-            file = self.rel(path)
+            if path.is_file():
+                self.unit(path, self._characters(kind, target), allow_empty=True)
+
+    def _characters(self, kind: str, target: str) -> Handler:
+        def handle(data: yamlio.LineDict, file: str, path: Path) -> None:
             for name, value in data.items():
                 line = data.key_lines.get(name)
                 problem = name_problem(name)
                 if problem is not None:
                     self.add("ORK002", f"{kind} name {name!r}: {problem}", file, line)
                     continue
-                item = self.model(Character, value, file, (name,))
-                if item is not None and self.place(kind, name, Location(file, line or 0)):
-                    target[name] = item
+                item = self.model(models.Character, value, file, (name,))
+                if item is not None:
+                    obj = _m(item, "Character", at=[name])
+                    self.put(kind, name, Location(file, line or 0), target, obj)
+
+        return handle
 
     def values_and_tools(self) -> None:
         values_path = self.reg.registries / "values.yaml"
         if values_path.is_file():
-            data = self.read(values_path, allow_empty=True)
-            if data is not None:
-                values = self.model(ValuesFile, data, self.rel(values_path))
-                if values is not None:
-                    self.reg.values = list(values.values)
+            self.unit(values_path, self._values, allow_empty=True)
         tools_path = self.reg.registries / "tools.yaml"
         if tools_path.is_file():
-            data = self.read(tools_path, allow_empty=True)
-            if data is not None:
-                tools = self.model(ToolsFile, data, self.rel(tools_path))
-                if tools is not None:
-                    self.reg.tools = tools
-                    for name in tools.all_names():
-                        self.reg.locations[("tool", name)] = Location(self.rel(tools_path), 0)
+            self.unit(tools_path, self._tools, allow_empty=True)
+        mcp_path = self.reg.registries / "mcp.yaml"
+        if mcp_path.is_file():
+            self.unit(mcp_path, self._mcp, allow_empty=True)
+
+    def _values(self, data: yamlio.LineDict, file: str, path: Path) -> None:
+        values = self.model(models.ValuesFile, data, file)
+        if values is not None:
+            items = [_m(v, "ValuesFile", sub=["values", i]) for i, v in enumerate(values.values)]
+            self.record("S", "values", ("list", items))
+
+    def _mcp(self, data: yamlio.LineDict, file: str, path: Path) -> None:
+        servers = self.model(models.McpFile, data, file)
+        if servers is not None:
+            for name, server in servers.root.items():
+                self.record("D", "mcp_servers", name, _m(server, "McpFile", sub=["root", name]))
+                self.record("L", "mcp", name, file, 0)
+
+    def _tools(self, data: yamlio.LineDict, file: str, path: Path) -> None:
+        tools = self.model(models.ToolsFile, data, file)
+        if tools is not None:
+            self.record("S", "tools", _m(tools, "ToolsFile"))
+            for name in tools.all_names():
+                self.record("L", "tool", name, file, 0)
 
     def named_files(
-        self, folder: str, cls: type[M], kind: str, *, slug_ok: bool = False
-    ) -> list[tuple[M, Location]]:
+        self, folder: str, cls: str, kind: str, target: str, *, slug_ok: bool = False
+    ) -> None:
         """Load `<folder>/<stem>.yaml` files whose `name` (or `id`) must equal the stem.
 
         With `slug_ok`, a stem may also be `<id>-<slug>` (decision records), which is how two
         branches can each add the same id in different files: reported as a duplicate.
         """
-        out: list[tuple[M, Location]] = []
-        for path in self.yaml_files(self.reg.registries / folder):
-            data = self.read(path)
-            if data is None:
-                continue
-            file = self.rel(path)
-            item = self.model(cls, data, file)
+
+        def handle(data: yamlio.LineDict, file: str, path: Path) -> None:
+            item = self.model(lazy.model_class(cls), data, file)
             if item is None:
-                continue
+                return
             name = str(getattr(item, "name", None) or getattr(item, "id", ""))
             if name != path.stem and not (slug_ok and path.stem.startswith(f"{name}-")):
                 line = data.key_lines.get("name") or data.key_lines.get("id")
                 self.add(
                     "ORK003", f"{kind} '{name}' must be in a file named {name}.yaml", file, line
                 )
-                continue
-            loc = Location(file, data.line or 1)
-            if self.place(kind, name, loc):
-                out.append((item, loc))
-        return out
+                return
+            self.put(kind, name, Location(file, data.line or 1), target, _m(item, cls))
+
+        for path in self.yaml_files(self.reg.registries / folder):
+            self.unit(path, handle)
 
     def agents_and_commands(self) -> None:
-        for agent, _ in self.named_files("agents", Agent, "agent"):
-            self.reg.agents[agent.name] = agent
-        for command, _ in self.named_files("commands", Command, "command"):
-            self.reg.commands[command.name] = command
+        self.named_files("agents", "Agent", "agent", "agents")
+        self.named_files("commands", "Command", "command", "commands")
 
     def core_skills(self) -> None:
         base = self.reg.registries / "skills"
@@ -256,7 +372,7 @@ class _Loader:
                 )
                 continue
             for path in self.yaml_files(tier_dir):
-                self.core_skill(path, tier)
+                self.unit(path, self._core_skill(tier))
         for stray in sorted(base.glob("*.yaml")):
             self.add(
                 "ORK004",
@@ -264,54 +380,49 @@ class _Loader:
                 self.rel(stray),
             )
 
-    def core_skill(self, path: Path, tier: str) -> None:
-        data = self.read(path)
-        if data is None:
-            return
-        file = self.rel(path)
-        skill = self.model(SkillFile, data, file)
-        if skill is None:
-            return
-        meta = skill.metadata
-        if not (meta.identifier == meta.name == path.stem):
-            line = yamlio.line_of(data, ("metadata", "name"))
-            self.add(
-                "ORK003",
-                f"skill identifier '{meta.identifier}' and name '{meta.name}' must both equal the file stem '{path.stem}'",
-                file,
-                line,
-            )
-            return
-        if TIER_LAYER[tier] != meta.layer:
-            line = yamlio.line_of(data, ("metadata", "layer"))
-            self.add(
-                "ORK040",
-                f"skill '{meta.name}' declares layer {meta.layer} but lives in {tier}/ ({TIER_LAYER[tier]})",
-                file,
-                line,
-            )
-        loc = Location(file, data.key_lines.get("metadata", 1))
-        folder = None
-        if skill.resources:
-            folder = self.rel(path.parent / skill.resources)
-        entry = SkillEntry(
-            name=meta.name,
-            description=meta.description,
-            layer=meta.layer,
-            type=meta.type or "",
-            source="core",
-            tags=tuple(skill.frontmatter.tags),
-            allowed_tools=tuple(skill.frontmatter.allowed_tools),
-            scopes=tuple(skill.scopes),
-            loc=loc,
-            folder=folder,
-            tier=tier,
-            provider=meta.provider,
-            imported=meta.imported,
-            core=skill,
-        )
-        if self.place("skill", meta.name, loc):
-            self.reg.skills[meta.name] = entry
+    def _core_skill(self, tier: str) -> Handler:
+        def handle(data: yamlio.LineDict, file: str, path: Path) -> None:
+            from orkestra.core import yamlio
+
+            skill = self.model(models.SkillFile, data, file)
+            if skill is None:
+                return
+            meta = skill.metadata
+            if not (meta.identifier == meta.name == path.stem):
+                line = yamlio.line_of(data, ("metadata", "name"))
+                self.add(
+                    "ORK003",
+                    f"skill identifier '{meta.identifier}' and name '{meta.name}' must both equal the file stem '{path.stem}'",
+                    file,
+                    line,
+                )
+                return
+            if TIER_LAYER[tier] != meta.layer:
+                line = yamlio.line_of(data, ("metadata", "layer"))
+                self.add(
+                    "ORK040",
+                    f"skill '{meta.name}' declares layer {meta.layer} but lives in {tier}/ ({TIER_LAYER[tier]})",
+                    file,
+                    line,
+                )
+            fields = {
+                "name": meta.name,
+                "description": meta.description,
+                "layer": meta.layer,
+                "type": meta.type or "",
+                "source": "core",
+                "tags": tuple(skill.frontmatter.tags),
+                "allowed_tools": tuple(skill.frontmatter.allowed_tools),
+                "scopes": tuple(skill.scopes),
+                "folder": self.rel(path.parent / skill.resources) if skill.resources else None,
+                "tier": tier,
+                "provider": meta.provider,
+                "imported": meta.imported,
+            }
+            loc = Location(file, data.key_lines.get("metadata", 1))
+            self.put("skill", meta.name, loc, "skills", ("skill", fields, _m(skill, "SkillFile")))
+
+        return handle
 
     def vendor_skills(self) -> None:
         for root_cfg in self.reg.config.vendor_roots:
@@ -370,18 +481,24 @@ class _Loader:
         path = self.reg.registries / "vendor" / f"{provider}.yaml"
         if not path.is_file():
             return None
+        from orkestra.registry.models.vendor import VendorOverlay
+
         data = self.read(path)
         overlay = None if data is None else self.model(VendorOverlay, data, self.rel(path))
         return False if overlay is None else overlay
 
-    def vendor_skill(self, path: Path, root_cfg: Any, adopted: AdoptedSkill | None = None) -> None:
+    def vendor_skill(
+        self, path: Path, root_cfg: VendorRoot, adopted: AdoptedSkill | None = None
+    ) -> None:
+        from orkestra.core import frontmatter, yamlio
+
         file = self.rel(path)
         try:
             doc = frontmatter.parse(yamlio.read_text(path, display=file), file)
         except InputError as exc:
             self.add("ORK001", exc.message, exc.file or file, exc.line)
             return
-        md = self.model(SkillMd, doc.meta, file)
+        md = self.model(models.SkillMd, doc.meta, file)
         if md is None:
             return
         if md.name != path.parent.name:
@@ -436,47 +553,51 @@ class _Loader:
 
     def scopes(self) -> None:
         path = self.reg.registries / "scopes.yaml"
-        if not path.is_file():
-            return
-        data = self.read(path, allow_empty=True)
-        if data is None:
-            return
-        scopes = self.model(ScopesFile, data, self.rel(path))
+        if path.is_file():
+            self.unit(path, self._scopes, allow_empty=True)
+
+    def _scopes(self, data: yamlio.LineDict, file: str, path: Path) -> None:
+        from orkestra.core import yamlio
+
+        scopes = self.model(models.ScopesFile, data, file)
         if scopes is None:
             return
         block = data.get("scopes")
-        for name, scope in scopes.scopes.items():
+        for name in scopes.scopes:
             line = block.key_lines.get(name, 0) if isinstance(block, yamlio.LineDict) else 0
-            self.reg.scopes[name] = scope
-            self.reg.locations[("scope", name)] = Location(self.rel(path), line)
+            self.record(
+                "D", "scopes", name, _m(scopes.scopes[name], "ScopesFile", sub=["scopes", name])
+            )
+            self.record("L", "scope", name, file, line)
 
     def truths(self) -> None:
         for path in self.yaml_files(self.reg.registries / "truths"):
-            data = self.read(path)
-            if data is None:
-                continue
-            file = self.rel(path)
-            registry = self.model(TruthRegistry, data, file)
-            if registry is None:
-                continue
-            self.reg.truth_files[file] = registry
-            for index, statement in enumerate(registry.statements):
-                line = yamlio.line_of(data, ("statements", index)) or 0
-                if self.place("truth", statement.id, Location(file, line)):
-                    self.reg.truths[statement.id] = statement
+            self.unit(path, self._truths)
+
+    def _truths(self, data: yamlio.LineDict, file: str, path: Path) -> None:
+        from orkestra.core import yamlio
+
+        registry = self.model(models.TruthRegistry, data, file)
+        if registry is None:
+            return
+        self.record("D", "truth_files", file, _m(registry, "TruthRegistry"))
+        for index, statement in enumerate(registry.statements):
+            line = yamlio.line_of(data, ("statements", index)) or 0
+            obj = _m(statement, "TruthRegistry", sub=["statements", index])
+            self.put("truth", statement.id, Location(file, line), "truths", obj)
 
     def decisions(self) -> None:
         path = self.reg.registries / "decisions" / "registry.yaml"
         if path.is_file():
-            data = self.read(path, allow_empty=True)
-            if data is not None:
-                dreg = self.model(DecisionsRegistry, data, self.rel(path))
-                if dreg is not None:
-                    self.reg.decisions_registry = dreg
-        for record, _ in self.named_files(
-            "decisions/records", DecisionRecord, "decision", slug_ok=True
-        ):
-            self.reg.decisions[record.id] = record
+            self.unit(path, self._decisions_registry, allow_empty=True)
+        self.named_files(
+            "decisions/records", "DecisionRecord", "decision", "decisions", slug_ok=True
+        )
+
+    def _decisions_registry(self, data: yamlio.LineDict, file: str, path: Path) -> None:
+        dreg = self.model(models.DecisionsRegistry, data, file)
+        if dreg is not None:
+            self.record("S", "decisions_registry", _m(dreg, "DecisionsRegistry"))
 
     def domains(self) -> None:
         base = self.reg.registries / "domains"
@@ -514,11 +635,17 @@ class _Loader:
                 )
 
 
-def load(root: Path) -> Registry:
-    """Load every registry kind under `root/registries`. Content problems become findings."""
+def load(root: Path, *, lazy_models: bool = False, use_cache: bool = True) -> Registry:
+    """Load every registry kind under `root/registries`. Content problems become findings.
+
+    Files unchanged since the last load are not parsed again (`registry.cache`); the result is
+    the same either way. With `lazy_models` the entries of unchanged files stand in for their
+    models and are validated again only when something beyond their plain fields is used (list
+    and info commands answer without loading pydantic).
+    """
     if not (root / "registries").is_dir():
         raise NotFound(f"no registries/ folder in {root}; run `orkestra init` to create one")
-    loader = _Loader(root)
+    loader = _Loader(root, lazy_models=lazy_models, use_cache=use_cache)
     for kind in (
         loader.config,
         loader.characters,
@@ -535,7 +662,43 @@ def load(root: Path) -> Registry:
             kind()
         except OSError as exc:  # a folder or file the OS will not let us look at (EACCES, ...)
             loader.unreadable(loader.reg.registries, exc)
+    if loader.cache is not None:
+        loader.cache.save()
     return loader.reg
+
+
+def _m(
+    value: Any, cls: str, *, at: list[Any] | None = None, sub: list[Any] | None = None
+) -> tuple[Any, ...]:
+    """A live model with where it comes from: class `cls` validated from the file's data at `at`,
+    the entry at `sub` inside it."""
+    return ("m", value, cls, at or [], sub or [])
+
+
+def _value(obj: tuple[Any, ...], loc: Location | None) -> Any:
+    """What a live object puts on the registry."""
+    if obj[0] == "list":
+        return [_value(item, loc) for item in obj[1]]
+    if obj[0] == "skill":
+        assert loc is not None
+        core = None if obj[2] is None else _value(obj[2], loc)
+        return SkillEntry(**obj[1], loc=loc, core=core)
+    return obj[1]
+
+
+def _encode(obj: tuple[Any, ...]) -> dict[str, Any]:
+    """A live object in the cache's JSON form."""
+    if obj[0] == "list":
+        return {"list": [_encode(item) for item in obj[1]]}
+    if obj[0] == "skill":
+        fields = {k: list(v) if k in _SKILL_TUPLES else v for k, v in obj[1].items()}
+        return {"skill": fields, "core": None if obj[2] is None else _encode(obj[2])}
+    _, value, cls, at, sub = obj
+    return lazy.snapshot(value, cls, at, sub)
+
+
+def _encode_op(op: list[Any]) -> list[Any]:
+    return [*op[:-1], _encode(op[-1])] if op[0] in "PSD" else op
 
 
 def _yaml_files(folder: Path) -> list[Path]:

@@ -5,27 +5,36 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from orkestra.registry.findings import Finding
-from orkestra.registry.models import (
-    Agent,
-    Character,
-    Command,
-    Config,
-    DecisionRecord,
-    DecisionsRegistry,
-    Scope,
-    SkillFile,
-    SkillMd,
-    ToolsFile,
-    TruthRegistry,
-    TruthStatement,
-    ValueItem,
-    VendorRoot,
-)
-from orkestra.registry.models.tools import AGENT_TOOLS
+
+if TYPE_CHECKING:  # pydantic loads with the first model built (list commands may need none)
+    from orkestra.registry.models import (
+        Agent,
+        Character,
+        Command,
+        Config,
+        DecisionRecord,
+        DecisionsRegistry,
+        Scope,
+        SkillFile,
+        SkillMd,
+        ToolsFile,
+        TruthRegistry,
+        TruthStatement,
+        ValueItem,
+        VendorRoot,
+    )
 
 DOMAIN_FILES = ("decisions.md", "patterns.md", "anti-patterns.md", "evolution.md")
+
+
+def _empty(name: str) -> Any:
+    """A default model, its class imported on first use."""
+    from orkestra.registry import models
+
+    return getattr(models, name)()
 
 
 @dataclass(frozen=True)
@@ -81,18 +90,20 @@ class Registry:
     """
 
     root: Path
-    config: Config = field(default_factory=Config)
+    config: Config = field(default_factory=lambda: _empty("Config"))
     identities: dict[str, Character] = field(default_factory=dict)
     mindsets: dict[str, Character] = field(default_factory=dict)
     styles: dict[str, Character] = field(default_factory=dict)
     values: list[ValueItem] = field(default_factory=list)
-    tools: ToolsFile = field(default_factory=ToolsFile)
+    tools: ToolsFile = field(default_factory=lambda: _empty("ToolsFile"))
     agents: dict[str, Agent] = field(default_factory=dict)
     skills: dict[str, SkillEntry] = field(default_factory=dict)
     scopes: dict[str, Scope] = field(default_factory=dict)
     truth_files: dict[str, TruthRegistry] = field(default_factory=dict)
     truths: dict[str, TruthStatement] = field(default_factory=dict)
-    decisions_registry: DecisionsRegistry = field(default_factory=DecisionsRegistry)
+    decisions_registry: DecisionsRegistry = field(
+        default_factory=lambda: _empty("DecisionsRegistry")
+    )
     decisions: dict[str, DecisionRecord] = field(default_factory=dict)
     domains: dict[str, Domain] = field(default_factory=dict)
     commands: dict[str, Command] = field(default_factory=dict)
@@ -182,4 +193,6 @@ class Registry:
         return sorted(s for s in self.scopes if not self.scope_agents(s))
 
     def is_agent_tool(self, tool: str) -> bool:
+        from orkestra.registry.models.tools import AGENT_TOOLS
+
         return tool in AGENT_TOOLS

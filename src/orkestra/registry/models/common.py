@@ -11,8 +11,10 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
 from orkestra.registry.models.names import (
     BIDI_CONTROLS,
     DEVICE_NAMES,
+    LAYERS,
     NAME_PATTERN,
     NAME_RE,
+    TIER_LAYER,
     bidi_controls,
     device_problem,
     is_device_name,
@@ -38,16 +40,6 @@ __all__ = [
     "is_device_name",
     "name_problem",
 ]
-
-#: tier folder under skills/ -> the layer its skills must declare
-TIER_LAYER = {
-    "foundations": "K0",
-    "identities": "K1",
-    "domains": "K2",
-    "stacks": "K3",
-    "project": "K4",
-}
-LAYERS = ("K0", "K1", "K2", "K3", "K4")
 
 
 class Model(BaseModel):

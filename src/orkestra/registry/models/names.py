@@ -10,6 +10,16 @@ from __future__ import annotations
 import re
 
 NAME_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+
+#: tier folder under skills/ -> the layer its skills must declare
+TIER_LAYER = {
+    "foundations": "K0",
+    "identities": "K1",
+    "domains": "K2",
+    "stacks": "K3",
+    "project": "K4",
+}
+LAYERS = ("K0", "K1", "K2", "K3", "K4")
 NAME_RE = re.compile(NAME_PATTERN)
 
 #: Names Windows reserves for devices, whatever the case and whatever follows a dot (`CON`,

@@ -1,0 +1,242 @@
+"""The parse cache: what loading each registry file produced, reused while the file is unchanged.
+
+Derived data under `.orkestra/registry-cache.json`, rebuilt whenever it is missing, unreadable,
+malformed or from another version of Orkestra. An entry is keyed by the file's identity (size,
+mtime_ns, ctime_ns, inode, device); when the file's mtime falls within `RACY_NS` of the moment
+the entry was recorded (a change in the same timestamp tick would keep the identity), the
+content's sha256 confirms it. An entry holds the file's plain parsed data and its *ops*: the
+findings it raised and the entries it placed, replayed in the same order as a cold load so the
+result is identical; duplicates and every cross-reference check are recomputed by the caller.
+Two processes may load at once: each writes the whole file atomically under a lock.
+Standard library only at import time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from orkestra.core import jsonio
+from orkestra.core.errors import InputError, OrkestraError
+from orkestra.registry import lazy
+
+#: the cache file, relative to the project root
+CACHE = ".orkestra/registry-cache.json"
+LOCK = ".orkestra/registry-cache.lock"
+#: bump when the entry layout or the meaning of ops changes
+SCHEMA = 1
+#: a file modified this close to when its entry was recorded is confirmed by content hash
+RACY_NS = 2_000_000_000
+
+#: where a replayed op may put things on the Registry (a hostile cache cannot reach elsewhere)
+PLACE_TARGETS = frozenset(
+    {"identities", "mindsets", "styles", "agents", "commands", "skills", "decisions", "truths"}
+)
+SET_ATTRS = frozenset({"config", "tools", "values", "decisions_registry"})
+DICT_ATTRS = frozenset({"scopes", "truth_files"})
+SKILL_FIELDS = frozenset(
+    {"name", "description", "layer", "type", "source", "tags", "allowed_tools", "scopes",
+     "folder", "tier", "provider", "imported"}
+)  # fmt: skip
+
+
+def identity(st: os.stat_result) -> list[int]:
+    """What makes a file 'unchanged' without reading it."""
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+#: the sources whose edits change what loading produces (beside every model module)
+_SOURCES = ("registry/loader.py", "registry/lazy.py", "registry/cache.py", "core/yamlio.py")
+
+
+def stamp() -> str:
+    """The version key: Orkestra's version, the cache schema and the loader's own sources (an
+    edited model or loader in a development checkout must not reuse old results)."""
+    from orkestra import __version__
+
+    package = Path(__file__).parent.parent
+    parts = [__version__, str(SCHEMA)]
+    paths = [package / rel for rel in _SOURCES]
+    with os.scandir(package / "registry" / "models") as entries:
+        paths += sorted(Path(e.path) for e in entries if e.name.endswith(".py"))
+    for path in paths:
+        st = path.stat()
+        parts.append(f"{path.name}:{st.st_size}:{st.st_mtime_ns}")
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
+
+
+class Hit:
+    """A cached file's plain data and ops, ready to replay."""
+
+    __slots__ = ("ops", "raw")
+
+    def __init__(self, raw: Any, ops: list[Any]) -> None:
+        self.raw = raw
+        self.ops = ops
+
+
+class ParseCache:
+    """The parse cache of one project, read once per load and written back if anything changed."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.version = stamp()
+        self.dirty = False
+        self.used: set[str] = set()
+        self.files: dict[str, Any] = self._read()
+
+    def _read(self) -> dict[str, Any]:
+        path = self.root / CACHE
+        try:
+            text = jsonio.read_text(path)
+            # json.loads itself, not jsonio.loads: the latter's depth scan costs more than the
+            # parse on a large cache, and the C parser turns excess nesting into RecursionError
+            data = json.loads(text)
+        except FileNotFoundError:
+            return {}
+        except (OSError, InputError, ValueError, RecursionError):  # unreadable or corrupt:
+            self.dirty = True  # rebuilt from the files
+            return {}
+        if (
+            not isinstance(data, dict)
+            or data.get("version") != self.version
+            or not isinstance(data.get("files"), dict)
+        ):
+            self.dirty = True  # another version's cache, or not ours: rebuilt
+            return {}
+        files: dict[str, Any] = data["files"]
+        return files
+
+    def lookup(self, rel: str, path: Path) -> tuple[Hit | None, os.stat_result | None, int]:
+        """(the cached result if `path` is unchanged, its stat, when it was taken)."""
+        seen = time.time_ns()
+        try:
+            st = path.stat()
+        except OSError:
+            return None, None, seen
+        self.used.add(rel)
+        entry: list[Any] = self.files.get(rel)  # type: ignore[assignment]  # shape checked next
+        if not _entry_ok(entry) or entry[:5] != identity(st):
+            return None, st, seen
+        if st.st_mtime_ns + RACY_NS >= entry[5] and not self._confirm(entry, path, rel, st):
+            return None, st, seen
+        return Hit(entry[7], entry[8]), st, seen
+
+    def _confirm(self, entry: list[Any], path: Path, rel: str, st: os.stat_result) -> bool:
+        """Content check of an entry recorded within a timestamp tick of the file's change."""
+        from orkestra.core import yamlio
+
+        try:
+            text = yamlio.read_text(path, display=rel)
+        except InputError:
+            return False
+        if digest(text) != entry[6]:
+            return False
+        now = time.time_ns()
+        if st.st_mtime_ns + RACY_NS < now:  # settled now: later runs skip the hash
+            entry[5] = now
+            self.dirty = True
+        return True
+
+    def store(
+        self, rel: str, st: os.stat_result, seen: int, text: str, raw: Any, ops: list[Any]
+    ) -> None:
+        """Record what loading `rel` produced (ops already in their JSON form)."""
+        self.files[rel] = [*identity(st), seen, digest(text), raw, ops]
+        self.dirty = True
+
+    def forget(self, rel: str) -> None:
+        if self.files.pop(rel, None) is not None:
+            self.dirty = True
+
+    def save(self) -> None:
+        """Write the cache back when it changed; entries of files no longer loaded are dropped.
+
+        The cache is an optimisation: when `.orkestra/` cannot be written (a read-only
+        checkout), loading still succeeded and the next run simply parses again.
+        """
+        for rel in set(self.files) - self.used:
+            del self.files[rel]
+            self.dirty = True
+        if not self.dirty:
+            return
+        from orkestra.core import lock, safewrite
+
+        payload = json.dumps(
+            {"version": self.version, "files": self.files},
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+        try:
+            with lock.locked(self.root / LOCK):
+                safewrite.write_file(self.root, CACHE, payload, durable=False)
+        except (OSError, OrkestraError):  # read-only project: nothing to cache into
+            return
+        self.dirty = False
+
+
+def _entry_ok(entry: Any) -> bool:
+    return (
+        isinstance(entry, list)
+        and len(entry) == 9
+        and all(type(x) is int for x in entry[:6])
+        and isinstance(entry[6], str)
+        and isinstance(entry[8], list)
+    )
+
+
+def ops_ok(ops: list[Any]) -> bool:
+    """Shape check of a cached entry's ops; a malformed entry is parsed again, never trusted."""
+    return all(_op_ok(op) for op in ops)
+
+
+def _op_ok(op: Any) -> bool:
+    if type(op) is not list or not op:
+        return False
+    kind, n = op[0], len(op)
+    if kind == "F":
+        return n == 5 and _strs(op, 1, 4) and (op[4] is None or type(op[4]) is int)
+    if kind == "L":
+        return n == 5 and _strs(op, 1, 4) and type(op[4]) is int
+    if kind == "P":
+        return (
+            n == 8
+            and _strs(op, 1, 4)
+            and type(op[4]) is int
+            and op[5] in PLACE_TARGETS
+            and type(op[6]) is str
+            and obj_ok(op[7])
+        )
+    if kind == "S":
+        return n == 3 and op[1] in SET_ATTRS and obj_ok(op[2])
+    if kind == "D":
+        return n == 4 and op[1] in DICT_ATTRS and type(op[2]) is str and obj_ok(op[3])
+    return False
+
+
+def obj_ok(obj: Any) -> bool:
+    """A cached object: a model spec, a list of them, or a core skill entry."""
+    if not isinstance(obj, dict):
+        return False
+    if "list" in obj:
+        return isinstance(obj["list"], list) and all(lazy.valid_spec(s) for s in obj["list"])
+    if "skill" in obj:
+        fields = obj["skill"]
+        return (
+            isinstance(fields, dict)
+            and set(fields) == SKILL_FIELDS
+            and (obj.get("core") is None or lazy.valid_spec(obj["core"]))
+        )
+    return lazy.valid_spec(obj)
+
+
+def _strs(op: list[Any], start: int, stop: int) -> bool:
+    return all(type(op[i]) is str for i in range(start, stop))
