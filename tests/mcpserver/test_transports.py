@@ -120,3 +120,8 @@ def test_the_cli_does_not_import_the_sdk_for_other_commands() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=_env()
     )
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_serve_outside_a_project_is_an_error(cli: Any, tmp_path: Path) -> None:
+    result = cli("mcp", "serve", cwd=tmp_path)
+    assert result.exit_code == 1 and "no registries/ folder" in result.stderr

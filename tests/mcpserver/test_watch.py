@@ -92,3 +92,35 @@ def test_the_registry_loads_in_the_background_and_once(
         assert len(calls) == 1  # warm: no reload without a change
     finally:
         ws.close()
+
+
+def test_a_change_reloads_the_registry_after_the_answer(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import anyio
+    from mcp import Client
+
+    from orkestra.mcpserver.server import build
+    from orkestra.registry import loader
+
+    ws = Workspace.open(root)
+    ws.join()
+    calls = []
+    real = loader.load
+    monkeypatch.setattr(loader, "load", lambda r: calls.append(r) or real(r))
+    target = root / "registries/agents/release-manager.yaml"
+
+    async def go() -> None:
+        async with Client(build(ws)) as client:
+            target.write_text(target.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+            result = await client.call_tool("search", {"query": "release"})
+            assert not result.is_error
+
+    try:
+        anyio.run(go)
+        ws.join()
+        assert len(calls) == 1  # in the background, after the search answered
+        ws.registry()
+        assert len(calls) == 1  # and the next registry call finds it loaded
+    finally:
+        ws.close()
