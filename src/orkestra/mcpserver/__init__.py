@@ -1,7 +1,8 @@
 """The MCP server (PRODUCT.md §11): the registries, the knowledge and the code map as cited context.
 
-Layout: `workspace` keeps the project warm (registry, search index, knowledge) and refreshes it by
-file identity between calls; `tools`, `context` and `resources` answer the calls with plain JSON
-values; `server` is the only module that imports the `mcp` SDK and registers them; `configs`
-renders each client's MCP config entry for `sync`.
+Layout: `workspace` keeps the project warm (registry, search index) and refreshes it between calls
+(`watch` says whether anything may have changed, `identity` what did); `tools`, `context`,
+`checks` and `resources` answer with plain JSON values built by the CLI's own core functions;
+`server` is the only module that imports the `mcp` SDK and registers them; `run` serves stdio or
+HTTP. Each client's MCP config entry is rendered by `render.targets.mcp_config` for `sync`.
 """
