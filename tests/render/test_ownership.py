@@ -87,14 +87,20 @@ def test_a_lock_entry_of_an_unknown_target_or_in_knowledge_is_reported(scaffold:
         scaffold,
         {
             "knowledge/notes/a.md": {"target": "claude", "sha256": _sha(b"note\n")},
-            ".codex/agents/x.toml": {"target": "codex", "sha256": _sha(b"")},
+            ".codex/agents/x.toml": {"target": "emacs", "sha256": _sha(b"")},  # unknown target
+            ".codex/config.toml": {"target": "codex", "sha256": _sha(b"")},  # outside its roots
             ".claude/skills": {"target": "claude", "sha256": _sha(b"")},  # a root itself
         },
     )
     found = {
         f.message.split("'")[1] for f in validate(load(scaffold)).findings if f.code == "ORK046"
     }
-    assert found == {"knowledge/notes/a.md", ".codex/agents/x.toml", ".claude/skills"}
+    assert found == {
+        "knowledge/notes/a.md",
+        ".codex/agents/x.toml",
+        ".codex/config.toml",
+        ".claude/skills",
+    }
 
 
 def test_a_listed_hand_written_agent_is_never_deleted_without_its_hash(scaffold: Path) -> None:

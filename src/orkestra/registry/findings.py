@@ -93,6 +93,16 @@ CODES: dict[str, tuple[Severity, str]] = {
         "an agent's or command's model is not one a configured render target accepts (claude: "
         "inherit, sonnet, opus, haiku or a full claude-… id)",
     ),
+    "ORK111": (
+        "warning",
+        "an agent's tool has no equivalent in a configured client target (left out of that "
+        "client's file; docs/clients/<client>.md has the mapping tables)",
+    ),
+    "ORK112": (
+        "warning",
+        "an agent's per-client model (`models: {codex: …}`) is a Claude model name: the client "
+        "gets its own default model instead",
+    ),
 }
 
 

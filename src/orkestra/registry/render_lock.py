@@ -31,12 +31,24 @@ LOCK_PATH: Final = "registries/.render-lock.json"
 VERSION: Final = 2
 #: folders no lock entry and no configurable output may ever reach into
 PROTECTED: Final = (".git", "registries", "knowledge", ".orkestra")
+#: the pseudo-target owning `.agents/skills/` (rendered with any client that reads it)
+SHARED_SKILLS: Final = "agents-skills"
 #: each target's fixed output folders (a configured GROUND_TRUTHS output is added per registry)
 TARGET_ROOTS: Final[dict[str, tuple[str, ...]]] = {
     "claude": (".claude/agents/", ".claude/skills/", ".claude/commands/"),
+    "agents-md": (),  # only the AGENTS.md managed block, which is the user's file
+    "codex": (".codex/agents/",),
+    "copilot": (".github/agents/",),
+    "cursor": (".cursor/agents/",),
+    "gemini": (".gemini/agents/",),
+    #: the skills folder Codex, Gemini, Copilot and Cursor share: written once for all of them
+    SHARED_SKILLS: (".agents/skills/",),
 }
 #: each target's fixed output files outside its folders
-TARGET_FILES: Final[dict[str, frozenset[str]]] = {"claude": frozenset()}
+TARGET_FILES: Final[dict[str, frozenset[str]]] = {
+    **{t: frozenset() for t in TARGET_ROOTS},
+    "cursor": frozenset({".cursor/rules/orkestra.mdc"}),
+}
 #: the default name of a ground-truths output: an entry so named may be pruned after a rename
 TRUTHS_NAME: Final = "GROUND_TRUTHS.md"
 #: the managed-block markers of a file Orkestra shares with the user (CLAUDE.md)

@@ -21,9 +21,34 @@ KNOWN_TARGETS = ("claude", "agents-md", "codex", "cursor", "gemini", "copilot")
 
 
 def _targets() -> dict[str, TargetRender]:
-    from orkestra.render.targets import claude
+    from orkestra.render.targets import (
+        agents_md,
+        claude,
+        codex,
+        copilot,
+        cursor,
+        gemini,
+        skills_shared,
+    )
 
-    return {claude.NAME: claude.render}
+    modules = (claude, agents_md, codex, copilot, cursor, gemini, skills_shared)
+    return {m.NAME: m.render for m in modules}
+
+
+def _rendered(reg: Registry, targets: list[str], target: str | None) -> tuple[list[str], set[str]]:
+    """(what to render: `targets` plus the shared skills folder when a configured client needs
+    it; what to prune: every known target on a full sync, so a target removed from orkestra.yaml
+    loses its files, else the one chosen)."""
+    from orkestra.render.targets import skills_shared
+
+    shared = skills_shared.NAME
+    readers = ("codex", "gemini", "copilot", "cursor")
+    configured = list(reg.config.targets)
+    wants = skills_shared.needed(configured) and (target is None or target in readers)
+    rendered = [*targets, shared] if wants else list(targets)
+    if target is None:
+        return rendered, {*KNOWN_TARGETS, shared}
+    return rendered, {target, shared} if target in readers else {target}
 
 
 @dataclass
@@ -142,10 +167,11 @@ def sync(
     reg = registry if registry is not None else load(root)
     warnings = check_valid(reg)
     targets, skipped = choose_targets(reg, target)
-    outputs = render_outputs(reg, targets, Templates(root))
+    rendered, pruned = _rendered(reg, targets, target)
+    outputs = render_outputs(reg, rendered, Templates(root))
     outputs.extend(mcp_config.outputs(reg, [*targets, *skipped]))  # shared files, merged
     owned = owned_entries(reg)
-    new_owned = {p: e for p, e in owned.items() if e.target not in targets}
+    new_owned = {p: e for p, e in owned.items() if e.target not in pruned}
     new_owned.update(
         {
             o.path: manifest.Entry(o.target, manifest.digest(o.data, link=o.link))
@@ -154,7 +180,7 @@ def sync(
         }
     )
     outputs.append(Output(manifest.LOCK_PATH, manifest.dumps(new_owned), target="lock"))
-    plan = writer.plan(root, outputs, owned, set(targets))
+    plan = writer.plan(root, outputs, owned, pruned)
     plan.lock_after = new_owned
     report = SyncReport(mode, targets, plan, warnings=warnings, skipped_targets=skipped)
     if mode == "write":

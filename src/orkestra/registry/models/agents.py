@@ -8,6 +8,7 @@ from pydantic import Field, StringConstraints, model_validator
 
 from orkestra.registry.models import search_fields
 from orkestra.registry.models.common import DomainRef, Model, Name, NonEmpty, ToolName
+from orkestra.registry.models.config import Target
 from orkestra.registry.models.search_fields import SearchFields
 
 ModelId = Annotated[
@@ -34,6 +35,10 @@ class Agent(Model):
     mcp_tools: list[ToolName] = Field(default_factory=list)
     role: Literal["specialist", "orchestrator"] = "specialist"
     color: Color | None = None
+    #: the targets this agent is rendered for (None: every configured target)
+    clients: list[Target] | None = None
+    #: a model per client (`codex: gpt-5-codex`); a client not named gets its own default
+    models: dict[Target, ModelId] = Field(default_factory=dict)
     status: Literal["active", "deprecated"] = "active"
     replaced_by: Name | None = None
     reason: str | None = None
@@ -41,6 +46,9 @@ class Agent(Model):
     imported: bool = False
     #: client frontmatter Orkestra has no field for (kept on import, rendered back verbatim)
     frontmatter_extra: dict[str, Any] = Field(default_factory=dict)
+    #: another client's frontmatter kept on import (`gemini: {temperature: 0.2}`), rendered
+    #: back into that client's file only
+    client_frontmatter: dict[Target, dict[str, Any]] = Field(default_factory=dict)
     prompt: str = ""
 
     @model_validator(mode="after")
@@ -48,6 +56,10 @@ class Agent(Model):
         if self.status == "deprecated" and not (self.replaced_by or self.reason):
             raise ValueError("a deprecated agent needs `replaced_by` or `reason`")
         return self
+
+    def rendered_for(self, target: str) -> bool:
+        """Whether this agent is rendered by `target` (its `clients`, else every target)."""
+        return self.clients is None or target in self.clients
 
     def all_tools(self) -> list[str]:
         """Built-ins then MCP tools, each once, in declared order."""

@@ -157,13 +157,16 @@ def _truths(shared: _Shared, agent: Agent) -> list[dict[str, str]]:
 # --- skills ------------------------------------------------------------------------------------
 
 
-def skill_outputs(reg: Registry, skill: SkillEntry, templates: Templates) -> Iterator[Output]:
-    """SKILL.md plus resources of a core skill, or a vendor skill linked or copied verbatim."""
-    folder = f"{SKILLS}/{skill.name}"
+def skill_outputs(
+    reg: Registry, skill: SkillEntry, templates: Templates, base: str = SKILLS
+) -> Iterator[Output]:
+    """SKILL.md plus resources of a core skill, or a vendor skill linked or copied verbatim,
+    below `base` (Claude's skills folder, or the `.agents/skills/` other clients share)."""
+    folder = f"{base}/{skill.name}"
     if skill.vendor is not None:
         source = reg.root / (skill.folder or "")
         if skill.vendor_root is not None and skill.vendor_root.link == "symlink":
-            link = os.path.relpath(source, reg.root / SKILLS)
+            link = os.path.relpath(source, reg.root / base)
             yield Output(folder, link=link)
         elif _spec_only(skill):
             yield from _copy_tree(source, folder, skip=())  # verbatim

@@ -1,0 +1,120 @@
+"""Each client's names for Claude's tools and models (PRODUCT.md §4), and the warnings they raise.
+
+One table per client maps a Claude Code built-in tool to that client's name. An empty string means
+the client grants the capability without naming it (Codex and Cursor have no per-agent tool list:
+their agents are limited by `sandbox_mode` / `readonly` instead); a tool missing from the table has
+no equivalent and is a warning naming the agent and the tool (ORK111), never a silent drop. MCP
+tools (`mcp__server__tool`) are renamed per client. A per-client model (`models: {codex: …}`) that
+is a Claude model name is a warning (ORK112) and is not written: a client that gets no model uses
+its own default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from orkestra.registry.findings import Finding
+from orkestra.registry.model_rules import claude_accepts
+from orkestra.registry.registry import Registry
+
+#: targets that render agent files of their own (besides claude)
+AGENT_CLIENTS = ("codex", "copilot", "cursor", "gemini")
+#: tools that change files or run commands: an agent holding none is read-only
+WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit", "Bash"})
+_READ_ONLY = ("Read", "NotebookRead", "Grep", "Glob", "LS", "WebFetch", "WebSearch", "TodoWrite")
+_IMPLICIT = {t: "" for t in (*_READ_ONLY, *WRITE_TOOLS, "Skill", "Task", "Agent")}
+
+TOOLS: dict[str, dict[str, str]] = {
+    # GitHub Copilot custom agents: tool aliases (docs.github.com "Custom agents configuration")
+    "copilot": {
+        "Read": "read", "NotebookRead": "read", "Write": "edit", "Edit": "edit",
+        "MultiEdit": "edit", "NotebookEdit": "edit", "Grep": "search", "Glob": "search",
+        "LS": "search", "Bash": "execute", "WebFetch": "web", "WebSearch": "web",
+        "TodoWrite": "todo", "Task": "agent", "Agent": "agent", "Skill": "",
+    },
+    # Gemini CLI built-in tool names (gemini-cli 0.61 ALL_BUILTIN_TOOL_NAMES)
+    "gemini": {
+        "Read": "read_file", "NotebookRead": "read_file", "Write": "write_file",
+        "Edit": "replace", "MultiEdit": "replace", "Grep": "grep_search", "Glob": "glob",
+        "LS": "list_directory", "Bash": "run_shell_command", "WebFetch": "web_fetch",
+        "WebSearch": "google_web_search", "TodoWrite": "write_todos", "Skill": "activate_skill",
+        "Task": "invoke_agent", "Agent": "invoke_agent",
+    },
+    # no per-agent tool list: capabilities follow sandbox_mode (Codex) / readonly (Cursor)
+    "codex": dict(_IMPLICIT),
+    "cursor": dict(_IMPLICIT),
+}  # fmt: skip
+
+
+def mcp_tool(client: str, tool: str) -> str | None:
+    """`mcp__server__tool` in `client`'s spelling ('' when implicit, None when impossible)."""
+    _, server, name = tool.split("__", 2)
+    if client == "copilot":
+        return f"{server}/{name}"
+    if client == "gemini":  # mcp_<server>_<tool>: the server part may not hold `_`
+        return f"mcp_{server}_{name}" if "_" not in server else None
+    return ""
+
+
+def map_tools(client: str, tools: list[str]) -> tuple[list[str], list[str]]:
+    """(the client's tool names, each once, in order; the tools it has no name for)."""
+    table = TOOLS.get(client, {})
+    mapped: dict[str, None] = {}
+    missing: list[str] = []
+    for tool in tools:
+        name = mcp_tool(client, tool) if tool.startswith("mcp__") else table.get(tool)
+        if name is None:
+            missing.append(tool)
+        elif name:
+            mapped.setdefault(name, None)
+    return list(mapped), missing
+
+
+def read_only(tools: list[str]) -> bool:
+    """True when an agent holds no tool that writes files or runs commands (and holds some)."""
+    return bool(tools) and not any(t.split("(", 1)[0] in WRITE_TOOLS for t in tools)
+
+
+def client_model(models: Mapping[Any, str], client: str) -> str | None:
+    """The model to write for `client`, or None (the client's default); never a Claude name."""
+    model = models.get(client)
+    return None if model is None or claude_accepts(model) else model
+
+
+def _configured(reg: Registry) -> list[str]:
+    return [t for t in AGENT_CLIENTS if t in reg.config.targets]
+
+
+def client_tools(reg: Registry) -> Iterator[Finding]:
+    """ORK111: an agent's tool that a configured client it is rendered for has no name for."""
+    for agent in sorted(reg.agents.values(), key=lambda a: a.name):
+        loc = reg.loc("agent", agent.name)
+        for client in _configured(reg):
+            if not agent.rendered_for(client):
+                continue
+            _, missing = map_tools(client, agent.all_tools())
+            for tool in missing:
+                yield Finding.make(
+                    "ORK111",
+                    f"agent '{agent.name}': tool '{tool}' has no equivalent in the {client} "
+                    f"target and is left out of its {client} file (see docs/clients/{client}.md)",
+                    loc.file,
+                    loc.line,
+                )
+
+
+def client_models(reg: Registry) -> Iterator[Finding]:
+    """ORK112: a per-client model that is a Claude model name (never written to that client)."""
+    for agent in sorted(reg.agents.values(), key=lambda a: a.name):
+        loc = reg.loc("agent", agent.name)
+        for client, model in sorted(agent.models.items()):
+            if client != "claude" and claude_accepts(model):
+                yield Finding.make(
+                    "ORK112",
+                    f"agent '{agent.name}': models.{client} is '{model}', a Claude model name; "
+                    f"the {client} file gets the client's default model instead (give a "
+                    f"{client} model id)",
+                    loc.file,
+                    loc.line,
+                )

@@ -1,0 +1,22 @@
+"""The `agents-md` target (PRODUCT.md §4): Orkestra's managed block in the root `AGENTS.md`, read by
+Codex, Copilot, Cursor and others: values, ground truths, the agents and skills rosters."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from orkestra.registry.registry import Registry
+from orkestra.render.environment import Templates
+from orkestra.render.plan import Output
+from orkestra.render.targets.shared import Composer, managed_file
+
+NAME = "agents-md"
+PATH = "AGENTS.md"
+#: Codex reads at most this much of the project docs by default (project_doc_max_bytes)
+CODEX_LIMIT = 32 * 1024
+
+
+def render(reg: Registry, templates: Templates) -> Iterator[Output]:
+    """The AGENTS.md with its managed block."""
+    block = Composer(reg, templates).instructions(markers=True)
+    yield managed_file(reg, PATH, block)

@@ -1,0 +1,59 @@
+"""The GitHub Copilot target (PRODUCT.md §4): `.github/agents/<name>.agent.md` per agent and the
+managed block of `.github/copilot-instructions.md`.
+
+Frontmatter: `name`, `description` (required), `tools` as Copilot's aliases (`read`, `edit`,
+`search`, `execute`, `web`, `agent`, `todo`, MCP tools as `server/tool`; table in
+`registry.client_rules`), `model` only when the agent names one for Copilot. The body is the full
+composed prompt, at most 30,000 characters (Copilot's limit: a longer one stops the sync rather
+than being cut). Skills: `.claude/skills/` or the shared `.agents/skills/`, never both by
+Orkestra's choice; MCP servers: `.vscode/mcp.json` (`mcp_config`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from orkestra.core.errors import InputError
+from orkestra.registry import render_lock
+from orkestra.registry.client_rules import client_model, map_tools
+from orkestra.registry.registry import Registry
+from orkestra.render.environment import Templates
+from orkestra.render.plan import Output
+from orkestra.render.targets.shared import Composer, dump_extra, extra, managed_file
+
+NAME = "copilot"
+AGENTS = render_lock.TARGET_ROOTS[NAME][0].rstrip("/")
+INSTRUCTIONS = ".github/copilot-instructions.md"
+BODY_LIMIT = 30_000
+#: keys Copilot reads in an agent file besides those written here (kept from an import)
+OPTIONAL = ("target", "mcp-servers", "argument-hint", "handoffs", "infer", "metadata")
+
+
+def render(reg: Registry, templates: Templates) -> Iterator[Output]:
+    """Agent files, then the instructions file with its managed block."""
+    composer = Composer(reg, templates)
+    for agent in composer.agents(NAME):
+        context = composer.context(agent)
+        prompt = composer.prompt(context)
+        path = f"{AGENTS}/{agent.name}.agent.md"
+        if len(prompt) > BODY_LIMIT:
+            loc = reg.loc("agent", agent.name)
+            raise InputError(
+                f"agent '{agent.name}': its composed prompt is {len(prompt)} characters and "
+                f"Copilot reads at most {BODY_LIMIT} ({path}); shorten it, or leave copilot out "
+                "of the agent's `clients`",
+                file=loc.file,
+                line=loc.line or None,
+            )
+        tools, _ = map_tools(NAME, list(context["tools"]))
+        values = {
+            "name": agent.name,
+            "description": agent.description.strip(),
+            "tools": tools,
+            "model": client_model(agent.models, NAME),
+            "extra_frontmatter": dump_extra(extra(agent, NAME, OPTIONAL)),
+            "prompt": prompt.rstrip("\n"),
+        }
+        text = templates.render("copilot/agent.md.j2", values)
+        yield Output(path, text.encode("utf-8"))
+    yield managed_file(reg, INSTRUCTIONS, composer.instructions(markers=True))

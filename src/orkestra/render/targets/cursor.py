@@ -1,0 +1,46 @@
+"""The Cursor target (PRODUCT.md §4): `.cursor/agents/<name>.md` per agent and one always-applied
+rule, `.cursor/rules/orkestra.mdc`, holding the values, ground truths and rosters.
+
+Agent frontmatter: `name`, `description`, `model` (only when the agent names one for Cursor) and
+`readonly: true` for an agent holding no tool that writes or runs commands (Cursor has no
+per-agent tool list). The rule has `description` and `alwaysApply: true` and no `globs` (never
+`globs: **/*` with `alwaysApply`). Skills: Cursor reads `.claude/skills/` and `.agents/skills/`;
+MCP servers: `.cursor/mcp.json` (`mcp_config`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from orkestra.registry import render_lock
+from orkestra.registry.client_rules import client_model, read_only
+from orkestra.registry.registry import Registry
+from orkestra.render.environment import Templates
+from orkestra.render.plan import Output
+from orkestra.render.targets.shared import Composer, dump_extra, extra
+
+NAME = "cursor"
+AGENTS = render_lock.TARGET_ROOTS[NAME][0].rstrip("/")
+(RULE,) = render_lock.TARGET_FILES[NAME]
+#: documented agent frontmatter keys (cursor.com/docs/context/subagents)
+KEYS = ("name", "description", "model", "readonly", "is_background")
+RULE_KEYS = ("description", "globs", "alwaysApply")
+
+
+def render(reg: Registry, templates: Templates) -> Iterator[Output]:
+    """Agent files, then the rule."""
+    composer = Composer(reg, templates)
+    for agent in composer.agents(NAME):
+        context = composer.context(agent)
+        values = {
+            "name": agent.name,
+            "description": agent.description.strip(),
+            "model": client_model(agent.models, NAME),
+            "readonly": read_only(list(context["tools"])),
+            "extra_frontmatter": dump_extra(extra(agent, NAME, ("is_background",))),
+            "prompt": composer.prompt(context).rstrip("\n"),
+        }
+        text = templates.render("cursor/agent.md.j2", values)
+        yield Output(f"{AGENTS}/{agent.name}.md", text.encode("utf-8"))
+    body = composer.instructions(markers=False).rstrip("\n")
+    yield Output(RULE, templates.render("cursor/rule.mdc.j2", {"body": body}).encode("utf-8"))

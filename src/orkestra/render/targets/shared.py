@@ -1,0 +1,102 @@
+"""What the client targets share: the composed agent prompt, the instruction block (values, ground
+truths, agents and skills rosters) and files Orkestra keeps a managed block in (PRODUCT.md §4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from orkestra.core import safewrite, yamlio
+from orkestra.core.errors import InputError, UnsafePathError
+from orkestra.registry import render_lock
+from orkestra.registry.models import Agent
+from orkestra.registry.registry import Registry
+from orkestra.render.environment import Templates
+from orkestra.render.plan import Output
+from orkestra.render.resolve import SkillIndex
+
+BEGIN, END = render_lock.BEGIN, render_lock.END
+
+
+class Composer:
+    """Renders agents' composed prompts (the Claude target's composition, §3.2) for any client."""
+
+    def __init__(self, reg: Registry, templates: Templates) -> None:
+        from orkestra.render.targets import claude
+
+        self.reg = reg
+        self.templates = templates
+        self.index = SkillIndex(reg)
+        self._shared = claude._Shared(reg, self.index, templates)
+
+    def agents(self, target: str) -> list[Agent]:
+        """The agents rendered for `target`, by name."""
+        chosen = [a for a in self.reg.agents.values() if a.rendered_for(target)]
+        return sorted(chosen, key=lambda a: a.name)
+
+    def context(self, agent: Agent) -> dict[str, Any]:
+        """The Claude target's template variables of `agent` (tools, skills, composition)."""
+        from orkestra.render.targets import claude
+
+        return claude.agent_context(agent, self._shared)
+
+    def prompt(self, context: dict[str, Any]) -> str:
+        """The composed prompt (identities … instructions) without frontmatter."""
+        return self.templates.render("shared/prompt.md.j2", context)
+
+    def instructions(self, *, markers: bool) -> str:
+        """The instruction block: values, ground truths, agents and skills rosters."""
+        reg = self.reg
+        truths: dict[str, str] = {}
+        for truth_registry in reg.truth_files.values():
+            meta = truth_registry.metadata
+            truths.setdefault(meta.render.output, meta.title)
+        context = {
+            "markers": markers,
+            "values": self._shared.values,
+            "truths": [{"path": p, "title": t} for p, t in sorted(truths.items())],
+            "agents": [
+                {"name": a.name, "role": a.role, "description": a.description}
+                for a in sorted(reg.agents.values(), key=lambda a: a.name)
+            ],
+            "skills": [
+                {"name": n, "description": reg.skills[n].description}
+                for n in sorted(self.index.active())
+            ],
+        }
+        return self.templates.render("shared/instructions.md.j2", context)
+
+
+def extra(agent: Agent, target: str, allowed: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """An imported agent's frontmatter kept for this client (`client_frontmatter`), limited to
+    `allowed` keys when the client rejects unknown ones."""
+    kept = {
+        k: v for c, kv in agent.client_frontmatter.items() if c == target for k, v in kv.items()
+    }
+    if allowed is not None:
+        kept = {k: v for k, v in kept.items() if k in allowed}
+    return kept
+
+
+def dump_extra(values: dict[str, Any]) -> str:
+    """Extra frontmatter lines (YAML), or ''."""
+    return yamlio.dumps(values) if values else ""
+
+
+def managed_file(reg: Registry, rel: str, block: str) -> Output:
+    """`rel` with Orkestra's block between the markers replaced (or appended); the rest of the
+    file is the user's and is kept byte for byte."""
+    try:  # refused before it is read, not only when it is written
+        path = reg.root / safewrite.check_target(reg.root, rel)
+    except UnsafePathError as exc:
+        raise UnsafePathError(exc.message, file=exc.file or rel) from None
+    current = yamlio.read_text(path, display=rel) if path.exists() else ""
+    start, end = current.find(BEGIN), current.find(END)
+    if start >= 0 and end > start:
+        text = current[:start] + block.rstrip("\n") + current[end + len(END) :]
+    elif start >= 0 or end >= 0:
+        raise InputError(
+            f"{rel} has only one of the orkestra:begin/end markers; restore the pair", file=rel
+        )
+    else:
+        text = (current.rstrip("\n") + "\n\n" if current.strip() else "") + block
+    return Output(rel, text.encode("utf-8"), shared=True)
