@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # pydantic loads with the first model built (list commands ma
         Config,
         DecisionRecord,
         DecisionsRegistry,
+        McpServer,
         Scope,
         SkillFile,
         SkillMd,
@@ -107,6 +108,8 @@ class Registry:
     decisions: dict[str, DecisionRecord] = field(default_factory=dict)
     domains: dict[str, Domain] = field(default_factory=dict)
     commands: dict[str, Command] = field(default_factory=dict)
+    #: MCP servers declared once in registries/mcp.yaml (name -> server), rendered per target
+    mcp_servers: dict[str, McpServer] = field(default_factory=dict)
     #: (kind, name) -> where it is defined; kind is agent|skill|scope|truth|decision|command|...
     locations: dict[tuple[str, str], Location] = field(default_factory=dict)
     #: problems found while loading (syntax, schema, duplicates, layout)

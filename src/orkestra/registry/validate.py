@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from orkestra.core.clock import today
+from orkestra.registry.client_rules import client_models, client_tools
 from orkestra.registry.evidence import split as evidence_target
 from orkestra.registry.evidence import target as evidence_file
 from orkestra.registry.findings import Finding
@@ -326,6 +327,8 @@ RULES: tuple[Rule, ...] = (
     vendor_links,
     package_patterns,
     target_models,
+    client_tools,
+    client_models,
 )
 
 

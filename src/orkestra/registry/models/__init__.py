@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from orkestra.registry.models.config import Config, KnowledgeConfig, MiningConfig, VendorRoot
     from orkestra.registry.models.decisions import DecisionRecord, DecisionsRegistry, SourceCommit
     from orkestra.registry.models.ledger import ClassificationEntry, ReleaseNoteEntry
+    from orkestra.registry.models.mcp import McpFile, McpServer
     from orkestra.registry.models.scopes import Scope, ScopesFile
     from orkestra.registry.models.skills import Section, SkillFile, SkillMd
     from orkestra.registry.models.tools import ToolsFile
@@ -44,6 +45,8 @@ _WHERE: dict[str, str] = {
     "SourceCommit": "orkestra.registry.models.decisions",
     "TIER_LAYER": "orkestra.registry.models.common",
     "ToolsFile": "orkestra.registry.models.tools",
+    "McpFile": "orkestra.registry.models.mcp",
+    "McpServer": "orkestra.registry.models.mcp",
     "TruthRegistry": "orkestra.registry.models.truths",
     "TruthStatement": "orkestra.registry.models.truths",
     "ValueItem": "orkestra.registry.models.characters",
@@ -71,6 +74,8 @@ __all__ = [
     "DecisionRecord",
     "DecisionsRegistry",
     "KnowledgeConfig",
+    "McpFile",
+    "McpServer",
     "MiningConfig",
     "Model",
     "ReleaseNoteEntry",
