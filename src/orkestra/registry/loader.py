@@ -307,22 +307,12 @@ class _Loader:
         mcp_path = self.reg.registries / "mcp.yaml"
         if mcp_path.is_file():
             self.unit(mcp_path, self._mcp, allow_empty=True)
-        mcp_path = self.reg.registries / "mcp.yaml"
-        if mcp_path.is_file():
-            self.unit(mcp_path, self._mcp, allow_empty=True)
 
     def _values(self, data: yamlio.LineDict, file: str, path: Path) -> None:
         values = self.model(models.ValuesFile, data, file)
         if values is not None:
             items = [_m(v, "ValuesFile", sub=["values", i]) for i, v in enumerate(values.values)]
             self.record("S", "values", ("list", items))
-
-    def _mcp(self, data: yamlio.LineDict, file: str, path: Path) -> None:
-        servers = self.model(models.McpFile, data, file)
-        if servers is not None:
-            for name, server in servers.root.items():
-                self.record("D", "mcp_servers", name, _m(server, "McpFile", sub=["root", name]))
-                self.record("L", "mcp", name, file, 0)
 
     def _mcp(self, data: yamlio.LineDict, file: str, path: Path) -> None:
         servers = self.model(models.McpFile, data, file)
