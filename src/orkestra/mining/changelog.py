@@ -12,6 +12,7 @@ twice, or after deleting the file, gives the same bytes.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -109,9 +110,9 @@ def render_all(
         if name not in known:
             raise NotFound(f"unknown package {name!r}; known: {', '.join(sorted(known))}")
     sync(root, config)
-    records = {r["sha"]: r for r in index.records(root)}
+    records = index.LazyRecords(root)
     order = {sha: pos for pos, sha in enumerate(records)}
-    parents = {sha: r["parents"] for sha, r in records.items()}
+    parents = {sha: records.parents(sha) for sha in records}
     tags = Git(root).tags()
     notes = release_notes(root)
     by_package: dict[str, list[dict[str, Any]]] = {}
@@ -120,7 +121,7 @@ def render_all(
             by_package.setdefault(note["package"], []).append(note)
     names = packages or _every(root, config, known, by_package)
     known_shas = set(records)
-    reverts = revert_targets(records)
+    reverts = revert_targets(records, records.maybe_reverts())
     plans = []
     for name in names:
         releases = releases_of(name, tags, known_shas)
@@ -178,7 +179,7 @@ def render_text(
     releases: list[Release],
     owner: dict[str, Release],
     notes: list[dict[str, Any]],
-    records: dict[str, dict[str, Any]],
+    records: Mapping[str, dict[str, Any]],
     order: dict[str, int],
     reverts: dict[str, str] | None = None,
 ) -> tuple[str, dict[str, int]]:
@@ -230,15 +231,17 @@ def _cancel_reverts(
     return [n for n in items if n["sha"] not in drop]
 
 
-def revert_targets(records: dict[str, dict[str, Any]]) -> dict[str, str]:
+def revert_targets(
+    records: Mapping[str, dict[str, Any]], candidates: Iterable[str] | None = None
+) -> dict[str, str]:
     """Revert commit sha -> the full sha it reverts (abbreviated targets resolved; unknown ones,
     or ambiguous abbreviations, left out)."""
     import bisect
 
     out: dict[str, str] = {}
     ordered: list[str] | None = None
-    for sha, record in records.items():
-        target = record["signals"].get("reverts")
+    for sha in records if candidates is None else candidates:
+        target = records[sha]["signals"].get("reverts")
         if not target:
             continue
         if target in records:
@@ -254,7 +257,7 @@ def revert_targets(records: dict[str, dict[str, Any]]) -> dict[str, str]:
 
 
 def _sections(
-    items: list[dict[str, Any]], records: dict[str, dict[str, Any]], order: dict[str, int]
+    items: list[dict[str, Any]], records: Mapping[str, dict[str, Any]], order: dict[str, int]
 ) -> list[str]:
     out = []
     ranked = sorted(items, key=lambda n: (-order[n["sha"]], n["id"]))
@@ -265,7 +268,7 @@ def _sections(
     return out
 
 
-def _line(note: dict[str, Any], records: dict[str, dict[str, Any]]) -> str:
+def _line(note: dict[str, Any], records: Mapping[str, dict[str, Any]]) -> str:
     breaking = "**Breaking:** " if records[note["sha"]]["signals"].get("breaking") else ""
     summary = " ".join(str(note["summary"]).split())
     return f"- {breaking}{summary} ({note['sha'][:7]})\n"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -171,6 +171,49 @@ def newest_first(root: Path, block: int = 1 << 18) -> Iterator[tuple[str, str]]:
                 if raw:
                     line = raw.decode("utf-8")
                     yield line[:40], line
+
+
+class LazyRecords(Mapping[str, Record]):
+    """sha -> record over the raw lines, each decoded on first use (a changelog needs the
+    records of its released commits only); parents, and whether a commit may be a revert, are
+    read from the line itself, as `encode` wrote it, without decoding the rest."""
+
+    #: how `encode` (through `reader.make_record`) starts a record, and ends one that reverts
+    #: nothing (`signals.reverts` is its last key)
+    _HEAD = '{"sha":"'
+    _NO_REVERT = '"reverts":null}}'
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._lines = {line[:40]: line for line in raw_lines(root)}
+        self._done: dict[str, Record] = {}
+
+    def __getitem__(self, sha: str) -> Record:
+        record = self._done.get(sha)
+        if record is None:
+            record = self._done[sha] = decode(self._lines[sha], root=self._root)
+        return record
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._lines)
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    def __contains__(self, sha: object) -> bool:
+        return sha in self._lines
+
+    def parents(self, sha: str) -> list[str]:
+        line = self._lines[sha]
+        start = 41 + len(self._HEAD) + 40 + len('","parents":[')
+        if line.startswith(f'{self._HEAD}{sha}","parents":[', 41):
+            end = line.find("]", start)
+            return [p.strip('"') for p in line[start:end].split(",")] if end > start else []
+        return list(self[sha]["parents"])
+
+    def maybe_reverts(self) -> Iterator[str]:
+        """Shas of the commits whose record may name a reverted commit."""
+        return (sha for sha, line in self._lines.items() if not line.endswith(self._NO_REVERT))
 
 
 class IndexDamaged(InputError):
