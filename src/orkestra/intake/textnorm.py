@@ -123,18 +123,40 @@ def _accents() -> dict[int, str]:
     return table
 
 
+#: what makes a line worth a loose reading: markup inside a word or opening one (`ig**no**re`,
+#: `**Ignore`), an accented Latin letter, or a digit standing for a letter inside a word
+_SPLIT = re.compile(
+    r"\w(?:<[^<>\n]{1,40}>|[*_~`]+)+\w|(?:^|[ \t])[*_~]+\w|[\u00c0-\u024f]|"
+    r"[a-z][013457@$][a-z]|\b[013457@$][a-z]|[a-z][013457@$]\b",
+    re.M,
+)
+
+
 def loose(plain: str) -> str | None:
     """A lower-case reading with markup inside phrases removed (`**ig**nore`, `ig<b></b>nore`),
     accents dropped (`ïgnöre`) and digits inside words read as letters (`1gn0re`).
 
-    Lines are kept. None when it reads the same as `plain` lower-cased (nothing to add).
+    Only lines showing one of these are read (the others are left empty, so line numbers hold and
+    the pre-filter has little to scan). None when no line needs it.
     """
     lowered = plain.lower()
-    text = _MARKUP.sub("", lowered)
+    wanted: set[int] = set()
+    line, last = 0, 0
+    for match in _SPLIT.finditer(lowered):
+        line += lowered.count("\n", last, match.start())
+        last = match.start()
+        wanted.add(line)
+    if not wanted:
+        return None
+    lines = lowered.split("\n")
+    return "\n".join(_loosen(text) if i in wanted else "" for i, text in enumerate(lines))
+
+
+def _loosen(line: str) -> str:
+    text = _MARKUP.sub("", line)
     if not text.isascii():
         text = text.translate(_accents())
-    text = _LEET.sub(lambda m: m.group(0).translate(_LEET_MAP), text)
-    return None if text == lowered else text
+    return _LEET.sub(lambda m: m.group(0).translate(_LEET_MAP), text)
 
 
 def markup_only(raw: str, relaxed_line: str) -> bool:
