@@ -73,6 +73,8 @@ class Marketplace:
     collisions: list[str] = field(default_factory=list)
     invalid: Path | None = None
     invalid_line: int = 0
+    #: (agent, skill): the agent lists the spec-invalid skill
+    unlisted: tuple[str, str] = ("", "")
 
 
 def _prose(rng: random.Random, words: int) -> str:
@@ -118,7 +120,9 @@ def _tools_yaml(rng: random.Random, index: int, orchestrator: bool) -> str:
     return f"tools: {', '.join(tools)}\n"
 
 
-def _agent(rng: random.Random, plugin: str, name: str, index: int) -> str:
+def _agent(
+    rng: random.Random, plugin: str, name: str, index: int, skills: list[str] | None = None
+) -> str:
     orchestrator = index % 7 == 3
     text = (
         f"{name.replace('-', ' ').capitalize()} for the {plugin} plugin: {_prose(rng, 12)}. "
@@ -134,6 +138,8 @@ def _agent(rng: random.Random, plugin: str, name: str, index: int) -> str:
         head += f"color: {color}\n"
     if index % 6 == 2:
         head += "permissionMode: plan\n"
+    if skills:
+        head += f"skills: {', '.join(skills)}\n"
     body = (
         f"# {name}\n\nYou are the {name} of {plugin}. {_prose(rng, 30)}.\n\n"
         f"## Process\n\n1. {_prose(rng, 8)}\n2. {_prose(rng, 8)}\n\n"
@@ -189,7 +195,12 @@ def build(base: Path) -> Marketplace:
             agents[1] = AGENT_CLASH[2]
         for name in agents:
             path = folder / "agents" / f"{name}.md"
-            _write(path, _agent(rng, plugin, name, index))
+            listed = None
+            if plugin == INVALID_PLUGIN and name.endswith("-helper"):
+                # lists the spec-invalid skill: left out of its `skills` when that is refused
+                listed = [f"{plugin}-workflow", f"{plugin}-guide"]
+                market.unlisted = (name, listed[0])
+            _write(path, _agent(rng, plugin, name, index, listed))
             index += 1
             if name == AGENT_CLASH[2] and plugin == AGENT_CLASH[1]:
                 market.collisions.append(f"agent:{name}")

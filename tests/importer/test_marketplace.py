@@ -74,7 +74,10 @@ def test_the_import_reports_collisions_and_the_one_refusal(imported: Any) -> Non
     # README.md files in agents/ are not entries: skipped, not refused
     assert report.skipped and all(s["path"].endswith("agents/README.md") for s in report.skipped)
     assert report.validation == {"errors": 0, "warnings": 0}
-    assert not any("sync" in hint for hint in report.hints if "refused" in hint)
+    assert not any("sync" in hint for hint in report.hints if "refused (" in hint)
+    # an agent listing the refused skill keeps the rest of its list, and the hint says so
+    agent, skill = market.unlisted
+    assert any(f"agent '{agent}' lists the refused skill '{skill}'" in h for h in report.hints)
 
 
 def test_validate_strict_passes_on_the_imported_marketplace(imported: Any) -> None:
@@ -176,6 +179,8 @@ def test_cli_refuses_the_invalid_skill_alone_and_fixing_it_imports_it(
     assert [s["name"] for s in again.json()["skills"]] == [market.invalid.parent.name]
     assert cli("sync", cwd=root).exit_code == 0
     assert (root / ".claude/skills" / market.invalid.parent.name / "SKILL.md").is_file()
+    agent, skill = market.unlisted  # its plugin scope brings the fixed skill back to it
+    assert skill in _doc(root / f".claude/agents/{agent}.md").meta["skills"]
 
 
 def test_a_validation_error_after_import_is_exit_1_and_never_says_sync(

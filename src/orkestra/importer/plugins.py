@@ -40,6 +40,8 @@ class PluginScopes:
         self._scopes = {p: scope_name(p) for p in with_agents & with_skills if p is not None}
         #: scope -> the plugin folder it came from, for the scopes an imported agent declares
         self.declared: dict[str, Path] = {}
+        #: scopes the project's agents already declare (a re-import after fixing a refused skill)
+        self.live: set[str] = set()
 
     def for_agent(self, path: Path) -> str | None:
         plugin = agent_plugin(path)
@@ -55,4 +57,5 @@ class PluginScopes:
         """The skill's plugin scope, when an imported agent of that plugin declares it."""
         plugin = skill_plugin(path)
         scope = self._scopes.get(plugin) if plugin is not None else None
-        return scope if scope is not None and scope in self.declared else None
+        live = scope is not None and (scope in self.declared or scope in self.live)
+        return scope if live else None

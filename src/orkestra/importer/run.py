@@ -103,6 +103,9 @@ class _Importer:
             if kind in ("agent", "skill"):
                 self.taken[(kind, name)] = str(self.reg.loc(kind, name))
         self.tools: list[str] = []
+        #: names of skills refused here, and (agent, skill) pairs left out of an agent for it
+        self.refused_skills: set[str] = set()
+        self.unlisted: list[tuple[str, str]] = []
 
     def refuse(self, path: str, reason: str, line: int | None = None) -> None:
         self.report.refused.append(Refused(path, reason, line).to_dict())
@@ -197,6 +200,7 @@ class _Importer:
             item = convert.skill(doc, path.parent.name, self.report.layer, self.provider, scope)
         except convert.Skip as exc:
             self.refuse(rel, str(exc), exc.line)
+            self.refused_skills.add(str(doc.meta.get("name") or path.parent.name).strip())
             return
         base = f"registries/skills/{self.tier}"
         dest = f"{base}/{item.name}.yaml"
@@ -275,6 +279,25 @@ class _Importer:
             if scopes and not scopes & declared and entry["name"] not in explicit:
                 dormant.append(entry["name"])
         return sorted(dormant)
+
+    def unlist_refused(self) -> None:
+        """An imported agent that lists a refused skill would fail validation and stop every
+        sync: the name is left out of its `skills` (and said in the hints) so the rest renders."""
+        for entry in self.report.agents:
+            data = self.planned(entry["to"])
+            listed = data.get("skills") or []
+            gone = [
+                n for n in listed if n in self.refused_skills and ("skill", n) not in self.taken
+            ]
+            if not gone:
+                continue
+            kept = [n for n in listed if n not in gone]
+            if kept:
+                data["skills"] = kept
+            else:
+                del data["skills"]
+            self.report.files[entry["to"]] = yamlio.dumps(data).encode("utf-8")
+            self.unlisted.extend((entry["name"], n) for n in gone)
 
     def planned(self, rel: str) -> Any:
         return yamlio.loads(self.report.files[rel].decode("utf-8"), rel)
@@ -359,14 +382,15 @@ def import_tree(
     report = ImportReport(source=str(source), dry_run=dry_run, layer=layer)
     tree = SafeTree(source)
     agent_files, skill_files, refused = find_sources(tree)
-    importer = _Importer(
-        root.resolve(), tree, report, provider, PluginScopes(agent_files, skill_files)
-    )
+    plugins = PluginScopes(agent_files, skill_files)
+    importer = _Importer(root.resolve(), tree, report, provider, plugins)
+    plugins.live = {scope for agent in importer.reg.agents.values() for scope in agent.scopes}
     report.refused.extend(r.to_dict() for r in refused)
     for path in agent_files:
         importer.agent(path)
     for path in skill_files:
         importer.skill(path)
+    importer.unlist_refused()
     importer.register_tools()
     importer.register_scopes()
     report.dormant = importer.dormant()
@@ -374,6 +398,12 @@ def import_tree(
         _write(importer.root, report)
         report.validation = _validation(importer.root)
     report.hints = _hints(importer.root, source, report)
+    report.hints[1:1] = [
+        f"agent '{agent}' lists the refused skill '{skill}': it was left out of the agent's "
+        f"`skills` so the rest renders; add it back in registries/agents/{agent}.yaml once "
+        f"'{skill}' is imported"
+        for agent, skill in importer.unlisted
+    ]
     return report
 
 

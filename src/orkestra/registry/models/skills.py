@@ -36,6 +36,7 @@ def trigger_phrase(description: str) -> str | None:
     found = TRIGGER_RE.search(description)
     return found.group(0) if found else None
 
+
 #: the only frontmatter keys the Agent Skills specification allows
 SPEC_KEYS = ("name", "description", "license", "allowed-tools", "metadata", "compatibility")
 
