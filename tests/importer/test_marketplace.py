@@ -142,6 +142,7 @@ def test_provider_is_kept_and_listed(imported: Any) -> None:
     rows = {row["name"]: row for row in skills_list(load(root))}
     assert {rows[name]["provider"] for name in market.skills} == {"acme"}
     assert rows["example-skill"]["provider"] is None
+    assert {rows[name]["type"] for name in market.skills} == {None}  # none declared, none forced
 
 
 def test_claude_code_accepts_the_round_trip(imported: Any, tmp_path: Path) -> None:

@@ -108,7 +108,7 @@ def _skill_row(reg: Registry, skill: SkillEntry, dormant: set[str]) -> dict[str,
         "name": skill.name,
         "description": skill.description,
         "layer": skill.layer,
-        "type": skill.type,
+        "type": skill.type or None,  # an imported skill may declare none
         "source": skill.source,
         "provider": skill.provider,
         "dormant": skill.name in dormant,
