@@ -337,7 +337,7 @@ _DECODE_HINTS = ("decode", "fromhex", "unhexlify", "a2b_", "decompress", "loads"
 #: what any hit needs in the source: a dynamic call, or a path constant that can leave the folder
 _HINTS = re.compile(
     r"\b(?:exec|eval|compile|__import__|getattr|import_module|globals|vars|locals|builtins)\b|"
-    r"__builtins__|['\"](?:/|~|\.\./|\$HOME)|home\(\)|expanduser"
+    r"__builtins__|['\"](?:/|~|\.\.(?:/|['\"])|\$HOME)|home\(\)|expanduser"
 )
 
 
