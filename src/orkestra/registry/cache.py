@@ -132,11 +132,9 @@ class ParseCache:
 
     def _confirm(self, entry: list[Any], path: Path, rel: str, st: os.stat_result) -> bool:
         """Content check of an entry recorded within a timestamp tick of the file's change."""
-        from orkestra.core import yamlio
-
-        try:
-            text = yamlio.read_text(path, display=rel)
-        except InputError:
+        try:  # the text yamlio.read_text gave when the entry was stored (no YAML import here)
+            text = path.read_bytes().decode("utf-8-sig")
+        except (OSError, UnicodeDecodeError):
             return False
         if digest(text) != entry[6]:
             return False

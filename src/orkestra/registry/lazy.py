@@ -112,20 +112,21 @@ class Lazy:
         if name in fields and not name.startswith("_"):
             value = fields[name]
             return tuple(value) if name in self._spec["t"] else value
-        return getattr(self.model(), name)
+        return getattr(self._built(), name)
 
-    def model(self) -> Any:
-        """The real model (validated once, then kept)."""
+    def _built(self) -> Any:
+        """The real model (validated once, then kept). Only underscore names live on this
+        class: anything else would hide a field of the same name (an agent has `model`)."""
         if self._model is None:
             self._model = build(self._raw, self._spec)
         return self._model
 
     def __eq__(self, other: object) -> bool:
-        other_model = other.model() if isinstance(other, Lazy) else other
-        return bool(self.model() == other_model)
+        other_model = other._built() if isinstance(other, Lazy) else other
+        return bool(self._built() == other_model)
 
     def __hash__(self) -> int:
-        return hash(self.model())
+        return hash(self._built())
 
     def __repr__(self) -> str:
         return f"Lazy({self._spec['m']}, {self._fields.get('name', '')!r})"

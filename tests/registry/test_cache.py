@@ -1,0 +1,302 @@
+"""The parse cache (`registry.cache`): a load through it is always identical to a cold load."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from orkestra.registry import cache, inventory
+from orkestra.registry.loader import load
+from orkestra.registry.registry import Registry
+from orkestra.registry.validate import validate
+from tests.registry.helpers import scaffold
+
+CACHE = cache.CACHE
+
+
+def snap(reg: Registry) -> dict[str, Any]:
+    """Everything a load produced, as plain data (models dumped, skills as their fields)."""
+    out: dict[str, Any] = {
+        "findings": [(f.code, f.message, f.file, f.line) for f in reg.findings],
+        "locations": sorted((k, str(v)) for k, v in reg.locations.items()),
+        "config": reg.config.model_dump(),
+        "tools": reg.tools.model_dump(),
+        "values": [v.model_dump() for v in reg.values],
+        "decisions_registry": reg.decisions_registry.model_dump(),
+    }
+    for attr in ("identities", "mindsets", "styles", "agents", "commands", "scopes", "truths"):
+        out[attr] = {k: v.model_dump() for k, v in getattr(reg, attr).items()}
+    out["decisions"] = {k: v.model_dump() for k, v in reg.decisions.items()}
+    out["truth_files"] = {k: v.model_dump() for k, v in reg.truth_files.items()}
+    out["skills"] = {
+        k: {**vars(v), "core": v.core.model_dump() if v.core is not None else None}
+        for k, v in reg.skills.items()
+    }
+    return out
+
+
+def lists(reg: Registry) -> dict[str, Any]:
+    """What the list and info commands answer (they run on lazy models)."""
+    out: dict[str, Any] = {
+        "agents": inventory.agents_list(reg),
+        "skills": inventory.skills_list(reg),
+        "scopes": inventory.scopes_list(reg),
+        "truths": inventory.truths_list(reg),
+        "decisions": inventory.decisions_list(reg),
+    }
+    out["agent_info"] = [inventory.agent_info(reg, name) for name in sorted(reg.agents)]
+    out["skill_info"] = [inventory.skill_info(reg, name) for name in sorted(reg.skills)]
+    return out
+
+
+def same_as_cold(root: Path) -> None:
+    """Cold, cached (twice: the first may write), and lazy loads all give the same registry,
+    the same validation report and the same list/info answers."""
+    cold = load(root, use_cache=False)
+    expected = snap(cold)
+    for _ in range(2):
+        assert snap(load(root)) == expected
+    assert validate(load(root)).findings == validate(cold).findings
+    assert lists(load(root, lazy_models=True)) == lists(cold)
+    assert snap(load(root, lazy_models=True)) == expected
+
+
+@pytest.fixture
+def proj(tmp_path: Path) -> Path:
+    return scaffold(tmp_path / "p")
+
+
+AGENT = "name: {name}\ndescription: Agent {body}.\nscopes: [{scope}]\nskills: [{skill}]\n"
+SKILL = (
+    "metadata:\n  identifier: {name}\n  name: {name}\n  description: Does {body}. Use when "
+    "you need {body}.\n  type: workflow\n  layer: K2\nscopes: [{scope}]\n"
+)
+
+
+def _write(root: Path, rel: str, text: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+# --- edits ---------------------------------------------------------------------------------------
+
+EDITS = st.sampled_from(
+    ["agent", "skill", "bad-yaml", "bad-schema", "wrong-stem", "delete", "scopes", "duplicate"]
+)
+
+
+def _apply(root: Path, edit: str, n: int) -> None:
+    reg = root / "registries"
+    name = f"gen-{n % 3}"
+    scope = f"s{n % 2}"
+    if edit == "agent":
+        _write(root, f"registries/agents/{name}.yaml", AGENT.format(
+            name=name, body=n, scope=scope, skill=f"gen-{(n + 1) % 3}"))  # fmt: skip
+    elif edit == "skill":
+        _write(root, f"registries/skills/domains/{name}.yaml",
+               SKILL.format(name=name, body=n, scope=scope))  # fmt: skip
+    elif edit == "bad-yaml":
+        _write(root, f"registries/agents/{name}.yaml", f"name: [{n}\n")
+    elif edit == "bad-schema":
+        _write(root, f"registries/agents/{name}.yaml", f"name: {name}\ncolour: {n}\n")
+    elif edit == "wrong-stem":
+        _write(root, f"registries/agents/{name}.yaml", AGENT.format(
+            name=f"other-{n}", body=n, scope=scope, skill="x"))  # fmt: skip
+    elif edit == "delete":
+        for path in (*reg.glob("agents/gen-*.yaml"), *reg.glob("skills/domains/gen-*.yaml")):
+            if path.stem == name:
+                path.unlink()
+    elif edit == "scopes":
+        _write(root, "registries/scopes.yaml",
+               f"scopes:\n  s0:\n    description: Zero {n}.\n  s1:\n    description: One.\n")  # fmt: skip
+    elif edit == "duplicate":  # a second file with the same skill name, in another tier
+        _write(root, f"registries/skills/stacks/{name}.yaml",
+               SKILL.format(name=name, body=n, scope=scope).replace("K2", "K3"))  # fmt: skip
+
+
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(steps=st.lists(st.tuples(EDITS, st.integers(0, 50)), min_size=1, max_size=6))
+def test_cached_loads_equal_cold_loads_over_random_edit_sequences(
+    tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, int]]
+) -> None:
+    root = scaffold(tmp_path_factory.mktemp("edits") / "p")
+    load(root)  # a warm cache to start from
+    for edit, n in steps:
+        _apply(root, edit, n)
+        same_as_cold(root)
+
+
+# --- the cache itself ------------------------------------------------------------------------------
+
+
+def test_an_unchanged_project_is_not_parsed_again(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    load(proj)
+    from orkestra.core import yamlio
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("parsed although unchanged")
+
+    monkeypatch.setattr(yamlio, "parse_mapping", refuse)
+    assert load(proj).agents  # every file answered from the cache
+
+
+def test_only_the_changed_file_is_parsed(proj: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    load(proj)
+    _write(proj, "registries/agents/example-agent.yaml",
+           "name: example-agent\ndescription: Changed.\n")  # fmt: skip
+    from orkestra.core import yamlio
+
+    parsed: list[str] = []
+    real = yamlio.parse_mapping
+    monkeypatch.setattr(
+        yamlio,
+        "parse_mapping",
+        lambda text, name, **kw: parsed.append(name) or real(text, name, **kw),
+    )
+    assert load(proj).agents["example-agent"].description == "Changed."
+    assert parsed == ["registries/agents/example-agent.yaml"]
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"\x00\xff garbage", b"[1, 2]", b'{"version": "x", "files": {}}', b"{" * 5000, b"{}"],
+)
+def test_a_corrupt_or_foreign_cache_is_rebuilt(proj: Path, content: bytes) -> None:
+    load(proj)
+    (proj / CACHE).write_bytes(content)
+    same_as_cold(proj)
+    assert json.loads((proj / CACHE).read_text())["version"] == cache.stamp()
+
+
+def _entries(root: Path) -> dict[str, Any]:
+    return dict(json.loads((root / CACHE).read_text())["files"])
+
+
+def _rewrite(root: Path, files: dict[str, Any]) -> None:
+    data = json.loads((root / CACHE).read_text())
+    data["files"] = files
+    (root / CACHE).write_text(json.dumps(data))
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda e: e[8].append(
+            ["S", "root", {"m": "Config", "at": [], "sub": [], "f": {}, "t": []}]
+        ),
+        lambda e: e[8].append(["P", "agent", "x", "f", 1, "__dict__", "x", {}]),
+        lambda e: e[8].append(["F", "ORK001", 3, "f", 1]),
+        lambda e: e[8].append(["Z"]),
+        lambda e: e.__setitem__(7, {"name": 5}),  # data that no longer validates
+        lambda e: e[8][-1][-1].__setitem__("at", ["nowhere"]),
+        lambda e: e.pop(),
+    ],
+)
+def test_a_hostile_entry_is_parsed_again_never_trusted(proj: Path, damage: Any) -> None:
+    load(proj)
+    files = _entries(proj)
+    damage(files["registries/agents/example-agent.yaml"])
+    _rewrite(proj, files)
+    same_as_cold(proj)
+
+
+def test_a_change_within_the_same_timestamp_tick_is_caught_by_the_content_hash(proj: Path) -> None:
+    """A coarse clock can give a changed file its old identity; recorded that close to the
+    change, the entry is confirmed by the sha256 of the content, which differs."""
+    rel = "registries/agents/example-agent.yaml"
+    load(proj)
+    _write(proj, rel, (proj / rel).read_text().replace("description:", "description: X"))
+    files = _entries(proj)
+    st_ = (proj / rel).stat()
+    files[rel][:5] = cache.identity(st_)  # the identity a coarse clock would have kept
+    files[rel][5] = st_.st_mtime_ns  # recorded in the same tick
+    _rewrite(proj, files)
+    assert load(proj).agents["example-agent"].description.startswith("X")
+    same_as_cold(proj)
+
+
+def test_a_settled_racy_entry_is_confirmed_once_then_trusted(proj: Path) -> None:
+    rel = "registries/agents/example-agent.yaml"
+    past = (proj / rel).stat().st_mtime_ns - 10 * cache.RACY_NS
+    os.utime(proj / rel, ns=(past, past))
+    load(proj)
+    files = _entries(proj)
+    files[rel][5] = files[rel][1]  # as if recorded in the tick of the file's last change
+    _rewrite(proj, files)
+    same_as_cold(proj)
+    assert _entries(proj)[rel][5] > files[rel][1] + cache.RACY_NS  # settled: no hash next time
+
+
+def test_a_cache_from_another_version_is_not_used(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    load(proj)
+    files = _entries(proj)
+    files["registries/agents/example-agent.yaml"][8] = []  # would drop the agent if replayed
+    _rewrite(proj, files)
+    monkeypatch.setattr(cache, "SCHEMA", cache.SCHEMA + 1)
+    assert "example-agent" in load(proj).agents
+
+
+def test_a_deleted_file_leaves_the_cache(proj: Path) -> None:
+    load(proj)
+    (proj / "registries/agents/example-agent.yaml").unlink()
+    same_as_cold(proj)
+    assert "registries/agents/example-agent.yaml" not in _entries(proj)
+
+
+def test_an_unwritable_cache_folder_still_loads(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from orkestra.core import safewrite
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise PermissionError(13, "Permission denied", str(proj / CACHE))
+
+    monkeypatch.setattr(safewrite, "write_file", refuse)
+    same_as_cold(proj)
+    assert not (proj / CACHE).exists()
+
+
+def test_two_processes_loading_at_once_agree_with_a_cold_load(proj: Path) -> None:
+    for n in range(30):
+        _write(proj, f"registries/agents/gen-{n}.yaml",
+               AGENT.format(name=f"gen-{n}", body=n, scope="s0", skill="x"))  # fmt: skip
+    code = (
+        "import sys, json; from pathlib import Path; from orkestra.registry.loader import load\n"
+        "for _ in range(5): reg = load(Path(sys.argv[1]))\n"
+        "print(json.dumps(sorted(reg.agents)))"
+    )
+    runs = [
+        subprocess.Popen([sys.executable, "-c", code, str(proj)], stdout=subprocess.PIPE, text=True)
+        for _ in range(3)
+    ]
+    outs = [json.loads(run.communicate()[0]) for run in runs]
+    assert all(run.returncode == 0 for run in runs)
+    assert outs == [sorted(load(proj, use_cache=False).agents)] * 3
+    same_as_cold(proj)
+
+
+def test_agents_list_from_a_warm_cache_does_not_import_pydantic(proj: Path) -> None:
+    load(proj)
+    code = (
+        "import sys; from pathlib import Path; from orkestra.registry.loader import load\n"
+        "from orkestra.registry import inventory\n"
+        "rows = inventory.agents_list(load(Path(sys.argv[1]), lazy_models=True))\n"
+        "print(len(rows), 'pydantic' in sys.modules, 'yaml' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code, str(proj)], capture_output=True, text=True)
+    assert done.stdout.split() == ["1", "False", "False"], done.stderr
