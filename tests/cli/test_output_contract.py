@@ -271,11 +271,14 @@ def test_a_contradicted_note_is_marked_and_ranked_below_the_others(cli: Any, pro
     assert hits() == [("frobnicator", "unchecked"), ("gadget", "unchecked")]
     assert cli("notes", "check", cwd=proj).exit_code == 1  # contradicted
     assert hits() == [("gadget", "confirmed"), ("frobnicator", "contradicted")]
+    index = (proj / "knowledge/INDEX.md").read_text()
+    assert "**1 note(s) contradicted by the code** at the last check" in index
     text = cli("search", "frobnicator", "-f", "text", cwd=proj).stdout.splitlines()
     assert text[-2].endswith("[contradicted]") and "frobnicator" in text[-2]
     write(proj, "app/frobnicator.py", "class Frob:\n")
     cli("notes", "check", cwd=proj)
     assert hits() == [("frobnicator", "confirmed"), ("gadget", "confirmed")]
+    assert "contradicted by the code" not in (proj / "knowledge/INDEX.md").read_text()
 
 
 # --- item 13: hooks name the executable, never a bare `orkestra` ---------------------------------

@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 from orkestra.core import safewrite
-from orkestra.knowledge import usage
+from orkestra.knowledge import outcomes, usage
 from orkestra.knowledge.notes import TYPES, KnowledgeBase, load_notes
 from orkestra.knowledge.settings import Settings
 
@@ -32,6 +32,7 @@ def render(settings: Settings, kb: KnowledgeBase, today: dt.date, claims: int = 
         f"{len(kb.notes)} notes and {claims} claims. Find notes with `orkestra search QUERY` or",
         "`orkestra notes list --type TYPE`; read one with `orkestra notes info NAME`.",
         "Notes are hypotheses: the code is the authority (`orkestra notes check`).",
+        *_contradicted(settings, kb),
         "",
         "## Types",
         "",
@@ -50,6 +51,18 @@ def render(settings: Settings, kb: KnowledgeBase, today: dt.date, claims: int = 
     lines += ["", "## Highlights", ""]
     lines += _highlights(settings, kb, today) or ["(no reads logged yet)"]
     return "\n".join(lines) + "\n"
+
+
+def _contradicted(settings: Settings, kb: KnowledgeBase) -> list[str]:
+    """A line counting the notes the last `notes check` found contradicted, when there are any."""
+    last = outcomes.read(settings.root)
+    count = sum(1 for n in kb.notes if last.get(n.name) == "contradicted")
+    if not count:
+        return []
+    return [
+        f"**{count} note(s) contradicted by the code** at the last check: do not rely on them "
+        "(search marks them `contradicted`)."
+    ]
 
 
 def _capped(counts: Counter[str]) -> list[str]:
