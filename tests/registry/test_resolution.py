@@ -81,7 +81,24 @@ def test_skill_to_missing_scope_and_tool(root: Path) -> None:
     text = path.read_text(encoding="utf-8").replace("scopes:\n  - example", "scopes:\n  - ghost")
     text = text.replace("allowed_tools:\n    - Read", "allowed_tools:\n    - Teleport")
     path.write_text(text, encoding="utf-8")
-    assert sorted(f.code for f in findings(root)) == ["ORK023", "ORK025"]
+    got = sorted((f.code, f.line) for f in findings(root))
+    lines = text.splitlines()
+    assert got == [
+        ("ORK023", lines.index("  - ghost") + 1),
+        ("ORK025", lines.index("    - Teleport") + 1),
+    ]
+
+
+def test_a_reference_in_a_later_entry_of_a_shared_file_points_into_that_entry(root: Path) -> None:
+    write(
+        root,
+        "registries/scopes.yaml",
+        "scopes:\n  example:\n    description: ghost\n    primary_skills: [example-skill]\n"
+        "  other:\n    description: x\n    primary_skills:\n      - example-skill\n      - ghost\n",
+    )
+    (finding,) = findings(root)
+    assert (finding.code, finding.line) == ("ORK024", 9)
+    assert finding.message.startswith("scope 'other' refers to unknown skill 'ghost'")
 
 
 def test_truth_superseded_by_unknown(root: Path) -> None:

@@ -18,7 +18,7 @@ def list_agents(fmt: FormatOption = Format.json) -> ExitCode:
     """Every agent: name, description, category, role, model, status, skill count."""
     from orkestra.registry import inventory
 
-    emit(listing("agents", inventory.agents_list(load_registry())), fmt, title="agents")
+    emit(listing("agents", inventory.agents_list(load_registry(lazy=True))), fmt, title="agents")
     return ExitCode.OK
 
 
@@ -29,5 +29,5 @@ def info(
     """The resolved agent: characters, domains, full tool list, skills and where each came from."""
     from orkestra.registry import inventory
 
-    emit(inventory.agent_info(load_registry(), name), fmt, title=name)
+    emit(inventory.agent_info(load_registry(lazy=True), name), fmt, title=name)
     return ExitCode.OK

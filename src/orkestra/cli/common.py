@@ -31,11 +31,12 @@ def project_root() -> Path:
     return find_root(STATE.root)
 
 
-def load_registry() -> Any:
-    """Load the project's Registry (no validation beyond loading)."""
+def load_registry(*, lazy: bool = False) -> Any:
+    """Load the project's Registry (no validation beyond loading). `lazy`: entries of unchanged
+    files stay plain until more than their plain fields is used (list and info commands)."""
     from orkestra.registry.loader import load
 
-    return load(project_root())
+    return load(project_root(), lazy_models=lazy)
 
 
 def emit(

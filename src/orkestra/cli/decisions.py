@@ -27,7 +27,9 @@ def list_decisions(
     """Decision records, newest first."""
     from orkestra.registry import inventory
 
-    rows = inventory.decisions_list(load_registry(), limit=limit, status=status, domain=domain)
+    rows = inventory.decisions_list(
+        load_registry(lazy=True), limit=limit, status=status, domain=domain
+    )
     emit(listing("decisions", rows), fmt, title="decisions")
     return ExitCode.OK
 
@@ -40,5 +42,5 @@ def info(
     """Everything about one decision record."""
     from orkestra.registry import inventory
 
-    emit(inventory.decision_info(load_registry(), decision_id), fmt, title=decision_id)
+    emit(inventory.decision_info(load_registry(lazy=True), decision_id), fmt, title=decision_id)
     return ExitCode.OK

@@ -18,7 +18,7 @@ def list_scopes(fmt: FormatOption = Format.json) -> ExitCode:
     """Every scope with its skill and agent counts and whether it is dormant."""
     from orkestra.registry import inventory
 
-    emit(listing("scopes", inventory.scopes_list(load_registry())), fmt, title="scopes")
+    emit(listing("scopes", inventory.scopes_list(load_registry(lazy=True))), fmt, title="scopes")
     return ExitCode.OK
 
 
@@ -29,5 +29,5 @@ def info(
     """A scope's skills and the agents that activate it."""
     from orkestra.registry import inventory
 
-    emit(inventory.scope_info(load_registry(), name), fmt, title=name)
+    emit(inventory.scope_info(load_registry(lazy=True), name), fmt, title=name)
     return ExitCode.OK

@@ -25,7 +25,9 @@ def list_skills(
     """Every skill (core and vendor) with layer, type, source and whether it is dormant."""
     from orkestra.registry import inventory
 
-    rows = inventory.skills_list(load_registry(), layer=layer, source=source, dormant=dormant)
+    rows = inventory.skills_list(
+        load_registry(lazy=True), layer=layer, source=source, dormant=dormant
+    )
     emit(listing("skills", rows), fmt, title="skills")
     return ExitCode.OK
 
@@ -37,5 +39,5 @@ def info(
     """A skill with tags, tools, scopes, sections, resources and the agents that load it."""
     from orkestra.registry import inventory
 
-    emit(inventory.skill_info(load_registry(), name), fmt, title=name)
+    emit(inventory.skill_info(load_registry(lazy=True), name), fmt, title=name)
     return ExitCode.OK

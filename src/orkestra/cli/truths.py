@@ -23,7 +23,7 @@ def list_truths(
     """Ground truths, optionally of one status."""
     from orkestra.registry import inventory
 
-    rows = inventory.truths_list(load_registry(), status=status)
+    rows = inventory.truths_list(load_registry(lazy=True), status=status)
     emit(listing("truths", rows), fmt, title="truths")
     return ExitCode.OK
 
@@ -36,7 +36,7 @@ def info(
     """Everything about one ground truth."""
     from orkestra.registry import inventory
 
-    emit(inventory.truth_info(load_registry(), truth_id), fmt, title=truth_id)
+    emit(inventory.truth_info(load_registry(lazy=True), truth_id), fmt, title=truth_id)
     return ExitCode.OK
 
 
