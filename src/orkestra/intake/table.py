@@ -39,10 +39,10 @@ def text_report(report: dict[str, Any]) -> str:
     lines = []
     for c in report["candidates"]:
         lines.append(f"{c['path']}: {c['verdict']} (depth {c['depth']['level']})")
-        lines.extend(
-            f"  {f['file']}:{f['line']}: {f['severity']} {f['rule']}: {f['excerpt']}"
-            for f in c["findings"]
-        )
+        for f in c["findings"]:
+            lines.append(f"  {f['file']}:{f['line']}: {f['severity']} {f['rule']}: {f['excerpt']}")
+            if f.get("why"):
+                lines.append(f"    why: {f['why']}")
         if c["verdict"] != "adopt":
             lines.extend(f"  reason: {r}" for r in c["reasons"])
     s = report["summary"]
