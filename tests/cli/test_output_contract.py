@@ -222,6 +222,19 @@ def test_an_unknown_model_is_a_warning_naming_the_accepted_values(cli: Any, proj
     assert "use inherit, sonnet, opus, haiku" in strict.stdout
 
 
+def test_a_commands_model_is_judged_too(cli: Any, proj: Path) -> None:
+    write(
+        proj,
+        "registries/commands/review.yaml",
+        "name: review\ndescription: Review the change.\nmodel: gemini-pro\nbody: Review it.\n",
+    )
+    out = cli("validate", "--strict", cwd=proj).stdout
+    assert (
+        "registries/commands/review.yaml:3: warning ORK110: command 'review' has model "
+        "'gemini-pro'" in out
+    )
+
+
 @pytest.mark.parametrize("model", ["inherit", "sonnet", "haiku", "opus[1m]", "claude-opus-4-5"])
 def test_models_claude_accepts_pass_strict(cli: Any, proj: Path, model: str) -> None:
     agent = proj / AGENT
