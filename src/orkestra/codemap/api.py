@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from orkestra.codemap import indexer, lookup, search, store
+from orkestra.codemap import indexer, languages, lookup, search, store
 from orkestra.core.errors import NotFound, UsageError
 
 
@@ -20,9 +20,16 @@ from orkestra.core.errors import NotFound, UsageError
 def opened(root: Path, *, refresh: bool = True) -> Iterator[sqlite3.Connection]:
     """A connection to an up-to-date map (built on first use)."""
     if refresh or not store.exists(root):
-        indexer.index(root)
-    conn = store.connect(root, create=False)
+        languages.require()  # before anything is created
+        if not store.exists(root):
+            indexer.build(root)
+            refresh = False
+        conn = store.connect(root, create=True)
+    else:
+        conn = store.connect(root, create=False)
     try:
+        if refresh or not store.meta(conn, "indexed_at"):
+            indexer.refresh(conn, root)
         yield conn
     finally:
         conn.close()
@@ -88,8 +95,6 @@ def code_search(root: Path, query: str, limit: int = 10, *, refresh: bool = True
 def search_code(root: Path, query: str, limit: int = 10) -> dict[str, Any]:
     """`code_search` for other commands (`orkestra search --type code`): the map is refreshed when
     tree-sitter is installed, else an existing map is read as it is."""
-    from orkestra.codemap import languages
-
     refresh = languages.available()
     if not refresh and not store.exists(root):
         languages.require()  # raises MissingExtra naming the install command

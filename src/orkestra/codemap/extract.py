@@ -8,6 +8,7 @@ A function whose nearest enclosing definition is a class-like container is a met
 
 from __future__ import annotations
 
+import bisect
 from typing import Any
 
 from orkestra.codemap import languages
@@ -50,16 +51,24 @@ def extract(language: str, source: bytes) -> FileFacts:
     finally:
         _NAMED.pop(id(defs), None)
     lines = source.split(b"\n")
+    spans: list[tuple[int, int, str]] = [
+        # real scope nodes (a Rust impl); a Go receiver is stored one byte past its method
+        (key[0], key[1], name)
+        for key, name in scopes.items()
+        if (key[0], key[1] - 1) not in defs
+    ]
     for _span, (kind, name, node, name_node) in sorted(defs.items(), key=lambda item: item[0]):
         chain = _chain(node, defs, scopes)
         parent_kind = _parent_kind(node, defs, scopes)
         if kind == "function" and parent_kind in CONTAINERS:
             kind = "method"
         row = name_node.start_point[0]
+        qualname = ".".join([*chain, name])
+        spans.append((node.start_byte, node.end_byte, qualname))
         facts.symbols.append(
             Symbol(
                 name=name,
-                qualname=".".join([*chain, name]),
+                qualname=qualname,
                 kind=kind,
                 line=row + 1,
                 end_line=node.end_point[0] + 1,
@@ -68,6 +77,7 @@ def extract(language: str, source: bytes) -> FileFacts:
         )
     def_names = {(d[3].start_byte, d[3].end_byte) for d in defs.values()}
     seen: set[int] = set()
+    scope_of = _Scopes(spans)
     refs.sort(key=lambda ref: ref[0] != "base")  # a superclass use is a "base" first of all
     for kind, _node, name_node in refs:
         if (name_node.start_byte, name_node.end_byte) in def_names:
@@ -83,12 +93,36 @@ def extract(language: str, source: bytes) -> FileFacts:
                 col=name_node.start_point[1] + 1,
                 kind=kind,
                 member=_is_member(name_node),
-                scope=".".join(_chain(name_node, defs, scopes, include_self=True)),
+                scope=scope_of(name_node.start_byte),
                 owner=_owner(name_node),
             )
         )
     facts.refs.sort(key=lambda r: (r.line, r.col, r.name))
     return facts
+
+
+class _Scopes:
+    """The qualified name of the innermost definition around a byte offset (nested intervals)."""
+
+    def __init__(self, spans: list[tuple[int, int, str]]) -> None:
+        self.spans = sorted(spans, key=lambda s: (s[0], -s[1]))
+        self.starts = [s[0] for s in self.spans]
+        self.up: list[int] = []  # index of the enclosing span, -1 at the top
+        stack: list[int] = []
+        for index, (start, _end, _name) in enumerate(self.spans):
+            while stack and self.spans[stack[-1]][1] <= start:
+                stack.pop()
+            self.up.append(stack[-1] if stack else -1)
+            stack.append(index)
+
+    def __call__(self, offset: int) -> str:
+        index = bisect.bisect_right(self.starts, offset) - 1
+        while index >= 0:
+            start, end, name = self.spans[index]
+            if start <= offset < end:
+                return name
+            index = self.up[index]
+        return ""
 
 
 def _collect(

@@ -4,45 +4,59 @@ from __future__ import annotations
 
 import sqlite3
 from collections import defaultdict
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
 
 DAMPING = 0.85
 ROUNDS = 20
+#: after a small change the stored values are nearly right: a few rounds from them suffice
+WARM_ROUNDS = 4
 
 
 def pagerank(
-    nodes: Iterable[Hashable], edges: Iterable[tuple[Hashable, Hashable]]
+    nodes: Iterable[Hashable],
+    edges: Iterable[tuple[Hashable, Hashable]],
+    *,
+    start: Mapping[Hashable, float] | None = None,
+    rounds: int = ROUNDS,
 ) -> dict[Hashable, float]:
-    """PageRank of every node, scaled so the mean is 1 (a node nobody points at stays low)."""
+    """PageRank of every node, scaled so the mean is 1; `start` (same scale) warm-starts it."""
     order = list(dict.fromkeys(nodes))
     n = len(order)
     if n == 0:
         return {}
-    out: dict[Hashable, dict[Hashable, int]] = defaultdict(lambda: defaultdict(int))
+    index = {v: i for i, v in enumerate(order)}
+    counts: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     for src, dst in edges:
-        if src != dst:
-            out[src][dst] += 1
-    rank = dict.fromkeys(order, 1.0 / n)
-    for _ in range(ROUNDS):
-        dangling = sum(rank[v] for v in order if v not in out)
-        base = (1.0 - DAMPING) / n + DAMPING * dangling / n
-        new = dict.fromkeys(order, base)
-        for src, targets in out.items():
-            total = sum(targets.values())
-            share = DAMPING * rank.get(src, 0.0) / total
-            for dst, count in targets.items():
-                if dst in new:
-                    new[dst] += share * count
+        if src != dst and src in index and dst in index:
+            counts[index[src]][index[dst]] += 1
+    links = [(s, [(d, c / sum(t.values())) for d, c in t.items()]) for s, t in counts.items()]
+    dangling = [i for i in range(n) if i not in counts]
+    rank = [1.0 / n] * n
+    if start:
+        rank = [max(start.get(v, 1.0), 1e-9) / n for v in order]
+        total = sum(rank)
+        rank = [r / total for r in rank]
+    for _ in range(rounds):
+        lost = sum(rank[i] for i in dangling)
+        new = [(1.0 - DAMPING) / n + DAMPING * lost / n] * n
+        for src, targets in links:
+            share = DAMPING * rank[src]
+            for dst, weight in targets:
+                new[dst] += share * weight
         rank = new
-    return {v: r * n for v, r in rank.items()}
+    return {v: rank[i] * n for i, v in enumerate(order)}
 
 
-def update(conn: sqlite3.Connection) -> None:
-    """Recompute the centrality of every symbol and file from resolved references and imports."""
-    symbols = {
-        (fid, qual): sid
-        for sid, fid, qual in conn.execute("SELECT id, file_id, qualname FROM symbols")
-    }
+def update(conn: sqlite3.Connection, *, warm: bool = False) -> None:
+    """Recompute the centrality of every symbol and file from resolved references and imports
+    (`warm`: a few rounds starting from the stored values)."""
+    symbols: dict[tuple[int, str], int] = {}
+    stored: dict[Hashable, float] = {}
+    for sid, fid, qual, value in conn.execute(
+        "SELECT id, file_id, qualname, centrality FROM symbols"
+    ):
+        symbols[(fid, qual)] = sid
+        stored[sid] = value
     sym_edges: list[tuple[Hashable, Hashable]] = []
     file_edges: list[tuple[Hashable, Hashable]] = []
     rows = conn.execute(
@@ -54,14 +68,28 @@ def update(conn: sqlite3.Connection) -> None:
         file_edges.append((fid, tfile))
     file_edges.extend(conn.execute("SELECT file_id, target_file FROM import_targets"))
     pseudo = {src for src, _dst in sym_edges if isinstance(src, tuple)}
-    sym_rank = pagerank([*symbols.values(), *sorted(pseudo)], sym_edges)
-    file_ids = [r[0] for r in conn.execute("SELECT id FROM files")]
-    file_rank = pagerank(file_ids, file_edges)
-    conn.executemany(
+    files = dict(conn.execute("SELECT id, centrality FROM files").fetchall())
+    rounds = WARM_ROUNDS if warm else ROUNDS
+    sym_rank = pagerank(
+        [*symbols.values(), *sorted(pseudo)], sym_edges, start=stored if warm else None,
+        rounds=rounds,
+    )  # fmt: skip
+    file_rank = pagerank(files, file_edges, start=files if warm else None, rounds=rounds)
+    conn.executemany(  # only what moved: after a small change that is a few rows
         "UPDATE symbols SET centrality = ? WHERE id = ?",
-        [(round(sym_rank.get(sid, 0.0), 6), sid) for sid in symbols.values()],
+        _moved(stored, sym_rank, symbols.values()),
     )
     conn.executemany(
-        "UPDATE files SET centrality = ? WHERE id = ?",
-        [(round(file_rank.get(fid, 0.0), 6), fid) for fid in file_ids],
+        "UPDATE files SET centrality = ? WHERE id = ?", _moved(files, file_rank, files)
     )
+
+
+def _moved(
+    old: Mapping[Hashable, float], new: Mapping[Hashable, float], keys: Iterable[Hashable]
+) -> list[tuple[float, Hashable]]:
+    rows = []
+    for key in keys:
+        value = round(new.get(key, 0.0), 4)
+        if abs(value - old.get(key, 0.0)) >= 1e-4:
+            rows.append((value, key))
+    return rows

@@ -12,40 +12,85 @@ import hashlib
 import os
 import sqlite3
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from orkestra.codemap import extract, gate, graph, languages, resolve, store, walk
 from orkestra.retrieval.fusion import is_demoted
 
+#: re-read files after which centrality is recomputed (warm-started) on an incremental update
+CENTRALITY_EVERY = 10
+
+
+@dataclass
+class Changes:
+    """What one update touched: re-read files, names defined or bound there before and after."""
+
+    files: set[int] = field(default_factory=set)
+    names: set[str] = field(default_factory=set)
+    paths: bool = False  # a file appeared or went away: import targets may all change
+
+    def forget(self, conn: sqlite3.Connection, file_id: int) -> None:
+        """Note the names a file defined and bound, then delete it from the map."""
+        self.names.update(store.names_of(conn, file_id))
+        store.delete_file(conn, file_id)
+
 
 def index(root: Path, *, full: bool = False) -> dict[str, Any]:
     """Index `root` (everything again with `full`); return what was done and the map's state."""
-    languages.require()
+    languages.require()  # before anything is created
     started = time.perf_counter()
-    paths = walk.list_files(root)
+    counts = build(root) if full or not store.exists(root) else None
     conn = store.connect(root, create=True)
     try:
-        conn.execute("BEGIN IMMEDIATE")
-        if full:
-            for (fid,) in conn.execute("SELECT id FROM files").fetchall():
-                store.delete_file(conn, fid)
-        counts = _sync(conn, root, paths)
-        if counts["indexed"] or counts["removed"] or full:
-            _link(conn)
-            store.set_meta(conn, "indexed_at", str(int(time.time())))
-        conn.execute("COMMIT")
+        counts = counts or _update(conn, root, full=False)
         summary = overview(conn)
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
     finally:
         conn.close()
     return {**counts, **summary, "seconds": round(time.perf_counter() - started, 3)}
 
 
-def _sync(conn: sqlite3.Connection, root: Path, paths: list[str]) -> dict[str, Any]:
+def build(root: Path) -> dict[str, Any]:
+    """A whole new map, built in a temporary file that then replaces the old one."""
+    conn, temp = store.fresh(root)
+    try:
+        counts = _update(conn, root, full=True)
+    except BaseException:
+        conn.close()
+        temp.unlink(missing_ok=True)
+        raise
+    conn.close()
+    store.install(root, temp)
+    return counts
+
+
+def refresh(conn: sqlite3.Connection, root: Path) -> dict[str, Any]:
+    """Re-index what changed since the last run, on an open map (the commands' first step)."""
+    return _update(conn, root, full=False)
+
+
+def _update(conn: sqlite3.Connection, root: Path, *, full: bool) -> dict[str, Any]:
+    languages.require()
+    paths = walk.list_files(root)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        changes = Changes(paths=full)
+        counts = _sync(conn, root, paths, changes)
+        if counts["indexed"] or counts["removed"] or full:
+            _link(conn, None if full or changes.paths else changes)
+            store.set_meta(conn, "indexed_at", str(int(time.time())))
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return counts
+
+
+def _sync(
+    conn: sqlite3.Connection, root: Path, paths: list[str], changes: Changes
+) -> dict[str, Any]:
     known = {
         row[1]: row
         for row in conn.execute("SELECT id, path, size, mtime_ns, sha FROM files").fetchall()
@@ -53,7 +98,7 @@ def _sync(conn: sqlite3.Connection, root: Path, paths: list[str]) -> dict[str, A
     indexed = unchanged = removed = 0
     skipped: dict[str, int] = {"binary": 0, "oversized": 0, "unreadable": 0}
     for rel in paths:
-        outcome = _one(conn, root, rel, known.pop(rel, None))
+        outcome = _one(conn, root, rel, known.pop(rel, None), changes)
         if outcome == "indexed":
             indexed += 1
         elif outcome == "unchanged":
@@ -63,32 +108,34 @@ def _sync(conn: sqlite3.Connection, root: Path, paths: list[str]) -> dict[str, A
         elif outcome != "gone":
             skipped[outcome] += 1
     for row in known.values():
-        store.delete_file(conn, row[0])
+        changes.forget(conn, row[0])
     removed += len(known)
     return {"indexed": indexed, "unchanged": unchanged, "removed": removed, "skipped": skipped}
 
 
-def _one(conn: sqlite3.Connection, root: Path, rel: str, old: tuple[Any, ...] | None) -> str:
+def _one(
+    conn: sqlite3.Connection, root: Path, rel: str, old: tuple[Any, ...] | None, changes: Changes
+) -> str:
     full = os.path.join(root, rel)  # noqa: PTH118 (thousands of files: strings are cheaper)
     try:
         st = os.lstat(full)
     except FileNotFoundError:  # tracked but deleted in the work tree: gone from the map
-        return _drop(conn, old, "removed" if old is not None else "gone")
+        return _drop(conn, old, "removed" if old is not None else "gone", changes)
     except OSError:  # unreadable: not in the map, counted
-        return _drop(conn, old, "unreadable")
+        return _drop(conn, old, "unreadable", changes)
     if not _regular(st.st_mode):
-        return _drop(conn, old, "unreadable")
+        return _drop(conn, old, "unreadable", changes)
     if st.st_size > walk.MAX_BYTES:
-        return _drop(conn, old, "oversized")
+        return _drop(conn, old, "oversized", changes)
     if old is not None and old[2] == st.st_size and old[3] == st.st_mtime_ns:
         return "unchanged"
     try:
         with open(full, "rb") as handle:  # noqa: PTH123
             data = handle.read()
     except OSError:  # permission denied or vanished: reported in the counts
-        return _drop(conn, old, "unreadable")
+        return _drop(conn, old, "unreadable", changes)
     if walk.is_binary(data):
-        return _drop(conn, old, "binary")
+        return _drop(conn, old, "binary", changes)
     sha = hashlib.sha1(data, usedforsecurity=False).hexdigest()
     if old is not None and old[4] == sha:
         conn.execute(
@@ -97,8 +144,10 @@ def _one(conn: sqlite3.Connection, root: Path, rel: str, old: tuple[Any, ...] | 
         )
         return "unchanged"
     if old is not None:
-        store.delete_file(conn, old[0])
-    _insert(conn, rel, data, st, sha)
+        changes.forget(conn, old[0])
+    else:
+        changes.paths = True
+    changes.files.add(_insert(conn, rel, data, st, sha, changes))
     return "indexed"
 
 
@@ -108,13 +157,18 @@ def _regular(mode: int) -> bool:
     return stat.S_ISREG(mode)
 
 
-def _drop(conn: sqlite3.Connection, old: tuple[Any, ...] | None, outcome: str) -> str:
+def _drop(
+    conn: sqlite3.Connection, old: tuple[Any, ...] | None, outcome: str, changes: Changes
+) -> str:
     if old is not None:
-        store.delete_file(conn, old[0])
+        changes.forget(conn, old[0])
+        changes.paths = True
     return outcome
 
 
-def _insert(conn: sqlite3.Connection, rel: str, data: bytes, st: os.stat_result, sha: str) -> None:
+def _insert(
+    conn: sqlite3.Connection, rel: str, data: bytes, st: os.stat_result, sha: str, changes: Changes
+) -> int:
     language = languages.language_of(rel)
     text = data.decode("utf-8", "replace")
     cur = conn.execute(
@@ -122,11 +176,13 @@ def _insert(conn: sqlite3.Connection, rel: str, data: bytes, st: os.stat_result,
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
         (rel, language, st.st_size, st.st_mtime_ns, sha, text.count("\n") + 1, is_demoted(rel)),
     )
-    fid = cur.lastrowid
+    fid = int(cur.lastrowid or 0)
     conn.execute("INSERT INTO text (rowid, body) VALUES (?, ?)", (fid, text))
     if language is None:
-        return
+        return fid
     facts = extract.extract(language, data)
+    changes.names.update(s.name for s in facts.symbols)
+    changes.names.update(i.alias or i.name for i in facts.imports)
     conn.executemany(
         "INSERT INTO symbols (file_id, name, qualname, kind, line, end_line, signature) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -141,26 +197,56 @@ def _insert(conn: sqlite3.Connection, rel: str, data: bytes, st: os.stat_result,
         "INSERT INTO imports (file_id, module, name, alias, line) VALUES (?, ?, ?, ?, ?)",
         [(fid, i.module, i.name, i.alias, i.line) for i in facts.imports],
     )
+    return fid
 
 
-def _link(conn: sqlite3.Connection) -> None:
-    """Resolve imports and references over the whole map, then recompute centrality."""
+def _link(conn: sqlite3.Connection, changes: Changes | None) -> None:
+    """Resolve imports and references, then centrality: everything after a full index or when
+    files appeared or went away; otherwise only the imports of the re-read files and the
+    references that could mean a name those files define or bind (and warm-started centrality)."""
     resolver = resolve.Resolver(conn)
     resolver.load_bases(conn)
-    conn.execute("DELETE FROM import_targets")
+    only = None if changes is None else changes.files
+    if only is None:
+        conn.execute("DELETE FROM import_targets")
     conn.executemany(
         "INSERT INTO import_targets (import_id, file_id, target_file) VALUES (?, ?, ?)",
-        resolver.resolve_imports(conn),
+        resolver.resolve_imports(conn, only),
     )
-    changed = []
-    for rid, fid, name, member, scope, owner, old in conn.execute(
-        "SELECT id, file_id, name, member, scope, owner, target FROM refs"
-    ).fetchall():
+    updates = []
+    for rid, fid, name, member, scope, owner, old in _refs(conn, changes):
         new = resolver.resolve(fid, name, bool(member), scope, owner)
         if new != old:
-            changed.append((new, rid))
-    conn.executemany("UPDATE refs SET target = ? WHERE id = ?", changed)
-    graph.update(conn)
+            updates.append((new, rid))
+    conn.executemany("UPDATE refs SET target = ? WHERE id = ?", updates)
+    _centrality(conn, changes)
+
+
+def _centrality(conn: sqlite3.Connection, changes: Changes | None) -> None:
+    """Recompute centrality after a full link, or once a few files changed since the last time
+    (a ranking signal: a handful of edits moves it little, and re-index stays fast)."""
+    pending = int(store.meta(conn, "centrality_pending") or 0)
+    pending += len(changes.files) if changes is not None else 0
+    if changes is None or pending >= CENTRALITY_EVERY:
+        graph.update(conn, warm=changes is not None)
+        pending = 0
+    store.set_meta(conn, "centrality_pending", str(pending))
+
+
+def _refs(conn: sqlite3.Connection, changes: Changes | None) -> list[tuple[Any, ...]]:
+    columns = "SELECT id, file_id, name, member, scope, owner, target FROM refs"
+    if changes is None:
+        return conn.execute(columns).fetchall()
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS dirty_files (id INTEGER PRIMARY KEY)")
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS dirty_names (name TEXT PRIMARY KEY)")
+    conn.execute("DELETE FROM dirty_files")
+    conn.execute("DELETE FROM dirty_names")
+    conn.executemany("INSERT INTO dirty_files VALUES (?)", [(f,) for f in changes.files])
+    conn.executemany("INSERT OR IGNORE INTO dirty_names VALUES (?)", [(n,) for n in changes.names])
+    return conn.execute(
+        f"{columns} WHERE file_id IN (SELECT id FROM dirty_files) "
+        "OR name IN (SELECT name FROM dirty_names)"
+    ).fetchall()
 
 
 def overview(conn: sqlite3.Connection) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections import defaultdict
-from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from orkestra.codemap import modules
 from orkestra.codemap.facts import CONTAINERS
@@ -29,8 +29,9 @@ SELF_NAMES = frozenset({"self", "this", "Self", "$this", "static", "super", "par
 BINDS_LAST = frozenset({"java", "php"})
 
 
-@dataclass(frozen=True)
-class Def:
+class Def(NamedTuple):
+    """A definition as the resolver sees it."""
+
     id: int
     file: int
     name: str
@@ -75,6 +76,7 @@ class Resolver:
         self.kinds: dict[int, str] = {}
         self.quals: dict[int, str] = {}
         self.containers: set[str] = set()
+        self.memo: dict[tuple[Any, ...], int | None] = {}
         self.namespaces: set[str] = set()
         for *row, signature in conn.execute(
             "SELECT id, file_id, name, qualname, kind, signature FROM symbols ORDER BY id"
@@ -98,8 +100,15 @@ class Resolver:
         #: (file, name) -> files, for a module imported whole under a name (`import x as st`)
         self.modules: dict[tuple[int, str], list[int]] = defaultdict(list)
 
-    def resolve_imports(self, conn: sqlite3.Connection) -> list[tuple[int, int, int]]:
-        """(import id, file id, target file id) for every import that names indexed files."""
+    def resolve_imports(
+        self, conn: sqlite3.Connection, only: set[int] | None = None
+    ) -> list[tuple[int, int, int]]:
+        """(import id, file id, target file id) for the imports of the files `only` (all when
+        None) that name indexed files; the others' stored targets are bound as they are."""
+        stored: dict[int, list[int]] = defaultdict(list)
+        if only is not None:
+            for iid, target in conn.execute("SELECT import_id, target_file FROM import_targets"):
+                stored[iid].append(target)
         ids = {path: fid for fid, (path, _l, _d) in self.files.items()}
         fileset = modules.FileSet(ids)
         spaces: dict[str, set[int]] = defaultdict(set)
@@ -112,6 +121,11 @@ class Resolver:
             "SELECT id, file_id, module, name, alias FROM imports ORDER BY id"
         ):
             path, language, _demoted = self.files[fid]
+            if only is not None and fid not in only:
+                if not name and language in BINDS_LAST and not module.endswith("*"):
+                    name = module
+                self._bind(fid, module, name, alias, stored.get(iid, []))
+                continue
             found = [ids[p] for p in modules.targets(language, module, name, path, fileset)]
             if not found:
                 key = module.replace("\\", ".").replace("::", ".").strip(".")
@@ -265,6 +279,14 @@ class Resolver:
         return [d for d in pick if d.parent.rsplit(".", 1)[-1] == declared[0]]
 
     def _exported(
+        self, fid: int, name: str, hops: int, *, member: bool = False, owner: str = ""
+    ) -> int | None:
+        key = (fid, name, hops, member, is_type_name(owner) and owner)
+        if key not in self.memo:
+            self.memo[key] = self._exported_uncached(fid, name, hops, member=member, owner=owner)
+        return self.memo[key]
+
+    def _exported_uncached(
         self, fid: int, name: str, hops: int, *, member: bool = False, owner: str = ""
     ) -> int | None:
         """A top-level (or, for `x.name`, any) definition of `name` in file `fid`, following

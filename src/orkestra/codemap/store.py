@@ -1,8 +1,9 @@
 """`.orkestra/code.sqlite`: the code map's tables (derived, safe to delete, safe to share).
 
-Writers take SQLite's write lock for the whole update (`BEGIN IMMEDIATE`), readers see the last
-committed map (WAL journal), so concurrent `code` commands never see half an index. A map with an
-old schema or a damaged file is deleted and rebuilt.
+An incremental update is one write transaction (`BEGIN IMMEDIATE`): readers see the map before
+or after it, never half of it. A full index is built into a temporary file that then replaces the
+map (`os.replace`), so readers keep the file they opened. A map with an old schema or a damaged
+file is deleted and rebuilt.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 from orkestra.core import safewrite
 
 MAP_PATH = ".orkestra/code.sqlite"
-SCHEMA = 2
+SCHEMA = 3
 BUSY_TIMEOUT_S = 30.0
 
 TABLES = """
@@ -44,6 +45,7 @@ CREATE INDEX IF NOT EXISTS refs_target ON refs (target);
 CREATE INDEX IF NOT EXISTS refs_file ON refs (file_id);
 CREATE INDEX IF NOT EXISTS imports_file ON imports (file_id);
 CREATE INDEX IF NOT EXISTS targets_file ON import_targets (file_id);
+CREATE INDEX IF NOT EXISTS targets_import ON import_targets (import_id);
 CREATE INDEX IF NOT EXISTS targets_target ON import_targets (target_file);
 """
 
@@ -75,8 +77,31 @@ def connect(root: Path, *, create: bool) -> sqlite3.Connection:
         conn.close()
     if not create:
         raise sqlite3.DatabaseError(f"{MAP_PATH} has an old schema or is damaged")
-    for suffix in ("", "-wal", "-shm"):
+    for suffix in ("", "-wal", "-shm", "-journal"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
+    return _create(path)
+
+
+def fresh(root: Path) -> tuple[sqlite3.Connection, Path]:
+    """An empty map in a temporary file beside the real one (journal off: it is rebuilt anyway)."""
+    safewrite.check_target(root, MAP_PATH)
+    path = map_path(root)
+    path.parent.mkdir(exist_ok=True)
+    temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    temp.unlink(missing_ok=True)
+    conn = _create(temp)
+    conn.execute("PRAGMA journal_mode = OFF")
+    conn.execute("PRAGMA synchronous = OFF")
+    return conn, temp
+
+
+def install(root: Path, temp: Path) -> None:
+    """Replace the map with a finished temporary build."""
+    safewrite.check_target(root, MAP_PATH)
+    temp.replace(map_path(root))
+
+
+def _create(path: Path) -> sqlite3.Connection:
     conn = _open(path)
     conn.executescript(TABLES)
     conn.execute(f"PRAGMA user_version = {SCHEMA}")
@@ -85,7 +110,6 @@ def connect(root: Path, *, create: bool) -> sqlite3.Connection:
 
 def _open(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(os.fspath(path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
-    conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
     return conn
 
@@ -108,14 +132,21 @@ def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
     conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
 
+def names_of(conn: sqlite3.Connection, file_id: int) -> set[str]:
+    """Names a file defines or binds by import (what other files' references may mean)."""
+    rows = conn.execute(
+        "SELECT name FROM symbols WHERE file_id = ? UNION "
+        "SELECT CASE alias WHEN '' THEN name ELSE alias END FROM imports WHERE file_id = ?",
+        (file_id, file_id),
+    )
+    return {str(r[0]) for r in rows}
+
+
 def delete_file(conn: sqlite3.Connection, file_id: int) -> None:
     """Remove a file and everything extracted from it."""
     conn.execute("DELETE FROM symbols WHERE file_id = ?", (file_id,))
     conn.execute("DELETE FROM refs WHERE file_id = ?", (file_id,))
-    conn.execute(
-        "DELETE FROM import_targets WHERE import_id IN (SELECT id FROM imports WHERE file_id = ?)",
-        (file_id,),
-    )
+    conn.execute("DELETE FROM import_targets WHERE file_id = ?", (file_id,))
     conn.execute("DELETE FROM imports WHERE file_id = ?", (file_id,))
     conn.execute("DELETE FROM text WHERE rowid = ?", (file_id,))
     conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
