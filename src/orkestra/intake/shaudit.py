@@ -102,6 +102,7 @@ def audit_shell(text: str) -> list[Hit]:
     """Structural hits for a shell script."""
     hits: list[Hit] = []
     downloaded: dict[str, str] = {}  # file -> the URL line it came from
+    made_executable: set[str] = set()  # files given +x by this script
     for number, line in _logical_lines(text):
         if _RAW_SOCKET.search(line):
             hits.append(Hit("raw-socket", number, "opens a raw network socket or remote shell"))
@@ -133,15 +134,14 @@ def audit_shell(text: str) -> list[Hit]:
                 if program in FETCHERS:
                     for name in _downloads(program, args):
                         downloaded[name] = line
+                if program == "chmod" and any("+x" in a or a.isdigit() for a in args):
+                    made_executable.update(posixpath.basename(a) for a in args if a[:1] != "+")
                 runs = _runs(program, args)
                 if runs and runs in downloaded:
-                    hits.append(
-                        Hit(
-                            "download-then-run",
-                            number,
-                            f"runs {runs}, downloaded by: {downloaded[runs][:80]}",
-                        )
-                    )
+                    why = f"runs {runs}, downloaded by: {downloaded[runs][:80]}"
+                    hits.append(Hit("download-then-run", number, why))
+                elif runs and runs in made_executable:
+                    hits.append(Hit("dynamic-code", number, f"runs {runs}, made executable above"))
     return hits
 
 
