@@ -15,12 +15,15 @@ import sys
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from orkestra.core import jsonio, safewrite
 from orkestra.core.errors import InputError
 from orkestra.registry.registry import Registry
 from orkestra.render.plan import Output
+
+if TYPE_CHECKING:
+    from orkestra.registry.models.mcp import McpServer
 
 SERVER = "orkestra"
 
@@ -67,48 +70,93 @@ def outputs(reg: Registry, targets: list[str]) -> Iterator[Output]:
         spec = FILES.get(target)
         if spec is None:
             continue
-        data = merged(reg, spec, entry(reg, target), keep=reg.config.mcp.serve)
+        keep, drop = wanted(reg, target)
+        data: bytes | None = None
+        for name, ours in [*((n, (e, True)) for n, e in keep.items()),
+                           *((n, (e, False)) for n, e in drop.items())]:  # fmt: skip
+            data = merged(reg, spec, ours[0], keep=ours[1], name=name, current=data)
         if data is not None:
             yield Output(spec.path, data, target=target, shared=True)
 
 
-def merged(reg: Registry, spec: ConfigFile, ours: dict[str, Any], *, keep: bool) -> bytes | None:
-    """The file's new bytes: our entry set (`keep`) or removed; None when there is nothing to do
-    (no file and nothing to add). An unchanged entry gives back the file's own bytes."""
-    path = reg.root / safewrite.check_target(reg.root, spec.path)
-    if not path.exists():
-        return _fresh(spec, ours) if keep else None
-    text = jsonio.read_text(path)
-    if spec.toml:
-        return _toml(text, spec, ours, keep=keep)
-    return _json(text, spec, ours, keep=keep)
+def wanted(reg: Registry, target: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(entries to set, entries to remove when unchanged) in `target`'s config: the `orkestra`
+    server per `mcp.serve`, and every server of registries/mcp.yaml."""
+    keep: dict[str, Any] = {}
+    drop: dict[str, Any] = {}
+    (keep if reg.config.mcp.serve else drop)[SERVER] = entry(reg, target)
+    for name, server in sorted(reg.mcp_servers.items()):
+        keep[name] = server_entry(server, target)
+    return keep, drop
 
 
-def _fresh(spec: ConfigFile, ours: dict[str, Any]) -> bytes:
+def server_entry(server: McpServer, target: str) -> dict[str, Any]:
+    """A registry server in `target`'s spelling (empty fields left out)."""
+    if server.command is not None:
+        out: dict[str, Any] = {"command": server.command}
+        if server.args:
+            out["args"] = list(server.args)
+        if server.env:
+            out["env"] = dict(server.env)
+        return {"type": "stdio", **out} if target == "copilot" else out
+    url_key = {"gemini": "httpUrl"}.get(target, "url")
+    remote: dict[str, Any] = {url_key: server.url}
+    if server.headers:
+        remote["http_headers" if target == "codex" else "headers"] = dict(server.headers)
+    return {"type": "http", **remote} if target in ("claude", "copilot") else remote
+
+
+def merged(
+    reg: Registry,
+    spec: ConfigFile,
+    ours: dict[str, Any],
+    *,
+    keep: bool,
+    name: str = SERVER,
+    current: bytes | None = None,
+) -> bytes | None:
+    """The file's new bytes: our entry `name` set (`keep`) or removed; None when there is
+    nothing to do (no file and nothing to add). An unchanged entry gives back the file's own
+    bytes. `current` is the file's content as planned so far (several entries, one file)."""
+    if current is not None:
+        text = current.decode("utf-8")
+    else:
+        path = reg.root / safewrite.check_target(reg.root, spec.path)
+        if not path.exists():
+            return _fresh(spec, ours, name) if keep else None
+        text = jsonio.read_text(path)
     if spec.toml:
-        return _toml_table(spec.table, ours).lstrip("\n").encode("utf-8")
-    return _dump({spec.table: {SERVER: ours}})
+        return _toml(text, spec, ours, keep=keep, name=name)
+    return _json(text, spec, ours, keep=keep, name=name)
+
+
+def _fresh(spec: ConfigFile, ours: dict[str, Any], name: str) -> bytes:
+    if spec.toml:
+        return _toml_table(spec.table, ours, name).lstrip("\n").encode("utf-8")
+    return _dump({spec.table: {name: ours}})
 
 
 def _dump(data: dict[str, Any]) -> bytes:
     return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def _json(text: str, spec: ConfigFile, ours: dict[str, Any], *, keep: bool) -> bytes | None:
+def _json(
+    text: str, spec: ConfigFile, ours: dict[str, Any], *, keep: bool, name: str
+) -> bytes | None:
     data = jsonio.loads(text, source=spec.path)
     if not isinstance(data, dict):
         raise InputError("an MCP config file must hold a JSON object", file=spec.path, line=1)
     table = data.get(spec.table, {})
     if not isinstance(table, dict):
         raise InputError(f"'{spec.table}' must be an object of servers", file=spec.path)
-    if keep and table.get(SERVER) == ours:
+    if keep and table.get(name) == ours:
         return text.encode("utf-8")
     if not keep:
-        if table.get(SERVER) != ours:
+        if table.get(name) != ours:
             return text.encode("utf-8")  # absent, or the user's own entry
-        del table[SERVER]
+        del table[name]
     else:
-        table[SERVER] = ours
+        table[name] = ours
     data[spec.table] = table
     return _dump(data)
 
@@ -118,23 +166,25 @@ def _json(text: str, spec: ConfigFile, ours: dict[str, Any], *, keep: bool) -> b
 _HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
 
 
-def _toml(text: str, spec: ConfigFile, ours: dict[str, Any], *, keep: bool) -> bytes | None:
+def _toml(
+    text: str, spec: ConfigFile, ours: dict[str, Any], *, keep: bool, name: str
+) -> bytes | None:
     before = _parse_toml(text, spec.path)
-    current = before.get(spec.table, {}).get(SERVER) if isinstance(before, dict) else None
+    current = before.get(spec.table, {}).get(name) if isinstance(before, dict) else None
     if (keep and current == ours) or (not keep and current != ours):
         return text.encode("utf-8")
-    rest = _without_table(text, f"{spec.table}.{SERVER}")
-    new = rest.rstrip("\n") + "\n" + _toml_table(spec.table, ours) if keep else rest
+    rest = _without_table(text, f"{spec.table}.{name}")
+    new = rest.rstrip("\n") + "\n" + _toml_table(spec.table, ours, name) if keep else rest
     try:
         after = tomllib.loads(new)
     except tomllib.TOMLDecodeError:  # our table clashes with how the file spells its servers
         after = {}
-    if _others(after, spec.table) != _others(before, spec.table) or (
-        keep and after.get(spec.table, {}).get(SERVER) != ours
+    if _others(after, spec.table, name) != _others(before, spec.table, name) or (
+        keep and after.get(spec.table, {}).get(name) != ours
     ):
         raise InputError(
-            f"cannot merge the '{SERVER}' server into this file: write it as a "
-            f"[{spec.table}.{SERVER}] table (not inline or dotted keys), or remove it",
+            f"cannot merge the '{name}' server into this file: write it as a "
+            f"[{spec.table}.{name}] table (not inline or dotted keys), or remove it",
             file=spec.path,
         )
     return new.lstrip("\n").encode("utf-8")
@@ -149,9 +199,9 @@ def _parse_toml(text: str, source: str) -> dict[str, Any]:
         raise InputError(f"not valid TOML ({exc})", file=source, line=line) from None
 
 
-def _others(data: dict[str, Any], table: str) -> dict[str, Any]:
+def _others(data: dict[str, Any], table: str, name: str) -> dict[str, Any]:
     """Everything but our server entry."""
-    servers = {k: v for k, v in data.get(table, {}).items() if k != SERVER}
+    servers = {k: v for k, v in data.get(table, {}).items() if k != name}
     return {**{k: v for k, v in data.items() if k != table}, table: servers}
 
 
@@ -168,7 +218,7 @@ def _without_table(text: str, name: str) -> str:
     return "".join(out)
 
 
-def _toml_table(table: str, ours: dict[str, Any]) -> str:
-    lines = [f"\n[{table}.{SERVER}]"]
-    lines += [f"{key} = {json.dumps(value)}" for key, value in ours.items()]
-    return "\n".join(lines) + "\n"
+def _toml_table(table: str, ours: dict[str, Any], name: str) -> str:
+    from orkestra.render.targets import toml_out
+
+    return "\n" + toml_out.table(f"{table}.{toml_out.key(name)}", ours)

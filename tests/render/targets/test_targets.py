@@ -1,0 +1,254 @@
+"""The client targets: goldens, idempotency and --check per target, pruning, per-agent clients,
+per-client models, tool mapping and the MCP servers of registries/mcp.yaml."""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from pathlib import Path
+
+import pytest
+from skills_ref.validator import validate as agentskills_validate
+
+from orkestra.core import frontmatter, yamlio
+from orkestra.registry.loader import load
+from orkestra.registry.validate import validate
+from orkestra.render.sync import sync
+from orkestra.render.targets import codex, cursor, gemini
+from tests.render.targets.conftest import ALL, build_clients
+
+GOLDEN = Path(__file__).parent / "golden"
+SHAPES = {
+    "agents-md.md": "AGENTS.md",
+    "codex-agent.toml": ".codex/agents/notebook-analyst.toml",
+    "codex-config.toml": ".codex/config.toml",
+    "copilot-agent.md": ".github/agents/notebook-analyst.agent.md",
+    "copilot-instructions.md": ".github/copilot-instructions.md",
+    "cursor-agent.md": ".cursor/agents/notebook-analyst.md",
+    "cursor-rule.mdc": ".cursor/rules/orkestra.mdc",
+    "gemini-agent.md": ".gemini/agents/notebook-analyst.md",
+    "gemini-settings.json": ".gemini/settings.json",
+    "vscode-mcp.json": ".vscode/mcp.json",
+    "cursor-mcp.json": ".cursor/mcp.json",
+    "claude-mcp.json": ".mcp.json",
+}
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ORKESTRA_TODAY", "2026-11-30")
+        root = build_clients(tmp_path_factory.mktemp("targets") / "clients")
+        sync(root)
+    return root
+
+
+@pytest.mark.parametrize("golden", sorted(SHAPES))
+def test_rendered_file_matches_golden(rendered: Path, golden: str) -> None:
+    actual = (rendered / SHAPES[golden]).read_text(encoding="utf-8")
+    path = GOLDEN / golden
+    if os.environ.get("ORKESTRA_UPDATE_GOLDEN"):
+        path.write_text(actual, encoding="utf-8")
+    assert actual == path.read_text(encoding="utf-8"), f"{golden} differs from {SHAPES[golden]}"
+
+
+@pytest.mark.parametrize("target", ALL)
+def test_each_target_alone_is_idempotent_and_check_clean(clients: Path, target: str) -> None:
+    first = sync(clients, target=target)
+    assert first.written > 0
+    assert sync(clients, target=target).written == 0
+    assert sync(clients, target=target, mode="check").ok
+    # the other targets were not rendered: a full check finds them missing
+    assert not sync(clients, mode="check").ok
+
+
+def test_full_sync_twice_writes_nothing_and_check_is_clean(clients: Path) -> None:
+    sync(clients)
+    assert sync(clients).written == 0
+    assert sync(clients, mode="check").ok
+
+
+def test_removing_targets_prunes_their_files_and_keeps_shared_configs(clients: Path) -> None:
+    sync(clients)
+    set_targets(clients, ["claude"])
+    report = sync(clients)
+    for gone in (".codex/agents", ".github/agents", ".cursor/agents", ".gemini/agents"):
+        assert not list((clients / gone).glob("*")), gone
+    assert not (clients / ".agents/skills").exists()
+    assert not (clients / ".cursor/rules/orkestra.mdc").exists()
+    assert ".codex/agents/notebook-analyst.toml" in report.plan.deleted
+    assert (clients / ".claude/agents/notebook-analyst.md").is_file()
+    assert (clients / ".codex/config.toml").is_file()  # the user's file: only entries managed
+
+
+def test_target_option_prunes_only_that_target(clients: Path) -> None:
+    sync(clients)
+    (clients / "registries/agents/codex-reviewer.yaml").unlink()
+    report = sync(clients, target="gemini")
+    assert report.plan.deleted == []
+    report = sync(clients, target="codex")
+    assert report.plan.deleted == [".codex/agents/codex-reviewer.toml"]
+    assert (clients / ".claude/agents/codex-reviewer.md").is_file()
+
+
+def test_an_agent_is_rendered_only_for_its_clients(rendered: Path) -> None:
+    found = sorted(
+        p.relative_to(rendered).as_posix()
+        for p in rendered.rglob("codex-reviewer*")
+        if not p.is_relative_to(rendered / "registries")
+    )
+    assert found == [".claude/agents/codex-reviewer.md", ".codex/agents/codex-reviewer.toml"]
+
+
+def test_models_per_client_and_never_a_claude_name_elsewhere(rendered: Path) -> None:
+    agent = tomllib.loads((rendered / ".codex/agents/notebook-analyst.toml").read_text())
+    assert agent["model"] == "gpt-5-codex"
+    copilot = _frontmatter(rendered / ".github/agents/notebook-analyst.agent.md")
+    assert "model" not in copilot  # `sonnet` is a Claude name: the client's default instead
+    for folder in (".codex/agents", ".github/agents", ".cursor/agents", ".gemini/agents"):
+        for path in (rendered / folder).iterdir():
+            text = path.read_text()
+            head = text.split("developer_instructions", 1)[0].split("\n---\n", 1)[0]
+            for claude_name in ("opus", "sonnet", "haiku", "inherit", "claude-"):
+                assert claude_name not in head, (path, claude_name)
+
+
+def test_unmappable_tools_and_claude_models_are_warnings_naming_agent_and_tool(
+    clients: Path,
+) -> None:
+    found = [f for f in validate(load(clients)).findings if f.code in ("ORK111", "ORK112")]
+    messages = sorted(f.message for f in found)
+    assert all(f.severity == "warning" for f in found)
+    assert any("'notebook-analyst'" in m and "'NotebookEdit'" in m and "gemini" in m
+               for m in messages)  # fmt: skip
+    assert any("'mcp__data_lake__query'" in m and "gemini" in m for m in messages)
+    assert any("models.copilot is 'sonnet'" in m for m in messages)
+    gemini_agent = _frontmatter(clients / ".gemini/agents/notebook-analyst.md") if (
+        clients / ".gemini/agents/notebook-analyst.md"
+    ).exists() else None
+    assert gemini_agent is None  # validate alone writes nothing
+
+
+def test_tool_mapping_per_client(rendered: Path) -> None:
+    assert _frontmatter(rendered / ".gemini/agents/notebook-analyst.md")["tools"] == [
+        "read_file", "grep_search", "web_fetch", "mcp_github_get_pr",
+    ]  # fmt: skip
+    assert _frontmatter(rendered / ".github/agents/notebook-analyst.agent.md")["tools"] == [
+        "read", "search", "edit", "web", "github/get_pr", "data_lake/query",
+    ]  # fmt: skip
+    reviewer = tomllib.loads((rendered / ".codex/agents/codex-reviewer.toml").read_text())
+    analyst = tomllib.loads((rendered / ".codex/agents/notebook-analyst.toml").read_text())
+    assert reviewer["sandbox_mode"] == "read-only"
+    assert analyst["sandbox_mode"] == "workspace-write"  # NotebookEdit writes
+    assert _frontmatter(rendered / ".cursor/agents/plain-helper.md").get("readonly") is None
+
+
+def test_codex_agents_parse_with_every_required_key(rendered: Path) -> None:
+    for path in sorted((rendered / ".codex/agents").iterdir()):
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        assert all(isinstance(data.get(k), str) and data[k] for k in codex.REQUIRED), path
+        assert data["name"] == path.stem
+        assert set(data) <= {*codex.REQUIRED, *codex.OPTIONAL}
+
+
+def test_agents_keep_their_full_composed_prompt(rendered: Path) -> None:
+    claude_body = (rendered / ".claude/agents/db-guardian.md").read_text().split("\n---\n", 1)[1]
+    toml = tomllib.loads((rendered / ".codex/agents/db-guardian.toml").read_text())
+    assert toml["developer_instructions"].strip() == claude_body.strip()
+    for path in (".gemini/agents/db-guardian.md", ".github/agents/db-guardian.agent.md",
+                 ".cursor/agents/db-guardian.md"):  # fmt: skip
+        assert (rendered / path).read_text().split("\n---\n", 1)[1].strip() == claude_body.strip()
+
+
+def test_gemini_agents_use_only_schema_keys(rendered: Path) -> None:
+    for path in sorted((rendered / ".gemini/agents").iterdir()):
+        assert set(_frontmatter(path)) <= set(gemini.SCHEMA_KEYS), path
+
+
+def test_cursor_files_use_only_documented_keys(rendered: Path) -> None:
+    """Cursor has no offline client: its documented keys are the check."""
+    for path in sorted((rendered / ".cursor/agents").iterdir()):
+        assert set(_frontmatter(path)) <= set(cursor.KEYS), path
+    rule = _frontmatter(rendered / ".cursor/rules/orkestra.mdc")
+    assert set(rule) <= set(cursor.RULE_KEYS)
+    assert rule["alwaysApply"] is True and "globs" not in rule and rule["description"]
+
+
+def test_instruction_blocks_hold_values_truths_and_rosters(rendered: Path) -> None:
+    for rel in ("AGENTS.md", ".github/copilot-instructions.md"):
+        text = (rendered / rel).read_text()
+        assert text.count("<!-- orkestra:begin") == 1 and text.count("<!-- orkestra:end") == 1
+        for needle in ("Simplicity first", "GROUND_TRUTHS.md", "`notebook-analyst`",
+                       "`schema-migration`"):  # fmt: skip
+            assert needle in text, (rel, needle)
+
+
+def test_a_users_agents_md_is_kept_around_the_block(clients: Path) -> None:
+    (clients / "AGENTS.md").write_text("# Team rules\n\nUse tabs.\n")
+    sync(clients)
+    text = (clients / "AGENTS.md").read_text()
+    assert text.startswith("# Team rules\n\nUse tabs.\n\n<!-- orkestra:begin")
+    (clients / "AGENTS.md").write_text(text + "\nFooter by hand.\n")
+    sync(clients)
+    assert (clients / "AGENTS.md").read_text().endswith("Footer by hand.\n")
+
+
+def test_skills_are_written_once_where_clients_share_a_folder(rendered: Path) -> None:
+    shared = sorted(p.name for p in (rendered / ".agents/skills").iterdir())
+    assert shared == sorted(p.name for p in (rendered / ".claude/skills").iterdir())
+    assert not (rendered / ".cursor/skills").exists() and not (rendered / ".github/skills").exists()
+    for folder in (rendered / ".agents/skills").iterdir():
+        assert agentskills_validate(folder.resolve()) == [], folder
+
+
+def test_copilot_and_cursor_with_claude_read_claude_skills_only(clients: Path) -> None:
+    set_targets(clients, ["claude", "copilot", "cursor"])
+    sync(clients)
+    assert not (clients / ".agents/skills").exists()
+    assert (clients / ".claude/skills/schema-migration/SKILL.md").is_file()
+
+
+def test_mcp_servers_merge_with_the_users_entries(clients: Path) -> None:
+    (clients / ".vscode").mkdir()
+    mine = {"servers": {"mine": {"type": "stdio", "command": "my-server"}}, "inputs": []}
+    (clients / ".vscode/mcp.json").write_text(json.dumps(mine))
+    (clients / ".codex").mkdir()
+    (clients / ".codex/config.toml").write_text('model = "o3"\n\n[mcp_servers.mine]\ncommand = "x"\n')
+    sync(clients)
+    vscode = json.loads((clients / ".vscode/mcp.json").read_text())
+    assert vscode["servers"]["mine"] == mine["servers"]["mine"] and vscode["inputs"] == []
+    assert vscode["servers"]["github"]["type"] == "stdio"
+    assert vscode["servers"]["data_lake"] == {
+        "type": "http", "url": "https://mcp.example.com/lake",
+        "headers": {"Authorization": "Bearer ${LAKE_TOKEN}"},
+    }  # fmt: skip
+    toml = tomllib.loads((clients / ".codex/config.toml").read_text())
+    assert toml["model"] == "o3" and toml["mcp_servers"]["mine"] == {"command": "x"}
+    assert toml["mcp_servers"]["github"]["env"] == {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}
+    assert sync(clients).written == 0
+
+
+def test_a_long_prompt_stops_the_copilot_target_naming_the_agent(clients: Path) -> None:
+    from orkestra.core.errors import InputError
+
+    agent = clients / "registries/agents/plain-helper.yaml"
+    data = yamlio.loads(agent.read_text())
+    data["prompt"] = "word " * 7000
+    agent.write_text(yamlio.dumps(data))
+    with pytest.raises(InputError, match="plain-helper.*30000"):
+        sync(clients, target="copilot")
+    assert sync(clients, target="codex").written > 0  # other clients are not limited
+
+
+def set_targets(root: Path, targets: list[str]) -> None:
+    config = root / "registries/orkestra.yaml"
+    data = yamlio.loads(config.read_text())
+    data["targets"] = targets
+    config.write_text(yamlio.dumps(dict(data)))
+    assert load(root).config.targets == targets
+
+
+def _frontmatter(path: Path) -> dict[str, object]:
+    doc = frontmatter.parse(path.read_text(encoding="utf-8"), path.name)
+    return dict(doc.meta)
