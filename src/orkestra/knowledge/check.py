@@ -15,16 +15,17 @@ import datetime as dt
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from orkestra.codemap.locate import Locator
-from orkestra.core import safewrite
 from orkestra.core.project import CONFIG
 from orkestra.knowledge import edit
 from orkestra.knowledge.cache import CheckCache, stat_key
 from orkestra.knowledge.links import check_links
 from orkestra.knowledge.notes import KnowledgeBase, Note, Problem, Source, load_notes
 from orkestra.knowledge.settings import Settings
+
+if TYPE_CHECKING:  # the code map is opened only when a note cites a symbol
+    from orkestra.codemap.locate import Locator
 
 
 class _Files:
@@ -67,6 +68,8 @@ class _Files:
     def symbol_line(self, root: Path, path: str, symbol: str) -> int | None:
         """Where `symbol` is defined in `path`, from the code map when one is built."""
         if self.locator is None:
+            from orkestra.codemap.locate import Locator
+
             self.locator = Locator(root)
         return self.locator.line(path, symbol)
 
@@ -210,6 +213,8 @@ def demote(root: Path, note: Note) -> None:
     """Write `confidence: observed` into a note (the verified date is kept as history)."""
     path = root / note.rel
     raw = path.read_bytes()
+    from orkestra.core import safewrite
+
     new = edit.set_fields(raw.decode("utf-8"), {"confidence": "observed"})
     safewrite.write_file(root, path, new, expected_old=raw)
 

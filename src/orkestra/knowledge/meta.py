@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from orkestra.core import frontmatter, yamlio
-
 
 class Meta:
     """Frontmatter values, the line of each key and of each list item, and the body."""
@@ -34,6 +32,8 @@ class Meta:
 
 def parse(text: str, name: str) -> Meta:
     """Frontmatter and body of a note; InputError (with line) when it cannot be read."""
+    from orkestra.core import frontmatter, yamlio  # YAML loads only when a note is parsed
+
     doc = frontmatter.parse(text, name)
     items = {k: list(v.item_lines) for k, v in doc.meta.items() if isinstance(v, yamlio.LineList)}
     return Meta(

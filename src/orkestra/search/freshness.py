@@ -17,7 +17,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from orkestra.search import extract, layout, store
+from orkestra.search import layout, store
 from orkestra.search.document import Document
 
 RACY_NS = 2_000_000_000
@@ -169,6 +169,8 @@ def apply(
         or layout.CONFIG in check
         or any(p.startswith(overlays) for p in [*check, *gone])
     ):
+        from orkestra.search import extract  # only when the sources changed
+
         fresh, _ = extract.settings(root)
         if fresh != settings or fresh_index:
             settings = fresh
@@ -220,6 +222,8 @@ def _hashes(conn: sqlite3.Connection, paths: dict[str, tuple[str, int, int]]) ->
 
 
 def _documents(root: Path, group: str, settings: layout.Settings) -> list[Document]:
+    from orkestra.search import extract
+
     if group == layout.KNOWLEDGE:
         return list(extract.knowledge_documents(root))
     if group == layout.CONFIG:

@@ -18,7 +18,7 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
-from orkestra.search import extract, freshness, store
+from orkestra.search import freshness, store
 
 INDEX_NAME = "search.sqlite3"
 LOCK_NAME = "search.lock"
@@ -123,6 +123,8 @@ def rebuild(root: Path, *, seen: tuple[int, int, int] | None) -> None:
             conn.execute("PRAGMA synchronous = OFF")
             store.create(conn)
             conn.execute("BEGIN")
+            from orkestra.search import extract  # the sources are read on a rebuild only
+
             settings, _ = extract.settings(root)
             freshness.apply(
                 conn, root, settings, freshness.current(root, settings), fresh_index=True

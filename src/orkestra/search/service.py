@@ -7,8 +7,6 @@ from pathlib import Path
 
 from orkestra.core import project
 from orkestra.core.errors import UsageError
-from orkestra.search import extract, layout
-from orkestra.search.corpus import MemoryCorpus
 from orkestra.search.document import TYPES, Document
 from orkestra.search.rank import Filters, Ranking, rank
 
@@ -25,6 +23,8 @@ def project_root(explicit: str | None) -> Path:
 
 def all_documents(root: Path) -> list[Document]:
     """Every document of the project, read straight from the sources (no index)."""
+    from orkestra.search import extract, layout  # a warm index needs neither
+
     settings, docs = extract.settings(root)
     units = layout.scan(str(root), settings)
     files = {
@@ -70,6 +70,8 @@ def search(
                 index.discard(root)  # damaged: answer from the sources; the next search rebuilds
             finally:
                 conn.close()
+    from orkestra.search.corpus import MemoryCorpus
+
     return rank(MemoryCorpus(all_documents(root)), query, filters, limit)
 
 

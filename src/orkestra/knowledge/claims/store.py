@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -28,6 +27,8 @@ def confidence(seen_count: int) -> str:
 def claim_id(statement: str) -> str:
     """A stable id from the normalised statement: `CL-` and 8 hex digits."""
     norm = " ".join(re.findall(r"[\w']+", statement.lower()))
+    import hashlib  # only when a claim is made: `notes check` counts claims without it
+
     return "CL-" + hashlib.sha1(norm.encode("utf-8")).hexdigest()[:8]
 
 
