@@ -30,6 +30,8 @@ ADDRESSED = re.compile(
     r"before (?:every|each|any|answering|responding|you)|from now on|always)\b",
     re.IGNORECASE,
 )
+#: how comments and docstrings start: prose in a script, never "just a string"
+_PROSE_IN_CODE = ('"""', "'''", "#", "//", "/*", "*", "--", 'r"""', "r'''")
 _PAIRS = (("`", "`"), ('"', '"'), ("“", "”"), ("„", "“"), ("«", "»"), ("「", "」"), ("『", "』"))
 
 
@@ -66,6 +68,8 @@ def lowering(
     `code`: the match is a command (backticks do not quote it). A cue word does not lower a line
     that also addresses the model ("example of what the assistant must do: ...").
     """
+    if kind == "script" and line.lstrip().startswith(_PROSE_IN_CODE):
+        return None  # a comment or docstring is prose the model reads, not data
     if quoted(line, start, end, code):
         return (
             "a string in code (data, not an instruction)"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from orkestra.intake.rules import FileKind, Finding, RuleSet, Text, excerpt, language
@@ -104,7 +104,28 @@ def review_folder(folder: Path, display: str, rules: RuleSet) -> Review:
             _structural(result, rules, "special-file", shown, why)
         else:
             _file(result, entry, shown, rules, limit, folder)
+    result.findings.extend(_file_names(result.entries, display, rules))
     return result
+
+
+def _file_names(entries: list[Entry], display: str, rules: RuleSet) -> list[Finding]:
+    """File and folder names are text the model reads too (a listing is shown to it)."""
+    names = "\n".join(
+        entry.rel.replace("/", " / ").replace("-", " ").replace("_", " ") for entry in entries
+    )
+    found = []
+    for finding in scan_text(rules, "doc", "", names):
+        if finding.category in ("prompt-injection", "exfiltration"):
+            rel = entries[finding.line - 1].rel
+            found.append(
+                replace(
+                    finding,
+                    file=f"{display}{rel}",
+                    line=1,
+                    reason=f"in the file name; {finding.reason}".rstrip("; "),
+                )
+            )
+    return found
 
 
 def _structural(result: Review, rules: RuleSet, rule_id: str, file: str, text: str) -> None:
@@ -138,14 +159,20 @@ def _file(
     binary = _binary_kind(data)
     if binary == "media":
         return
-    if binary is not None:
+    text = _hidden_text(data, entry.rel)
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) and text is not None:
+        _structural(result, rules, "not-utf8", shown, "UTF-16 text: read after decoding it")
+    elif binary is not None:
         _structural(result, rules, "bundled-binary", shown, f"{entry.rel}: {binary}")
-        return
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        _structural(result, rules, "not-utf8", shown, f"invalid UTF-8 at byte {exc.start}")
-        return
+        if text is None:
+            return
+    else:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            _structural(result, rules, "not-utf8", shown, f"invalid UTF-8 at byte {exc.start}")
+            return
+    assert text is not None
     kind = file_kind(entry.rel, text)
     result.texts.append(TextFile(entry.rel, kind, text))
     lang = language(entry.rel, text)
@@ -154,6 +181,25 @@ def _file(
         found += audit_script(rules, shown, text, lang)
     found += _outside_paths(rules, entry.rel, shown, kind, text, folder)
     result.findings.extend(worst_per_line(found))
+
+
+#: files a reader (or a model) takes for text, whatever bytes they hold
+TEXT_SUFFIXES = SCRIPT_SUFFIXES | frozenset(
+    {".md", ".markdown", ".txt", ".rst", ".json", ".yaml", ".yml", ".toml", ".html", ".htm", ".xml"}
+)
+
+
+def _hidden_text(data: bytes, rel: str) -> str | None:
+    """Text smuggled past the UTF-8 check: UTF-16 with a byte order mark, or a text file padded
+    with NUL bytes to look binary. Read anyway, so what it says is reviewed; else None."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:  # not UTF-16 after all: reported as binary or not UTF-8
+            return None
+    if Path(rel).suffix.lower() in TEXT_SUFFIXES and b"\x00" in data[:8192]:
+        return data.replace(b"\x00", b"").decode("utf-8", errors="replace")
+    return None
 
 
 def _sibling_skill(folder: Path, base: str, path: str) -> bool:
