@@ -36,6 +36,7 @@ OTHERS = [
     "truths:\n  stale_after_days: 30\n",
     "vendor_roots:\n  - path: vendor/skills\n    provider: acme\n    default_scopes: [core]\n",
     "mining:\n  packages:\n    core: 'src/core/**'\n  releasable_types: [feat, fix]\n",
+    "mining:\n  packages:\n    vite: packages/vite\n    cv: packages/create-vite/\n",
     "render:\n  claude_md: true  # on\n",
     "mcp: {serve: true}\n",
     "mcp:\n  serve: false\n  command: [uvx, orkestra]\n",
