@@ -18,6 +18,7 @@ MAX_DEPTH = 3
 MAX_BYTES = 256 * 1024
 MIN_READABLE = 0.9
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}={0,2}")
+_WRAPPED = re.compile(r"(?:^[ \t>]*[A-Za-z0-9+/]{40,}={0,2}[ \t]*\n){2,}", re.M)
 _HEX = re.compile(
     r"(?:\\x[0-9A-Fa-f]{2}){6,}|(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){12,}(?![0-9A-Fa-f])"
 )
@@ -80,6 +81,10 @@ def _decoders(body: str) -> list[tuple[int, str, int, str]]:
         decoded = _hex(match.group(0))
         if decoded:
             out.append((match.start(), "hex", decoded))
+    for match in _WRAPPED.finditer(body):  # base64 wrapped at 64 or 76 columns, read as one
+        decoded = _base64("".join(match.group(0).split()))
+        if decoded:
+            out.append((match.start(), "base64", decoded))
     if "%" in body:
         for match in _PERCENT.finditer(body):
             decoded = unquote(match.group(0))
