@@ -124,9 +124,11 @@ def test_unmappable_tools_and_claude_models_are_warnings_naming_agent_and_tool(
                for m in messages)  # fmt: skip
     assert any("'mcp__data_lake__query'" in m and "gemini" in m for m in messages)
     assert any("models.copilot is 'sonnet'" in m for m in messages)
-    gemini_agent = _frontmatter(clients / ".gemini/agents/notebook-analyst.md") if (
-        clients / ".gemini/agents/notebook-analyst.md"
-    ).exists() else None
+    gemini_agent = (
+        _frontmatter(clients / ".gemini/agents/notebook-analyst.md")
+        if (clients / ".gemini/agents/notebook-analyst.md").exists()
+        else None
+    )
     assert gemini_agent is None  # validate alone writes nothing
 
 
@@ -214,7 +216,9 @@ def test_mcp_servers_merge_with_the_users_entries(clients: Path) -> None:
     mine = {"servers": {"mine": {"type": "stdio", "command": "my-server"}}, "inputs": []}
     (clients / ".vscode/mcp.json").write_text(json.dumps(mine))
     (clients / ".codex").mkdir()
-    (clients / ".codex/config.toml").write_text('model = "o3"\n\n[mcp_servers.mine]\ncommand = "x"\n')
+    (clients / ".codex/config.toml").write_text(
+        'model = "o3"\n\n[mcp_servers.mine]\ncommand = "x"\n'
+    )
     sync(clients)
     vscode = json.loads((clients / ".vscode/mcp.json").read_text())
     assert vscode["servers"]["mine"] == mine["servers"]["mine"] and vscode["inputs"] == []
@@ -236,7 +240,7 @@ def test_a_long_prompt_stops_the_copilot_target_naming_the_agent(clients: Path) 
     data = yamlio.loads(agent.read_text())
     data["prompt"] = "word " * 7000
     agent.write_text(yamlio.dumps(data))
-    with pytest.raises(InputError, match="plain-helper.*30000"):
+    with pytest.raises(InputError, match=r"plain-helper.*30000"):
         sync(clients, target="copilot")
     assert sync(clients, target="codex").written > 0  # other clients are not limited
 
