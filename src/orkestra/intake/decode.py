@@ -18,7 +18,9 @@ MAX_DEPTH = 3
 MAX_BYTES = 256 * 1024
 MIN_READABLE = 0.9
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}={0,2}")
-_WRAPPED = re.compile(r"(?:^[ \t>]*[A-Za-z0-9+/]{40,}={0,2}[ \t]*\n){2,}", re.M)
+_WRAPPED = re.compile(
+    r"(?:^[ \t>]*[A-Za-z0-9+/]{40,}[ \t]*\n)+^[ \t>]*[A-Za-z0-9+/]{4,}={0,2}[ \t]*$", re.M
+)
 _HEX = re.compile(
     r"(?:\\x[0-9A-Fa-f]{2}){6,}|(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){12,}(?![0-9A-Fa-f])"
 )
