@@ -84,7 +84,7 @@ def _decoders(body: str) -> list[tuple[int, str, int, str]]:
         if decoded:
             out.append((match.start(), "hex", decoded))
     for match in _WRAPPED.finditer(body):  # base64 wrapped at 64 or 76 columns, read as one
-        decoded = _base64("".join(match.group(0).split()))
+        decoded = _base64("".join(match.group(0).replace(">", " ").split()))
         if decoded:
             out.append((match.start(), "base64", decoded))
     if "%" in body:
