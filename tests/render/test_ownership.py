@@ -236,3 +236,32 @@ def test_output_paths_stay_out_of_the_configured_knowledge_folder(scaffold: Path
     with pytest.raises(ValidationFailed):
         sync(scaffold)
     assert not (scaffold / "docs").exists()
+
+
+@pytest.mark.parametrize(
+    "rel",
+    [
+        ".claude/agents/../../README.md",
+        ".claude/skills/x/../../../README.md",
+        ".claude/agents//../../README.md",
+        "/etc/passwd",
+        ".claude\\agents\\..\\..\\README.md",
+        ".claude/agents/\x00.md",
+        ".claude/agents/",
+    ],
+)
+def test_a_lock_entry_that_is_not_a_plain_path_is_reported_not_dropped(
+    scaffold: Path, rel: str
+) -> None:
+    # found by the hostile review: such entries were dropped silently, so validate said ok
+    sync(scaffold)
+    readme = write(scaffold, "README.md", "# mine\n").read_bytes()
+    _tamper(scaffold, {rel: {"target": "claude", "sha256": _sha(readme)}})
+    found = [f for f in validate(load(scaffold)).findings if f.code == "ORK046"]
+    assert [f.message.split("'")[1] for f in found] == [rel]
+    from orkestra.render.sync import owned_entries
+
+    assert rel not in owned_entries(load(scaffold))
+    with pytest.raises(ValidationFailed, match="ORK046"):
+        sync(scaffold, force=True)
+    assert (scaffold / "README.md").read_bytes() == readme

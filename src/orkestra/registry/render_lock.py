@@ -93,9 +93,8 @@ def disk_digest(root: Path | str, rel: str) -> str | None:
 def load(root: Path) -> dict[str, Entry]:
     """Every entry of the lock (path -> Entry); empty when no lock exists yet.
 
-    Entries whose path is not a plain relative path are dropped here (they could never be
-    written); entries outside their target's roots are kept so `validate` can name them, and
-    `owned` leaves them out.
+    Every entry is kept, even one whose path is not a plain relative path, so `validate` can
+    name it; `owned` leaves out those that are not plain or lie outside their target's roots.
     """
     path = root / LOCK_PATH
     if not path.is_file() or path.is_symlink():
@@ -114,8 +113,6 @@ def load(root: Path) -> dict[str, Entry]:
         )
     entries: dict[str, Entry] = {}
     for key, value in files.items():
-        if not _plausible(str(key)):
-            continue
         if isinstance(value, dict):
             sha = value.get("sha256")
             entries[str(key)] = Entry(
@@ -161,6 +158,8 @@ def entry_problem(
     protected: Iterable[str] = (),
 ) -> str | None:
     """Why lock entry `rel` may not be touched by sync, or None when it lies in its roots."""
+    if not _plausible(rel):  # `..`, absolute, NUL, backslash: could reach outside the project
+        return "it is not a plain relative path inside the project"
     folder = protected_part(rel, protected)
     if folder is not None:
         return f"it lies in '{folder}/', which Orkestra never writes"
