@@ -45,7 +45,12 @@ def test_every_bad_line_is_reported(repo: GitRepo, feat: str) -> None:
     assert (error.file, error.line) == ("b.jsonl", 1)  # every line that does not parse
     text = str(error)
     assert text.startswith("b.jsonl:1: unknown category 'x'")
-    assert "b.jsonl:2" not in text and "b.jsonl:3: " in text and "b.jsonl:5" not in text and "b.jsonl:4: unknown field(s): why; the fields are " in text
+    assert (
+        "b.jsonl:2" not in text
+        and "b.jsonl:3: " in text
+        and "b.jsonl:5" not in text
+        and "b.jsonl:4: unknown field(s): why; the fields are " in text
+    )
     assert "sha, domain, action, category, summary, package, decision_id, reason" in text
     assert "3 bad lines; nothing was written" in text
     assert ledgers(repo.path) == (b"", b"")
