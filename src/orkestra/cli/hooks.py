@@ -19,13 +19,27 @@ def install(
     git: Annotated[
         bool, typer.Option("--git", help="Also add a git pre-commit hook validating notes.")
     ] = False,
+    client: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--client",
+            help="Also install for codex, copilot or cursor (repeatable; default: the "
+            "configured targets).",
+        ),
+    ] = None,
     fmt: FormatOption = Format.json,
 ) -> ExitCode:
     """Merge our SessionStart, PostToolUse and Stop hooks into .claude/settings.json, keeping
-    every other entry."""
+    every other entry; likewise .codex/hooks.json, .github/hooks/orkestra.json and
+    .cursor/hooks.json for the configured clients."""
     from orkestra.hooks.install import install as run
 
-    emit(run(project_root(), git=git), fmt, title="hooks install")
+    root = project_root()
+    if client is None:
+        from orkestra.registry.config_file import load_config
+
+        client = list(load_config(root).targets)
+    emit(run(root, git=git, clients=tuple(client)), fmt, title="hooks install")
     return ExitCode.OK
 
 

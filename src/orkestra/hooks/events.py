@@ -51,10 +51,14 @@ def file_path(tool_input: dict[str, Any]) -> str | None:
     return None
 
 
+#: the clients a hook command may name in ORKESTRA_AGENT_TOOL (`hooks.clients` sets it)
+AGENT_TOOLS = ("claude-code", "codex", "codex-cli", "copilot-cli", "cursor")
+
+
 def agent_tool() -> str:
-    """claude-code, or codex when ORKESTRA_AGENT_TOOL says so (the hook command sets it)."""
+    """claude-code, or the client ORKESTRA_AGENT_TOOL names (the hook command sets it)."""
     value = os.environ.get("ORKESTRA_AGENT_TOOL", "claude-code")
-    return value if value in ("claude-code", "codex") else "claude-code"
+    return value if value in AGENT_TOOLS else "claude-code"
 
 
 def failed(response: Any) -> bool:

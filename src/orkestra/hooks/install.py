@@ -19,6 +19,7 @@ from typing import Any
 
 from orkestra.core import git, jsonio, safewrite
 from orkestra.core.errors import ConflictError, InputError
+from orkestra.hooks import clients as other_clients
 
 SETTINGS = ".claude/settings.json"
 #: event -> (matcher or None, handler). PostToolUse sees every tool so the events log is complete;
@@ -57,7 +58,9 @@ def git_script(command: str) -> str:
 
 
 def _ours(hook: Any) -> bool:
-    return isinstance(hook, dict) and bool(_OUR_COMMAND.search(str(hook.get("command", "")).strip()))
+    return isinstance(hook, dict) and bool(
+        _OUR_COMMAND.search(str(hook.get("command", "")).strip())
+    )
 
 
 def _read(root: Path) -> tuple[dict[str, Any], bytes | None]:
@@ -119,8 +122,9 @@ def strip_ours(data: dict[str, Any]) -> int:
     return removed
 
 
-def install(root: Path, *, git: bool = False) -> dict[str, Any]:
-    """Merge our entries into settings.json (idempotent); optionally the git pre-commit hook.
+def install(root: Path, *, git: bool = False, clients: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Merge our entries into settings.json (idempotent); optionally the git pre-commit hook,
+    and the hook files of the other `clients` (codex, copilot, cursor: `hooks.clients`).
 
     Commands call Orkestra as `executable()` (an absolute path), so they work outside the venv.
     """
@@ -143,6 +147,16 @@ def install(root: Path, *, git: bool = False) -> dict[str, Any]:
     if changed:
         _write(root, data, raw)
     out: dict[str, Any] = {"settings": SETTINGS, "changed": changed, "events": list(OURS)}
+    chosen = [c for c in other_clients.CLIENTS if c in clients]
+    if chosen:
+        out["clients"] = {
+            c: {
+                "file": other_clients.CLIENTS[c].path,
+                "changed": other_clients.install(root, c, command),
+                "events": list(other_clients.CLIENTS[c].events),
+            }
+            for c in chosen
+        }
     if git:
         out["git_hook"] = _install_git(root, command)
     return out
@@ -163,7 +177,15 @@ def uninstall(root: Path) -> dict[str, Any]:
     ):
         safewrite.remove_file(_hook_base(root, git_hook), git_hook)
         git_removed = True
-    return {"settings": SETTINGS, "removed": removed, "git_hook_removed": git_removed}
+    out: dict[str, Any] = {
+        "settings": SETTINGS,
+        "removed": removed,
+        "git_hook_removed": git_removed,
+    }
+    others = {c: other_clients.uninstall(root, c) for c in other_clients.CLIENTS}
+    if any(others.values()):
+        out["clients_removed"] = {c: n for c, n in others.items() if n}
+    return out
 
 
 def _git_hook_path(root: Path) -> Path | None:

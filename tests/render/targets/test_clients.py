@@ -34,11 +34,20 @@ def test_codex_loads_skills_agents_and_the_agents_md_block(project: Path, tmp_pa
     home = tmp_path / "codex-home"
     home.mkdir()
     (home / "config.toml").write_text(f'[projects."{project}"]\ntrust_level = "trusted"\n')
+    from orkestra.hooks.install import install
+
+    install(project, clients=("codex",))
     server = cl.AppServer(exe, project, home)
     try:
         listed = server.call("skills/list", {"cwds": [str(project)], "forceReload": True})
+        hooks = server.call("hooks/list", {"cwds": [str(project)]})
     finally:
         server.close()
+    (found,) = hooks["data"]
+    assert found["errors"] == [] and found["warnings"] == []
+    ours = {h["eventName"] for h in found["hooks"] if h["source"] == "project"}
+    assert ours == {"sessionStart", "postToolUse", "stop"}
+    assert all("ORKESTRA_AGENT_TOOL=codex-cli" in h["command"] for h in found["hooks"])
     (entry,) = listed["data"]
     assert entry.get("errors", []) == []
     repo = {s["name"] for s in entry["skills"] if s["scope"] == "repo"}

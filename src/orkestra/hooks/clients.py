@@ -1,0 +1,146 @@
+"""Hook files of the other clients (PRODUCT.md §4, §8.4): Codex, Copilot and Cursor.
+
+- Codex `.codex/hooks.json`: Claude's shape (`{"hooks": {"SessionStart": [{"hooks": [...]}]}}`);
+  session-start context, usage logging and the stop capture all run.
+- Copilot `.github/hooks/orkestra.json`: `{"version": 1, "hooks": {"sessionStart": [{"type":
+  "command", "bash": …}], "postToolUse": […]}}`; Copilot has no stop event, so no stop capture.
+- Cursor `.cursor/hooks.json`: `{"version": 1, "hooks": {"sessionStart": [{"command": …}],
+  "postToolUse": […], "stop": […]}}`.
+
+Every command sets `ORKESTRA_AGENT_TOOL` so the events log names the client (`agent_tool`). Our
+entries are recognised by their command (`… orkestra hook <handler>`); a user's entries and keys
+are kept. Standard library plus `orkestra.core` only.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from orkestra.core import jsonio, safewrite
+from orkestra.core.errors import InputError
+
+_OURS = re.compile(r"(?:^|[\s/])orkestra(?:\.exe)?'? hook (?:session-start|post-tool-use|stop)$")
+
+
+class ClientHooks(NamedTuple):
+    """Where a client reads project hooks and how it spells them."""
+
+    path: str
+    agent_tool: str
+    #: event name -> handler
+    events: dict[str, str]
+    #: "claude" (groups holding hooks), "copilot" (bash entries), "cursor" (command entries)
+    shape: str
+
+
+CLIENTS: dict[str, ClientHooks] = {
+    "codex": ClientHooks(
+        ".codex/hooks.json",
+        "codex-cli",
+        {"sessionStart": "session-start", "PostToolUse": "post-tool-use", "Stop": "stop"},
+        "claude",
+    ),
+    "copilot": ClientHooks(
+        ".github/hooks/orkestra.json",
+        "copilot-cli",
+        {"sessionStart": "session-start", "postToolUse": "post-tool-use"},
+        "copilot",
+    ),
+    "cursor": ClientHooks(
+        ".cursor/hooks.json",
+        "cursor",
+        {"sessionStart": "session-start", "postToolUse": "post-tool-use", "stop": "stop"},
+        "cursor",
+    ),
+}
+
+
+def entry(spec: ClientHooks, command: str, handler: str) -> dict[str, Any]:
+    """One hook entry in the client's spelling."""
+    full = f"ORKESTRA_AGENT_TOOL={spec.agent_tool} {command} hook {handler}"
+    timeout = 30 if handler == "post-tool-use" else 120
+    if spec.shape == "claude":
+        group: dict[str, Any] = {"matcher": "*"} if handler == "post-tool-use" else {}
+        group["hooks"] = [{"type": "command", "command": full, "timeout": timeout}]
+        return group
+    if spec.shape == "copilot":
+        return {"type": "command", "bash": full, "timeoutSec": timeout}
+    return {"command": full}
+
+
+def _command_of(item: Any) -> str:
+    if not isinstance(item, dict):
+        return ""
+    return str(item.get("command") or item.get("bash") or "").strip()
+
+
+def _ours(item: Any) -> bool:
+    if isinstance(item, dict) and isinstance(item.get("hooks"), list):  # a Claude-shaped group
+        return bool(item["hooks"]) and all(_OURS.search(_command_of(h)) for h in item["hooks"])
+    return bool(_OURS.search(_command_of(item)))
+
+
+def read(root: Path, rel: str) -> tuple[dict[str, Any], bytes | None]:
+    """The file's data and bytes (None when absent); refuses a symlink on the way."""
+    path = root / safewrite.check_target(root, rel)
+    if not path.exists():
+        return {}, None
+    raw = path.read_bytes()
+    data = jsonio.loads(raw.decode("utf-8", errors="replace") or "{}", source=rel)
+    if not isinstance(data, dict) or not isinstance(data.get("hooks", {}), dict):
+        raise InputError('expected an object whose "hooks" is an object', file=rel, line=1)
+    for event, items in data.get("hooks", {}).items():
+        if not isinstance(items, list):
+            raise InputError(f'"hooks"."{event}" must be a list; fix it first', file=rel)
+    return data, raw
+
+
+def strip(data: dict[str, Any]) -> int:
+    """Remove our entries (and events left empty); return how many were removed."""
+    removed = 0
+    hooks = data.get("hooks", {})
+    for event in list(hooks):
+        kept = [item for item in hooks[event] if not _ours(item)]
+        removed += len(hooks[event]) - len(kept)
+        if kept:
+            hooks[event] = kept
+        else:
+            del hooks[event]
+    if "hooks" in data and not data["hooks"]:
+        del data["hooks"]
+    return removed
+
+
+def install(root: Path, client: str, command: str) -> bool:
+    """Merge our entries into the client's hook file; True when it changed."""
+    spec = CLIENTS[client]
+    data, raw = read(root, spec.path)
+    before = json.dumps(data, sort_keys=True)
+    strip(data)
+    if spec.shape != "claude":
+        data.setdefault("version", 1)
+    hooks = data.setdefault("hooks", {})
+    for event, handler in spec.events.items():
+        hooks.setdefault(event, []).append(entry(spec, command, handler))
+    changed = json.dumps(data, sort_keys=True) != before
+    if changed:
+        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        safewrite.write_file(root, spec.path, text, expected_old=raw)
+    return changed
+
+
+def uninstall(root: Path, client: str) -> int:
+    """Remove our entries from the client's hook file; the number removed."""
+    spec = CLIENTS[client]
+    data, raw = read(root, spec.path)
+    removed = strip(data)
+    if removed:
+        if data in ({}, {"version": 1}) and spec.path.endswith("orkestra.json"):
+            safewrite.remove_file(root, root / spec.path)  # our own file, now empty
+        else:
+            text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+            safewrite.write_file(root, spec.path, text, expected_old=raw)
+    return removed

@@ -1,0 +1,95 @@
+"""Hooks for Codex, Copilot and Cursor: merged into each client's file, ours recognised and
+removed again, a user's entries kept, and events naming the client (`agent_tool`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from orkestra.hooks import clients
+from orkestra.hooks.install import install, uninstall
+from orkestra.scaffold import init_project
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    init_project(root)
+    return root
+
+
+def test_install_writes_each_clients_file_in_its_shape(project: Path) -> None:
+    out = install(project, clients=("codex", "copilot", "cursor"))
+    assert set(out["clients"]) == {"codex", "copilot", "cursor"}
+    codex = json.loads((project / ".codex/hooks.json").read_text())
+    assert set(codex["hooks"]) == {"SessionStart", "PostToolUse", "Stop"}
+    (command,) = [h["command"] for h in codex["hooks"]["Stop"][0]["hooks"]]
+    assert command.startswith("ORKESTRA_AGENT_TOOL=codex-cli ") and command.endswith("hook stop")
+    copilot = json.loads((project / ".github/hooks/orkestra.json").read_text())
+    assert copilot["version"] == 1 and set(copilot["hooks"]) == {"sessionStart", "postToolUse"}
+    assert copilot["hooks"]["postToolUse"][0]["bash"].endswith("hook post-tool-use")
+    cursor = json.loads((project / ".cursor/hooks.json").read_text())
+    assert cursor["version"] == 1 and set(cursor["hooks"]) == {
+        "sessionStart",
+        "postToolUse",
+        "stop",
+    }
+    again = install(project, clients=("codex", "copilot", "cursor"))
+    assert not any(c["changed"] for c in again["clients"].values())
+
+
+def test_a_users_entries_are_kept_and_uninstall_removes_only_ours(project: Path) -> None:
+    mine = {"version": 1, "hooks": {"stop": [{"command": "./my-audit.sh"}]}, "extra": True}
+    (project / ".cursor").mkdir()
+    (project / ".cursor/hooks.json").write_text(json.dumps(mine))
+    install(project, clients=("cursor", "copilot"))
+    data = json.loads((project / ".cursor/hooks.json").read_text())
+    assert data["hooks"]["stop"][0] == {"command": "./my-audit.sh"} and data["extra"] is True
+    assert len(data["hooks"]["stop"]) == 2
+    out = uninstall(project)
+    assert out["clients_removed"] == {"copilot": 2, "cursor": 3}
+    assert json.loads((project / ".cursor/hooks.json").read_text()) == mine
+    assert not (project / ".github/hooks/orkestra.json").exists()  # our own file, emptied
+
+
+def test_without_clients_nothing_but_claude_is_written(project: Path) -> None:
+    out = install(project)
+    assert "clients" not in out and not (project / ".codex/hooks.json").exists()
+
+
+def test_a_broken_client_file_is_refused_naming_it(project: Path) -> None:
+    from orkestra.core.errors import InputError
+
+    (project / ".codex").mkdir()
+    (project / ".codex/hooks.json").write_text('{"hooks": {"Stop": {}}}')
+    with pytest.raises(InputError) as err:
+        install(project, clients=("codex",))
+    assert err.value.file == ".codex/hooks.json"
+    assert (project / ".codex/hooks.json").read_text() == '{"hooks": {"Stop": {}}}'
+
+
+@pytest.mark.parametrize("tool", ["codex-cli", "copilot-cli", "cursor"])
+def test_events_name_the_client(project: Path, tool: str) -> None:
+    payload = {"session_id": "s1", "hook_event_name": "PostToolUse", "cwd": str(project),
+               "tool_name": "Read", "tool_input": {"file_path": str(project / "README.md")}}  # fmt: skip
+    env = {**os.environ, "ORKESTRA_AGENT_TOOL": tool}
+    done = subprocess.run(
+        [sys.executable, "-m", "orkestra", "hook", "post-tool-use"],
+        input=json.dumps(payload), text=True, capture_output=True, env=env, cwd=project,
+        check=False, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (line,) = (project / ".orkestra/events.jsonl").read_text().splitlines()
+    assert json.loads(line)["agent_tool"] == tool
+
+
+def test_every_client_hook_command_is_recognised_as_ours() -> None:
+    for spec in clients.CLIENTS.values():
+        for handler in spec.events.values():
+            item = clients.entry(spec, "'/a b/orkestra'", handler)
+            assert clients._ours(item), (spec.path, item)
