@@ -40,7 +40,7 @@ CLIENTS: dict[str, ClientHooks] = {
     "codex": ClientHooks(
         ".codex/hooks.json",
         "codex-cli",
-        {"sessionStart": "session-start", "PostToolUse": "post-tool-use", "Stop": "stop"},
+        {"SessionStart": "session-start", "PostToolUse": "post-tool-use", "Stop": "stop"},
         "claude",
     ),
     "copilot": ClientHooks(
