@@ -108,7 +108,9 @@ def skeleton_table() -> dict[int, str]:
 
 
 _MARKUP = re.compile(r"<[^<>\n]{1,40}>|[*_~`]+")
-_LEET = re.compile(r"(?<=[a-z])[013457@$]+|[013457@$]+(?=[a-z])")
+_TAGS = re.compile(r"<[^<>\n]{1,40}>")
+_EMPHASIS = dict.fromkeys(map(ord, "*_~`"))
+_DIGITS = re.compile(r"[013457@$]+")
 _LEET_MAP = str.maketrans("013457@$", "oieastas")
 
 
@@ -123,40 +125,33 @@ def _accents() -> dict[int, str]:
     return table
 
 
-#: what makes a line worth a loose reading: markup inside a word or opening one (`ig**no**re`,
-#: `**Ignore`), an accented Latin letter, or a digit standing for a letter inside a word
-_SPLIT = re.compile(
-    r"\w(?:<[^<>\n]{1,40}>|[*_~`]+)+\w|(?:^|[ \t])[*_~]+\w|[\u00c0-\u024f]|"
-    r"[a-z][013457@$][a-z]|\b[013457@$][a-z]|[a-z][013457@$]\b",
-    re.M,
-)
+def _leet(match: re.Match[str]) -> str:
+    """Digits next to a letter read as letters (`1gn0re`); numbers on their own stay numbers."""
+    text, start, end = match.string, match.start(), match.end()
+    before = text[start - 1] if start else ""
+    after = text[end] if end < len(text) else ""
+    if ("a" <= before <= "z") or ("a" <= after <= "z"):
+        return match.group(0).translate(_LEET_MAP)
+    return match.group(0)
 
 
 def loose(plain: str) -> str | None:
     """A lower-case reading with markup inside phrases removed (`**ig**nore`, `ig<b></b>nore`),
     accents dropped (`ïgnöre`) and digits inside words read as letters (`1gn0re`).
 
-    Only lines showing one of these are read (the others are left empty, so line numbers hold and
-    the pre-filter has little to scan). None when no line needs it.
+    Only the lines it changes are kept (the others are left empty, so line numbers hold and the
+    pre-filter has little to scan). None when it changes nothing.
     """
     lowered = plain.lower()
-    wanted: set[int] = set()
-    line, last = 0, 0
-    for match in _SPLIT.finditer(lowered):
-        line += lowered.count("\n", last, match.start())
-        last = match.start()
-        wanted.add(line)
-    if not wanted:
-        return None
-    lines = lowered.split("\n")
-    return "\n".join(_loosen(text) if i in wanted else "" for i, text in enumerate(lines))
-
-
-def _loosen(line: str) -> str:
-    text = _MARKUP.sub("", line)
+    text = _TAGS.sub("", lowered) if "<" in lowered else lowered
+    text = text.translate(_EMPHASIS)
     if not text.isascii():
         text = text.translate(_accents())
-    return _LEET.sub(lambda m: m.group(0).translate(_LEET_MAP), text)
+    text = _DIGITS.sub(_leet, text)
+    if text == lowered:
+        return None
+    pairs = zip(lowered.split("\n"), text.split("\n"), strict=True)
+    return "\n".join(new if new != old else "" for old, new in pairs)
 
 
 def markup_only(raw: str, relaxed_line: str) -> bool:
