@@ -1,11 +1,15 @@
-"""Benchmark (issue 3): `orkestra sync` on 1,000 agents + 5,000 skills vs PyYAML's C loader.
+"""Benchmark (issue 14): validate and sync on 1,000 agents + 5,000 skills vs PyYAML's C loader.
 
-Targets: a full sync (empty output tree) <= 2x the time of just parsing the same YAML files with
-yaml.CSafeLoader; a no-op sync (everything up to date) writes zero files.
-Also printed: the floor this disk sets, a plain copy of the rendered tree (read + write, no
-temporary files, no rename) and the full sync against parse + that floor; `--dir /dev/shm` puts the
-tree on tmpfs to show Orkestra's own cost without the disk.
-Run: python benchmarks/bench_sync.py [runs] [--dir DIR]
+One run prints, each against the bare C-loader parse of the same registry files (a subprocess
+that imports yaml and parses every `registries/**/*.yaml` with yaml.CSafeLoader):
+cold validate and cold sync (no parse cache, no outputs) <= 2x parse; no-op validate and no-op
+sync (nothing changed since the last run) <= 0.25x parse; one-file-changed sync <= 0.35x parse.
+Then cold sync against `rulesync generate --targets claudecode` on equivalent content (the same
+agents, skills and CLAUDE.md as rulesync sources; rulesync installed with npm in this benchmark's
+own temporary folder, with a Node 22 from npm when the system's is older): target >= 10x faster.
+Every timing is a subprocess of the installed executable, alternating, median of `runs`.
+
+Run: python benchmarks/bench_sync.py [runs] [--dir DIR] [--no-rulesync]
 """
 
 from __future__ import annotations
@@ -30,100 +34,192 @@ for p in sorted(pathlib.Path(sys.argv[1], 'registries').rglob('*.yaml')):
     with open(p, 'rb') as f:
         yaml.load(f, Loader=yaml.CSafeLoader)
 """
+CACHE = ".orkestra/registry-cache.json"
+#: (label, target ratio to parse) in print order
+STEPS = [
+    ("cold validate", 2.0),
+    ("cold sync", 2.0),
+    ("no-op validate", 0.25),
+    ("no-op sync", 0.25),
+    ("one-file-changed sync", 0.35),
+]
+CHANGED = "registries/agents/agent-0001.yaml"
 
 
-def _time(cmd: list[str], cwd: Path) -> tuple[float, str]:
+def _time(cmd: list[str], cwd: Path, ok: tuple[int, ...] = (0,)) -> tuple[float, str]:
     start = time.perf_counter()
     done = subprocess.run(cmd, cwd=cwd, check=False, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
-    if done.returncode != 0:
+    if done.returncode not in ok:
         raise SystemExit(f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr.strip()}")
     return elapsed, done.stdout
 
 
-RAW_COPY = """
-import os, sys
-src, dst = sys.argv[1], sys.argv[2]
-for dirpath, _dirs, files in os.walk(src):
-    out = os.path.join(dst, os.path.relpath(dirpath, src))
-    os.makedirs(out, exist_ok=True)
-    for name in files:
-        with open(os.path.join(dirpath, name), 'rb') as fh:
-            data = fh.read()
-        with open(os.path.join(out, name), 'wb') as fh:
-            fh.write(data)
-"""
-
-
-def _clean(root: Path) -> None:
+def _clean(root: Path, *, cache: bool = True) -> None:
+    """No outputs, no render lock and (with `cache`) no parse cache: the next sync is cold."""
     shutil.rmtree(root / ".claude", ignore_errors=True)
     (root / "registries" / ".render-lock.json").unlink(missing_ok=True)
     (root / "GROUND_TRUTHS.md").unlink(missing_ok=True)
-    os.sync()  # flush the deletions now, so their write-back is not billed to the next sync
+    (root / "CLAUDE.md").unlink(missing_ok=True)
+    if cache:
+        (root / CACHE).unlink(missing_ok=True)
+    os.sync()  # flush the deletions now, so their write-back is not billed to the next step
 
 
 def _mtimes(root: Path) -> dict[str, int]:
     return {str(p): p.lstat().st_mtime_ns for p in (root / ".claude").rglob("*")}
 
 
-def main(runs: int = 5, where: str | None = None) -> None:
+def _touch_one(root: Path, round_: int) -> None:
+    """Change one agent's description (a different text each round)."""
+    path = root / CHANGED
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    out = [
+        f"description: Changed in round {round_}. Use when benchmarking.\n"
+        if line.startswith("description:")
+        else line
+        for line in lines
+    ]
+    path.write_text("".join(out), encoding="utf-8")
+
+
+def _round(exe: str, root: Path, round_: int, times: dict[str, list[float]]) -> int:
+    """One alternating round of every step; returns the files the cold sync wrote."""
+    validate = [exe, "validate", "--format", "json"]
+    times["parse"].append(_time([sys.executable, "-c", PARSE, str(root)], root)[0])
+    _clean(root)
+    times["cold validate"].append(_time(validate, root, ok=(0, 1))[0])
+    _clean(root)
+    elapsed, out = _time([exe, "sync"], root)
+    times["cold sync"].append(elapsed)
+    written = int(json.loads(out)["written"])
+    times["no-op validate"].append(_time(validate, root, ok=(0, 1))[0])
+    before = _mtimes(root)
+    elapsed, out = _time([exe, "sync"], root)
+    times["no-op sync"].append(elapsed)
+    touched = sum(1 for p, m in _mtimes(root).items() if before.get(p) != m)
+    if json.loads(out)["written"] or touched:
+        raise SystemExit(f"no-op sync wrote {json.loads(out)['written']}, touched {touched}")
+    _touch_one(root, round_)
+    elapsed, out = _time([exe, "sync"], root)
+    times["one-file-changed sync"].append(elapsed)
+    if not 1 <= json.loads(out)["written"] <= 3:  # the agent's file and the lock
+        raise SystemExit(f"one-file-changed sync wrote {json.loads(out)['written']} files")
+    return written
+
+
+def main(runs: int = 5, where: str | None = None, rulesync: bool = True) -> None:
     exe = shutil.which("orkestra") or "orkestra"
-    with tempfile.TemporaryDirectory(dir=where) as tmp:
+    with tempfile.TemporaryDirectory(dir=where, prefix="orkestra-bench-sync-") as tmp:
         root = generate(Path(tmp) / "big")
         files = len(list((root / "registries").rglob("*.yaml")))
-        base, full, noop, floor = [], [], [], []
-        written = None
-        for _ in range(runs):  # alternate baseline and ours
-            base.append(_time([sys.executable, "-c", PARSE, str(root)], root)[0])
-            _clean(root)
-            elapsed, out = _time([exe, "sync"], root)
-            full.append(elapsed)
-            written = json.loads(out)["written"]
-            before = _mtimes(root)
-            elapsed, out = _time([exe, "sync"], root)
-            noop.append(elapsed)
-            noop_written = json.loads(out)["written"]
-            touched = sum(1 for p, m in _mtimes(root).items() if before.get(p) != m)
-            if noop_written or touched:
-                raise SystemExit(f"no-op sync wrote {noop_written} file(s), touched {touched}")
-            copy = Path(tmp) / "copy"
-            floor.append(
-                _time([sys.executable, "-c", RAW_COPY, str(root / ".claude"), str(copy)], root)[0]
-            )
-            shutil.rmtree(copy)
-            os.sync()
-        b, f, n = statistics.median(base), statistics.median(full), statistics.median(noop)
-        print(f"registry: {files} YAML files; full sync wrote {written} files")
-        print(
-            f"C-loader parse: {b:.3f}s  full sync: {f:.3f}s  ratio: {f / b:.2f}x (target <= 2.0x)"
-        )
-        print(f"no-op sync: {n:.3f}s  ratio: {n / b:.2f}x; files written: 0 (target 0)")
-        w = statistics.median(floor)
-        print(
-            f"disk floor, plain copy of the rendered tree: {w:.3f}s; "
-            f"full sync / (parse + floor): {f / (b + w):.2f}x"
-        )
+        times: dict[str, list[float]] = {"parse": [], **{label: [] for label, _ in STEPS}}
+        written = 0
+        for round_ in range(runs):
+            written = _round(exe, root, round_, times)
+        parse = statistics.median(times["parse"])
+        print(f"registry: {files} YAML files; a cold sync writes {written} files")
+        print(f"median of {runs} runs, alternating\n")
+        print(f"{'step':<24} {'seconds':>8} {'x parse':>8} {'target':>8}")
+        print(f"{'C-loader parse':<24} {parse:8.3f} {1.0:8.2f}")
+        for label, target in STEPS:
+            value = statistics.median(times[label])
+            verdict = "ok" if value / parse <= target else "over"
+            print(f"{label:<24} {value:8.3f} {value / parse:8.2f} {target:7.2f}x  {verdict}")
+        cold = statistics.median(times["cold sync"])
+        if rulesync:
+            print("\n" + _versus_rulesync(root, Path(tmp), cold, runs))
         _clean(root)
-        print("phases of one full sync, in process: " + _phases(root))
+        print("\nphases of one cold sync, in process: " + _phases(root))
+        print("phases of one no-op sync, in process: " + _phases(root))
+
+
+def _versus_rulesync(root: Path, tmp: Path, cold: float, runs: int) -> str:
+    """Cold sync against rulesync's generate on the same agents, skills and CLAUDE.md."""
+    npm = shutil.which("npm")
+    if npm is None:
+        return "rulesync: skipped (npm is not installed)"
+    tool = tmp / "rulesync"
+    tool.mkdir()
+    (tool / "package.json").write_text('{"name": "bench", "private": true}\n')
+    packages = ["rulesync@latest"] + ([] if _node_major() >= 22 else ["node@22"])
+    done = subprocess.run([npm, "install", "--no-audit", "--no-fund", *packages], cwd=tool,
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    if done.returncode != 0:
+        return f"rulesync: skipped (npm install failed: {done.stderr.strip()[-200:]})"
+    local_node = tool / "node_modules" / ".bin" / "node"
+    node = str(local_node) if local_node.exists() else (shutil.which("node") or "node")
+    cli = tool / "node_modules" / "rulesync" / "dist" / "cli" / "index.js"
+    project = _rulesync_sources(root, tmp / "rulesync-project")
+    cmd = [node, str(cli), "generate", "--targets", "claudecode",
+           "--features", "rules,subagents,skills"]  # fmt: skip
+    theirs = []
+    for _ in range(runs):
+        shutil.rmtree(project / ".claude", ignore_errors=True)
+        (project / "CLAUDE.md").unlink(missing_ok=True)
+        os.sync()
+        theirs.append(_time(cmd, project)[0])
+    value = statistics.median(theirs)
+    verdict = "ok" if value / cold >= 10 else "under"
+    count = len(list((project / ".claude").rglob("*.md")))
+    return (
+        f"rulesync generate --targets claudecode ({count} files): {value:.3f}s; "
+        f"cold sync is {value / cold:.1f}x faster (target >= 10x)  {verdict}"
+    )
+
+
+def _node_major() -> int:
+    node = shutil.which("node")
+    if node is None:
+        return 0
+    out = subprocess.run([node, "--version"], capture_output=True, text=True, check=False).stdout
+    try:
+        return int(out.strip().lstrip("v").split(".")[0])
+    except ValueError:
+        return 0
+
+
+def _rulesync_sources(root: Path, project: Path) -> Path:
+    """rulesync's sources holding what Orkestra rendered: one subagent per agent, one skill
+    per skill, CLAUDE.md as the root rule."""
+    subprocess.run([shutil.which("orkestra") or "orkestra", "sync"], cwd=root, check=True,
+                   capture_output=True)  # fmt: skip
+    base = project / ".rulesync"
+    (base / "rules").mkdir(parents=True)
+    (base / "subagents").mkdir()
+    claude_md = root / "CLAUDE.md"
+    body = claude_md.read_text(encoding="utf-8") if claude_md.is_file() else "# Project\n"
+    rule = '---\nroot: true\ntargets: ["*"]\ndescription: Project overview\nglobs: ["**/*"]\n---\n'
+    (base / "rules" / "overview.md").write_text(rule + body, encoding="utf-8")
+    for agent in sorted((root / ".claude" / "agents").glob("*.md")):
+        text = agent.read_text(encoding="utf-8")
+        (base / "subagents" / agent.name).write_text(
+            text.replace("---\n", '---\ntargets: ["*"]\n', 1), encoding="utf-8"
+        )
+    for skill in sorted((root / ".claude" / "skills").glob("*/SKILL.md")):
+        folder = base / "skills" / skill.parent.name
+        folder.mkdir(parents=True)
+        text = skill.read_text(encoding="utf-8")
+        (folder / "SKILL.md").write_text(
+            text.replace("---\n", '---\ntargets: ["*"]\n', 1), encoding="utf-8"
+        )
+    return project
 
 
 def _phases(root: Path) -> str:
-    """Where a full sync spends its time (to see which part misses the budget)."""
+    """Where one sync spends its time, in process (the parse cache is used as a real run would)."""
     from orkestra.registry.loader import load
-    from orkestra.render import manifest, writer
-    from orkestra.render.environment import Templates
-    from orkestra.render.sync import check_valid, render_outputs
+    from orkestra.render import sync as render_sync
+    from orkestra.render import writer
 
     marks = [("start", time.perf_counter())]
     reg = load(root)
     marks.append(("load", time.perf_counter()))
-    check_valid(reg)
+    render_sync.check_valid(reg)
     marks.append(("validate", time.perf_counter()))
-    outputs = render_outputs(reg, ["claude"], Templates(root))
-    marks.append(("render", time.perf_counter()))
-    plan = writer.plan(root, outputs, manifest.load(root), {"claude"})
-    marks.append(("diff", time.perf_counter()))
-    writer.apply(root, plan)
+    report = render_sync.sync(root, registry=reg, mode="dry-run")
+    marks.append(("validate+render+diff", time.perf_counter()))
+    writer.apply(root, report.plan)
     marks.append(("write", time.perf_counter()))
     return "  ".join(
         f"{name} {end - begin:.3f}s" for (_, begin), (name, end) in itertools.pairwise(marks)
@@ -137,4 +233,6 @@ if __name__ == "__main__":
         at = args.index("--dir")
         where = args[at + 1]
         del args[at : at + 2]
-    main(int(args[0]) if args else 5, where)
+    use_rulesync = "--no-rulesync" not in args
+    args = [a for a in args if a != "--no-rulesync"]
+    main(int(args[0]) if args else 5, where, use_rulesync)
