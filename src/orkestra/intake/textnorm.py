@@ -7,11 +7,12 @@ number is the line a person opens.
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cache
+
+from orkestra.core import jsonio
 
 #: removed before matching (and reported by `orkestra.intake.unicode`): zero-width, joiners, word
 #: joiner and invisible operators, BOM, Mongolian vowel separator, soft hyphen, combining grapheme
@@ -94,7 +95,8 @@ def skeleton_table() -> dict[int, str]:
 
     data = resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8")
     table: dict[int, str] = {}
-    for char, targets in json.loads(data).items():
+    parsed = jsonio.loads(data, source="confusable_homoglyphs/confusables.json")
+    for char, targets in parsed.items():
         if len(char) != 1 or char.isascii():
             continue
         latin = [t["c"] for t in targets if len(t["c"]) == 1 and t["c"].isascii()]
