@@ -59,6 +59,18 @@ def loads(text: str, *, source: str, line: int = 1, max_depth: int = MAX_DEPTH) 
         raise InputError(message, file=source, line=line) from None
 
 
+def loads_derived(text: str, *, source: str) -> Any:
+    """One large JSON document Orkestra wrote itself (a derived cache, rebuilt when unreadable):
+    parsed without `loads`' depth pre-scan, which costs more than the parse on megabytes. Bad
+    JSON, and nesting deeper than the parser's recursion allows, are still an `InputError`."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not valid JSON ({exc.msg})", file=source, line=exc.lineno) from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply", file=source) from None
+
+
 def loads_many(texts: list[str], *, source: str, max_depth: int = MAX_DEPTH) -> list[Any]:
     """Each text parsed alone as one JSON document (the n-th is line n of `source`): exactly
     `loads` on each, in one tight loop for the many small lines of an index."""

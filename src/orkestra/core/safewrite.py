@@ -60,10 +60,10 @@ def relative(root: Path, path: Path | str) -> str:
         return path
     pure = PurePath(path)
     if pure.is_absolute():
-        for base in (root, root.resolve()):
-            if pure.is_relative_to(base):
-                pure = pure.relative_to(base)
-                break
+        if pure.is_relative_to(root):  # the usual case: no resolve() (a syscall per part)
+            pure = pure.relative_to(root)
+        elif pure.is_relative_to(real := root.resolve()):
+            pure = pure.relative_to(real)
         else:
             raise UnsafePathError(
                 f"refusing to write '{path}': it is outside the project {root}", file=str(path)
@@ -306,7 +306,8 @@ def stale_temps(root: Path, folders: Iterable[Path | str]) -> list[str]:
     found = []
     now = time.time()
     guard = Guard(root)
-    for folder in sorted({_folder(root, f) for f in folders}):
+    roots = (root, root.resolve())  # resolved once: a sync passes one folder per skill
+    for folder in sorted({_folder(roots, f) for f in folders}):
         base = f"{root}/{folder}" if folder else str(root)
         try:  # only real folders inside the project: never through a symlink
             if (folder and guard.parents(f"{folder}/x") != "ok") or os.path.islink(base):  # noqa: PTH114
@@ -324,11 +325,12 @@ def stale_temps(root: Path, folders: Iterable[Path | str]) -> list[str]:
     return sorted(found)
 
 
-def _folder(root: Path, folder: Path | str) -> str:
-    """A folder below `root` as a relative path; "" for the root itself."""
-    if str(folder) in ("", ".") or PurePath(folder) in (root, root.resolve()):
+def _folder(roots: tuple[Path, Path], folder: Path | str) -> str:
+    """A folder below the root (`roots`: as given, resolved) as a relative path; "" for the
+    root itself."""
+    if str(folder) in ("", ".") or PurePath(folder) in roots:
         return ""
-    return relative(root, folder)
+    return relative(roots[0], folder)
 
 
 def _stale(pid: int, entry: os.DirEntry[str], now: float) -> bool:

@@ -96,14 +96,11 @@ class ParseCache:
     def _read(self) -> dict[str, Any]:
         path = self.root / CACHE
         try:
-            text = jsonio.read_text(path)
-            # json.loads itself, not jsonio.loads: the latter's depth scan costs more than the
-            # parse on a large cache, and the C parser turns excess nesting into RecursionError
-            data = json.loads(text)
+            data = jsonio.loads_derived(jsonio.read_text(path), source=str(path))
         except FileNotFoundError:
             return {}
-        except (OSError, InputError, ValueError, RecursionError):  # unreadable or corrupt:
-            self.dirty = True  # rebuilt from the files
+        except (OSError, InputError):  # unreadable or corrupt: rebuilt from the files
+            self.dirty = True
             return {}
         if (
             not isinstance(data, dict)
