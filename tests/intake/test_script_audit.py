@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from orkestra.intake.pyaudit import audit_python, fold
+from orkestra.intake.pyaudit import audit_python
+from orkestra.intake.pyfold import fold
 from orkestra.intake.review import review_folder
 from orkestra.intake.rules import default_rules
 from orkestra.intake.scripts import audit_script

@@ -12,6 +12,8 @@ import ast
 import re
 from dataclasses import dataclass
 
+from orkestra.intake.pyfold import call_name, fold, outside, path_of
+
 DANGEROUS_NAMES = frozenset(
     {
         "exec",
@@ -91,85 +93,6 @@ class Hit:
     detail: str
 
 
-def fold(node: ast.AST | None) -> str | None:
-    """The constant string an expression always evaluates to, or None."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left, right = fold(node.left), fold(node.right)
-        return left + right if left is not None and right is not None else None
-    if isinstance(node, ast.JoinedStr):
-        parts = [
-            fold(v.value) if isinstance(v, ast.FormattedValue) else fold(v) for v in node.values
-        ]
-        return "".join(parts) if all(p is not None for p in parts) else None  # type: ignore[arg-type]
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        return _fold_call(node)
-    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
-        base = fold(node.value)
-        step = node.slice.step
-        if base is not None and isinstance(step, ast.UnaryOp) and isinstance(step.op, ast.USub):
-            return base[::-1] if node.slice.lower is None and node.slice.upper is None else None
-    return None
-
-
-def _fold_call(node: ast.Call) -> str | None:
-    func = node.func
-    assert isinstance(func, ast.Attribute)
-    if func.attr == "join" and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)):
-        sep = fold(func.value)
-        items = [fold(e) for e in node.args[0].elts]
-        if sep is not None and all(i is not None for i in items):
-            return sep.join(i for i in items if i is not None)
-    if func.attr in ("lower", "upper", "strip") and not node.args:
-        base = fold(func.value)
-        return getattr(base, func.attr)() if base is not None else None
-    return None
-
-
-def path_of(node: ast.AST | None) -> str | None:
-    """A file path folded through expanduser, os.path.join, Path(...), `/` and Path.home()."""
-    text = fold(node)
-    if text is not None:
-        return text
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
-        left, right = path_of(node.left), path_of(node.right)
-        return f"{left}/{right}" if left is not None and right is not None else None
-    if isinstance(node, ast.Call):
-        name = _call_name(node.func)
-        if name in ("home", "Path.home", "expanduser") and not node.args:
-            return "~"
-        if name in ("join", "os.path.join", "joinpath"):
-            parts = [path_of(a) for a in node.args]
-            if isinstance(node.func, ast.Attribute) and name == "joinpath":
-                parts.insert(0, path_of(node.func.value))
-            return "/".join(p for p in parts if p) if all(parts) else None
-        if name in (
-            "expanduser",
-            "os.path.expanduser",
-            "Path",
-            "pathlib.Path",
-            "PurePath",
-            "str",
-            "os.path.expandvars",
-            "abspath",
-            "os.path.abspath",
-        ):
-            return path_of(node.args[0]) if node.args else None
-        if isinstance(node.func, ast.Attribute) and node.func.attr == "expanduser":
-            return path_of(node.func.value)
-    return None
-
-
-def _call_name(func: ast.AST) -> str:
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute):
-        inner = _call_name(func.value)
-        return f"{inner}.{func.attr}" if inner else func.attr
-    return ""
-
-
 def _spelling(node: ast.AST) -> str:
     """ "" for a plain constant, "pieces" when constants are glued together, else "runtime"."""
     if isinstance(node, ast.Constant):
@@ -187,12 +110,6 @@ def _lookup_hit(node: ast.AST, line: int, what: str) -> Hit | None:
     return None
 
 
-def outside(path: str) -> bool:
-    """Does a constant path leave the skill folder (absolute, home, or up through `..`)?"""
-    clean = path.replace("\\", "/")
-    return clean.startswith(("/", "~", "$HOME")) or "../" in clean or clean == ".."
-
-
 class _Audit:
     def __init__(self) -> None:
         self.hits: list[Hit] = []
@@ -208,7 +125,7 @@ class _Audit:
                     self.hidden.add(target.id)
 
     def call(self, node: ast.Call) -> None:
-        name = _call_name(node.func)
+        name = call_name(node.func)
         short = name.rsplit(".", 1)[-1]
         if self._hidden_lookup(node.func) or (
             isinstance(node.func, ast.Name) and node.func.id in self.hidden
@@ -235,9 +152,9 @@ class _Audit:
 
     def subscript(self, node: ast.Subscript) -> None:
         base = (
-            _call_name(node.value.func)
+            call_name(node.value.func)
             if isinstance(node.value, ast.Call)
-            else _call_name(node.value)
+            else call_name(node.value)
         )
         if base in (
             "globals",
@@ -252,7 +169,7 @@ class _Audit:
                 self.hits.append(hit)
 
     def _getattr(self, node: ast.Call) -> None:
-        target = _call_name(node.args[0]) if not isinstance(node.args[0], ast.Call) else ""
+        target = call_name(node.args[0]) if not isinstance(node.args[0], ast.Call) else ""
         attr = fold(node.args[1])
         module = target.split(".")[0] in MODULES
         if attr is None and module:
@@ -306,7 +223,7 @@ class _Audit:
     def _decodes(self, node: ast.AST) -> bool:
         for sub in ast.walk(node):
             if isinstance(sub, ast.Call):
-                short = _call_name(sub.func).rsplit(".", 1)[-1]
+                short = call_name(sub.func).rsplit(".", 1)[-1]
                 if short in DECODERS:
                     return True
                 if (
@@ -321,12 +238,8 @@ class _Audit:
         return False
 
     def _hidden_lookup(self, node: ast.AST) -> bool:
-        if (
-            isinstance(node, ast.Call)
-            and _call_name(node.func) == "getattr"
-            and len(node.args) >= 2
-        ):
-            target = _call_name(node.args[0]) if not isinstance(node.args[0], ast.Call) else ""
+        if isinstance(node, ast.Call) and call_name(node.func) == "getattr" and len(node.args) >= 2:
+            target = call_name(node.args[0]) if not isinstance(node.args[0], ast.Call) else ""
             attr = fold(node.args[1])
             in_module = target.split(".")[0] in MODULES
             return in_module and (attr is None or not isinstance(node.args[1], ast.Constant))

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from orkestra.intake.pyaudit import Hit, audit_python
 from orkestra.intake.rules import Finding, RuleSet, Severity, Text, excerpt
-from orkestra.intake.scan import official_host
 from orkestra.intake.shaudit import audit_shell
+from orkestra.intake.weigh import official_host
 
 
 def audit_script(rules: RuleSet, file: str, text: str, lang: str) -> list[Finding]:

@@ -1,0 +1,135 @@
+"""Encoded layers (base64, hex, percent, HTML entities, rot13) scanned by the trust rules."""
+
+from __future__ import annotations
+
+from orkestra.intake import decode, hidden
+from orkestra.intake.context import lowering
+from orkestra.intake.rules import FileKind, Finding, Rule, RuleSet, Severity, Text, excerpt
+from orkestra.intake.textnorm import Views, views
+from orkestra.intake.weigh import TRUST, scan_views
+
+
+def _layer_rules(rules: RuleSet) -> list[Rule]:
+    return [r for r in rules.rules if not r.builtin and r.category in TRUST]
+
+
+def scan_layers(
+    rules: RuleSet,
+    kind: FileKind,
+    file: str,
+    layers: list[decode.Layer],
+    original: Text,
+    regions: dict[int, str],
+) -> list[Finding]:
+    out: list[Finding] = []
+    targets = _layer_rules(rules)
+    text_rule = rules.builtin("encoded-text")
+    for layer in layers:
+        lowered = layer.text.lower()
+        raw = original.line(layer.line) if layer.line <= len(original.starts) else ""
+        region = regions.get(layer.line, "")
+        lowered_why = (
+            lowering(raw, layer.start, layer.start + 1, "", kind) if kind == "doc" else None
+        )
+        for rule in targets:
+            if rule.options.get("needs_layer") or not rule.wanted(lowered):
+                continue
+            for pattern in rule.patterns:
+                match = pattern.search(layer.text)
+                if match is None:
+                    continue
+                severity: Severity = "medium" if lowered_why else "high"
+                reason = f"decoded from {layer.kind}"
+                if lowered_why:
+                    reason += f"; {lowered_why}: lowered to review"
+                shown = f"{layer.kind} -> {excerpt(layer.text, match.start(), match.end())}"
+                out.append(
+                    Finding(
+                        file,
+                        layer.line,
+                        rule.id,
+                        severity,
+                        excerpt(shown),
+                        rule.message,
+                        rule.category,
+                        reason,
+                        region,
+                        layer.kind,
+                    )
+                )
+                break
+        if len(layer.text.split()) >= 4 and not layer.kind.startswith(("percent", "html")):
+            severity = "high" if region in hidden.HIDDEN else text_rule.severity
+            shown = f"{layer.kind} -> {layer.text}"
+            out.append(
+                Finding(
+                    file,
+                    layer.line,
+                    text_rule.id,
+                    severity,
+                    excerpt(shown),
+                    text_rule.message,
+                    text_rule.category,
+                    f"decoded from {layer.kind}",
+                    region,
+                    layer.kind,
+                )
+            )
+    if layers:
+        out.extend(_follow_orders(rules, kind, file, original, regions))
+    return out
+
+
+def _follow_orders(
+    rules: RuleSet, kind: FileKind, file: str, original: Text, regions: dict[int, str]
+) -> list[Finding]:
+    """Rules that only matter next to an encoded layer ("decode this and follow it")."""
+    gated = [r for r in rules.content_rules(kind) if r.options.get("needs_layer")]
+    view = views(original.text)
+    found = scan_views(gated, kind, view, original, regions, "other")
+    return [f for _rule, f in found]
+
+
+#: the rot13 view is read when the text names the cipher (a reader must be told to decode it)
+ROT13_HINTS = ("rot13", "rot-13", "rot_13", "rot 13", "caesar", "cesar", "cäsar", "césar")
+
+
+def scan_rot13(
+    rules: RuleSet, kind: FileKind, view: Views, regions: dict[int, str]
+) -> list[Finding]:
+    """Phrase rules on the rot13 reading, when the text names the cipher."""
+    low = view.plain.lower()
+    if not any(hint in low for hint in ROT13_HINTS):
+        return []
+    rotated = decode.rot13(view.plain)
+    phrase_rules = [
+        r
+        for r in rules.rules
+        if not r.builtin and r.category in ("prompt-injection", "exfiltration") and kind in r.files
+    ]
+    lowered = rotated.lower()
+    phrase_rules = [r for r in phrase_rules if r.keywords and r.wanted(lowered)]
+    if not phrase_rules:
+        return []
+    body = Text(rotated)
+    out = []
+    for rule in phrase_rules:
+        for pattern in rule.patterns:
+            for match in pattern.finditer(rotated):
+                number = body.line_no(match.start())
+                shown = f"rot13 -> {excerpt(body.line(number))}"
+                out.append(
+                    Finding(
+                        "",
+                        number,
+                        rule.id,
+                        "high",
+                        excerpt(shown),
+                        rule.message,
+                        rule.category,
+                        "decoded from rot13",
+                        regions.get(number, ""),
+                        "rot13",
+                    )
+                )
+    return out

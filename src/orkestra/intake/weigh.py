@@ -1,0 +1,182 @@
+"""Matching a rule on every reading of a text, and weighing each hit by where and how it sits.
+
+A hit is weighed by where it sits (hidden from a reader: heavier; quoted, negated or an example:
+lighter) and how it was written (look-alike letters, invisible characters, markup, accents or
+digits inside words: never lighter); a download piped into a shell is lighter from an official
+installer host only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from orkestra.intake import hidden
+from orkestra.intake.context import ADDRESSED, lowering
+from orkestra.intake.rules import FileKind, Finding, Lowered, Rule, Severity, Text, excerpt
+from orkestra.intake.textnorm import Views, disguised, loose, markup_only
+
+#: categories whose findings weigh more when hidden and are looked for in decoded layers
+TRUST = frozenset(
+    {
+        "prompt-injection",
+        "exfiltration",
+        "remote-code",
+        "reach-outside",
+        "obfuscation",
+        "persistence",
+    }
+)
+#: how the loose reading disguised a phrase (never lowered by context)
+LOOSE = "markup, accents or digits inside words"
+_HOST = re.compile(r"https?://([^/\s'\"|)>`]+)", re.I)
+_IP = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?$")
+
+
+@dataclass(frozen=True)
+class _Place:
+    """Where a match sits: its line in the view, column, region and how it was spelled."""
+
+    number: int
+    line: str
+    previous: str
+    column: int
+    end: int
+    region: str
+    obfuscated: str  # "" or how the text was disguised (look-alike letters, invisible, encoded)
+
+
+def scan_views(
+    rules: list[Rule],
+    kind: FileKind,
+    view: Views,
+    original: Text,
+    regions: dict[int, str],
+    lang: str,
+) -> list[tuple[Rule, Finding]]:
+    plain = Text(view.plain)
+    sources: list[tuple[Text, Lowered, str]] = [(plain, Lowered(view.plain.lower()), "")]
+    if view.folded:
+        sources.append((Text(view.skeleton), Lowered(view.skeleton.lower()), "look-alike letters"))
+    if kind == "doc":
+        relaxed = loose(view.plain)
+        if relaxed is not None:
+            sources.append((Text(relaxed), Lowered(relaxed), LOOSE))
+    out: list[tuple[Rule, Finding]] = []
+    for rule in rules:
+        if rule.all_of and not all(p.search(view.plain) for p in rule.all_of):
+            continue
+        found_lines: set[int] = set()
+        for body, low, spelled in sources:
+            if spelled == LOOSE and rule.category != "prompt-injection":
+                continue
+            if not rule.wanted(low):
+                continue
+            for index, pattern in enumerate(rule.patterns):
+                if index in rule.langs and lang not in rule.langs[index]:
+                    continue
+                if not rule.may_match(index, low):
+                    continue
+                for match in pattern.finditer(body.text):
+                    place = _place(body, match, regions, kind, original, spelled)
+                    if spelled == LOOSE and place.number in found_lines:
+                        continue  # the plain reading already judged this line, in context
+                    found_lines.add(place.number)
+                    out.append((rule, judge(rule, kind, place, original, match.group(0), index)))
+    return out
+
+
+def _place(
+    body: Text,
+    match: re.Match[str],
+    regions: dict[int, str],
+    kind: FileKind,
+    original: Text,
+    spelled: str,
+) -> _Place:
+    number = body.line_no(match.start())
+    line = body.line(number)
+    column = match.start() - body.starts[number - 1]
+    region = regions.get(number, "")
+    if kind == "doc" and not region and "![" in line and hidden.in_alt_text(line, column):
+        region = "alt-text"
+    raw = original.line(number) if number <= len(original.starts) else line
+    if spelled == LOOSE and markup_only(raw, line):
+        spelled = ""  # emphasis or tags around words is formatting; context still counts
+    if not spelled and raw != line and disguised(raw):
+        spelled = "invisible or compatibility characters"
+    previous = body.line(number - 1) if number > 1 else ""
+    return _Place(number, line, previous, column, column + len(match.group(0)), region, spelled)
+
+
+def judge(
+    rule: Rule, kind: FileKind, place: _Place, original: Text, matched: str, index: int
+) -> Finding:
+    severity: Severity = rule.severity
+    reasons: list[str] = []
+    language = rule.phrase_langs.get(index)
+    if language and language != "en":
+        reasons.append(f"phrase in '{language}'")
+    if place.obfuscated:
+        reasons.append(f"spelled with {place.obfuscated}: never lowered")
+    if place.region in hidden.HIDDEN and rule.category in TRUST:
+        severity = "high"
+        reasons.append(f"hidden from a reader ({place.region}): weighs more")
+    elif severity == "high" and not place.obfuscated:
+        severity, why = _lowered(rule, kind, place, matched)
+        if why:
+            reasons.append(why)
+    raw = original.line(place.number) if place.number <= len(original.starts) else place.line
+    return Finding(
+        file="",
+        line=place.number,
+        rule=rule.id,
+        severity=severity,
+        excerpt=excerpt(raw, place.column, place.end),
+        message=rule.message,
+        category=rule.category,
+        reason="; ".join(reasons),
+        region=place.region,
+    )
+
+
+def _lowered(rule: Rule, kind: FileKind, place: _Place, matched: str) -> tuple[Severity, str]:
+    why = None
+    if rule.context and (kind == "doc" or rule.category == "prompt-injection"):
+        code = rule.category != "prompt-injection"
+        why = lowering(place.line, place.column, place.end, place.previous, kind, code)
+        addressed = ADDRESSED.search(place.line)
+        if why is None and kind == "doc" and rule.downgrade_when is not None and not addressed:
+            cue = rule.downgrade_when.search(place.line)
+            why = f"warned about in prose ({cue.group(0)!r})" if cue else None
+        if why and place.region == hidden.COLLAPSED and not why.startswith("quoted"):
+            why = None  # collapsed text needs quotes to count as an example
+    if why:
+        return rule.downgrade_to, f"{why}: lowered to review"
+    hosts = rule.options.get("official_hosts")
+    if hosts:
+        host = official_host(place.line, hosts) if "://" not in matched else None
+        host = host or official_host(matched, hosts)
+        if host:
+            return rule.downgrade_to, f"official installer from {host}: held for review"
+        return "high", "unknown or unverifiable source"
+    return rule.severity, ""
+
+
+def official_host(matched: str, hosts: list[str]) -> str | None:
+    """The official host the command downloads from, "" when no URL is named, None if unknown."""
+    found = _HOST.search(matched)
+    if found is None:
+        return ""
+    host = found.group(1).lower().split("@")[-1]
+    where = (
+        matched[found.start(1) :].split()[0].lower() if matched[found.start(1) :].split() else host
+    )
+    if "https://" not in matched.lower() or _IP.match(host):
+        return None
+    for known in (str(h).lower() for h in hosts):
+        if "/" in known and where.startswith(known):
+            return known.rstrip("/")
+        if "/" not in known and (host == known or host.endswith("." + known)):
+            return host
+    return None
