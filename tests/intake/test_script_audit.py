@@ -133,3 +133,8 @@ def test_official_installer_in_a_script_is_held_for_review() -> None:
     )
     assert [(f.rule, f.severity) for f in found] == [("remote-code-pipe", "medium")]
     assert "official installer from astral.sh" in found[0].reason
+
+
+def test_nesting_built_to_exhaust_the_auditor_is_a_finding() -> None:
+    source = "x = eval(" + "+".join(["'a'"] * 5000) + ")\n"
+    assert _py(source) == {("hidden-call", 1)}

@@ -56,6 +56,8 @@ def readable(data: bytes) -> str | None:
 def _base64(run: str) -> str | None:
     if run.isalpha() and (run.islower() or run.isupper()):
         return None  # one long word, not an encoding
+    if len(run) > MAX_BYTES * 4 // 3:
+        return None  # over the decoding budget on its own (the file is still scanned as text)
     try:
         bare = run.rstrip("=")
         padded = bare + "=" * (-len(bare) % 4)
@@ -66,6 +68,8 @@ def _base64(run: str) -> str | None:
 
 
 def _hex(run: str) -> str | None:
+    if len(run) > MAX_BYTES * 2:
+        return None  # over the decoding budget on its own
     try:
         return readable(bytes.fromhex(run.replace("\\x", "")))
     except ValueError:  # odd digits: not an encoding

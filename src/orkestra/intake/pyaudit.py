@@ -264,8 +264,14 @@ def audit_python(text: str) -> list[Hit] | None:
         return []
     try:
         tree = ast.parse(text)
+        return _audit(tree, text)
     except (SyntaxError, ValueError):  # not Python 3 (or NUL bytes): the caller reports it
         return None
+    except (RecursionError, MemoryError):  # nesting built to exhaust the auditor: a finding
+        return [Hit("hidden-call", 1, "nested too deeply to audit (a way to hide a call)")]
+
+
+def _audit(tree: ast.AST, text: str) -> list[Hit]:
     audit = _Audit()
     nodes = list(ast.walk(tree))
     # names bound to decoded data (or to a hidden lookup) anywhere in the module count for every
