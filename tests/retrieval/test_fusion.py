@@ -63,3 +63,18 @@ def test_direct_keeps_one_hit_per_key_in_order() -> None:
     assert [(h.key, h.sources) for h in got] == [("x", ("structural",))]
     assert fusion.dominant({"text": 0.1, "graph": 0.7}) == "graph"
     assert fusion.dominant({"text": 0.0}) is None
+
+
+def test_bm25_ranks_rare_words_and_short_documents_first() -> None:
+    from orkestra.retrieval.bm25 import BM25
+
+    index = BM25(
+        [
+            ("a.py", "parse the ledger ledger file"),
+            ("b.py", "the the the parse"),
+            ("c.py", "render templates " + "filler " * 50 + "ledger"),
+        ]
+    )
+    assert [h.key for h in index.search("ledger", 10)] == ["a.py", "c.py"]
+    assert [h.key for h in index.search("the parse", 1)] == ["b.py"]
+    assert index.search("absent", 5) == []

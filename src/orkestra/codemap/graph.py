@@ -19,7 +19,8 @@ def pagerank(
     start: Mapping[Hashable, float] | None = None,
     rounds: int = ROUNDS,
 ) -> dict[Hashable, float]:
-    """PageRank of every node, scaled so the mean is 1; `start` (same scale) warm-starts it."""
+    """PageRank of every node, scaled so the most central is 1 (the fusion's boost then stays
+    within 1..1.21); `start` (same scale) warm-starts it."""
     order = list(dict.fromkeys(nodes))
     n = len(order)
     if n == 0:
@@ -33,7 +34,7 @@ def pagerank(
     dangling = [i for i in range(n) if i not in counts]
     rank = [1.0 / n] * n
     if start:
-        rank = [max(start.get(v, 1.0), 1e-9) / n for v in order]
+        rank = [max(start.get(v, 0.0), 1e-9) for v in order]
         total = sum(rank)
         rank = [r / total for r in rank]
     for _ in range(rounds):
@@ -44,7 +45,8 @@ def pagerank(
             for dst, weight in targets:
                 new[dst] += share * weight
         rank = new
-    return {v: rank[i] * n for i, v in enumerate(order)}
+    top = max(rank)
+    return {v: rank[i] / top for i, v in enumerate(order)}
 
 
 def update(conn: sqlite3.Connection, *, warm: bool = False) -> None:

@@ -3,6 +3,7 @@ fused by the retrieval core with the intent's weight profile (PRODUCT.md §12)."
 
 from __future__ import annotations
 
+import math
 import re
 import sqlite3
 from collections.abc import Sequence
@@ -18,6 +19,10 @@ STOPWORDS = frozenset(
     using all any each every than then there these those their our your my we you they also
     add adds added fix fixes fixed make makes one two new""".split()  # noqa: SIM905
 )
+#: the bonus of a definition whose whole name the query spells out
+EXACT = 10.0
+#: modules whose neighbourhood the graph retriever explores for a question in words
+SEEDS = 5
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+")
 _SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
@@ -84,33 +89,81 @@ class StructuralRetriever:
         self.conn = conn
 
     def symbols(self, query: str, limit: int) -> list[tuple[float, Any]]:
-        """(score, row) of matching symbols, best first: row = id, path, line, signature, ..."""
+        """(score, row) of matching symbols, best first: row = id, path, line, signature, ...
+
+        A symbol scores the rarity (idf over all symbol names) of the query words its name is
+        made of, divided by the square root of its name's word count; a name the query spells
+        out exactly scores EXACT more."""
         raw = {w.lower() for w in _WORD.findall(query) if len(w) >= 2}
         words = terms(query)
         if not words and not raw:
             return []
+        total = self.conn.execute("SELECT count(*) FROM symbols").fetchone()[0] or 1
+        idf = {}
+        for word in words:
+            df = self.conn.execute(
+                "SELECT count(*) FROM symbols WHERE lower(name) LIKE ?", (f"%{word}%",)
+            ).fetchone()[0]
+            idf[word] = math.log((total + 1) / (df + 1))
         likes = " OR ".join("lower(s.name) LIKE ?" for _ in words) or "0"
         rows = self.conn.execute(
             "SELECT s.id, f.path, s.line, s.signature, s.centrality, s.name, s.kind FROM symbols s "
             f"JOIN files f ON f.id = s.file_id WHERE lower(s.name) IN ({','.join('?' * len(raw))}) "
-            f"OR {likes} LIMIT 5000",
+            f"OR {likes} LIMIT 20000",
             [*raw, *(f"%{w}%" for w in words)],
         ).fetchall()
         scored = []
         for row in rows:
             name = row[5].lower()
             parts = set(terms(row[5])) or {name}
-            overlap = len(parts & set(words)) / len(parts)
-            score = (3.0 if name in raw else 0.0) + overlap + sum(w in name for w in words) * 0.2
-            scored.append((score + min(row[4], 10.0) * 0.01, row))
+            matched = sum(idf[w] for w in words if w in parts)
+            score = (EXACT if name in raw else 0.0) + matched / math.sqrt(len(parts))
+            if score > 0:
+                scored.append((score + min(row[4], 10.0) * 0.01, row))
         scored.sort(key=lambda item: (-item[0], item[1][1], item[1][2]))
         return scored[:limit]
 
     def search(self, query: str, limit: int) -> list[Hit]:
-        return [
-            Hit(row[1], row[1], row[2], row[3], centrality=row[4])
-            for _score, row in self.symbols(query, limit)
-        ]
+        """Files ranked by their modules' names (the path's folders and stem, a module being a
+        definition too) plus their best matching definitions (the sum of their top three)."""
+        per_file: dict[str, list[tuple[float, Any]]] = {}
+        for score, row in self.symbols(query, limit * 20):
+            per_file.setdefault(row[1], []).append((score, row))
+        modules = self.modules(query)
+        scores = {
+            path: modules.get(path, (0.0, 0.0))[0] + sum(s for s, _ in found[:3])
+            for path, found in per_file.items()
+        }
+        for path, (score, _centrality) in modules.items():
+            scores.setdefault(path, score)
+        ranked = sorted(scores, key=lambda path: (-scores[path], path))[:limit]
+        hits = []
+        for path in ranked:
+            if path in per_file:
+                row = per_file[path][0][1]
+                hits.append(Hit(path, path, row[2], row[3], centrality=row[4]))
+            else:
+                hits.append(Hit(path, path, 1, path, centrality=modules[path][1]))
+        return hits
+
+    def modules(self, query: str) -> dict[str, tuple[float, float]]:
+        """{path: (score, centrality)} of code files whose path words are query words (idf-weighted
+        over all paths, divided by the square root of the path's word count)."""
+        words = terms(query)
+        rows = self.conn.execute(
+            "SELECT path, centrality FROM files WHERE language IS NOT NULL"
+        ).fetchall()
+        if not words or not rows:
+            return {}
+        parts = {path: set(terms(path.rsplit(".", 1)[0].replace("/", " "))) for path, _ in rows}
+        df = {w: sum(1 for p in parts.values() if w in p) for w in words}
+        idf = {w: math.log((len(rows) + 1) / (df[w] + 1)) for w in words}
+        out = {}
+        for path, centrality in rows:
+            matched = sum(idf[w] for w in words if w in parts[path])
+            if matched > 0:
+                out[path] = (matched / math.sqrt(len(parts[path]) or 1), centrality)
+        return out
 
 
 class GraphRetriever:
@@ -123,11 +176,36 @@ class GraphRetriever:
         self.structural = StructuralRetriever(conn)
 
     def search(self, query: str, limit: int) -> list[Hit]:
+        """With a definition the query names exactly: the files that use it. Otherwise the
+        neighbourhood of the best matching modules: files that use what they define."""
         scored = self.structural.symbols(query, 10)
-        exact = [row for score, row in scored if score >= 3.0]
-        targets = [row[0] for row in exact or [row for _s, row in scored]]
-        if not targets:
-            return []
+        exact = [row[0] for score, row in scored if score >= EXACT]
+        if exact:
+            return self._users(exact, limit)
+        return self._neighbours([h.path for h in self.structural.search(query, SEEDS)], limit)
+
+    def _neighbours(self, seeds: list[str], limit: int) -> list[Hit]:
+        score: dict[str, float] = {}
+        where: dict[str, tuple[int, str, float]] = {}
+        for rank, seed in enumerate(seeds):
+            rows = self.conn.execute(
+                "SELECT f.path, min(r.line), r.name, f.centrality, count(*), "
+                "(SELECT count(*) FROM refs a WHERE a.file_id = f.id AND a.target IS NOT NULL) "
+                "FROM refs r JOIN symbols s ON s.id = r.target JOIN files d ON d.id = s.file_id "
+                "JOIN files f ON f.id = r.file_id WHERE d.path = ? AND f.id != d.id "
+                "GROUP BY f.id",
+                (seed,),
+            ).fetchall()
+            for path, line, name, centrality, uses, out in rows:
+                # the share of a file's resolved uses that go to the seed, not the raw count
+                score[path] = score.get(path, 0.0) + uses / math.sqrt(out or 1) / (rank + 1)
+                where.setdefault(path, (line, name, centrality))
+        ranked = sorted(score, key=lambda path: (-score[path], path))[:limit]
+        return [
+            Hit(p, p, where[p][0], f"uses {where[p][1]}", centrality=where[p][2]) for p in ranked
+        ]
+
+    def _users(self, targets: list[int], limit: int) -> list[Hit]:
         marks = ",".join("?" * len(targets))
         rows = self.conn.execute(
             "SELECT f.path, r.line, r.name, f.centrality, count(*) AS uses FROM refs r "

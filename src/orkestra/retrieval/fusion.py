@@ -2,7 +2,8 @@
 
 Each retriever returns a ranked list of `Hit`s. A hit at rank r (0-based) from a retriever of
 weight w contributes `w / (k + r + 1)` (k = 40) to its key, multiplied by
-`min(1 + 0.3·ln(1 + centrality), 1.5)` and by the demotion factor of its path. Weights are
+`min(1 + 0.3·ln(1 + centrality), 1.5)`, by the boost of its kind (per-kind boosts, 1 when absent)
+and by the demotion factor of its path. Weights are
 renormalised over the retrievers present, so an absent plug-in (semantic) changes nothing else.
 One best hit (line and snippet) is kept per key: the one that contributed most.
 """
@@ -38,6 +39,8 @@ class Hit:
     score: float = 0.0
     centrality: float = 0.0
     sources: tuple[str, ...] = field(default_factory=tuple)
+    #: what sort of document it is (registry search: the entry type), for per-kind boosts
+    kind: str = ""
 
 
 class Retriever(Protocol):
@@ -75,8 +78,13 @@ def weighted_rrf(
     k: int = RRF_K,
     demote: Callable[[str], bool] = is_demoted,
     limit: int | None = None,
+    boosts: Mapping[str, float] | None = None,
 ) -> list[Hit]:
-    """Fuse the retrievers' ranked lists into one list, best first, one hit per key."""
+    """Fuse the retrievers' ranked lists into one list, best first, one hit per key.
+
+    `boosts` multiplies the contributions of hits of a kind (`Hit.kind`); kinds absent keep 1.
+    """
+    boosts = boosts or {}
     scores: dict[str, float] = {}
     best: dict[str, tuple[float, Hit]] = {}
     sources: dict[str, list[str]] = {}
@@ -90,6 +98,7 @@ def weighted_rrf(
                 continue
             seen.add(hit.key)
             part = weight / (k + rank + 1) * centrality_boost(hit.centrality)
+            part *= boosts.get(hit.kind, 1.0)
             if demote(hit.path):
                 part *= DEMOTION
             scores[hit.key] = scores.get(hit.key, 0.0) + part
