@@ -272,11 +272,11 @@ def test_damage_found_while_querying_falls_back_and_rebuilds_next_time(
 
     calls: list[int] = []
 
-    def broken(corpus: object, *args: object) -> object:
+    def broken(corpus: object, *args: object, **kwargs: object) -> object:
         if not calls and type(corpus).__name__ == "IndexCorpus":
             calls.append(1)
             raise sqlite3.DatabaseError("database disk image is malformed")
-        return real_rank(corpus, *args)  # type: ignore[arg-type]
+        return real_rank(corpus, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(service, "rank", broken)
     assert [h.to_dict() for h in search(root, "duckdb").hits] == expected

@@ -34,10 +34,11 @@ RANKINGS: list[tuple[str, Filters | None, list[str]]] = [
     ("rollback", None, ["cluster-operator", "kubernetes-deploy", "schema-migration-workflow"]),
     ("pdf", None, ["pdf-tools"]),
     # typos and prefixes
+    # a typo finds the same entries (fused: the typo's fields rank them a little differently)
     (
         "kuberntes",
         None,
-        ["kubernetes-deploy", "DEC-AD-007", "GT-ORK-003", "GT-ORK-004", "cluster-operator"],
+        ["GT-ORK-003", "DEC-AD-007", "kubernetes-deploy", "GT-ORK-004", "cluster-operator"],
     ),
     ("idempotnet", None, ["GT-PIPE-001"]),
     ("migra", None, ["schema-migration-workflow", "database"]),

@@ -6,10 +6,11 @@ import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from orkestra.registry.models.search_fields import BOOSTS, WEIGHTS
 from orkestra.search.corpus import Corpus, Entry
 from orkestra.search.document import TYPES
 from orkestra.search.scoring import (
-    FLOOR,
+    EXACT_ID_BONUS,
     FUZZY_MIN_LEN,
     PREFIX_MIN_LEN,
     FieldMatches,
@@ -18,12 +19,27 @@ from orkestra.search.scoring import (
     fuzzy_terms,
     matched_fields,
     prefix_quality,
-    required_words,
     score,
 )
-from orkestra.search.text import exact_key, query_words
+from orkestra.search.text import exact_key, query_words, tokens
 
 _TYPE_ORDER = {name: index for index, name in enumerate(TYPES)}
+#: the retrievers of registry search and their weights in the fusion (renormalised over those
+#: present; `semantic` only when a plug-in is registered, `synonyms` only when the query has some)
+FUSION_WEIGHTS = {"fields": 0.35, "bm25": 0.35, "names": 0.15, "synonyms": 0.1, "semantic": 0.2}
+#: the fused score is shown multiplied by this (a hit's `score`)
+SCORE_SCALE = 1000.0
+#: with a limit, only this many of the best `bm25()` matches are ranked (the total counts all)
+POOL = 200
+#: a relaxed query ranks at most this many documents matching any word ...
+RELAXED_POOL = 200
+#: ... that cover at least this share of what the best-covering document covers
+RELAXED_SHARE = 0.5
+#: the credit of a word matched only through a synonym, in a relaxed query's coverage
+SYNONYM_CREDIT = 0.5
+#: `bm` columns (weights 6, 5, 4, 3, 2, 1) where a prefix, and a typo, may match
+PREFIX_COLUMNS = ("w0", "w1", "w2", "w3", "w4")
+TYPO_COLUMNS = ("w0", "w1", "w2", "w3")
 #: the outcome of `notes check` that sends a note below every other hit (PRODUCT.md §8.2)
 CONTRADICTED = "contradicted"
 
@@ -72,54 +88,38 @@ def _upper(word: str) -> str:
     return word[:-1] + chr(ord(word[-1]) + 1)
 
 
-def _gather(
-    corpus: Corpus, words: Sequence[str], need: int
-) -> tuple[dict[int, FieldMatches], dict[int, int]]:
-    """Per document: the quality of each word in each field, and a bit mask of matched words.
+def _neighbours(corpus: Corpus, word: str) -> dict[str, float]:
+    """Typo neighbours of a query word in the vocabulary (rapidfuzz), with their quality."""
+    if len(word) < FUZZY_MIN_LEN or not word.isalpha():
+        return {}
+    return fuzzy_terms(word, corpus.fuzzy_pool(*fuzzy_length_range(word)))
 
-    When every word must match, the rarest word is looked up first and later words only among
-    the documents that matched so far (the result is the same, the work much smaller).
-    """
+
+def _gather(
+    corpus: Corpus, words: Sequence[str], fuzzy: Sequence[dict[str, float]], within: set[int]
+) -> dict[int, FieldMatches]:
+    """Per document among `within`: the quality of each word in each field (the `fields`
+    retriever's input: exact, prefix and typo matches, `scoring`)."""
     found: dict[int, FieldMatches] = {}
-    masks: dict[int, int] = {}
     count = len(words)
-    highs = [_upper(w) if len(w) >= PREFIX_MIN_LEN else None for w in words]
-    every = need == count and count > 1
-    order: Sequence[int] = range(count)
-    if every:
-        order = sorted(range(count), key=lambda i: (corpus.frequency(words[i], highs[i]), i))
-    within: set[int] | None = None
-    for index in order:
-        word, bit = words[index], 1 << index
+    for index, word in enumerate(words):
+        high = _upper(word) if len(word) >= PREFIX_MIN_LEN else None
         terms: list[tuple[float, list[tuple[int, int]]]] = []
         by_term: dict[str, list[tuple[int, int]]] = {}
-        for term, ref, col in corpus.postings_range(word, highs[index], within):
+        for term, ref, col in corpus.postings_range(word, high, within):
             by_term.setdefault(term, []).append((ref, col))
         terms.extend((prefix_quality(word, t), p) for t, p in sorted(by_term.items()))
-        if len(word) >= FUZZY_MIN_LEN and word.isalpha():
-            pool = corpus.fuzzy_pool(*fuzzy_length_range(word))
-            for term, quality in sorted(fuzzy_terms(word, pool).items()):
-                terms.append((quality, list(corpus.postings(term, within))))
-        matched: set[int] = set()
+        for term, quality in sorted(fuzzy[index].items()):
+            terms.append((quality, list(corpus.postings(term, within))))
         for quality, postings in terms:
             for ref, col in postings:
-                matched.add(ref)
-                cols = found.get(ref)
-                if cols is None:
-                    cols = found[ref] = {}
-                    masks[ref] = bit
-                else:
-                    masks[ref] |= bit
+                cols = found.setdefault(ref, {})
                 cell = cols.get(col)
                 if cell is None:
                     cell = cols[col] = [0.0] * count
                 if quality > cell[index]:
                     cell[index] = quality
-        if every:
-            within = matched
-            if not within:
-                break
-    return found, masks
+    return found
 
 
 def note_outcomes(corpus: Corpus, entries: dict[int, Entry], with_attrs: bool) -> dict[int, str]:
@@ -155,14 +155,86 @@ def _filtered(corpus: Corpus, keep: Filters, limit: int | None) -> Ranking:
     return Ranking(hits, counts)
 
 
-def rank(
-    corpus: Corpus, query: str, filters: Filters | None = None, limit: int | None = None
-) -> Ranking:
-    """Hits scoring at least the floor (best first, at most `limit`) and the counts per type.
+def _group(word: str, fuzzy: dict[str, float]) -> str:
+    """The FTS5 expression of one query word as search's rule 1 accepts it: the word (or its
+    stem) in any field, a prefix in a field of weight >= 2, a typo in a field of weight >= 3."""
+    from orkestra.retrieval import lexical
 
-    A note that its last `notes check` found contradicted ranks below every other hit and
-    carries that outcome (§8.2). A query without words but with a filter lists what the filter
-    accepts.
+    prefix = lexical.quote(word) + "*" if len(word) >= PREFIX_MIN_LEN else ""
+    typos = lexical.any_of(lexical.quote(t) for t in sorted(fuzzy))
+    return lexical.any_of(
+        [
+            lexical.quote(word),
+            lexical.in_columns(PREFIX_COLUMNS, prefix),
+            lexical.in_columns(TYPO_COLUMNS, typos),
+        ]
+    )
+
+
+@dataclass
+class _Query:
+    """A query prepared for the retrievers: its words, their FTS5 groups and expansions."""
+
+    words: list[str]
+    groups: list[str]
+    fuzzy: list[dict[str, float]]
+    expansions: list[str]
+    #: per word: the FTS5 expression of its synonyms ("" when it has none)
+    synonyms: list[str]
+
+
+def _prepare(corpus: Corpus, query: str, words: list[str]) -> _Query:
+    from orkestra.retrieval import lexical
+    from orkestra.search import synonyms
+
+    fuzzy = [_neighbours(corpus, w) for w in words]
+    groups = [_group(w, f) for w, f in zip(words, fuzzy, strict=True)]
+    expansions = [lexical.quote(" ".join(m)) for m in synonyms.expand(tokens(query))]
+    per_word = [
+        lexical.any_of(lexical.quote(" ".join(m)) for m in synonyms.expand([w])) for w in words
+    ]
+    return _Query(words, groups, fuzzy, expansions, per_word)
+
+
+def _relaxable(words: Sequence[str]) -> bool:
+    """Whether a query may be relaxed: not an identifier (`DEC-SR-002`: up to 3 words, one of
+    them a number), which names one entry or none."""
+    return len(words) > 1 and not (len(words) <= 3 and any(w.isdigit() for w in words))
+
+
+def _coverage(corpus: Corpus, prepared: _Query, pool: list[int]) -> dict[int, float]:
+    """IDF-weighted share of the query's words each document of `pool` matches (a synonym: half)."""
+    from orkestra.retrieval import lexical
+
+    total = corpus.size()
+    weights = [lexical.idf(total, corpus.match_frequency(g)) for g in prepared.groups]
+    credit: dict[int, dict[int, float]] = {ref: {} for ref in pool}
+    for index, (group, syn) in enumerate(zip(prepared.groups, prepared.synonyms, strict=True)):
+        if syn:
+            for ref in corpus.match_within(syn, pool):
+                credit[ref][index] = SYNONYM_CREDIT
+        for ref in corpus.match_within(group, pool):
+            credit[ref][index] = 1.0
+    return {ref: lexical.coverage(matched, weights) for ref, matched in credit.items()}
+
+
+def rank(
+    corpus: Corpus,
+    query: str,
+    filters: Filters | None = None,
+    limit: int | None = None,
+    *,
+    retrievers: Sequence[str] | None = None,
+) -> Ranking:
+    """Hits for `query` (best first, at most `limit`) and the counts per type (docs/search.md).
+
+    A document is a hit when it matches every word (rule 1 of `scoring`); when none does, the
+    query is relaxed: documents matching some of its words or their synonyms, ranked by how much
+    of the query they cover. Hits are ordered by the retrievers' ranked lists fused with weighted
+    reciprocal rank fusion (`orkestra.retrieval.fusion`); `retrievers` keeps only those named
+    (for measurements). An exact id or name match ranks first; a note that its last
+    `notes check` found contradicted ranks below every other hit and carries that outcome (§8.2).
+    A query without words but with a filter lists what the filter accepts.
     """
     keep = filters or Filters()
     words = query_words(query)
@@ -170,31 +242,137 @@ def rank(
         if keep.on_attrs:
             return _filtered(corpus, keep, limit)
         return Ranking([], dict.fromkeys(TYPES, 0))
-    need = required_words(len(words))
-    found, masks = _gather(corpus, words, need)
-    exact = set(corpus.exact(exact_key(query)))
-    refs = {ref for ref, mask in masks.items() if mask.bit_count() >= need} | exact
-    entries = corpus.entries(sorted(refs), keep.types, keep.on_attrs)
-    outcomes = note_outcomes(corpus, entries, keep.on_attrs)
+    from orkestra.retrieval import lexical
+
+    prepared = _prepare(corpus, query, words)
+    strict = lexical.all_of(prepared.groups)
+    exact = corpus.exact(exact_key(query))
     counts = dict.fromkeys(TYPES, 0)
-    scored = []
+    coverage: dict[int, float] | None = None
+    whole = limit is None or keep.on_attrs
+    top = None if whole else max(POOL, 2 * (limit or 0))
+    pool = corpus.match(strict, keep.types, top)
+    if pool or exact:
+        if whole:
+            matched = set(pool)
+        else:
+            counts.update(corpus.match_counts(strict, keep.types))
+            matched = set(corpus.match_within(strict, exact)) if exact else set()
+        pool += [ref for ref in exact if ref not in set(pool)]
+    elif _relaxable(words):  # relaxed: the best-covering subsets of the words (and synonyms)
+        anything = lexical.any_of([*prepared.groups, *prepared.expansions])
+        pool = corpus.match(anything, keep.types, RELAXED_POOL)
+        coverage = _coverage(corpus, prepared, pool)
+        best = max(coverage.values(), default=0.0)
+        pool = [ref for ref in pool if coverage[ref] >= RELAXED_SHARE * best and coverage[ref] > 0]
+        whole = True
+        matched = set()
+    else:
+        return Ranking([], counts)
+    entries = corpus.entries(pool, keep.types, keep.on_attrs)
+    if keep.on_attrs:
+        pool = [ref for ref in pool if ref in entries and keep.accepts(entries[ref])]
+    else:
+        pool = [ref for ref in pool if ref in entries]
+    if whole:
+        for ref in pool:
+            counts[entries[ref].type] = counts.get(entries[ref].type, 0) + 1
+    else:
+        for ref in exact:
+            if ref in entries and ref not in matched:
+                counts[entries[ref].type] = counts.get(entries[ref].type, 0) + 1
+    found = _gather(corpus, words, prepared.fuzzy, set(pool))
+    fused = _fuse(corpus, query, prepared, pool, entries, found, retrievers)
+    outcomes = note_outcomes(corpus, {ref: entries[ref] for ref in pool}, keep.on_attrs)
+    exact_set = set(exact)
+    ordered = []
+    for ref in pool:
+        entry = entries[ref]
+        value = fused.get(ref, 0.0) * SCORE_SCALE * _standing(entry)
+        if coverage is not None:
+            value *= coverage[ref]
+        if ref in exact_set:
+            value += EXACT_ID_BONUS
+        demoted = outcomes.get(ref) == CONTRADICTED
+        order = _TYPE_ORDER.get(entry.type, len(TYPES))
+        ordered.append((demoted, -round(value, 6), order, entry.id, entry.path, entry.line, ref))
+    best_first = sorted(ordered) if limit is None else heapq.nsmallest(limit, ordered)
+    titles = corpus.titles(item[6] for item in best_first)
     empty: FieldMatches = {}
-    for ref, entry in entries.items():
-        if keep.on_attrs and not keep.accepts(entry):
-            continue
-        value = score(found.get(ref, empty), entry.weights, len(words), ref in exact)
-        if value >= FLOOR:
-            counts[entry.type] = counts.get(entry.type, 0) + 1
-            order = _TYPE_ORDER.get(entry.type, len(TYPES))
-            demoted = outcomes.get(ref) == CONTRADICTED
-            scored.append((demoted, -value, order, entry.id, entry.path, entry.line, ref))
-    top = sorted(scored) if limit is None else heapq.nsmallest(limit, scored)
-    titles = corpus.titles(item[6] for item in top)
     hits = []
-    for _demoted, neg, _order, _ident, _path, _line, ref in top:
+    for _demoted, neg, _order, _ident, _path, _line, ref in best_first:
         entry = entries[ref]
         fields = tuple(matched_fields(found.get(ref, empty), entry.names))
         title = titles.get(ref, entry.id)
         status = outcomes.get(ref)
         hits.append(Hit(entry.type, entry.id, title, -neg, fields, entry.path, entry.line, status))
     return Ranking(hits, counts)
+
+
+def _fuse(
+    corpus: Corpus,
+    query: str,
+    prepared: _Query,
+    pool: list[int],
+    entries: dict[int, Entry],
+    found: dict[int, FieldMatches],
+    only: Sequence[str] | None,
+) -> dict[int, float]:
+    """The fused score of each document of `pool` (weighted RRF over the retrievers' lists)."""
+    from orkestra.retrieval import fusion, lexical, names, semantic
+    from orkestra.retrieval.fusion import Hit as Ranked
+
+    def hit(ref: int) -> Ranked:
+        entry = entries[ref]
+        return Ranked(str(ref), entry.path, entry.line, kind=entry.type)
+
+    inside = set(pool)
+    words = prepared.words
+    empty: FieldMatches = {}
+
+    def identity(ref: int) -> tuple[int, str, str, int]:
+        entry = entries[ref]
+        return (_TYPE_ORDER.get(entry.type, len(TYPES)), entry.id, entry.path, entry.line)
+
+    def field_score(ref: int) -> float:
+        return score(found.get(ref, empty), entries[ref].weights, len(words), False)
+
+    by_fields = sorted(pool, key=lambda ref: (-field_score(ref), identity(ref)))
+    lists: dict[str, list[Ranked]] = {
+        "fields": [hit(ref) for ref in by_fields],
+        "bm25": [
+            hit(ref)
+            for ref in corpus.match(
+                lexical.any_of(prepared.groups), (), None if len(pool) > POOL else POOL
+            )
+            if ref in inside
+        ],
+    }
+    if prepared.expansions:
+        expanded = corpus.match(lexical.any_of(prepared.expansions), (), POOL)
+        lists["synonyms"] = [hit(ref) for ref in expanded if ref in inside]
+    ids = {str(ref): entries[ref].id for ref in pool}
+    lists["names"] = [hit(int(key)) for key, _ in names.rank(" ".join(words), ids, POOL)]
+    model = semantic.embedder()
+    if model is not None:
+        titles = corpus.titles(pool)
+        texts = {str(ref): f"{entries[ref].id} {titles.get(ref, '')}" for ref in pool}
+        lists["semantic"] = semantic.rank(model, query, texts, {str(r): hit(r) for r in pool})
+    if only is not None:
+        lists = {name: ranked for name, ranked in lists.items() if name in only}
+    weights = fusion.renormalise(FUSION_WEIGHTS, lists)
+    fused = fusion.weighted_rrf(lists, weights, demote=_never, boosts=BOOSTS)
+    return {int(h.key): h.score for h in fused}
+
+
+def _standing(entry: Entry) -> float:
+    """A document's weights against its kind's (a note neither read nor verified for long has
+    its weights halved, `knowledge_docs`): its fused score is scaled the same way."""
+    nominal = max(WEIGHTS.get(entry.type, {}).values(), default=0.0)
+    if nominal <= 0 or not entry.weights:
+        return 1.0
+    return min(max(entry.weights) / nominal, 1.0)
+
+
+def _never(_path: str) -> bool:
+    return False

@@ -48,12 +48,13 @@ def search(
     *,
     limit: int | None = None,
     use_index: bool = True,
+    retrievers: tuple[str, ...] | None = None,
 ) -> Ranking:
     """Hits for `query` at or above the score floor, best first (at most `limit`), and counts.
 
     With `use_index` the derived index under `.orkestra/` is used (refreshed or rebuilt first);
     without it, or when the index cannot be written, documents are read from the sources. Both
-    give the same hits.
+    give the same hits. `retrievers` fuses only the retrievers named (measurements, `rank`).
     """
     if use_index:
         from orkestra.search import index, sqlcorpus
@@ -62,7 +63,8 @@ def search(
         if conn is not None:
             try:
                 conn.execute("BEGIN")
-                hits = rank(sqlcorpus.IndexCorpus(conn), query, filters, limit)
+                corpus = sqlcorpus.IndexCorpus(conn)
+                hits = rank(corpus, query, filters, limit, retrievers=retrievers)
                 conn.execute("COMMIT")
                 return hits
             except sqlite3.DatabaseError:
@@ -72,11 +74,16 @@ def search(
                 conn.close()
     from orkestra.search.corpus import MemoryCorpus
 
-    return rank(MemoryCorpus(all_documents(root)), query, filters, limit)
+    memory = MemoryCorpus(all_documents(root))
+    return rank(memory, query, filters, limit, retrievers=retrievers)
 
 
 def search_open(
-    conn: sqlite3.Connection, query: str, filters: Filters | None = None, *, limit: int | None = None
+    conn: sqlite3.Connection,
+    query: str,
+    filters: Filters | None = None,
+    *,
+    limit: int | None = None,
 ) -> Ranking:
     """`search` against an index the caller keeps open and fresh (the MCP server's warm index),
     in one read transaction so a concurrent refresh by another process is seen whole or not."""

@@ -8,6 +8,7 @@ from collections.abc import Collection, Iterable, Sequence
 
 from orkestra.core import jsonio
 from orkestra.search.corpus import Entry
+from orkestra.search.document import Document
 
 #: where a damaged JSON value of the search index is reported (derived: delete it to rebuild)
 _SOURCE = ".orkestra/search.sqlite3"
@@ -19,6 +20,60 @@ class IndexCorpus:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
         self._layouts: dict[str, tuple[tuple[str, ...], tuple[float, ...]]] = {}
+        self._size: int | None = None
+
+    def _typed(
+        self, sql: str, params: list[object], types: Sequence[str]
+    ) -> tuple[str, list[object]]:
+        if types:
+            sql += f" AND d.type IN ({', '.join('?' * len(types))})"
+            params.extend(types)
+        return sql, params
+
+    def match(self, expr: str, types: Sequence[str], limit: int | None) -> list[int]:
+        """Refs matching an FTS5 expression over `bm`, best `bm25()` first (ties: type, id, path,
+        line, so the order does not depend on how the index was built)."""
+        from orkestra.search.store import BM_WEIGHTS
+
+        weights = ", ".join(f"{w:g}" for w in BM_WEIGHTS)
+        sql, params = self._typed(
+            "SELECT bm.rowid FROM bm JOIN docs d ON d.ref = bm.rowid WHERE bm MATCH ?",
+            [expr],
+            types,
+        )
+        sql += f" ORDER BY round(bm25(bm, {weights}), 9), d.type, d.id, d.path, d.line"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return [ref for (ref,) in self._conn.execute(sql, params)]
+
+    def match_counts(self, expr: str, types: Sequence[str]) -> dict[str, int]:
+        """Documents matching an FTS5 expression over `bm`, counted by type."""
+        sql, params = self._typed(
+            "SELECT d.type, count(*) FROM bm JOIN docs d ON d.ref = bm.rowid WHERE bm MATCH ?",
+            [expr],
+            types,
+        )
+        return dict(self._conn.execute(sql + " GROUP BY d.type", params).fetchall())
+
+    def match_within(self, expr: str, refs: Collection[int]) -> set[int]:
+        """The refs among `refs` that match an FTS5 expression over `bm`."""
+        rows = self._conn.execute(
+            "SELECT rowid FROM bm WHERE bm MATCH ? AND rowid IN (SELECT value FROM json_each(?))",
+            (expr, json.dumps(list(refs))),
+        )
+        return {ref for (ref,) in rows}
+
+    def match_frequency(self, expr: str) -> int:
+        """How many documents match an FTS5 expression over `bm`."""
+        return int(
+            self._conn.execute("SELECT count(*) FROM bm WHERE bm MATCH ?", (expr,)).fetchone()[0]
+        )
+
+    def size(self) -> int:
+        """How many documents there are."""
+        if self._size is None:
+            self._size = int(self._conn.execute("SELECT count(*) FROM docs").fetchone()[0])
+        return self._size
 
     def frequency(self, low: str, high: str | None) -> int:
         if high is None:
@@ -96,3 +151,16 @@ class IndexCorpus:
                 tuple(float(p[1]) for p in pairs),
             )
         return known
+
+
+def memory_corpus(docs: Sequence[Document]) -> IndexCorpus:
+    """`docs` in a private in-memory index built by the same code as the file index, so search
+    without `.orkestra/` gives exactly the hits of search with it."""
+    from orkestra.search import store
+
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    store.create(conn)
+    conn.execute("BEGIN")
+    store.add_documents(conn, "@memory", docs)
+    conn.execute("COMMIT")
+    return IndexCorpus(conn)

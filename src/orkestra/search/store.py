@@ -5,7 +5,9 @@ trusted), `units` (a fingerprint per scan unit), `files` (one row per source fil
 size, content hash), `docs` (one
 row per document: identity, location, field names and weights, filter attributes), `fts` (an FTS5
 table holding each field's tokens in its own column) with `terms` and `termrows` (fts5vocab over it:
-postings and document counts by term) and `pool` (alphabetic terms by length, the candidates for typo matching).
+postings and document counts by term) and `pool` (alphabetic terms by length, the candidates for typo matching),
+and `bm` (FTS5 with Porter stemming: each field's text in the column of its weight, `BM_WEIGHTS`, so
+`bm25()` weighs fields as §7 does; the lexical retriever and the candidate counts query it).
 """
 
 from __future__ import annotations
@@ -19,8 +21,11 @@ from orkestra.search.corpus import MAX_FIELDS, POOL_MIN_LEN, field_terms
 from orkestra.search.document import Document
 from orkestra.search.text import exact_key
 
-SCHEMA = 6
+SCHEMA = 7
 _COLUMNS = [f"c{i}" for i in range(MAX_FIELDS)]
+#: the weight of each column of `bm`, in order; a field goes to the column nearest its weight
+BM_WEIGHTS = (6.0, 5.0, 4.0, 3.0, 2.0, 1.0)
+_BM = [f"w{i}" for i in range(len(BM_WEIGHTS))]
 
 DDL = f"""
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -41,12 +46,14 @@ CREATE VIRTUAL TABLE fts USING fts5({", ".join(_COLUMNS)},
     tokenize='ascii', detail='column', columnsize=0);
 CREATE VIRTUAL TABLE terms USING fts5vocab(fts, 'instance');
 CREATE VIRTUAL TABLE termrows USING fts5vocab(fts, 'row');
+CREATE VIRTUAL TABLE bm USING fts5({", ".join(_BM)}, tokenize='porter unicode61');
 CREATE TABLE pool(len INTEGER NOT NULL, term TEXT NOT NULL, PRIMARY KEY(len, term))
     WITHOUT ROWID;
 PRAGMA user_version = {SCHEMA};
 """
 
 _INSERT_FTS = f"INSERT INTO fts(rowid, {', '.join(_COLUMNS)}) VALUES (?{', ?' * MAX_FIELDS})"
+_INSERT_BM = f"INSERT INTO bm(rowid, {', '.join(_BM)}) VALUES (?{', ?' * len(_BM)})"
 _INSERT_DOC = (
     "INSERT INTO docs(source, type, id, key, title, path, line, fields, attrs)"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -93,9 +100,23 @@ def add_documents(
         columns = [" ".join(ts) for ts in terms]
         columns += [""] * (MAX_FIELDS - len(columns))
         conn.execute(_INSERT_FTS, (cur.lastrowid, *columns))
+        conn.execute(_INSERT_BM, (cur.lastrowid, *bm_columns(terms, [f.weight for f in fields])))
     if pool:
         rows = sorted(item for item in pool if item[1].isalpha())
         conn.executemany("INSERT OR IGNORE INTO pool(len, term) VALUES (?, ?)", rows)
+
+
+def bm_column(weight: float) -> int:
+    """The column of `bm` for a field of this weight (the nearest weight; ties: the higher)."""
+    return min(range(len(BM_WEIGHTS)), key=lambda i: (abs(BM_WEIGHTS[i] - weight), i))
+
+
+def bm_columns(terms: list[list[str]], weights: list[float]) -> list[str]:
+    """The texts of `bm`'s columns for a document's field tokens and weights."""
+    out: list[list[str]] = [[] for _ in BM_WEIGHTS]
+    for tokens, weight in zip(terms, weights, strict=True):
+        out[bm_column(weight)].extend(tokens)
+    return [" ".join(ts) for ts in out]
 
 
 def fill_pool(conn: sqlite3.Connection) -> None:
@@ -110,6 +131,7 @@ def remove_source(conn: sqlite3.Connection, source: str) -> None:
     conn.execute(
         "DELETE FROM fts WHERE rowid IN (SELECT ref FROM docs WHERE source = ?)", (source,)
     )
+    conn.execute("DELETE FROM bm WHERE rowid IN (SELECT ref FROM docs WHERE source = ?)", (source,))
     conn.execute("DELETE FROM docs WHERE source = ?", (source,))
 
 

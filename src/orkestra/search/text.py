@@ -7,32 +7,17 @@ import unicodedata
 
 _WORD = re.compile(r"[^\W_]+")
 
-#: query words ignored unless the query holds nothing else (they match nearly every entry)
+#: query words ignored unless the query holds nothing else: English function words (articles,
+#: pronouns, auxiliaries, question words; the core of the usual stop-word lists) that match nearly
+#: every entry and say nothing about what is asked
 STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "for",
-        "from",
-        "in",
-        "is",
-        "it",
-        "of",
-        "on",
-        "or",
-        "that",
-        "the",
-        "this",
-        "to",
-        "was",
-        "with",
-    ]
+    """a an and are as at be by for from in is it of on or that the this to was with
+    i me my myself we our ours us you your yours he him his she her it its they them their
+    what which who whom whose when where why how these those am were been being have has had
+    having do does did doing can could would should will shall may might must
+    some any each few more most other such no nor not only own same so than too very just now
+    all both into through during before after above below up down out off over under again
+    further then once here there about against between because until while if""".split()  # noqa: SIM905
 )
 
 

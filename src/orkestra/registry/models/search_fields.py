@@ -80,3 +80,7 @@ KINDS: dict[str, SearchFields] = {
 
 #: type -> field -> weight: the one weights table
 WEIGHTS: dict[str, dict[str, float]] = {kind: decl.weights for kind, decl in KINDS.items()}
+
+#: type -> boost of its hits in the fused ranking (PRODUCT.md §12's per-kind boosts; absent = 1):
+#: people ask search for someone or something to use, so agents and skills lead a near tie
+BOOSTS: dict[str, float] = {"agents": 1.02, "skills": 1.01, "scopes": 0.98}
