@@ -8,7 +8,9 @@ and marketplaces publish. A regression in either direction turns this file red.
 from __future__ import annotations
 
 import datetime as dt
+import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -183,3 +185,21 @@ def test_every_finding_says_where_and_why(
             row = finding.to_dict()
             assert finding.format().startswith(f"{finding.file}:{finding.line}: {finding.rule}: ")
             assert row["why"] and "\n" not in row["why"]
+
+
+def test_the_cli_report_names_the_deciding_findings_and_why(cli: Any, project: Path) -> None:
+    for group, name in (("hostile", "injection-de"), ("benign", "installer-docs-uv")):
+        shutil.copytree(CORPUS / group / name, project / "vendor" / "acme" / name)
+    result = cli("skills", "intake", "vendor/acme", cwd=project)
+    assert result.exit_code == 0, result.stderr
+    rows = {c["name"]: c for c in result.json()["candidates"]}
+    german = rows["injection-de"]
+    assert german["verdict"] == "reject"
+    assert any(": ignore-instructions: " in line for line in german["deciding"])
+    assert all(line.startswith("vendor/acme/injection-de/") for line in german["deciding"])
+    uv = rows["installer-docs-uv"]
+    assert uv["verdict"] == "review"
+    pipe = next(f for f in uv["findings"] if f["rule"] == "remote-code-pipe")
+    assert pipe["why"].endswith("(official installer from astral.sh: held for review)")
+    text = cli("skills", "intake", "vendor/acme", "--format", "text", cwd=project)
+    assert "    why: " in text.stdout
