@@ -1,0 +1,73 @@
+"""The hot commands (issue 10 item 1) answer a warm project without their heavy modules:
+`agents list` without pydantic or YAML (the parse cache's plain fields), `notes check` without
+YAML (notes unchanged since the last check), `search` without the source extractors (the index
+is fresh)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from orkestra.scaffold import init_project
+
+RUN = (
+    "import sys, json; from orkestra.cli.entry import main; code = main(sys.argv[2:]); "
+    "heavy = ('pydantic', 'yaml', 'orkestra.search.extract', 'orkestra.registry.models.agents'); "
+    "print(json.dumps(sorted(m for m in heavy if m in sys.modules)), file=sys.stderr); "
+    "sys.exit(code)"
+)
+
+
+def _run(root: Path, *args: str) -> tuple[str, list[str]]:
+    done = subprocess.run(
+        [sys.executable, "-c", RUN, "x", "--root", str(root), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout, json.loads(done.stderr.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def warm(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("hot") / "p"
+    init_project(root)
+    past = time.time() - 3600  # settled files: no cache re-reads a file for being just written
+    for path in root.rglob("*"):
+        os.utime(path, (past, past), follow_symlinks=False)
+    for args in (["agents", "list"], ["notes", "check"], ["search", "example"]):
+        _run(root, *args)  # warm: parse cache, check cache, search index
+    return root
+
+
+def test_agents_list_from_a_warm_cache_loads_neither_pydantic_nor_yaml(warm: Path) -> None:
+    out, heavy = _run(warm, "agents", "list")
+    assert "example-agent" in out
+    assert heavy == []
+
+
+def test_agents_info_builds_the_model_it_needs_and_answers_the_same(warm: Path) -> None:
+    out, heavy = _run(warm, "agents", "info", "example-agent")
+    (warm / ".orkestra" / "registry-cache.json").unlink()
+    cold, _ = _run(warm, "agents", "info", "example-agent")
+    assert out == cold
+    assert "pydantic" in heavy  # all_tools() is a method: the model was built from the cache
+
+
+def test_notes_check_on_unchanged_notes_does_not_load_yaml(warm: Path) -> None:
+    _, heavy = _run(warm, "notes", "check")
+    assert "yaml" not in heavy
+
+
+def test_search_on_a_fresh_index_does_not_load_the_extractors(warm: Path) -> None:
+    out, heavy = _run(warm, "search", "example")
+    assert json.loads(out)["results"]
+    assert "orkestra.search.extract" not in heavy
