@@ -11,7 +11,8 @@ from pydantic import BaseModel, ValidationError
 
 from orkestra.core import frontmatter, safewrite, yamlio
 from orkestra.core.errors import InputError, NotFound, UsageError
-from orkestra.importer import convert
+from orkestra.importer import client_steps, convert
+from orkestra.importer import clients as client_formats
 from orkestra.importer.parse import base_tool
 from orkestra.importer.plugins import PluginScopes
 from orkestra.importer.walk import MAX_MARKDOWN, MAX_RESOURCE, Refused, SafeTree, find_sources
@@ -45,6 +46,10 @@ class ImportReport:
     skipped: list[dict[str, Any]] = field(default_factory=list)
     #: plugin scopes added to scopes.yaml (§3.4)
     scopes_added: list[str] = field(default_factory=list)
+    #: other clients' entries: rulesync commands, MCP servers, values of an AGENTS.md
+    commands: list[dict[str, Any]] = field(default_factory=list)
+    mcp_servers: list[dict[str, Any]] = field(default_factory=list)
+    values: list[dict[str, Any]] = field(default_factory=list)
     written: list[str] = field(default_factory=list)
     validation: dict[str, int] | None = None
     #: imported skills no agent reaches: registered but not rendered until an agent uses them
@@ -60,6 +65,11 @@ class ImportReport:
         """True when an entry was refused or the written registry does not validate (exit 1)."""
         return bool(self.refused) or bool(self.validation and self.validation["errors"])
 
+    @property
+    def imported(self) -> bool:
+        """True when anything at all was taken in."""
+        return bool(self.agents or self.skills or self.commands or self.mcp_servers or self.values)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "source": self.source,
@@ -73,6 +83,9 @@ class ImportReport:
             "refused": self.refused,
             "skipped": self.skipped,
             "scopes_added": self.scopes_added,
+            "commands": self.commands,
+            "mcp_servers": self.mcp_servers,
+            "values": self.values,
             "dormant": self.dormant,
             "hints": self.hints,
             "written": self.written,
@@ -166,20 +179,27 @@ class _Importer:
         plugin = path.parent.parent.name if path.parent.parent != self.tree.base else ""
         category = self.provider or ("" if plugin.startswith(".") else plugin)
         scope = self.plugins.for_agent(path)
+        client = client_formats.client_of(path)
         try:
-            item = convert.agent(doc, path.stem, category, scope)
+            if client is not None:
+                item = client_formats.agent(doc, path, client, self.provider or "")
+            else:
+                item = convert.agent(doc, path.stem, category, scope)
         except convert.Skip as exc:
             self.refuse(rel, str(exc), exc.line)
             return
+        if self.add_agent(item, rel) and scope is not None and client is None:
+            self.plugins.declare(scope, path)
+
+    def add_agent(self, item: convert.Converted, rel: str) -> bool:
+        """Plan one converted agent (schema checked, collisions reported); True when planned."""
         dest = f"registries/agents/{item.name}.yaml"
         if not self.check_model(Agent, item.data, rel) or not self.claim(
             "agent", item.name, rel, dest
         ):
-            return
+            return False
         self.report.files[dest] = yamlio.dumps(item.data).encode("utf-8")
         self.tools.extend(item.tools)
-        if scope is not None:
-            self.plugins.declare(scope, path)
         self.report.agents.append(
             {
                 "name": item.name,
@@ -189,6 +209,7 @@ class _Importer:
                 "kept_frontmatter": item.kept,
             }
         )
+        return True
 
     def skill(self, path: Path) -> None:
         rel = self.tree.rel(path)
@@ -390,6 +411,7 @@ def import_tree(
         importer.agent(path)
     for path in skill_files:
         importer.skill(path)
+    client_steps.run(importer, client_steps.find(tree))
     importer.unlist_refused()
     importer.register_tools()
     importer.register_scopes()
@@ -432,7 +454,7 @@ def _hints(root: Path, source: Path, report: ImportReport) -> list[str]:
             "dormant skills are registered but not rendered until an agent declares one of "
             "their scopes in `scopes` or lists them in `skills`"
         )
-    imported = bool(report.agents or report.skills)
+    imported = report.imported
     errors = report.validation["errors"] if report.validation else 0
     if report.dry_run:
         if imported:

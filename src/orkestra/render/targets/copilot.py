@@ -25,8 +25,6 @@ NAME = "copilot"
 AGENTS = render_lock.TARGET_ROOTS[NAME][0].rstrip("/")
 INSTRUCTIONS = ".github/copilot-instructions.md"
 BODY_LIMIT = 30_000
-#: keys Copilot reads in an agent file besides those written here (kept from an import)
-OPTIONAL = ("target", "mcp-servers", "argument-hint", "handoffs", "infer", "metadata")
 
 
 def render(reg: Registry, templates: Templates) -> Iterator[Output]:
@@ -46,12 +44,13 @@ def render(reg: Registry, templates: Templates) -> Iterator[Output]:
                 line=loc.line or None,
             )
         tools, _ = map_tools(NAME, list(context["tools"]))
+        kept = extra(agent, NAME)  # an imported file's keys (Copilot ignores unknown ones)
         values = {
             "name": agent.name,
             "description": agent.description.strip(),
-            "tools": tools,
+            "tools": kept.pop("tools", tools),
             "model": client_model(agent.models, NAME),
-            "extra_frontmatter": dump_extra(extra(agent, NAME, OPTIONAL)),
+            "extra_frontmatter": dump_extra(kept),
             "prompt": prompt.rstrip("\n"),
         }
         text = templates.render("copilot/agent.md.j2", values)

@@ -32,12 +32,13 @@ def render(reg: Registry, templates: Templates) -> Iterator[Output]:
     composer = Composer(reg, templates)
     for agent in composer.agents(NAME):
         context = composer.context(agent)
+        kept = extra(agent, NAME)  # an imported file's own keys
         values = {
             "name": agent.name,
             "description": agent.description.strip(),
             "model": client_model(agent.models, NAME),
-            "readonly": read_only(list(context["tools"])),
-            "extra_frontmatter": dump_extra(extra(agent, NAME, ("is_background",))),
+            "readonly": kept.pop("readonly", read_only(list(context["tools"]))),
+            "extra_frontmatter": dump_extra(kept),
             "prompt": composer.prompt(context).rstrip("\n"),
         }
         text = templates.render("cursor/agent.md.j2", values)

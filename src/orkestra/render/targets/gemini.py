@@ -25,7 +25,7 @@ SCHEMA_KEYS = (
     "kind", "name", "description", "display_name", "tools", "mcp_servers", "model",
     "temperature", "max_turns", "timeout_mins",
 )  # fmt: skip
-_KEPT = ("display_name", "mcp_servers", "temperature", "max_turns", "timeout_mins")
+_KEPT = ("kind", "display_name", "tools", "mcp_servers", "temperature", "max_turns", "timeout_mins")
 
 
 def render(reg: Registry, templates: Templates) -> Iterator[Output]:
@@ -34,12 +34,13 @@ def render(reg: Registry, templates: Templates) -> Iterator[Output]:
     for agent in composer.agents(NAME):
         context = composer.context(agent)
         tools, _ = map_tools(NAME, list(context["tools"]))
+        kept = extra(agent, NAME, _KEPT)
         values = {
             "name": agent.name,
             "description": agent.description.strip(),
-            "tools": tools,
+            "tools": kept.pop("tools", tools),
             "model": client_model(agent.models, NAME),
-            "extra_frontmatter": dump_extra(extra(agent, NAME, _KEPT)),
+            "extra_frontmatter": dump_extra(kept),
             "prompt": composer.prompt(context).rstrip("\n"),
         }
         text = templates.render("gemini/agent.md.j2", values)

@@ -1,0 +1,195 @@
+"""The import steps for other clients' files (`importer.clients` converts them): where they are
+found, and how each becomes registry files of the import's batch (collisions reported)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from orkestra.core import jsonio, yamlio
+from orkestra.core.errors import InputError
+from orkestra.importer import clients, convert
+from orkestra.importer.walk import MAX_MARKDOWN, Refused, SafeTree
+from orkestra.registry.frontmatter_values import plain
+
+if TYPE_CHECKING:
+    from orkestra.importer.run import _Importer
+
+
+@dataclass
+class ClientSources:
+    """Files of other clients below an import source."""
+
+    codex: list[Path] = field(default_factory=list)
+    subagents: list[Path] = field(default_factory=list)
+    commands: list[Path] = field(default_factory=list)
+    mcp: list[Path] = field(default_factory=list)
+    instructions: list[Path] = field(default_factory=list)
+
+
+def find(tree: SafeTree) -> ClientSources:
+    """Codex agent TOML, rulesync subagents/commands/mcp.json/rules and a root AGENTS.md."""
+    found = ClientSources()
+    for item in tree.files(tree.base):
+        if isinstance(item, Refused):
+            continue  # reported by the main walk
+        parent, grand = item.parent.name, item.parent.parent.name
+        if item.suffix == ".toml" and parent == "agents" and grand == ".codex":
+            found.codex.append(item)
+        elif item.suffix == ".md" and grand == ".rulesync" and parent == "subagents":
+            found.subagents.append(item)
+        elif item.suffix == ".md" and grand == ".rulesync" and parent == "commands":
+            found.commands.append(item)
+        elif item.suffix == ".md" and grand == ".rulesync" and parent == "rules":
+            found.instructions.append(item)
+        elif item.name == "mcp.json" and parent == ".rulesync":
+            found.mcp.append(item)
+        elif item.name == "AGENTS.md" and item.parent == tree.base:
+            found.instructions.append(item)
+    return found
+
+
+def run(importer: _Importer, sources: ClientSources) -> None:
+    """Every step, in a stable order."""
+    for path in sources.codex:
+        codex_agent(importer, path)
+    for path in sources.subagents:
+        rulesync_agent(importer, path)
+    for path in sources.commands:
+        command(importer, path)
+    for path in sources.mcp:
+        mcp(importer, path)
+    for path in sources.instructions:
+        instructions(importer, path)
+
+
+def _text(importer: _Importer, path: Path) -> str | None:
+    raw = importer.tree.read(path, MAX_MARKDOWN)
+    if isinstance(raw, Refused):
+        importer.report.refused.append(raw.to_dict())
+        return None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        importer.refuse(importer.tree.rel(path), "not UTF-8 text")
+        return None
+
+
+def codex_agent(importer: _Importer, path: Path) -> None:
+    rel = importer.tree.rel(path)
+    text = _text(importer, path)
+    if text is None:
+        return
+    try:
+        item = clients.codex_agent(text, rel, path.stem, importer.provider or "")
+    except convert.Skip as exc:
+        importer.refuse(rel, str(exc), exc.line)
+        return
+    importer.add_agent(item, rel)
+
+
+def rulesync_agent(importer: _Importer, path: Path) -> None:
+    rel = importer.tree.rel(path)
+    doc = importer.document(path, entry_only=True)
+    if doc is None:
+        return
+    try:
+        item = clients.rulesync_agent(doc, path, importer.provider or "")
+    except convert.Skip as exc:
+        importer.refuse(rel, str(exc), exc.line)
+        return
+    importer.add_agent(item, rel)
+
+
+def command(importer: _Importer, path: Path) -> None:
+    from orkestra.registry.models import Command
+
+    rel = importer.tree.rel(path)
+    doc = importer.document(path)
+    if doc is None:
+        return
+    try:
+        item = clients.command(doc, path.stem)
+    except convert.Skip as exc:
+        importer.refuse(rel, str(exc), exc.line)
+        return
+    dest = f"registries/commands/{item.name}.yaml"
+    if importer.check_model(Command, item.data, rel) and importer.claim(
+        "command", item.name, rel, dest
+    ):
+        importer.report.files[dest] = yamlio.dumps(item.data).encode("utf-8")
+        importer.report.commands.append({"name": item.name, "from": rel, "to": dest})
+
+
+def mcp(importer: _Importer, path: Path) -> None:
+    """Servers of an `mcp.json` into registries/mcp.yaml (an existing name is a collision)."""
+    from orkestra.registry.models import McpFile
+
+    rel = importer.tree.rel(path)
+    text = _text(importer, path)
+    if text is None:
+        return
+    try:
+        servers = clients.mcp_servers(jsonio.loads(text, source=rel), rel)
+    except (InputError, convert.Skip) as exc:
+        importer.refuse(rel, getattr(exc, "message", str(exc)), getattr(exc, "line", None))
+        return
+    dest = "registries/mcp.yaml"
+    current: dict[str, Any] = {}
+    if dest in importer.report.files:
+        current = dict(yamlio.loads(importer.report.files[dest].decode("utf-8"), dest) or {})
+    elif (importer.root / dest).is_file():
+        loaded = yamlio.load_mapping(importer.root / dest, display=dest, allow_empty=True)
+        current = dict(plain(loaded) or {})
+    for name, server in servers.items():
+        if name in current:
+            importer.report.collisions.append(
+                {"kind": "mcp", "name": name, "from": rel, "existing": dest}
+            )
+            continue
+        if importer.check_model(McpFile, {name: server}, rel):
+            current[name] = server
+            importer.report.mcp_servers.append({"name": name, "from": rel, "to": dest})
+    if current:
+        importer.report.files[dest] = yamlio.dumps(current).encode("utf-8")
+
+
+def instructions(importer: _Importer, path: Path) -> None:
+    """The values of an AGENTS.md or rulesync rule into values.yaml; other sections reported."""
+    rel = importer.tree.rel(path)
+    text = _text(importer, path)
+    if text is None:
+        return
+    if text.startswith("---"):
+        doc = importer.document(path)
+        if doc is None:
+            return
+        text = doc.body
+    found, unmapped = clients.values_of(text)
+    for title in unmapped:
+        importer.report.skipped.append(
+            {"path": rel, "reason": f"section '{title}' maps to no registry kind (left as is)"}
+        )
+    if not found:
+        return
+    dest = "registries/values.yaml"
+    data: dict[str, Any] = {"values": []}
+    if dest in importer.report.files:
+        data = dict(yamlio.loads(importer.report.files[dest].decode("utf-8"), dest))
+    elif (importer.root / dest).is_file():
+        loaded = yamlio.load_mapping(importer.root / dest, display=dest, allow_empty=True)
+        data.update(plain(loaded) or {})
+    values = list(data.get("values") or [])
+    names = {str(v.get("name", "")).casefold() for v in values if isinstance(v, dict)}
+    for value in found:
+        if value["name"].casefold() in names:
+            importer.report.collisions.append(
+                {"kind": "value", "name": value["name"], "from": rel, "existing": dest}
+            )
+            continue
+        names.add(value["name"].casefold())
+        values.append(value)
+        importer.report.values.append({"name": value["name"], "from": rel, "to": dest})
+    data["values"] = values
+    importer.report.files[dest] = yamlio.dumps(data).encode("utf-8")

@@ -1,0 +1,259 @@
+"""Other clients' files -> registry data (PRODUCT.md §4 "Import"): Codex `.codex/agents/*.toml`,
+Copilot `.github/agents/*.agent.md`, Cursor `.cursor/agents/*.md`, Gemini `.gemini/agents/*.md`,
+the values of an `AGENTS.md`, and rulesync's `.rulesync/` sources (subagents, commands, mcp.json,
+rules; its skills are Agent Skills folders, imported like any other).
+
+Tools are mapped back to Claude's names with the tables of `registry.client_rules`, so a sync
+renders each client's original names again; a tool with no Claude name keeps the client's whole
+list verbatim (`client_frontmatter.<client>.tools`). A client's model becomes `models.<client>`;
+keys Orkestra has no field for stay in `client_frontmatter.<client>` and render back into that
+client's file only.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from orkestra.core.frontmatter import Document
+from orkestra.importer.convert import Converted, Skip, _body, _description, _name
+from orkestra.importer.parse import spawns_agents
+from orkestra.registry.client_rules import TOOLS
+from orkestra.registry.frontmatter_values import plain, split_tools
+
+#: the folder holding `agents/` -> the client whose files they are
+CLIENT_DIRS = {".cursor": "cursor", ".gemini": "gemini", ".github": "copilot"}
+#: rulesync's target names -> Orkestra's
+RULESYNC_TARGETS = {
+    "claudecode": "claude", "agentsmd": "agents-md", "codexcli": "codex", "copilot": "copilot",
+    "cursor": "cursor", "geminicli": "gemini",
+}  # fmt: skip
+#: a client's tool -> the Claude tools it stands for (first listed maps back to it)
+_REVERSE: dict[str, dict[str, list[str]]] = {
+    "copilot": {"read": ["Read"], "edit": ["Edit", "Write"], "search": ["Grep", "Glob"],
+                "execute": ["Bash"], "web": ["WebFetch", "WebSearch"], "agent": ["Agent"],
+                "todo": ["TodoWrite"]},
+    "gemini": {"search_file_content": ["Grep"]},
+}  # fmt: skip
+for _claude, _name_in_gemini in TOOLS["gemini"].items():
+    _REVERSE["gemini"].setdefault(_name_in_gemini, [_claude])
+_VALUE = re.compile(
+    r"^\s*(?:\d+[.)]|[-*])\s+(?:\*\*(?P<name>[^*]+)\*\*\s*[:\-—]?\s*)?(?P<text>.+)$"
+)
+
+
+def client_of(path: Path) -> str | None:
+    """The client whose agent file `path` is, by its folder (None: a Claude Code agent)."""
+    if path.parent.name == "agents":
+        return CLIENT_DIRS.get(path.parent.parent.name)
+    return None
+
+
+def agent_stem(path: Path, client: str | None) -> str:
+    return path.name.removesuffix(".agent.md") if client == "copilot" else path.stem
+
+
+def claude_tools(client: str, tools: list[str]) -> tuple[list[str], bool]:
+    """(Claude's names for a client's tools, whether every tool had one)."""
+    out: dict[str, None] = {}
+    complete = True
+    for tool in tools:
+        if client == "copilot" and "/" in tool and not tool.endswith("/*"):
+            server, _, name = tool.partition("/")
+            out.setdefault(f"mcp__{server}__{name}", None)
+        elif client == "gemini" and tool.startswith("mcp_") and tool.count("_") >= 2:
+            server, _, name = tool[4:].partition("_")
+            out.setdefault(f"mcp__{server}__{name}", None)
+        elif tool in _REVERSE.get(client, {}):
+            for name in _REVERSE[client][tool]:
+                out.setdefault(name, None)
+        else:
+            complete = False
+    return list(out), complete
+
+
+def agent(doc: Document, path: Path, client: str, category: str) -> Converted:
+    """A Copilot, Cursor or Gemini agent file as `agents/<name>.yaml` data."""
+    meta = dict(doc.meta)
+    name = _name(meta.pop("name", None), agent_stem(path, client))
+    description = _description(meta)
+    meta.pop("description", None)
+    data = _base(name, description, category)
+    kept: dict[str, Any] = {}
+    model = meta.pop("model", None)
+    if isinstance(model, str) and model.strip():
+        data["models"] = {client: model.strip()}
+    elif model is not None:
+        kept["model"] = plain(model)
+    raw_tools = meta.pop("tools", None)
+    given = split_tools(raw_tools)
+    tools, complete = claude_tools(client, given)
+    if not complete or ("tools" in doc.meta and not given):
+        kept["tools"] = plain(raw_tools)  # rendered back verbatim
+    _set_tools(data, tools)
+    kept.update({str(k): plain(v) for k, v in meta.items()})
+    return _finish(data, client, kept, doc.body, tools)
+
+
+def codex_agent(text: str, rel: str, stem: str, category: str) -> Converted:
+    """A Codex `.codex/agents/<name>.toml` as `agents/<name>.yaml` data."""
+    try:
+        meta = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"line (\d+)", str(exc))
+        raise Skip(f"not valid TOML ({exc})", int(found.group(1)) if found else None) from None
+    name = _name(meta.pop("name", None), stem)
+    description = _description(meta)
+    meta.pop("description", None)
+    prompt = meta.pop("developer_instructions", None)
+    if not isinstance(prompt, str):
+        raise Skip(f"{rel}: no `developer_instructions` string (Codex requires one)")
+    data = _base(name, description, category)
+    model = meta.pop("model", None)
+    if isinstance(model, str) and model.strip():
+        data["models"] = {"codex": model.strip()}
+    kept = {str(k): plain(v) for k, v in meta.items()}
+    return _finish(data, "codex", kept, prompt, [])
+
+
+def rulesync_agent(doc: Document, path: Path, category: str) -> Converted:
+    """A rulesync `.rulesync/subagents/<name>.md` as `agents/<name>.yaml` data."""
+    meta = dict(doc.meta)
+    name = _name(meta.pop("name", None), path.stem)
+    description = _description(meta)
+    meta.pop("description", None)
+    data = _base(name, description, category)
+    clients = targets_of(meta.pop("targets", None))
+    if clients is not None:
+        data["clients"] = clients
+    extra: dict[str, Any] = {}
+    per_client: dict[str, Any] = {}
+    for key, value in meta.items():
+        client = RULESYNC_TARGETS.get(str(key))
+        if client is not None and isinstance(value, dict):
+            per_client[client] = {str(k): plain(v) for k, v in value.items()}
+        else:
+            extra[str(key)] = plain(value)
+    claude = per_client.pop("claude", {})
+    if isinstance(claude.get("model"), str):
+        data["model"] = claude.pop("model")
+    tools = split_tools(claude.pop("tools", None))
+    _set_tools(data, tools)
+    extra.update(claude)
+    for client, values in per_client.items():
+        if isinstance(values.get("model"), str):
+            data.setdefault("models", {})[client] = values.pop("model")
+    if extra:
+        data["frontmatter_extra"] = extra
+    kept = {c: v for c, v in per_client.items() if v}
+    if kept:
+        data["client_frontmatter"] = kept
+    if spawns_agents(tools):
+        data["role"] = "orchestrator"
+    data["prompt"] = _body(doc.body)
+    return Converted(name, data, tools=tools, kept=sorted({*extra, *kept}))
+
+
+def targets_of(value: Any) -> list[str] | None:
+    """rulesync `targets` -> Orkestra targets (None: every target)."""
+    names = split_tools(value) if value is not None else ["*"]
+    if "*" in names:
+        return None
+    return list(dict.fromkeys(RULESYNC_TARGETS[n] for n in names if n in RULESYNC_TARGETS))
+
+
+def command(doc: Document, stem: str) -> Converted:
+    """A rulesync `.rulesync/commands/<name>.md` as `commands/<name>.yaml` data."""
+    meta = dict(doc.meta)
+    name = _name(meta.pop("name", None), stem)
+    description = _description(meta)
+    body = _body(doc.body)
+    if not body.strip():
+        raise Skip("command without a body")
+    return Converted(name, {"name": name, "description": description, "body": body})
+
+
+def mcp_servers(data: Any, rel: str) -> dict[str, dict[str, Any]]:
+    """`{"mcpServers": {...}}` (rulesync, Claude, Cursor, Gemini) as registries/mcp.yaml data."""
+    servers = data.get("mcpServers", data.get("servers")) if isinstance(data, dict) else None
+    if not isinstance(servers, dict):
+        raise Skip(f"{rel}: expected an object with `mcpServers`")
+    out: dict[str, dict[str, Any]] = {}
+    for name, server in servers.items():
+        if not isinstance(server, dict):
+            continue
+        entry: dict[str, Any] = {}
+        url = server.get("url") or server.get("httpUrl")
+        if isinstance(server.get("command"), str):
+            entry["command"] = server["command"]
+            if server.get("args"):
+                entry["args"] = [str(a) for a in server["args"]]
+            if server.get("env"):
+                entry["env"] = {str(k): str(v) for k, v in server["env"].items()}
+        elif isinstance(url, str):
+            entry["url"] = url
+            if server.get("headers"):
+                entry["headers"] = {str(k): str(v) for k, v in server["headers"].items()}
+        else:
+            continue
+        out[str(name)] = entry
+    return out
+
+
+def values_of(text: str) -> tuple[list[dict[str, str]], list[str]]:
+    """(values from the `Values`/`Principles` sections of an instruction file, titles of the
+    sections that map to no registry kind). Orkestra's own managed block is skipped."""
+    from orkestra.importer.parse import split_sections
+    from orkestra.registry.render_lock import BEGIN, END
+
+    start, end = text.find(BEGIN), text.find(END)
+    if start >= 0 and end > start:
+        text = text[:start] + text[end + len(END) :]
+    text = re.sub(r"^#{3,} ", "## ", text, flags=re.MULTILINE)
+    intro, sections = split_sections(text)
+    values: list[dict[str, str]] = []
+    unmapped = [s["title"] for s in sections]
+    for section in sections:
+        if not re.search(r"\b(values|principles)\b", section["title"], re.IGNORECASE):
+            continue
+        unmapped.remove(section["title"])
+        for line in section["body"].splitlines():
+            found = _VALUE.match(line)
+            if found is None:
+                continue
+            statement = found.group("text").strip()
+            label = found.group("name") or " ".join(statement.split()[:4]).rstrip(".,;:")
+            values.append({"name": label.strip().rstrip(":"), "statement": statement})
+    if intro.strip() and not re.fullmatch(r"\s*#[^\n]*\s*", intro):
+        unmapped.insert(0, "(text before the first heading)")
+    return values, unmapped
+
+
+def _base(name: str, description: str, category: str) -> dict[str, Any]:
+    data: dict[str, Any] = {"name": name, "description": description}
+    if category:
+        data["category"] = category
+    data["imported"] = True
+    return data
+
+
+def _set_tools(data: dict[str, Any], tools: list[str]) -> None:
+    builtin = [t for t in tools if not t.startswith("mcp__")]
+    mcp = [t for t in tools if t.startswith("mcp__")]
+    if builtin:
+        data["tools"] = builtin
+    if mcp:
+        data["mcp_tools"] = mcp
+
+
+def _finish(
+    data: dict[str, Any], client: str, kept: dict[str, Any], body: str, tools: list[str]
+) -> Converted:
+    if kept:
+        data["client_frontmatter"] = {client: kept}
+    if spawns_agents(tools):
+        data["role"] = "orchestrator"
+    data["prompt"] = _body(body)
+    return Converted(str(data["name"]), data, tools=tools, kept=sorted(kept))
