@@ -137,3 +137,15 @@ def test_without_the_extra_the_message_names_the_install(
 
 def _db(root: Path) -> sqlite3.Connection:
     return sqlite3.connect(store.map_path(root))
+
+
+def test_a_change_re_resolves_references_in_other_files(code_project: Path) -> None:
+    api.index(code_project)
+    core = code_project / "src/app/core.py"
+    text = core.read_text(encoding="utf-8")
+    core.write_text(text.replace("def load_config", "def load_settings"), encoding="utf-8")
+    gone = api.find_references(code_project, "read_conf")["references"]  # the alias's uses
+    assert {r["location"]: r["resolved"] for r in gone}["src/app/cli.py:7"] is None
+    core.write_text(text, encoding="utf-8")
+    back = api.find_references(code_project, "load_config")["references"]
+    assert {r["location"]: r["resolved"] for r in back}["src/app/cli.py:7"] == "src/app/core.py:4"

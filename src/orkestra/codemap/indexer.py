@@ -31,10 +31,10 @@ class Changes:
     names: set[str] = field(default_factory=set)
     paths: bool = False  # a file appeared or went away: import targets may all change
 
-    def forget(self, conn: sqlite3.Connection, file_id: int) -> None:
+    def forget(self, conn: sqlite3.Connection, file_id: int, *, keep_row: bool = False) -> None:
         """Note the names a file defined and bound, then delete it from the map."""
         self.names.update(store.names_of(conn, file_id))
-        store.delete_file(conn, file_id)
+        store.delete_file(conn, file_id, keep_row=keep_row)
 
 
 def index(root: Path, *, full: bool = False) -> dict[str, Any]:
@@ -144,10 +144,10 @@ def _one(
         )
         return "unchanged"
     if old is not None:
-        changes.forget(conn, old[0])
+        changes.forget(conn, old[0], keep_row=True)
     else:
         changes.paths = True
-    changes.files.add(_insert(conn, rel, data, st, sha, changes))
+    changes.files.add(_insert(conn, rel, data, st, sha, changes, old[0] if old else None))
     return "indexed"
 
 
@@ -167,16 +167,30 @@ def _drop(
 
 
 def _insert(
-    conn: sqlite3.Connection, rel: str, data: bytes, st: os.stat_result, sha: str, changes: Changes
+    conn: sqlite3.Connection,
+    rel: str,
+    data: bytes,
+    st: os.stat_result,
+    sha: str,
+    changes: Changes,
+    fid: int | None,
 ) -> int:
     language = languages.language_of(rel)
     text = data.decode("utf-8", "replace")
-    cur = conn.execute(
-        "INSERT INTO files (path, language, size, mtime_ns, sha, lines, demoted) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (rel, language, st.st_size, st.st_mtime_ns, sha, text.count("\n") + 1, is_demoted(rel)),
-    )
-    fid = int(cur.lastrowid or 0)
+    values = (language, st.st_size, st.st_mtime_ns, sha, text.count("\n") + 1, is_demoted(rel))
+    if fid is None:
+        cur = conn.execute(
+            "INSERT INTO files (language, size, mtime_ns, sha, lines, demoted, path) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (*values, rel),
+        )
+        fid = int(cur.lastrowid or 0)
+    else:
+        conn.execute(
+            "UPDATE files SET language = ?, size = ?, mtime_ns = ?, sha = ?, lines = ?, "
+            "demoted = ? WHERE id = ?",
+            (*values, fid),
+        )
     conn.execute("INSERT INTO text (rowid, body) VALUES (?, ?)", (fid, text))
     if language is None:
         return fid
@@ -245,7 +259,12 @@ def _refs(conn: sqlite3.Connection, changes: Changes | None) -> list[tuple[Any, 
     conn.executemany("INSERT OR IGNORE INTO dirty_names VALUES (?)", [(n,) for n in changes.names])
     return conn.execute(
         f"{columns} WHERE file_id IN (SELECT id FROM dirty_files) "
-        "OR name IN (SELECT name FROM dirty_names)"
+        "OR name IN (SELECT name FROM dirty_names) "
+        # a name imported under another name (`load_config as read_conf`)
+        "OR name IN (SELECT alias FROM imports WHERE alias != '' "
+        "AND name IN (SELECT name FROM dirty_names)) "
+        # a definition that went away
+        "OR (target IS NOT NULL AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.id = target))"
     ).fetchall()
 
 

@@ -142,11 +142,13 @@ def names_of(conn: sqlite3.Connection, file_id: int) -> set[str]:
     return {str(r[0]) for r in rows}
 
 
-def delete_file(conn: sqlite3.Connection, file_id: int) -> None:
-    """Remove a file and everything extracted from it."""
+def delete_file(conn: sqlite3.Connection, file_id: int, *, keep_row: bool = False) -> None:
+    """Remove everything extracted from a file, and the file itself unless `keep_row` (a file
+    read again keeps its id, so other files' import targets stay valid)."""
     conn.execute("DELETE FROM symbols WHERE file_id = ?", (file_id,))
     conn.execute("DELETE FROM refs WHERE file_id = ?", (file_id,))
     conn.execute("DELETE FROM import_targets WHERE file_id = ?", (file_id,))
     conn.execute("DELETE FROM imports WHERE file_id = ?", (file_id,))
     conn.execute("DELETE FROM text WHERE rowid = ?", (file_id,))
-    conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
+    if not keep_row:
+        conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
