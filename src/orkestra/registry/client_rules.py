@@ -63,7 +63,8 @@ def map_tools(client: str, tools: list[str]) -> tuple[list[str], list[str]]:
     mapped: dict[str, None] = {}
     missing: list[str] = []
     for tool in tools:
-        name = mcp_tool(client, tool) if tool.startswith("mcp__") else table.get(tool)
+        base = tool.split("(", 1)[0].strip()  # `Bash(git diff:*)`: the client gets the tool
+        name = mcp_tool(client, base) if base.startswith("mcp__") else table.get(base)
         if name is None:
             missing.append(tool)
         elif name:
@@ -118,3 +119,26 @@ def client_models(reg: Registry) -> Iterator[Finding]:
                     loc.file,
                     loc.line,
                 )
+
+
+#: Codex reads at most this much of the project docs (AGENTS.md) by default
+CODEX_DOC_LIMIT = 32 * 1024
+
+
+def agents_md_size(reg: Registry) -> Iterator[Finding]:
+    """ORK113: the AGENTS.md the agents-md target keeps is over Codex's 32 KiB default."""
+    if "agents-md" not in reg.config.targets:
+        return
+    path = reg.root / "AGENTS.md"
+    try:
+        size = path.lstat().st_size
+    except OSError:
+        return  # not rendered yet
+    if size > CODEX_DOC_LIMIT:
+        yield Finding.make(
+            "ORK113",
+            f"AGENTS.md is {size} bytes; Codex reads only the first {CODEX_DOC_LIMIT} by "
+            "default: raise `project_doc_max_bytes` in .codex/config.toml, or shorten the "
+            "registry descriptions the roster lists",
+            "AGENTS.md",
+        )

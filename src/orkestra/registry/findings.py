@@ -103,6 +103,10 @@ CODES: dict[str, tuple[Severity, str]] = {
         "an agent's per-client model (`models: {codex: …}`) is a Claude model name: the client "
         "gets its own default model instead",
     ),
+    "ORK113": (
+        "warning",
+        "AGENTS.md is over Codex's 32 KiB default read limit (project_doc_max_bytes)",
+    ),
 }
 
 

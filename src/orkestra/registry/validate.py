@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from orkestra.core.clock import today
-from orkestra.registry.client_rules import client_models, client_tools
+from orkestra.registry.client_rules import agents_md_size, client_models, client_tools
 from orkestra.registry.evidence import split as evidence_target
 from orkestra.registry.evidence import target as evidence_file
 from orkestra.registry.findings import Finding
@@ -329,6 +329,7 @@ RULES: tuple[Rule, ...] = (
     target_models,
     client_tools,
     client_models,
+    agents_md_size,
 )
 
 

@@ -256,3 +256,23 @@ def set_targets(root: Path, targets: list[str]) -> None:
 def _frontmatter(path: Path) -> dict[str, object]:
     doc = frontmatter.parse(path.read_text(encoding="utf-8"), path.name)
     return dict(doc.meta)
+
+
+def test_a_scoped_tool_maps_by_its_name() -> None:
+    from orkestra.registry.client_rules import map_tools
+
+    assert map_tools("gemini", ["Bash(git diff:*)", "Read"]) == (
+        ["run_shell_command", "read_file"],
+        [],
+    )
+    assert map_tools("copilot", ["Bash(git diff:*)"]) == (["execute"], [])
+    assert map_tools("gemini", ["NotebookEdit"]) == ([], ["NotebookEdit"])
+
+
+def test_an_agents_md_over_codexs_limit_is_a_warning(clients: Path) -> None:
+    sync(clients)
+    assert not [f for f in validate(load(clients)).findings if f.code == "ORK113"]
+    with (clients / "AGENTS.md").open("a") as handle:
+        handle.write("x" * 33 * 1024)
+    (found,) = [f for f in validate(load(clients)).findings if f.code == "ORK113"]
+    assert found.file == "AGENTS.md" and "project_doc_max_bytes" in found.message

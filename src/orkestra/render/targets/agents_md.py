@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from orkestra.registry import client_rules
 from orkestra.registry.registry import Registry
 from orkestra.render.environment import Templates
 from orkestra.render.plan import Output
@@ -12,8 +13,8 @@ from orkestra.render.targets.shared import Composer, managed_file
 
 NAME = "agents-md"
 PATH = "AGENTS.md"
-#: Codex reads at most this much of the project docs by default (project_doc_max_bytes)
-CODEX_LIMIT = 32 * 1024
+#: Codex reads at most this much of the project docs by default (validate warns: ORK113)
+CODEX_LIMIT = client_rules.CODEX_DOC_LIMIT
 
 
 def render(reg: Registry, templates: Templates) -> Iterator[Output]:
