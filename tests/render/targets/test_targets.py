@@ -276,3 +276,13 @@ def test_an_agents_md_over_codexs_limit_is_a_warning(clients: Path) -> None:
         handle.write("x" * 33 * 1024)
     (found,) = [f for f in validate(load(clients)).findings if f.code == "ORK113"]
     assert found.file == "AGENTS.md" and "project_doc_max_bytes" in found.message
+
+
+@pytest.mark.parametrize("client", ["codex", "copilot", "cursor", "gemini"])
+def test_each_clients_page_shows_its_mapping_table(client: str) -> None:
+    from orkestra.registry.client_rules import TOOLS
+
+    page = (Path(__file__).parents[3] / "docs/clients" / f"{client}.md").read_text()
+    for claude, name in TOOLS[client].items():
+        shown = f"`{name}`" if name else "(granted without a name)"
+        assert f"| `{claude}` | {shown} |" in page, (client, claude)
