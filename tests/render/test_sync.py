@@ -159,7 +159,8 @@ def test_tampered_lock_cannot_delete_outside_the_project(scaffold: Path, tmp_pat
         manifest.LOCK_PATH,
         json.dumps({"files": {"../victim.txt": "claude", "/etc/hosts": "claude"}}),
     )
-    sync(scaffold)
+    with pytest.raises(ValidationFailed, match="ORK046"):  # reported, never acted on
+        sync(scaffold, force=True)
     assert victim.read_text() == "keep me\n"
 
 

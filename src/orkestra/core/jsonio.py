@@ -7,8 +7,6 @@ file and line, never a `RecursionError` or a `MemoryError`. JSONL reading is tor
 taken as a record, even when what survived happens to be valid JSON. Standard library only.
 """
 
-# os-level file access, not pathlib: the hooks read their stdin and logs through this module
-# ruff: noqa: PTH123
 
 from __future__ import annotations
 
@@ -20,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from orkestra.core.errors import InputError
+from orkestra.core.readfile import open_regular
 
 MAX_BYTES = 64 << 20
 MAX_LINE_BYTES = 1 << 20
@@ -97,7 +96,7 @@ def read_text(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES) -> st
     """A UTF-8 file's text, refused when larger than `max_bytes` or not UTF-8."""
     source = os.fspath(path)
     try:
-        with open(source, "rb") as handle:
+        with open_regular(source) as handle:
             raw = handle.read(max_bytes + 1)
     except FileNotFoundError:
         raise
@@ -127,7 +126,7 @@ def iter_jsonl(
     """
     source = os.fspath(path)
     try:
-        with open(source, "rb") as handle:
+        with open_regular(source) as handle:
             raw = handle.read()
     except FileNotFoundError:
         return
@@ -155,7 +154,7 @@ def records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """
     source = os.fspath(path)
     try:
-        with open(source, "rb") as handle:
+        with open_regular(source) as handle:
             raw = handle.read()
     except FileNotFoundError:
         return []

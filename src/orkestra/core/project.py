@@ -11,7 +11,6 @@ Standard library only at import time, so the hooks use it too. Two readers of th
   `tests/core/test_project_light.py` generates configs and checks the agreement.
 """
 
-# ruff: noqa: PTH123 - one open and read of a small file; no pathlib work worth the name
 
 from __future__ import annotations
 
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from orkestra.core.errors import InputError, NotFound
+from orkestra.core.readfile import open_regular
 
 REGISTRIES = "registries"
 CONFIG = f"{REGISTRIES}/orkestra.yaml"
@@ -85,7 +85,7 @@ def read_light(root: Path) -> dict[str, Any]:
     """
     path = config_path(root)
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             raw = handle.read(MAX_BYTES + 1)
     except FileNotFoundError:
         return {"project": PROJECT_DEFAULT, "knowledge": dict(KNOWLEDGE_DEFAULTS)}

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from orkestra.core.errors import InputError
+from orkestra.core.readfile import open_regular
 
 MAX_BYTES = 2 * 1024 * 1024  # a registry file larger than this is a mistake, not data
 #: mappings and lists nested deeper than this are refused (at the line where it happens): no
@@ -170,7 +171,7 @@ def read_text(path: Path, *, max_bytes: int = MAX_BYTES, display: str | None = N
     """Read a UTF-8 text file with clean errors for binary, oversized and undecodable files."""
     name = display or str(path)
     try:
-        with open(path, "rb") as handle:  # noqa: PTH123 - one open, one fstat, one read per file
+        with open_regular(path) as handle:  # one open, one fstat, one read per file
             size = os.fstat(handle.fileno()).st_size
             if size > max_bytes:
                 raise InputError(

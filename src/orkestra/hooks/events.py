@@ -5,7 +5,7 @@ command), subagent_type, agent_tool (claude-code|codex), the file path touched, 
 """
 
 # os.path, not pathlib: this module is on the hook start-up path (stdlib, minimal imports)
-# ruff: noqa: PTH118, PTH119, PTH123
+# ruff: noqa: PTH118, PTH119
 
 from __future__ import annotations
 
@@ -123,8 +123,11 @@ def session_records(root: str, session_id: str) -> list[dict[str, Any]]:
     Every line parsed goes through `core.jsonio` (nesting and size limits); a line it refuses,
     like a line torn by a concurrent hook, is skipped: a hook never fails over its own log.
     """
+    import io
+
     from orkestra.core import jsonio
     from orkestra.core.errors import InputError
+    from orkestra.core.readfile import open_regular
 
     out: list[dict[str, Any]] = []
     if not session_id:
@@ -132,7 +135,7 @@ def session_records(root: str, session_id: str) -> list[dict[str, Any]]:
     path = os.path.join(root, EVENTS)
     bad = ""
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
+        with io.TextIOWrapper(open_regular(path), encoding="utf-8", errors="replace") as handle:
             for number, line in enumerate(handle, start=1):
                 if session_id not in line or len(line) > jsonio.MAX_LINE_BYTES:
                     continue

@@ -71,18 +71,19 @@ def _read_own(ctx: Context, rel: str) -> str | None:
     from pathlib import Path
 
     from orkestra.core.errors import OrkestraError
+    from orkestra.core.readfile import open_regular
     from orkestra.core.safewrite import check_target
 
     try:
         check_target(Path(ctx.root), rel)
-        fd = os.open(os.path.join(ctx.root, rel), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        raw = open_regular(os.path.join(ctx.root, rel), follow=False)
     except FileNotFoundError:  # no index yet: nothing to show
         return None
     except (OSError, OrkestraError) as exc:
         log(ctx.root, f"session-start: {rel} not read: {exc}")
         return None
-    with os.fdopen(fd, encoding="utf-8", errors="replace") as handle:
-        return handle.read(MAX_CONTEXT + 1)
+    with raw:
+        return raw.read(4 * (MAX_CONTEXT + 1)).decode("utf-8", errors="replace")[: MAX_CONTEXT + 1]
 
 
 def post_tool_use(ctx: Context) -> tuple[int, str]:

@@ -19,6 +19,7 @@ from typing import Any
 
 from orkestra.core import git, jsonio, safewrite
 from orkestra.core.errors import ConflictError, InputError
+from orkestra.core.readfile import open_regular
 from orkestra.hooks import clients as other_clients
 
 SETTINGS = ".claude/settings.json"
@@ -66,11 +67,14 @@ def _ours(hook: Any) -> bool:
 def _read(root: Path) -> tuple[dict[str, Any], bytes | None]:
     """settings.json's data and its bytes (None when absent), refusing a symlink on its way."""
     path = root / safewrite.check_target(root, SETTINGS)
-    if not path.exists():
-        return {}, None
     try:
-        raw = path.read_bytes()
+        with open_regular(path) as handle:
+            raw = handle.read(jsonio.MAX_BYTES + 1)
+        if len(raw) > jsonio.MAX_BYTES:
+            raise InputError(f"larger than {jsonio.MAX_BYTES} bytes; fix it first", file=SETTINGS)
         text = raw.decode("utf-8")
+    except FileNotFoundError:
+        return {}, None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read it: {exc}; fix it first", file=SETTINGS) from exc
     try:

@@ -1,0 +1,42 @@
+"""The one way to open a project file for reading: regular files only, never blocking.
+
+A FIFO, a device or a committed symlink to `/dev/zero` where a file is expected must not hang a
+command or a hook (a hook that hangs freezes the agent's session) nor make it read forever: such a
+path raises an `OSError` ("not a regular file") that the callers already turn into a clean error.
+The file is opened with `O_NONBLOCK` (opening a FIFO then returns at once) and checked with
+`fstat` on the opened descriptor, so a swap between the check and the open changes nothing.
+Standard library only: the hooks use it too.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from typing import BinaryIO
+
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # not on Windows, where a FIFO is no file path
+_FLAGS = os.O_RDONLY | _NONBLOCK | getattr(os, "O_BINARY", 0)
+
+
+def open_regular(path: str | os.PathLike[str], *, follow: bool = True) -> BinaryIO:
+    """`path` opened for binary reading; `OSError` unless it is a regular file.
+
+    A missing file raises `FileNotFoundError` and a folder `IsADirectoryError`, as `open` does;
+    `follow=False` also refuses a symlink at `path` itself.
+    """
+    source = os.fspath(path)
+    flags = _FLAGS | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
+    fd = os.open(source, flags)
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", source)
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, "not a regular file (a FIFO, device or socket)", source)
+        if _NONBLOCK:
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise

@@ -1,0 +1,140 @@
+"""Special files where a file is expected (PRODUCT.md §8.4, §13; found by the issue 11 review).
+
+A FIFO, or a committed symlink to `/dev/zero`, in place of `orkestra.yaml`, the events log, the
+knowledge INDEX, a ledger, the render lock or `.claude/settings.json` must never hang a command or
+a hook (a hung hook freezes the agent's session) nor make it read forever: hooks log and exit 0,
+commands fail with a clear error naming the file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from orkestra.core import jsonio, project, yamlio
+from orkestra.core.errors import InputError
+from orkestra.scaffold import init_project
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Iterator[Path]:
+    path = tmp_path / "proj"
+    init_project(path)
+    (path / "knowledge").mkdir()
+    yield path
+
+
+@pytest.fixture(autouse=True)
+def _alarm() -> Iterator[None]:
+    """A blocked open() becomes a TimeoutError instead of a hung test run."""
+
+    def fire(*_: object) -> None:
+        raise TimeoutError("blocked on a special file")
+
+    old = signal.signal(signal.SIGALRM, fire)
+    signal.alarm(20)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, old)
+
+
+def _special(path: Path, kind: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists() or path.is_symlink():
+        path.unlink()
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+
+
+def _run(root: Path, *args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    env = {k: v for k, v in os.environ.items() if k != "ORKESTRA_ROOT"}
+    return subprocess.run(
+        [sys.executable, "-m", "orkestra", *args],
+        input=stdin, capture_output=True, cwd=root, env=env, check=False, timeout=30,
+    )  # fmt: skip
+
+
+READERS: dict[str, Callable[[Path], object]] = {
+    "jsonio.read_json": jsonio.read_json,
+    "jsonio.iter_jsonl": lambda p: list(jsonio.iter_jsonl(p)),
+    "jsonio.records": jsonio.records,
+    "yamlio.read_text": yamlio.read_text,
+}
+
+
+@pytest.mark.parametrize("kind", ["fifo", "devzero"])
+@pytest.mark.parametrize("reader", sorted(READERS))
+def test_the_core_readers_refuse_a_special_file(tmp_path: Path, reader: str, kind: str) -> None:
+    path = tmp_path / "data.json"
+    _special(path, kind)
+    with pytest.raises(InputError, match="not a regular file") as caught:
+        READERS[reader](path)
+    assert caught.value.file == str(path)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "devzero"])
+def test_the_light_config_reader_refuses_a_special_orkestra_yaml(root: Path, kind: str) -> None:
+    _special(project.config_path(root), kind)
+    with pytest.raises(InputError, match="regular file"):
+        project.read_light(root)
+
+
+STOP = {"hook_event_name": "Stop", "session_id": "s1", "stop_hook_active": False}
+START = {"hook_event_name": "SessionStart", "session_id": "s1"}
+READ = {"hook_event_name": "PostToolUse", "session_id": "s1", "tool_name": "Read"}
+
+
+@pytest.mark.parametrize("kind", ["fifo", "devzero"])
+@pytest.mark.parametrize(
+    ("hook", "payload", "rel"),
+    [
+        ("stop", STOP, ".orkestra/events.jsonl"),
+        ("session-start", START, "knowledge/INDEX.md"),
+        ("post-tool-use", READ, "registries/orkestra.yaml"),
+        ("stop", STOP, "registries/orkestra.yaml"),
+    ],
+)
+def test_a_hook_never_hangs_on_a_special_file(
+    root: Path, hook: str, payload: dict[str, object], rel: str, kind: str
+) -> None:
+    _special(root / rel, kind)
+    done = _run(root, "hook", hook, stdin=json.dumps({**payload, "cwd": str(root)}).encode())
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "devzero"])
+@pytest.mark.parametrize(
+    ("args", "rel"),
+    [
+        (("mine", "validate", "--quick"), "registries/changelog/release_notes.jsonl"),
+        (("hooks", "install"), ".claude/settings.json"),
+    ],
+)
+def test_a_command_fails_cleanly_on_a_special_file(
+    root: Path, args: tuple[str, ...], rel: str, kind: str
+) -> None:
+    _special(root / rel, kind)
+    done = _run(root, *args)
+    assert done.returncode == 1, done.stderr
+    assert rel.encode() in done.stderr + done.stdout
+
+
+@pytest.mark.parametrize("kind", ["fifo", "devzero"])
+def test_a_special_render_lock_never_hangs_validate_or_sync(root: Path, kind: str) -> None:
+    _special(root / "registries/.render-lock.json", kind)
+    for args in (("validate",), ("sync", "--check")):
+        done = _run(root, *args)
+        assert done.returncode in (0, 1), done.stderr  # read as "no lock yet", or refused
+        assert b"Traceback" not in done.stderr
