@@ -9,8 +9,7 @@ decision codes, its commits) is checked here.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +22,7 @@ from orkestra.registry.models.config import Config
 from orkestra.registry.models.ledger import CATEGORIES, ClassificationRequest
 
 if TYPE_CHECKING:
+    from pydantic import TypeAdapter
     from pydantic_core import ErrorDetails
 
 DOMAINS = ("changelog", "decisions")
@@ -99,15 +99,57 @@ def read_batch_arg(path: Path) -> list[Request]:
 
 def parse_batch(text: str, file: str) -> list[Request]:
     """Requests from the text of a batch; every malformed line is reported (up to `MAX_ERRORS`)."""
-    requests, errors = [], Errors()
-    for number, raw in enumerate(text.split("\n"), start=1):  # U+2028 in a summary is data
-        if raw.strip():
-            with errors.collect():
-                requests.append(_request(raw, file, number))
-    errors.raise_any()
-    if not requests:
+    numbered = [  # U+2028 in a summary is data: lines end at "\n" only
+        (number, raw) for number, raw in enumerate(text.split("\n"), start=1) if raw.strip()
+    ]
+    if not numbered:
         raise InputError("the batch holds no classifications", file=file)
+    requests = _whole_batch(numbered, file)
+    if requests is not None:
+        return requests
+    requests, errors = [], Errors()
+    for number, raw in numbered:
+        try:
+            requests.append(_request(raw, file, number))
+        except OrkestraError as exc:
+            errors.add(exc)
+    errors.raise_any()
     return requests
+
+
+def _whole_batch(numbered: list[tuple[int, str]], file: str) -> list[Request] | None:
+    """The healthy batch in two calls: each line parsed alone (`jsonio.loads_many`), then the
+    list validated by the request model in one call. None when any line is bad: the line by
+    line reading above then names every bad line, in the same words."""
+    from pydantic import ValidationError
+
+    try:
+        data = jsonio.loads_many([raw for _, raw in numbered], source=file)
+    except InputError:
+        return None
+    if not all(isinstance(item, dict) for item in data):
+        return None
+    try:
+        models = _request_list().validate_python(data)
+    except ValidationError:
+        return None
+    return [
+        Request(**vars(model), file=file, line=number, checked=True)
+        for model, (number, _) in zip(models, numbered, strict=True)
+    ]
+
+
+def _request_list() -> TypeAdapter[list[ClassificationRequest]]:
+    """The request model over a list (built on first use: single requests never need it)."""
+    global _REQUESTS
+    if _REQUESTS is None:
+        from pydantic import TypeAdapter
+
+        _REQUESTS = TypeAdapter(list[ClassificationRequest])
+    return _REQUESTS
+
+
+_REQUESTS: TypeAdapter[list[ClassificationRequest]] | None = None
 
 
 def _request(raw: str, file: str, line: int) -> Request:
@@ -127,15 +169,11 @@ class Errors:
     def __init__(self) -> None:
         self.found: list[OrkestraError] = []
 
-    @contextlib.contextmanager
-    def collect(self) -> Iterator[None]:
+    def add(self, exc: OrkestraError) -> None:
         """Record an error of one request (an error without a file, from flags, stops at once)."""
-        try:
-            yield
-        except OrkestraError as exc:
-            if exc.file is None or exc.line is None:
-                raise
-            self.found.append(exc)
+        if exc.file is None or exc.line is None:
+            raise exc
+        self.found.append(exc)
 
     def raise_any(self) -> None:
         """Raise one error listing every bad line (the first gives the error's file:line)."""
@@ -169,7 +207,7 @@ def plan(root: Path, requests: list[Request], config: Config) -> Plan:
     current = Current(existing, notes)
     packages = set(config.changelogs())
     for req in requests:
-        with errors.collect():
+        try:
             _check(req, packages, codes)
             req.sha = commits.resolve(req.sha, file=req.file, line=req.line)
             key = (req.sha, req.domain, req.package)
@@ -178,6 +216,8 @@ def plan(root: Path, requests: list[Request], config: Config) -> Plan:
                 raise _err(req, f"commit {req.sha[:12]} is classified twice in {req.domain}{where}")
             seen[key] = req.line
             _add(out, req, commits, current, config, stamp)
+        except OrkestraError as exc:
+            errors.add(exc)
     errors.raise_any()
     return out
 

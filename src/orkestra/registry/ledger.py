@@ -88,8 +88,12 @@ def now() -> str:
 
 def dump(entry: Entry) -> str:
     """One ledger line (no newline), keys in the order given, None values dropped."""
-    clean = {k: v for k, v in entry.items() if v is not None}
-    return json.dumps(clean, ensure_ascii=False, separators=(",", ":"))
+    return _ENCODE({k: v for k, v in entry.items() if v is not None})
+
+
+#: `json.dumps` with these options builds an encoder per call; a batch of a whole history
+#: writes tens of thousands of lines
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 def append(root: Path, classifications: list[Entry], notes: list[Entry]) -> None:

@@ -13,9 +13,10 @@ Category = Literal["added", "changed", "deprecated", "removed", "fixed", "securi
 CATEGORIES: tuple[str, ...] = ("added", "changed", "deprecated", "removed", "fixed", "security")
 Domain = Literal["changelog", "decisions"]
 #: the id an entry replaces, or the ids when one entry resolves several current ones at once
-Supersedes = Annotated[str, Field(min_length=1)] | Annotated[
-    list[Annotated[str, Field(min_length=1)]], Field(min_length=1)
-]
+Supersedes = (
+    Annotated[str, Field(min_length=1)]
+    | Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)]
+)
 Action = Literal["release", "skip", "extract", "pending"]
 #: the actions each domain takes
 ACTIONS: dict[str, tuple[str, ...]] = {
