@@ -39,10 +39,14 @@ def test_summary_counts_equal_per_type_hits(cli: Any, root: Path) -> None:
         assert list(summary) == ["query", "total", "counts"]
         assert list(summary["counts"]) == TYPES
         for kind in TYPES:
-            hits = cli("search", query, "--type", kind, "--limit", "1000", cwd=root).json()["results"]
+            hits = cli("search", query, "--type", kind, "--limit", "1000", cwd=root).json()[
+                "results"
+            ]
             assert summary["counts"][kind] == len(hits), (query, kind)
         assert summary["total"] == sum(summary["counts"].values())
-        assert summary["total"] == len(cli("search", query, "-n", "1000", cwd=root).json()["results"])
+        assert summary["total"] == len(
+            cli("search", query, "-n", "1000", cwd=root).json()["results"]
+        )
 
 
 def test_limit_and_type_filter(cli: Any, root: Path) -> None:

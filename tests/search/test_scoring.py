@@ -95,11 +95,6 @@ def test_weak_matches_stay_below_the_floor() -> None:
     assert ids([doc], "kubernetes") == ["a"]  # an exact word passes in any field
 
 
-@pytest.mark.parametrize(("words", "need"), [(1, 1), (2, 2), (3, 3), (4, 3), (5, 4), (8, 6)])
-def test_required_words(words: int, need: int) -> None:
-    assert scoring.required_words(words) == need
-
-
 def test_ties_are_broken_by_type_then_id() -> None:
     docs = [truth("GT-AB-002", "Same words"), truth("GT-AB-001", "Same words")]
     assert ids(docs, "same words") == ["GT-AB-001", "GT-AB-002"]

@@ -282,7 +282,15 @@ def rank(
             if ref in entries and ref not in matched:
                 counts[entries[ref].type] = counts.get(entries[ref].type, 0) + 1
     found = _gather(corpus, words, prepared.fuzzy, set(pool))
-    fused = _fuse(corpus, query, prepared, pool, entries, found, retrievers)
+    if coverage is not None:  # the relaxed pool came with the synonyms: rank the words alone
+        inside = set(pool)
+        anything = lexical.any_of(prepared.groups)
+        by_words = [
+            ref for ref in corpus.match(anything, keep.types, RELAXED_POOL) if ref in inside
+        ]
+    else:
+        by_words = pool  # already best `bm25()` first
+    fused = _fuse(corpus, query, prepared, pool, entries, found, retrievers, by_words)
     outcomes = note_outcomes(corpus, {ref: entries[ref] for ref in pool}, keep.on_attrs)
     exact_set = set(exact)
     ordered = []
@@ -317,6 +325,7 @@ def _fuse(
     entries: dict[int, Entry],
     found: dict[int, FieldMatches],
     only: Sequence[str] | None,
+    ranked_pool: list[int],
 ) -> dict[int, float]:
     """The fused score of each document of `pool` (weighted RRF over the retrievers' lists)."""
     from orkestra.retrieval import fusion, lexical, names, semantic
@@ -340,13 +349,7 @@ def _fuse(
     by_fields = sorted(pool, key=lambda ref: (-field_score(ref), identity(ref)))
     lists: dict[str, list[Ranked]] = {
         "fields": [hit(ref) for ref in by_fields],
-        "bm25": [
-            hit(ref)
-            for ref in corpus.match(
-                lexical.any_of(prepared.groups), (), None if len(pool) > POOL else POOL
-            )
-            if ref in inside
-        ],
+        "bm25": [hit(ref) for ref in ranked_pool],
     }
     if prepared.expansions:
         expanded = corpus.match(lexical.any_of(prepared.expansions), (), POOL)

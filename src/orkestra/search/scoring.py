@@ -14,16 +14,15 @@ unless nothing else remains). A document has fields `f` with weights `W(f)` (PRO
 4. `relevance = (sum_w best(w) + 0.1 · sum_w support(w)) / n`: the strongest field counts in
    full, further fields that also match add a tenth of their weight.
 5. `coverage = (number of words with best(w) > 0) / n`; multi-word queries therefore reward
-   documents that match every word. A document must match at least `required_words(n)` of the
-   words: all of them for up to 3 words, else 3 in 4 (rounded up), so `DEC-PL-142` does not
-   return every other `DEC-PL-*` record and a long question still finds partial matches.
+   documents that match more of the words. (Which documents are hits at all, and the relaxation
+   when none matches every word, is `rank`'s; docs/search.md.)
 6. Same-field bonus (n >= 2): `0.5 · max W(f)` over the fields matching every word.
 7. `score = coverage · relevance + same-field bonus (+ 100 when the query's tokens are exactly
    the id's or name's tokens: `dec-pl-142` is `DEC-PL-142`)`, so an exact id or name match
    always ranks first.
-8. Floor: a document is a hit only when `score >= 1.0`. An exact word in any field passes
-   (weights are >= 1); a prefix or a typo needs a field of weight >= 2; a query that matches
-   nothing well returns no hits rather than noise.
+8. This is the `fields` retriever's score: `rank` fuses its order with the other retrievers'
+   (weighted reciprocal rank fusion, `orkestra.retrieval.fusion`); the match rule of
+   `rank._group` decides what is a hit.
 9. Ties: higher score first (compared at 6 decimals), then the type order of `document.TYPES`,
    then id, path and line, so the order is deterministic.
 """
@@ -42,7 +41,6 @@ FUZZY_MIN_RATIO = 80.0
 SUPPORT = 0.1
 SAME_FIELD = 0.5
 EXACT_ID_BONUS = 100.0
-FLOOR = 1.0
 
 #: per document: field index -> quality of each query word in that field (0.0 = no match)
 FieldMatches = dict[int, list[float]]
@@ -67,11 +65,6 @@ def fuzzy_terms(word: str, pool: Sequence[str]) -> dict[str, float]:
         if term != word and term.isalpha() and not term.startswith(word):
             found[term] = FUZZY * ratio / 100.0
     return found
-
-
-def required_words(words: int) -> int:
-    """How many query words a document must match (see rule 5)."""
-    return words if words <= 3 else -(-3 * words // 4)
 
 
 def prefix_quality(word: str, term: str) -> float:

@@ -21,7 +21,7 @@ from orkestra.search.corpus import MAX_FIELDS, POOL_MIN_LEN, field_terms
 from orkestra.search.document import Document
 from orkestra.search.text import exact_key
 
-SCHEMA = 7
+SCHEMA = 8
 _COLUMNS = [f"c{i}" for i in range(MAX_FIELDS)]
 #: the weight of each column of `bm`, in order; a field goes to the column nearest its weight
 BM_WEIGHTS = (6.0, 5.0, 4.0, 3.0, 2.0, 1.0)
@@ -46,7 +46,7 @@ CREATE VIRTUAL TABLE fts USING fts5({", ".join(_COLUMNS)},
     tokenize='ascii', detail='column', columnsize=0);
 CREATE VIRTUAL TABLE terms USING fts5vocab(fts, 'instance');
 CREATE VIRTUAL TABLE termrows USING fts5vocab(fts, 'row');
-CREATE VIRTUAL TABLE bm USING fts5({", ".join(_BM)}, tokenize='porter unicode61');
+CREATE VIRTUAL TABLE bm USING fts5({", ".join(_BM)}, tokenize='porter unicode61', prefix='3 4');
 CREATE TABLE pool(len INTEGER NOT NULL, term TEXT NOT NULL, PRIMARY KEY(len, term))
     WITHOUT ROWID;
 PRAGMA user_version = {SCHEMA};
