@@ -116,7 +116,9 @@ class StructuralRetriever:
         for row in rows:
             name = row[5].lower()
             parts = set(terms(row[5])) or {name}
-            matched = sum(idf[w] for w in words if w in parts)
+            hits = [idf[w] for w in words if w in parts]
+            # one matching word is weak evidence (`folder`, `find`): it counts half
+            matched = sum(hits) * len(hits) / (len(hits) + 1)
             score = (EXACT if name in raw else 0.0) + matched / math.sqrt(len(parts))
             if score > 0:
                 scored.append((score + min(row[4], 10.0) * 0.01, row))
