@@ -6,7 +6,7 @@ import traceback
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
@@ -14,6 +14,9 @@ from jinja2.sandbox import SandboxedEnvironment
 import orkestra
 from orkestra.core.errors import InputError
 from orkestra.render import text
+
+if TYPE_CHECKING:
+    from orkestra.render.reuse import RenderCache
 
 
 def bundled_templates() -> Path:
@@ -25,12 +28,15 @@ def bundled_templates() -> Path:
     return package.parents[1] / "templates"
 
 
+def template_folders(root: Path | None) -> list[Path]:
+    """Where templates are looked up, first match wins: the project's, then the bundled ones."""
+    own = [root / "templates"] if root is not None and (root / "templates").is_dir() else []
+    return [*own, bundled_templates()]
+
+
 def _loader(root: Path | None) -> jinja2.BaseLoader:
-    loaders: list[jinja2.BaseLoader] = []
-    if root is not None and (root / "templates").is_dir():
-        loaders.append(jinja2.FileSystemLoader(str(root / "templates")))
-    loaders.append(jinja2.FileSystemLoader(str(bundled_templates())))
-    return jinja2.ChoiceLoader(loaders)
+    folders = template_folders(root)
+    return jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(f)) for f in folders])
 
 
 @lru_cache(maxsize=8)
@@ -54,9 +60,11 @@ def _environment(root: Path | None) -> SandboxedEnvironment:
 class Templates:
     """Renders named templates; every failure names the template file and line."""
 
-    def __init__(self, root: Path | None = None) -> None:
+    def __init__(self, root: Path | None = None, *, reuse: RenderCache | None = None) -> None:
         self.env = _environment(root.resolve() if root is not None else None)
         self._cache: dict[str, jinja2.Template] = {}
+        #: texts of earlier renders, reused when the template and its context are the same
+        self.reuse = reuse
 
     def get(self, name: str) -> jinja2.Template:
         template = self._cache.get(name)
@@ -79,13 +87,23 @@ class Templates:
 
     def render(self, name: str, context: Mapping[str, Any]) -> str:
         """Render template `name` with `context`; errors become InputError(file, line)."""
+        key = None if self.reuse is None else self.reuse.key(name, context)
+        if key is not None:
+            assert self.reuse is not None
+            kept = self.reuse.get(key)
+            if kept is not None:
+                return kept
         template = self.get(name)
         try:
             text = template.render(context)
         except Exception as exc:
             file, line = _template_frame(exc, template)
             raise InputError(f"template error: {exc}", file=file, line=line) from None
-        return text.rstrip("\n") + "\n"  # exactly one final newline, whatever the template does
+        text = text.rstrip("\n") + "\n"  # exactly one final newline, whatever the template does
+        if key is not None:
+            assert self.reuse is not None
+            self.reuse.put(key, text)
+        return text
 
 
 def _template_frame(exc: BaseException, template: jinja2.Template) -> tuple[str, int | None]:

@@ -147,6 +147,21 @@ def owned_entries(reg: Registry) -> dict[str, manifest.Entry]:
     )
 
 
+def _render_reusing(root: Path, reg: Registry, targets: list[str]) -> list[Output]:
+    """`render_outputs`, reusing the text of every template render whose inputs are unchanged
+    since the last sync (`render.reuse`)."""
+    from orkestra.render import reuse
+    from orkestra.render.environment import template_folders
+
+    cache = reuse.open_cache(root, template_folders(root))
+    try:
+        outputs = render_outputs(reg, targets, Templates(root, reuse=cache))
+        cache.save()
+    finally:
+        cache.close()
+    return outputs
+
+
 def _tagged(outputs: Iterable[Output], target: str) -> Iterator[Output]:
     for out in outputs:
         yield out if out.target == target else replace(out, target=target)
@@ -168,7 +183,7 @@ def sync(
     warnings = check_valid(reg)
     targets, skipped = choose_targets(reg, target)
     rendered, pruned = _rendered(reg, targets, target)
-    outputs = render_outputs(reg, rendered, Templates(root))
+    outputs = _render_reusing(root, reg, rendered)
     outputs.extend(mcp_config.outputs(reg, [*targets, *skipped]))  # shared files, merged
     owned = owned_entries(reg)
     new_owned = {p: e for p, e in owned.items() if e.target not in pruned}

@@ -1,0 +1,120 @@
+"""Render reuse (`render.reuse`): a sync reuses the text of every template whose inputs did not
+change, and its outputs are always those of a sync without the cache."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import pytest
+
+from orkestra.render import environment, reuse
+from orkestra.render.environment import Templates
+from orkestra.render.sync import sync
+from tests.conftest import write
+
+AGENT = "registries/agents/example-agent.yaml"
+
+
+@pytest.fixture
+def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the templates Jinja really rendered."""
+    seen: list[str] = []
+    real = jinja2.Template.render
+
+    def counting(self: jinja2.Template, *args: Any, **kwargs: Any) -> str:
+        seen.append(str(self.name))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Template, "render", counting)
+    return seen
+
+
+def _outputs(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and not p.relative_to(root).as_posix().startswith((".orkestra/", ".git/"))
+    }
+
+
+def _cold(root: Path, tmp: Path) -> dict[str, bytes]:
+    """The same project synced from scratch without any cache."""
+    copy = tmp / "cold"
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns(".orkestra", ".claude"))
+    (copy / "registries" / ".render-lock.json").unlink(missing_ok=True)
+    (copy / "CLAUDE.md").unlink(missing_ok=True)
+    sync(copy)
+    return _outputs(copy)
+
+
+def test_a_second_sync_renders_nothing_again(scaffold: Path, renders: list[str]) -> None:
+    sync(scaffold)
+    first = len(renders)
+    renders.clear()
+    report = sync(scaffold)
+    assert first > 0 and renders == []
+    assert report.written == 0
+
+
+def test_only_the_changed_agent_is_rendered_again(
+    scaffold: Path, renders: list[str], tmp_path: Path
+) -> None:
+    sync(scaffold)
+    text = (scaffold / AGENT).read_text().replace("description:", "description: Changed.", 1)
+    write(scaffold, AGENT, text)
+    renders.clear()
+    sync(scaffold)
+    assert renders == ["claude/agent.md.j2"]
+    assert _outputs(scaffold) == _cold(scaffold, tmp_path)
+
+
+def test_a_changed_project_template_is_used(scaffold: Path, tmp_path: Path) -> None:
+    sync(scaffold)
+    bundled = Path(Templates().get("claude/agent.md.j2").filename or "")
+    write(scaffold, "templates/claude/agent.md.j2", "MARK\n" + bundled.read_text())
+    environment._environment.cache_clear()  # as a new process would see it
+    sync(scaffold)
+    assert (scaffold / ".claude/agents/example-agent.md").read_text().startswith("MARK")
+    assert _outputs(scaffold) == _cold(scaffold, tmp_path)
+
+
+@pytest.mark.parametrize(
+    "content", [b"", b"not a database at all" * 100, b"SQLite format 3\x00junk"]
+)
+def test_a_damaged_cache_file_is_replaced(scaffold: Path, content: bytes, tmp_path: Path) -> None:
+    sync(scaffold)
+    (scaffold / reuse.NAME).write_bytes(content)
+    sync(scaffold, mode="check")
+    assert _outputs(scaffold) == _cold(scaffold, tmp_path)
+    with sqlite3.connect(scaffold / reuse.NAME) as conn:
+        assert conn.execute("SELECT count(*) FROM entries").fetchone()[0] > 0
+
+
+def test_a_tampered_text_is_rendered_again(scaffold: Path, tmp_path: Path) -> None:
+    sync(scaffold)
+    agent = (scaffold / ".claude/agents/example-agent.md").read_text()
+    with sqlite3.connect(scaffold / reuse.NAME) as conn:
+        conn.execute("UPDATE entries SET text = 'TAMPERED' WHERE text = ?", (agent,))
+    (scaffold / ".claude/agents/example-agent.md").unlink()
+    sync(scaffold)
+    assert (scaffold / ".claude/agents/example-agent.md").read_text() == agent
+
+
+def test_a_context_holding_an_object_is_rendered_every_time(tmp_path: Path) -> None:
+    cache = reuse.open_cache(tmp_path, [])
+    assert cache.key("t", {"a": object()}) is None
+    assert cache.key("t", {"a": (1,)}) != cache.key("t", {"a": [1]})
+    assert cache.key("t", {"a": True}) != cache.key("t", {"a": 1})
+    cache.close()
+
+
+def test_an_unwritable_cache_folder_renders_without_it(scaffold: Path, tmp_path: Path) -> None:
+    (scaffold / ".orkestra").mkdir(exist_ok=True)
+    (scaffold / ".orkestra" / "render-cache.sqlite").symlink_to(tmp_path / "elsewhere.sqlite")
+    sync(scaffold)
+    assert not (tmp_path / "elsewhere.sqlite").exists()  # never written through a symlink
+    assert _outputs(scaffold) == _cold(scaffold, tmp_path)
