@@ -172,7 +172,15 @@ def test_only_the_changed_file_is_parsed(proj: Path, monkeypatch: pytest.MonkeyP
 
 @pytest.mark.parametrize(
     "content",
-    [b"", b"\x00\xff garbage", b"[1, 2]", b'{"version": "x", "files": {}}', b"{" * 5000, b"{}"],
+    [
+        b"",
+        b"\x00\xff garbage",
+        b"[1, 2]",
+        b'{"version": "x", "files": {}}',
+        b"{" * 5000,
+        b"[" * 100_000 + b"]" * 100_000,  # deeper than the parser recurses: not a crash
+        b"{}",
+    ],
 )
 def test_a_corrupt_or_foreign_cache_is_rebuilt(proj: Path, content: bytes) -> None:
     load(proj)
