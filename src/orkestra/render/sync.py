@@ -35,6 +35,18 @@ def _targets() -> dict[str, TargetRender]:
     return {m.NAME: m.render for m in modules}
 
 
+def _blocks_removed(reg: Registry, configured: list[str]) -> Iterator[Output]:
+    """The instruction files of unconfigured targets with Orkestra's managed block taken out."""
+    from orkestra.render.targets import agents_md, copilot
+    from orkestra.render.targets.shared import without_block
+
+    for module, rel in ((agents_md, agents_md.PATH), (copilot, copilot.INSTRUCTIONS)):
+        if module.NAME not in configured:
+            out = without_block(reg, rel)
+            if out is not None:
+                yield replace(out, target=module.NAME)
+
+
 def _rendered(reg: Registry, targets: list[str], target: str | None) -> tuple[list[str], set[str]]:
     """(what to render: `targets` plus the shared skills folder when a configured client needs
     it; what to prune: every known target on a full sync, so a target removed from orkestra.yaml
@@ -185,6 +197,8 @@ def sync(
     rendered, pruned = _rendered(reg, targets, target)
     outputs = _render_reusing(root, reg, rendered)
     outputs.extend(mcp_config.outputs(reg, [*targets, *skipped]))  # shared files, merged
+    if target is None:  # a target removed from orkestra.yaml leaves no block behind
+        outputs.extend(_blocks_removed(reg, [*targets, *skipped]))
     owned = owned_entries(reg)
     new_owned = {p: e for p, e in owned.items() if e.target not in pruned}
     new_owned.update(

@@ -286,3 +286,15 @@ def test_each_clients_page_shows_its_mapping_table(client: str) -> None:
     for claude, name in TOOLS[client].items():
         shown = f"`{name}`" if name else "(granted without a name)"
         assert f"| `{claude}` | {shown} |" in page, (client, claude)
+
+
+def test_removing_a_target_takes_its_block_out_of_the_users_file(clients: Path) -> None:
+    (clients / "AGENTS.md").write_text("# Team\n\nUse tabs.\n")
+    sync(clients)
+    assert "<!-- orkestra:begin" in (clients / "AGENTS.md").read_text()
+    assert (clients / ".github/copilot-instructions.md").is_file()
+    set_targets(clients, ["claude", "codex"])
+    sync(clients)
+    assert (clients / "AGENTS.md").read_text() == "# Team\n\nUse tabs.\n"
+    assert (clients / ".github/copilot-instructions.md").read_text() == ""
+    assert sync(clients).written == 0 and sync(clients, mode="check").ok

@@ -100,3 +100,20 @@ def managed_file(reg: Registry, rel: str, block: str) -> Output:
     else:
         text = (current.rstrip("\n") + "\n\n" if current.strip() else "") + block
     return Output(rel, text.encode("utf-8"), shared=True)
+
+
+def without_block(reg: Registry, rel: str) -> Output | None:
+    """`rel` with Orkestra's block (and the blank line before it) removed, for a target no
+    longer configured; None when there is no such file or no block (nothing to do). A file
+    left empty is kept empty: it is the user's."""
+    path = reg.root / safewrite.check_target(reg.root, rel)
+    if not path.is_file():
+        return None
+    current = yamlio.read_text(path, display=rel)
+    start, end = current.find(BEGIN), current.find(END)
+    if start < 0 or end < start:
+        return None
+    before, after = current[:start].rstrip("\n"), current[end + len(END) :].lstrip("\n")
+    text = before + ("\n\n" + after if before and after else after) if after else before
+    text = text + "\n" if text and not text.endswith("\n") else text
+    return Output(rel, text.encode("utf-8"), shared=True)
