@@ -455,3 +455,20 @@ def test_an_unreadable_ledger_is_a_finding_not_a_stop(proj: Path, cli: Any) -> N
     result = cli("validate", cwd=proj)
     assert result.exit_code == 1
     assert "registries/changelog/commits_processed.jsonl: error ORK001: " in result.stdout
+
+
+@pytest.mark.parametrize(
+    "glob",
+    [".git/**", ".git/hooks/**", "sub/.git/**", "registries/**", ".orkestra/**", ".claude/agents/**"],
+)
+def test_a_package_changelog_never_lands_in_git_registries_or_a_client_folder(
+    proj: Path, glob: str
+) -> None:
+    # found by the hostile review: `changelog render` wrote .git/hooks/CHANGELOG.md (exit 0)
+    from orkestra.core.errors import InputError
+    from orkestra.registry.config_file import load_config
+
+    config = proj / "registries/orkestra.yaml"
+    config.write_text(config.read_text() + f"mining:\n  packages:\n    evil: '{glob}'\n")
+    with pytest.raises(InputError, match=r"mining\.packages\.evil"):
+        load_config(proj)  # `changelog render` and `validate` both load it first

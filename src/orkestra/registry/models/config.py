@@ -55,7 +55,15 @@ class VendorRoot(Model):
 def _package_glob(value: str) -> str:
     from orkestra.core.globs import package_glob
 
-    return package_glob(value)
+    glob = package_glob(value)
+    changelog = changelog_path(glob)  # an output path too (§4): never in .git/ or a client folder
+    folder = protected_part(changelog)
+    if folder is not None:
+        raise ValueError(
+            f"its CHANGELOG.md ({changelog}) would lie in '{folder}/'; Orkestra never writes there"
+        )
+    _check_truths_output(changelog)
+    return glob
 
 
 def _one_file_each(packages: dict[str, str]) -> dict[str, str]:
