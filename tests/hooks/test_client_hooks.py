@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -93,3 +94,12 @@ def test_every_client_hook_command_is_recognised_as_ours() -> None:
         for handler in spec.events.values():
             item = clients.entry(spec, "'/a b/orkestra'", handler)
             assert clients._ours(item), (spec.path, item)
+
+
+def test_the_command_installs_for_the_configured_clients(cli: Any, project: Path) -> None:
+    config = project / "registries/orkestra.yaml"
+    config.write_text(config.read_text().replace("  - claude\n", "  - claude\n  - codex\n"))
+    out = cli("hooks", "install", cwd=project).json()
+    assert set(out["clients"]) == {"codex"} and (project / ".codex/hooks.json").is_file()
+    out = cli("hooks", "install", "--client", "cursor", cwd=project).json()
+    assert set(out["clients"]) == {"cursor"} and out["clients"]["cursor"]["changed"] is True
