@@ -30,7 +30,7 @@ def test_install_writes_each_clients_file_in_its_shape(project: Path) -> None:
     codex = json.loads((project / ".codex/hooks.json").read_text())
     assert set(codex["hooks"]) == {"SessionStart", "PostToolUse", "Stop"}
     (command,) = [h["command"] for h in codex["hooks"]["Stop"][0]["hooks"]]
-    assert command.startswith("ORKESTRA_AGENT_TOOL=codex-cli ") and command.endswith("hook stop")
+    assert command.startswith("env ORKESTRA_AGENT_TOOL=codex-cli ") and command.endswith("hook stop")
     copilot = json.loads((project / ".github/hooks/orkestra.json").read_text())
     assert copilot["version"] == 1 and set(copilot["hooks"]) == {"sessionStart", "postToolUse"}
     assert copilot["hooks"]["postToolUse"][0]["bash"].endswith("hook post-tool-use")

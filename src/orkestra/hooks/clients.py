@@ -7,7 +7,7 @@
 - Cursor `.cursor/hooks.json`: `{"version": 1, "hooks": {"sessionStart": [{"command": …}],
   "postToolUse": […], "stop": […]}}`.
 
-Every command sets `ORKESTRA_AGENT_TOOL` so the events log names the client (`agent_tool`). Our
+Every command sets `ORKESTRA_AGENT_TOOL` (through `env`) so the events log names the client (`agent_tool`). Our
 entries are recognised by their command (`… orkestra hook <handler>`); a user's entries and keys
 are kept. Standard library plus `orkestra.core` only.
 """
@@ -60,7 +60,8 @@ CLIENTS: dict[str, ClientHooks] = {
 
 def entry(spec: ClientHooks, command: str, handler: str) -> dict[str, Any]:
     """One hook entry in the client's spelling."""
-    full = f"ORKESTRA_AGENT_TOOL={spec.agent_tool} {command} hook {handler}"
+    # `env`: works whether the client runs the command through a shell or splits it itself
+    full = f"env ORKESTRA_AGENT_TOOL={spec.agent_tool} {command} hook {handler}"
     timeout = 30 if handler == "post-tool-use" else 120
     if spec.shape == "claude":
         group: dict[str, Any] = {"matcher": "*"} if handler == "post-tool-use" else {}
