@@ -229,3 +229,37 @@ def test_record_separator_inside_a_message(repo: GitRepo) -> None:
     sync(repo.path)
     assert records(repo.path)[sha]["subject"] == "fix: odd \x1e subject"
     assert len(index.shas(repo.path)) == 3
+
+
+def test_git_started_before_the_config_is_read(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without an index, git walks the history while the configuration loads: a commit made
+    meanwhile is left for the next sync, and a stream another sync made useless is dropped."""
+    from orkestra.mining import sync as sync_module
+
+    old_head = repo.git("rev-parse", "HEAD").strip()
+    real = sync_module.load_config
+    calls: list[str] = []
+
+    def commit_meanwhile(root: Path) -> Any:
+        calls.append("config")
+        repo.commit("feat: during the config", {"late.txt": "x\n"})
+        return real(root)
+
+    monkeypatch.setattr(sync_module, "load_config", commit_meanwhile)
+    result = sync(repo.path)
+    assert calls and (result["sync"], result["head"], result["commits"]) == ("full", old_head, 1)
+    monkeypatch.setattr(sync_module, "load_config", real)
+    assert sync(repo.path)["sync"] == "incremental"
+
+    index.remove(repo.path)
+
+    def another_sync_first(root: Path) -> Any:
+        config = real(root)
+        sync(root, config)  # finishes a full sync while the outer one waits for its config
+        return config
+
+    monkeypatch.setattr(sync_module, "load_config", another_sync_first)
+    assert sync(repo.path)["sync"] == "noop"
+    assert len(index.shas(repo.path)) == 2

@@ -6,7 +6,7 @@ import contextlib
 import hashlib
 import json
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -51,9 +51,47 @@ def sync(root: Path, config: Config | None = None) -> dict[str, Any]:
     fast = noop_result(root)
     if fast is not None:
         return fast
-    config = config or load_config(root)
-    with _locked(root):  # two syncs at once must not both append the same commits
-        return noop_result(root) or _sync(root, config)
+    with _early_log(root) as early:
+        config = config or load_config(root)
+        with _locked(root):  # two syncs at once must not both append the same commits
+            return noop_result(root) or _sync(root, config, early)
+
+
+class _Early:
+    """A whole-history `git log` started before the configuration is read."""
+
+    def __init__(self, head: str, shallow: list[str], first: bytes, rest: Iterator[bytes]):
+        self.head, self.shallow = head, shallow
+        self.first, self.rest = first, rest
+
+    def chunks(self) -> Iterator[bytes]:
+        yield self.first
+        yield from self.rest
+
+
+@contextlib.contextmanager
+def _early_log(root: Path) -> Iterator[_Early | None]:
+    """Without an index the whole history is read: git starts walking it now, while this process
+    imports and validates the configuration (its output waits in the pipe). Unused (the locked
+    check found another process's index), the stream is closed and git stops. Anything unusual
+    (no commits, not a repository, git failing) yields None: the ordinary path reports it."""
+    if index.read_header(root) is not None:
+        yield None
+        return
+    from orkestra.mining import reader
+    from orkestra.mining.gitcmd import Git
+
+    try:
+        head, shallow = Git(root).probe()
+        rest = reader.log(Git(root), [head]) if head else None
+        first = next(rest, b"") if rest else b""  # git runs from here on
+    except InputError:
+        head, rest = None, None
+    try:
+        yield _Early(head, shallow, first, rest) if head and rest else None
+    finally:
+        if isinstance(rest, Generator):
+            rest.close()  # a no-op when the stream was read to its end
 
 
 @contextlib.contextmanager
@@ -64,11 +102,11 @@ def _locked(root: Path) -> Iterator[None]:
         yield
 
 
-def _sync(root: Path, config: Config) -> dict[str, Any]:
+def _sync(root: Path, config: Config, early: _Early | None = None) -> dict[str, Any]:
     from orkestra.mining.gitcmd import Git
 
     git = Git(root)
-    head, shallow = git.probe()
+    head, shallow = (early.head, early.shallow) if early else git.probe()
     if head is None:
         raise InputError(
             "the repository has no commits yet; commit something, then run `orkestra mine sync`",
@@ -78,7 +116,7 @@ def _sync(root: Path, config: Config) -> dict[str, Any]:
     digest = mining_digest(config)
     header = index.read_header(root)
     if header is None or header.shallow != shallow:  # a deepened clone shows older history
-        return _full(root, git, head, maker, digest, shallow)
+        return _full(root, git, head, maker, digest, shallow, early)
     changed = header.mining != digest
     if changed:
         try:
@@ -100,13 +138,20 @@ def _sync(root: Path, config: Config) -> dict[str, Any]:
 
 
 def _full(
-    root: Path, git: Git, head: str, maker: SignalMaker, digest: str, shallow: list[str]
+    root: Path,
+    git: Git,
+    head: str,
+    maker: SignalMaker,
+    digest: str,
+    shallow: list[str],
+    early: _Early | None = None,
 ) -> dict[str, Any]:
     from orkestra.mining import reader
 
     index.remove(root)
+    chunks = early.chunks() if early and early.head == head else reader.log(git, [head])
     # encode while git is still writing: the parse overlaps git's own work
-    lines = [index.encode(r) for r in reader.records(reader.log(git, [head]), maker)]
+    lines = [index.encode(r) for r in reader.records(chunks, maker)]
     lines.reverse()
     index.write_lines(root, lines)
     return _finish(root, head, digest, shallow, len(lines), new=len(lines), kind="full")
