@@ -30,7 +30,9 @@ def test_install_writes_each_clients_file_in_its_shape(project: Path) -> None:
     codex = json.loads((project / ".codex/hooks.json").read_text())
     assert set(codex["hooks"]) == {"SessionStart", "PostToolUse", "Stop"}
     (command,) = [h["command"] for h in codex["hooks"]["Stop"][0]["hooks"]]
-    assert command.startswith("env ORKESTRA_AGENT_TOOL=codex-cli ") and command.endswith("hook stop")
+    assert command.startswith("env ORKESTRA_AGENT_TOOL=codex-cli ") and command.endswith(
+        "hook stop"
+    )
     copilot = json.loads((project / ".github/hooks/orkestra.json").read_text())
     assert copilot["version"] == 1 and set(copilot["hooks"]) == {"sessionStart", "postToolUse"}
     assert copilot["hooks"]["postToolUse"][0]["bash"].endswith("hook post-tool-use")
@@ -103,3 +105,17 @@ def test_the_command_installs_for_the_configured_clients(cli: Any, project: Path
     assert set(out["clients"]) == {"codex"} and (project / ".codex/hooks.json").is_file()
     out = cli("hooks", "install", "--client", "cursor", cwd=project).json()
     assert set(out["clients"]) == {"cursor"} and out["clients"]["cursor"]["changed"] is True
+
+
+def test_the_installed_codex_command_runs_and_names_codex(project: Path) -> None:
+    install(project, clients=("codex",))
+    hooks = json.loads((project / ".codex/hooks.json").read_text())["hooks"]
+    command = hooks["PostToolUse"][0]["hooks"][0]["command"]
+    payload = {"session_id": "s2", "hook_event_name": "PostToolUse", "cwd": str(project),
+               "tool_name": "Bash", "tool_input": {"command": "git status"}}  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k != "ORKESTRA_AGENT_TOOL"}
+    done = subprocess.run(["sh", "-c", command], input=json.dumps(payload), text=True,
+                          capture_output=True, env=env, cwd=project, check=False, timeout=60)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (line,) = (project / ".orkestra/events.jsonl").read_text().splitlines()
+    assert json.loads(line)["agent_tool"] == "codex-cli" and json.loads(line)["bash_cli"] == "git"
