@@ -279,6 +279,21 @@ def test_an_unwritable_cache_folder_still_loads(
     assert not (proj / CACHE).exists()
 
 
+def test_a_symlinked_cache_folder_is_neither_read_nor_written(proj: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    load(proj)
+    (proj / ".orkestra").rename(elsewhere / "planted")
+    (proj / ".orkestra").symlink_to(elsewhere / "planted")
+    files = _entries(proj)
+    files["registries/agents/example-agent.yaml"][8] = []  # would drop the agent if replayed
+    _rewrite(proj, files)
+    before = sorted(p.name for p in (elsewhere / "planted").iterdir())
+    assert "example-agent" in load(proj).agents
+    same_as_cold(proj)
+    assert sorted(p.name for p in (elsewhere / "planted").iterdir()) == before
+
+
 def test_two_processes_loading_at_once_agree_with_a_cold_load(proj: Path) -> None:
     for n in range(30):
         _write(proj, f"registries/agents/gen-{n}.yaml",

@@ -91,7 +91,8 @@ class ParseCache:
         self.version = stamp()
         self.dirty = False
         self.used: set[str] = set()
-        self.files: dict[str, Any] = self._read()
+        self.usable = _inside(root)
+        self.files: dict[str, Any] = self._read() if self.usable else {}
 
     def _read(self) -> dict[str, Any]:
         path = self.root / CACHE
@@ -161,7 +162,7 @@ class ParseCache:
         for rel in set(self.files) - self.used:
             del self.files[rel]
             self.dirty = True
-        if not self.dirty:
+        if not (self.dirty and self.usable):
             return
         from orkestra.core import lock, safewrite
 
@@ -176,6 +177,19 @@ class ParseCache:
         except (OSError, OrkestraError):  # read-only project: nothing to cache into
             return
         self.dirty = False
+
+
+def _inside(root: Path) -> bool:
+    """True when the cache and its lock would be real files inside the project (no symlinked
+    `.orkestra/`, no symlink at their paths): else there is no cache, read or written."""
+    from orkestra.core import safewrite
+
+    try:
+        safewrite.check_target(root, CACHE)
+        safewrite.check_target(root, LOCK)
+    except OrkestraError:
+        return False
+    return True
 
 
 def _entry_ok(entry: Any) -> bool:
