@@ -298,3 +298,12 @@ def test_removing_a_target_takes_its_block_out_of_the_users_file(clients: Path) 
     assert (clients / "AGENTS.md").read_text() == "# Team\n\nUse tabs.\n"
     assert (clients / ".github/copilot-instructions.md").read_text() == ""
     assert sync(clients).written == 0 and sync(clients, mode="check").ok
+
+
+def test_an_agent_without_claude_in_its_clients_is_not_rendered_for_claude(clients: Path) -> None:
+    agent = clients / "registries/agents/codex-reviewer.yaml"
+    agent.write_text(agent.read_text().replace("- claude\n", ""))
+    assert load(clients).agents["codex-reviewer"].clients == ["codex"]
+    sync(clients)
+    assert not (clients / ".claude/agents/codex-reviewer.md").exists()
+    assert (clients / ".codex/agents/codex-reviewer.toml").is_file()

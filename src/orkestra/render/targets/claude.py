@@ -40,6 +40,8 @@ def render(reg: Registry, templates: Templates) -> Iterator[Output]:
     index = SkillIndex(reg)
     context = _Shared(reg, index, templates)
     for agent in sorted(reg.agents.values(), key=lambda a: a.name):
+        if not agent.rendered_for(NAME):
+            continue  # its `clients` leave Claude Code out
         text = templates.render("claude/agent.md.j2", agent_context(agent, context))
         yield Output(f"{AGENTS}/{agent.name}.md", text.encode("utf-8"))
     for name in sorted(index.active()):
