@@ -67,3 +67,23 @@ def test_search_type_code_includes_code_hits(cli: Any, code_project: Path) -> No
     assert counts.json()["total"] == sum(got.values())
     bad = cli("search", "x", "--type", "cod", cwd=code_project)
     assert bad.exit_code == 2 and "code" in bad.stderr
+
+
+def test_a_note_source_pattern_that_names_a_symbol_gives_its_definition(
+    code_project: Path,
+) -> None:
+    from orkestra.knowledge.check import _Files, check_source
+    from orkestra.knowledge.notes import parse_source
+    from orkestra.knowledge.settings import Settings
+
+    settings = Settings(code_project)
+    source = parse_source("src/app/cli.py#Engine")
+    assert check_source(settings, source, _Files())["line"] == 1  # the import: text
+    main = parse_source("src/app/cli.py#main")
+    assert check_source(settings, main, _Files())["line"] == 4  # `def main` is the first "main"
+    (code_project / "src/app/cli.py").write_text(
+        "# run main() from here\n" + (code_project / "src/app/cli.py").read_text("utf-8"),
+        encoding="utf-8",
+    )
+    api.index(code_project)
+    assert check_source(settings, main, _Files())["line"] == 5  # the definition, not the comment
