@@ -88,17 +88,21 @@ def gemini_loader(exe: str) -> Path:
 GEMINI_SCRIPT = """
 const m = await import(process.argv[1]);
 const r = await m.loadAgentsFromDirectory(process.argv[2]);
+const skills = await m.loadSkillsFromDir(process.argv[3]);
 console.log(JSON.stringify({agents: r.agents.map(a => a.name),
-                            errors: r.errors.map(e => String(e.message))}));
+                            errors: r.errors.map(e => String(e.message)),
+                            skills: skills.map(s => s.name)}));
 process.exit(0);
 """
 
 
-def gemini_load_agents(exe: str, folder: Path) -> dict[str, list[str]]:
-    """Load every agent of `folder` with gemini-cli's own loader: {agents, errors}."""
+def gemini_load_agents(exe: str, folder: Path, skills: Path | None = None) -> dict[str, list[str]]:
+    """Load every agent of `folder` (and the skills of `skills`) with gemini-cli's own loaders:
+    {agents, errors, skills}."""
     chunk = gemini_loader(exe)
+    where = str(skills or folder / "no-skills")
     done = subprocess.run(
-        ["node", "--input-type=module", "-e", GEMINI_SCRIPT, str(chunk), str(folder)],
+        ["node", "--input-type=module", "-e", GEMINI_SCRIPT, str(chunk), str(folder), where],
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr

@@ -81,8 +81,9 @@ def test_gemini_loads_every_agent_with_its_strict_schema(project: Path, tmp_path
     exe = cl.binary("gemini", "ORKESTRA_GEMINI_BIN")
     if shutil.which("node") is None:
         pytest.skip("node not found: gemini check skipped")
-    result = cl.gemini_load_agents(exe, project / ".gemini/agents")
+    result = cl.gemini_load_agents(exe, project / ".gemini/agents", project / ".agents/skills")
     assert result["errors"] == []
+    assert sorted(result["skills"]) == sorted(_skills(project))
     assert sorted(result["agents"]) == sorted(
         p.stem for p in (project / ".gemini/agents").iterdir()
     )
