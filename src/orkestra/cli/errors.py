@@ -7,6 +7,7 @@ and 2; an interrupt to 130; anything unexpected to a short message, a crash log 
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import sys
@@ -32,6 +33,7 @@ def report(exc: BaseException, *, json_errors: bool = False) -> ExitCode:
     if isinstance(exc, click.ClickException):
         exc.show()
         return ExitCode(exc.exit_code)
+    exc = _os_refusal(exc) or exc
     if isinstance(exc, OrkestraError):
         if json_errors:
             sys.stderr.write(error_json(exc.to_dict()) + "\n")
@@ -46,6 +48,32 @@ def report(exc: BaseException, *, json_errors: bool = False) -> ExitCode:
     else:
         sys.stderr.write(f"orkestra: {message}\n")
     return ExitCode.INTERNAL
+
+
+#: errno values of an OSError that are the environment's doing, never a bug of ours
+_REFUSALS = frozenset(
+    getattr(errno, name)
+    for name in (
+        "EISDIR", "ENOTDIR", "EACCES", "EPERM", "ENOSPC", "EDQUOT", "EROFS", "ELOOP",
+        "ENAMETOOLONG", "EEXIST", "ETXTBSY",
+    )
+    if hasattr(errno, name)
+)  # fmt: skip
+
+
+def _os_refusal(exc: BaseException) -> OrkestraError | None:
+    """An OSError naming a path the OS refused (a folder in the way, no permission, a full or
+    read-only disk, ...) as a clean error naming the path and the cause (PRODUCT.md §4: exit 1,
+    not an internal error); None for anything else."""
+    from orkestra.core.errors import WriteFailed
+
+    if not isinstance(exc, OSError) or exc.errno not in _REFUSALS or not exc.filename:
+        return None
+    path = os.fsdecode(exc.filename)
+    if exc.filename2:
+        path += f" -> {os.fsdecode(exc.filename2)}"
+    cause = exc.strerror or str(exc)
+    return WriteFailed(f"{cause} (fix or move it, then run the command again)", file=path)
 
 
 def wants_json(args: list[str]) -> bool:
