@@ -18,7 +18,8 @@ from orkestra.scaffold import init_project
 
 RUN = (
     "import sys, json; from orkestra.cli.entry import main; code = main(sys.argv[2:]); "
-    "heavy = ('pydantic', 'yaml', 'orkestra.search.extract', 'orkestra.registry.models.agents'); "
+    "heavy = ('pydantic', 'yaml', 'orkestra.search.extract', 'orkestra.registry.models.agents', "
+    "'hashlib', 'orkestra.core.safewrite'); "
     "print(json.dumps(sorted(m for m in heavy if m in sys.modules)), file=sys.stderr); "
     "sys.exit(code)"
 )

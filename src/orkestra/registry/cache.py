@@ -13,9 +13,9 @@ Standard library only at import time.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
+import stat
 import time
 from pathlib import Path
 from typing import Any
@@ -50,6 +50,8 @@ def identity(st: os.stat_result) -> list[int]:
 
 
 def digest(text: str) -> str:
+    import hashlib  # not on the warm path: only a changed or just-written file is hashed
+
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -70,7 +72,7 @@ def stamp() -> str:
     for path in paths:
         st = path.stat()
         parts.append(f"{path.name}:{st.st_size}:{st.st_mtime_ns}")
-    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
+    return "|".join(parts)
 
 
 class Hit:
@@ -180,15 +182,18 @@ class ParseCache:
 
 
 def _inside(root: Path) -> bool:
-    """True when the cache and its lock would be real files inside the project (no symlinked
-    `.orkestra/`, no symlink at their paths): else there is no cache, read or written."""
-    from orkestra.core import safewrite
-
-    try:
-        safewrite.check_target(root, CACHE)
-        safewrite.check_target(root, LOCK)
-    except OrkestraError:
-        return False
+    """True when the cache and its lock would be real files inside the project: `.orkestra/` a
+    real folder (or absent), no symlink at their paths. Else there is no cache, read or written
+    (`core.safewrite` refuses the write too; this keeps the read path free of it)."""
+    for rel, kind in ((".orkestra", stat.S_ISDIR), (CACHE, stat.S_ISREG), (LOCK, stat.S_ISREG)):
+        try:
+            mode = (root / rel).lstat().st_mode
+        except FileNotFoundError:
+            continue
+        except OSError:
+            return False
+        if not kind(mode):
+            return False
     return True
 
 
