@@ -472,3 +472,23 @@ def test_a_package_changelog_never_lands_in_git_registries_or_a_client_folder(
     config.write_text(config.read_text() + f"mining:\n  packages:\n    evil: '{glob}'\n")
     with pytest.raises(InputError, match=r"mining\.packages\.evil"):
         load_config(proj)  # `changelog render` and `validate` both load it first
+
+
+def test_import_refuses_symlink_loops_fifos_and_devices_with_reasons(
+    proj: Path, tmp_path: Path
+) -> None:
+    # found by the hostile review: a symlink loop made `import` exit 3 (RuntimeError)
+    src = tmp_path / "src"
+    write(src, "agents/a1.md", "---\nname: a1\ndescription: A one. Use when x.\n---\nBody.\n")
+    write(src, "skills/s1/SKILL.md", "---\nname: s1\ndescription: S one.\n---\n## Steps\n")
+    (src / "agents/loop-b.md").symlink_to("loop-a.md")
+    (src / "agents/loop-a.md").symlink_to("loop-b.md")
+    (src / "skills/s1/zero.txt").symlink_to("/dev/zero")
+    (src / "skills/s1/self").symlink_to("..")
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(src / "skills/s1/fifo.txt")
+    report = import_tree(proj, src)
+    reasons = {r["path"]: r["reason"] for r in report.refused}
+    assert {"agents/loop-a.md", "agents/loop-b.md", "skills/s1/zero.txt"} <= set(reasons)
+    assert [a["name"] for a in report.agents] == ["a1"]
+    assert [s["name"] for s in report.skills] == ["s1"]

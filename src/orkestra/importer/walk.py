@@ -50,6 +50,8 @@ class SafeTree:
                 if not target.is_relative_to(self.real):
                     return Refused(rel, "symlink pointing outside the imported tree")
                 st = target.stat()
+        except RuntimeError:  # Python < 3.13: a symlink loop is a RuntimeError in resolve()
+            return Refused(rel, "symlink loop")
         except OSError as exc:
             return Refused(rel, f"cannot read: {exc.strerror or exc}")
         if not stat.S_ISREG(st.st_mode):
