@@ -1,8 +1,11 @@
-"""Extraction on real code already on the machine: Python definitions vs Python's own `ast`."""
+"""Extraction on real code already on the machine: Python definitions vs Python's own `ast`,
+JavaScript definitions in `node_modules` vs Universal Ctags (when both are installed)."""
 
 from __future__ import annotations
 
 import ast
+import shutil
+import subprocess
 import sysconfig
 from pathlib import Path
 
@@ -50,3 +53,46 @@ def test_methods_are_told_from_functions_on_real_code() -> None:
     assert kinds["JSONDecoder.decode"] == "method"
     assert kinds["py_scanstring"] == "function"
     assert kinds["JSONDecoder"] == "class"
+
+
+def _node_modules_js() -> list[Path]:
+    roots = [Path("/usr/lib/node_modules"), Path(__file__).parents[2] / ".ci-cache"]
+    found = [
+        p
+        for root in roots
+        if root.is_dir()
+        for p in sorted(root.glob("**/node_modules/*/dist/esm/*.js"))
+        if 2_000 < p.stat().st_size < 100_000 and not p.name.endswith(".min.js")
+    ]
+    return found[:12]
+
+
+@needs_tree_sitter
+@pytest.mark.skipif(shutil.which("ctags") is None, reason="Universal Ctags is not installed")
+def test_javascript_definitions_agree_with_ctags_on_node_modules() -> None:
+    files = _node_modules_js()
+    if not files:
+        pytest.skip("no JavaScript under node_modules on this machine")
+    theirs: set[tuple[str, str, int]] = set()  # functions, classes, methods
+    named: set[tuple[str, str, int]] = set()  # any definition ctags lists (constants too)
+    ours: set[tuple[str, str, int]] = set()
+    for path in files:
+        out = subprocess.run(
+            ["ctags", "-x", "--language-force=JavaScript", "--_xformat=%N %n %K", str(path)],
+            capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+        for name, line, kind in (row.split()[:3] for row in out.splitlines()):
+            named.add((str(path), name, int(line)))
+            if kind in ("function", "class", "method"):
+                theirs.add((str(path), name, int(line)))
+        facts = extract.extract("javascript", path.read_bytes())
+        ours |= {
+            (str(path), s.name.lstrip("#"), s.line)  # ctags names `#private` methods without `#`
+            for s in facts.symbols
+            if s.kind in ("function", "class", "method")
+        }
+    both = len(theirs & ours)
+    assert both / len(theirs) >= 0.85, sorted(theirs - ours)[:10]
+    # ctags is no oracle for the rest: it skips local arrow functions (`const next = () =>`),
+    # object-literal methods, getters and methods named get/set/has, which we list (about a fifth)
+    assert len(ours & named) / len(ours) >= 0.75, sorted(ours - named)[:10]

@@ -16,3 +16,6 @@
 (decorator (call_expression function: (identifier) @name)) @reference.call
 (new_expression constructor: (member_expression property: (property_identifier) @name)) @reference.class
 (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method
+(method_definition name: (private_property_identifier) @name) @definition.method
+(method_definition name: (computed_property_name) @name) @definition.method
+(call_expression function: (member_expression property: (private_property_identifier) @name)) @reference.call

@@ -24,3 +24,6 @@
 (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method
 (internal_module name: (identifier) @name) @definition.namespace
 (type_identifier) @name @reference.type
+(method_definition name: (private_property_identifier) @name) @definition.method
+(method_definition name: (computed_property_name) @name) @definition.method
+(call_expression function: (member_expression property: (private_property_identifier) @name)) @reference.call
