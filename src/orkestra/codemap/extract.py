@@ -28,8 +28,6 @@ OWNER_TYPES = frozenset(
      "variable_name", "namespace_identifier", "field_identifier", "predefined_type",
      "primitive_type"}
 )  # fmt: skip
-#: per extraction: name span -> the key of the definition that owns that name
-_NAMED: dict[int, dict[tuple[int, int], tuple[int, int]]] = {}
 #: kinds a more specific capture of the same name replaces (a wheel's "type" for an enum)
 GENERIC_KINDS = frozenset({"function", "type", "module"})
 KIND_ALIASES = {"constructor": "method", "field": "field", "macro": "macro"}
@@ -41,15 +39,12 @@ def extract(language: str, source: bytes) -> FileFacts:
     ts = languages.require()
     lang, query = languages.load(language)
     tree = ts.Parser(lang).parse(source)
-    defs: dict[tuple[int, int], tuple[str, str, Any, Any]] = {}
+    defs = _Defs()
     scopes: dict[tuple[int, int], str] = {}
     refs: list[tuple[str, Any, Any]] = []
     facts = FileFacts(language)
-    try:
-        for _index, match in ts.QueryCursor(query).matches(tree.root_node):
-            _collect(match, defs, scopes, refs, facts)
-    finally:
-        _NAMED.pop(id(defs), None)
+    for _index, match in ts.QueryCursor(query).matches(tree.root_node):
+        _collect(match, defs, scopes, refs, facts)
     lines = source.split(b"\n")
     spans: list[tuple[int, int, str]] = [
         # real scope nodes (a Rust impl); a Go receiver is stored one byte past its method
@@ -125,9 +120,17 @@ class _Scopes:
         return ""
 
 
+class _Defs(dict[tuple[int, int], tuple[str, str, Any, Any]]):
+    """Definitions by node span -> (kind, name, node, name node), and which span owns a name."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.named: dict[tuple[int, int], tuple[int, int]] = {}
+
+
 def _collect(
     match: dict[str, list[Any]],
-    defs: dict[tuple[int, int], tuple[str, str, Any, Any]],
+    defs: _Defs,
     scopes: dict[tuple[int, int], str],
     refs: list[tuple[str, Any, Any]],
     facts: FileFacts,
@@ -162,7 +165,7 @@ def _collect(
 
 
 def _define(
-    defs: dict[tuple[int, int], tuple[str, str, Any, Any]],
+    defs: _Defs,
     key: tuple[int, int],
     kind: str,
     node: Any,
@@ -171,8 +174,7 @@ def _define(
     """One definition per name: a specific kind beats "function"; then the larger node wins
     (a whole C function over its declarator)."""
     span = (name_node.start_byte, name_node.end_byte)
-    named = _NAMED.setdefault(id(defs), {})
-    other_key = named.get(span)
+    other_key = defs.named.get(span)
     if other_key is not None and other_key in defs:
         other_kind, _n, other, _other_name = defs[other_key]
         specific = kind not in GENERIC_KINDS and other_kind in GENERIC_KINDS
@@ -182,7 +184,7 @@ def _define(
         if not (specific or larger):
             return
         del defs[other_key]
-    named[span] = key
+    defs.named[span] = key
     defs[key] = (kind, _text(name_node), node, name_node)
 
 
