@@ -160,3 +160,25 @@ def test_loads_many_parses_each_text_alone_and_names_the_bad_line() -> None:
         with pytest.raises(InputError) as caught:
             jsonio.loads_many(texts, source="f.jsonl")
         assert (caught.value.file, caught.value.line) == ("f.jsonl", line)
+
+
+@pytest.mark.parametrize(
+    "text", ['{"x": "\\ud800"}', '["a\\udfffb"]', '{"\\uDBFF": 1}', '["\\ud800\\u0041"]']
+)
+def test_a_lone_surrogate_escape_is_an_input_error(text: str) -> None:
+    # found by the hostile review: `hooks install` on such a settings.json exited 3
+    # (UnicodeEncodeError when writing it back); no text with one can ever be written as UTF-8
+    from orkestra.core import jsonio
+    from orkestra.core.errors import InputError
+
+    with pytest.raises(InputError, match="surrogate") as caught:
+        jsonio.loads("\n" + text, source="f.json")
+    assert caught.value.line == 2
+    assert jsonio.loads('["\\ud83d\\ude00", "\\\\ud800"]', source="f") == ["\U0001f600", "\\ud800"]
+
+
+def test_a_lone_surrogate_in_settings_json_is_a_clean_error(cli: Any, project: Path) -> None:
+    write(project, ".claude/settings.json", '{"x": "\\ud800"}\n')
+    r = cli("hooks", "install", cwd=project)
+    assert r.exit_code == 1 and ".claude/settings.json:1" in r.stderr, r.stderr
+    assert (project / ".claude/settings.json").read_text() == '{"x": "\\ud800"}\n'

@@ -7,7 +7,6 @@ file and line, never a `RecursionError` or a `MemoryError`. JSONL reading is tor
 taken as a record, even when what survived happens to be valid JSON. Standard library only.
 """
 
-
 from __future__ import annotations
 
 import json
@@ -25,6 +24,8 @@ MAX_LINE_BYTES = 1 << 20
 MAX_DEPTH = 64
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+#: the escape of a UTF-16 surrogate: only a hint, the parsed strings decide
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 @dataclass(frozen=True)
@@ -49,13 +50,37 @@ def loads(text: str, *, source: str, line: int = 1, max_depth: int = MAX_DEPTH) 
             f"JSON nested deeper than {max_depth} levels", file=source, line=line + too_deep
         )
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except json.JSONDecodeError as exc:
         where = line + exc.lineno - 1
         raise InputError(f"not valid JSON ({exc.msg})", file=source, line=where) from None
     except RecursionError:  # the scan above bounds depth; this stays a clean error regardless
         message = f"JSON nested deeper than {max_depth} levels"
         raise InputError(message, file=source, line=line) from None
+    hint = _SURROGATE.search(text) if "\\u" in text else None
+    if hint is not None and _has_lone_surrogate(value):  # it could never be written as UTF-8
+        where = line + text.count("\n", 0, hint.start())
+        message = "a lone UTF-16 surrogate escape (\\ud800-\\udfff) is not text; remove it"
+        raise InputError(message, file=source, line=where)
+    return value
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    """Whether any string (key or value) in `value` holds an unpaired surrogate."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def loads_derived(text: str, *, source: str) -> Any:
@@ -76,7 +101,7 @@ def loads_many(texts: list[str], *, source: str, max_depth: int = MAX_DEPTH) -> 
     out: list[Any] = []
     parse = json.loads
     for number, text in enumerate(texts, start=1):
-        if text.count("[") + text.count("{") > max_depth:
+        if text.count("[") + text.count("{") > max_depth or "\\u" in text:
             out.append(loads(text, source=source, line=number, max_depth=max_depth))
             continue
         try:
