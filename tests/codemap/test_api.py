@@ -149,3 +149,26 @@ def test_a_change_re_resolves_references_in_other_files(code_project: Path) -> N
     core.write_text(text, encoding="utf-8")
     back = api.find_references(code_project, "load_config")["references"]
     assert {r["location"]: r["resolved"] for r in back}["src/app/cli.py:7"] == "src/app/core.py:4"
+
+
+def test_concurrent_indexes_and_reads_see_a_whole_map(code_project: Path) -> None:
+    import threading
+
+    api.index(code_project)
+    errors: list[BaseException] = []
+
+    def work(full: bool) -> None:
+        try:
+            for _ in range(3):
+                api.index(code_project, full=full)
+                found = api.find_symbol(code_project, "Engine.start", refresh=False)
+                assert [s["line"] for s in found["symbols"]] == [9]
+        except BaseException as exc:  # collected and re-raised by the test below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(i == 0,)) for i in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
