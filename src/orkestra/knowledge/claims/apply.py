@@ -78,6 +78,9 @@ def _check_claim(claim: Any, where: str, name: str) -> None:
     for key in ("context", "topic"):
         if not isinstance(claim.get(key, ""), str):
             raise InputError(f"{where}.{key} must be a string", file=name)
+    nul = store.nul_field(claim)
+    if nul is not None:
+        raise InputError(f"{where}.{nul} holds a NUL character (\\0); remove it", file=name)
 
 
 class _Workspace:

@@ -56,6 +56,9 @@ def candidates(data: Any, name: str, project: str) -> list[dict[str, Any]]:
         for key, value in (("tags", tags), ("sources", sources)):
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise InputError(f"{where}.{key} must be a list of strings", file=name)
+        nul = store.nul_field({**item, "topic": item.get("topic") or topic, "sources": sources})
+        if nul is not None:
+            raise InputError(f"{where}.{nul} holds a NUL character (\\0); remove it", file=name)
         out.append(
             {
                 "statement": " ".join(statement.split()),

@@ -33,9 +33,23 @@ def claim_id(statement: str) -> str:
 
 
 def slug(text: str) -> str:
-    """A file-name topic: lower-case words joined by dashes (at most 6 words)."""
+    """A file-name topic: lower-case words joined by dashes (at most 6 words, 80 characters)."""
     words = re.findall(r"[a-z0-9]+", text.lower())[:6]
-    return "-".join(words) or "general"
+    return "-".join(words)[:80].strip("-") or "general"
+
+
+#: a claim's text fields (strings, or lists of strings)
+TEXT_FIELDS = ("statement", "context", "topic", "tags", "sources")
+
+
+def nul_field(claim: dict[str, Any]) -> str | None:
+    """The first text field of `claim` holding a NUL character (§13), or None."""
+    for key in TEXT_FIELDS:
+        value = claim.get(key)
+        texts = value if isinstance(value, list) else [value]
+        if any(isinstance(t, str) and "\x00" in t for t in texts):
+            return key
+    return None
 
 
 @dataclass
