@@ -124,9 +124,12 @@ def load(root: Path) -> dict[str, Entry]:
     return entries
 
 
-def dumps(files: Mapping[str, Entry]) -> bytes:
-    """Deterministic lock content for `files`."""
-    body = {
+def dumps(
+    files: Mapping[str, Entry], servers: Mapping[str, Mapping[str, str]] | None = None
+) -> bytes:
+    """Deterministic lock content for `files` and the MCP server entries written into shared
+    config files (`servers`: path -> server name -> sha256 of the entry; left out when none)."""
+    body: dict[str, object] = {
         "generator": "orkestra",
         "version": VERSION,
         "files": {
@@ -134,7 +137,30 @@ def dumps(files: Mapping[str, Entry]) -> bytes:
             for path, entry in sorted(files.items())
         },
     }
+    kept = {p: dict(sorted(n.items())) for p, n in sorted((servers or {}).items()) if n}
+    if kept:
+        body["mcp_servers"] = kept
     return (json.dumps(body, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def load_servers(root: Path) -> dict[str, dict[str, str]]:
+    """The MCP server entries the last sync wrote (path -> name -> sha256); {} when none or the
+    lock is unreadable (then nothing is removed: a user's entry is never taken for ours)."""
+    path = root / LOCK_PATH
+    if not path.is_file() or path.is_symlink():
+        return {}
+    try:
+        data = jsonio.read_json(path)
+    except (OSError, InputError):
+        return {}
+    found = data.get("mcp_servers") if isinstance(data, dict) else None
+    if not isinstance(found, dict):
+        return {}
+    return {
+        str(rel): {str(n): str(sha) for n, sha in names.items() if isinstance(sha, str)}
+        for rel, names in found.items()
+        if isinstance(names, dict)
+    }
 
 
 def protected_part(rel: str, extra: Iterable[str] = ()) -> str | None:

@@ -15,7 +15,18 @@ from orkestra.registry.render_lock import (
     disk_digest,
     dumps,
     load,
+    load_servers,
     owned,
 )
 
-__all__ = ["LOCK_PATH", "VERSION", "Entry", "digest", "disk_digest", "dumps", "load", "owned"]
+__all__ = [
+    "LOCK_PATH",
+    "VERSION",
+    "Entry",
+    "digest",
+    "disk_digest",
+    "dumps",
+    "load",
+    "load_servers",
+    "owned",
+]

@@ -41,6 +41,8 @@ class RenderPlan:
     #: lock when the OS fails mid-apply)
     lock_before: dict[str, Entry] = field(default_factory=dict)
     lock_after: dict[str, Entry] = field(default_factory=dict)
+    #: the MCP server entries recorded in the lock (path -> name -> digest), kept on a failure
+    lock_servers: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property
     def changes(self) -> list[str]:

@@ -196,7 +196,12 @@ def sync(
     targets, skipped = choose_targets(reg, target)
     rendered, pruned = _rendered(reg, targets, target)
     outputs = _render_reusing(root, reg, rendered)
-    outputs.extend(mcp_config.outputs(reg, [*targets, *skipped]))  # shared files, merged
+    servers_before = manifest.load_servers(root)
+    configs = [*targets, *skipped]
+    outputs.extend(mcp_config.outputs(reg, configs, servers_before))  # shared files, merged
+    paths = {mcp_config.FILES[t].path for t in configs if t in mcp_config.FILES}
+    servers = {p: n for p, n in servers_before.items() if p not in paths}
+    servers.update(mcp_config.managed(reg, configs))
     if target is None:  # a target removed from orkestra.yaml leaves no block behind
         outputs.extend(_blocks_removed(reg, [*targets, *skipped]))
     owned = owned_entries(reg)
@@ -208,9 +213,14 @@ def sync(
             if not o.shared
         }
     )
-    outputs.append(Output(manifest.LOCK_PATH, manifest.dumps(new_owned), target="lock"))
+    lock = manifest.dumps(new_owned, servers)
+    outputs.append(Output(manifest.LOCK_PATH, lock, target="lock"))
     plan = writer.plan(root, outputs, owned, pruned)
     plan.lock_after = new_owned
+    # after a failure mid-apply, every entry either lock knows stays recorded (removal needs
+    # the recorded digest to match, so recording too much never touches a user's entry)
+    plan.lock_servers = {p: {**servers_before.get(p, {}), **servers.get(p, {})}
+                         for p in {*servers_before, *servers}}  # fmt: skip
     report = SyncReport(mode, targets, plan, warnings=warnings, skipped_targets=skipped)
     if mode == "write":
         report.written = writer.apply(root, plan, force=force)

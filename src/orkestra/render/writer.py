@@ -219,7 +219,7 @@ def _record_partial(root: Path, result: RenderPlan) -> None:
             partial[path] = new
         elif old is not None and on_disk is not None:
             partial[path] = old
-    data = manifest.dumps(partial)
+    data = manifest.dumps(partial, result.lock_servers)
     with contextlib.suppress(OrkestraError, OSError):  # a full disk may refuse this too
         safewrite.write_file(root, manifest.LOCK_PATH, data, replace_link=True)
 

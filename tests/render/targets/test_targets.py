@@ -307,3 +307,21 @@ def test_an_agent_without_claude_in_its_clients_is_not_rendered_for_claude(clien
     sync(clients)
     assert not (clients / ".claude/agents/codex-reviewer.md").exists()
     assert (clients / ".codex/agents/codex-reviewer.toml").is_file()
+
+
+def test_a_server_removed_from_mcp_yaml_leaves_the_clients_files(clients: Path) -> None:
+    sync(clients)
+    lock = json.loads((clients / "registries/.render-lock.json").read_text())
+    assert set(lock["mcp_servers"][".codex/config.toml"]) == {"github", "data_lake"}
+    vscode = json.loads((clients / ".vscode/mcp.json").read_text())
+    vscode["servers"]["data_lake"]["url"] = "https://edited.example.com"  # the user's now
+    (clients / ".vscode/mcp.json").write_text(json.dumps(vscode))
+    (clients / "registries/mcp.yaml").unlink()
+    sync(clients)
+    toml = tomllib.loads((clients / ".codex/config.toml").read_text())
+    assert toml.get("mcp_servers", {}) == {}
+    assert json.loads((clients / ".gemini/settings.json").read_text())["mcpServers"] == {}
+    kept = json.loads((clients / ".vscode/mcp.json").read_text())["servers"]
+    assert set(kept) == {"data_lake"}  # edited since it was written: never removed
+    assert "mcp_servers" not in json.loads((clients / "registries/.render-lock.json").read_text())
+    assert sync(clients).written == 0

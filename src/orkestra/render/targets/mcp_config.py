@@ -64,8 +64,12 @@ def entry(reg: Registry, target: str) -> dict[str, Any]:
     return {"type": "stdio", **out} if target == "copilot" else out
 
 
-def outputs(reg: Registry, targets: list[str]) -> Iterator[Output]:
-    """The merged config file of every target in `targets` that has one (shared files)."""
+def outputs(
+    reg: Registry, targets: list[str], previous: dict[str, dict[str, str]] | None = None
+) -> Iterator[Output]:
+    """The merged config file of every target in `targets` that has one (shared files).
+    `previous` (the lock's record of the entries the last sync wrote) lets a server removed
+    from registries/mcp.yaml leave the files too, when its entry is still what was written."""
     for target in targets:
         spec = FILES.get(target)
         if spec is None:
@@ -75,8 +79,48 @@ def outputs(reg: Registry, targets: list[str]) -> Iterator[Output]:
         for name, ours in [*((n, (e, True)) for n, e in keep.items()),
                            *((n, (e, False)) for n, e in drop.items())]:  # fmt: skip
             data = merged(reg, spec, ours[0], keep=ours[1], name=name, current=data)
+        for name, sha in sorted((previous or {}).get(spec.path, {}).items()):
+            if name in keep or name == SERVER:
+                continue
+            found = _entry_in(reg, spec, name, data)
+            if found is not None and digest(found) == sha:  # unchanged since written: ours
+                data = merged(reg, spec, found, keep=False, name=name, current=data)
         if data is not None:
             yield Output(spec.path, data, target=target, shared=True)
+
+
+def managed(reg: Registry, targets: list[str]) -> dict[str, dict[str, str]]:
+    """The registry servers each target's config file holds after a sync (path -> name ->
+    digest of the entry), for the lock."""
+    out: dict[str, dict[str, str]] = {}
+    for target in targets:
+        spec = FILES.get(target)
+        if spec is not None and reg.mcp_servers:
+            servers = {n: server_entry(s, target) for n, s in reg.mcp_servers.items()}
+            out[spec.path] = {n: digest(e) for n, e in servers.items()}
+    return out
+
+
+def digest(entry: Any) -> str:
+    """A server entry's fingerprint (key order does not matter)."""
+    import hashlib
+
+    text = json.dumps(entry, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _entry_in(reg: Registry, spec: ConfigFile, name: str, current: bytes | None) -> Any:
+    """Server `name` as the file (or its planned bytes) holds it now, or None."""
+    if current is not None:
+        text = current.decode("utf-8")
+    else:
+        path = reg.root / safewrite.check_target(reg.root, spec.path)
+        if not path.exists():
+            return None
+        text = jsonio.read_text(path)
+    data = _parse_toml(text, spec.path) if spec.toml else jsonio.loads(text, source=spec.path)
+    table = data.get(spec.table) if isinstance(data, dict) else None
+    return table.get(name) if isinstance(table, dict) else None
 
 
 def wanted(reg: Registry, target: str) -> tuple[dict[str, Any], dict[str, Any]]:
