@@ -3,6 +3,8 @@
 Location: `registries/.render-lock.json`. Shape (version 2):
 `{"generator": "orkestra", "version": 2, "files": {"<path>": {"target": "<t>", "sha256": "<hex>"}}}`
 (version 1 listed `"<path>": "<target>"` only; such an entry proves nothing and owns nothing).
+An optional `"mcp_servers": {"<config file>": {"<server>": "<sha256 of the entry>"}}` records the
+registry MCP servers sync merged into the clients' shared config files.
 
 Ownership is proven, not claimed (PRODUCT.md §4): a file is Orkestra's to overwrite or delete only
 when it is listed here **and** its bytes on disk still hash to the recorded sha256. A lock entry
