@@ -342,3 +342,32 @@ def test_eight_concurrent_classifiers_leave_one_current_entry_per_commit(
     notes = Counter(n["sha"] for n in current(lines_of(repo.path, RN)))
     assert notes == Counter(targets)
     assert cli("mine", "validate", "--quick", cwd=repo.path).exit_code == 0
+
+
+# --- found by the issue 11 review: wrong types in a committed ledger line ---------------------------
+
+
+@pytest.mark.parametrize("bad_id", [{"a": 1}, ["c1"], 5])
+@pytest.mark.parametrize("rel", [CL, RN])
+def test_a_ledger_id_of_the_wrong_type_is_a_finding_not_a_crash(
+    many: tuple[GitRepo, list[str]], cli: Any, bad_id: Any, rel: str
+) -> None:
+    # an `id` that is an object made mine status/candidates and changelog render exit 3
+    repo, shas = many
+    row = entry("c1", sha=shas[0]) if rel == CL else note("n1", "c1", sha=shas[0])
+    put(repo.path, rel, [row | {"id": bad_id}])
+    for args in (("mine", "status"), ("mine", "candidates"), ("changelog", "render", "--all", "--dry-run")):
+        result = cli(*args, cwd=repo.path)
+        assert result.exit_code in (0, 1), (args, result.stderr)
+        assert "internal error" not in result.stderr
+    assert cli("mine", "validate", "--quick", cwd=repo.path).exit_code == 1
+
+
+def test_a_release_note_linked_by_a_list_is_skipped_not_a_crash(
+    many: tuple[GitRepo, list[str]], cli: Any
+) -> None:
+    repo, shas = many
+    put(repo.path, CL, [entry("c1", sha=shas[0])])
+    put(repo.path, RN, [note("n1", ["c1"], sha=shas[0])])
+    result = cli("changelog", "render", "--all", "--dry-run", cwd=repo.path)
+    assert result.exit_code in (0, 1) and "internal error" not in result.stderr, result.stderr

@@ -48,7 +48,13 @@ def current(items: Iterable[Entry]) -> list[Entry]:
     """Entries that no other entry supersedes."""
     items = list(items)
     superseded = {target for e in items for target in supersedes(e)}
-    return [e for e in items if e.get("id") not in superseded]
+    # an entry whose id is not a string (a hand-edited line; `mine validate` reports it) is never
+    # current: readers key entries by id, and an object or list there is unhashable
+    return [e for e in items if _plain_id(e.get("id")) and e.get("id") not in superseded]
+
+
+def _plain_id(value: object) -> bool:
+    return value is None or isinstance(value, str)
 
 
 def supersedes(entry: Entry) -> list[str]:
