@@ -53,3 +53,18 @@ def test_expand_lists_the_other_members_only() -> None:
 def test_every_group_has_distinct_members() -> None:
     for group in GROUPS:
         assert len(set(group)) == len(group) >= 2, group
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [("signed", "sign"), ("logging", "log"), ("makes", "make"), ("crashes", "crash"),
+     ("queries", "query"), ("called", "call"), ("process", "process"), ("slow", "slow")],
+)  # fmt: skip
+def test_stem_removes_inflections_only(word: str, expected: str) -> None:
+    assert synonyms.stem(word) == expected
+
+
+def test_an_inflected_query_reaches_its_group() -> None:
+    # "signed out" is the member "sign out"; "makes up" is "make up"
+    assert ("logout",) in synonyms.expand(["users", "keep", "getting", "signed", "out"])
+    assert ("hallucinate",) in synonyms.expand(["the", "bot", "makes", "up", "answers"])

@@ -38,17 +38,41 @@ def groups() -> tuple[tuple[tuple[str, ...], ...], ...]:
     return tuple(out)
 
 
-def _contains(words: Sequence[str], member: tuple[str, ...]) -> bool:
+def stem(word: str) -> str:
+    """A light English stem for matching query words to members: `signed` -> `sign`, `logging`
+    -> `log`, `makes` -> `make`, `crashes` -> `crash` (inflections only; words of 4 letters or
+    fewer are kept as they are)."""
+    if len(word) <= 4 or not word.isalpha():
+        return word
+    for suffix in ("ing", "ies", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            base = word[: -len(suffix)]
+            if suffix == "ies":
+                return base + "y"
+            if suffix == "es" and not base.endswith(("sh", "ch", "x", "ss", "z")):
+                return base + "e"
+            if suffix == "s" and base.endswith(("s", "u", "i")):
+                return word  # `process`, `status`, `analysis`
+            if suffix in ("ing", "ed") and len(base) >= 3 and base[-1] == base[-2]:
+                return base[:-1] if base[-1] not in "ls" else base  # `logging`; `called`, `missed`
+            return base
+    return word
+
+
+def _contains(words: Sequence[str], member: Sequence[str]) -> bool:
     size = len(member)
-    return any(tuple(words[i : i + size]) == member for i in range(len(words) - size + 1))
+    return any(tuple(words[i : i + size]) == tuple(member) for i in range(len(words) - size + 1))
 
 
 def expand(words: Sequence[str]) -> list[tuple[str, ...]]:
-    """Members of the groups the query's words belong to, minus what the query already says."""
+    """Members of the groups the query's words belong to (compared by `stem`), minus what the
+    query already says."""
+    stems = [stem(w) for w in words]
     out: list[tuple[str, ...]] = []
     for group in groups():
-        if any(_contains(words, member) for member in group):
-            for member in group:
-                if not _contains(words, member) and member not in out:
+        forms = [tuple(stem(w) for w in member) for member in group]
+        if any(_contains(stems, form) for form in forms):
+            for member, form in zip(group, forms, strict=True):
+                if not _contains(stems, form) and member not in out:
                     out.append(member)
     return out
