@@ -121,7 +121,7 @@ def test_the_light_reader_agrees_with_the_model(text: str) -> None:
         "knowledge: {path: kb, push: true}\n",
         "knowledge:\n    'commit': on\t# tab\n    \"push\": false\n    verified_max_age_days: 30\n",
         "vendor_roots:\n  - path: v\n    provider: p\nknowledge:\n  repos:\n    core: git@x:y.git\n",
-        "render:\n  claude_md: true\nknowledge:\n  path: .\n",
+        "render:\n  claude_md: true\nknowledge:\n  path: ./kb\n",  # `.` itself is refused
     ],
 )
 def test_the_light_reader_answers_plain_configs(text: str) -> None:

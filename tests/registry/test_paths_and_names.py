@@ -459,7 +459,14 @@ def test_an_unreadable_ledger_is_a_finding_not_a_stop(proj: Path, cli: Any) -> N
 
 @pytest.mark.parametrize(
     "glob",
-    [".git/**", ".git/hooks/**", "sub/.git/**", "registries/**", ".orkestra/**", ".claude/agents/**"],
+    [
+        ".git/**",
+        ".git/hooks/**",
+        "sub/.git/**",
+        "registries/**",
+        ".orkestra/**",
+        ".claude/agents/**",
+    ],
 )
 def test_a_package_changelog_never_lands_in_git_registries_or_a_client_folder(
     proj: Path, glob: str
@@ -492,3 +499,41 @@ def test_import_refuses_symlink_loops_fifos_and_devices_with_reasons(
     assert {"agents/loop-a.md", "agents/loop-b.md", "skills/s1/zero.txt"} <= set(reasons)
     assert [a["name"] for a in report.agents] == ["a1"]
     assert [s["name"] for s in report.skills] == ["s1"]
+
+
+BAD_KNOWLEDGE = [".", "./", ".git", ".git/hooks", "sub/.git", "registries", "registries/agents",
+                 ".orkestra", ".claude", ".claude/agents", ".Codex/x"]  # fmt: skip
+
+
+@pytest.mark.parametrize("folder", BAD_KNOWLEDGE)
+def test_the_knowledge_folder_is_never_the_root_git_registries_or_a_client_folder(
+    proj: Path, cli: Any, folder: str
+) -> None:
+    # found by the hostile review: `knowledge: {path: .git/hooks}` passed validate and `notes
+    # check` wrote .git/hooks/INDEX.md; with `path: .` the Stop hook's commit of "only the
+    # knowledge folder" (knowledge.commit: true) would have committed the whole work tree
+    from orkestra.core import project
+    from orkestra.core.errors import InputError
+    from orkestra.registry.config_file import load_config
+
+    config = proj / "registries/orkestra.yaml"
+    config.write_text(config.read_text() + f"knowledge:\n  path: '{folder}'\n  commit: true\n")
+    with pytest.raises(InputError, match=r"knowledge\.path"):
+        load_config(proj)
+    with pytest.raises(project.NotLight, match=r"knowledge\.path"):
+        project.read_light(proj)
+    before = _tree(proj)
+    result = cli("notes", "check", cwd=proj)
+    assert result.exit_code == 1 and "knowledge.path" in result.stderr, result.stderr
+    assert _tree(proj) == before
+
+
+@pytest.mark.parametrize("folder", ["knowledge", "docs/knowledge", "kb", ".knowledge", "a.git"])
+def test_an_ordinary_knowledge_folder_is_accepted(proj: Path, folder: str) -> None:
+    from orkestra.core import project
+    from orkestra.registry.config_file import load_config
+
+    config = proj / "registries/orkestra.yaml"
+    config.write_text(config.read_text() + f"knowledge:\n  path: {folder}\n")
+    assert load_config(proj).knowledge.path == folder
+    assert project.read_light(proj)["knowledge"]["path"] == folder

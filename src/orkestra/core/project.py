@@ -11,7 +11,6 @@ Standard library only at import time, so the hooks use it too. Two readers of th
   `tests/core/test_project_light.py` generates configs and checks the agreement.
 """
 
-
 from __future__ import annotations
 
 import os
@@ -148,6 +147,24 @@ def _safe_path(value: object) -> bool:
     )
 
 
+#: top-level folders the knowledge folder may never be or lie in: its INDEX.md and usage log, and
+#: the Stop hook's commit of "only the knowledge folder", would reach Orkestra's or a client's files
+NOT_KNOWLEDGE = ("registries", ".orkestra", ".claude", ".codex", ".cursor", ".gemini", ".agents")
+
+
+def knowledge_folder_problem(value: str) -> str | None:
+    """Why `value` cannot be the knowledge folder (the root, in `.git/`, in a folder of
+    `NOT_KNOWLEDGE`), or None. The `Config` model uses it too, so both readers agree."""
+    parts = [p for p in value.replace("\\", "/").split("/") if p not in ("", ".")]
+    if not parts:
+        return "must name a folder below the project root, not the root itself"
+    if any(p.casefold() == ".git" for p in parts):
+        return "must not lie in '.git/'"
+    if parts[0].casefold() in NOT_KNOWLEDGE:
+        return f"must not lie in '{parts[0]}/' (Orkestra's or a client's own folder)"
+    return None
+
+
 def _repos(value: object) -> bool:
     return isinstance(value, dict) and all(
         isinstance(k, str) and isinstance(v, str) for k, v in value.items()
@@ -155,14 +172,15 @@ def _repos(value: object) -> bool:
 
 
 _CHECKS: dict[str, Any] = {
-    "path": _safe_path,
+    "path": lambda v: _safe_path(v) and knowledge_folder_problem(v) is None,
     "repos": _repos,
     "verified_max_age_days": lambda v: type(v) is int and v >= 1,
     "commit": lambda v: type(v) is bool,
     "push": lambda v: type(v) is bool,
 }
 _WANTS = {
-    "path": "not a plain relative path (letters, digits, _ . - and /)",
+    "path": "not a plain relative path (letters, digits, _ . - and /) below the root, outside "
+    ".git/, registries/, .orkestra/ and the clients' folders",
     "repos": "not a mapping of names to strings",
     "verified_max_age_days": "not a whole number of at least 1",
     "commit": "not true or false",

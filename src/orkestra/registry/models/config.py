@@ -102,8 +102,17 @@ class MiningConfig(Model):
     releasable_types: list[str] = Field(default_factory=lambda: ["feat", "fix", "perf", "revert"])
 
 
+def _check_knowledge(value: str) -> str:
+    from orkestra.core.project import knowledge_folder_problem
+
+    problem = knowledge_folder_problem(value)
+    if problem is not None:
+        raise ValueError(problem)
+    return value
+
+
 class KnowledgeConfig(Model):
-    path: RelPath = "knowledge"
+    path: Annotated[RelPath, AfterValidator(_check_knowledge)] = "knowledge"
     repos: dict[str, str] = Field(default_factory=dict)
     verified_max_age_days: int = Field(default=90, ge=1)
     commit: bool = False
