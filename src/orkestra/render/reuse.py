@@ -75,6 +75,7 @@ class RenderCache:
         except (OSError, OrkestraError, sqlite3.Error):  # no cache this run (read-only, ...)
             return None
         try:
+            _tune(conn)
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version != SCHEMA:
                 _create(conn)
@@ -91,7 +92,7 @@ class RenderCache:
             with contextlib.suppress(FileNotFoundError):
                 name.unlink()
         try:
-            conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            conn = _tune(sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None))
             _create(conn)
         except sqlite3.Error:  # still unusable: render without a cache
             return None
@@ -163,6 +164,13 @@ class RenderCache:
         if self.conn is not None:
             self.conn.close()
             self.conn = None
+
+
+def _tune(conn: sqlite3.Connection) -> sqlite3.Connection:
+    """No fsync for a derived cache (a damaged file or text is detected and replaced): its
+    writes must not compete with the outputs' durable writes."""
+    conn.execute("PRAGMA synchronous = OFF")
+    return conn
 
 
 def _create(conn: sqlite3.Connection) -> None:
