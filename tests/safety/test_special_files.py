@@ -138,3 +138,18 @@ def test_a_special_render_lock_never_hangs_validate_or_sync(root: Path, kind: st
         done = _run(root, *args)
         assert done.returncode in (0, 1), done.stderr  # read as "no lock yet", or refused
         assert b"Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "devzero", "folder"])
+def test_hooks_install_git_never_hangs_on_a_special_pre_commit(root: Path, kind: str) -> None:
+    # found by the hostile review: a FIFO at .git/hooks/pre-commit hung `hooks install --git`
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True, capture_output=True)
+    hook = root / ".git/hooks/pre-commit"
+    if kind == "folder":
+        hook.mkdir(parents=True)
+    else:
+        _special(hook, kind)
+    done = _run(root, "hooks", "install", "--git")
+    assert done.returncode == 1, done.stderr
+    assert b"pre-commit" in done.stderr and b"internal error" not in done.stderr
+    assert hook.is_dir() if kind == "folder" else hook.is_symlink() or hook.is_fifo()

@@ -211,11 +211,25 @@ def _hook_base(root: Path, hook: Path) -> Path:
     return root if hook.is_relative_to(root) else hook.parent
 
 
+def _exists(path: Path) -> bool:
+    return path.exists() or path.is_symlink()
+
+
+def _git_hook_is_ours(hook: Path) -> bool:
+    """Whether the git hook at `hook` is a regular file holding our mark (a FIFO, a folder or a
+    symlink there is never ours, and is never opened in a way that could block)."""
+    try:
+        with open_regular(hook, follow=False) as handle:
+            return GIT_MARK.encode() in handle.read(1 << 20)
+    except OSError:
+        return False
+
+
 def _install_git(root: Path, command: str) -> str:
     hook = _git_hook_path(root)
     if hook is None:
         raise InputError("--git needs a git repository (git rev-parse failed)", file=str(root))
-    if hook.exists() and GIT_MARK not in hook.read_text(errors="replace"):
+    if _exists(hook) and not _git_hook_is_ours(hook):
         raise ConflictError(
             f"{hook} already exists and is not ours; add this line to it instead: "
             "orkestra notes check --no-sources --dry-run",
