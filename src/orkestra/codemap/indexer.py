@@ -77,6 +77,8 @@ def _update(conn: sqlite3.Connection, root: Path, *, full: bool) -> dict[str, An
         conn.execute("BEGIN IMMEDIATE")
         changes = Changes(paths=full)
         counts = _sync(conn, root, paths, changes)
+        if full:
+            store.add_indexes(conn)
         if counts["indexed"] or counts["removed"] or full:
             _link(conn, None if full or changes.paths else changes)
             store.set_meta(conn, "indexed_at", str(int(time.time())))

@@ -38,6 +38,9 @@ CREATE TABLE IF NOT EXISTS imports (
 CREATE TABLE IF NOT EXISTS import_targets (
   import_id INTEGER NOT NULL, file_id INTEGER NOT NULL, target_file INTEGER NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS text USING fts5(body, tokenize = 'trigram');
+"""
+#: secondary indexes: a full build creates them after the bulk inserts (cheaper than maintaining)
+INDEXES = """
 CREATE INDEX IF NOT EXISTS symbols_name ON symbols (name);
 CREATE INDEX IF NOT EXISTS symbols_file ON symbols (file_id);
 CREATE INDEX IF NOT EXISTS refs_name ON refs (name);
@@ -89,7 +92,7 @@ def fresh(root: Path) -> tuple[sqlite3.Connection, Path]:
     path.parent.mkdir(exist_ok=True)
     temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     temp.unlink(missing_ok=True)
-    conn = _create(temp)
+    conn = _create(temp, indexes=False)
     conn.execute("PRAGMA journal_mode = OFF")
     conn.execute("PRAGMA synchronous = OFF")
     return conn, temp
@@ -101,9 +104,16 @@ def install(root: Path, temp: Path) -> None:
     temp.replace(map_path(root))
 
 
-def _create(path: Path) -> sqlite3.Connection:
+def add_indexes(conn: sqlite3.Connection) -> None:
+    """Create the secondary indexes (idempotent; safe inside an open transaction)."""
+    for statement in INDEXES.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+
+
+def _create(path: Path, *, indexes: bool = True) -> sqlite3.Connection:
     conn = _open(path)
-    conn.executescript(TABLES)
+    conn.executescript(TABLES + (INDEXES if indexes else ""))
     conn.execute(f"PRAGMA user_version = {SCHEMA}")
     return conn
 
