@@ -276,3 +276,24 @@ def test_mine_candidates_limit(session: Session, limit: int) -> None:
         return await error_of(client, "mine_candidates", limit=limit)
 
     assert "limit" in session(go)
+
+
+@pytest.mark.parametrize(
+    ("kind", "filters"),
+    [
+        ("note", {"type": ["x"]}),
+        ("claim", {"confidence": {"a": 1}}),
+        ("skill", {"layer": 5}),
+        ("decision", {"status": ["accepted"]}),
+        ("truth", {"status": 5.5}),
+    ],
+)
+def test_list_filter_values_of_the_wrong_type_are_errors_not_crashes(
+    session: Session, kind: str, filters: dict[str, Any]
+) -> None:
+    # found by the issue 11 review: a list as a note filter was "Error executing tool list" (a crash)
+    async def go(client: Any) -> str:
+        return await error_of(client, "list", kind=kind, filters=filters)
+
+    message = session(go)
+    assert "must be a string" in message and next(iter(filters)) in message

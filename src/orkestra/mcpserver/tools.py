@@ -134,6 +134,11 @@ def listing(ws: Workspace, kind: str, filters: dict[str, Any] | None, limit: int
     if unknown:
         allowed = ", ".join(FILTERS[name]) or "none"
         raise UsageError(f"unknown filter '{unknown[0]}' for {name} (allowed: {allowed})")
+    for key, value in sorted(given.items()):  # a list or an object here must not crash a lister
+        wanted = bool if key == "dormant" else str
+        if value is not None and not isinstance(value, wanted):
+            kind_name = "true or false" if wanted is bool else "a string"
+            raise UsageError(f"filter '{key}' must be {kind_name}, not {type(value).__name__}")
     rows = _rows(ws, name, given)
     for row in rows:
         row["cite"] = _row_cite(ws, name, row)
