@@ -9,14 +9,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from orkestra.core import safewrite, yamlio
-from orkestra.core.errors import InputError, UnsafePathError
+from orkestra.core import yamlio
 from orkestra.registry import render_lock
 from orkestra.registry.models import Agent, Command
 from orkestra.registry.registry import Registry, SkillEntry
 from orkestra.render.environment import Templates
 from orkestra.render.plan import Output
 from orkestra.render.resolve import SkillIndex
+from orkestra.render.targets.shared import managed_file
 from orkestra.render.truths import truth_outputs
 
 NAME = "claude"
@@ -288,23 +288,5 @@ def claude_md(reg: Registry, templates: Templates) -> Output:
     ]
     truths = sorted({t.metadata.render.output for t in reg.truth_files.values()})
     block = templates.render("claude/claude_md_block.md.j2", {"agents": agents, "truths": truths})
-    try:  # refused before it is read, not only when it is written
-        path = reg.root / safewrite.check_target(reg.root, rel)
-    except UnsafePathError as exc:
-        raise UnsafePathError(
-            f"{exc.message}; or set render.claude_md_path to the file it points to (inside the "
-            "project)",
-            file=exc.file,
-        ) from None
-    current = yamlio.read_text(path, display=rel) if path.exists() else ""
-    start, end = current.find(BEGIN), current.find(END)
-    if start >= 0 and end > start:
-        text = current[:start] + block.rstrip("\n") + current[end + len(END) :]
-    elif start >= 0 or end >= 0:
-        raise InputError(
-            "CLAUDE.md has only one of the orkestra:begin/end markers; restore the pair",
-            file=rel,
-        )
-    else:
-        text = (current.rstrip("\n") + "\n\n" if current.strip() else "") + block
-    return Output(rel, text.encode("utf-8"), shared=True)
+    hint = "; or set render.claude_md_path to the file it points to (inside the project)"
+    return managed_file(reg, rel, block, unsafe_hint=hint)

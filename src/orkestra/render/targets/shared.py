@@ -82,13 +82,14 @@ def dump_extra(values: dict[str, Any]) -> str:
     return yamlio.dumps(values) if values else ""
 
 
-def managed_file(reg: Registry, rel: str, block: str) -> Output:
+def managed_file(reg: Registry, rel: str, block: str, *, unsafe_hint: str = "") -> Output:
     """`rel` with Orkestra's block between the markers replaced (or appended); the rest of the
-    file is the user's and is kept byte for byte."""
+    file is the user's and is kept byte for byte. `unsafe_hint` is added to the message when the
+    path is refused (e.g. which setting names it)."""
     try:  # refused before it is read, not only when it is written
         path = reg.root / safewrite.check_target(reg.root, rel)
     except UnsafePathError as exc:
-        raise UnsafePathError(exc.message, file=exc.file or rel) from None
+        raise UnsafePathError(exc.message + unsafe_hint, file=exc.file or rel) from None
     current = yamlio.read_text(path, display=rel) if path.exists() else ""
     start, end = current.find(BEGIN), current.find(END)
     if start >= 0 and end > start:
