@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from orkestra.core.frontmatter import Document
-from orkestra.importer.convert import Converted, Skip, _body, _description, _name
+from orkestra.importer.convert import Converted, Skip, _body, _description, _name, set_tools
 from orkestra.importer.parse import spawns_agents
 from orkestra.registry.client_rules import TOOLS
 from orkestra.registry.frontmatter_values import plain, split_tools
@@ -92,7 +92,7 @@ def agent(doc: Document, path: Path, client: str, category: str) -> Converted:
     tools, complete = claude_tools(client, given)
     if not complete or ("tools" in doc.meta and not given):
         kept["tools"] = plain(raw_tools)  # rendered back verbatim
-    _set_tools(data, tools)
+    set_tools(data, tools)
     kept.update({str(k): plain(v) for k, v in meta.items()})
     return _finish(data, client, kept, doc.body, tools)
 
@@ -140,7 +140,7 @@ def rulesync_agent(doc: Document, path: Path, category: str) -> Converted:
     if isinstance(claude.get("model"), str):
         data["model"] = claude.pop("model")
     tools = split_tools(claude.pop("tools", None))
-    _set_tools(data, tools)
+    set_tools(data, tools)
     extra.update(claude)
     for client, values in per_client.items():
         if isinstance(values.get("model"), str):
@@ -237,15 +237,6 @@ def _base(name: str, description: str, category: str) -> dict[str, Any]:
         data["category"] = category
     data["imported"] = True
     return data
-
-
-def _set_tools(data: dict[str, Any], tools: list[str]) -> None:
-    builtin = [t for t in tools if not t.startswith("mcp__")]
-    mcp = [t for t in tools if t.startswith("mcp__")]
-    if builtin:
-        data["tools"] = builtin
-    if mcp:
-        data["mcp_tools"] = mcp
 
 
 def _finish(

@@ -86,12 +86,7 @@ def agent(doc: Document, stem: str, category: str, scope: str | None = None) -> 
     tools = split_tools(raw_tools)
     if "tools" in doc.meta and not tools:
         extra["tools"] = plain(raw_tools)  # `tools: []` or `tools: ""`: kept as written
-    builtin = [t for t in tools if not t.startswith("mcp__")]
-    mcp = [t for t in tools if t.startswith("mcp__")]
-    if builtin:
-        data["tools"] = builtin
-    if mcp:
-        data["mcp_tools"] = mcp
+    set_tools(data, tools)
     skills_value = meta.pop("skills", None)
     skills = split_tools(skills_value)
     if skills and all(name_problem(s) is None for s in skills):
@@ -210,3 +205,13 @@ def _spec_limit(doc: Document, key: str, text: str, limit: int) -> None:
 def _body(body: str) -> str:
     text = body.strip("\n").rstrip()
     return text + "\n" if text else ""
+
+
+def set_tools(data: dict[str, Any], tools: list[str]) -> None:
+    """Split a tool list into the agent's built-in `tools` and its `mcp_tools` (`mcp__…`)."""
+    builtin = [t for t in tools if not t.startswith("mcp__")]
+    mcp = [t for t in tools if t.startswith("mcp__")]
+    if builtin:
+        data["tools"] = builtin
+    if mcp:
+        data["mcp_tools"] = mcp
