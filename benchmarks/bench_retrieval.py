@@ -4,7 +4,8 @@ Queries are commit subjects of this repository; the relevant answers are the cod
 commit changed (commits touching 1-5 code files, merges excluded, files that still exist). The
 code map of the current tree answers each query; printed: Recall@10 and MRR for the fused search,
 for each retriever alone (text, structural, graph) and for a plain BM25 baseline over file
-contents (the same files the text search sees).
+contents (the same files the text search sees). The commits are split by age: the older half is
+the dev set (tune on it), the newer half the test set (report it, never tune on it); both printed.
 
 Run: python benchmarks/bench_retrieval.py [--repo PATH] [--limit N]
 """
@@ -84,13 +85,21 @@ def main() -> int:
         "graph (references)": alone("graph"),
         "BM25 baseline": lambda q: [h.key for h in bm25.search(q, K)],
     }
+    half = len(cases) // 2  # git log is newest first: the newer half is the test set
+    sets = {"dev": cases[half:], "test": cases[:half], "all": cases}
     print(f"repository: {root}  queries: {len(cases)} commits (1-5 code files, no merges)")
-    print(f"{'system':<24} {'Recall@10':>10} {'MRR':>8}")
+    print(f"dev = older {len(sets['dev'])}, test = newer {len(sets['test'])}")
+    header = "".join(f" {name + ' R@10':>10} {name + ' MRR':>9}" for name in sets)
+    print(f"{'system':<24}{header}")
     for name, system in systems.items():
-        results = [score(system(subject), relevant) for subject, relevant in cases]
-        recall = statistics.mean(r for r, _ in results) if results else 0.0
-        mrr = statistics.mean(m for _, m in results) if results else 0.0
-        print(f"{name:<24} {recall:>10.3f} {mrr:>8.3f}")
+        ranked = {subject: system(subject) for subject, _ in cases}
+        row = ""
+        for part in sets.values():
+            results = [score(ranked[subject], relevant) for subject, relevant in part]
+            recall = statistics.mean(r for r, _ in results) if results else 0.0
+            mrr = statistics.mean(m for _, m in results) if results else 0.0
+            row += f" {recall:>10.3f} {mrr:>9.3f}"
+        print(f"{name:<24}{row}")
     conn.close()
     return 0
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from orkestra.codemap import extract, gate, graph, languages, resolve, store, walk
+from orkestra.codemap import extract, gate, graph, languages, resolve, store, walk, words
 from orkestra.retrieval.fusion import is_demoted
 
 #: re-read files after which centrality is recomputed (warm-started) on an incremental update
@@ -197,6 +197,10 @@ def _insert(
     if language is None:
         return fid
     facts = extract.extract(language, data)
+    conn.execute(
+        "INSERT INTO idents (rowid, path, names) VALUES (?, ?, ?)",
+        (fid, words.path_words(rel), words.symbol_words(facts.symbols)),
+    )
     changes.names.update(s.name for s in facts.symbols)
     changes.names.update(i.alias or i.name for i in facts.imports)
     conn.executemany(

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from orkestra.codemap import intent as intents
+from orkestra.codemap import words
 from orkestra.retrieval import fusion
 from orkestra.retrieval.fusion import Hit, Retriever
 
@@ -54,17 +55,54 @@ def best_line(lines: Sequence[str], words: Sequence[str]) -> tuple[int, str]:
     return best + 1, (lines[best].strip()[:200] if lines else "")
 
 
-class TextRetriever:
-    """Files whose content matches the query's words (SQLite FTS5, trigram tokenizer, bm25)."""
+def prefix(word: str) -> str:
+    """A query word cut to what its inflections share, for substring (trigram) matching:
+    `indexing`, `indexed` -> `index`; `resolves`, `resolved` -> `resolv` (4+ letters kept)."""
+    if len(word) <= 5 or not word.isalpha():
+        return word
+    for suffix in ("ations", "ation", "ings", "ing", "ies", "ed", "es", "s", "e"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            base = word[: -len(suffix)]
+            if suffix == "s" and word.endswith(("ss", "us", "is")):
+                return word  # `process`, `status`, `analysis`
+            return base[:-1] if len(base) > 4 and base[-1] == base[-2] else base
+    return word
+
+
+class _Memo:
+    """The last few answers of a retriever, so a retriever seeded by it does not ask twice."""
+
+    def __init__(self) -> None:
+        self._answers: dict[tuple[str, int], list[Hit]] = {}
+
+    def search(self, query: str, limit: int) -> list[Hit]:
+        key = (query, limit)
+        if key not in self._answers:
+            if len(self._answers) > 8:
+                self._answers.clear()
+            self._answers[key] = self._search(query, limit)
+        return list(self._answers[key])
+
+    def _search(self, query: str, limit: int) -> list[Hit]:
+        raise NotImplementedError
+
+
+class TextRetriever(_Memo):
+    """Files whose content matches the query's words (SQLite FTS5, trigram tokenizer, bm25); a
+    word of a question is looked for by the part its inflections share (`prefix`)."""
 
     name = "text"
 
     def __init__(self, conn: sqlite3.Connection, *, phrase: bool = False) -> None:
+        super().__init__()
         self.conn = conn
         self.phrase = phrase
 
-    def search(self, query: str, limit: int) -> list[Hit]:
-        words = [query.lower()] if self.phrase and len(query) >= 3 else terms(query)
+    def _search(self, query: str, limit: int) -> list[Hit]:
+        if self.phrase and len(query) >= 3:
+            words = [query.lower()]
+        else:
+            words = list(dict.fromkeys(prefix(w) for w in terms(query)))
         if not words:
             return []
         match = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
@@ -80,12 +118,19 @@ class TextRetriever:
         return hits
 
 
-class StructuralRetriever:
-    """Definitions whose names match the query's words (exact names first, then name parts)."""
+#: bm25 column weights of the identifier-words table: path words, definition words
+IDENT_WEIGHTS = (2.0, 1.0)
+
+
+class StructuralRetriever(_Memo):
+    """Code files ranked by a BM25 over their identifier words (`words`): the path's folders and
+    file name, the names, qualified names and signature lines of their definitions. A file
+    defining a name the query spells out exactly comes first."""
 
     name = "structural"
 
     def __init__(self, conn: sqlite3.Connection) -> None:
+        super().__init__()
         self.conn = conn
 
     def symbols(self, query: str, limit: int) -> list[tuple[float, Any]]:
@@ -125,87 +170,127 @@ class StructuralRetriever:
         scored.sort(key=lambda item: (-item[0], item[1][1], item[1][2]))
         return scored[:limit]
 
-    def search(self, query: str, limit: int) -> list[Hit]:
-        """Files ranked by their modules' names (the path's folders and stem, a module being a
-        definition too) plus their best matching definitions (the sum of their top three)."""
-        per_file: dict[str, list[tuple[float, Any]]] = {}
-        for score, row in self.symbols(query, limit * 20):
-            per_file.setdefault(row[1], []).append((score, row))
-        modules = self.modules(query)
-        scores = {
-            path: modules.get(path, (0.0, 0.0))[0] + sum(s for s, _ in found[:3])
-            for path, found in per_file.items()
-        }
-        for path, (score, _centrality) in modules.items():
-            scores.setdefault(path, score)
-        ranked = sorted(scores, key=lambda path: (-scores[path], path))[:limit]
-        hits = []
-        for path in ranked:
-            if path in per_file:
-                row = per_file[path][0][1]
-                hits.append(Hit(path, path, row[2], row[3], centrality=row[4]))
-            else:
-                hits.append(Hit(path, path, 1, path, centrality=modules[path][1]))
-        return hits
-
-    def modules(self, query: str) -> dict[str, tuple[float, float]]:
-        """{path: (score, centrality)} of code files whose path words are query words (idf-weighted
-        over all paths, divided by the square root of the path's word count)."""
-        words = terms(query)
+    def exact(self, query: str) -> list[tuple[int, str, int, str, float]]:
+        """(symbol id, path, line, signature, centrality) of definitions whose whole name the
+        query spells out (identifiers with `_` or inner capitals, or a one-word query)."""
+        raw = [w for w in _WORD.findall(query) if len(w) >= 3]
+        names = [w for w in raw if "_" in w.strip("_") or w[1:] != w[1:].lower()]
+        if len(raw) == 1:
+            names = raw
+        if not names:
+            return []
         rows = self.conn.execute(
-            "SELECT path, centrality FROM files WHERE language IS NOT NULL"
+            "SELECT s.id, f.path, s.line, s.signature, s.centrality FROM symbols s "
+            f"JOIN files f ON f.id = s.file_id WHERE s.name IN ({','.join('?' * len(names))}) "
+            "ORDER BY s.centrality DESC LIMIT 50",
+            names,
         ).fetchall()
-        if not words or not rows:
-            return {}
-        parts = {path: set(terms(path.rsplit(".", 1)[0].replace("/", " "))) for path, _ in rows}
-        df = {w: sum(1 for p in parts.values() if w in p) for w in words}
-        idf = {w: math.log((len(rows) + 1) / (df[w] + 1)) for w in words}
-        out = {}
-        for path, centrality in rows:
-            matched = sum(idf[w] for w in words if w in parts[path])
-            if matched > 0:
-                out[path] = (matched / math.sqrt(len(parts[path]) or 1), centrality)
-        return out
+        return [tuple(r) for r in rows]
+
+    def _search(self, query: str, limit: int) -> list[Hit]:
+        found = self.exact(query)
+        hits = [Hit(r[1], r[1], r[2], r[3], centrality=r[4]) for r in found]
+        wanted = terms(query)
+        if wanted:
+            match = " OR ".join('"' + w + '"' for w in wanted)
+            rows = self.conn.execute(
+                "SELECT i.rowid, f.path, f.centrality FROM idents i JOIN files f ON f.id = i.rowid "
+                "WHERE idents MATCH ? ORDER BY bm25(idents, ?, ?) LIMIT ?",
+                (match, *IDENT_WEIGHTS, limit),
+            ).fetchall()
+            for fid, path, centrality in rows:
+                line, signature = self._best_symbol(fid, wanted)
+                hits.append(Hit(path, path, line, signature or path, centrality=centrality))
+        return fusion.direct(hits, limit=limit)
+
+    def _best_symbol(self, fid: int, wanted: Sequence[str]) -> tuple[int, str]:
+        """(line, signature) of the file's definition whose name holds most query words."""
+        best, best_score = (1, ""), 0
+        for name, line, signature in self.conn.execute(
+            "SELECT name, line, signature FROM symbols WHERE file_id = ? ORDER BY line", (fid,)
+        ):
+            parts = set(words.split(name))
+            score = sum(1 for w in wanted if w in parts or prefix(w) in name.lower())
+            if score > best_score:
+                best, best_score = (line, signature), score
+        return best
+
+
+#: how many top hits of each seeding retriever start the graph walk
+SEED_HITS = 10
+#: restart probability's complement of the personalised PageRank walk
+WALK_DAMPING = 0.5
+WALK_ROUNDS = 12
 
 
 class GraphRetriever:
-    """Code that uses the definitions the query names: reference sites, ranked by centrality."""
+    """Files near the best text and structural hits in the reference and import graph: a
+    personalised PageRank seeded by those hits (each by its reciprocal rank), so a file the
+    matches use or are used by ranks high even when it does not say the query's words. With a
+    definition the query names exactly, the files that use it seed the walk too."""
 
     name = "graph"
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, seeders: Sequence[Retriever] = ()) -> None:
         self.conn = conn
         self.structural = StructuralRetriever(conn)
+        self.seeders = list(seeders) or [TextRetriever(conn), self.structural]
+        self._edges: dict[str, dict[str, float]] | None = None
 
     def search(self, query: str, limit: int) -> list[Hit]:
-        """With a definition the query names exactly: the files that use it. Otherwise the
-        neighbourhood of the best matching modules: files that use what they define."""
-        scored = self.structural.symbols(query, 10)
-        exact = [row[0] for score, row in scored if score >= EXACT]
+        seeds: dict[str, float] = {}
+        lines: dict[str, tuple[int, str, float]] = {}
+        for seeder in self.seeders:
+            for rank, hit in enumerate(seeder.search(query, limit)[:SEED_HITS]):
+                seeds[hit.path] = seeds.get(hit.path, 0.0) + 1.0 / (rank + 1)
+                lines.setdefault(hit.path, (hit.line, hit.snippet, hit.centrality))
+        exact = [row[0] for row in self.structural.exact(query)]
         if exact:
-            return self._users(exact, limit)
-        return self._neighbours([h.path for h in self.structural.search(query, SEEDS)], limit)
+            for rank, hit in enumerate(self._users(exact, SEED_HITS)):
+                seeds[hit.path] = seeds.get(hit.path, 0.0) + 1.0 / (rank + 1)
+                lines.setdefault(hit.path, (hit.line, hit.snippet, hit.centrality))
+        if not seeds:
+            return []
+        scores = personalised_pagerank(self.edges(), seeds)
+        ranked = sorted(scores, key=lambda path: (-scores[path], path))[:limit]
+        return [self._hit(path, lines, seeds) for path in ranked]
 
-    def _neighbours(self, seeds: list[str], limit: int) -> list[Hit]:
-        score: dict[str, float] = {}
-        where: dict[str, tuple[int, str, float]] = {}
-        for rank, seed in enumerate(seeds):
+    def edges(self) -> dict[str, dict[str, float]]:
+        """The file graph, both directions: resolved references and imports between files."""
+        if self._edges is None:
+            graph: dict[str, dict[str, float]] = {}
             rows = self.conn.execute(
-                "SELECT f.path, min(r.line), r.name, f.centrality, count(*), "
-                "(SELECT count(*) FROM refs a WHERE a.file_id = f.id AND a.target IS NOT NULL) "
-                "FROM refs r JOIN symbols s ON s.id = r.target JOIN files d ON d.id = s.file_id "
-                "JOIN files f ON f.id = r.file_id WHERE d.path = ? AND f.id != d.id "
-                "GROUP BY f.id",
-                (seed,),
+                "SELECT a.path, b.path, count(*) FROM refs r JOIN symbols s ON s.id = r.target "
+                "JOIN files a ON a.id = r.file_id JOIN files b ON b.id = s.file_id "
+                "WHERE a.id != b.id GROUP BY a.id, b.id "
+                "UNION ALL SELECT a.path, b.path, 1 FROM import_targets t "
+                "JOIN files a ON a.id = t.file_id JOIN files b ON b.id = t.target_file "
+                "WHERE a.id != b.id"
             ).fetchall()
-            for path, line, name, centrality, uses, out in rows:
-                # the share of a file's resolved uses that go to the seed, not the raw count
-                score[path] = score.get(path, 0.0) + uses / math.sqrt(out or 1) / (rank + 1)
-                where.setdefault(path, (line, name, centrality))
-        ranked = sorted(score, key=lambda path: (-score[path], path))[:limit]
-        return [
-            Hit(p, p, where[p][0], f"uses {where[p][1]}", centrality=where[p][2]) for p in ranked
-        ]
+            for src, dst, count in rows:
+                weight = 1.0 + math.log(count)
+                for one, other in ((src, dst), (dst, src)):
+                    links = graph.setdefault(one, {})
+                    links[other] = links.get(other, 0.0) + weight
+            self._edges = graph
+        return self._edges
+
+    def _hit(
+        self, path: str, lines: dict[str, tuple[int, str, float]], seeds: dict[str, float]
+    ) -> Hit:
+        if path in lines:
+            line, snippet, centrality = lines[path]
+            return Hit(path, path, line, snippet, centrality=centrality)
+        row = self.conn.execute(
+            "SELECT min(r.line), r.name, f.centrality FROM refs r JOIN files f ON f.id = r.file_id "
+            "JOIN symbols s ON s.id = r.target JOIN files d ON d.id = s.file_id "
+            f"WHERE f.path = ? AND d.path IN ({','.join('?' * len(seeds))})",
+            (path, *seeds),
+        ).fetchone()
+        if row and row[0] is not None:
+            return Hit(path, path, row[0], f"uses {row[1]}", centrality=row[2])
+        found = self.conn.execute("SELECT centrality FROM files WHERE path = ?", (path,)).fetchone()
+        return Hit(path, path, 1, path, centrality=found[0] if found else 0.0)
 
     def _users(self, targets: list[int], limit: int) -> list[Hit]:
         marks = ",".join("?" * len(targets))
@@ -221,12 +306,38 @@ class GraphRetriever:
         ]
 
 
+def personalised_pagerank(
+    edges: dict[str, dict[str, float]], seeds: dict[str, float], *, rounds: int = WALK_ROUNDS
+) -> dict[str, float]:
+    """PageRank with restarts to `seeds` (weights normalised): how near each node is to them."""
+    total = sum(seeds.values())
+    restart = {node: weight / total for node, weight in seeds.items()}
+    rank = dict(restart)
+    for _ in range(rounds):
+        new = {node: (1.0 - WALK_DAMPING) * weight for node, weight in restart.items()}
+        lost = 0.0
+        for node, value in rank.items():
+            links = edges.get(node)
+            if not links:
+                lost += value
+                continue
+            out = sum(links.values())
+            share = WALK_DAMPING * value / out
+            for other, weight in links.items():
+                new[other] = new.get(other, 0.0) + share * weight
+        for node, weight in restart.items():  # a dead end's walk starts again at the seeds
+            new[node] += WALK_DAMPING * lost * weight
+        rank = new
+    return rank
+
+
 def retrievers(conn: sqlite3.Connection, extra: Sequence[Retriever] = ()) -> dict[str, Retriever]:
     """The built-in retrievers plus optional plug-ins (a semantic retriever, off by default)."""
+    text, structural = TextRetriever(conn), StructuralRetriever(conn)
     found: dict[str, Retriever] = {
-        "text": TextRetriever(conn),
-        "structural": StructuralRetriever(conn),
-        "graph": GraphRetriever(conn),
+        "text": text,
+        "structural": structural,
+        "graph": GraphRetriever(conn, [text, structural]),
     }
     for plugin in extra:
         found[plugin.name] = plugin

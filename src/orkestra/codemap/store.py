@@ -15,7 +15,7 @@ from pathlib import Path
 from orkestra.core import safewrite
 
 MAP_PATH = ".orkestra/code.sqlite"
-SCHEMA = 3
+SCHEMA = 4
 BUSY_TIMEOUT_S = 30.0
 
 TABLES = """
@@ -38,6 +38,7 @@ CREATE TABLE IF NOT EXISTS imports (
 CREATE TABLE IF NOT EXISTS import_targets (
   import_id INTEGER NOT NULL, file_id INTEGER NOT NULL, target_file INTEGER NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS text USING fts5(body, tokenize = 'trigram');
+CREATE VIRTUAL TABLE IF NOT EXISTS idents USING fts5(path, names, tokenize = 'porter unicode61');
 """
 #: secondary indexes: a full build creates them after the bulk inserts (cheaper than maintaining)
 INDEXES = """
@@ -160,5 +161,6 @@ def delete_file(conn: sqlite3.Connection, file_id: int, *, keep_row: bool = Fals
     conn.execute("DELETE FROM import_targets WHERE file_id = ?", (file_id,))
     conn.execute("DELETE FROM imports WHERE file_id = ?", (file_id,))
     conn.execute("DELETE FROM text WHERE rowid = ?", (file_id,))
+    conn.execute("DELETE FROM idents WHERE rowid = ?", (file_id,))
     if not keep_row:
         conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
