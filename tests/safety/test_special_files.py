@@ -153,3 +153,14 @@ def test_hooks_install_git_never_hangs_on_a_special_pre_commit(root: Path, kind:
     assert done.returncode == 1, done.stderr
     assert b"pre-commit" in done.stderr and b"internal error" not in done.stderr
     assert hook.is_dir() if kind == "folder" else hook.is_symlink() or hook.is_fifo()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "devzero"])
+@pytest.mark.parametrize("command", ["install", "uninstall"])
+def test_other_clients_hook_files_never_hang(root: Path, kind: str, command: str) -> None:
+    # found by the hostile review: a FIFO at .codex/hooks.json hung `hooks install --client codex`
+    _special(root / ".codex/hooks.json", kind)
+    args = ("hooks", command, "--client", "codex") if command == "install" else ("hooks", command)
+    done = _run(root, *args)
+    assert done.returncode == 1, done.stderr
+    assert b".codex/hooks.json" in done.stderr and b"internal error" not in done.stderr

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 from orkestra.core import jsonio, safewrite
 from orkestra.core.errors import InputError
+from orkestra.core.readfile import open_regular
 
 _OURS = re.compile(r"(?:^|[\s/])orkestra(?:\.exe)?'? hook (?:session-start|post-tool-use|stop)$")
 
@@ -87,9 +88,15 @@ def _ours(item: Any) -> bool:
 def read(root: Path, rel: str) -> tuple[dict[str, Any], bytes | None]:
     """The file's data and bytes (None when absent); refuses a symlink on the way."""
     path = root / safewrite.check_target(root, rel)
-    if not path.exists():
+    try:
+        with open_regular(path) as handle:  # a FIFO or a device there must not hang the command
+            raw = handle.read(jsonio.MAX_BYTES + 1)
+    except FileNotFoundError:
         return {}, None
-    raw = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read it: {exc.strerror or exc}; fix it first", file=rel) from exc
+    if len(raw) > jsonio.MAX_BYTES:
+        raise InputError(f"larger than {jsonio.MAX_BYTES} bytes; fix it first", file=rel)
     data = jsonio.loads(raw.decode("utf-8", errors="replace") or "{}", source=rel)
     if not isinstance(data, dict) or not isinstance(data.get("hooks", {}), dict):
         raise InputError('expected an object whose "hooks" is an object', file=rel, line=1)
