@@ -60,7 +60,8 @@ def _search(
     if conn is None:
         ranking = service.search(ws.root, query, filters, limit=limit, use_index=False)
     else:
-        ranking = service.search_open(conn, query, filters, limit=limit)
+        warm = ws.warm_search
+        ranking = service.search_open(conn, query, filters, limit=limit, warm=warm)
     if summary:
         return service.summary(query, ranking)
     results = []

@@ -17,12 +17,15 @@ import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from orkestra.core.errors import OrkestraError
 from orkestra.mcpserver import identity, watch
 from orkestra.registry.findings import Finding
 from orkestra.registry.registry import Registry
+
+if TYPE_CHECKING:
+    from orkestra.search.warm import WarmState
 
 #: remembered search answers (dropped at every change)
 MEMO_SIZE = 256
@@ -56,6 +59,8 @@ class Workspace:
     _memo: dict[Hashable, dict[str, Any]] = field(default_factory=dict)
     _memo_generation: int = -1
     _reload_after_call: bool = False
+    #: the search index's tables kept in memory between searches (`search.warm`)
+    warm_search: WarmState = field(default_factory=lambda: _warm_state())
 
     @classmethod
     def open(cls, root: Path) -> Workspace:
@@ -222,3 +227,9 @@ def _keep_last_good(fresh: Registry, good: Registry, broken: set[str]) -> Regist
     for attr, table in updates.items():
         setattr(merged, attr, table)
     return merged
+
+
+def _warm_state() -> WarmState:
+    from orkestra.search.warm import WarmState
+
+    return WarmState()

@@ -78,6 +78,16 @@ class Corpus(Protocol):
         """Refs matching an FTS5 expression (Porter-stemmed fields), best `bm25()` first."""
         ...
 
+    def match_all(
+        self, groups: Sequence[str], types: Sequence[str], limit: int | None
+    ) -> list[int]:
+        """`match` of the documents matching every group (each an FTS5 expression)."""
+        ...
+
+    def match_all_counts(self, groups: Sequence[str], types: Sequence[str]) -> dict[str, int]:
+        """`match_counts` of the documents matching every group."""
+        ...
+
     def match_counts(self, expr: str, types: Sequence[str]) -> dict[str, int]:
         """Documents matching an FTS5 expression, counted by type."""
         ...

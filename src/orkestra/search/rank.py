@@ -251,12 +251,12 @@ def rank(
     coverage: dict[int, float] | None = None
     whole = limit is None or keep.on_attrs
     top = None if whole else max(POOL, 2 * (limit or 0))
-    pool = corpus.match(strict, keep.types, top)
+    pool = corpus.match_all(prepared.groups, keep.types, top)
     if pool or exact:
         if whole:
             matched = set(pool)
         else:
-            counts.update(corpus.match_counts(strict, keep.types))
+            counts.update(corpus.match_all_counts(prepared.groups, keep.types))
             matched = set(corpus.match_within(strict, exact)) if exact else set()
         pool += [ref for ref in exact if ref not in set(pool)]
     elif _relaxable(words):  # relaxed: the best-covering subsets of the words (and synonyms)
@@ -352,7 +352,7 @@ def _fuse(
         "bm25": [hit(ref) for ref in ranked_pool],
     }
     if prepared.expansions:
-        expanded = corpus.match(lexical.any_of(prepared.expansions), (), POOL)
+        expanded = corpus.match_all([lexical.any_of(prepared.expansions)], (), POOL)
         lists["synonyms"] = [hit(ref) for ref in expanded if ref in inside]
     ids = {str(ref): entries[ref].id for ref in pool}
     lists["names"] = [hit(int(key)) for key, _ in names.rank(" ".join(words), ids, POOL)]

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from orkestra.core import project
 from orkestra.core.errors import UsageError
 from orkestra.search.document import TYPES, Document
 from orkestra.search.rank import Filters, Ranking, rank
+
+if TYPE_CHECKING:
+    from orkestra.search.warm import WarmState
 
 DEFAULT_LIMIT = 20
 #: the counts object of `--summary` (§7 names agents..packages; scopes and domains are indexed
@@ -84,14 +88,18 @@ def search_open(
     filters: Filters | None = None,
     *,
     limit: int | None = None,
+    warm: WarmState | None = None,
 ) -> Ranking:
     """`search` against an index the caller keeps open and fresh (the MCP server's warm index),
-    in one read transaction so a concurrent refresh by another process is seen whole or not."""
+    in one read transaction so a concurrent refresh by another process is seen whole or not.
+    With `warm`, the tables the caller keeps in memory between searches answer what they can
+    (`search.warm`; same hits)."""
     from orkestra.search import sqlcorpus
 
     conn.execute("BEGIN")
     try:
-        return rank(sqlcorpus.IndexCorpus(conn), query, filters, limit)
+        corpus = sqlcorpus.IndexCorpus(conn) if warm is None else warm.corpus(conn)
+        return rank(corpus, query, filters, limit)
     finally:
         conn.execute("COMMIT")
 

@@ -46,6 +46,20 @@ class IndexCorpus:
             sql += f" LIMIT {int(limit)}"
         return [ref for (ref,) in self._conn.execute(sql, params)]
 
+    def match_all(
+        self, groups: Sequence[str], types: Sequence[str], limit: int | None
+    ) -> list[int]:
+        """`match` of the documents matching every group (`warm` answers it from memory)."""
+        from orkestra.retrieval import lexical
+
+        return self.match(lexical.all_of(groups), types, limit)
+
+    def match_all_counts(self, groups: Sequence[str], types: Sequence[str]) -> dict[str, int]:
+        """`match_counts` of the documents matching every group."""
+        from orkestra.retrieval import lexical
+
+        return self.match_counts(lexical.all_of(groups), types)
+
     def match_counts(self, expr: str, types: Sequence[str]) -> dict[str, int]:
         """Documents matching an FTS5 expression over `bm`, counted by type."""
         sql, params = self._typed(

@@ -64,13 +64,18 @@ def _contains(words: Sequence[str], member: Sequence[str]) -> bool:
     return any(tuple(words[i : i + size]) == tuple(member) for i in range(len(words) - size + 1))
 
 
+@functools.cache
+def _forms() -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """Each group's members as their stemmed tokens."""
+    return tuple(tuple(tuple(stem(w) for w in member) for member in group) for group in groups())
+
+
 def expand(words: Sequence[str]) -> list[tuple[str, ...]]:
     """Members of the groups the query's words belong to (compared by `stem`), minus what the
     query already says."""
     stems = [stem(w) for w in words]
     out: list[tuple[str, ...]] = []
-    for group in groups():
-        forms = [tuple(stem(w) for w in member) for member in group]
+    for group, forms in zip(groups(), _forms(), strict=True):
         if any(_contains(stems, form) for form in forms):
             for member, form in zip(group, forms, strict=True):
                 if not _contains(stems, form) and member not in out:
