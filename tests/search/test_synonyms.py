@@ -68,3 +68,28 @@ def test_an_inflected_query_reaches_its_group() -> None:
     # "signed out" is the member "sign out"; "makes up" is "make up"
     assert ("logout",) in synonyms.expand(["users", "keep", "getting", "signed", "out"])
     assert ("hallucinate",) in synonyms.expand(["the", "bot", "makes", "up", "answers"])
+
+
+def test_filler_words_do_not_break_a_member() -> None:
+    # "the website is down" holds the member "website down" once "is" is skipped
+    found = synonyms.expand_at(["the", "website", "is", "down"])
+    assert any(("outage",) in others and span == range(1, 4) for span, others in found)
+    assert synonyms.expand(["website", "not", "down"]) == []
+
+
+def test_a_phrase_member_credits_the_words_it_spans() -> None:
+    docs = [
+        agent("session-helper", "Renews sessions before they expire"),
+        agent("aaa-lister", "Lists users and teams"),
+    ]
+    # relaxed (no entry holds every word): "signed out" covers "signed" through its group
+    # ("session"), so the session entry is not dropped for covering none of the query
+    ids = [h.id for h in rank(MemoryCorpus(docs), "users signed out weekly").hits]
+    assert "session-helper" in ids
+
+
+def test_question_filler_verbs_are_stop_words() -> None:
+    from orkestra.search.text import query_words
+
+    assert query_words("we need the logs to keep getting rotated") == ["logs", "rotated"]
+    assert query_words("keep getting") == ["keep", "getting"]  # nothing else: kept

@@ -189,10 +189,15 @@ def _prepare(corpus: Corpus, query: str, words: list[str]) -> _Query:
 
     fuzzy = [_neighbours(corpus, w) for w in words]
     groups = [_group(w, f) for w, f in zip(words, fuzzy, strict=True)]
-    expansions = [lexical.quote(" ".join(m)) for m in synonyms.expand(tokens(query))]
-    per_word = [
-        lexical.any_of(lexical.quote(" ".join(m)) for m in synonyms.expand([w])) for w in words
-    ]
+    said = tokens(query)
+    found = synonyms.expand_at(said)
+    expansions = list(dict.fromkeys(lexical.quote(" ".join(m)) for _, ms in found for m in ms))
+    # a word's synonyms: those of every member found over it (`signed out` credits `signed`)
+    per_word = []
+    for word in words:
+        at = {i for i, w in enumerate(said) if w == word}
+        members = [m for span, ms in found if at.intersection(span) for m in ms]
+        per_word.append(lexical.any_of(dict.fromkeys(lexical.quote(" ".join(m)) for m in members)))
     return _Query(words, groups, fuzzy, expansions, per_word)
 
 

@@ -59,9 +59,26 @@ def stem(word: str) -> str:
     return word
 
 
-def _contains(words: Sequence[str], member: Sequence[str]) -> bool:
-    size = len(member)
-    return any(tuple(words[i : i + size]) == tuple(member) for i in range(len(words) - size + 1))
+#: words skipped when a member is looked for in a query (`the site is down` holds `site down`)
+FILLER = frozenset(
+    {
+        "a", "an", "the", "is", "are", "was", "were", "be", "been", "being",
+        "get", "gets", "got", "getting", "keep", "keeps",
+    }
+)  # fmt: skip
+
+
+def _spans(words: Sequence[str], member: Sequence[str]) -> list[range]:
+    """Where `member` occurs in `words` (indices into `words`), filler words skipped."""
+    kept = [i for i, w in enumerate(words) if w not in FILLER]
+    out = []
+    for seq in (list(range(len(words))), kept):
+        size = len(member)
+        for start in range(len(seq) - size + 1):
+            at = seq[start : start + size]
+            if all(words[i] == m for i, m in zip(at, member, strict=True)):
+                out.append(range(at[0], at[-1] + 1))
+    return out
 
 
 @functools.cache
@@ -70,14 +87,26 @@ def _forms() -> tuple[tuple[tuple[str, ...], ...], ...]:
     return tuple(tuple(tuple(stem(w) for w in member) for member in group) for group in groups())
 
 
+def expand_at(words: Sequence[str]) -> list[tuple[range, list[tuple[str, ...]]]]:
+    """For each place a group's member occurs in the query's words (compared by `stem`, filler
+    words skipped): the words it spans and the group's other members the query does not say."""
+    stems = [stem(w) for w in words]
+    out: list[tuple[range, list[tuple[str, ...]]]] = []
+    for group, forms in zip(groups(), _forms(), strict=True):
+        found = [(span, form) for form in forms for span in _spans(stems, form)]
+        if not found:
+            continue
+        said = {form for _, form in found}
+        others = [m for m, form in zip(group, forms, strict=True) if form not in said]
+        if others:
+            out.extend((span, others) for span, _ in found)
+    return out
+
+
 def expand(words: Sequence[str]) -> list[tuple[str, ...]]:
     """Members of the groups the query's words belong to (compared by `stem`), minus what the
     query already says."""
-    stems = [stem(w) for w in words]
     out: list[tuple[str, ...]] = []
-    for group, forms in zip(groups(), _forms(), strict=True):
-        if any(_contains(stems, form) for form in forms):
-            for member, form in zip(group, forms, strict=True):
-                if not _contains(stems, form) and member not in out:
-                    out.append(member)
+    for _span, others in expand_at(words):
+        out.extend(m for m in others if m not in out)
     return out

@@ -9,7 +9,8 @@ _WORD = re.compile(r"[^\W_]+")
 
 #: query words ignored unless the query holds nothing else: English function words (articles,
 #: pronouns, auxiliaries, question words; the core of the usual stop-word lists) that match nearly
-#: every entry and say nothing about what is asked
+#: every entry and say nothing about what is asked, and the filler verbs of a question asked in
+#: plain words ("we need", "keeps getting")
 STOPWORDS = frozenset(
     """a an and are as at be by for from in is it of on or that the this to was with
     i me my myself we our ours us you your yours he him his she her it its they them their
@@ -17,7 +18,8 @@ STOPWORDS = frozenset(
     having do does did doing can could would should will shall may might must
     some any each few more most other such no nor not only own same so than too very just now
     all both into through during before after above below up down out off over under again
-    further then once here there about against between because until while if""".split()  # noqa: SIM905
+    further then once here there about against between because until while if
+    get gets got getting keep keeps need needs want wants please every really""".split()  # noqa: SIM905
 )
 
 
