@@ -119,7 +119,7 @@ class TextRetriever(_Memo):
 
 
 #: bm25 column weights of the identifier-words table: path words, definition words
-IDENT_WEIGHTS = (2.0, 1.0)
+IDENT_WEIGHTS = (8.0, 1.0)
 
 
 class StructuralRetriever(_Memo):
@@ -217,7 +217,7 @@ class StructuralRetriever(_Memo):
 
 
 #: how many top hits of each seeding retriever start the graph walk
-SEED_HITS = 10
+SEED_HITS = 3
 #: restart probability's complement of the personalised PageRank walk
 WALK_DAMPING = 0.5
 WALK_ROUNDS = 12
