@@ -84,6 +84,10 @@ class Corpus(Protocol):
         """`match` of the documents matching every group (each an FTS5 expression)."""
         ...
 
+    def match_any(self, parts: Sequence[str], types: Sequence[str], limit: int | None) -> list[int]:
+        """`match` of the documents matching any of `parts` (each an FTS5 expression)."""
+        ...
+
     def match_all_counts(self, groups: Sequence[str], types: Sequence[str]) -> dict[str, int]:
         """`match_counts` of the documents matching every group."""
         ...

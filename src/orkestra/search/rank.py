@@ -265,8 +265,8 @@ def rank(
             matched = set(corpus.match_within(strict, exact)) if exact else set()
         pool += [ref for ref in exact if ref not in set(pool)]
     elif _relaxable(words):  # relaxed: the best-covering subsets of the words (and synonyms)
-        anything = lexical.any_of([*prepared.groups, *prepared.expansions])
-        pool = corpus.match(anything, keep.types, RELAXED_POOL)
+        anything = [*prepared.groups, *prepared.expansions]
+        pool = corpus.match_any(anything, keep.types, RELAXED_POOL)
         coverage = _coverage(corpus, prepared, pool)
         best = max(coverage.values(), default=0.0)
         pool = [ref for ref in pool if coverage[ref] >= RELAXED_SHARE * best and coverage[ref] > 0]
@@ -289,9 +289,10 @@ def rank(
     found = _gather(corpus, words, prepared.fuzzy, set(pool))
     if coverage is not None:  # the relaxed pool came with the synonyms: rank the words alone
         inside = set(pool)
-        anything = lexical.any_of(prepared.groups)
         by_words = [
-            ref for ref in corpus.match(anything, keep.types, RELAXED_POOL) if ref in inside
+            ref
+            for ref in corpus.match_any(prepared.groups, keep.types, RELAXED_POOL)
+            if ref in inside
         ]
     else:
         by_words = pool  # already best `bm25()` first

@@ -54,6 +54,12 @@ class IndexCorpus:
 
         return self.match(lexical.all_of(groups), types, limit)
 
+    def match_any(self, parts: Sequence[str], types: Sequence[str], limit: int | None) -> list[int]:
+        """`match` of the documents matching any of `parts` (`warm` answers it from memory)."""
+        from orkestra.retrieval import lexical
+
+        return self.match(lexical.any_of(parts), types, limit)
+
     def match_all_counts(self, groups: Sequence[str], types: Sequence[str]) -> dict[str, int]:
         """`match_counts` of the documents matching every group."""
         from orkestra.retrieval import lexical

@@ -91,8 +91,11 @@ def expand_at(words: Sequence[str]) -> list[tuple[range, list[tuple[str, ...]]]]
     """For each place a group's member occurs in the query's words (compared by `stem`, filler
     words skipped): the words it spans and the group's other members the query does not say."""
     stems = [stem(w) for w in words]
+    present = set(stems)
     out: list[tuple[range, list[tuple[str, ...]]]] = []
     for group, forms in zip(groups(), _forms(), strict=True):
+        if present.isdisjoint(form[0] for form in forms):
+            continue  # no member starts with a word of the query
         found = [(span, form) for form in forms for span in _spans(stems, form)]
         if not found:
             continue

@@ -18,7 +18,7 @@ from __future__ import annotations
 import heapq
 import sqlite3
 from collections import Counter, OrderedDict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from orkestra.search.sqlcorpus import IndexCorpus
 
@@ -118,7 +118,29 @@ class WarmCorpus(IndexCorpus):
     def match_all(
         self, groups: Sequence[str], types: Sequence[str], limit: int | None
     ) -> list[int]:
-        scored = self._scored(groups, types)
+        return self._best(self._scored(groups, types), limit)
+
+    def match_any(self, parts: Sequence[str], types: Sequence[str], limit: int | None) -> list[int]:
+        # an OR's `bm25()` is the sum of the shares of the parts a document matches
+        self._ident()
+        kinds = self._state.kinds
+        wanted = set(types)
+        scored: dict[int, float] = {}
+        for part in (self._group(p) for p in parts if p):
+            for ref, share in part.items():
+                if not wanted or kinds[ref] in wanted:
+                    scored[ref] = scored.get(ref, 0.0) + share
+        return self._best(scored, limit)
+
+    def match_frequency(self, expr: str) -> int:
+        return len(self._group(expr))
+
+    def match_within(self, expr: str, refs: Collection[int]) -> set[int]:
+        group = self._group(expr)
+        return {ref for ref in refs if ref in group}
+
+    def _best(self, scored: dict[int, float], limit: int | None) -> list[int]:
+        """The refs of `scored` in `match`'s order (`bm25()` rounded, type, id, path, line)."""
         ident = self._ident()
         items = scored.items()
         if limit is not None and len(scored) > limit > 0:
