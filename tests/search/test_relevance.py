@@ -17,6 +17,9 @@ from tests.search.relevance import evaluate
 KEYWORD_BEFORE = {"dev": (0.90, 0.88), "held": (0.95, 0.95)}
 #: the blind held-out task-shaped questions (third round, `held`): issue 18's targets
 TASK_HELD = (0.90, 0.75)
+#: the second-round held-out questions (their misses were seen once before the concept table grew,
+#: so not blind): what the search reaches now, below the targets (0.64 / 0.48 before)
+TASK_HELD_2 = (0.77, 0.70)
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +42,12 @@ def test_held_out_task_questions(market: Path) -> None:
     assert got.recall >= TASK_HELD[0], got.misses
     assert got.mrr >= TASK_HELD[1], got.misses
     assert got.empty == 0  # relaxation: no real question goes unanswered
+
+
+def test_second_round_task_questions(market: Path) -> None:
+    got = evaluate.measure(market, evaluate.query_sets()["task"]["held-2"])
+    assert (got.recall, got.mrr) >= TASK_HELD_2, got.misses
+    assert got.empty == 0
 
 
 def test_fusion_beats_each_retriever_alone_on_questions(market: Path) -> None:
