@@ -81,15 +81,17 @@ def extract(language: str, source: bytes) -> FileFacts:
             continue
         seen.add(name_node.start_byte)
         name = _text(name_node)
+        member = _is_member(name_node)
+        point = name_node.start_point
         facts.refs.append(
             Ref(
                 name=name,
-                line=name_node.start_point[0] + 1,
-                col=name_node.start_point[1] + 1,
+                line=point[0] + 1,
+                col=point[1] + 1,
                 kind=kind,
-                member=_is_member(name_node),
+                member=member,
                 scope=scope_of(name_node.start_byte),
-                owner=_owner(name_node),
+                owner=_owner(name_node) if member else "",
             )
         )
     facts.refs.sort(key=lambda r: (r.line, r.col, r.name))
@@ -266,9 +268,9 @@ def _is_member(name_node: Any) -> bool:
 
 
 def _owner(name_node: Any) -> str:
-    """The plain name a member is accessed on (`st` in `st.Total`), else ""."""
+    """The plain name a member (`_is_member`) is accessed on (`st` in `st.Total`), else ""."""
     parent = name_node.parent
-    if parent is None or not _is_member(name_node):
+    if parent is None:
         return ""
     if parent.type == "token_tree":
         before = name_node.prev_sibling.prev_sibling

@@ -77,6 +77,7 @@ class Resolver:
         self.quals: dict[int, str] = {}
         self.containers: set[str] = set()
         self.memo: dict[tuple[Any, ...], int | None] = {}
+        self.answers: dict[tuple[Any, ...], int | None] = {}
         self.namespaces: set[str] = set()
         for *row, signature in conn.execute(
             "SELECT id, file_id, name, qualname, kind, signature FROM symbols ORDER BY id"
@@ -155,7 +156,16 @@ class Resolver:
 
     def resolve(self, fid: int, name: str, member: bool, scope: str, owner: str = "") -> int | None:
         """The definition a reference means, or None when it cannot be told; a C/C++ prototype
-        gives way to the one implementation of the same qualified name."""
+        gives way to the one implementation of the same qualified name (memoised: a file names
+        the same thing from the same scope many times)."""
+        key = (fid, name, member, scope, owner)
+        if key in self.answers:
+            return self.answers[key]
+        found = self._resolved(fid, name, member, scope, owner)
+        self.answers[key] = found
+        return found
+
+    def _resolved(self, fid: int, name: str, member: bool, scope: str, owner: str) -> int | None:
         found = self._resolve(fid, name, member, scope, owner)
         if found is None or self.kinds.get(found) != "prototype":
             return found
