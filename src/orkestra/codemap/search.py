@@ -20,10 +20,6 @@ STOPWORDS = frozenset(
     using all any each every than then there these those their our your my we you they also
     add adds added fix fixes fixed make makes one two new""".split()  # noqa: SIM905
 )
-#: the bonus of a definition whose whole name the query spells out
-EXACT = 10.0
-#: modules whose neighbourhood the graph retriever explores for a question in words
-SEEDS = 5
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+")
 _SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
@@ -132,43 +128,6 @@ class StructuralRetriever(_Memo):
     def __init__(self, conn: sqlite3.Connection) -> None:
         super().__init__()
         self.conn = conn
-
-    def symbols(self, query: str, limit: int) -> list[tuple[float, Any]]:
-        """(score, row) of matching symbols, best first: row = id, path, line, signature, ...
-
-        A symbol scores the rarity (idf over all symbol names) of the query words its name is
-        made of, divided by the square root of its name's word count; a name the query spells
-        out exactly scores EXACT more."""
-        raw = {w.lower() for w in _WORD.findall(query) if len(w) >= 2}
-        words = terms(query)
-        if not words and not raw:
-            return []
-        total = self.conn.execute("SELECT count(*) FROM symbols").fetchone()[0] or 1
-        idf = {}
-        for word in words:
-            df = self.conn.execute(
-                "SELECT count(*) FROM symbols WHERE lower(name) LIKE ?", (f"%{word}%",)
-            ).fetchone()[0]
-            idf[word] = math.log((total + 1) / (df + 1))
-        likes = " OR ".join("lower(s.name) LIKE ?" for _ in words) or "0"
-        rows = self.conn.execute(
-            "SELECT s.id, f.path, s.line, s.signature, s.centrality, s.name, s.kind FROM symbols s "
-            f"JOIN files f ON f.id = s.file_id WHERE lower(s.name) IN ({','.join('?' * len(raw))}) "
-            f"OR {likes} LIMIT 20000",
-            [*raw, *(f"%{w}%" for w in words)],
-        ).fetchall()
-        scored = []
-        for row in rows:
-            name = row[5].lower()
-            parts = set(terms(row[5])) or {name}
-            hits = [idf[w] for w in words if w in parts]
-            # one matching word is weak evidence (`folder`, `find`): it counts half
-            matched = sum(hits) * len(hits) / (len(hits) + 1)
-            score = (EXACT if name in raw else 0.0) + matched / math.sqrt(len(parts))
-            if score > 0:
-                scored.append((score + min(row[4], 10.0) * 0.01, row))
-        scored.sort(key=lambda item: (-item[0], item[1][1], item[1][2]))
-        return scored[:limit]
 
     def exact(self, query: str) -> list[tuple[int, str, int, str, float]]:
         """(symbol id, path, line, signature, centrality) of definitions whose whole name the
