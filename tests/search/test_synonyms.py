@@ -1,6 +1,8 @@
-"""The synonym table (src/orkestra/search/synonyms.yaml): one test per group, and its weight."""
+"""The synonym table (src/orkestra/search/synonyms.json): one test per group, and its weight."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -93,3 +95,34 @@ def test_question_filler_verbs_are_stop_words() -> None:
 
     assert query_words("we need the logs to keep getting rotated") == ["logs", "rotated"]
     assert query_words("keep getting") == ["keep", "getting"]  # nothing else: kept
+
+
+def test_a_broken_table_is_an_error_naming_the_group_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from orkestra.core.errors import InputError
+
+    table = tmp_path / "synonyms.json"
+    table.write_text(
+        '{"groups": {\n  "ops": [\n    ["k8s", "kubernetes"],\n    ["lonely"]\n  ]\n}}\n'
+    )
+    monkeypatch.setattr(synonyms, "TABLE", table)
+    synonyms.groups.cache_clear()
+    try:
+        with pytest.raises(InputError) as caught:
+            synonyms.groups()
+    finally:
+        synonyms.groups.cache_clear()
+    assert caught.value.line == 4 and "at least two words" in caught.value.message
+
+
+def test_search_reads_the_table_without_a_yaml_parser() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from orkestra.search import synonyms; synonyms.groups(); "
+        "print('yaml' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"

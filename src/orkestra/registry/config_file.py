@@ -7,13 +7,13 @@ config alone (mining, changelog, knowledge settings when the light reader cannot
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from orkestra.core import project, yamlio
 from orkestra.core.errors import InputError
-from orkestra.registry.models.config import Config
+
+if TYPE_CHECKING:
+    from orkestra.registry.models.config import Config
 
 
 def read_config(root: Path) -> dict[str, Any]:
@@ -30,6 +30,10 @@ def read_config(root: Path) -> dict[str, Any]:
 
 def load_config(root: Path) -> Config:
     """The validated config; defaults when the file is missing; `InputError` with file:line."""
+    from pydantic import ValidationError  # only here: reading the plain values needs no pydantic
+
+    from orkestra.registry.models.config import Config
+
     data = read_config(root)
     try:
         return Config.model_validate(data)

@@ -1,4 +1,4 @@
-"""The built-in synonym table (`synonyms.yaml`, data) and query expansion with it.
+"""The built-in synonym table (`synonyms.json`, data) and query expansion with it.
 
 A query word (or a run of query words) that is a member of a group brings the group's other members
 as expansions: looked for by a retriever of its own whose weight is lower than the original words'
@@ -13,29 +13,49 @@ from pathlib import Path
 
 from orkestra.search.text import tokens
 
-TABLE = Path(__file__).resolve().parent / "synonyms.yaml"
+TABLE = Path(__file__).resolve().parent / "synonyms.json"
+DISPLAY = "src/orkestra/search/synonyms.json"
 
 
 @functools.cache
 def groups() -> tuple[tuple[tuple[str, ...], ...], ...]:
-    """The synonym groups, each member as its tokens (`("sign", "in")`)."""
-    from orkestra.core import yamlio
+    """The synonym groups, each member as its tokens (`("sign", "in")`), in the table's order.
+
+    The table is JSON (read with the standard library: every `search` reads it, and a YAML
+    parser would cost the command a tenth of its start-up); `groups` maps a topic to its groups.
+    """
+    from orkestra.core import jsonio
     from orkestra.core.errors import InputError
 
-    data = yamlio.load_mapping(TABLE, display="src/orkestra/search/synonyms.yaml")
-    raw = data.get("groups")
-    if not isinstance(raw, list):
-        raise InputError("`groups` must be a list of lists", file=str(TABLE), line=1)
+    text = jsonio.read_text(TABLE)
+    data = jsonio.loads(text, source=DISPLAY)
+    topics = data.get("groups") if isinstance(data, dict) else None
+    if not isinstance(topics, dict):
+        raise InputError("`groups` must map each topic to its groups", file=DISPLAY, line=1)
     out = []
-    for index, group in enumerate(raw):
-        line = yamlio.line_of(data, ("groups", index)) or 1
-        if not isinstance(group, list) or len(group) < 2:
-            raise InputError("a synonym group lists at least two words", file=str(TABLE), line=line)
-        members = tuple(tuple(tokens(str(m))) for m in group)
-        if not all(members):
-            raise InputError("a synonym group holds an empty word", file=str(TABLE), line=line)
-        out.append(members)
+    for topic, listed in topics.items():
+        for group in listed if isinstance(listed, list) else [None]:
+            line = _line_of(text, group)
+            if not isinstance(group, list) or len(group) < 2:
+                raise InputError(
+                    f"{topic}: a synonym group lists at least two words", file=DISPLAY, line=line
+                )
+            members = tuple(tuple(tokens(str(m))) for m in group)
+            if not all(members):
+                raise InputError(
+                    f"{topic}: a synonym group holds an empty word", file=DISPLAY, line=line
+                )
+            out.append(members)
     return tuple(out)
+
+
+def _line_of(text: str, group: object) -> int:
+    """The line of the table where `group` is written (each group stands on a line of its own)."""
+    import json
+
+    written = json.dumps(group, ensure_ascii=False)
+    at = text.find(written)
+    return text.count("\n", 0, at) + 1 if at >= 0 else 1
 
 
 def stem(word: str) -> str:
