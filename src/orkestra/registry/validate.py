@@ -79,9 +79,7 @@ def agent_references(reg: Registry) -> Iterator[Finding]:
     for agent in reg.agents.values():
         loc = reg.loc("agent", agent.name)
         owner = f"agent '{agent.name}'"
-        yield from _missing(
-            reg, "identity", agent.identity, reg.identities, "ORK020", owner, loc
-        )
+        yield from _missing(reg, "identity", agent.identity, reg.identities, "ORK020", owner, loc)
         yield from _missing(
             reg, "mindset", filter(None, [agent.mindset]), reg.mindsets, "ORK021", owner, loc
         )
@@ -93,9 +91,7 @@ def agent_references(reg: Registry) -> Iterator[Finding]:
         yield from _missing(reg, "tool", agent.all_tools(), tools, "ORK025", owner, loc)
         yield from _missing(reg, "domain", agent.domains, reg.domains, "ORK026", owner, loc)
         if agent.replaced_by:
-            yield from _missing(
-                reg, "agent", [agent.replaced_by], reg.agents, "ORK031", owner, loc
-            )
+            yield from _missing(reg, "agent", [agent.replaced_by], reg.agents, "ORK031", owner, loc)
         if agent.role != "orchestrator":
             for tool in agent.all_tools():
                 if reg.is_agent_tool(tool.split("(", 1)[0].strip()):
@@ -128,9 +124,7 @@ def scope_references(reg: Registry) -> Iterator[Finding]:
     for skill in reg.skills.values():
         if skill.source == "core":
             owner = f"skill '{skill.name}'"
-            yield from _missing(
-                reg, "tool", skill.allowed_tools, tools, "ORK025", owner, skill.loc
-            )
+            yield from _missing(reg, "tool", skill.allowed_tools, tools, "ORK025", owner, skill.loc)
     for command in reg.commands.values():
         loc = reg.loc("command", command.name)
         owner = f"command '{command.name}'"
