@@ -1,37 +1,26 @@
 """The no-op `mine sync` decided from the index header alone (standard library only).
 
-`orkestra mine sync` on an up-to-date index must not pay for pydantic or GitPython: this module
+`orkestra mine sync` on an up-to-date index must not pay for pydantic: this module
 reads the header, asks git for HEAD with one tiny `git rev-parse`, and builds the result shape.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 from typing import Any
 
+from orkestra.core import git
+from orkestra.core.errors import InputError
 from orkestra.mining import index
 
 
-def _env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k == "GIT_EXEC_PATH"}
-
-
 def git_head(root: Path) -> str | None:
-    """HEAD's sha via one tiny `git rev-parse` (None if there is none)."""
+    """HEAD's sha via one tiny `git rev-parse` through the one git runner (None if there is none)."""
     try:
-        out = subprocess.run(
-            ["git", "rev-parse", "--verify", "--quiet", "HEAD^{commit}"],
-            cwd=root,
-            env=_env(),
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-    except OSError:  # git cannot run: no cheap answer; the full sync reports the error
+        out = git.run(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False)
+    except InputError:  # git cannot run: no cheap answer; the full sync reports the error
         return None
-    return out.stdout.strip() or None if out.returncode == 0 else None
+    return out.stdout.strip() or None if out.ok else None
 
 
 def noop_result(root: Path) -> dict[str, Any] | None:
