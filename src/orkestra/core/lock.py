@@ -53,15 +53,27 @@ def release(fd: int) -> None:
 
 
 @contextlib.contextmanager
-def locked(path: str | os.PathLike[str], *, append: bool = False) -> Iterator[int]:
+def locked(
+    path: str | os.PathLike[str],
+    *,
+    append: bool = False,
+    root: str | os.PathLike[str] | None = None,
+) -> Iterator[int]:
     """Open `path` (created, mode 0644, parents made) and hold its exclusive lock; yield the fd.
 
     A symlink at `path` is never followed (`UnsafePathError`): a planted link cannot redirect
-    an append or a lock file outside the project.
+    an append or a lock file outside the project. With `root`, the path must also stay inside
+    `root` with no symlinked folder on the way (a planted `.orkestra -> elsewhere`).
 
     With `append=True` the descriptor is opened with `O_APPEND`, so a ledger append written
     through it while the lock is held lands whole at the end. The fd is closed on exit.
     """
+    if root is not None:  # inside the project, no symlinked folder on the way (checked first)
+        from pathlib import Path
+
+        from orkestra.core.safewrite import check_target
+
+        check_target(Path(root), Path(path))
     folder = os.path.dirname(os.fspath(path))
     if folder:
         os.makedirs(folder, exist_ok=True)

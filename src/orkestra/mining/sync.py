@@ -98,7 +98,7 @@ def _early_log(root: Path) -> Iterator[_Early | None]:
 def _locked(root: Path) -> Iterator[None]:
     from orkestra.core.lock import locked
 
-    with locked(index.folder(root) / "lock"):
+    with locked(index.folder(root) / "lock", root=root):
         yield
 
 

@@ -174,7 +174,7 @@ class ParseCache:
             separators=(",", ":"),
         )
         try:
-            with lock.locked(self.root / LOCK):
+            with lock.locked(self.root / LOCK, root=self.root):
                 safewrite.write_file(self.root, CACHE, payload, durable=False)
         except (OSError, OrkestraError):  # read-only project: nothing to cache into
             return

@@ -128,5 +128,5 @@ def transaction(root: Path) -> Iterator[None]:
     both supersede the same entry (which would leave two current classifications)."""
     from orkestra.core.lock import locked
 
-    with locked(root / LOCK):
+    with locked(root / LOCK, root=root):
         yield

@@ -81,7 +81,7 @@ def _check(conn: sqlite3.Connection) -> None:
 def _locked(root: Path) -> Iterator[None]:
     from orkestra.core.lock import locked
 
-    with locked(root / ".orkestra" / LOCK_NAME):
+    with locked(root / ".orkestra" / LOCK_NAME, root=root):
         yield
 
 
@@ -116,6 +116,10 @@ def rebuild(root: Path, *, seen: tuple[int, int, int] | None) -> None:
         if now is not None and now != seen and _usable(path):
             return
         tmp = path.with_name(f"{INDEX_NAME}.{os.getpid()}.tmp")
+        from orkestra.core import safewrite  # a rebuild only: not on the warm path
+
+        for target in (tmp, path):  # never built or renamed through a symlinked folder or link
+            safewrite.check_target(root, target)
         tmp.unlink(missing_ok=True)
         conn = sqlite3.connect(tmp, isolation_level=None)
         try:
