@@ -25,23 +25,31 @@ class Placement:
 
 
 def place(old: str | None, header: str, body: str, *, into_existing: bool) -> Placement:
-    """The new file text for `header` + `body` given the current text `old` (None: no file)."""
+    """The new file text for `header` + `body` given the current text `old` (None: no file).
+
+    A byte-order mark stays first and the managed block uses the file's own line ending (that of
+    its first line), so a hand-written CRLF file never gets mixed endings.
+    """
     if old is None:
         return Placement("create", header + body)
-    if old.startswith(header):
-        return Placement("replace", header + body)
-    block = _block(body)
+    bom = "\ufeff" if old.startswith("\ufeff") else ""
+    text = old[len(bom) :]
+    if text.startswith(header):
+        return Placement("replace", bom + header + body)
+    newline = "\r\n" if text.split("\n", 1)[0].endswith("\r") else "\n"
+    block = _block(body).replace("\n", newline)
     begin, end = old.find(BEGIN), old.find(END)
     if begin >= 0 and end > begin:
         after = old[end + len(END) :]
-        after = after[1:] if after.startswith("\n") else after
+        after = after[len(newline) :] if after.startswith(newline) else after.removeprefix("\n")
         return Placement("update-block", old[:begin] + block + after)
     if begin >= 0 or end >= 0:
         return Placement("refuse", None, "it holds only one of the managed-block markers")
     if not into_existing:
         return Placement("refuse", None, "it was not written by Orkestra")
-    cut = _after_title(old)
-    return Placement("insert-block", old[:cut] + _gap(old[:cut]) + block + "\n" + old[cut:])
+    cut = len(bom) + _after_title(text)
+    head = old[:cut]
+    return Placement("insert-block", head + _gap(head, bom, newline) + block + newline + old[cut:])
 
 
 def _block(body: str) -> str:
@@ -56,8 +64,8 @@ def _after_title(text: str) -> int:
     return len(text) if newline < 0 else newline + 1
 
 
-def _gap(head: str) -> str:
+def _gap(head: str, bom: str, newline: str) -> str:
     """A blank line between the title and the block (a title without a newline gets one too)."""
-    if not head:
+    if head == bom:
         return ""
-    return "\n" if head.endswith("\n") else "\n\n"
+    return newline if head.endswith("\n") else newline * 2
