@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from orkestra.retrieval import indel
 from orkestra.search import scoring
 from orkestra.search.corpus import MemoryCorpus
 from orkestra.search.document import Document
@@ -107,3 +110,26 @@ def test_score_formula_by_hand() -> None:
     # the fields retriever's score of it (id 6, title 5, context 3); the hit shows the fused one
     assert scoring.score({1: [1.0], 2: [1.0]}, [6.0, 5.0, 3.0], 1, False) == pytest.approx(5.3)
     assert hit.matched_fields == ("title", "context")
+
+
+_WORDS = st.text(alphabet=st.sampled_from("abcdeé漢kubernets"), max_size=16)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_WORDS, _WORDS)
+def test_the_small_pool_ratio_is_rapidfuzz_ratio_exactly(a: str, b: str) -> None:
+    from rapidfuzz import fuzz
+
+    assert indel.ratio(a, b) == fuzz.ratio(a, b)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet="abcdekrt", min_size=4, max_size=9), st.lists(_WORDS, max_size=30))
+def test_a_small_pool_and_rapidfuzz_find_the_same_neighbours(word: str, pool: list[str]) -> None:
+    small = scoring.fuzzy_terms(word, pool)
+    kept = scoring.SMALL_POOL
+    scoring.SMALL_POOL = -1  # every pool through rapidfuzz
+    try:
+        assert scoring.fuzzy_terms(word, pool) == small
+    finally:
+        scoring.SMALL_POOL = kept

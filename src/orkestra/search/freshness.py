@@ -11,12 +11,12 @@ a second edit within the file system's timestamp granularity would not change it
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import marshal
 import sqlite3
 import time
 from pathlib import Path
 
+from orkestra.core.digest import blake2b
 from orkestra.search import layout, store
 from orkestra.search.document import Document
 
@@ -67,7 +67,7 @@ def _path(unit: str, name: str, settings: layout.Settings) -> str:
 
 
 def _fingerprint(stats: layout.Stats) -> str:
-    return hashlib.blake2b(marshal.dumps(list(stats.items())), digest_size=16).hexdigest()
+    return blake2b(marshal.dumps(list(stats.items())), digest_size=16).hexdigest()
 
 
 def _group(unit: str, path: str) -> str:
@@ -118,7 +118,7 @@ def _digest(root: Path, path: str) -> str:
     else:
         target = _provider_file() if path.startswith(f"{PROVIDER}/") else root / path
     try:
-        return hashlib.blake2b(target.read_bytes(), digest_size=16).hexdigest()
+        return blake2b(target.read_bytes(), digest_size=16).hexdigest()
     except OSError:  # gone since the scan: an empty digest differs, so it is read again
         return ""
 

@@ -38,6 +38,8 @@ PREFIX_MIN_LEN = 3
 FUZZY = 0.6
 FUZZY_MIN_LEN = 4
 FUZZY_MIN_RATIO = 80.0
+#: the largest fuzzy pool scored without rapidfuzz (`fuzzy_terms`)
+SMALL_POOL = 2000
 SUPPORT = 0.1
 SAME_FIELD = 0.5
 EXACT_ID_BONUS = 100.0
@@ -53,15 +55,29 @@ def fuzzy_length_range(word: str) -> tuple[int, int]:
 
 
 def fuzzy_terms(word: str, pool: Sequence[str]) -> dict[str, float]:
-    """Quality of each token of `pool` that is a typo-distance neighbour of `word`."""
+    """Quality of each token of `pool` that is a typo-distance neighbour of `word`.
+
+    The ratio is rapidfuzz's `fuzz.ratio`. A pool of at most `SMALL_POOL` terms (a small project's
+    vocabulary) is scored by `retrieval.indel.ratio`, which gives the same values, so that a one-off `search`
+    does not pay rapidfuzz's import (~8 ms); a larger pool loads rapidfuzz."""
     if len(word) < FUZZY_MIN_LEN or not word.isalpha() or not pool:
         return {}
-    from rapidfuzz import fuzz, process
+    if len(pool) <= SMALL_POOL:
+        from orkestra.retrieval.indel import ratio as indel_ratio
 
+        scored = ((term, indel_ratio(word, term)) for term in pool)
+        matches = [(term, ratio) for term, ratio in scored if ratio >= FUZZY_MIN_RATIO]
+    else:
+        from rapidfuzz import fuzz, process
+
+        matches = [
+            (term, ratio)
+            for term, ratio, _ in process.extract(
+                word, pool, scorer=fuzz.ratio, score_cutoff=FUZZY_MIN_RATIO, limit=None
+            )
+        ]
     found: dict[str, float] = {}
-    for term, ratio, _ in process.extract(
-        word, pool, scorer=fuzz.ratio, score_cutoff=FUZZY_MIN_RATIO, limit=None
-    ):
+    for term, ratio in matches:
         if term != word and term.isalpha() and not term.startswith(word):
             found[term] = FUZZY * ratio / 100.0
     return found
