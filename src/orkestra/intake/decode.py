@@ -1,4 +1,5 @@
-"""Encoded layers: base64, hex, percent-encoding and HTML entities decoded for a second look.
+"""Encoded layers: base64 (gzip/zlib inside too), base32, hex, backslash escapes,
+percent-encoding and HTML entities decoded for a second look.
 
 An instruction that is base64 in the file is still an instruction once the model decodes it. Each
 layer found is decoded when the result is readable text, and decoded again (up to `MAX_DEPTH`), with
@@ -11,6 +12,7 @@ import base64
 import binascii
 import html
 import re
+import zlib
 from dataclasses import dataclass
 from urllib.parse import unquote
 
@@ -25,6 +27,12 @@ _HEX = re.compile(
     r"(?:\\x[0-9A-Fa-f]{2}){6,}|(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){12,}(?![0-9A-Fa-f])"
 )
 _PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2}[^%\s]{0,3}){4,}")
+_BASE32 = re.compile(r"(?<![A-Za-z0-9+/=])[A-Z2-7]{24,}={0,6}(?![A-Za-z0-9+/])")
+_ESCAPED = re.compile(
+    r"(?:\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}|\\x[0-9A-Fa-f]{2}|\\[0-7]{3})"
+    r"(?:[^\s\\]{0,3}(?:\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}|\\x[0-9A-Fa-f]{2}|\\[0-7]{3}))+"
+    r"[^\s\\]*(?:[ \t]+[^\s\\]+){0,12}"
+)
 _ENCODED = re.compile(r"[\w+/=%\\&#;\s-]+")  # a layer that is itself an encoding
 _ENTITIES = re.compile(r"(?:&#x?[0-9A-Fa-f]+;|&[A-Za-z]+;)")
 
@@ -53,6 +61,38 @@ def readable(data: bytes) -> str | None:
     return text if wordy and printable / len(text) >= MIN_READABLE else None
 
 
+def _unpacked(data: bytes) -> bytes:
+    """gzip or zlib data inflated (within the budget), anything else as is."""
+    if data[:2] != b"\x1f\x8b" and not (
+        data[:1] == b"\x78" and data[1:2] in (b"\x01", b"\x5e", b"\x9c", b"\xda")
+    ):
+        return data
+    inflate = zlib.decompressobj(wbits=47)  # 32 + 15: gzip or zlib header, detected
+    try:
+        return inflate.decompress(data, MAX_BYTES)
+    except zlib.error:  # not compressed after all
+        return data
+
+
+def _base32(run: str) -> str | None:
+    if len(run) > MAX_BYTES * 8 // 5 or len(run.rstrip("=")) % 8 not in (0, 2, 4, 5, 7):
+        return None
+    try:
+        bare = run.rstrip("=")
+        return readable(_unpacked(base64.b32decode(bare + "=" * (-len(bare) % 8))))
+    except (binascii.Error, ValueError):  # not base32 after all
+        return None
+
+
+def _escapes(run: str) -> str | None:
+    """`\\u0069gnore`, `\\x69` and `\\151` escapes as the program or model that reads them sees them."""
+    try:
+        text = run.encode("latin-1", "backslashreplace").decode("unicode_escape")
+    except (UnicodeDecodeError, UnicodeEncodeError):  # a malformed escape: not a layer
+        return None
+    return text if text != run and len(text) >= 8 else None
+
+
 def _base64(run: str) -> str | None:
     if run.isalpha() and (run.islower() or run.isupper()):
         return None  # one long word, not an encoding
@@ -64,7 +104,7 @@ def _base64(run: str) -> str | None:
         data = base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
     except (binascii.Error, ValueError):  # not base64 after all: nothing to decode
         return None
-    return readable(data)
+    return readable(_unpacked(data))
 
 
 def _hex(run: str) -> str | None:
@@ -87,6 +127,15 @@ def _decoders(body: str) -> list[tuple[int, str, int, str]]:
         decoded = _hex(match.group(0))
         if decoded:
             out.append((match.start(), "hex", decoded))
+    if "\\" in body:
+        for match in _ESCAPED.finditer(body):
+            decoded = _escapes(match.group(0))
+            if decoded:
+                out.append((match.start(), "escapes", decoded))
+    for match in _BASE32.finditer(body):
+        decoded = None if match.group(0).isalpha() else _base32(match.group(0))
+        if decoded:
+            out.append((match.start(), "base32", decoded))
     for match in _WRAPPED.finditer(body):  # base64 wrapped at 64 or 76 columns, read as one
         decoded = _base64("".join(match.group(0).replace(">", " ").split()))
         if decoded:

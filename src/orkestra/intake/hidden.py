@@ -1,4 +1,5 @@
-"""Markdown a person does not see when it is rendered: comments, link definitions, alt text."""
+"""Markdown a person does not see when it is rendered: comments, link definitions, alt text and
+link titles (shown only as a tooltip)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ import re
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
 _LINK_DEF = re.compile(r"^ {0,3}\[[^\]\n]+\]:[ \t]*\S.*$", re.M)
 _ALT = re.compile(r"!\[([^\]\n]*)\]")
+_TITLE = re.compile(
+    r"\]\(\s*(?:<[^>\n]*>|[^\s()]*)\s+(?:\"([^\"\n]*)\"|'([^'\n]*)'|\(([^()\n]*)\))\s*\)"
+)
 _DETAILS = re.compile(r"<details\b.*?(?:</details>|\Z)", re.S | re.I)
 #: regions hidden when rendered (weigh most) and collapsed ones (shown on a click)
-HIDDEN = ("html-comment", "link-reference", "alt-text")
+HIDDEN = ("html-comment", "link-reference", "alt-text", "link-title")
 COLLAPSED = "details"
 
 
@@ -36,3 +40,12 @@ def _mark(out: dict[int, str], text: str, pattern: re.Pattern[str], name: str) -
 def in_alt_text(line: str, start: int) -> bool:
     """Does the offset fall inside an image's alt text `![...]` on this line?"""
     return any(m.start(1) <= start < m.end(1) for m in _ALT.finditer(line))
+
+
+def in_link_title(line: str, start: int) -> bool:
+    """Does the offset fall inside a link's title `[text](url "title")` on this line?"""
+    for match in _TITLE.finditer(line):
+        group = next(g for g in (1, 2, 3) if match.group(g) is not None)
+        if match.start(group) <= start < match.end(group):
+            return True
+    return False

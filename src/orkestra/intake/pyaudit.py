@@ -81,6 +81,12 @@ DECODERS = frozenset(
     }
 )
 EXECUTORS = frozenset({"exec", "eval", "compile", "execfile", "run_code"})
+#: unpickling runs code chosen by whoever wrote the bytes
+UNPICKLERS = frozenset(
+    {"pickle.loads", "pickle.load", "_pickle.loads", "dill.loads", "cloudpickle.loads"}
+)
+#: calls whose result is what a server sent (a response, its body, a downloaded file's name)
+FETCHERS = ("urlopen", "urlretrieve", "requests.", "httpx.", "urllib3.", "aiohttp.")
 WRITE_MODES = ("w", "a", "x", "+")
 
 
@@ -115,6 +121,7 @@ class _Audit:
         self.hits: list[Hit] = []
         self.decoded: set[str] = set()  # names bound to a decode call's result
         self.hidden: set[str] = set()  # names bound to a computed attribute lookup
+        self.fetched: set[str] = set()  # names bound to what a network call returned
 
     def bind(self, node: ast.Assign) -> None:
         for target in node.targets:
@@ -123,6 +130,8 @@ class _Audit:
                     self.decoded.add(target.id)
                 if self._hidden_lookup(node.value):
                     self.hidden.add(target.id)
+                if self._fetches(node.value):
+                    self.fetched.add(target.id)
 
     def call(self, node: ast.Call) -> None:
         name = call_name(node.func)
@@ -141,6 +150,13 @@ class _Audit:
             self._getattr(node)
         if short in EXECUTORS or name in ("__import__", "importlib.import_module", "import_module"):
             self._executor(node, name)
+        elif name in UNPICKLERS and node.args and self._fetches(node.args[0]):
+            self.hits.append(Hit("download-then-run", node.lineno, f"{name}() of downloaded data"))
+        elif name in UNPICKLERS and node.args and self._decodes(node.args[0]):
+            self.hits.append(Hit("decode-and-execute", node.lineno, f"{name}() of decoded data"))
+        if name in ("os.dup2", "dup2") and node.args and "fileno" in ast.dump(node.args[0]):
+            why = "wires a socket to the standard streams (a remote shell)"
+            self.hits.append(Hit("raw-socket", node.lineno, why))
         if short in ("open", "write_text", "write_bytes") or name in (
             "shutil.copy",
             "shutil.copyfile",
@@ -188,7 +204,11 @@ class _Audit:
         arg = node.args[0] if node.args else None
         if arg is None or (isinstance(arg, ast.Constant) and name != "__import__"):
             return
-        if self._decodes(arg) or any(
+        if name not in ("__import__", "importlib.import_module", "import_module") and (
+            self._fetches(arg)
+        ):
+            self.hits.append(Hit("download-then-run", node.lineno, f"{name}() of downloaded data"))
+        elif self._decodes(arg) or any(
             isinstance(n, ast.Name) and n.id in self.decoded for n in ast.walk(arg)
         ):
             self.hits.append(Hit("decode-and-execute", node.lineno, f"{name}() of decoded data"))
@@ -237,6 +257,16 @@ class _Audit:
                 return True
         return False
 
+    def _fetches(self, node: ast.AST) -> bool:
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Call):
+                name = call_name(sub.func)
+                if name.rsplit(".", 1)[-1] in FETCHERS[:2] or name.startswith(FETCHERS[2:]):
+                    return True
+            if isinstance(sub, ast.Name) and sub.id in self.fetched:
+                return True
+        return False
+
     def _hidden_lookup(self, node: ast.AST) -> bool:
         if isinstance(node, ast.Call) and call_name(node.func) == "getattr" and len(node.args) >= 2:
             target = call_name(node.args[0]) if not isinstance(node.args[0], ast.Call) else ""
@@ -246,10 +276,20 @@ class _Audit:
         return False
 
 
-_DECODE_HINTS = ("decode", "fromhex", "unhexlify", "a2b_", "decompress", "loads")
+_DECODE_HINTS = (
+    "decode",
+    "fromhex",
+    "unhexlify",
+    "a2b_",
+    "decompress",
+    "loads",
+    "requests",
+    "httpx",
+)
 #: what any hit needs in the source: a dynamic call, or a path constant that can leave the folder
 _HINTS = re.compile(
     r"\b(?:exec|eval|compile|__import__|getattr|import_module|globals|vars|locals|builtins)\b|"
+    r"\b(?:pickle|dill)\.loads?\b|\bdup2\b|"
     r"__builtins__|['\"](?:/|~|\.\.(?:/|['\"])|\$HOME)|home\(\)|expanduser"
 )
 
@@ -276,7 +316,7 @@ def _audit(tree: ast.AST, text: str) -> list[Hit]:
     nodes = list(ast.walk(tree))
     # names bound to decoded data (or to a hidden lookup) anywhere in the module count for every
     # call; looked for only when the source can decode or look names up at all
-    if any(h in text for h in _DECODE_HINTS) or "getattr" in text:
+    if any(h in text for h in _DECODE_HINTS) or "getattr" in text or "urlopen" in text:
         for node in nodes:
             if isinstance(node, ast.Assign):
                 audit.bind(node)

@@ -68,7 +68,10 @@ def _named(finding: Finding, file: str) -> Finding:
 
 
 def _may_encode(text: str) -> bool:
-    return any(c in text for c in ("=", "%", "&#", "\\x")) or _LONG_RUN.search(text) is not None
+    return (
+        any(c in text for c in ("=", "%", "&#", "\\x", "\\u", "\\U", "\\0", "\\1"))
+        or _LONG_RUN.search(text) is not None
+    )
 
 
 _LONG_RUN = re.compile(r"[A-Za-z0-9+/]{24,}")

@@ -23,7 +23,12 @@ _PREFIX = frozenset({"sudo", "env", "command", "exec", "nohup", "time", "doas"})
 _ASSIGN = re.compile(r"^[A-Za-z_]\w*=")
 _RAW_SOCKET = re.compile(
     r"/dev/(?:tcp|udp)/|\b(?:nc|ncat|netcat)\b[^\n|;]*\s-[a-z]*[ec]\b|\bbash\s+-i\b[^\n]*>&"
+    r"|\bsocat\b[^\n]*\b(?:exec|system):",
+    re.I,
 )
+_ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'")
+_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))")
+_NESTED = 2  # `sh -c '...'` inside `sh -c '...'`: audited this deep
 
 
 def _words(command: str) -> list[str]:
@@ -98,19 +103,50 @@ def _downloads(program: str, args: list[str]) -> list[str]:
     return [o for o in out if o and o != "-"]
 
 
-def audit_shell(text: str) -> list[Hit]:
-    """Structural hits for a shell script."""
+def _ansi_c(match: re.Match[str]) -> str:
+    """`$'\\x63url'` is `curl` to the shell: decoded, then quoted again for the tokeniser."""
+    try:
+        value = match.group(1).encode("latin-1", "backslashreplace").decode("unicode_escape")
+    except (UnicodeDecodeError, UnicodeEncodeError):  # a malformed escape: left as written
+        return match.group(0)
+    return "'" + value.replace("'", "'\\''") + "'"
+
+
+def _expand(line: str, variables: dict[str, str]) -> str:
+    """Plain `$NAME` / `${NAME}` of variables set earlier in the script replaced by their value,
+    so `C=curl; $C ... | bash` reads as what it runs; `$'...'` quoting decoded."""
+    if "$'" in line:
+        line = _ANSI_C.sub(_ansi_c, line)
+    if variables and "$" in line:
+        line = _VARIABLE.sub(lambda m: variables.get(m.group(1) or m.group(2), m.group(0)), line)
+    return line
+
+
+def _assignments(words: list[str]) -> dict[str, str] | None:
+    """`A=x B=y` on its own (a line that only sets variables): the values, else None."""
+    if not words or not all(_ASSIGN.match(w) for w in words):
+        return None
+    return dict(w.split("=", 1) for w in words)
+
+
+def audit_shell(text: str, depth: int = 0) -> list[Hit]:
+    """Structural hits for a shell script (code run by `sh -c` / `python -c` included)."""
     hits: list[Hit] = []
     downloaded: dict[str, str] = {}  # file -> the URL line it came from
     made_executable: set[str] = set()  # files given +x by this script
-    for number, line in _logical_lines(text):
+    variables: dict[str, str] = {}
+    for number, raw in _logical_lines(text):
+        line = _expand(raw, variables)
         if _RAW_SOCKET.search(line):
             hits.append(Hit("raw-socket", number, "opens a raw network socket or remote shell"))
         words = _words(line)
+        variables.update(_assignments(words) or {})
         for command in _stages(words):
             programs = [_program(stage) for stage in command if stage]
             names = [p for p, _a in programs]
             for index, (program, args) in enumerate(programs):
+                if depth < _NESTED:
+                    hits.extend(_inline_code(program, args, number, depth))
                 later = set(names[index + 1 :])
                 if program in FETCHERS and later & INTERPRETERS:
                     hits.append(
@@ -143,6 +179,22 @@ def audit_shell(text: str) -> list[Hit]:
                 elif runs and runs in made_executable:
                     hits.append(Hit("dynamic-code", number, f"runs {runs}, made executable above"))
     return hits
+
+
+def _inline_code(program: str, args: list[str], number: int, depth: int) -> list[Hit]:
+    """Hits in the code a `sh -c CODE` or `python -c CODE` stage runs, on this line."""
+    if "-c" not in args or args.index("-c") + 1 >= len(args):
+        return []
+    code = args[args.index("-c") + 1]
+    if program in SHELLS:
+        found = audit_shell(code, depth + 1)
+    elif program == "python":
+        from orkestra.intake.pyaudit import audit_python
+
+        found = audit_python(code) or []
+    else:
+        return []
+    return [Hit(h.rule, number, f"{h.detail} (in {program} -c)") for h in found]
 
 
 def _runs(program: str, args: list[str]) -> str:

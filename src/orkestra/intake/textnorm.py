@@ -14,21 +14,27 @@ from functools import cache
 
 from orkestra.core import jsonio
 
+#: blank letters that show as a space (Hangul fillers, the braille blank): read as a space, so
+#: `ignore\u3164all\u3164previous` is still three words (reported by `orkestra.intake.unicode`)
+BLANKS = frozenset((0x115F, 0x1160, 0x2800, 0x3164, 0xFFA0))
 #: removed before matching (and reported by `orkestra.intake.unicode`): zero-width, joiners, word
 #: joiner and invisible operators, BOM, Mongolian vowel separator, soft hyphen, combining grapheme
-#: joiner, Hangul fillers, tag characters and bidi controls
+#: joiner, variation selectors, tag characters and bidi controls; blank letters become spaces
 INVISIBLE = frozenset(
     (
-        *(0x00AD, 0x034F, 0x115F, 0x1160, 0x180E, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F),
+        *(0x00AD, 0x034F, 0x180E, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F),
         *range(0x202A, 0x202F),
         *range(0x2060, 0x2065),
         *range(0x2066, 0x206A),
-        *(0x3164, 0xFEFF, 0xFFA0),
+        *range(0xFE00, 0xFE10),
+        *(0xFEFF,),
         *range(0xE0000, 0xE0080),
+        *range(0xE0100, 0xE01F0),
+        *BLANKS,
     )
 )
 _INVISIBLE_CHARS = frozenset(chr(c) for c in INVISIBLE)
-_DROP = dict.fromkeys(INVISIBLE)
+_DROP: dict[int, str | None] = {**dict.fromkeys(INVISIBLE), **dict.fromkeys(BLANKS, " ")}
 
 
 @dataclass(frozen=True)

