@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from orkestra.core import jsonio, yamlio
 from orkestra.core.errors import InputError
 from orkestra.importer import clients, convert
+from orkestra.importer.parse import decode_text
 from orkestra.importer.walk import MAX_MARKDOWN, Refused, SafeTree
 from orkestra.registry.frontmatter_values import plain
 
@@ -70,7 +71,7 @@ def _text(importer: _Importer, path: Path) -> str | None:
         importer.report.refused.append(raw.to_dict())
         return None
     try:
-        return raw.decode("utf-8-sig")
+        return decode_text(raw)
     except UnicodeDecodeError:
         importer.refuse(importer.tree.rel(path), "not UTF-8 text")
         return None

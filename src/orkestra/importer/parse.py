@@ -7,6 +7,13 @@ from typing import Any
 from orkestra.registry.models.tools import AGENT_TOOLS
 
 
+def decode_text(raw: bytes) -> str:
+    """A client file's bytes as text: UTF-8 without its byte-order mark, CRLF and lone CR line
+    endings made LF (the registry stores LF; a CRLF source would otherwise render with mixed
+    endings). Raises UnicodeDecodeError when the bytes are not UTF-8."""
+    return raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
+
+
 def base_tool(tool: str) -> str:
     """`Bash(git add:*)` -> `Bash`: the name tools.yaml registers."""
     return tool.split("(", 1)[0].strip()

@@ -13,7 +13,7 @@ from orkestra.core import frontmatter, safewrite, yamlio
 from orkestra.core.errors import InputError, NotFound, UsageError
 from orkestra.importer import client_steps, convert
 from orkestra.importer import clients as client_formats
-from orkestra.importer.parse import base_tool
+from orkestra.importer.parse import base_tool, decode_text
 from orkestra.importer.plugins import PluginScopes
 from orkestra.importer.walk import MAX_MARKDOWN, MAX_RESOURCE, Refused, SafeTree, find_sources
 from orkestra.registry.frontmatter_values import plain
@@ -147,7 +147,7 @@ class _Importer:
             self.refuse(rel, "binary file (contains NUL bytes); expected UTF-8 markdown")
             return None
         try:
-            text = raw.decode("utf-8-sig")
+            text = decode_text(raw)
         except UnicodeDecodeError:
             self.refuse(rel, "not UTF-8 text")
             return None
@@ -259,8 +259,7 @@ class _Importer:
         out: dict[str, bytes] = {}
         for item in self.tree.files(folder):
             if isinstance(item, Refused):
-                self.report.refused.append(item.to_dict())
-                continue
+                continue  # reported once, by the walk of the whole tree (find_sources)
             if item.parent == folder and item.name == "SKILL.md":
                 continue
             inner = item.relative_to(folder).as_posix()

@@ -1,0 +1,96 @@
+"""Red-team cases for `orkestra import` on real-shaped sources (issue 12, PRODUCT.md §4 Import,
+§13): Windows line endings and byte-order marks, file names that are not UTF-8."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from orkestra.importer.run import import_tree
+from orkestra.render.sync import sync
+from tests.conftest import write
+
+CRLF_AGENT = (
+    "---\r\nname: crlf-agent\r\ndescription: >-\r\n  Folded over\r\n  two lines.\r\n"
+    "tools: Read, Grep\r\n---\r\n# Title\r\n\r\nLine one.\r\nLine two.\r\n"
+)
+CRLF_SKILL = (
+    "---\r\nname: crlf-skill\r\ndescription: CRLF skill. Use when testing line endings.\r\n"
+    "---\r\n# T\r\n\r\nIntro.\r\n\r\n## When to use\r\n\r\nNow.\r\n"
+)
+CODEX = (
+    'name = "crlf-codex"\r\ndescription = "Codex agent."\r\n'
+    'developer_instructions = """\r\nFirst.\r\nSecond.\r\n"""\r\n'
+)
+
+
+def _bytes_below(root: Path, *parts: str) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for part in parts
+        for p in sorted((root / part).rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_crlf_and_bom_sources_import_as_lf_and_render_without_mixed_endings(
+    market: Path, target: Path
+) -> None:
+    write(market, "plugins/crlf/agents/crlf-agent.md", "")
+    (market / "plugins/crlf/agents/crlf-agent.md").write_bytes(CRLF_AGENT.encode())
+    (market / "plugins/crlf/skills/crlf-skill").mkdir(parents=True)
+    (market / "plugins/crlf/skills/crlf-skill/SKILL.md").write_bytes(
+        b"\xef\xbb\xbf" + CRLF_SKILL.encode()
+    )
+    (market / "plugins/crlf/skills/crlf-skill/data.txt").write_bytes(b"kept\r\nas is\r\n")
+    (market / ".codex/agents").mkdir(parents=True)
+    (market / ".codex/agents/crlf-codex.toml").write_bytes(CODEX.encode())
+    report = import_tree(target, market)
+    assert report.refused == [] and report.collisions == []
+    assert {"crlf-agent", "crlf-codex"} <= {a["name"] for a in report.agents}
+    assert "crlf-skill" in {s["name"] for s in report.skills}
+    for rel, data in _bytes_below(target, "registries/agents", "registries/skills").items():
+        if rel.endswith(".yaml"):
+            assert b"\r" not in data and b"\\r" not in data, rel
+    sync(target)
+    rendered = _bytes_below(target, ".claude")
+    agent = rendered[".claude/agents/crlf-agent.md"].decode()
+    assert "# Title\n\nLine one.\nLine two.\n" in agent
+    assert 'description: "Folded over two lines."' in agent
+    skill = rendered[".claude/skills/crlf-skill/SKILL.md"].decode()
+    assert skill.endswith("# T\n\nIntro.\n\n## When to use\n\nNow.\n")
+    assert [rel for rel, data in rendered.items() if b"\r" in data] == [
+        ".claude/skills/crlf-skill/data.txt"  # a resource is copied byte for byte
+    ]
+    assert rendered[".claude/skills/crlf-skill/data.txt"] == b"kept\r\nas is\r\n"
+    assert sync(target).written == 0
+
+
+def test_names_that_are_not_utf8_are_refused_once_and_the_rest_renders(
+    market: Path, target: Path
+) -> None:
+    def raw(rel: bytes, data: bytes) -> None:  # a name as the OS gives undecodable bytes
+        path = Path(os.fsdecode(os.fsencode(market / "plugins/alpha") + rel))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+
+    raw(b"/agents/caf\xe9.md", b"---\nname: cafe\ndescription: Undecodable name.\n---\nbody\n")
+    raw(b"/skills/sk\xe9/SKILL.md", b"---\nname: ske\ndescription: Ske. Use when x.\n---\nbody\n")
+    raw(b"/skills/pdf-tools/references/r\xe9sum\xe9.txt", b"latin-1 name\n")
+    report = import_tree(target, market)
+    reasons = {r["path"]: r["reason"] for r in report.refused}
+    assert sorted(reasons) == [
+        "plugins/alpha/agents/caf\\xe9.md",
+        "plugins/alpha/skills/pdf-tools/references/r\\xe9sum\\xe9.txt",
+        "plugins/alpha/skills/sk\\xe9",
+    ]
+    assert len(report.refused) == 3  # each once, not again by the resource walk
+    assert all("not UTF-8" in reason and "rename it" in reason for reason in reasons.values())
+    json.dumps(report.to_dict(), ensure_ascii=False).encode("utf-8")  # printable as JSON
+    assert "pdf-tools" in {s["name"] for s in report.skills}
+    sync(target)  # the lock and every record can name what was written
+    assert sync(target).written == 0
+    assert sorted(p.name for p in (target / ".claude/skills/pdf-tools/references").iterdir()) == [
+        "REFERENCE.md"
+    ]
