@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from orkestra.core import yamlio
 
@@ -19,17 +20,37 @@ def yaml_str(value: object) -> str:
     Newlines become `\\n`, so a multi-line description still loads as one frontmatter line, and
     `:`, `#` or `<example>` can never break the frontmatter.
     """
-    text = json.dumps(str(value), ensure_ascii=False)
-    return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _escaped(json.dumps(str(value), ensure_ascii=False))
+
+
+def _escaped(json_text: str) -> str:
+    """JSON text as YAML that no client misreads: characters YAML refuses escaped, and `---`
+    broken up (`--\\u002d`), because Claude Code and the Agent Skills reference parser end the
+    frontmatter at the first `---` anywhere, even inside a quoted value."""
+    text = _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", json_text)
+    return text.replace("---", "--\\u002d")
 
 
 def yaml_plain(value: object) -> str:
     """The value as written when YAML reads it back as the same one-line string (`Read, Grep`),
     else double-quoted (`Bash(git commit: *)` would otherwise break the frontmatter)."""
     text = str(value)
-    if text and "\n" not in text and text == text.strip() and yamlio.reads_back_plain(text):
+    plain = text and "\n" not in text and "---" not in text and text == text.strip()
+    if plain and yamlio.reads_back_plain(text):
         return text
     return yaml_str(text)
+
+
+def frontmatter_lines(values: dict[str, Any]) -> str:
+    """Extra frontmatter keys as YAML lines (block style), or ''. A key whose YAML would hold
+    `---` is written as one JSON line instead, escaped like `yaml_str` (JSON is YAML)."""
+    out = []
+    for key, value in values.items():
+        chunk = yamlio.dumps({key: value})
+        if "---" in chunk:
+            chunk = f"{yaml_str(key)}: {_escaped(json.dumps(value, ensure_ascii=False))}\n"
+        out.append(chunk)
+    return "".join(out)
 
 
 def block(text: str) -> str:

@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from orkestra.core import yamlio
 from orkestra.registry import render_lock
 from orkestra.registry.models import Agent, Command
 from orkestra.registry.registry import Registry, SkillEntry
@@ -17,6 +16,7 @@ from orkestra.render.environment import Templates
 from orkestra.render.plan import Output
 from orkestra.render.resolve import SkillIndex
 from orkestra.render.targets.shared import managed_file
+from orkestra.render.text import frontmatter_lines
 from orkestra.render.truths import truth_outputs
 
 NAME = "claude"
@@ -131,7 +131,7 @@ def _extra(agent: Agent, tools: list[str], skills: list[str]) -> str:
         for k, v in agent.frontmatter_extra.items()
         if k not in _AGENT_KEYS or (k in written and not written[k])
     }
-    return yamlio.dumps(extra) if extra else ""
+    return frontmatter_lines(extra)
 
 
 def _domains(reg: Registry, agent: Agent) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ from orkestra.registry.registry import Registry
 from orkestra.render.environment import Templates
 from orkestra.render.plan import Output
 from orkestra.render.resolve import SkillIndex
+from orkestra.render.text import frontmatter_lines
 
 BEGIN, END = render_lock.BEGIN, render_lock.END
 
@@ -79,7 +80,7 @@ def extra(agent: Agent, target: str, allowed: tuple[str, ...] | None = None) -> 
 
 def dump_extra(values: dict[str, Any]) -> str:
     """Extra frontmatter lines (YAML), or ''."""
-    return yamlio.dumps(values) if values else ""
+    return frontmatter_lines(values)
 
 
 def managed_file(reg: Registry, rel: str, block: str, *, unsafe_hint: str = "") -> Output:
