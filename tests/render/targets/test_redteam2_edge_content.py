@@ -52,7 +52,9 @@ def add_edge(root: Path) -> Path:
                 "prompt": f"Prompt of {name}.\n---\nnot frontmatter either\n",
             },
         )
-        put(root, f"registries/skills/project/s-{name}.yaml", _skill(f"s-{name}", "K4", description))
+        put(
+            root, f"registries/skills/project/s-{name}.yaml", _skill(f"s-{name}", "K4", description)
+        )
     return root
 
 
