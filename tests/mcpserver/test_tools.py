@@ -297,3 +297,36 @@ def test_list_filter_values_of_the_wrong_type_are_errors_not_crashes(
 
     message = session(go)
     assert "must be a string" in message and next(iter(filters)) in message
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "where"),
+    [
+        ("search", {"query": "run\ud800"}, "query"),
+        ("get", {"kind": "agent", "id": "\udfff"}, "id"),
+        ("context_for", {"paths": ["src/\ud800.py"]}, "paths"),
+        ("list", {"kind": "skill", "filters": {"layer": "\ud800"}}, "filters.layer"),
+    ],
+)
+def test_a_lone_surrogate_is_a_bad_argument_not_a_crashed_tool(
+    session: Session, tool: str, args: dict[str, Any], where: str
+) -> None:
+    # red team 2: JSON's "\ud800" reaches a tool as a lone surrogate; sqlite and any answer that
+    # echoes it fail to encode ("Error executing tool", or a response the transport drops)
+    async def go(client: Any) -> str:
+        return await error_of(client, tool, **args)
+
+    message = session(go)
+    assert message.startswith(f"{where}: not valid Unicode text (a lone surrogate")
+
+
+def test_a_limit_of_the_wrong_type_is_refused(session: Session) -> None:
+    # red team 2: pydantic's lax mode read `true` as 1 and "7" as 7
+    async def go(client: Any) -> list[str]:
+        return [
+            await error_of(client, "search", query="x", limit=True),
+            await error_of(client, "list", kind="skill", limit="7"),
+        ]
+
+    for message in session(go):
+        assert "valid integer" in message

@@ -10,9 +10,10 @@ derived caches under `.orkestra/`).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from types import ModuleType
 from typing import Annotated, Any, TypeVar
 
@@ -46,7 +47,10 @@ Kinds = Annotated[
     list[str] | None,
     Field(description="Only these types: agents, skills, scopes, decisions, truths, notes, ..."),
 ]
-Limit = Annotated[int, Field(ge=1, le=tools.MAX_LIMIT, description="At most this many entries.")]
+#: strict: `true` or `"7"` is a wrong type, not a limit of 1 or 7
+Limit = Annotated[
+    int, Field(ge=1, le=tools.MAX_LIMIT, strict=True, description="At most this many entries.")
+]
 Kind = Annotated[
     str, Field(description="agent, skill, scope, truth, decision, note or claim (plural ok).")
 ]
@@ -73,6 +77,37 @@ def _message(exc: OrkestraError) -> str:
     return f"{exc.location()}{exc.message}"
 
 
+def check_text(value: Any, where: str) -> None:
+    """Refuse a string argument that is not valid Unicode (a lone surrogate, which JSON's `\\ud800`
+    can carry): echoed in an answer, it makes the response impossible to encode, and the client
+    would wait forever for an answer the transport dropped."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            why = f"{where}: not valid Unicode text (a lone surrogate at position {exc.start})"
+            raise MCPError(INVALID_PARAMS, why) from None
+    elif isinstance(value, list | tuple):
+        for item in value:
+            check_text(item, where)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            check_text(key, where)
+            check_text(item, f"{where}.{key}" if isinstance(key, str) else where)
+
+
+def _checked(fn: Callable[..., Awaitable[dict[str, Any]]]) -> Callable[..., Any]:
+    """`fn` with every argument checked by `check_text` first (same signature for the schema)."""
+
+    @functools.wraps(fn)
+    async def run(**kwargs: Any) -> dict[str, Any]:
+        for key, value in kwargs.items():
+            check_text(value, key)
+        return await fn(**kwargs)
+
+    return run
+
+
 def build(ws: Workspace, *, codemap: bool = True) -> MCPServer:
     """The server with every tool and resource registered (code-map tools when available)."""
     server: MCPServer = MCPServer(
@@ -88,7 +123,9 @@ def build(ws: Workspace, *, codemap: bool = True) -> MCPServer:
 def _register_tools(server: MCPServer, ws: Workspace) -> None:
     def tool(fn: Callable[..., Any]) -> None:
         name = fn.__name__.rstrip("_")
-        server.add_tool(fn, name=name, description=inspect.getdoc(fn), annotations=READ_ONLY)
+        server.add_tool(
+            _checked(fn), name=name, description=inspect.getdoc(fn), annotations=READ_ONLY
+        )
 
     async def search(
         query: Annotated[str, Field(description="Words to look for (ids, names; typos ok).")],
@@ -188,6 +225,7 @@ def _register_resources(server: MCPServer, ws: Workspace) -> None:
 
 def _template(server: MCPServer, uri: str, fn: Callable[..., str], doc: str, mime: str) -> None:
     def read(name: str) -> str:
+        check_text(name, "name")
         return fn(name)
 
     read.__doc__ = doc
@@ -231,6 +269,8 @@ def _codemap_tool(ws: Workspace, fn: Callable[..., Any]) -> Callable[..., Any]:
     params = [p for p in list(signature.parameters.values())[1:] if p.kind is not p.KEYWORD_ONLY]
 
     async def call(**kwargs: Any) -> dict[str, Any]:
+        for key, value in kwargs.items():
+            check_text(value, key)
         return answer(ws, lambda: _as_dict(fn(ws.root, **kwargs)), registry=False)
 
     call.__signature__ = signature.replace(  # type: ignore[attr-defined]
