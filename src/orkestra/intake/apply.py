@@ -1,8 +1,8 @@
 """`--apply`: register the vendor root in orkestra.yaml and write the provider's overlay.
 
 Everything is computed and validated in memory first (the new Config and the new overlay through
-their models, every scope named exists); then the overlay is written, then orkestra.yaml, each
-atomically. orkestra.yaml is rewritten only when the root is new, and then through yamlio.dumps:
+their models, every scope named exists); then the overlay and orkestra.yaml are written as one
+batch (both staged and synced before either is renamed). orkestra.yaml is rewritten only when the root is new, and then through yamlio.dumps:
 its content is kept but comments are not.
 """
 
@@ -166,9 +166,12 @@ def _adopted(project: Path, candidate: Candidate, options: Options) -> AdoptedSk
 
 
 def write(project: Path, result: Plan) -> None:
-    """Write the overlay, then (only for a new root) orkestra.yaml; both atomically."""
+    """Write the overlay and (only for a new root) orkestra.yaml together: both are staged and
+    synced before either is renamed, so a full disk leaves neither (never an overlay whose vendor
+    root is not registered)."""
     for rel in (result.overlay_file, CONFIG):  # both checked before the first write
         safewrite.check_target(project, rel)
-    safewrite.write_file(project, result.overlay_file, yamlio.dumps(result.overlay.model_dump()))
-    if result.config_text is not None:
-        safewrite.write_file(project, CONFIG, result.config_text)
+    with safewrite.Batch(project) as batch:
+        batch.file(result.overlay_file, yamlio.dumps(result.overlay.model_dump()))
+        if result.config_text is not None:
+            batch.file(CONFIG, result.config_text)

@@ -110,8 +110,8 @@ class _Workspace:
         self.dirty.add(rel)
 
     def save(self) -> None:
-        for rel in sorted(self.dirty):
-            store.write_file(self.folder, rel, self.files[rel], root=self.root)
+        dirty = {rel: self.files[rel] for rel in self.dirty}
+        store.write_files(self.folder, dirty, root=self.root)
 
 
 def _new_claim(cand: dict[str, Any], ws: _Workspace, today: str) -> dict[str, Any]:

@@ -99,13 +99,19 @@ def read_file(folder: Path, rel: str) -> list[dict[str, Any]]:
     return _read(path, f"{folder.name}/{rel}") if path.is_file() else []
 
 
-def write_file(
-    folder: Path, rel: str, insights: list[dict[str, Any]], *, root: Path | None = None
+def write_files(
+    folder: Path, files: dict[str, list[dict[str, Any]]], *, root: Path | None = None
 ) -> None:
-    """Write one claims file atomically, in a stable layout, inside `root` (the project; by
-    default the knowledge folder itself)."""
-    text = json.dumps({"insights": insights}, indent=2, ensure_ascii=False) + "\n"
-    safewrite.write_file(root or folder, folder / rel, text)
+    """Write several claims files all or nothing: every one is staged and synced before the
+    first is renamed (a full disk at the last leaves the others untouched)."""
+    with safewrite.Batch(root or folder) as batch:
+        for rel, insights in sorted(files.items()):
+            batch.file(folder / rel, _dumps(insights))
+
+
+def _dumps(insights: list[dict[str, Any]]) -> str:
+    """A claims file in its stable layout."""
+    return json.dumps({"insights": insights}, indent=2, ensure_ascii=False) + "\n"
 
 
 def file_for(day: str, topic: str) -> str:
