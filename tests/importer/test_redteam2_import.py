@@ -94,3 +94,63 @@ def test_names_that_are_not_utf8_are_refused_once_and_the_rest_renders(
     assert sorted(p.name for p in (target / ".claude/skills/pdf-tools/references").iterdir()) == [
         "REFERENCE.md"
     ]
+
+
+CODEX_LAYER = """name = "layered"
+description = "A Codex role that is a whole config layer."
+model = "gpt-5-codex"
+approval_policy = "never"
+model_provider = "openai"
+model_reasoning_summary = "auto"
+model_context_window = 100000
+nickname_candidates = ["Ada", "Grace"]
+x_ratio = 0.25
+x_inf = -inf
+developer_instructions = '''
+Literal \\\\ backslashes and \"\"\" quotes stay.
+'''
+
+[sandbox_workspace_write]
+network_access = true
+
+[mcp_servers.docs]
+command = "npx"
+args = ["-y", "docs-server"]
+
+[[x_hooks]]
+event = "a"
+"""
+
+
+def test_a_codex_config_layer_round_trips_every_key(tmp_path: Path, target: Path) -> None:
+    import tomllib
+
+    from tests.render.targets.test_targets import set_targets
+
+    source = tmp_path / "codex-src"
+    write(source, ".codex/agents/layered.toml", CODEX_LAYER)
+    write(
+        source,
+        ".codex/agents/dated.toml",
+        'name = "dated"\ndescription = "d"\ndeveloper_instructions = "x"\nmodel = 3\n'
+        "x_when = 1979-05-27T07:32:00Z\nx_day = 1979-05-27\nx_time = 07:32:00\n",
+    )
+    report = import_tree(target, source)
+    assert report.refused == [] and {a["name"] for a in report.agents} == {"layered", "dated"}
+    set_targets(target, ["claude", "codex"])
+    sync(target)
+    before = tomllib.loads(CODEX_LAYER)
+    after = tomllib.loads((target / ".codex/agents/layered.toml").read_text(encoding="utf-8"))
+    prompt = before.pop("developer_instructions")
+    assert after.pop("developer_instructions").endswith(prompt)
+    # the one key added: the sandbox Orkestra derives from the agent's tools (none: all)
+    assert after.pop("sandbox_mode") == "workspace-write"
+    assert after == before
+    dated = tomllib.loads((target / ".codex/agents/dated.toml").read_text(encoding="utf-8"))
+    assert dated["model"] == 3  # kept as written, not dropped
+    assert (dated["x_when"], dated["x_day"], dated["x_time"]) == (
+        "1979-05-27T07:32:00+00:00",
+        "1979-05-27",
+        "07:32:00",
+    )
+    assert sync(target).written == 0

@@ -12,6 +12,7 @@ client's file only.
 
 from __future__ import annotations
 
+import datetime
 import re
 import tomllib
 from pathlib import Path
@@ -114,8 +115,22 @@ def codex_agent(text: str, rel: str, stem: str, category: str) -> Converted:
     model = meta.pop("model", None)
     if isinstance(model, str) and model.strip():
         data["models"] = {"codex": model.strip()}
-    kept = {str(k): plain(v) for k, v in meta.items()}
+    elif model is not None:
+        meta["model"] = model  # not a model name: kept as written, never dropped
+    kept = {str(k): _toml_plain(v) for k, v in meta.items()}
     return _finish(data, "codex", kept, prompt, [])
+
+
+def _toml_plain(value: Any) -> Any:
+    """TOML data as YAML-writable data: dates and times (which YAML cannot hold as such) become
+    their TOML text (RFC 3339), tables and arrays are walked."""
+    if isinstance(value, dict):
+        return {str(k): _toml_plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_toml_plain(v) for v in value]
+    if isinstance(value, (datetime.date, datetime.time)):  # datetime is a date
+        return value.isoformat()
+    return value
 
 
 def rulesync_agent(doc: Document, path: Path, category: str) -> Converted:

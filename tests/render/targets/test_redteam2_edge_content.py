@@ -29,6 +29,12 @@ EDGE = {
     "mid-dash": "before --- after ---- and -- two",
     "backslash": "C:\\path\\to \\n literal \\u0041 and ''' \"\"\" quotes",
 }
+CODEX_KEYS = {
+    "approval_policy": "never",
+    "model_context_window": 100000,
+    "sandbox_workspace_write": {"network_access": True},
+    "mcp_servers": {"docs": {"command": "npx", "args": ["-y", "docs-server"]}},
+}
 #: agent files of the markdown clients (name -> path), checked with a naive `---` split
 AGENT_FILES = (
     ".claude/agents/{}.md",
@@ -41,17 +47,16 @@ AGENT_FILES = (
 def add_edge(root: Path) -> Path:
     """The client fixture plus an agent and a skill per edge description."""
     for name, description in EDGE.items():
-        put(
-            root,
-            f"registries/agents/{name}.yaml",
-            {
-                "name": name,
-                "description": description,
-                "tools": ["Read", "Grep"],
-                "frontmatter_extra": {"x-note": "a --- b", "x-list": ["---", "ok"]},
-                "prompt": f"Prompt of {name}.\n---\nnot frontmatter either\n",
-            },
-        )
+        agent = {
+            "name": name,
+            "description": description,
+            "tools": ["Read", "Grep"],
+            "frontmatter_extra": {"x-note": "a --- b", "x-list": ["---", "ok"]},
+            "prompt": f"Prompt of {name}.\n---\nnot frontmatter either\n",
+        }
+        if name == "x9":  # a Codex config layer's own keys, written back (Codex accepts them)
+            agent["client_frontmatter"] = {"codex": CODEX_KEYS}
+        put(root, f"registries/agents/{name}.yaml", agent)
         put(
             root, f"registries/skills/project/s-{name}.yaml", _skill(f"s-{name}", "K4", description)
         )
@@ -85,6 +90,8 @@ def test_every_agent_file_keeps_its_frontmatter_under_a_naive_split(edge: Path) 
         assert claude["x-note"] == "a --- b" and claude["x-list"] == ["---", "ok"]
         codex = tomllib.loads((edge / f".codex/agents/{name}.toml").read_text(encoding="utf-8"))
         assert codex["description"] == description and codex["name"] == name
+    x9 = tomllib.loads((edge / ".codex/agents/x9.toml").read_text(encoding="utf-8"))
+    assert {k: x9[k] for k in CODEX_KEYS} == CODEX_KEYS
 
 
 def test_every_skill_folder_passes_the_agent_skills_reference_validator(edge: Path) -> None:

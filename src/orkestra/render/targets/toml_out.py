@@ -1,5 +1,5 @@
 """A small deterministic TOML writer: the subset Orkestra's Codex files need (strings, booleans,
-integers, arrays of those, inline tables of strings, and multi-line strings for prompts).
+integers, floats, arrays and inline tables of those, and multi-line strings for prompts).
 Reading is `tomllib`'s (standard library); every output is read back by it in the tests."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+_INF = float("inf")
 _BARE = re.compile(r"^[A-Za-z0-9_-]+$")
 # control characters TOML requires escaped in basic strings (tab and, multi-line, newline allowed)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -34,11 +35,13 @@ def multiline(text: str) -> str:
 
 
 def value(item: Any) -> str:
-    """A TOML value for a string, bool, int, list or dict of those."""
+    """A TOML value for a string, bool, int, float, list or dict of those."""
     if isinstance(item, bool):
         return "true" if item else "false"
     if isinstance(item, int):
         return str(item)
+    if isinstance(item, float):  # TOML spells the special values nan, inf, -inf
+        return "nan" if item != item else {_INF: "inf", -_INF: "-inf"}.get(item, repr(item))
     if isinstance(item, str):
         return multiline(item) if "\n" in item else string(item)
     if isinstance(item, list):
