@@ -71,9 +71,12 @@ def test_a_broken_client_file_is_refused_naming_it(project: Path) -> None:
     (project / ".codex").mkdir()
     (project / ".codex/hooks.json").write_text('{"hooks": {"Stop": {}}}')
     with pytest.raises(InputError) as err:
-        install(project, clients=("codex",))
+        install(project, clients=("cursor", "codex"))
     assert err.value.file == ".codex/hooks.json"
     assert (project / ".codex/hooks.json").read_text() == '{"hooks": {"Stop": {}}}'
+    # red team 2: every file is checked before the first write, so nothing else was written
+    assert not (project / ".claude/settings.json").exists()
+    assert not (project / ".cursor/hooks.json").exists()
 
 
 @pytest.mark.parametrize("tool", ["codex-cli", "copilot-cli", "cursor"])

@@ -106,6 +106,8 @@ def test_git_hook_never_clobbers_a_foreign_one(cli: Any, project: Path) -> None:
     r = cli("hooks", "install", "--git", cwd=project)
     assert r.exit_code == 1 and "not ours" in r.stderr
     assert hook.read_text() == "#!/bin/sh\nmake lint\n"
+    # red team 2: refused before the first write (settings.json used to be written anyway)
+    assert not (project / ".claude/settings.json").exists()
     cli("hooks", "uninstall", cwd=project)
     assert hook.exists()
 

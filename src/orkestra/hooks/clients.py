@@ -122,8 +122,9 @@ def strip(data: dict[str, Any]) -> int:
     return removed
 
 
-def install(root: Path, client: str, command: str) -> bool:
-    """Merge our entries into the client's hook file; True when it changed."""
+def merged(root: Path, client: str, command: str) -> tuple[str | None, bytes | None]:
+    """The client's hook file with our entries merged (None when nothing changes) and the bytes
+    it holds now; reads and checks only, so a caller can check every file before writing one."""
     spec = CLIENTS[client]
     data, raw = read(root, spec.path)
     before = json.dumps(data, sort_keys=True)
@@ -133,11 +134,9 @@ def install(root: Path, client: str, command: str) -> bool:
     hooks = data.setdefault("hooks", {})
     for event, handler in spec.events.items():
         hooks.setdefault(event, []).append(entry(spec, command, handler))
-    changed = json.dumps(data, sort_keys=True) != before
-    if changed:
-        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-        safewrite.write_file(root, spec.path, text, expected_old=raw)
-    return changed
+    if json.dumps(data, sort_keys=True) == before:
+        return None, raw
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n", raw
 
 
 def uninstall(root: Path, client: str) -> int:

@@ -148,21 +148,25 @@ def install(root: Path, *, git: bool = False, clients: tuple[str, ...] = ()) -> 
         ]
         hooks.setdefault(event, []).append(group)
     changed = json.dumps(data, sort_keys=True) != before
+    # every file is read and checked before the first write: a foreign pre-commit hook or a
+    # symlinked client file refuses the whole install, leaving settings.json as it was
+    chosen = [c for c in other_clients.CLIENTS if c in clients]
+    merged = {c: other_clients.merged(root, c, command) for c in chosen}
+    hook = _git_target(root) if git else None
     if changed:
         _write(root, data, raw)
     out: dict[str, Any] = {"settings": SETTINGS, "changed": changed, "events": list(OURS)}
-    chosen = [c for c in other_clients.CLIENTS if c in clients]
-    if chosen:
-        out["clients"] = {
-            c: {
-                "file": other_clients.CLIENTS[c].path,
-                "changed": other_clients.install(root, c, command),
-                "events": list(other_clients.CLIENTS[c].events),
-            }
-            for c in chosen
+    for client, (text, old) in merged.items():
+        spec = other_clients.CLIENTS[client]
+        if text is not None:
+            safewrite.write_file(root, spec.path, text, expected_old=old)
+        out.setdefault("clients", {})[client] = {
+            "file": spec.path,
+            "changed": text is not None,
+            "events": list(spec.events),
         }
-    if git:
-        out["git_hook"] = _install_git(root, command)
+    if hook is not None:
+        out["git_hook"] = _install_git(root, command, hook)
     return out
 
 
@@ -225,7 +229,9 @@ def _git_hook_is_ours(hook: Path) -> bool:
         return False
 
 
-def _install_git(root: Path, command: str) -> str:
+def _git_target(root: Path) -> Path:
+    """The pre-commit hook path `--git` may write (checked: ours or absent, no symlink on the
+    way); raises before anything is written."""
     hook = _git_hook_path(root)
     if hook is None:
         raise InputError("--git needs a git repository (git rev-parse failed)", file=str(root))
@@ -235,5 +241,10 @@ def _install_git(root: Path, command: str) -> str:
             "orkestra notes check --no-sources --dry-run",
             file=str(hook),
         )
+    safewrite.check_target(_hook_base(root, hook), hook)
+    return hook
+
+
+def _install_git(root: Path, command: str, hook: Path) -> str:
     safewrite.write_file(_hook_base(root, hook), hook, git_script(command), mode=0o755)
     return str(hook.relative_to(root)) if hook.is_relative_to(root) else str(hook)
