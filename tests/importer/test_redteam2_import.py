@@ -154,3 +154,35 @@ def test_a_codex_config_layer_round_trips_every_key(tmp_path: Path, target: Path
         "07:32:00",
     )
     assert sync(target).written == 0
+
+
+def test_reimporting_the_rendered_claude_folder_gives_the_same_bytes(
+    market: Path, target: Path, tmp_path: Path
+) -> None:
+    """import -> sync -> import the rendered .claude/ into a new project -> sync: the same files
+    (the skill roster sync composed is not taken for part of the prompt and composed twice)."""
+    from orkestra.scaffold import init_project
+
+    import_tree(target, market)
+    sync(target)
+    again = tmp_path / "again"
+    init_project(again)
+    report = import_tree(again, target / ".claude")
+    assert report.refused == [] and report.validation == {"errors": 0, "warnings": 0}
+    sync(again)
+    assert _bytes_below(again, ".claude") == _bytes_below(target, ".claude")
+    assert sync(again).written == 0
+    prompt = (again / "registries/agents/code-reviewer.yaml").read_text(encoding="utf-8")
+    assert "Load a skill when" not in prompt and "## Instructions" not in prompt
+
+
+def test_without_roster_takes_only_what_sync_composes_again() -> None:
+    from orkestra.importer.parse import ROSTER, without_roster
+
+    roster = ROSTER + "- `a`: A skill.\n- `b`: B skill.\n\n"
+    assert without_roster(roster + "## Instructions\n\nDo it.\n") == "\nDo it.\n"
+    assert without_roster(roster) == ""
+    tools = "## Tools\n\n### Bash\n\nQuote paths.\n\n## Instructions\n\nDo it.\n"
+    assert without_roster(roster + tools) == tools  # not composed here again: kept
+    hand = "## Skills\n\nMy own list:\n\n- `a`\n"
+    assert without_roster(hand) == hand  # a hand-written section is never touched

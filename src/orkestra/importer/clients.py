@@ -20,7 +20,7 @@ from typing import Any
 
 from orkestra.core.frontmatter import Document
 from orkestra.importer.convert import Converted, Skip, _body, _description, _name, set_tools
-from orkestra.importer.parse import spawns_agents
+from orkestra.importer.parse import spawns_agents, without_roster
 from orkestra.registry.client_rules import TOOLS
 from orkestra.registry.frontmatter_values import plain, split_tools
 
@@ -261,5 +261,5 @@ def _finish(
         data["client_frontmatter"] = {client: kept}
     if spawns_agents(tools):
         data["role"] = "orchestrator"
-    data["prompt"] = _body(body)
+    data["prompt"] = _body(without_roster(body))
     return Converted(str(data["name"]), data, tools=tools, kept=sorted(kept))

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, get_args
 
 from orkestra.core.frontmatter import Document
-from orkestra.importer.parse import spawns_agents, split_sections
+from orkestra.importer.parse import spawns_agents, split_sections, without_roster
 from orkestra.registry.frontmatter_values import as_string, plain, split_tools
 from orkestra.registry.models.agents import Color
 from orkestra.registry.models.common import name_problem
@@ -103,7 +103,7 @@ def agent(doc: Document, stem: str, category: str, scope: str | None = None) -> 
     extra.update({str(k): plain(v) for k, v in meta.items()})
     if extra:
         data["frontmatter_extra"] = extra
-    data["prompt"] = _body(doc.body)
+    data["prompt"] = _body(without_roster(doc.body))
     return Converted(name, data, tools=tools, kept=sorted(extra))
 
 

@@ -19,6 +19,26 @@ def base_tool(tool: str) -> str:
     return tool.split("(", 1)[0].strip()
 
 
+#: the skill roster Orkestra composes into every agent that has skills (shared/prompt.md.j2)
+ROSTER = "## Skills\n\nLoad a skill when its description matches the task:\n\n"
+_AFTER_ROSTER = "## Instructions\n"
+
+
+def without_roster(body: str) -> str:
+    """An agent body without the skill roster Orkestra composed into it, when it starts with one
+    (a rendered agent imported again): sync composes the roster anew from the agent's `skills`,
+    so keeping it would repeat it on every round trip. The `## Instructions` heading composed
+    right after it goes too; any other body is returned as it is."""
+    text = body.lstrip("\n")
+    if not text.startswith(ROSTER):
+        return body
+    rest = text[len(ROSTER) :]
+    lines = rest.split("\n")
+    count = next((i for i, line in enumerate(lines) if not line.startswith("- `")), len(lines))
+    rest = "\n".join(lines[count:]).lstrip("\n")
+    return rest.removeprefix(_AFTER_ROSTER)
+
+
 def spawns_agents(tools: list[str]) -> bool:
     return any(base_tool(t) in AGENT_TOOLS for t in tools)
 
