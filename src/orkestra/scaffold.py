@@ -197,13 +197,16 @@ def init_project(path: Path, *, force: bool = False) -> InitResult:
         for name, lines in ((".gitattributes", GITATTRIBUTES), (".gitignore", GITIGNORE))
     }
     result = InitResult(root=str(root))
-    for rel, text in files.items():
-        (result.overwritten if (root / rel).exists() else result.created).append(rel)
-        safewrite.write_file(root, rel, text)
-    for name, new_text in git_files.items():
-        if new_text is not None:
-            safewrite.write_file(root, name, new_text)
-            result.updated.append(name)
+    # one batch: every file staged and synced before the first rename, so a full disk leaves
+    # the folder as it was (never a half project that a rerun refuses as existing files)
+    with safewrite.Batch(root) as batch:
+        for rel, text in files.items():
+            (result.overwritten if (root / rel).exists() else result.created).append(rel)
+            batch.file(rel, text)
+        for name, new_text in git_files.items():
+            if new_text is not None:
+                batch.file(name, new_text)
+                result.updated.append(name)
     return result
 
 

@@ -84,3 +84,22 @@ def test_learn_apply_with_a_full_disk_at_the_second_claims_file_writes_neither(
     assert tree(project) == before
     result = cli("learn", "apply", "-i", str(tmp_path / "proposal.json"), cwd=project)
     assert result.exit_code == 0 and result.json()["saved"] and len(result.json()["files"]) == 2
+
+
+def test_init_with_a_full_disk_midway_leaves_a_project_a_rerun_completes(
+    tmp_path: Path, cli: Any
+) -> None:
+    # broke: files were written one by one; a full disk at the seventh left six, and the rerun
+    # refused them as "existing files" (a half-built project only --force could finish)
+    target = tmp_path / "fresh"
+    target.mkdir()
+    (target / ".gitignore").write_text("node_modules/\n", encoding="utf-8")
+    before = tree(target)
+    with full_disk_at(lambda name: "/registries/agents/" in name):
+        result = cli("init", str(target))
+    assert result.exit_code == 1, result.stderr
+    assert "registries/agents/example-agent.yaml" in result.stderr
+    assert "No space left" in result.stderr and "Traceback" not in result.stderr
+    assert tree(target) == before
+    assert cli("init", str(target)).exit_code == 0
+    assert cli("validate", cwd=target).exit_code == 0
