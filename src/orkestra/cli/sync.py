@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from orkestra.cli.common import FormatOption, emit, new_app, project_root
 from orkestra.core.errors import ExitCode
 from orkestra.core.output import Format
+
+if TYPE_CHECKING:
+    from orkestra.render.sync import Mode
 
 app = new_app("Render the registries into each client's files.")
 
@@ -34,14 +37,17 @@ def sync(
     the files that changed, atomically. Owned files whose source is gone are deleted; files
     Orkestra did not write are never touched. The owned-file list is the committed lock
     registries/.render-lock.json."""
-    from orkestra.render.sync import Mode
-    from orkestra.render.sync import sync as run
-
     mode: Mode = "check" if check else "dry-run" if dry_run else "write"
-    report = run(project_root(), mode=mode, target=target, force=force)
-    data = report.to_dict()
+    if target is None and not force and mode != "dry-run":  # a no-op is decided by a stat
+        from orkestra.render.noop import sync_result
+
+        data = sync_result(project_root(), mode)
+    else:
+        from orkestra.render.sync import sync as run
+
+        data = run(project_root(), mode=mode, target=target, force=force).to_dict()
     emit(data, fmt, text=_text(data))
-    return ExitCode.failed_if(not report.ok)
+    return ExitCode.failed_if(not data["ok"])
 
 
 def _text(data: dict[str, Any]) -> str:

@@ -1,0 +1,389 @@
+"""The whole-run no-op check of `sync` and `validate`: a stat of every input and output.
+
+After a full `validate`, or a full `sync` that changed nothing, the stat identity (size, mtime_ns,
+ctime_ns, inode, device) of every file the run read is recorded in `.orkestra/noop-<run>.json`
+(derived) with the run's result: each file under `registries/`, the vendor roots and the template
+folders (project and bundled), the rendered outputs, under a key of Orkestra's version, its own
+files, the Python version and today's date (the stale-date gates). The next run re-lists the same
+folders and stats the same files; when everything matches, the recorded result is the answer and
+nothing is loaded. Else, and whenever a recorded file changed within `RACY_NS` of the recording
+(a change within one timestamp tick keeps the identity), the full run decides.
+
+Beyond those folders, the full run is traced (`Trace`, a Python audit hook): every file it opened
+for reading and every folder it listed is recorded too (a folder by its own stat, which changes
+when an entry is added, removed or renamed), so an input nobody listed here still counts.
+A run is not recorded when it read what these stats cannot see: a symlink in a walked folder,
+truth evidence outside plain paths of the project, `mining.packages` (the git index), a
+subprocess, a folder listed by descriptor, or a write outside `.orkestra/`.
+Truth evidence files are recorded like outputs.
+Standard library only at import time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from orkestra.core import jsonio
+from orkestra.core.errors import InputError, OrkestraError
+from orkestra.registry.cache import RACY_NS
+
+if TYPE_CHECKING:
+    from orkestra.registry.registry import Registry
+    from orkestra.registry.validate import Report
+    from orkestra.render.sync import Mode
+
+#: bump when the record's layout or meaning changes
+SCHEMA = 1
+FOLDER = ".orkestra"
+
+
+class Unfit(Exception):
+    """A walked folder holds what a stat cannot vouch for (a symlink)."""
+
+
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+_SPAWN = frozenset({"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.fork"})
+
+
+def _absolute(path: Any) -> str:
+    """An absolute path as text: the audit hook runs on every event, so no `Path` objects."""
+    return os.path.abspath(os.fsdecode(path))  # noqa: PTH100
+
+
+class Trace:
+    """What the process read while active: files opened for reading and folders listed, as
+    absolute paths; `unfit` when it did something a stat cannot vouch for."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = f"{root}{os.sep}"
+        self.state = f"{root}{os.sep}{FOLDER}{os.sep}"
+        self.files: set[str] = set()
+        self.folders: set[str] = set()
+        self.unfit = False
+
+    def event(self, name: str, args: tuple[Any, ...]) -> None:
+        if name == "open":
+            self._open(*args[:3])
+        elif name in ("os.scandir", "os.listdir"):
+            where = args[0] if args else None
+            if isinstance(where, int):
+                self.unfit = True  # listed by descriptor: which folder is unknown
+            else:
+                self.folders.add(_absolute(where or "."))
+        elif name in _SPAWN:
+            self.unfit = True
+
+    def _open(self, path: Any, mode: Any = None, flags: Any = None) -> None:
+        if path is None or isinstance(path, int):
+            return  # an open descriptor: its file was opened (and traced) before
+        full = _absolute(path)
+        if isinstance(mode, str):
+            writes = any(c in mode for c in "wax+")
+        else:
+            writes = isinstance(flags, int) and bool(flags & _WRITE_FLAGS)
+        if not writes:
+            self.files.add(full)
+        elif not full.startswith(self.state):
+            self.unfit = True  # the run changed a file: a record would vouch for nothing
+
+    def paths(self) -> tuple[list[str], list[str]]:
+        """(files, folders) worth a stat: inside the project relative, elsewhere absolute;
+        Python's own files, Orkestra's (the key covers them) and `.orkestra/` left out."""
+        import orkestra
+
+        homes = {sys.prefix, sys.base_prefix, sys.exec_prefix, str(Path(orkestra.__file__).parent)}
+        skip = (*(f"{os.path.realpath(h)}{os.sep}" for h in homes), self.state)
+
+        def keep(items: set[str]) -> list[str]:
+            out = []
+            for full in sorted(items):
+                outside = not full.startswith(self.root)
+                if f"{full}{os.sep}".startswith(skip) or (
+                    outside and os.path.realpath(full).startswith(skip)
+                ):
+                    continue
+                rel = full[len(self.root) :] if full.startswith(self.root) else full
+                if rel and not rel.endswith((".py", ".pyc")):
+                    out.append(rel)
+            return out
+
+        return keep(self.files), keep(self.folders)
+
+
+_active: list[Trace] = []
+_hooked: list[bool] = []
+
+
+def _hook(name: str, args: tuple[Any, ...]) -> None:
+    if _active:
+        _active[-1].event(name, args)
+
+
+@contextmanager
+def tracing(root: Path) -> Iterator[Trace]:
+    """Trace the reads of the enclosed code (one audit hook per process, idle outside)."""
+    if not _hooked:
+        sys.addaudithook(_hook)
+        _hooked.append(True)
+    trace = Trace(root)
+    _active.append(trace)
+    try:
+        yield trace
+    finally:
+        _active.remove(trace)
+
+
+def record_path(run: str) -> str:
+    return f"{FOLDER}/noop-{run}.json"
+
+
+def key() -> str:
+    """Orkestra's version and own files, Python's version and today's date."""
+    import orkestra
+    from orkestra.core.clock import today
+
+    parts = [orkestra.__version__, str(SCHEMA), sys.version, today().isoformat()]
+    for dirpath, dirnames, filenames in os.walk(Path(orkestra.__file__).parent):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for name in sorted(filenames):
+            st = (Path(dirpath) / name).lstat()
+            parts.append(f"{dirpath}/{name}:{st.st_size}:{st.st_mtime_ns}")
+    return "|".join(parts)
+
+
+def _identity(path: str, links: bool = False) -> list[int] | None:
+    """(size, mtime_ns, ctime_ns, inode, device) of `path`, None when it is absent. A symlink is
+    unfit unless `links`; then its own identity is followed by its target's (a rendered link,
+    or a file read through one), or by -1 when the target is missing."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    ident = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+    if not stat.S_ISLNK(st.st_mode):
+        return ident
+    if not links:
+        raise Unfit(path)
+    try:
+        to = os.stat(path)  # noqa: PTH116 - text paths, as lstat above
+    except OSError:
+        return [*ident, -1]
+    return [*ident, to.st_size, to.st_mtime_ns, to.st_ctime_ns, to.st_ino, to.st_dev]
+
+
+def _walk(root: Path, rel: str, out: dict[str, Any]) -> None:
+    """Every file and folder under `rel` (folders as `rel/` with no identity)."""
+    full = root / rel
+    try:
+        entries = sorted(os.scandir(full), key=lambda e: e.name)
+    except (FileNotFoundError, NotADirectoryError):
+        out[rel] = _identity(str(full))
+        return
+    except OSError as exc:  # unreadable: a full run reports it, and nothing vouches for it
+        raise Unfit(rel) from exc
+    out[f"{rel}/"] = 0
+    for entry in entries:
+        child = f"{rel}/{entry.name}"
+        if entry.is_symlink():
+            raise Unfit(child)
+        if entry.is_dir():
+            _walk(root, child, out)
+        else:
+            out[child] = _identity(entry.path)
+
+
+def snapshot(root: Path, folders: list[str], files: list[str]) -> dict[str, Any]:
+    """The identities of every file under `folders` (relative or absolute) and of `files`."""
+    out: dict[str, Any] = {}
+    for folder in folders:
+        _walk(root, folder, out)
+    prefix = f"{root}{os.sep}"
+    for rel in files:  # string joins: this runs once per rendered file
+        out[rel] = _identity(prefix + rel, links=True)
+    return out
+
+
+def _usable(root: Path, run: str) -> bool:
+    """`.orkestra/` a real folder and the record a regular file (or absent)."""
+    for rel, kind in ((FOLDER, stat.S_ISDIR), (record_path(run), stat.S_ISREG)):
+        try:
+            mode = (root / rel).lstat().st_mode
+        except FileNotFoundError:
+            continue
+        except OSError:
+            return False
+        if not kind(mode):
+            return False
+    return True
+
+
+def recorded(root: Path, run: str) -> Any:
+    """The recorded result of `run` when nothing it read changed since, else None."""
+    if not _usable(root, run):
+        return None
+    path = root / record_path(run)
+    try:
+        data = jsonio.loads_derived(jsonio.read_text(path), source=str(path))
+    except (OSError, InputError):
+        return None
+    if not _well_formed(data) or data["key"] != key():
+        return None
+    if any(_racy(ident, data["start"]) for ident in data["files"].values()):
+        return None
+    try:
+        now = snapshot(root, data["folders"], data["singles"])
+    except Unfit:
+        return None
+    return data["result"] if now == data["files"] else None
+
+
+def _well_formed(data: Any) -> bool:
+    return (
+        isinstance(data, dict)
+        and data.get("schema") == SCHEMA
+        and isinstance(data.get("key"), str)
+        and type(data.get("start")) is int
+        and isinstance(data.get("folders"), list)
+        and all(isinstance(f, str) for f in data["folders"])
+        and isinstance(data.get("singles"), list)
+        and all(isinstance(f, str) for f in data["singles"])
+        and isinstance(data.get("files"), dict)
+        and "result" in data
+    )
+
+
+def _racy(ident: Any, start: int) -> bool:
+    """True when a file changed so close to the recording that a later edit may keep its stat."""
+    if isinstance(ident, list) and len(ident) in (5, 6, 10) and all(type(i) is int for i in ident):
+        times = ident[1:3] + ident[6:8]
+        return bool(max(times) + RACY_NS >= start)
+    return ident not in (None, 0)  # a malformed entry never vouches for anything
+
+
+def save(
+    root: Path, run: str, start: int, reg: Registry, singles: list[str], result: Any, trace: Trace
+) -> None:
+    """Record `result` with what the run read (`start`: when it began; `trace`: what it opened
+    and listed), unless it read something a stat cannot vouch for. Best effort: an unwritable
+    `.orkestra/` records nothing."""
+    folders, evidence = _folders(reg), _evidence(reg)
+    if folders is None or evidence is None or trace.unfit or not _usable(root, run):
+        return
+    read, listed = trace.paths()
+    singles = sorted({*singles, *evidence, *read, *listed})
+    try:
+        files = snapshot(root, folders, singles)
+    except Unfit:
+        return
+    payload = {"schema": SCHEMA, "key": key(), "start": start, "folders": folders,
+               "singles": singles, "files": files, "result": result}  # fmt: skip
+    from orkestra.core import safewrite
+
+    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    try:
+        safewrite.write_file(root, record_path(run), text, durable=False)
+    except (OSError, OrkestraError):
+        return
+
+
+def _evidence(reg: Registry) -> list[str] | None:
+    """The paths truth evidence makes validation look at (both readings of `path:symbol`), or
+    None when one is not a plain path inside the project (a symlink, `..`, absolute, NUL)."""
+    from orkestra.registry.evidence import split
+
+    paths: set[str] = set()
+    for truth in reg.truths.values():
+        for item in truth.evidence:
+            paths.update((item, split(item, reg.root)[0]))
+    real = str(reg.root.resolve())
+    for rel in paths:
+        parts = Path(rel).parts
+        if not parts or Path(rel).is_absolute() or ".." in parts or "\0" in rel:
+            return None
+        full = os.path.join(real, rel)  # noqa: PTH118  # compared as text with realpath
+        if os.path.realpath(full) != os.path.normpath(full):
+            return None
+    return sorted(paths)
+
+
+def _folders(reg: Registry) -> list[str] | None:
+    """The folders the run read, or None when it read what a stat cannot vouch for."""
+    if reg.config.mining.packages:
+        return None  # ORK048 asks git which files it tracks
+    from orkestra.render.environment import template_folders
+
+    roots = ["registries", *(v.path.rstrip("/") for v in reg.config.vendor_roots), "templates"]
+    for folder in template_folders(reg.root):  # the project's (when present) and the bundled
+        inside = folder.is_relative_to(reg.root)
+        roots.append(folder.relative_to(reg.root).as_posix() if inside else str(folder))
+    return list(dict.fromkeys(roots))
+
+
+def _outputs(root: Path, reg: Registry) -> list[str]:
+    """The files validation reads beyond the registry: the lock's entries and managed files."""
+    from orkestra.render import manifest
+    from orkestra.render.targets import agents_md, copilot
+
+    paths = {*manifest.load(root), *manifest.load_servers(root)}
+    paths.update({reg.config.render.claude_md_path, agents_md.PATH, copilot.INSTRUCTIONS})
+    return sorted(paths)
+
+
+def validate_report(root: Path) -> Report:
+    """`validate`'s report: the recorded one when nothing changed, else a full run (recorded)."""
+    from orkestra.registry.findings import Finding
+    from orkestra.registry.validate import Report
+
+    root = root.resolve()
+    hit = recorded(root, "validate")
+    if isinstance(hit, list) and all(_finding_ok(f) for f in hit):
+        return Report(tuple(Finding(**f) for f in hit))
+    from orkestra.registry.loader import load
+    from orkestra.registry.validate import validate
+
+    start = time.time_ns()
+    with tracing(root) as trace:
+        reg = load(root)
+        report = validate(reg)
+    found = [{"file": f.file, "line": f.line, "code": f.code, "severity": f.severity,
+              "message": f.message} for f in report.findings]  # fmt: skip
+    save(root, "validate", start, reg, _outputs(root, reg), found, trace)
+    return report
+
+
+def _finding_ok(f: Any) -> bool:
+    return (
+        isinstance(f, dict)
+        and set(f) == {"file", "line", "code", "severity", "message"}
+        and type(f["line"]) is int
+        and all(type(f[k]) is str for k in ("file", "code", "severity", "message"))
+    )
+
+
+def sync_result(root: Path, mode: Mode) -> dict[str, Any]:
+    """Plain `sync` / `sync --check` as a JSON dict: the recorded no-op result when nothing
+    changed, else a full sync (recorded when it found nothing to change)."""
+    root = root.resolve()
+    hit = recorded(root, "sync")
+    if isinstance(hit, dict) and hit.get("ok") is True:
+        return {**hit, "mode": mode}
+    from orkestra.registry.loader import load
+    from orkestra.render.sync import sync
+
+    start = time.time_ns()
+    with tracing(root) as trace:
+        reg = load(root)
+        report = sync(root, mode=mode, registry=reg)
+    data = report.to_dict()
+    if not report.plan.has_changes() and report.written == 0 and report.ok:
+        singles = sorted({*_outputs(root, reg), *data["unchanged"]})
+        save(root, "sync", start, reg, singles, data, trace)
+    return data

@@ -1,0 +1,386 @@
+"""The whole-run no-op check of `sync` and `validate` (`render.noop`): a recorded result is given
+only when nothing the run read changed, and is always the result a full run gives."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from orkestra.core.errors import OrkestraError
+from orkestra.registry.loader import load
+from orkestra.registry.validate import validate
+from orkestra.render import noop
+from orkestra.render.sync import sync
+from tests.render.conftest import build_rich
+
+_TICK = [2_000_000_000_000_000_000]
+
+
+def _bump(path: Path) -> None:
+    """A unique mtime, so an edit never shares its timestamp with the recording."""
+    _TICK[0] += 10_000_000_000
+    os.utime(path, ns=(_TICK[0], _TICK[0]))
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("noop") / "proj"
+    os.environ["ORKESTRA_TODAY"] = "2026-11-30"
+    try:
+        build_rich(root)
+        sync(root, mode="write")
+    finally:
+        del os.environ["ORKESTRA_TODAY"]
+    old = time.time_ns() - 10 * noop.RACY_NS  # nothing in the project is racy
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            os.utime(Path(dirpath) / name, ns=(old, old))
+    return root
+
+
+@pytest.fixture
+def proj(template: Path, tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    shutil.copytree(template, root, symlinks=True)
+    return root
+
+
+def _findings(report: Any) -> list[tuple[str, int, str, str, str]]:
+    return [(f.file, f.line, f.code, f.severity, f.message) for f in report.findings]
+
+
+def _outcome(run: Callable[[], Any]) -> Any:
+    """A run's result, or its error's class and message."""
+    try:
+        return run()
+    except OrkestraError as exc:
+        return (type(exc).__name__, str(exc))
+
+
+def _reference(root: Path) -> tuple[Any, Any]:
+    """Full runs that neither read nor write a no-op record."""
+    findings = _outcome(lambda: _findings(validate(load(root))))
+    return findings, _outcome(lambda: sync(root, mode="check", registry=load(root)).to_dict())
+
+
+def _fast(root: Path) -> tuple[Any, Any]:
+    findings = _outcome(lambda: _findings(noop.validate_report(root)))
+    return findings, _outcome(lambda: noop.sync_result(root, "check"))
+
+
+@pytest.fixture(autouse=True)
+def _no_racy_window(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A copied project's files all changed (ctime) just now; every edit here sets a unique
+    mtime instead, so the racy window is not needed, except where it is the subject."""
+    if "racy" not in request.node.name:
+        monkeypatch.setattr(noop, "RACY_NS", 0)
+
+
+class Hits:
+    """Counts the runs answered from a record."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        real = noop.recorded
+
+        def counted(root: Path, run: str) -> Any:
+            found = real(root, run)
+            self.count += found is not None
+            return found
+
+        monkeypatch.setattr(noop, "recorded", counted)
+
+
+def _agent_file(root: Path) -> Path:
+    return sorted((root / "registries" / "agents").rglob("*.yaml"))[0]
+
+
+def _append(path: Path, text: str) -> None:
+    path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
+    _bump(path)
+
+
+def _edit_agent(root: Path) -> None:
+    _append(_agent_file(root), "# a comment changes nothing rendered\n")
+
+
+def _describe_agent(root: Path) -> None:
+    path = _agent_file(root)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("\ncategory: ", "\ncategory: renamed-", 1), encoding="utf-8")
+    _bump(path)
+
+
+def _new_agent(root: Path) -> None:
+    source = _agent_file(root)
+    name = f"copy{_TICK[0] % 100000}"
+    text = source.read_text(encoding="utf-8").replace(f"name: {source.stem}", f"name: {name}", 1)
+    target = source.with_name(f"{name}.yaml")
+    target.write_text(text, encoding="utf-8")
+    _bump(target)
+
+
+def _drop_output(root: Path) -> None:
+    outputs = sorted((root / ".claude" / "agents").glob("*.md"))
+    if outputs:
+        outputs[0].unlink()
+
+
+def _hand_edit_output(root: Path) -> None:
+    outputs = sorted((root / ".claude" / "agents").glob("*.md"))
+    if outputs:
+        _append(outputs[0], "hand edit\n")
+
+
+def _template_override(root: Path) -> None:
+    from orkestra.render.environment import bundled_templates
+
+    target = root / "templates" / "claude" / "agent.md.j2"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    base = (bundled_templates() / "claude" / "agent.md.j2").read_text(encoding="utf-8")
+    target.write_text(base + "\n<!-- project template -->\n", encoding="utf-8")
+    _bump(target)
+
+
+def _evidence(root: Path) -> None:
+    _append(root / "registries" / "orkestra.yaml", "# evidence of a truth changes\n")
+
+
+def _touch(root: Path) -> None:
+    _bump(_agent_file(root))
+
+
+def _unrelated(root: Path) -> None:
+    (root / "NOTES.txt").write_text("unrelated\n", encoding="utf-8")
+
+
+def _vendor(root: Path) -> None:
+    skill = next((root / "vendor" / "linked").rglob("SKILL.md"))
+    _append(skill, "\nMore text.\n")
+
+
+def _write_sync(root: Path) -> None:
+    _outcome(lambda: noop.sync_result(root, "write"))
+
+
+EDITS: dict[str, Callable[[Path], None]] = {
+    "nothing": lambda _root: None,
+    "comment in an agent": _edit_agent,
+    "agent description": _describe_agent,
+    "new agent": _new_agent,
+    "output deleted": _drop_output,
+    "output hand-edited": _hand_edit_output,
+    "project template": _template_override,
+    "truth evidence": _evidence,
+    "touch": _touch,
+    "unrelated file": _unrelated,
+    "vendor skill": _vendor,
+    "sync": _write_sync,
+}
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(edits=st.lists(st.sampled_from(sorted(EDITS)), min_size=1, max_size=6))
+def test_the_recorded_result_is_always_the_full_run_s(
+    edits: list[str], template: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    root = tmp_path_factory.mktemp("seq") / "proj"
+    shutil.copytree(template, root, symlinks=True)
+    os.environ["ORKESTRA_TODAY"] = "2026-11-30"
+    real, hits = noop.recorded, []
+    noop.recorded = lambda root, run: hits.append(real(root, run)) or hits[-1]  # type: ignore[assignment]
+    try:
+        for edit in ["nothing", *edits, "nothing"]:
+            EDITS[edit](root)
+            findings, checked = _reference(root)
+            for _ in range(2):  # the second run may answer from the first one's record
+                assert _fast(root) == (findings, checked), edit
+    finally:
+        del os.environ["ORKESTRA_TODAY"]
+        noop.recorded = real  # type: ignore[assignment]
+    assert any(hit is not None for hit in hits)  # the record did answer
+
+
+def test_an_unchanged_project_is_answered_from_the_record(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    hits = Hits(monkeypatch)
+    first = noop.sync_result(proj, "write")
+    assert noop.sync_result(proj, "write") == first
+    assert noop.sync_result(proj, "check") == {**first, "mode": "check"}
+    report = noop.validate_report(proj)
+    assert _findings(noop.validate_report(proj)) == _findings(report)
+    assert hits.count == 3
+    record = json.loads((proj / noop.record_path("sync")).read_text(encoding="utf-8"))
+    assert "vendor/linked" in record["folders"]
+    assert "CLAUDE.md" in record["singles"]
+
+
+@pytest.mark.parametrize("edit", sorted(set(EDITS) - {"nothing", "sync", "unrelated file"}))
+def test_every_kind_of_input_change_reaches_a_full_run(
+    proj: Path, monkeypatch: pytest.MonkeyPatch, edit: str
+) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    noop.sync_result(proj, "check")
+    noop.validate_report(proj)
+    hits = Hits(monkeypatch)
+    EDITS[edit](proj)
+    assert _fast(proj) == _reference(proj)
+    assert hits.count == 0
+
+
+def test_another_day_or_version_is_a_full_run(proj: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    noop.validate_report(proj)
+    hits = Hits(monkeypatch)
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-12-01")
+    noop.validate_report(proj)
+    monkeypatch.setattr(noop, "SCHEMA", noop.SCHEMA + 1)
+    noop.validate_report(proj)
+    assert hits.count == 0
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["{not json", "[]", '{"schema": 1}', "", "null"],
+)
+def test_a_damaged_record_is_ignored_and_replaced(
+    proj: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    expected = _findings(noop.validate_report(proj))
+    record = proj / noop.record_path("validate")
+    record.write_text(damage, encoding="utf-8")
+    hits = Hits(monkeypatch)
+    assert _findings(noop.validate_report(proj)) == expected
+    assert hits.count == 0
+    assert json.loads(record.read_text(encoding="utf-8"))["schema"] == noop.SCHEMA
+
+
+def test_a_forged_result_with_changed_files_is_not_trusted(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    noop.validate_report(proj)
+    record = proj / noop.record_path("validate")
+    data = json.loads(record.read_text(encoding="utf-8"))
+    data["result"] = [{"file": "x", "line": 1, "code": "ORK999", "severity": "error",
+                       "message": "forged"}]  # fmt: skip
+    data["files"][next(iter(data["files"]))] = [1, 2, 3, 4, 5]
+    record.write_text(json.dumps(data), encoding="utf-8")
+    assert all(f.code != "ORK999" for f in noop.validate_report(proj).findings)
+
+
+def test_a_racy_file_is_never_vouched_for(proj: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    path = _agent_file(proj)
+    path.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")  # changed just now
+    noop.validate_report(proj)
+    hits = Hits(monkeypatch)
+    noop.validate_report(proj)
+    assert hits.count == 0
+
+
+def test_a_symlinked_state_folder_gets_no_record(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    shutil.rmtree(proj / ".orkestra", ignore_errors=True)
+    (proj / ".orkestra").symlink_to(outside)
+    noop.validate_report(proj)
+    noop.sync_result(proj, "check")
+    assert not list(outside.glob("noop-*"))
+
+
+def test_a_symlink_in_a_walked_folder_gets_no_record(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    (proj / "registries" / "link.txt").symlink_to(proj / "CLAUDE.md")
+    noop.validate_report(proj)
+    assert not (proj / noop.record_path("validate")).exists()
+
+
+def test_a_run_that_spawns_or_writes_is_never_recorded(tmp_path: Path) -> None:
+    root = tmp_path.resolve()
+    with noop.tracing(root) as trace:
+        (root / "read.txt").write_text("x", encoding="utf-8")
+    assert trace.unfit
+    with noop.tracing(root) as trace:
+        (root / noop.FOLDER).mkdir()
+        (root / noop.FOLDER / "cache").write_text("x", encoding="utf-8")  # derived state: fine
+        (root / "read.txt").read_text(encoding="utf-8")
+        list((root / noop.FOLDER).iterdir())
+    assert not trace.unfit
+    files, folders = trace.paths()
+    assert files == ["read.txt"] and folders == []
+    with noop.tracing(root) as trace:
+        import subprocess
+
+        subprocess.run(["true"], check=True)
+    assert trace.unfit
+
+
+def test_the_cli_answers_a_no_op_from_the_record_with_the_same_output(
+    proj: Path, monkeypatch: pytest.MonkeyPatch, cli: Any
+) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    first = cli("sync", "--format", "json", cwd=proj)
+    second = cli("sync", "--format", "json", cwd=proj)
+    assert (first.exit_code, first.stdout) == (second.exit_code, second.stdout)
+    assert (proj / noop.record_path("sync")).is_file()
+    ok = cli("validate", cwd=proj)
+    assert ok.exit_code == 0
+    agent = _agent_file(proj)
+    text = agent.read_text(encoding="utf-8")
+    agent.write_text(text.replace("identity:\n  - ", "identity:\n  - no-such-", 1))
+    _bump(agent)
+    broken = cli("validate", cwd=proj)
+    assert broken.exit_code == 1 and "unknown identity 'no-such-" in broken.stdout
+    check = cli("sync", "--check", cwd=proj)
+    assert check.exit_code == 1
+
+
+def test_a_file_the_run_read_is_recorded_even_when_nobody_listed_it(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An input a later change adds to validation, outside every listed folder, still counts."""
+    from orkestra.registry import validate as module
+    from orkestra.registry.findings import Finding
+    from orkestra.registry.validate import Report
+
+    real = module.validate
+    extra = proj / "docs" / "policy.txt"
+    extra.parent.mkdir()
+    extra.write_text("v1\n", encoding="utf-8")
+
+    def reading(reg: Any) -> Report:
+        text = extra.read_text(encoding="utf-8").strip()
+        return Report((*real(reg).findings, Finding.make("ORK108", text, "docs/policy.txt", 1)))
+
+    monkeypatch.setattr(module, "validate", reading)
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    noop.validate_report(proj)
+    record = json.loads((proj / noop.record_path("validate")).read_text(encoding="utf-8"))
+    assert "docs/policy.txt" in record["singles"]
+    assert "v1" in {f.message for f in noop.validate_report(proj).findings}
+    _append(extra, "v2\n")
+    extra.write_text("v2\n", encoding="utf-8")
+    _bump(extra)
+    assert "v2" in {f.message for f in noop.validate_report(proj).findings}
