@@ -265,3 +265,27 @@ def test_a_lock_entry_that_is_not_a_plain_path_is_reported_not_dropped(
     with pytest.raises(ValidationFailed, match="ORK046"):
         sync(scaffold, force=True)
     assert (scaffold / "README.md").read_bytes() == readme
+
+
+def test_a_lock_entry_below_a_linked_vendor_skill_is_reported_and_never_reached(
+    rich: Path,
+) -> None:
+    # red team 2: an entry for a file inside a linked vendor skill (with its right hash) passed
+    # validate, and sync then failed on every run with "replace it with a folder" (its own link)
+    config = rich / "registries/orkestra.yaml"
+    config.write_text(config.read_text().replace("link: copy", "link: symlink"))
+    sync(rich)
+    link = rich / ".claude/skills/acme-pdf"
+    assert link.is_symlink()
+    vendored = (link / "SKILL.md").resolve().read_bytes()
+    rel = ".claude/skills/acme-pdf/SKILL.md"
+    _tamper(rich, {rel: {"target": "claude", "sha256": _sha(vendored)}})
+    found = [f for f in validate(load(rich)).findings if f.code == "ORK046"]
+    assert [f.message.split("'")[1] for f in found] == [rel]
+    assert "lies below '.claude/skills/acme-pdf'" in found[0].message
+    from orkestra.render.sync import owned_entries
+
+    assert rel not in owned_entries(load(rich))
+    with pytest.raises(ValidationFailed, match="ORK046"):
+        sync(rich, force=True)
+    assert (link / "SKILL.md").resolve().read_bytes() == vendored

@@ -184,8 +184,13 @@ def entry_problem(
     *,
     truth_outputs: Iterable[str] = (),
     protected: Iterable[str] = (),
+    listed: Mapping[str, Entry] | None = None,
 ) -> str | None:
-    """Why lock entry `rel` may not be touched by sync, or None when it lies in its roots."""
+    """Why lock entry `rel` may not be touched by sync, or None when it lies in its roots.
+
+    `listed` is the whole lock: an entry below another valid one (a file inside a linked vendor
+    skill, which the lock lists as one symlink) would be reached through that link.
+    """
     if not _plausible(rel):  # `..`, absolute, NUL, backslash: could reach outside the project
         return "it is not a plain relative path inside the project"
     folder = protected_part(rel, protected)
@@ -194,6 +199,9 @@ def entry_problem(
     roots = TARGET_ROOTS.get(entry.target)
     if roots is None:
         return f"target '{entry.target}' has no output roots (unknown or not implemented)"
+    above = _listed_parent(rel, listed, truth_outputs, protected) if listed else None
+    if above is not None:
+        return f"it lies below '{above}', which the lock lists as one file or link"
     if rel.startswith(roots) and rel not in roots:
         return None
     if rel in TARGET_FILES.get(entry.target, ()) or rel in set(truth_outputs):
@@ -215,8 +223,24 @@ def owned(
     return {
         rel: entry
         for rel, entry in entries.items()
-        if entry_problem(rel, entry, truth_outputs=outputs, protected=protected) is None
+        if entry_problem(rel, entry, truth_outputs=outputs, protected=protected, listed=entries)
+        is None
     }
+
+
+def _listed_parent(
+    rel: str, listed: Mapping[str, Entry], outputs: Iterable[str], protected: Iterable[str]
+) -> str | None:
+    """The nearest folder above `rel` that is itself a valid lock entry, or None."""
+    cut = rel.rfind("/")
+    while cut > 0:
+        above = listed.get(rel[:cut])
+        if above is not None and (
+            entry_problem(rel[:cut], above, truth_outputs=outputs, protected=protected) is None
+        ):
+            return rel[:cut]
+        cut = rel.rfind("/", 0, cut)
+    return None
 
 
 def _plausible(path: str) -> bool:

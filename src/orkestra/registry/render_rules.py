@@ -31,7 +31,9 @@ def lock_entries(reg: Registry) -> Iterator[Finding]:
     protected = [reg.config.knowledge.path]
     lines = _key_lines(reg.root / render_lock.LOCK_PATH) if entries else {}
     for rel, entry in sorted(entries.items()):
-        problem = render_lock.entry_problem(rel, entry, truth_outputs=outputs, protected=protected)
+        problem = render_lock.entry_problem(
+            rel, entry, truth_outputs=outputs, protected=protected, listed=entries
+        )
         if problem is not None:
             yield Finding.make(
                 "ORK046",
