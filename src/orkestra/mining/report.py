@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -149,15 +150,7 @@ def hints(record: index.Record) -> dict[str, Any]:
     """Classification hints shown by `--full`: the three-question test, a suggested category."""
     sig = record["signals"]
     kind = sig["commit_type"]
-    text = record["subject"].lower()
-    category = SUGGESTED.get(kind or "")
-    if "security" in text or "cve-" in text:
-        category = "security"
-    elif "deprecat" in text:
-        category = "deprecated"
-    elif sig["breaking"] and any(w in text for w in ("remove", "drop", "delete")):
-        category = "removed"
-    releasable = sig["is_releasable_type"] or category == "security"
+    category, releasable = _suggestion(record["subject"].lower(), kind, sig)
     return {
         "three_question_test": list(THREE_QUESTIONS),
         "decision_signals": {
@@ -172,6 +165,49 @@ def hints(record: index.Record) -> dict[str, Any]:
         ),
         "typical_decision_rate": "1-4 per 100 commits",
     }
+
+
+#: a security word (whole words: `securityContext` is an identifier, not a security fix)
+_SECURITY = re.compile(r"\b(?:security|vulnerabilit(?:y|ies)|cve-\d{4}-\d+)\b")
+#: conventional types whose commits no user gets: a security word there is no release
+_NEVER_RELEASED = frozenset({"docs", "test", "tests", "ci", "style"})
+#: the leading verb of a free-form subject -> its Keep a Changelog category
+_VERBS = {
+    **dict.fromkeys(("fix", "fixes", "fixed", "resolve", "resolves", "resolved"), "fixed"),
+    **dict.fromkeys(("add", "adds", "added", "implement", "implements", "implemented",
+                     "introduce", "introduces", "introduced", "support", "supports"), "added"),
+    **dict.fromkeys(("remove", "removes", "removed", "drop", "drops", "dropped", "delete",
+                     "deletes", "deleted"), "removed"),
+    **dict.fromkeys(("deprecate", "deprecates", "deprecated"), "deprecated"),
+    **dict.fromkeys(("improve", "improves", "improved", "change", "changes", "changed",
+                     "speed", "optimize", "optimise", "make", "makes"), "changed"),
+}  # fmt: skip
+#: free-form housekeeping that never belongs in a changelog
+_HOUSEKEEPING = re.compile(
+    r"^(?:wip|merge|bump|release|version)\b|\b(?:typos?|readme|changelog|dependencies|deps)\b"
+)
+
+
+def _suggestion(text: str, kind: str | None, sig: dict[str, Any]) -> tuple[str | None, bool]:
+    """(category, whether to release) for a commit's lower-cased subject. A free-form subject
+    (no conventional type) is judged by its leading verb; housekeeping is skipped."""
+    if kind is None:
+        verb = re.match(r"[a-z]+", text)
+        category = _VERBS.get(verb.group()) if verb else None
+        if _HOUSEKEEPING.search(text):
+            return None, False
+    else:
+        category = SUGGESTED.get(kind)
+    releasable = sig["is_releasable_type"] or (kind is None and category is not None)
+    if kind in _NEVER_RELEASED:
+        return category, releasable
+    if _SECURITY.search(text):
+        return "security", True
+    if "deprecat" in text:
+        return "deprecated", releasable
+    if sig["breaking"] and any(w in text for w in ("remove", "drop", "delete")):
+        return "removed", releasable
+    return category, releasable
 
 
 def coverage(registry: Any) -> dict[str, Any]:
