@@ -186,3 +186,29 @@ def test_without_roster_takes_only_what_sync_composes_again() -> None:
     assert without_roster(roster + tools) == tools  # not composed here again: kept
     hand = "## Skills\n\nMy own list:\n\n- `a`\n"
     assert without_roster(hand) == hand  # a hand-written section is never touched
+
+
+def test_tool_names_tools_yaml_cannot_hold_are_kept_verbatim_not_a_broken_registry(
+    tmp_path: Path, target: Path
+) -> None:
+    """`tools: '*'` or a whole MCP server (`mcp__github`) used to be imported as tools that
+    validate then refused (ORK025), so one agent stopped every sync of the collection."""
+    from orkestra.core import frontmatter
+
+    source = tmp_path / "odd-tools"
+    write(source, "p/agents/star.md", "---\nname: star\ndescription: d\ntools: '*'\n---\nx\n")
+    write(
+        source,
+        "p/agents/lead.md",
+        "---\nname: lead\ndescription: d\ntools: Agent, mcp__github, mcp__db__*, Bash(*)\n---\nx\n",
+    )
+    report = import_tree(target, source)
+    assert report.refused == [] and report.validation == {"errors": 0, "warnings": 0}
+    assert "tools" in next(a for a in report.agents if a["name"] == "lead")["kept_frontmatter"]
+    sync(target)
+    for name, tools in (("star", "*"), ("lead", "Agent, mcp__github, mcp__db__*, Bash(*)")):
+        text = (target / f".claude/agents/{name}.md").read_text(encoding="utf-8")
+        assert frontmatter.parse(text, name).meta["tools"] == tools
+    lead = (target / "registries/agents/lead.yaml").read_text(encoding="utf-8")
+    assert "role: orchestrator" in lead  # it still spawns agents
+    assert sync(target).written == 0

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, get_args
 
 from orkestra.core.frontmatter import Document
-from orkestra.importer.parse import spawns_agents, split_sections, without_roster
+from orkestra.importer.parse import registrable, spawns_agents, split_sections, without_roster
 from orkestra.registry.frontmatter_values import as_string, plain, split_tools
 from orkestra.registry.models.agents import Color
 from orkestra.registry.models.common import name_problem
@@ -83,9 +83,12 @@ def agent(doc: Document, stem: str, category: str, scope: str | None = None) -> 
         else:
             extra["model"] = plain(model)
     raw_tools = meta.pop("tools", None)
-    tools = split_tools(raw_tools)
+    given = split_tools(raw_tools)
+    tools = given if all(registrable(t) for t in given) else []
     if "tools" in doc.meta and not tools:
-        extra["tools"] = plain(raw_tools)  # `tools: []` or `tools: ""`: kept as written
+        # `tools: []`, or a name tools.yaml cannot hold (`*`, `mcp__github`): kept as written
+        # and rendered back verbatim, never a validation error that stops every sync
+        extra["tools"] = plain(raw_tools)
     set_tools(data, tools)
     skills_value = meta.pop("skills", None)
     skills = split_tools(skills_value)
@@ -93,7 +96,7 @@ def agent(doc: Document, stem: str, category: str, scope: str | None = None) -> 
         data["skills"] = skills
     elif skills_value is not None:
         extra["skills"] = plain(skills_value)
-    if spawns_agents(tools):
+    if spawns_agents(given):
         data["role"] = "orchestrator"
     color = meta.pop("color", None)
     if isinstance(color, str) and color in _COLORS:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from orkestra.registry.models.tools import AGENT_TOOLS
@@ -37,6 +38,29 @@ def without_roster(body: str) -> str:
     count = next((i for i, line in enumerate(lines) if not line.startswith("- `")), len(lines))
     rest = "\n".join(lines[count:]).lstrip("\n")
     return rest.removeprefix(_AFTER_ROSTER)
+
+
+_TOOL_RE = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def mcp_parts(tool: str) -> tuple[str | None, str | None]:
+    """`mcp__server__tool` -> (server, tool); (None, None) for a built-in; ("", None) if odd."""
+    if not tool.startswith("mcp__"):
+        return None, None
+    server, _, name = tool[5:].partition("__")
+    if _TOOL_RE.match(server) and _TOOL_RE.match(name):
+        return server, name
+    return "", None
+
+
+def registrable(tool: str) -> bool:
+    """True when tools.yaml can hold the tool's name: a built-in (`Bash`, `Bash(git:*)`) or one
+    MCP tool (`mcp__server__tool`); not `*` or a whole server (`mcp__github`)."""
+    base = base_tool(tool)
+    server, name = mcp_parts(base)
+    if server is None:
+        return bool(_TOOL_RE.match(base))
+    return name is not None
 
 
 def spawns_agents(tools: list[str]) -> bool:

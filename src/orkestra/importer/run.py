@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,7 @@ from orkestra.core import frontmatter, safewrite, yamlio
 from orkestra.core.errors import InputError, NotFound, UsageError
 from orkestra.importer import client_steps, convert
 from orkestra.importer import clients as client_formats
-from orkestra.importer.parse import base_tool, decode_text
+from orkestra.importer.parse import base_tool, decode_text, mcp_parts, registrable
 from orkestra.importer.plugins import PluginScopes
 from orkestra.importer.walk import MAX_MARKDOWN, MAX_RESOURCE, Refused, SafeTree, find_sources
 from orkestra.registry.frontmatter_values import plain
@@ -25,7 +24,6 @@ from orkestra.registry.models.common import (
     name_problem,
 )
 
-_TOOL_RE = re.compile(r"^[A-Za-z0-9_-]+$")
 LAYER_TIER = {layer: tier for tier, layer in TIER_LAYER.items()}
 
 
@@ -353,10 +351,10 @@ class _Importer:
         for tool in dict.fromkeys(base_tool(t) for t in self.tools):
             if tool in known:
                 continue
-            server, tool_name = _mcp_parts(tool)
+            server, tool_name = mcp_parts(tool)
             if server is not None and tool_name is not None:
                 mcp.setdefault(server, []).append(tool_name)
-            elif server is None and _TOOL_RE.match(tool):
+            elif server is None and registrable(tool):
                 builtin.append(tool)
             else:
                 self.report.tools_unregistered.append(tool)
@@ -366,16 +364,6 @@ class _Importer:
         if self.report.tools_added:
             data["builtin"], data["mcp"] = builtin, mcp
             self.report.files["registries/tools.yaml"] = yamlio.dumps(data).encode("utf-8")
-
-
-def _mcp_parts(tool: str) -> tuple[str | None, str | None]:
-    """`mcp__server__tool` -> (server, tool); (None, None) for a built-in; ("", None) if odd."""
-    if not tool.startswith("mcp__"):
-        return None, None
-    server, _, name = tool[5:].partition("__")
-    if _TOOL_RE.match(server) and _TOOL_RE.match(name):
-        return server, name
-    return "", None
 
 
 def import_tree(
