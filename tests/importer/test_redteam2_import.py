@@ -212,3 +212,29 @@ def test_tool_names_tools_yaml_cannot_hold_are_kept_verbatim_not_a_broken_regist
     lead = (target / "registries/agents/lead.yaml").read_text(encoding="utf-8")
     assert "role: orchestrator" in lead  # it still spawns agents
     assert sync(target).written == 0
+
+
+def test_a_skill_whose_allowed_tools_cannot_be_registered_is_refused_alone(
+    tmp_path: Path, target: Path
+) -> None:
+    source = tmp_path / "odd-skill"
+    write(
+        source,
+        "p/skills/odd/SKILL.md",
+        "---\nname: odd\ndescription: Odd. Use when x.\nallowed-tools: Read mcp__github\n---\nb\n",
+    )
+    write(
+        source, "p/skills/fine/SKILL.md", "---\nname: fine\ndescription: F. Use when y.\n---\nb\n"
+    )
+    write(
+        source, "p/agents/user.md", "---\nname: user\ndescription: d\nskills: odd, fine\n---\nx\n"
+    )
+    report = import_tree(target, source)
+    [refused] = report.refused
+    assert (refused["path"], refused["line"]) == ("p/skills/odd/SKILL.md", 4)
+    assert "'mcp__github'" in refused["reason"] and "one by one" in refused["reason"]
+    assert report.validation == {"errors": 0, "warnings": 0}  # the rest syncs
+    assert {s["name"] for s in report.skills} == {"fine"}
+    assert any("lists the refused skill 'odd'" in hint for hint in report.hints)
+    sync(target)
+    assert (target / ".claude/skills/fine/SKILL.md").is_file()

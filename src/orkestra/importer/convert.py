@@ -151,6 +151,14 @@ def skill(
     if version is not None:
         metadata.setdefault("version", as_string(version))
     tools = split_tools(meta.pop("allowed-tools", None))
+    odd = [t for t in tools if not registrable(t)]
+    if odd:
+        raise Skip(
+            f"`allowed-tools` names {', '.join(repr(t) for t in odd)}, which tools.yaml cannot "
+            "register (a built-in such as `Bash(git:*)`, or one MCP tool `mcp__server__tool`): "
+            "list the tools one by one in the source and import again",
+            line=doc.meta.key_lines.get("allowed-tools"),
+        )
     for key, value in meta.items():
         extra[str(key)] = as_string(value)
     intro, sections = split_sections(_body(doc.body))
