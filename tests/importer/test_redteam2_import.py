@@ -238,3 +238,34 @@ def test_a_skill_whose_allowed_tools_cannot_be_registered_is_refused_alone(
     assert any("lists the refused skill 'odd'" in hint for hint in report.hints)
     sync(target)
     assert (target / ".claude/skills/fine/SKILL.md").is_file()
+
+
+def test_marketplace_plugins_the_walk_cannot_reach_are_reported(
+    market: Path, target: Path, tmp_path: Path
+) -> None:
+    manifest = {
+        "name": "m",
+        "metadata": {"pluginRoot": "./plugins"},
+        "plugins": [
+            {"name": "alpha", "source": "./plugins/alpha"},
+            {"name": "beta", "source": "beta"},  # below pluginRoot: found by the walk
+            {"name": "remote", "source": {"source": "github", "repo": "acme/remote-plugin"}},
+            {"name": "sibling", "source": "../outside"},
+            {"name": "ghost", "source": "./plugins/ghost"},
+            {"name": "bare"},
+        ],
+    }
+    write(tmp_path, "outside/agents/secret.md", "---\nname: secret\ndescription: d\n---\nx\n")
+    write(market, ".claude-plugin/marketplace.json", json.dumps(manifest))
+    report = import_tree(target, market)
+    reasons = [s["reason"] for s in report.skipped if s["path"].endswith("marketplace.json")]
+    assert len(reasons) == 4, reasons
+    assert "'remote' comes from acme/remote-plugin" in reasons[0] and "clone it" in reasons[0]
+    assert "'sibling' (source '../outside') is outside the imported folder" in reasons[1]
+    assert "'ghost'" in reasons[2] and "does not exist" in reasons[2]
+    assert "'bare' has no `source`" in reasons[3]
+    assert "secret" not in {a["name"] for a in report.agents}
+    assert report.refused == [] and not report.failed  # informative: exit 0
+    write(market, ".claude-plugin/marketplace.json", "{not json")
+    report = import_tree(target, market, dry_run=True)
+    assert [r["path"] for r in report.refused] == [".claude-plugin/marketplace.json"]

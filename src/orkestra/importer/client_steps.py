@@ -27,6 +27,7 @@ class ClientSources:
     commands: list[Path] = field(default_factory=list)
     mcp: list[Path] = field(default_factory=list)
     instructions: list[Path] = field(default_factory=list)
+    marketplaces: list[Path] = field(default_factory=list)
 
 
 def find(tree: SafeTree) -> ClientSources:
@@ -48,6 +49,8 @@ def find(tree: SafeTree) -> ClientSources:
             found.mcp.append(item)
         elif item.name == "AGENTS.md" and item.parent == tree.base:
             found.instructions.append(item)
+        elif item.name == "marketplace.json" and parent == ".claude-plugin":
+            found.marketplaces.append(item)
     return found
 
 
@@ -63,6 +66,8 @@ def run(importer: _Importer, sources: ClientSources) -> None:
         mcp(importer, path)
     for path in sources.instructions:
         instructions(importer, path)
+    for path in sources.marketplaces:
+        marketplace(importer, path)
 
 
 def _text(importer: _Importer, path: Path) -> str | None:
@@ -194,3 +199,54 @@ def instructions(importer: _Importer, path: Path) -> None:
         importer.report.values.append({"name": value["name"], "from": rel, "to": dest})
     data["values"] = values
     importer.report.files[dest] = yamlio.dumps(data).encode("utf-8")
+
+
+def marketplace(importer: _Importer, path: Path) -> None:
+    """A Claude plugin marketplace's plugins that the walk cannot reach are reported as skipped:
+    a remote source (GitHub, git, a URL), a folder outside the imported tree, a missing folder.
+    Plugins inside the tree are found by the walk itself."""
+    rel = importer.tree.rel(path)
+    text = _text(importer, path)
+    if text is None:
+        return
+    try:
+        data = jsonio.loads(text, source=rel)
+    except InputError as exc:
+        importer.refuse(rel, exc.message, exc.line)
+        return
+    plugins = data.get("plugins") if isinstance(data, dict) else None
+    meta = data.get("metadata") if isinstance(data, dict) else None
+    root = meta.get("pluginRoot") if isinstance(meta, dict) else None
+    for entry in plugins if isinstance(plugins, list) else []:
+        if isinstance(entry, dict):
+            reason = _unreachable(importer, path.parent.parent, entry, root)
+            if reason is not None:
+                importer.report.skipped.append({"path": rel, "reason": reason})
+
+
+def _unreachable(
+    importer: _Importer, base: Path, entry: dict[str, Any], plugin_root: Any
+) -> str | None:
+    """Why the walk cannot import this marketplace entry, or None when it can (a bare folder
+    name is looked up below the marketplace's `metadata.pluginRoot`)."""
+    name, source = entry.get("name", "?"), entry.get("source")
+    bare = isinstance(source, str) and not source.startswith(("./", "../", "/"))
+    if bare and isinstance(plugin_root, str):
+        source = f"{plugin_root.rstrip('/')}/{source}"
+    if isinstance(source, dict):
+        where = source.get("repo") or source.get("url") or source.get("source") or "?"
+        return (
+            f"plugin '{name}' comes from {where} (not in this folder): not imported; clone it "
+            "and import its folder"
+        )
+    if not isinstance(source, str):
+        return f"plugin '{name}' has no `source`: not imported"
+    folder = (base / source).resolve()
+    if not folder.is_relative_to(importer.tree.real):
+        return (
+            f"plugin '{name}' (source {source!r}) is outside the imported folder: not imported; "
+            "import that folder on its own"
+        )
+    if not folder.is_dir():
+        return f"plugin '{name}' (source {source!r}) does not exist: not imported"
+    return None
