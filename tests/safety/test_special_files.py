@@ -132,6 +132,28 @@ def test_a_command_fails_cleanly_on_a_special_file(
 
 
 @pytest.mark.parametrize("kind", ["fifo", "devzero"])
+def test_a_special_usage_log_never_hangs_notes_index(root: Path, kind: str) -> None:
+    # red team 2: knowledge/.usage.jsonl (a committed, union-merged file) as a symlink to
+    # /dev/zero made `notes index` read forever; a FIFO there blocked it
+    _special(root / "knowledge/.usage.jsonl", kind)
+    done = _run(root, "notes", "index")
+    assert done.returncode == 1, done.stderr
+    assert b"knowledge/.usage.jsonl" in done.stderr and b"not a regular file" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "args", [("notes", "list"), ("notes", "check"), ("search", "alpha")], ids=" ".join
+)
+def test_a_fifo_among_the_notes_never_hangs(root: Path, args: tuple[str, ...]) -> None:
+    # red team 2: a FIFO named like a note blocked every command that loads the notes
+    _special(root / "knowledge/glossary/beta.md", "fifo")
+    done = _run(root, *args)
+    assert done.returncode in (0, 1) and b"Traceback" not in done.stderr, done.stderr
+    if args[-1] == "check":  # the check names the file it could not read
+        assert done.returncode == 1 and b"knowledge/glossary/beta.md" in done.stdout
+
+
+@pytest.mark.parametrize("kind", ["fifo", "devzero"])
 def test_a_special_render_lock_never_hangs_validate_or_sync(root: Path, kind: str) -> None:
     _special(root / "registries/.render-lock.json", kind)
     for args in (("validate",), ("sync", "--check")):

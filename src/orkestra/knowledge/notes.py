@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from orkestra.core.errors import InputError
+from orkestra.core.readfile import open_regular
 from orkestra.registry.models.names import device_problem, is_device_name
 
 if TYPE_CHECKING:
@@ -307,8 +308,8 @@ def load_notes(root: Path, knowledge: str, cache: CheckCache | None = None) -> K
 
 def read_note(path: str, rel: str, max_bytes: int = 1_000_000) -> str:
     """A note's text: UTF-8, not binary, not oversized (InputError otherwise)."""
-    try:
-        with open(path, "rb") as handle:  # noqa: PTH123
+    try:  # a regular file only: a FIFO named like a note must not block every command
+        with open_regular(path) as handle:
             raw = handle.read(max_bytes + 1)
     except OSError as exc:
         raise InputError(f"cannot read note: {exc.strerror or exc}", file=rel) from exc

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from orkestra.core import jsonio
 from orkestra.core.errors import InputError
+from orkestra.core.readfile import open_regular
 
 USAGE_FILE = ".usage.jsonl"
 #: a read loses half its weight every HALF_LIFE days (old reads lose standing)
@@ -21,8 +22,9 @@ HALF_LIFE = 30.0
 def read(folder: Path) -> list[dict[str, str]]:
     """Every well-formed entry of the usage log (empty when there is none)."""
     path = folder / USAGE_FILE
-    try:
-        raw = path.read_text(encoding="utf-8", errors="replace")
+    try:  # a regular file only: a committed symlink to /dev/zero must not be read forever
+        with open_regular(path) as handle:
+            raw = handle.read().decode("utf-8", errors="replace")
     except FileNotFoundError:  # nothing read yet
         return []
     except OSError as exc:
