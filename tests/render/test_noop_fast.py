@@ -83,6 +83,7 @@ def _no_racy_window(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPa
     mtime instead, so the racy window is not needed, except where it is the subject."""
     if "racy" not in request.node.name:
         monkeypatch.setattr(noop, "RACY_NS", 0)
+        monkeypatch.setattr(noop, "FINE_RACY_NS", 0)
 
 
 class Hits:
@@ -362,8 +363,7 @@ def test_a_file_the_run_read_is_recorded_even_when_nobody_listed_it(
 ) -> None:
     """An input a later change adds to validation, outside every listed folder, still counts."""
     from orkestra.registry import validate as module
-    from orkestra.registry.findings import Finding
-    from orkestra.registry.validate import Report
+    from orkestra.registry.findings import Finding, Report
 
     real = module.validate
     extra = proj / "docs" / "policy.txt"
@@ -384,3 +384,14 @@ def test_a_file_the_run_read_is_recorded_even_when_nobody_listed_it(
     extra.write_text("v2\n", encoding="utf-8")
     _bump(extra)
     assert "v2" in {f.message for f in noop.validate_report(proj).findings}
+
+
+def test_the_racy_window_follows_the_file_system_s_timestamp_precision() -> None:
+    start = 50 * 1_000_000_000
+    whole = 49 * 1_000_000_000  # 1 s before: a whole-second file system may not show an edit
+    fine = whole + 123_456_789  # 0.88 s before, with sub-second precision: safely older
+    assert noop._racy([1, whole, whole, 1, 1], start)
+    assert not noop._racy([1, fine, fine, 1, 1], start)
+    assert noop._racy([1, start - 1_000, start - 1_000, 1, 1], start)  # within a tick
+    assert noop._racy([1, fine, fine, 1, 1, 1, whole, whole, 1, 1], start)  # a link's target
+    assert noop._racy(["x", 1, 2, 3, 4], start)  # malformed: never vouches

@@ -160,3 +160,21 @@ if __name__ == "__main__":
     import sys
 
     sys.stdout.write(markdown())
+
+
+@dataclass(frozen=True)
+class Report:
+    """All findings of one validation run, sorted by file and line."""
+
+    findings: tuple[Finding, ...]
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "warning"]
+
+    def ok(self, *, strict: bool = False) -> bool:
+        return not self.errors and not (strict and self.warnings)

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Collection, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from orkestra.core.clock import today
 from orkestra.registry.client_rules import agents_md_size, client_models, client_tools
 from orkestra.registry.evidence import split as evidence_target
 from orkestra.registry.evidence import target as evidence_file
-from orkestra.registry.findings import Finding
+from orkestra.registry.findings import Finding, Report
 from orkestra.registry.model_rules import target_models
 from orkestra.registry.models.common import bidi_controls
 from orkestra.registry.models.skills import REQUIRED_SECTIONS, SPEC_KEYS, trigger_phrase
@@ -29,24 +28,6 @@ from orkestra.registry.render_rules import (
 )
 
 Rule = Callable[[Registry], Iterable[Finding]]
-
-
-@dataclass(frozen=True)
-class Report:
-    """All findings of one validation run, sorted by file and line."""
-
-    findings: tuple[Finding, ...]
-
-    @property
-    def errors(self) -> list[Finding]:
-        return [f for f in self.findings if f.severity == "error"]
-
-    @property
-    def warnings(self) -> list[Finding]:
-        return [f for f in self.findings if f.severity == "warning"]
-
-    def ok(self, *, strict: bool = False) -> bool:
-        return not self.errors and not (strict and self.warnings)
 
 
 def _at(code: str, message: str, loc: Location) -> Finding:

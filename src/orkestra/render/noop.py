@@ -7,7 +7,8 @@ folders (project and bundled), the rendered outputs, under a key of Orkestra's v
 files, the Python version and today's date (the stale-date gates). The next run re-lists the same
 folders and stats the same files; when everything matches, the recorded result is the answer and
 nothing is loaded. Else, and whenever a recorded file changed within `RACY_NS` of the recording
-(a change within one timestamp tick keeps the identity), the full run decides.
+(a change within one timestamp tick keeps the identity; 0.1 s on file systems with sub-second
+times, 2 s on those with whole seconds), the full run decides.
 
 Beyond those folders, the full run is traced (`Trace`, a Python audit hook): every file it opened
 for reading and every folder it listed is recorded too (a folder by its own stat, which changes
@@ -36,12 +37,14 @@ from orkestra.core.errors import InputError, OrkestraError
 from orkestra.registry.cache import RACY_NS
 
 if TYPE_CHECKING:
+    from orkestra.registry.findings import Report
     from orkestra.registry.registry import Registry
-    from orkestra.registry.validate import Report
     from orkestra.render.sync import Mode
 
 #: bump when the record's layout or meaning changes
 SCHEMA = 1
+#: the racy window where timestamps have sub-second precision: well above a kernel tick
+FINE_RACY_NS = 100_000_000
 FOLDER = ".orkestra"
 
 
@@ -236,8 +239,6 @@ def recorded(root: Path, run: str) -> Any:
         return None
     if not _well_formed(data) or data["key"] != key():
         return None
-    if any(_racy(ident, data["start"]) for ident in data["files"].values()):
-        return None
     try:
         now = snapshot(root, data["folders"], data["singles"])
     except Unfit:
@@ -261,10 +262,15 @@ def _well_formed(data: Any) -> bool:
 
 
 def _racy(ident: Any, start: int) -> bool:
-    """True when a file changed so close to the recording that a later edit may keep its stat."""
+    """True when a file changed so close to the recording that a later edit may keep its stat:
+    within `FINE_RACY_NS` where the file system keeps sub-second times (the kernel's clock lags
+    by up to a tick), within `RACY_NS` where it keeps whole seconds (or this one was whole)."""
     if isinstance(ident, list) and len(ident) in (5, 6, 10) and all(type(i) is int for i in ident):
-        times = ident[1:3] + ident[6:8]
-        return bool(max(times) + RACY_NS >= start)
+        for times in (ident[1:3], ident[6:8]):  # the file's, then a link's target's
+            coarse = all(t % 1_000_000_000 == 0 for t in times)
+            if times and max(times) + (RACY_NS if coarse else FINE_RACY_NS) >= start:
+                return True
+        return False
     return ident not in (None, 0)  # a malformed entry never vouches for anything
 
 
@@ -283,6 +289,8 @@ def save(
         files = snapshot(root, folders, singles)
     except Unfit:
         return
+    if any(_racy(ident, start) for ident in files.values()):
+        return  # changed too close to the run to vouch for: the next full run records
     payload = {"schema": SCHEMA, "key": key(), "start": start, "folders": folders,
                "singles": singles, "files": files, "result": result}  # fmt: skip
     from orkestra.core import safewrite
@@ -339,8 +347,7 @@ def _outputs(root: Path, reg: Registry) -> list[str]:
 
 def validate_report(root: Path) -> Report:
     """`validate`'s report: the recorded one when nothing changed, else a full run (recorded)."""
-    from orkestra.registry.findings import Finding
-    from orkestra.registry.validate import Report
+    from orkestra.registry.findings import Finding, Report
 
     root = root.resolve()
     hit = recorded(root, "validate")
