@@ -60,3 +60,57 @@ def test_into_existing_keeps_bom_crlf_and_is_stable(
     assert second.startswith(bom + title + b"\n") and second.endswith(rest)
     assert b"- A bug (" in second and second.count(b"[Unreleased]") == 1
     assert _render(released, cli) == second
+
+
+def test_link_references_come_from_the_origin_remote(repo: GitRepo, cli: Any) -> None:
+    """Keep a Changelog's `[1.2.3]: <compare url>` lines (§6.7), never a credential."""
+    repo.git("remote", "add", "origin", "https://ada:s3cret@github.com/acme/demo.git")
+    first = repo.commit("feat(core): first", {"packages/core/a.py": "a\n"})
+    repo.git("tag", "v0.1.0")
+    second = repo.commit("fix(core): second", {"packages/core/b.py": "b\n"})
+    repo.git("tag", "v0.2.0")
+    repo.git("tag", "core@0.3.0")  # a scoped tag: core's releases are its own from now on
+    third = repo.commit("feat(core): third", {"packages/core/c.py": "c\n"})
+    for sha, category in ((first, "added"), (second, "fixed"), (third, "added")):
+        result = cli("mine", "classify", sha, "--changelog", category, cwd=repo.path)
+        assert result.exit_code == 0, result.stderr
+    assert cli("changelog", "render", "--package", "core", cwd=repo.path).exit_code == 0
+    text = (repo.path / CORE).read_text(encoding="utf-8")
+    assert text.endswith(
+        "\n\n[Unreleased]: https://github.com/acme/demo/compare/core@0.3.0...HEAD\n"
+        "[0.3.0]: https://github.com/acme/demo/releases/tag/core@0.3.0\n"
+    ), text  # scoped tags replace the plain ones for core
+    assert "s3cret" not in text and "ada@" not in text
+    repo.git("tag", "-d", "core@0.3.0")
+    assert cli("changelog", "render", "--package", "core", cwd=repo.path).exit_code == 0
+    text = (repo.path / CORE).read_text(encoding="utf-8")
+    assert text.endswith(
+        "\n\n[Unreleased]: https://github.com/acme/demo/compare/v0.2.0...HEAD\n"
+        "[0.2.0]: https://github.com/acme/demo/compare/v0.1.0...v0.2.0\n"
+        "[0.1.0]: https://github.com/acme/demo/releases/tag/v0.1.0\n"
+    ), text
+    assert text.index("## [0.2.0]") < text.index("## [0.1.0]") < text.index("[Unreleased]: ")
+
+
+@pytest.mark.parametrize(
+    ("remote", "expected"),
+    [
+        ("git@github.com:acme/demo.git", "https://github.com/acme/demo"),
+        ("ssh://git@github.com:22/acme/demo", "https://github.com/acme/demo"),
+        (
+            "https://token@gitlab.example.com/group/sub/app.git",
+            "https://gitlab.example.com/group/sub/app",
+        ),
+        ("https://bitbucket.org/acme/demo.git", None),  # a host whose URL shapes are not known
+        ("/srv/git/demo.git", None),
+        ("", None),
+        ("git@github.com:onlyname", None),
+    ],
+)
+def test_web_links_of_remote_urls(remote: str, expected: str | None) -> None:
+    from orkestra.mining.changelog_links import web_links
+
+    found = web_links(remote)
+    assert (found.base if found else None) == expected
+    if found is not None and "gitlab" in found.base:
+        assert found.compare("a", "b").endswith("/-/compare/a...b")

@@ -19,6 +19,7 @@ from typing import Any
 
 from orkestra.core.errors import ConflictError, InputError, NotFound, UnsafePathError, UsageError
 from orkestra.mining import index
+from orkestra.mining.changelog_links import Links, origin, references
 from orkestra.registry import ledger
 
 SECTIONS = ("added", "changed", "deprecated", "removed", "fixed", "security")
@@ -122,12 +123,13 @@ def render_all(
     names = packages or _every(root, config, known, by_package)
     known_shas = set(records)
     reverts = revert_targets(records, records.maybe_reverts())
+    links = origin(root)
     plans = []
     for name in names:
         releases = releases_of(name, tags, known_shas)
         owner = assign(releases, parents)
         mine = by_package.get(name, [])
-        text, stats = render_text(name, releases, owner, mine, records, order, reverts)
+        text, stats = render_text(name, releases, owner, mine, records, order, reverts, links)
         plans.append(_plan(root, name, known[name], text, stats, into_existing))
     if dry_run:
         return [plan.result(dry_run=True) for plan in plans]
@@ -184,8 +186,10 @@ def render_text(
     records: Mapping[str, dict[str, Any]],
     order: dict[str, int],
     reverts: dict[str, str] | None = None,
+    links: Links | None = None,
 ) -> tuple[str, dict[str, int]]:
-    """The CHANGELOG.md text and counts (releases, entries, cancelled)."""
+    """The CHANGELOG.md text and counts (releases, entries, cancelled); with `links` (the
+    remote's web address) the link references of the releases at the bottom."""
     buckets: dict[Release | None, list[dict[str, Any]]] = {}
     for note in notes:
         buckets.setdefault(owner.get(note["sha"]), []).append(note)
@@ -197,16 +201,17 @@ def render_text(
         buckets[key] = kept
     parts = [HEADER.format(package=package), "\n## [Unreleased]\n"]
     parts += _sections(buckets.get(None, []), records, order)
-    shown = 0
+    shown = []
     for release in sorted(releases, reverse=True):
         items = buckets.get(release, [])
         if not items:
             continue
-        shown += 1
+        shown.append(release)
         parts.append(f"\n## [{release.version}] - {release.date}\n")
         parts += _sections(items, records, order)
+    parts.append(references(links, releases, shown))
     entries = sum(len(v) for v in buckets.values())
-    return "".join(parts), {"releases": shown, "entries": entries, "cancelled": cancelled}
+    return "".join(parts), {"releases": len(shown), "entries": entries, "cancelled": cancelled}
 
 
 def _cancel_reverts(
