@@ -170,7 +170,7 @@ def write_file(
     if not isinstance(expected_old, _Unset):
         _expect(full, rel, current, expected_old)
     chosen = _mode(current, mode)
-    _replace(full, rel, lambda tmp: _fill(tmp, payload, chosen, durable))
+    _replace(full, rel, lambda tmp: _fill(tmp, payload, chosen, durable), root)
     return Path(full)
 
 
@@ -179,7 +179,7 @@ def write_link(root: Path, path: Path | str, target: str, *, guard: Guard | None
     owned link or file, which is replaced, never followed."""
     rel = check_target(root, path, guard=guard, replace_link=True)
     full = f"{root}/{rel}"
-    _replace(full, rel, lambda tmp: os.symlink(target, tmp))  # noqa: PTH211
+    _replace(full, rel, lambda tmp: os.symlink(target, tmp), root)  # noqa: PTH211
     return Path(full)
 
 
@@ -222,13 +222,16 @@ class Batch:
             _fsync_all([tmp for tmp, _, _, regular in self.staged if regular])
         except BaseException as exc:
             count = len(self.staged)
-            failed = next((r for t, _, r, _ in self.staged if t == getattr(exc, "filename", "")), "")
+            failed = next(
+                (r for t, _, r, _ in self.staged if t == getattr(exc, "filename", "")), ""
+            )
             self.discard()
             if isinstance(exc, OSError):
                 reason = exc.strerror or exc
                 where = f"'{failed}' (one of {count} file(s))" if failed else f"{count} file(s)"
                 raise WriteFailed(f"cannot write {where}: {reason}", file=failed or None) from exc
             raise
+        self._recheck()
         staged, self.staged = self.staged, []
         for done, (tmp, full, rel, _) in enumerate(staged, 1):
             try:
@@ -237,6 +240,18 @@ class Batch:
                 self.staged = staged[done:]
                 self.discard()
                 raise
+
+    def _recheck(self) -> None:
+        """The folders of every staged file checked again, uncached (one lstat per folder): the
+        plan checked them long before, and one swapped for a symlink since then by another
+        process would receive the files staged through it. Discards everything on a refusal."""
+        guard = Guard(self.root)
+        try:
+            for _, _, rel, _ in self.staged:
+                guard.parents(rel)
+        except UnsafePathError:
+            self.discard()
+            raise
 
     def discard(self) -> None:
         """Remove every staged temporary file; no target is touched."""
@@ -387,9 +402,20 @@ def _temp_name(full: str) -> str:
     return f"{folder}/.{name[:_NAME_ROOM]}.orkestra-{os.getpid()}-{next(_counter)}.tmp"
 
 
-def _replace(full: str, rel: str, make: Callable[[str], None]) -> None:
-    """Make the temporary file with `make(tmp)`, then rename it over `full`; clean up on failure."""
-    _rename(_stage(full, rel, make), full, rel)
+def _replace(full: str, rel: str, make: Callable[[str], None], root: Path) -> None:
+    """Make the temporary file with `make(tmp)`, then rename it over `full`; clean up on failure.
+
+    The folders are checked again, uncached, once the temporary file exists: one swapped for a
+    symlink since `check_target` (by another process) would otherwise receive the file.
+    """
+    tmp = _stage(full, rel, make)
+    try:
+        Guard(root).parents(rel)
+    except UnsafePathError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)  # noqa: PTH108 - it lies wherever the symlink points: remove it there
+        raise
+    _rename(tmp, full, rel)
 
 
 def _stage(full: str, rel: str, make: Callable[[str], None]) -> str:
