@@ -395,3 +395,15 @@ def test_the_racy_window_follows_the_file_system_s_timestamp_precision() -> None
     assert noop._racy([1, start - 1_000, start - 1_000, 1, 1], start)  # within a tick
     assert noop._racy([1, fine, fine, 1, 1, 1, whole, whole, 1, 1], start)  # a link's target
     assert noop._racy(["x", 1, 2, 3, 4], start)  # malformed: never vouches
+
+
+def test_a_resources_folder_created_later_clears_its_finding(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A missing resources folder is only checked to exist (no file is opened)."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    _append(proj / "registries" / "skills" / "project" / "dormant-skill.yaml", "resources: res/\n")
+    assert "ORK041" in {f.code for f in noop.validate_report(proj).findings}
+    assert "ORK041" in {f.code for f in noop.validate_report(proj).findings}  # from the record
+    (proj / "registries" / "skills" / "project" / "res").mkdir()
+    assert "ORK041" not in {f.code for f in noop.validate_report(proj).findings}
