@@ -269,3 +269,34 @@ def test_marketplace_plugins_the_walk_cannot_reach_are_reported(
     write(market, ".claude-plugin/marketplace.json", "{not json")
     report = import_tree(target, market, dry_run=True)
     assert [r["path"] for r in report.refused] == [".claude-plugin/marketplace.json"]
+
+
+def test_what_a_skill_ships_below_its_folder_stays_its_resources(
+    tmp_path: Path, target: Path
+) -> None:
+    """A `templates/SKILL.md` with placeholders, an `examples/x/SKILL.md` and the prompts of an
+    `agents/` folder inside a skill are that skill's files: not entries (a template used to be
+    refused, failing the import, and an example became a registry skill of its own)."""
+    source = tmp_path / "nested"
+    base = "p/skills/skill-creator"
+    write(
+        source,
+        f"{base}/SKILL.md",
+        "---\nname: skill-creator\ndescription: C. Use when x.\n---\nb\n",
+    )
+    write(source, f"{base}/templates/SKILL.md", "---\nname: {{ skill_name }}\n---\n# {{ t }}\n")
+    write(source, f"{base}/examples/demo/SKILL.md", "---\nname: demo\ndescription: D.\n---\nb\n")
+    write(source, f"{base}/agents/grader.md", "---\nname: grader\ndescription: G.\n---\nGrade.\n")
+    write(source, "p/agents/writer.md", "---\nname: writer\ndescription: W.\n---\nWrite.\n")
+    report = import_tree(target, source)
+    assert report.refused == [] and not report.failed
+    assert [s["name"] for s in report.skills] == ["skill-creator"]
+    assert report.skills[0]["resources"] == 3
+    assert [a["name"] for a in report.agents] == ["writer"]
+    sync(target)
+    shipped = target / ".claude/skills/skill-creator"
+    assert (
+        shipped / "templates/SKILL.md"
+    ).read_text() == "---\nname: {{ skill_name }}\n---\n# {{ t }}\n"
+    assert (shipped / "agents/grader.md").is_file()
+    assert not (target / ".claude/agents/grader.md").exists()

@@ -108,7 +108,11 @@ def _shown(path: str) -> str:
 
 
 def find_sources(tree: SafeTree) -> tuple[list[Path], list[Path], list[Refused]]:
-    """(agent files `**/agents/*.md`, `**/SKILL.md` files, refused paths) in a stable order."""
+    """(agent files `**/agents/*.md`, `**/SKILL.md` files, refused paths) in a stable order.
+
+    Everything below a skill's folder belongs to that skill (a `templates/SKILL.md`, an
+    `examples/x/SKILL.md`, the prompts of an `agents/` folder it ships): resources copied with
+    it, never entries of their own."""
     agents: list[Path] = []
     skills: list[Path] = []
     refused: list[Refused] = []
@@ -119,4 +123,11 @@ def find_sources(tree: SafeTree) -> tuple[list[Path], list[Path], list[Refused]]
             skills.append(item)
         elif item.suffix == ".md" and item.parent.name == "agents":
             agents.append(item)
+    folders = {path.parent for path in skills} - {tree.base}  # a root SKILL.md: as before
+
+    def inside_a_skill(folder: Path) -> bool:
+        return any(parent in folders for parent in folder.parents)
+
+    skills = [path for path in skills if not inside_a_skill(path.parent)]
+    agents = [path for path in agents if not inside_a_skill(path)]
     return agents, skills, refused
