@@ -300,3 +300,38 @@ def test_what_a_skill_ships_below_its_folder_stays_its_resources(
     ).read_text() == "---\nname: {{ skill_name }}\n---\n# {{ t }}\n"
     assert (shipped / "agents/grader.md").is_file()
     assert not (target / ".claude/agents/grader.md").exists()
+
+
+def test_claude_commands_are_imported_and_render_back(tmp_path: Path, target: Path) -> None:
+    """A marketplace's `commands/*.md` used to be left behind without a word."""
+    from orkestra.core import frontmatter
+
+    source = tmp_path / "cmds"
+    write(
+        source,
+        "p/commands/review.md",
+        "---\ndescription: Review the diff\nargument-hint: '[path]'\nallowed-tools: Bash(git diff:*), Read\n"
+        "model: sonnet\ndisable-model-invocation: true\n---\n\nReview $ARGUMENTS carefully.\n",
+    )
+    write(source, "p/commands/bare.md", "# Summarise the branch\n\nList every commit.\n")
+    write(source, "p/commands/odd.md", "---\nallowed-tools: '*'\n---\nx\n")
+    report = import_tree(target, source)
+    assert {c["name"] for c in report.commands} == {"review", "bare"}
+    [refused] = report.refused
+    assert (refused["path"], refused["line"]) == ("p/commands/odd.md", 2)
+    [note] = [s for s in report.skipped if s["path"] == "p/commands/review.md"]
+    assert "disable-model-invocation" in note["reason"]
+    assert report.validation == {"errors": 0, "warnings": 0}
+    sync(target)
+    review = frontmatter.parse((target / ".claude/commands/review.md").read_text(), "review")
+    assert dict(review.meta) == {
+        "description": "Review the diff",
+        "argument-hint": "[path]",
+        "allowed-tools": "Bash(git diff:*), Read",
+        "model": "sonnet",
+    }
+    assert review.body.strip() == "Review $ARGUMENTS carefully."
+    bare = frontmatter.parse((target / ".claude/commands/bare.md").read_text(), "bare")
+    assert bare.meta["description"] == "Summarise the branch"
+    assert bare.body.strip() == "# Summarise the branch\n\nList every commit."
+    assert sync(target).written == 0

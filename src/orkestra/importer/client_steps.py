@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from orkestra.core import jsonio, yamlio
+from orkestra.core import frontmatter, jsonio, yamlio
 from orkestra.core.errors import InputError
 from orkestra.importer import clients, convert
 from orkestra.importer.parse import decode_text
@@ -28,6 +28,8 @@ class ClientSources:
     mcp: list[Path] = field(default_factory=list)
     instructions: list[Path] = field(default_factory=list)
     marketplaces: list[Path] = field(default_factory=list)
+    #: Claude Code commands (`commands/*.md` of a plugin or a .claude/ folder)
+    claude_commands: list[Path] = field(default_factory=list)
 
 
 def find(tree: SafeTree) -> ClientSources:
@@ -43,6 +45,8 @@ def find(tree: SafeTree) -> ClientSources:
             found.subagents.append(item)
         elif item.suffix == ".md" and grand == ".rulesync" and parent == "commands":
             found.commands.append(item)
+        elif item.suffix == ".md" and parent == "commands":
+            found.claude_commands.append(item)
         elif item.suffix == ".md" and grand == ".rulesync" and parent == "rules":
             found.instructions.append(item)
         elif item.name == "mcp.json" and parent == ".rulesync":
@@ -62,6 +66,8 @@ def run(importer: _Importer, sources: ClientSources) -> None:
         rulesync_agent(importer, path)
     for path in sources.commands:
         command(importer, path)
+    for path in sources.claude_commands:
+        command(importer, path, claude=True)
     for path in sources.mcp:
         mcp(importer, path)
     for path in sources.instructions:
@@ -108,15 +114,22 @@ def rulesync_agent(importer: _Importer, path: Path) -> None:
     importer.add_agent(item, rel)
 
 
-def command(importer: _Importer, path: Path) -> None:
+def command(importer: _Importer, path: Path, *, claude: bool = False) -> None:
+    """A rulesync or (`claude`) a Claude Code command into registries/commands/."""
     from orkestra.registry.models import Command
 
     rel = importer.tree.rel(path)
-    doc = importer.document(path)
+    text = _text(importer, path) if claude else None
+    if claude and text is None:
+        return
+    if text is not None and not text.startswith("---"):  # Claude reads a bare body too
+        doc: frontmatter.Document | None = frontmatter.Document(yamlio.LineDict(1), text, 1)
+    else:
+        doc = importer.document(path)
     if doc is None:
         return
     try:
-        item = clients.command(doc, path.stem)
+        item = convert.command(doc, path.stem) if claude else clients.command(doc, path.stem)
     except convert.Skip as exc:
         importer.refuse(rel, str(exc), exc.line)
         return
@@ -126,6 +139,11 @@ def command(importer: _Importer, path: Path) -> None:
     ):
         importer.report.files[dest] = yamlio.dumps(item.data).encode("utf-8")
         importer.report.commands.append({"name": item.name, "from": rel, "to": dest})
+        importer.tools.extend(item.tools)
+        if item.kept:
+            keys = ", ".join(item.kept)
+            reason = f"frontmatter {keys}: no registry field for commands, left out"
+            importer.report.skipped.append({"path": rel, "reason": reason})
 
 
 def mcp(importer: _Importer, path: Path) -> None:

@@ -226,3 +226,40 @@ def set_tools(data: dict[str, Any], tools: list[str]) -> None:
         data["tools"] = builtin
     if mcp:
         data["mcp_tools"] = mcp
+
+
+def command(doc: Document, stem: str) -> Converted:
+    """A Claude Code command (`commands/<name>.md`) as `commands/<name>.yaml` data. Without a
+    `description` Claude shows the body's first line, so that line becomes the description;
+    keys the registry has no field for are returned in `kept` (left out, reported)."""
+    meta = dict(doc.meta)
+    name = _name(meta.pop("name", None), stem)
+    body = _body(doc.body)
+    if not body.strip():
+        raise Skip("command without a body")
+    value = meta.pop("description", None)
+    description = as_string(value).strip() if value is not None else ""
+    if not description:
+        first = next(line for line in body.splitlines() if line.strip())
+        description = first.lstrip("#").strip() or name
+    data: dict[str, Any] = {"name": name, "description": description}
+    hint = meta.pop("argument-hint", None)
+    if hint is not None:
+        data["argument_hint"] = as_string(hint)
+    tools = split_tools(meta.pop("allowed-tools", None))
+    odd = [t for t in tools if not registrable(t)]
+    if odd:
+        raise Skip(
+            f"`allowed-tools` names {', '.join(repr(t) for t in odd)}, which tools.yaml cannot "
+            "register: list the tools one by one in the source and import again",
+            line=doc.meta.key_lines.get("allowed-tools"),
+        )
+    if tools:
+        data["allowed_tools"] = tools
+    model = meta.pop("model", None)
+    if isinstance(model, str) and _MODEL_RE.match(model) and len(model) <= 100:
+        data["model"] = model
+    elif model is not None:
+        meta["model"] = model
+    data["body"] = body
+    return Converted(name, data, tools=tools, kept=sorted(str(k) for k in meta))
