@@ -315,6 +315,8 @@ def test_claude_commands_are_imported_and_render_back(tmp_path: Path, target: Pa
     )
     write(source, "p/commands/bare.md", "# Summarise the branch\n\nList every commit.\n")
     write(source, "p/commands/odd.md", "---\nallowed-tools: '*'\n---\nx\n")
+    write(source, "p/agents/a.md", "---\nname: a\ndescription: d\n---\nx\n")
+    write(source, "docs/commands/install.md", "# Install\n\nA page of the docs.\n")
     report = import_tree(target, source)
     assert {c["name"] for c in report.commands} == {"review", "bare"}
     [refused] = report.refused

@@ -45,7 +45,7 @@ def find(tree: SafeTree) -> ClientSources:
             found.subagents.append(item)
         elif item.suffix == ".md" and grand == ".rulesync" and parent == "commands":
             found.commands.append(item)
-        elif item.suffix == ".md" and parent == "commands":
+        elif item.suffix == ".md" and parent == "commands" and _plugin(item.parent.parent):
             found.claude_commands.append(item)
         elif item.suffix == ".md" and grand == ".rulesync" and parent == "rules":
             found.instructions.append(item)
@@ -56,6 +56,13 @@ def find(tree: SafeTree) -> ClientSources:
         elif item.name == "marketplace.json" and parent == ".claude-plugin":
             found.marketplaces.append(item)
     return found
+
+
+def _plugin(folder: Path) -> bool:
+    """A `.claude/` folder or a plugin's (not, say, a project's `docs/commands/`)."""
+    if folder.name == ".claude" or (folder / ".claude-plugin").is_dir():
+        return True
+    return (folder / "agents").is_dir() or (folder / "skills").is_dir()
 
 
 def run(importer: _Importer, sources: ClientSources) -> None:
