@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from orkestra.core import gcpause
 from orkestra.core.errors import InputError, NotFound
 from orkestra.core.project import find_root
 from orkestra.registry import cache as parse_cache
@@ -635,6 +636,7 @@ class _Loader:
                 )
 
 
+@gcpause.paused()
 def load(root: Path, *, lazy_models: bool = False, use_cache: bool = True) -> Registry:
     """Load every registry kind under `root/registries`. Content problems become findings.
 

@@ -10,6 +10,7 @@ import datetime as dt
 from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path
 
+from orkestra.core import gcpause
 from orkestra.core.clock import today
 from orkestra.registry.client_rules import agents_md_size, client_models, client_tools
 from orkestra.registry.evidence import split as evidence_target
@@ -308,6 +309,7 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+@gcpause.paused()
 def validate(reg: Registry) -> Report:
     """Run every rule; return load findings plus rule findings, sorted and de-duplicated."""
     found: set[Finding] = set(reg.findings)

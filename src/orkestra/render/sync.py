@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from orkestra.core import gcpause
 from orkestra.core.errors import InputError, UsageError, ValidationFailed
 from orkestra.registry.findings import Finding
 from orkestra.registry.registry import Registry
@@ -179,6 +180,7 @@ def _tagged(outputs: Iterable[Output], target: str) -> Iterator[Output]:
         yield out if out.target == target else replace(out, target=target)
 
 
+@gcpause.paused()
 def sync(
     root: Path,
     *,

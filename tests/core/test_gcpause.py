@@ -1,0 +1,66 @@
+"""`core.gcpause`: the collector is off inside, restored after (also on errors, also nested), and
+the core builders run with it off."""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from orkestra.core import gcpause
+
+
+def test_paused_turns_the_collector_off_and_restores_it() -> None:
+    assert gc.isenabled()
+    with gcpause.paused():
+        assert not gc.isenabled()
+        with gcpause.paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the inner one restores the state it found
+    assert gc.isenabled()
+    with pytest.raises(ValueError), gcpause.paused():
+        raise ValueError
+    assert gc.isenabled()
+
+
+def test_a_collector_already_off_stays_off() -> None:
+    gc.disable()
+    try:
+        with gcpause.paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_load_validate_and_sync_build_with_the_collector_off(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from orkestra.registry import loader, validate
+    from orkestra.render import sync
+
+    seen: dict[str, bool] = {}
+    real_config, real_check = loader._Loader.config, sync.check_valid
+
+    def config(self: loader._Loader) -> None:
+        seen.setdefault("load", gc.isenabled())
+        real_config(self)
+
+    def check_valid(reg: Any) -> Any:
+        seen.setdefault("sync", gc.isenabled())
+        return real_check(reg)
+
+    def rule(reg: Any) -> list[Any]:
+        seen.setdefault("validate", gc.isenabled())
+        return []
+
+    monkeypatch.setattr(loader._Loader, "config", config)
+    monkeypatch.setattr(sync, "check_valid", check_valid)
+    monkeypatch.setattr(validate, "RULES", [*validate.RULES, rule])
+    reg = loader.load(project)
+    validate.validate(reg)
+    sync.sync(project, mode="check", registry=reg)
+    assert seen == {"load": False, "validate": False, "sync": False}
+    assert gc.isenabled()
