@@ -337,3 +337,19 @@ def test_claude_commands_are_imported_and_render_back(tmp_path: Path, target: Pa
     assert bare.meta["description"] == "Summarise the branch"
     assert bare.body.strip() == "# Summarise the branch\n\nList every commit."
     assert sync(target).written == 0
+
+
+def test_pages_of_docs_in_an_agents_folder_are_skipped_not_refused(
+    tmp_path: Path, target: Path
+) -> None:
+    """Importing a whole repository: `docs/agents/*.md` pages with a `title` frontmatter are not
+    agents (they used to be refused, failing the import)."""
+    source = tmp_path / "repo"
+    write(source, "docs/agents/overview.md", "---\ntitle: Our agents\n---\n# Agents\n")
+    write(source, ".claude/agents/real.md", "---\nname: real\ndescription: Real.\n---\nx\n")
+    write(source, ".claude/agents/broken.md", "---\ntitle: no name\n---\nx\n")
+    report = import_tree(target, source)
+    assert [a["name"] for a in report.agents] == ["real"]
+    assert [s["path"] for s in report.skipped] == ["docs/agents/overview.md"]
+    # in a client's own folder a file without them is still a broken agent: refused
+    assert [r["path"] for r in report.refused] == [".claude/agents/broken.md"]

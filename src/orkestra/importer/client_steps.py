@@ -11,6 +11,7 @@ from orkestra.core import frontmatter, jsonio, yamlio
 from orkestra.core.errors import InputError
 from orkestra.importer import clients, convert
 from orkestra.importer.parse import decode_text
+from orkestra.importer.plugins import is_plugin_folder
 from orkestra.importer.walk import MAX_MARKDOWN, Refused, SafeTree
 from orkestra.registry.frontmatter_values import plain
 
@@ -45,7 +46,7 @@ def find(tree: SafeTree) -> ClientSources:
             found.subagents.append(item)
         elif item.suffix == ".md" and grand == ".rulesync" and parent == "commands":
             found.commands.append(item)
-        elif item.suffix == ".md" and parent == "commands" and _plugin(item.parent.parent):
+        elif item.suffix == ".md" and parent == "commands" and is_plugin_folder(item.parent.parent):
             found.claude_commands.append(item)
         elif item.suffix == ".md" and grand == ".rulesync" and parent == "rules":
             found.instructions.append(item)
@@ -56,13 +57,6 @@ def find(tree: SafeTree) -> ClientSources:
         elif item.name == "marketplace.json" and parent == ".claude-plugin":
             found.marketplaces.append(item)
     return found
-
-
-def _plugin(folder: Path) -> bool:
-    """A `.claude/` folder or a plugin's (not, say, a project's `docs/commands/`)."""
-    if folder.name == ".claude" or (folder / ".claude-plugin").is_dir():
-        return True
-    return (folder / "agents").is_dir() or (folder / "skills").is_dir()
 
 
 def run(importer: _Importer, sources: ClientSources) -> None:

@@ -22,6 +22,14 @@ def skill_plugin(path: Path) -> Path | None:
     return path.parent.parent.parent if path.parent.parent.name == "skills" else None
 
 
+def is_plugin_folder(folder: Path) -> bool:
+    """A client's own folder (`.claude/`, `.github/`, ...) or a plugin's: its `agents/` and
+    `commands/` hold entries (elsewhere, say `docs/agents/`, they may be documentation pages)."""
+    if folder.name.startswith(".") or (folder / ".claude-plugin").is_dir():
+        return True
+    return sum((folder / kind).is_dir() for kind in ("agents", "skills", "commands")) >= 2
+
+
 def scope_name(folder: Path) -> str | None:
     """The scope a plugin folder maps to: its name as an Orkestra name; None for a client's own
     folder (`.claude`, `.codex`, ...) or a name that cannot be made valid."""
