@@ -353,3 +353,31 @@ def test_pages_of_docs_in_an_agents_folder_are_skipped_not_refused(
     assert [s["path"] for s in report.skipped] == ["docs/agents/overview.md"]
     # in a client's own folder a file without them is still a broken agent: refused
     assert [r["path"] for r in report.refused] == [".claude/agents/broken.md"]
+
+
+def test_a_plugins_mcp_servers_are_imported_with_its_agents(tmp_path: Path, target: Path) -> None:
+    """A plugin's `.mcp.json` declares the servers its agents' `mcp__server__tool` names use;
+    left behind, the rendered agents named tools of servers no client config declared."""
+    source = tmp_path / "mcp-market"
+    plugin = "plugins/db"
+    write(source, f"{plugin}/.claude-plugin/plugin.json", '{"name": "db"}')
+    servers = {
+        "mcpServers": {
+            "postgres": {"command": "${CLAUDE_PLUGIN_ROOT}/bin/pg", "args": ["--ro"]},
+            "docs": {"type": "http", "url": "https://mcp.example.com/docs"},
+        }
+    }
+    write(source, f"{plugin}/.mcp.json", json.dumps(servers))
+    write(
+        source,
+        f"{plugin}/agents/dba.md",
+        "---\nname: dba\ndescription: d\ntools: Read, mcp__postgres__query\n---\nx\n",
+    )
+    write(source, "docs/.mcp.json", json.dumps({"mcpServers": {"stray": {"command": "x"}}}))
+    report = import_tree(target, source)
+    assert {m["name"] for m in report.mcp_servers} == {"postgres", "docs"}
+    assert report.validation == {"errors": 0, "warnings": 0}
+    sync(target)
+    claude = json.loads((target / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"]
+    assert claude["postgres"] == {"command": "${CLAUDE_PLUGIN_ROOT}/bin/pg", "args": ["--ro"]}
+    assert claude["docs"]["url"] == "https://mcp.example.com/docs" and "stray" not in claude

@@ -34,7 +34,8 @@ class ClientSources:
 
 
 def find(tree: SafeTree) -> ClientSources:
-    """Codex agent TOML, rulesync subagents/commands/mcp.json/rules and a root AGENTS.md."""
+    """Codex agent TOML, rulesync subagents/commands/mcp.json/rules, Claude Code commands and
+    `.mcp.json` (a project's or a plugin's), a marketplace.json and a root AGENTS.md."""
     found = ClientSources()
     for item in tree.files(tree.base):
         if isinstance(item, Refused):
@@ -52,6 +53,10 @@ def find(tree: SafeTree) -> ClientSources:
             found.instructions.append(item)
         elif item.name == "mcp.json" and parent == ".rulesync":
             found.mcp.append(item)
+        elif item.name == ".mcp.json" and (
+            item.parent == tree.base or is_plugin_folder(item.parent)
+        ):
+            found.mcp.append(item)  # Claude Code's: a project's or a plugin's MCP servers
         elif item.name == "AGENTS.md" and item.parent == tree.base:
             found.instructions.append(item)
         elif item.name == "marketplace.json" and parent == ".claude-plugin":
