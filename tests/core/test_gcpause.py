@@ -64,3 +64,23 @@ def test_load_validate_and_sync_build_with_the_collector_off(
     sync.sync(project, mode="check", registry=reg)
     assert seen == {"load": False, "validate": False, "sync": False}
     assert gc.isenabled()
+
+
+def test_the_code_index_builds_with_the_collector_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from orkestra.codemap import indexer, languages
+
+    seen: list[bool] = []
+    monkeypatch.setattr(languages, "require", lambda: seen.append(gc.isenabled()))
+    monkeypatch.setattr(indexer, "build", lambda root: {"built": True})
+    monkeypatch.setattr(indexer.store, "connect", lambda *a, **k: _Closing())
+    monkeypatch.setattr(indexer, "overview", lambda conn: {})
+    assert indexer.index(tmp_path, full=True)["built"] is True
+    assert seen == [False]
+    assert gc.isenabled()
+
+
+class _Closing:
+    def close(self) -> None:
+        pass

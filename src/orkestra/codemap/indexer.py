@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from orkestra.codemap import extract, gate, graph, languages, resolve, store, walk, words
+from orkestra.core import gcpause
 from orkestra.retrieval.fusion import is_demoted
 
 #: re-read files after which centrality is recomputed (warm-started) on an incremental update
@@ -37,6 +38,7 @@ class Changes:
         store.delete_file(conn, file_id, keep_row=keep_row)
 
 
+@gcpause.paused()
 def index(root: Path, *, full: bool = False) -> dict[str, Any]:
     """Index `root` (everything again with `full`); return what was done and the map's state."""
     languages.require()  # before anything is created
