@@ -381,3 +381,40 @@ def test_a_plugins_mcp_servers_are_imported_with_its_agents(tmp_path: Path, targ
     claude = json.loads((target / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"]
     assert claude["postgres"] == {"command": "${CLAUDE_PLUGIN_ROOT}/bin/pg", "args": ["--ro"]}
     assert claude["docs"]["url"] == "https://mcp.example.com/docs" and "stray" not in claude
+
+
+def test_a_plugin_manifests_own_paths_are_imported(tmp_path: Path, target: Path) -> None:
+    """`plugin.json` may put agents, commands and MCP servers at paths of its own; they used to
+    be left behind without a word."""
+    source = tmp_path / "custom"
+    plugin = "plugins/sec"
+    manifest = {
+        "name": "sec",
+        "agents": ["./reviewers/", "./extra/lone.md", "./agents/std.md"],
+        "commands": "./cmds/",
+        "mcpServers": "./servers.json",
+        "hooks": "./hooks.json",
+    }
+    write(source, f"{plugin}/.claude-plugin/plugin.json", json.dumps(manifest))
+    for rel, name in (("reviewers/audit.md", "audit"), ("extra/lone.md", "lone"),
+                      ("agents/std.md", "std")):  # fmt: skip
+        write(source, f"{plugin}/{rel}", f"---\nname: {name}\ndescription: d\n---\nx\n")
+    write(source, f"{plugin}/reviewers/notes.txt", "not an agent")
+    write(source, f"{plugin}/cmds/scan.md", "---\ndescription: Scan\n---\nScan it.\n")
+    write(source, f"{plugin}/servers.json", json.dumps({"mcpServers": {"sast": {"command": "s"}}}))
+    report = import_tree(target, source)
+    assert sorted(a["name"] for a in report.agents) == ["audit", "lone", "std"]
+    assert [c["name"] for c in report.commands] == ["scan"]
+    assert [m["name"] for m in report.mcp_servers] == ["sast"]
+    assert report.refused == [] and report.validation == {"errors": 0, "warnings": 0}
+
+    outside = tmp_path / "elsewhere"
+    write(outside, "agents/leak.md", "---\nname: leak\ndescription: d\n---\nx\n")
+    bad = {"name": "bad", "agents": ["../../../elsewhere/agents/"], "commands": ["./none/"]}
+    write(source, "plugins/bad/.claude-plugin/plugin.json", json.dumps(bad))
+    report = import_tree(target, source, dry_run=True)
+    [refused] = report.refused
+    assert refused["path"] == "plugins/bad/.claude-plugin/plugin.json"
+    assert "outside the imported folder" in refused["reason"]
+    assert "leak" not in {a["name"] for a in report.agents}
+    assert any("'./none/', which does not exist" in s["reason"] for s in report.skipped)

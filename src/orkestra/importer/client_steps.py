@@ -31,6 +31,8 @@ class ClientSources:
     marketplaces: list[Path] = field(default_factory=list)
     #: Claude Code commands (`commands/*.md` of a plugin or a .claude/ folder)
     claude_commands: list[Path] = field(default_factory=list)
+    #: Claude Code plugin manifests (`.claude-plugin/plugin.json`)
+    manifests: list[Path] = field(default_factory=list)
 
 
 def find(tree: SafeTree) -> ClientSources:
@@ -61,6 +63,8 @@ def find(tree: SafeTree) -> ClientSources:
             found.instructions.append(item)
         elif item.name == "marketplace.json" and parent == ".claude-plugin":
             found.marketplaces.append(item)
+        elif item.name == "plugin.json" and parent == ".claude-plugin":
+            found.manifests.append(item)
     return found
 
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ValidationError
 
 from orkestra.core import frontmatter, safewrite, yamlio
 from orkestra.core.errors import InputError, NotFound, UsageError
-from orkestra.importer import client_steps, convert
+from orkestra.importer import client_steps, convert, manifests
 from orkestra.importer import clients as client_formats
 from orkestra.importer.parse import base_tool, decode_text, mcp_parts, registrable
 from orkestra.importer.plugins import PluginScopes, is_plugin_folder
@@ -396,6 +396,15 @@ def import_tree(
     report = ImportReport(source=str(source), dry_run=dry_run, layer=layer)
     tree = SafeTree(source)
     agent_files, skill_files, refused = find_sources(tree)
+    sources = client_steps.find(tree)
+    extra = manifests.declared(
+        tree, sources.manifests, {*agent_files, *sources.claude_commands, *sources.mcp}
+    )
+    agent_files += extra.agents
+    sources.claude_commands += extra.commands
+    sources.mcp += extra.mcp
+    refused += extra.refused
+    report.skipped += extra.skipped
     plugins = PluginScopes(agent_files, skill_files)
     importer = _Importer(root.resolve(), tree, report, provider, plugins)
     plugins.live = {scope for agent in importer.reg.agents.values() for scope in agent.scopes}
@@ -404,7 +413,7 @@ def import_tree(
         importer.agent(path)
     for path in skill_files:
         importer.skill(path)
-    client_steps.run(importer, client_steps.find(tree))
+    client_steps.run(importer, sources)
     importer.unlist_refused()
     importer.register_tools()
     importer.register_scopes()

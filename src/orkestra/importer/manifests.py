@@ -1,0 +1,86 @@
+"""Claude Code plugin manifests (`.claude-plugin/plugin.json`): the agents, commands and MCP
+server files a plugin declares at paths of its own choosing, beside the default `agents/`,
+`commands/` and `.mcp.json` the walk finds anyway. A declared path that leaves the imported
+folder is refused; one that does not exist is reported as skipped."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from orkestra.core import jsonio
+from orkestra.core.errors import InputError
+from orkestra.importer.parse import decode_text
+from orkestra.importer.walk import MAX_MARKDOWN, Refused, SafeTree
+
+
+@dataclass
+class Declared:
+    """What the manifests add to the walk's findings."""
+
+    agents: list[Path] = field(default_factory=list)
+    commands: list[Path] = field(default_factory=list)
+    mcp: list[Path] = field(default_factory=list)
+    refused: list[Refused] = field(default_factory=list)
+    skipped: list[dict[str, str]] = field(default_factory=list)
+
+
+def declared(tree: SafeTree, manifests: list[Path], known: set[Path]) -> Declared:
+    """The agent and command files and MCP server files the `manifests` name (`known`: files
+    the walk found already, never added twice)."""
+    out = Declared()
+    for manifest in manifests:
+        data = _load(tree, manifest, out)
+        if not isinstance(data, dict):
+            continue
+        plugin = manifest.parent.parent
+        for key, bucket, suffix in (
+            ("agents", out.agents, ".md"),
+            ("commands", out.commands, ".md"),
+            ("mcpServers", out.mcp, ".json"),
+        ):
+            for entry in _entries(data.get(key)):
+                for path in _files(tree, manifest, plugin, key, entry, suffix, out):
+                    if path not in known:
+                        known.add(path)
+                        bucket.append(path)
+    return out
+
+
+def _load(tree: SafeTree, manifest: Path, out: Declared) -> Any:
+    rel = tree.rel(manifest)
+    raw = tree.read(manifest, MAX_MARKDOWN)
+    if isinstance(raw, Refused):
+        out.refused.append(raw)
+        return None
+    try:
+        return jsonio.loads(decode_text(raw), source=rel)
+    except UnicodeDecodeError:
+        out.refused.append(Refused(rel, "not UTF-8 text"))
+    except InputError as exc:
+        out.refused.append(Refused(rel, exc.message, exc.line))
+    return None
+
+
+def _entries(value: Any) -> list[str]:
+    """A manifest's path value: one string or a list of them (inline objects are not paths)."""
+    if isinstance(value, str):
+        return [value]
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _files(
+    tree: SafeTree, manifest: Path, plugin: Path, key: str, entry: str, suffix: str, out: Declared
+) -> list[Path]:
+    rel = tree.rel(manifest)
+    path = plugin / entry
+    if not path.resolve().is_relative_to(tree.real):
+        out.refused.append(Refused(rel, f"`{key}` names {entry!r}, outside the imported folder"))
+        return []
+    if path.is_dir() and not path.is_symlink():
+        return sorted(p for p in path.iterdir() if p.suffix == suffix and p.is_file())
+    if path.is_file() and path.suffix == suffix:
+        return [path]
+    out.skipped.append({"path": rel, "reason": f"`{key}` names {entry!r}, which does not exist"})
+    return []
