@@ -102,3 +102,16 @@ def test_odd_messages_and_tags_mine_and_render_stably(repo: GitRepo, cli: Any) -
     core.unlink()
     assert cli("changelog", "render", "--all", cwd=repo.path).exit_code == 0
     assert core.read_bytes() == first  # derived: deleted and re-created byte for byte
+
+
+def test_a_batch_with_a_byte_order_mark_and_crlf_is_read(repo: GitRepo, cli: Any) -> None:
+    """Windows PowerShell writes a BOM and CRLF; the batch used to fail on line 1 with
+    Python's "Unexpected UTF-8 BOM"."""
+    sha = repo.commit("feat(core): a widget", {"packages/core/w.py": "w\n"})
+    line = json.dumps({"sha": sha, "domain": "changelog", "action": "release",
+                       "category": "added", "summary": "A widget"})  # fmt: skip
+    path = repo.path / "batch.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + line.encode() + b"\r\n")
+    result = cli("mine", "commit", "--input", str(path), cwd=repo.path)
+    assert result.exit_code == 0, result.stderr
+    assert result.json()["release_notes"] == 1

@@ -98,7 +98,9 @@ def read_batch_arg(path: Path) -> list[Request]:
 
 
 def parse_batch(text: str, file: str) -> list[Request]:
-    """Requests from the text of a batch; every malformed line is reported (up to `MAX_ERRORS`)."""
+    """Requests from the text of a batch; every malformed line is reported (up to `MAX_ERRORS`).
+    A leading byte-order mark (Windows PowerShell writes one) is not part of the first line."""
+    text = text.removeprefix("\ufeff")
     numbered = [  # U+2028 in a summary is data: lines end at "\n" only
         (number, raw) for number, raw in enumerate(text.split("\n"), start=1) if raw.strip()
     ]
