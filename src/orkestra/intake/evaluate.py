@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ from orkestra.intake.depth import depth
 from orkestra.intake.provenance import Activity, activity
 from orkestra.intake.review import Review, review_folder
 from orkestra.intake.rules import Finding, RuleSet, default_rules
+from orkestra.intake.scan import TRUST, scan_text
 from orkestra.intake.verdict import Verdict, decide, deciding
 from orkestra.intake.walker import find_candidates, read_bytes
 
@@ -127,8 +128,41 @@ def evaluate(
         criteria,
         depth(review, description, rules),
     )
+    review.findings.extend(_frontmatter_values(result.meta, text, display, rules))
     candidate.verdict, candidate.reasons = decide(review.findings, criteria)
     return candidate
+
+
+def _frontmatter_values(
+    meta: dict[str, Any], text: str, display: str, rules: RuleSet
+) -> list[Finding]:
+    """Frontmatter values as YAML reads them: a double-quoted `\\x49gnore` or a `\\`-continued
+    line is not the text on disk, but it is the description the model is shown. Values that are
+    not verbatim in the file are scanned again (trust findings only, at the key's line)."""
+    found: list[Finding] = []
+    for key, value in _strings(meta):
+        if not value.strip() or value in text:
+            continue
+        line = next(
+            (n for n, raw in enumerate(text.split("\n"), 1) if raw.lstrip().startswith(f"{key}:")),
+            1,
+        )
+        for finding in scan_text(rules, "doc", f"{display}SKILL.md", value):
+            if finding.category in TRUST and finding.severity != "low":
+                why = f"in the frontmatter value '{key}' as YAML reads it; {finding.reason}"
+                found.append(replace(finding, line=line, reason=why.rstrip("; ")))
+    return found
+
+
+def _strings(value: Any, key: str = "") -> list[tuple[str, str]]:
+    """(key, string) for every string in a frontmatter value, nested ones too."""
+    if isinstance(value, str):
+        return [(key, value)]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in _strings(v, str(k))]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v, key)]
+    return []
 
 
 def evaluate_tree(

@@ -87,6 +87,11 @@ UNPICKLERS = frozenset(
 )
 #: calls whose result is what a server sent (a response, its body, a downloaded file's name)
 FETCHERS = ("urlopen", "urlretrieve", "requests.", "httpx.", "urllib3.", "aiohttp.")
+#: calls that run a file: a downloaded one named here is a download run
+RUNNERS = frozenset(
+    {"run_path", "run_module", "exec", "execfile", "system", "popen", "run", "call",
+     "Popen", "check_call", "check_output", "execv", "execl", "execvp", "spawnv", "spawnl"}
+)  # fmt: skip
 WRITE_MODES = ("w", "a", "x", "+")
 
 
@@ -122,6 +127,7 @@ class _Audit:
         self.decoded: set[str] = set()  # names bound to a decode call's result
         self.hidden: set[str] = set()  # names bound to a computed attribute lookup
         self.fetched: set[str] = set()  # names bound to what a network call returned
+        self.downloads: set[str] = set()  # files `urlretrieve` writes (folded paths)
 
     def bind(self, node: ast.Assign) -> None:
         for target in node.targets:
@@ -154,6 +160,8 @@ class _Audit:
             self.hits.append(Hit("download-then-run", node.lineno, f"{name}() of downloaded data"))
         elif name in UNPICKLERS and node.args and self._decodes(node.args[0]):
             self.hits.append(Hit("decode-and-execute", node.lineno, f"{name}() of decoded data"))
+        if self.downloads and short in RUNNERS and self._runs_download(node):
+            self.hits.append(Hit("download-then-run", node.lineno, f"{name}() runs a download"))
         if name in ("os.dup2", "dup2") and node.args and "fileno" in ast.dump(node.args[0]):
             why = "wires a socket to the standard streams (a remote shell)"
             self.hits.append(Hit("raw-socket", node.lineno, why))
@@ -257,6 +265,20 @@ class _Audit:
                 return True
         return False
 
+    def download(self, node: ast.Call) -> None:
+        """Remember where `urlretrieve(url, path)` saves its file."""
+        if call_name(node.func).rsplit(".", 1)[-1] == "urlretrieve" and len(node.args) >= 2:
+            dest = path_of(node.args[1])
+            if dest:
+                self.downloads.add(dest)
+
+    def _runs_download(self, node: ast.Call) -> bool:
+        """Does a constant among the call's arguments name a downloaded file?"""
+        for sub in ast.walk(node):
+            if sub is not node and isinstance(sub, ast.expr) and path_of(sub) in self.downloads:
+                return True
+        return False
+
     def _fetches(self, node: ast.AST) -> bool:
         for sub in ast.walk(node):
             if isinstance(sub, ast.Call):
@@ -289,7 +311,7 @@ _DECODE_HINTS = (
 #: what any hit needs in the source: a dynamic call, or a path constant that can leave the folder
 _HINTS = re.compile(
     r"\b(?:exec|eval|compile|__import__|getattr|import_module|globals|vars|locals|builtins)\b|"
-    r"\b(?:pickle|dill)\.loads?\b|\bdup2\b|"
+    r"\b(?:pickle|dill)\.loads?\b|\bdup2\b|\burlretrieve\b|"
     r"__builtins__|['\"](?:/|~|\.\.(?:/|['\"])|\$HOME)|home\(\)|expanduser"
 )
 
@@ -320,6 +342,10 @@ def _audit(tree: ast.AST, text: str) -> list[Hit]:
         for node in nodes:
             if isinstance(node, ast.Assign):
                 audit.bind(node)
+    if "urlretrieve" in text:
+        for node in nodes:
+            if isinstance(node, ast.Call):
+                audit.download(node)
     for node in nodes:
         if isinstance(node, ast.Call):
             audit.call(node)

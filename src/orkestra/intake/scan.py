@@ -71,10 +71,13 @@ def _may_encode(text: str) -> bool:
     return (
         any(c in text for c in ("=", "%", "&#", "\\x", "\\u", "\\U", "\\0", "\\1"))
         or _LONG_RUN.search(text) is not None
+        # hex pairs split by blanks: a phrase holds spaces, `20` (cheap test before the regex)
+        or ((" 20 " in text or ":20:" in text) and _SPACED_HEX.search(text) is not None)
     )
 
 
 _LONG_RUN = re.compile(r"[A-Za-z0-9+/]{24,}")
+_SPACED_HEX = re.compile(r"(?:[0-9A-Fa-f]{2}[ :]){11}[0-9A-Fa-f]{2}")
 
 
 def _mixed_scripts(rules: RuleSet, view: Views, original: Text) -> list[Finding]:

