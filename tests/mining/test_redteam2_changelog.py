@@ -114,3 +114,23 @@ def test_web_links_of_remote_urls(remote: str, expected: str | None) -> None:
     assert (found.base if found else None) == expected
     if found is not None and "gitlab" in found.base:
         assert found.compare("a", "b").endswith("/-/compare/a...b")
+
+
+@pytest.mark.parametrize(
+    ("head", "rest"),
+    [
+        ("<!-- markdownlint-disable MD024 -->\n\n# Changelog\n", "\n## [0.9.0]\n\n- old\n"),
+        ("Changelog\n=========\n", "\n## 0.9.0\n\n- old\n"),
+        ("\n<!-- keep -->\n# Changelog\r\n", "\r\n## 0.9.0\r\n"),
+    ],
+    ids=["markdownlint-comment", "setext-title", "comment-then-crlf-title"],
+)
+def test_the_block_goes_after_the_title_not_above_it(
+    released: GitRepo, cli: Any, head: str, rest: str
+) -> None:
+    path = released.path / CORE
+    path.write_bytes((head + rest).encode())
+    text = _render(released, cli).decode()
+    assert text.startswith(head) and text.endswith(rest)
+    assert "- A widget (" in text[len(head) : len(text) - len(rest)]
+    assert _render(released, cli).decode() == text

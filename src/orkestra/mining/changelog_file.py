@@ -57,11 +57,23 @@ def _block(body: str) -> str:
 
 
 def _after_title(text: str) -> int:
-    """Offset just after the first line when it is a `# ` title, else 0 (block goes on top)."""
-    if not text.startswith("# "):
+    """Offset just after the title: a `# ` line or a setext one (`Title` over `=====`), after any
+    leading blank lines and one-line HTML comments (`<!-- markdownlint-disable MD024 -->`);
+    0 when the file has no title (the block goes on top)."""
+    lines = text.splitlines(keepends=True)
+    offset = 0
+    for index, line in enumerate(lines):
+        bare = line.strip()
+        if not bare or (bare.startswith("<!--") and bare.endswith("-->")):
+            offset += len(line)
+            continue
+        if line.startswith("# "):
+            return offset + len(line)
+        under = lines[index + 1].strip() if index + 1 < len(lines) else ""
+        if under and set(under) == {"="}:
+            return offset + len(line) + len(lines[index + 1])
         return 0
-    newline = text.find("\n")
-    return len(text) if newline < 0 else newline + 1
+    return 0
 
 
 def _gap(head: str, bom: str, newline: str) -> str:
