@@ -20,6 +20,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -51,13 +52,17 @@ STEPS: list[tuple[str, float | None]] = [
 CHANGED = "registries/agents/agent-0001.yaml"
 
 
-def _time(cmd: list[str], cwd: Path, ok: tuple[int, ...] = (0,)) -> tuple[float, str]:
+def _time(cmd: list[str], cwd: Path, ok: tuple[int, ...] = (0,)) -> tuple[float, str, float]:
+    """(wall seconds, stdout, CPU seconds: user + system of the child and its children)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(cmd, cwd=cwd, check=False, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in ok:
         raise SystemExit(f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr.strip()}")
-    return elapsed, done.stdout
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return elapsed, done.stdout, cpu
 
 
 def _clean(root: Path, *, cache: bool = True) -> None:
@@ -90,30 +95,35 @@ def _touch_one(root: Path, round_: int) -> None:
     path.write_text("".join(out), encoding="utf-8")
 
 
-def _round(exe: str, root: Path, round_: int, times: dict[str, list[float]]) -> int:
+def _round(
+    exe: str, root: Path, round_: int, times: dict[str, list[float]], cpus: dict[str, list[float]]
+) -> int:
     """One alternating round of every step; returns the files the cold sync wrote."""
     validate = [exe, "validate", "--format", "json"]
-    times["parse"].append(_time([sys.executable, "-c", PARSE, str(root)], root)[0])
+
+    def step(label: str, cmd: list[str], ok: tuple[int, ...] = (0,)) -> str:
+        elapsed, out, cpu = _time(cmd, root, ok)
+        times[label].append(elapsed)
+        cpus[label].append(cpu)
+        return out
+
+    step("parse", [sys.executable, "-c", PARSE, str(root)])
     _clean(root)
-    times["cold validate"].append(_time(validate, root, ok=(0, 1))[0])
+    step("cold validate", validate, ok=(0, 1))
     _clean(root)
-    elapsed, out = _time([exe, "sync"], root)
-    times["cold sync"].append(elapsed)
-    written = int(json.loads(out)["written"])
+    written = int(json.loads(step("cold sync", [exe, "sync"]))["written"])
     # the first run after a write reads everything (its inputs changed) and records the state;
     # a no-op is the run after that, with nothing changed since
-    times["validate after a sync"].append(_time(validate, root, ok=(0, 1))[0])
-    times["no-op validate"].append(_time(validate, root, ok=(0, 1))[0])
+    step("validate after a sync", validate, ok=(0, 1))
+    step("no-op validate", validate, ok=(0, 1))
     for label in ("sync after a sync", "no-op sync"):
         before = _mtimes(root)
-        elapsed, out = _time([exe, "sync"], root)
-        times[label].append(elapsed)
+        out = step(label, [exe, "sync"])
         touched = sum(1 for p, m in _mtimes(root).items() if before.get(p) != m)
         if json.loads(out)["written"] or touched:
             raise SystemExit(f"{label} wrote {json.loads(out)['written']}, touched {touched}")
     _touch_one(root, round_)
-    elapsed, out = _time([exe, "sync"], root)
-    times["one-file-changed sync"].append(elapsed)
+    out = step("one-file-changed sync", [exe, "sync"])
     if not 1 <= json.loads(out)["written"] <= 3:  # the agent's file and the lock
         raise SystemExit(f"one-file-changed sync wrote {json.loads(out)['written']} files")
     return written
@@ -125,21 +135,27 @@ def main(runs: int = 5, where: str | None = None, rulesync: bool = True) -> None
         root = generate(Path(tmp) / "big")
         files = len(list((root / "registries").rglob("*.yaml")))
         times: dict[str, list[float]] = {"parse": [], **{label: [] for label, _ in STEPS}}
+        cpus: dict[str, list[float]] = {label: [] for label in times}
         written = 0
         for round_ in range(runs):
-            written = _round(exe, root, round_, times)
+            written = _round(exe, root, round_, times, cpus)
         parse = statistics.median(times["parse"])
+        parse_cpu = statistics.median(cpus["parse"])
         print(f"registry: {files} YAML files; a cold sync writes {written} files")
-        print(f"median of {runs} runs, alternating\n")
-        print(f"{'step':<24} {'seconds':>8} {'x parse':>8} {'target':>8}")
-        print(f"{'C-loader parse':<24} {parse:8.3f} {1.0:8.2f}")
+        print(f"median of {runs} runs, alternating; CPU = user + system time of the process\n")
+        print(
+            f"{'step':<24} {'seconds':>8} {'x parse':>8} {'CPU s':>7} {'x parse':>8} {'target':>8}"
+        )
+        print(f"{'C-loader parse':<24} {parse:8.3f} {1.0:8.2f} {parse_cpu:7.3f} {1.0:8.2f}")
         for label, target in STEPS:
             value = statistics.median(times[label])
+            cpu = statistics.median(cpus[label])
+            row = f"{label:<24} {value:8.3f} {value / parse:8.2f} {cpu:7.3f} {cpu / parse_cpu:8.2f}"
             if target is None:
-                print(f"{label:<24} {value:8.3f} {value / parse:8.2f}        -")
+                print(f"{row}        -")
                 continue
             verdict = "ok" if value / parse <= target else "over"
-            print(f"{label:<24} {value:8.3f} {value / parse:8.2f} {target:7.2f}x  {verdict}")
+            print(f"{row} {target:7.2f}x  {verdict} (wall)")
         cold = statistics.median(times["cold sync"])
         if rulesync:
             print("\n" + _versus_rulesync(root, Path(tmp), cold, runs))
