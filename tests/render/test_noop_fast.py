@@ -407,3 +407,19 @@ def test_a_resources_folder_created_later_clears_its_finding(
     assert "ORK041" in {f.code for f in noop.validate_report(proj).findings}  # from the record
     (proj / "registries" / "skills" / "project" / "res").mkdir()
     assert "ORK041" not in {f.code for f in noop.validate_report(proj).findings}
+
+
+def test_recording_runs_with_the_collector_paused(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The record is written beside a loaded registry: a full collection there walks all of it."""
+    import gc
+
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    seen: list[bool] = []
+    real = noop.save
+    monkeypatch.setattr(noop, "save", lambda *a: (seen.append(gc.isenabled()), real(*a)))
+    noop.validate_report(proj)
+    noop.sync_result(proj, "check")
+    assert seen == [False, False]
+    assert gc.isenabled()

@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from orkestra.core import jsonio
+from orkestra.core import gcpause, jsonio
 from orkestra.core.errors import InputError, OrkestraError
 from orkestra.registry.cache import RACY_NS
 
@@ -345,6 +345,7 @@ def _outputs(root: Path, reg: Registry) -> list[str]:
     return sorted(paths)
 
 
+@gcpause.paused()
 def validate_report(root: Path) -> Report:
     """`validate`'s report: the recorded one when nothing changed, else a full run (recorded)."""
     from orkestra.registry.findings import Finding, Report
@@ -375,6 +376,7 @@ def _finding_ok(f: Any) -> bool:
     )
 
 
+@gcpause.paused()
 def sync_result(root: Path, mode: Mode) -> dict[str, Any]:
     """Plain `sync` / `sync --check` as a JSON dict: the recorded no-op result when nothing
     changed, else a full sync (recorded when it found nothing to change)."""
