@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any
@@ -35,10 +36,23 @@ def yaml_plain(value: object) -> str:
     """The value as written when YAML reads it back as the same one-line string (`Read, Grep`),
     else double-quoted (`Bash(git commit: *)` would otherwise break the frontmatter)."""
     text = str(value)
+    if _PLAIN_NAME.fullmatch(text):  # a name no YAML type can claim (`42`, `yes`, `null` can)
+        return text
     plain = text and "\n" not in text and "---" not in text and text == text.strip()
-    if plain and yamlio.reads_back_plain(text):
+    # a leading digit, sign or dot may be a number to the clients' YAML 1.2 (`1e3`) even where
+    # PyYAML's 1.1 reads a string: quoted
+    if plain and text[0] not in "0123456789+-." and _reads_back_plain(text):
         return text
     return yaml_str(text)
+
+
+#: a name starting with a letter no implicit YAML type (bool, null, number) starts with
+_PLAIN_NAME = re.compile(r"[a-eg-mp-su-xzA-EG-MP-SU-XZ][A-Za-z0-9-]*")
+
+
+@functools.lru_cache(maxsize=4096)
+def _reads_back_plain(text: str) -> bool:
+    return yamlio.reads_back_plain(text)
 
 
 def frontmatter_lines(values: dict[str, Any]) -> str:

@@ -35,6 +35,7 @@ CODEX_KEYS = {
     "sandbox_workspace_write": {"network_access": True},
     "mcp_servers": {"docs": {"command": "npx", "args": ["-y", "docs-server"]}},
 }
+YAML_NAMES = ("42", "1e3", "yes", "null", "2024-01-15", "0x1f")
 #: agent files of the markdown clients (name -> path), checked with a naive `---` split
 AGENT_FILES = (
     ".claude/agents/{}.md",
@@ -60,6 +61,13 @@ def add_edge(root: Path) -> Path:
         put(
             root, f"registries/skills/project/s-{name}.yaml", _skill(f"s-{name}", "K4", description)
         )
+    for name in YAML_NAMES:  # valid names that YAML would read as a number, bool, null or date
+        put(
+            root,
+            f"registries/agents/{name}.yaml",
+            {"name": name, "description": f"Agent {name}.", "skills": [name], "prompt": "x\n"},
+        )
+        put(root, f"registries/skills/project/{name}.yaml", _skill(name, "K4", f"Skill {name}."))
     return root
 
 
@@ -101,6 +109,19 @@ def test_every_skill_folder_passes_the_agent_skills_reference_validator(edge: Pa
             assert agentskills_validate(folder) == [], folder
             meta = _naive((folder / "SKILL.md").read_text(encoding="utf-8"))
             assert meta["description"] == description
+
+
+def test_names_yaml_would_read_as_other_types_stay_strings(edge: Path) -> None:
+    for name in YAML_NAMES:
+        for pattern in AGENT_FILES:
+            meta = _naive((edge / pattern.format(name)).read_text(encoding="utf-8"))
+            assert meta["name"] == name, (pattern, meta["name"])
+        claude = _naive((edge / f".claude/agents/{name}.md").read_text(encoding="utf-8"))
+        assert claude["skills"] == [name]
+        for base in (".agents/skills", ".claude/skills"):
+            skill = _naive((edge / base / name / "SKILL.md").read_text(encoding="utf-8"))
+            assert skill["name"] == name
+            assert agentskills_validate(edge / base / name) == []
 
 
 def test_claude_code_accepts_the_edge_content(edge: Path, tmp_path: Path) -> None:
