@@ -202,10 +202,13 @@ def sync(
     configs = [*targets, *skipped]
     outputs.extend(mcp_config.outputs(reg, configs, servers_before))  # shared files, merged
     paths = {mcp_config.FILES[t].path for t in configs if t in mcp_config.FILES}
+    if target is None:  # a target removed from orkestra.yaml leaves no block, no server behind
+        outputs.extend(_blocks_removed(reg, [*targets, *skipped]))
+        gone = [t for t in mcp_config.FILES if t not in configs]
+        outputs.extend(mcp_config.withdrawn(reg, gone, servers_before))
+        paths |= {mcp_config.FILES[t].path for t in gone}
     servers = {p: n for p, n in servers_before.items() if p not in paths}
     servers.update(mcp_config.managed(reg, configs))
-    if target is None:  # a target removed from orkestra.yaml leaves no block behind
-        outputs.extend(_blocks_removed(reg, [*targets, *skipped]))
     owned = owned_entries(reg)
     new_owned = {p: e for p, e in owned.items() if e.target not in pruned}
     new_owned.update(

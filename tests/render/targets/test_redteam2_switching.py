@@ -7,8 +7,6 @@ import json
 import tomllib
 from pathlib import Path
 
-import pytest
-
 from orkestra.render.sync import sync
 from tests.render.targets.conftest import ALL
 from tests.render.targets.test_targets import set_targets
@@ -72,11 +70,6 @@ def test_switching_targets_never_loses_a_hand_written_file(clients: Path) -> Non
     assert not (clients / ".codex/agents/notebook-analyst.toml").exists()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open: render/sync.py merges MCP entries for configured targets only, so a removed "
-    "target's config keeps Orkestra's servers and the lock keeps recording them",
-)
 def test_removing_a_target_takes_its_mcp_servers_out_of_the_users_config(clients: Path) -> None:
     (clients / ".gemini").mkdir()
     (clients / ".gemini/settings.json").write_text(json.dumps({"theme": "dark"}))
@@ -89,3 +82,20 @@ def test_removing_a_target_takes_its_mcp_servers_out_of_the_users_config(clients
     sync(clients)
     settings = json.loads((clients / ".gemini/settings.json").read_text())
     assert settings.get("mcpServers", {}) == {} and settings["theme"] == "dark"
+    lock = json.loads((clients / "registries/.render-lock.json").read_text())
+    assert ".gemini/settings.json" not in lock.get("mcp_servers", {})
+    assert sync(clients).written == 0
+
+
+def test_a_server_the_user_edited_stays_when_its_target_is_removed(clients: Path) -> None:
+    sync(clients)
+    path = clients / ".cursor/mcp.json"
+    data = json.loads(path.read_text())
+    data["mcpServers"]["github"]["env"] = {"TOKEN_FILE": "/home/me/token"}  # now the user's
+    data["mcpServers"]["mine"] = {"command": "my-server"}
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    set_targets(clients, [t for t in ALL if t != "cursor"])
+    sync(clients)
+    left = json.loads(path.read_text())["mcpServers"]
+    assert set(left) == {"github", "mine"}
+    assert left["github"]["env"] == {"TOKEN_FILE": "/home/me/token"}

@@ -89,6 +89,28 @@ def outputs(
             yield Output(spec.path, data, target=target, shared=True)
 
 
+def withdrawn(
+    reg: Registry, targets: list[str], previous: dict[str, dict[str, str]]
+) -> Iterator[Output]:
+    """The config files of targets no longer configured, without what Orkestra put there: each
+    server the lock recorded (`previous`) whose entry is still what was written, and an
+    `orkestra` entry equal to the one Orkestra would write. An entry the user changed since is
+    theirs and stays; a file with nothing of ours is not touched."""
+    for target in targets:
+        spec = FILES.get(target)
+        if spec is None:
+            continue
+        data: bytes | None = None
+        ours = [(name, sha) for name, sha in sorted(previous.get(spec.path, {}).items())]
+        for name, sha in ours:
+            found = _entry_in(reg, spec, name, data)
+            if found is not None and digest(found) == sha:  # unchanged since written: ours
+                data = merged(reg, spec, found, keep=False, name=name, current=data)
+        data = merged(reg, spec, entry(reg, target), keep=False, current=data)
+        if data is not None:
+            yield Output(spec.path, data, target=target, shared=True)
+
+
 def managed(reg: Registry, targets: list[str]) -> dict[str, dict[str, str]]:
     """The registry servers each target's config file holds after a sync (path -> name ->
     digest of the entry), for the lock."""
