@@ -3,10 +3,12 @@ truths, agents and skills rosters) and files Orkestra keeps a managed block in (
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from orkestra.core import safewrite, yamlio
 from orkestra.core.errors import InputError, UnsafePathError
+from orkestra.core.readfile import open_regular
 from orkestra.registry import render_lock
 from orkestra.registry.models import Agent
 from orkestra.registry.registry import Registry
@@ -92,16 +94,30 @@ def managed_file(reg: Registry, rel: str, block: str, *, unsafe_hint: str = "") 
     except UnsafePathError as exc:
         raise UnsafePathError(exc.message + unsafe_hint, file=exc.file or rel) from None
     current = yamlio.read_text(path, display=rel) if path.exists() else ""
+    bom, newline = _style(path, current)
+    block = block.replace("\n", newline)
     start, end = current.find(BEGIN), current.find(END)
     if start >= 0 and end > start:
-        text = current[:start] + block.rstrip("\n") + current[end + len(END) :]
+        text = current[:start] + block.rstrip("\r\n") + current[end + len(END) :]
     elif start >= 0 or end >= 0:
         raise InputError(
             f"{rel} has only one of the orkestra:begin/end markers; restore the pair", file=rel
         )
     else:
-        text = (current.rstrip("\n") + "\n\n" if current.strip() else "") + block
-    return Output(rel, text.encode("utf-8"), shared=True)
+        text = (current.rstrip("\r\n") + newline * 2 if current.strip() else "") + block
+    return Output(rel, (bom + text).encode("utf-8"), shared=True)
+
+
+def _style(path: Path, current: str) -> tuple[str, str]:
+    """(the byte-order mark the user's file starts with, or '', and its line ending): the
+    block is written in the file's own style, so a Windows CRLF file never gets mixed endings
+    and its mark is kept."""
+    newline = "\r\n" if current.split("\n", 1)[0].endswith("\r") else "\n"
+    if not current:
+        return "", newline
+    with open_regular(path) as handle:
+        bom = "\ufeff" if handle.read(3) == b"\xef\xbb\xbf" else ""
+    return bom, newline
 
 
 def without_block(reg: Registry, rel: str) -> Output | None:
@@ -115,7 +131,8 @@ def without_block(reg: Registry, rel: str) -> Output | None:
     start, end = current.find(BEGIN), current.find(END)
     if start < 0 or end < start:
         return None
-    before, after = current[:start].rstrip("\n"), current[end + len(END) :].lstrip("\n")
-    text = before + ("\n\n" + after if before and after else after) if after else before
-    text = text + "\n" if text and not text.endswith("\n") else text
-    return Output(rel, text.encode("utf-8"), shared=True)
+    bom, newline = _style(path, current)
+    before, after = current[:start].rstrip("\r\n"), current[end + len(END) :].lstrip("\r\n")
+    text = before + (newline * 2 + after if before and after else after) if after else before
+    text = text + newline if text and not text.endswith("\n") else text
+    return Output(rel, (bom + text).encode("utf-8"), shared=True)

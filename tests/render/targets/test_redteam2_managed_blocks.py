@@ -1,0 +1,37 @@
+"""Red-team: the user's instruction files Orkestra keeps a managed block in (CLAUDE.md,
+AGENTS.md, .github/copilot-instructions.md), as a Windows checkout has them (core.autocrlf: CRLF
+line endings, sometimes a byte-order mark): the block follows the file's own style and the
+user's bytes survive adding and removing it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from orkestra.render.sync import sync
+from tests.render.targets.conftest import ALL
+from tests.render.targets.test_targets import set_targets
+
+USERS = {
+    "CLAUDE.md": b"\xef\xbb\xbf# Mine\r\n\r\nIntro.\r\n",
+    "AGENTS.md": b"# Team\r\n\r\nTabs.\r\n",
+    ".github/copilot-instructions.md": b"Be brief.\r\n",
+}
+
+
+def test_crlf_and_bom_files_keep_their_style_around_the_block(clients: Path) -> None:
+    for rel, data in USERS.items():
+        (clients / rel).parent.mkdir(parents=True, exist_ok=True)
+        (clients / rel).write_bytes(data)
+    sync(clients)
+    for rel, data in USERS.items():
+        text = (clients / rel).read_bytes()
+        assert text.startswith(data), rel  # the mark and every user byte, first
+        assert b"<!-- orkestra:begin" in text
+        assert text.count(b"\n") == text.count(b"\r\n"), rel  # no mixed line endings
+    assert sync(clients).written == 0
+    set_targets(clients, [t for t in ALL if t not in ("agents-md", "copilot")])
+    sync(clients)
+    for rel in ("AGENTS.md", ".github/copilot-instructions.md"):
+        assert (clients / rel).read_bytes() == USERS[rel], rel  # back to what the user wrote
+    claude = (clients / "CLAUDE.md").read_bytes()
+    assert claude.startswith(USERS["CLAUDE.md"]) and claude.count(b"\xef\xbb\xbf") == 1
