@@ -146,6 +146,11 @@ def test_bidi_controls_in_names_and_descriptions_are_warnings(
     (proj / ident).write_text(
         f"architect:\n  description: Designs {control}here.\n  guidance: g\n", encoding="utf-8"
     )
+    # red team 2: `decisions new --summary` wrote a summary with an override, and validate was ok
+    record = "registries/decisions/records/DEC-AR-001.yaml"
+    decision = dict(yamlio.load_mapping(proj / record))
+    decision["summary"] = f"Chosen {control}because."
+    (proj / record).write_text(yamlio.dumps(decision), encoding="utf-8")
     plain = cli("validate", cwd=proj)
     assert plain.exit_code == 0
     strict = cli("validate", "--strict", cwd=proj)
@@ -153,6 +158,7 @@ def test_bidi_controls_in_names_and_descriptions_are_warnings(
     code = f"U+{ord(control):04X}"
     assert f"{rel}:1: warning ORK109: agent 'example-agent' description holds " in strict.stdout
     assert f"{ident}:1: warning ORK109: identity 'architect' description" in strict.stdout
+    assert f"{record}:1: warning ORK109: decision DEC-AR-001 summary holds " in strict.stdout
     assert code in strict.stdout
 
 

@@ -255,6 +255,7 @@ def _texts(reg: Registry) -> Iterator[tuple[str, str, Location]]:
         yield f"value '{value.name}' name", value.name, values
     for dec_id, record in reg.decisions.items():
         yield f"decision {dec_id} title", record.title, reg.loc("decision", dec_id)
+        yield f"decision {dec_id} summary", record.summary, reg.loc("decision", dec_id)
     for truth_id, truth in reg.truths.items():
         yield f"truth {truth_id} statement", truth.statement, reg.loc("truth", truth_id)
 
