@@ -118,7 +118,8 @@ def read_json(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES) -> An
 
 
 def read_text(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES) -> str:
-    """A UTF-8 file's text, refused when larger than `max_bytes` or not UTF-8."""
+    """A UTF-8 file's text (without a byte-order mark), refused when larger than `max_bytes` or
+    not UTF-8."""
     source = os.fspath(path)
     try:
         with open_regular(source) as handle:
@@ -129,7 +130,8 @@ def read_text(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES) -> st
         raise InputError(f"cannot read: {exc.strerror or exc}", file=source) from exc
     if len(raw) > max_bytes:
         raise InputError(f"larger than the {max_bytes}-byte limit for JSON input", file=source)
-    return decode(raw, source=source)
+    # RFC 8259 lets a parser ignore a byte-order mark; Windows editors and PowerShell write one
+    return decode(raw.removeprefix(b"\xef\xbb\xbf"), source=source)
 
 
 def decode(raw: bytes, *, source: str, line: int = 1) -> str:

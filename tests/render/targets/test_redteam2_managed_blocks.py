@@ -35,3 +35,16 @@ def test_crlf_and_bom_files_keep_their_style_around_the_block(clients: Path) -> 
         assert (clients / rel).read_bytes() == USERS[rel], rel  # back to what the user wrote
     claude = (clients / "CLAUDE.md").read_bytes()
     assert claude.startswith(USERS["CLAUDE.md"]) and claude.count(b"\xef\xbb\xbf") == 1
+
+
+def test_a_users_json_config_with_a_byte_order_mark_is_merged(clients: Path) -> None:
+    """`.gemini/settings.json` saved by a Windows editor (BOM, CRLF) used to stop every target's
+    sync with Python's "Unexpected UTF-8 BOM"."""
+    import json
+
+    (clients / ".gemini").mkdir()
+    (clients / ".gemini/settings.json").write_bytes(b'\xef\xbb\xbf{\r\n  "theme": "dark"\r\n}\r\n')
+    sync(clients)
+    settings = json.loads((clients / ".gemini/settings.json").read_text(encoding="utf-8"))
+    assert settings["theme"] == "dark" and set(settings["mcpServers"]) == {"github", "data_lake"}
+    assert sync(clients).written == 0
