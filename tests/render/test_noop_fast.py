@@ -423,3 +423,27 @@ def test_recording_runs_with_the_collector_paused(
     noop.sync_result(proj, "check")
     assert seen == [False, False]
     assert gc.isenabled()
+
+
+def test_a_file_read_outside_the_project_is_recorded_by_its_absolute_path(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from orkestra.registry import validate as module
+    from orkestra.registry.findings import Finding, Report
+
+    outside = tmp_path / "shared-policy.txt"
+    outside.write_text("v1\n", encoding="utf-8")
+    real = module.validate
+
+    def reading(reg: Any) -> Report:
+        text = outside.read_text(encoding="utf-8").strip()
+        return Report((*real(reg).findings, Finding.make("ORK108", text, "x", 1)))
+
+    monkeypatch.setattr(module, "validate", reading)
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    noop.validate_report(proj)
+    record = json.loads((proj / noop.record_path("validate")).read_text(encoding="utf-8"))
+    assert record["files"][str(outside)] is not None  # its real identity, not "absent"
+    outside.write_text("v2 longer\n", encoding="utf-8")
+    _bump(outside)
+    assert "v2 longer" in {f.message for f in noop.validate_report(proj).findings}

@@ -204,13 +204,14 @@ def _walk(root: Path, rel: str, out: dict[str, Any]) -> None:
 
 
 def snapshot(root: Path, folders: list[str], files: list[str]) -> dict[str, Any]:
-    """The identities of every file under `folders` (relative or absolute) and of `files`."""
+    """The identities of every file under `folders` and of `files` (each relative to the project,
+    or absolute)."""
     out: dict[str, Any] = {}
     for folder in folders:
         _walk(root, folder, out)
     prefix = f"{root}{os.sep}"
     for rel in files:  # string joins: this runs once per rendered file
-        out[rel] = _identity(prefix + rel, links=True)
+        out[rel] = _identity(rel if rel.startswith(os.sep) else prefix + rel, links=True)
     return out
 
 
