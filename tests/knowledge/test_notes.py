@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from orkestra.knowledge.links import check_links, parse_links
 from orkestra.knowledge.notes import load_notes, parse_note, parse_source
@@ -115,3 +116,37 @@ def test_alias_resolves(project: Path) -> None:
     )
     note(project, "other", kind="gotcha", body="[[sak]]\n")
     assert codes(project) == []
+
+
+def test_a_note_reached_through_a_symlink_leaving_the_project_is_refused(
+    project: Path, tmp_path_factory: Any
+) -> None:
+    # red team 2: knowledge/glossary/x.md -> a file outside the project was read, indexed and
+    # served (`notes list`, search, the MCP resource orkestra://notes/x); §13 refuses such files
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "private.md").write_text('---\ntype: glossary\ntitle: "Private"\n---\nsecret\n')
+    (outside / "gotchas").mkdir()
+    (outside / "gotchas/g.md").write_text('---\ntype: gotcha\ntitle: "G"\n---\nsecret\n')
+    note(project, "kept")
+    (project / "knowledge/glossary/private.md").symlink_to(outside / "private.md")
+    (project / "knowledge/glossary/inside.md").symlink_to(project / "knowledge/glossary/kept.md")
+    (project / "knowledge/gotchas").symlink_to(outside / "gotchas", target_is_directory=True)
+    kb = load_notes(project, "knowledge")
+    assert sorted(n.name for n in kb.notes) == ["inside", "kept"]
+    refused = sorted((p.code, p.file) for p in kb.problems)
+    assert refused == [
+        ("KN012", "knowledge/glossary/private.md"),
+        ("KN012", "knowledge/gotchas"),
+    ]
+    assert all("outside the project" in p.message for p in kb.problems)
+
+
+def test_a_knowledge_folder_that_is_a_symlink_leaving_the_project_is_refused(
+    project: Path, tmp_path_factory: Any
+) -> None:
+    outside = tmp_path_factory.mktemp("kb")
+    (outside / "glossary").mkdir()
+    (outside / "glossary/x.md").write_text('---\ntype: glossary\ntitle: "X"\n---\nsecret\n')
+    (project / "knowledge").symlink_to(outside, target_is_directory=True)
+    kb = load_notes(project, "knowledge")
+    assert kb.notes == [] and [(p.code, p.file) for p in kb.problems] == [("KN012", "knowledge")]

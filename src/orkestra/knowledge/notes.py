@@ -271,9 +271,17 @@ def load_notes(root: Path, knowledge: str, cache: CheckCache | None = None) -> K
     kb = KnowledgeBase()
     folder = root / knowledge
     seen: set[str] = set()
+    leaving = _Leaving(root, knowledge)
     for sub, inner in note_files(folder):
         rel = f"{knowledge}/{inner}"
         full = f"{folder}/{inner}"
+        refused = leaving.check(sub, inner)
+        if refused is not None:
+            if refused not in leaving.reported:
+                leaving.reported.add(refused)
+                why = "is a symlink to a file outside the project; notes are only read inside it"
+                kb.problems.append(Problem("error", "KN012", f"{why} (copy it in)", refused, None))
+            continue
         key = None
         if cache is not None:
             from orkestra.knowledge.cache import stat_key
@@ -304,6 +312,40 @@ def load_notes(root: Path, knowledge: str, cache: CheckCache | None = None) -> K
         cache.prune(seen)
     _duplicates(kb)
     return kb
+
+
+class _Leaving:
+    """Which note paths a symlink takes outside the project (§13: such files are refused).
+
+    One lstat per note; a folder is resolved once, and only when it is a symlink itself (the walk
+    does not follow symlinked folders below a type folder)."""
+
+    def __init__(self, root: Path, knowledge: str) -> None:
+        self.root = os.path.realpath(root)
+        self.base = f"{root}/{knowledge}"
+        self.knowledge = knowledge
+        self.folders: dict[str, bool] = {}
+        self.reported: set[str] = set()
+        self.away = not self._inside(self.base)  # the knowledge folder itself (or a parent)
+
+    def check(self, sub: str, inner: str) -> str | None:
+        """The path to report (the note, its type folder or the knowledge folder) when it leaves
+        the project."""
+        if self.away:
+            return self.knowledge
+        if sub not in self.folders:
+            top = f"{self.base}/{sub}"
+            self.folders[sub] = os.path.islink(top) and not self._inside(top)  # noqa: PTH114
+        if self.folders[sub]:
+            return f"{self.knowledge}/{sub}"
+        full = f"{self.base}/{inner}"
+        if os.path.islink(full) and not self._inside(full):  # noqa: PTH114
+            return f"{self.knowledge}/{inner}"
+        return None
+
+    def _inside(self, path: str) -> bool:
+        real = os.path.realpath(path)
+        return real == self.root or real.startswith(self.root + os.sep)
 
 
 def read_note(path: str, rel: str, max_bytes: int = 1_000_000) -> str:
