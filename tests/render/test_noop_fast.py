@@ -22,7 +22,7 @@ from orkestra.render import noop
 from orkestra.render.sync import sync
 from tests.render.conftest import build_rich
 
-_TICK = [2_000_000_000_000_000_000]
+_TICK = [1_000_000_000_000_000_000]  # 2001: in the past, so never racy
 
 
 def _bump(path: Path) -> None:
@@ -447,3 +447,77 @@ def test_a_file_read_outside_the_project_is_recorded_by_its_absolute_path(
     outside.write_text("v2 longer\n", encoding="utf-8")
     _bump(outside)
     assert "v2 longer" in {f.message for f in noop.validate_report(proj).findings}
+
+
+def _git(root: Path, *args: str) -> None:
+    import subprocess
+
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}  # fmt: skip
+    subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
+
+
+def test_packages_are_recorded_by_the_git_index_and_a_git_add_is_a_full_run(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ORK048 asks `git ls-files`: the record holds the index's stat, so staging a file that
+    a package pattern matches clears the finding."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    _append(proj / "registries" / "orkestra.yaml", 'mining:\n  packages:\n    web: "web/**"\n')
+    _git(proj, "init", "-q")
+    _git(proj, "add", "-A")
+    _git(proj, "commit", "-qm", "init")
+    hits = Hits(monkeypatch)
+    assert "ORK048" in {f.code for f in noop.validate_report(proj).findings}
+    assert "ORK048" in {f.code for f in noop.validate_report(proj).findings}
+    assert hits.count == 1  # the second answer came from the record
+    record = json.loads((proj / noop.record_path("validate")).read_text(encoding="utf-8"))
+    assert {".git", ".git/index"} <= set(record["singles"])
+    (proj / "web").mkdir()
+    (proj / "web" / "app.js").write_text("x\n", encoding="utf-8")
+    assert "ORK048" in {f.code for f in noop.validate_report(proj).findings}  # not tracked yet
+    _git(proj, "add", "web/app.js")
+    assert "ORK048" not in {f.code for f in noop.validate_report(proj).findings}
+
+
+def test_a_git_repository_created_above_the_project_is_a_full_run(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    _append(proj / "registries" / "orkestra.yaml", 'mining:\n  packages:\n    web: "web/**"\n')
+    (proj / "web").mkdir()
+    (proj / "web" / "app.js").write_text("x\n", encoding="utf-8")
+    assert "ORK048" not in {f.code for f in noop.validate_report(proj).findings}  # not in git
+    _git(proj.parent, "init", "-q")  # a repository above: nothing is tracked yet
+    assert "ORK048" in {f.code for f in noop.validate_report(proj).findings}
+
+
+def test_only_git_ls_files_is_allowed_in_a_recorded_run(tmp_path: Path) -> None:
+    import subprocess
+
+    from orkestra.core import git
+
+    with noop.tracing(tmp_path) as trace:
+        git.run(tmp_path, "ls-files", "-z", check=False)
+    assert trace.git_listed and not trace.unfit
+    with noop.tracing(tmp_path) as trace:
+        git.run(tmp_path, "status", check=False)
+    assert trace.unfit
+    with noop.tracing(tmp_path) as trace:
+        subprocess.run(["git", "ls-files", "-z"], cwd=tmp_path, check=False, capture_output=True)
+    assert trace.unfit  # not core.git's safe command line
+
+
+def test_a_linked_worktree_records_its_own_index(tmp_path: Path) -> None:
+    main, linked = tmp_path / "main", tmp_path / "linked"
+    main.mkdir()
+    _git(main, "init", "-q")
+    (main / "a.txt").write_text("a\n", encoding="utf-8")
+    _git(main, "add", "-A")
+    _git(main, "commit", "-qm", "a")
+    _git(main, "worktree", "add", "-q", str(linked))
+    paths = noop._git_paths(linked.resolve())
+    assert paths is not None and paths[0] == str(linked.resolve() / ".git")
+    assert paths[-1].endswith("/worktrees/linked/index") and Path(paths[-1]).is_file()
+    (linked / ".git").write_text("not a gitdir line\n", encoding="utf-8")
+    assert noop._git_paths(linked.resolve()) is None

@@ -14,8 +14,9 @@ Beyond those folders, the full run is traced (`Trace`, a Python audit hook): eve
 for reading and every folder it listed is recorded too (a folder by its own stat, which changes
 when an entry is added, removed or renamed), so an input nobody listed here still counts.
 A run is not recorded when it read what these stats cannot see: a symlink in a walked folder,
-truth evidence outside plain paths of the project, `mining.packages` (the git index), a
-subprocess, a folder listed by descriptor, or a write outside `.orkestra/`.
+truth evidence outside plain paths of the project, a subprocess other than `git ls-files` (whose
+answer, for ORK048, is recorded as the stat of the `.git` it finds and of its index), a folder
+listed by descriptor, or a write outside `.orkestra/`.
 Truth evidence files are recorded like outputs.
 Standard library only at import time.
 """
@@ -71,6 +72,8 @@ class Trace:
         self.files: set[str] = set()
         self.folders: set[str] = set()
         self.unfit = False
+        #: the run asked git which files it tracks (`git ls-files`: ORK048)
+        self.git_listed = False
 
     def event(self, name: str, args: tuple[Any, ...]) -> None:
         if name == "open":
@@ -81,6 +84,8 @@ class Trace:
                 self.unfit = True  # listed by descriptor: which folder is unknown
             else:
                 self.folders.add(_absolute(where or "."))
+        elif name == "subprocess.Popen" and _lists_tracked_files(args):
+            self.git_listed = True  # its answer is the index's: recorded by `_git_paths`
         elif name in _SPAWN:
             self.unfit = True
 
@@ -94,7 +99,7 @@ class Trace:
             writes = isinstance(flags, int) and bool(flags & _WRITE_FLAGS)
         if not writes:
             self.files.add(full)
-        elif not full.startswith(self.state):
+        elif not full.startswith(self.state) and full != os.devnull:
             self.unfit = True  # the run changed a file: a record would vouch for nothing
 
     def paths(self) -> tuple[list[str], list[str]]:
@@ -119,6 +124,39 @@ class Trace:
             return out
 
         return keep(self.files), keep(self.folders)
+
+
+def _lists_tracked_files(args: tuple[Any, ...]) -> bool:
+    """`core.git`'s `git ls-files -z` (and nothing else git may run)."""
+    argv = args[1] if len(args) > 1 else None
+    if not isinstance(argv, (list, tuple)) or not argv:
+        return False
+    from orkestra.core import git
+
+    words = [os.fsdecode(a) if isinstance(a, (str, bytes)) else None for a in argv]
+    return words == git.command(["ls-files", "-z"])
+
+
+def _git_paths(root: Path) -> list[str] | None:
+    """What `git ls-files` run in `root` answers from: every `.git` it may find walking up
+    (absent ones too: creating one changes the answer), and the index of the first one found
+    (a linked worktree's `.git` file names its own folder). None when that cannot be read."""
+    out: list[str] = []
+    for folder in (root, *root.parents):
+        dot = folder / ".git"
+        out.append(str(dot))
+        if dot.is_dir():
+            return [*out, str(dot / "index")]
+        if dot.is_file():
+            try:
+                text = dot.read_text(encoding="utf-8").strip()
+            except (OSError, UnicodeDecodeError):
+                return None
+            if not text.startswith("gitdir:"):
+                return None
+            gitdir = (folder / text[len("gitdir:") :].strip()).resolve()
+            return [*out, str(gitdir / "index")]
+    return out
 
 
 _active: list[Trace] = []
@@ -285,7 +323,12 @@ def save(
     if folders is None or evidence is None or trace.unfit or not _usable(root, run):
         return
     read, listed = trace.paths()
-    singles = sorted({*singles, *evidence, *read, *listed})
+    tracked = _git_paths(root) if trace.git_listed else []
+    if tracked is None:
+        return
+    inside = f"{root}{os.sep}"
+    tracked = [p[len(inside) :] if p.startswith(inside) else p for p in tracked]
+    singles = sorted({*singles, *evidence, *read, *listed, *tracked})
     try:
         files = snapshot(root, folders, singles)
     except Unfit:
@@ -325,8 +368,6 @@ def _evidence(reg: Registry) -> list[str] | None:
 
 def _folders(reg: Registry) -> list[str] | None:
     """The folders the run read, or None when it read what a stat cannot vouch for."""
-    if reg.config.mining.packages:
-        return None  # ORK048 asks git which files it tracks
     from orkestra.render.environment import template_folders
 
     roots = ["registries", *(v.path.rstrip("/") for v in reg.config.vendor_roots), "templates"]
