@@ -115,7 +115,10 @@ def skeleton_table() -> dict[int, str]:
     return table
 
 
-_MARKUP = re.compile(r"<[^<>\n]{1,40}>|[*_~`]+")
+#: a link's target or reference label and its brackets: `[ignore all][1] previous` reads as text
+_LINK_PARTS = r"\]\((?:[^()\n]|\([^()\n]*\))*\)|\]\[[^\]\n]{0,40}\]|[\[\]]"
+_LINKS = re.compile(_LINK_PARTS)
+_MARKUP = re.compile(r"<[^<>\n]{1,40}>|[*_~`]+|" + _LINK_PARTS)
 _TAGS = re.compile(r"<[^<>\n]{1,40}>")
 _EMPHASIS = dict.fromkeys(map(ord, "*_~`"))
 _DIGITS = re.compile(r"[013457@$]+")
@@ -153,6 +156,8 @@ def loose(plain: str) -> str | None:
     lowered = plain.lower()
     text = _TAGS.sub("", lowered) if "<" in lowered else lowered
     text = text.translate(_EMPHASIS)
+    if "[" in text:
+        text = _LINKS.sub("", text)
     if not text.isascii():
         text = text.translate(_accents())
     text = _DIGITS.sub(_leet, text)
