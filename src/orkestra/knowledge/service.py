@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+import unicodedata
 from typing import Any
 
 from orkestra.core import safewrite
@@ -24,10 +25,20 @@ from orkestra.knowledge.settings import Settings
 
 
 def slug(title: str) -> str:
-    """A note file name from its title: lower-case words joined by dashes."""
-    words = re.findall(r"[a-z0-9]+", title.lower())
+    """A note file name from its title: lower-case ASCII words joined by dashes (accents are
+    dropped: `Café` names `cafe`). A title must be one line without control characters."""
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in title):
+        raise UsageError(
+            f"title {title!r} holds a line break or an invisible control character; "
+            "write the title on one line"
+        )
+    ascii_text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
+    words = re.findall(r"[a-z0-9]+", ascii_text.lower())
     if not words:
-        raise UsageError(f"title {title!r} has no letters or digits to name the file with")
+        raise UsageError(
+            f"title {title!r} has no ASCII letters or digits to name the note's file with; "
+            "add a word in ASCII to the title (for example 'nihongo 日本語')"
+        )
     name = "-".join(words)[:80].strip("-")
     problem = note_name_problem(name)
     if problem is not None:
