@@ -20,7 +20,7 @@ def test_accents_fold_into_the_file_name() -> None:
 
 @pytest.mark.parametrize("title", ["日本語", "—", "🙂"])
 def test_a_title_without_ascii_words_says_what_to_add(title: str) -> None:
-    with pytest.raises(UsageError, match="no ASCII letters or digits.*add a word in ASCII"):
+    with pytest.raises(UsageError, match=r"no ASCII letters or digits.*add a word in ASCII"):
         slug(title)
 
 
