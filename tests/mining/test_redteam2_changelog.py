@@ -134,3 +134,16 @@ def test_the_block_goes_after_the_title_not_above_it(
     assert text.startswith(head) and text.endswith(rest)
     assert "- A widget (" in text[len(head) : len(text) - len(rest)]
     assert _render(released, cli).decode() == text
+
+
+def test_a_note_quoting_the_block_markers_keeps_the_file_stable(repo: GitRepo, cli: Any) -> None:
+    from orkestra.mining.changelog_file import END
+
+    sha = repo.commit("fix(core): markers", {"packages/core/m.py": "m\n"})
+    args = ("mine", "classify", sha, "--changelog", "fixed", "--summary", f"Stop at {END} early")
+    assert cli(*args, cwd=repo.path).exit_code == 0
+    path = repo.path / CORE
+    path.write_bytes(b"# Changelog\n\n- old\n")
+    first = _render(repo, cli)
+    assert first.count(END.encode()) == 1
+    assert _render(repo, cli) == first and _render(repo, cli) == first

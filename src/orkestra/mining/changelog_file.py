@@ -53,6 +53,8 @@ def place(old: str | None, header: str, body: str, *, into_existing: bool) -> Pl
 
 
 def _block(body: str) -> str:
+    # a release note that quotes a marker must not end the block early (the file would grow)
+    body = body.replace("<!-- orkestra:", "&lt;!-- orkestra:")
     return f"{BEGIN}\n{body.strip(chr(10))}\n\n{END}\n"
 
 

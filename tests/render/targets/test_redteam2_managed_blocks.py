@@ -48,3 +48,25 @@ def test_a_users_json_config_with_a_byte_order_mark_is_merged(clients: Path) -> 
     settings = json.loads((clients / ".gemini/settings.json").read_text(encoding="utf-8"))
     assert settings["theme"] == "dark" and set(settings["mcpServers"]) == {"github", "data_lake"}
     assert sync(clients).written == 0
+
+
+def test_a_description_quoting_the_markers_does_not_end_the_block(clients: Path) -> None:
+    """The rosters list descriptions; one that quotes `<!-- orkestra:end -->` used to end the
+    block early on the next sync, which kept the rest as the user's text: the files grew on
+    every run."""
+    from orkestra.registry.render_lock import BEGIN, END
+    from tests.render.conftest import put
+
+    description = f"Maintains the {BEGIN} -->/{END} block of AGENTS.md."
+    put(clients, "registries/agents/marker.yaml",
+        {"name": "marker", "description": description, "prompt": "x\n"})  # fmt: skip
+    (clients / "AGENTS.md").write_text("# Team\n\nUser text.\n")
+    (clients / "CLAUDE.md").write_text("# Mine\n")
+    sync(clients)
+    first = {rel: (clients / rel).read_bytes() for rel in ("AGENTS.md", "CLAUDE.md")}
+    assert sync(clients).written == 0
+    for rel, data in first.items():
+        assert (clients / rel).read_bytes() == data
+        text = data.decode()
+        assert text.count(END) == 1 and text.count(BEGIN) == 1, rel
+        assert "Maintains the &lt;!-- orkestra:begin" in text, rel

@@ -95,7 +95,7 @@ def managed_file(reg: Registry, rel: str, block: str, *, unsafe_hint: str = "") 
         raise UnsafePathError(exc.message + unsafe_hint, file=exc.file or rel) from None
     current = yamlio.read_text(path, display=rel) if path.exists() else ""
     bom, newline = _style(path, current)
-    block = block.replace("\n", newline)
+    block = fenced(block).replace("\n", newline)
     start, end = current.find(BEGIN), current.find(END)
     if start >= 0 and end > start:
         text = current[:start] + block.rstrip("\r\n") + current[end + len(END) :]
@@ -106,6 +106,18 @@ def managed_file(reg: Registry, rel: str, block: str, *, unsafe_hint: str = "") 
     else:
         text = (current.rstrip("\r\n") + newline * 2 if current.strip() else "") + block
     return Output(rel, (bom + text).encode("utf-8"), shared=True)
+
+
+def fenced(block: str, begin: str = BEGIN, end: str = END) -> str:
+    """The block with its own markers only: a marker's text inside it (a description that
+    mentions `<!-- orkestra:end -->`) is escaped, or the next sync would end the block there
+    and keep the rest of the old block as the user's text, growing the file every run."""
+    first = block.find(begin)
+    last = block.rfind(end)
+    if first < 0 or last < first:
+        return block
+    inner = block[first + len(begin) : last].replace("<!-- orkestra:", "&lt;!-- orkestra:")
+    return block[: first + len(begin)] + inner + block[last:]
 
 
 def _style(path: Path, current: str) -> tuple[str, str]:
