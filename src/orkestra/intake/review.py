@@ -5,13 +5,14 @@ Everything here reads bytes; nothing is imported, executed or followed.
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from orkestra.intake.rules import FileKind, Finding, RuleSet, Text, excerpt, language
-from orkestra.intake.scan import scan_text
+from orkestra.intake.scan import TRUST, scan_text
 from orkestra.intake.scripts import audit_script
 from orkestra.intake.unicode import scan_invisible
 from orkestra.intake.walker import Entry, is_skill_folder, read_bytes, walk
@@ -177,10 +178,37 @@ def _file(
     result.texts.append(TextFile(entry.rel, kind, text))
     lang = language(entry.rel, text)
     found = scan_invisible(rules, shown, text, kind) + scan_text(rules, kind, shown, text, lang)
+    strings = _json_strings(text) if entry.rel.endswith((".ipynb", ".json")) else None
+    if strings is not None:  # notebook cells (and JSON text) as the reader of the JSON sees them
+        found += [f for f in scan_text(rules, "doc", shown, strings) if f.category in TRUST]
     if kind == "script":
         found += audit_script(rules, shown, text, lang)
     found += _outside_paths(rules, entry.rel, shown, kind, text, folder)
     result.findings.extend(worst_per_line(found))
+
+
+_JSON_STRING = re.compile(r'^\s*("(?:[^"\\]|\\.)*")\s*,?\s*$')
+
+
+def _json_strings(text: str) -> str | None:
+    """The JSON file with each line that is one string (a notebook cell's source line) replaced
+    by the string's value, line numbers kept: `"Ignore all previous\\n",` then
+    `"instructions"` read as the two lines of text they are. None when no line changes."""
+    lines = text.split("\n")
+    changed = False
+    for number, line in enumerate(lines):
+        match = _JSON_STRING.match(line) if '"' in line else None
+        if match is None:
+            lines[number] = ""
+            continue
+        try:
+            value = json.loads(match.group(1))
+        except ValueError:  # not a JSON string after all: nothing to read there
+            lines[number] = ""
+            continue
+        lines[number] = str(value).replace("\n", " ").strip()
+        changed = True
+    return "\n".join(lines) if changed else None
 
 
 #: files a reader (or a model) takes for text, whatever bytes they hold
