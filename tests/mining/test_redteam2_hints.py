@@ -16,6 +16,8 @@ CASES = [
     ("feat: add an export button", "release", "added"),
     ("fix(core): crash on an empty file", "release", "fixed"),
     ("feat!: drop Node 14 support", "release", "removed"),
+    ("feat(cli)!: rename --out to --output", "release", "changed"),
+    ("fix!: exit 2 on a usage error", "release", "fixed"),
     ("feat(api): deprecate the v1 endpoints", "release", "deprecated"),
     ("fix: patch CVE-2024-1234 in the parser", "release", "security"),
     ("chore(deps): bump lodash to fix CVE-2021-23337", "release", "security"),

@@ -207,6 +207,8 @@ def _suggestion(text: str, kind: str | None, sig: dict[str, Any]) -> tuple[str |
         return "deprecated", releasable
     if sig["breaking"] and any(w in text for w in ("remove", "drop", "delete")):
         return "removed", releasable
+    if sig["breaking"] and category == "added":  # a breaking feature changes what exists
+        return "changed", releasable
     return category, releasable
 
 
