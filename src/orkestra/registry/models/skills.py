@@ -5,7 +5,14 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
 
 from orkestra.registry.models import search_fields
 from orkestra.registry.models.common import DateStr, Model, Name, NonEmpty, RelPath, ToolName
@@ -39,6 +46,18 @@ def trigger_phrase(description: str) -> str | None:
 
 #: the only frontmatter keys the Agent Skills specification allows
 SPEC_KEYS = ("name", "description", "license", "allowed-tools", "metadata", "compatibility")
+
+
+def _a_subfolder(value: str) -> str:
+    """`resources` names a folder below the skill file's own folder, never that folder itself
+    (which would copy the skill's YAML, and every other skill's beside it, into the output)."""
+    parts = [p for p in value.replace("\\", "/").split("/") if p not in ("", ".")]
+    if not parts:
+        raise ValueError(
+            "must name a subfolder beside the skill file (e.g. 'my-skill/'), not the skill's own "
+            "folder"
+        )
+    return value
 
 
 class SkillMetadata(Model):
@@ -89,7 +108,8 @@ class SkillFile(Model):
     #: markdown rendered before the first section (an imported SKILL.md's text above its `##`s)
     intro: str = ""
     sections: list[Section] = Field(default_factory=list)
-    resources: RelPath | None = None
+    #: a folder beside the skill's file holding its references/, scripts/ and assets/
+    resources: Annotated[RelPath, AfterValidator(_a_subfolder)] | None = None
 
 
 class SkillMd(Model):
