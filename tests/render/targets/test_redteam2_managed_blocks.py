@@ -70,3 +70,19 @@ def test_a_description_quoting_the_markers_does_not_end_the_block(clients: Path)
         text = data.decode()
         assert text.count(END) == 1 and text.count(BEGIN) == 1, rel
         assert "Maintains the &lt;!-- orkestra:begin" in text, rel
+
+
+def test_a_crlf_vendor_skill_rewritten_for_its_frontmatter_has_one_line_ending(
+    clients: Path,
+) -> None:
+    """A copied vendor SKILL.md (Windows checkout) whose frontmatter Orkestra normalises: the
+    rewritten file used to mix LF frontmatter with the CRLF body."""
+    (clients / "vendor/copied/other-csv/SKILL.md").write_bytes(
+        b"---\r\nname: other-csv\r\ndescription: Vendor CSV. Use when CSV.\r\nfoo: bar\r\n---\r\n"
+        b"\r\n# CSV\r\n\r\nLine.\r\n"
+    )
+    sync(clients)
+    for base in (".claude/skills", ".agents/skills"):
+        data = (clients / base / "other-csv/SKILL.md").read_bytes()
+        assert b"\r" not in data and data.endswith(b"\n# CSV\n\nLine.\n"), base
+    assert sync(clients).written == 0

@@ -238,7 +238,8 @@ def vendor_context(skill: SkillEntry) -> dict[str, Any]:
         "compatibility": md.compatibility,
         "allowed_tools": split_tools(md.allowed_tools),
         "metadata": [(_key(k), v) for k, v in metadata.items()],
-        "intro": skill.vendor_body,
+        # its frontmatter is rewritten in LF: a CRLF body would leave the file with mixed endings
+        "intro": skill.vendor_body.replace("\r\n", "\n"),
         "sections": [],
     }
 
