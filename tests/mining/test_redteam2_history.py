@@ -115,3 +115,19 @@ def test_a_batch_with_a_byte_order_mark_and_crlf_is_read(repo: GitRepo, cli: Any
     result = cli("mine", "commit", "--input", str(path), cwd=repo.path)
     assert result.exit_code == 0, result.stderr
     assert result.json()["release_notes"] == 1
+
+
+def test_go_module_and_upper_case_tags_are_releases(repo: GitRepo, cli: Any) -> None:
+    """`cli/v1.2.3` (a Go module in a monorepo) scopes a release to its package like `cli@1.2.3`;
+    `V2.0.0` is the project's release like `v2.0.0`."""
+    first = repo.commit("feat(cli): a flag", {"packages/cli/f.py": "f\n"})
+    repo.git("tag", "cli/v1.2.3")
+    second = repo.commit("feat(core): a widget", {"packages/core/w.py": "w\n"})
+    repo.git("tag", "V2.0.0")
+    for sha in (first, second):
+        assert cli("mine", "classify", sha, "--changelog", "added", cwd=repo.path).exit_code == 0
+    assert cli("changelog", "render", "--all", cwd=repo.path).exit_code == 0
+    cli_log = (repo.path / "packages/cli/CHANGELOG.md").read_text(encoding="utf-8")
+    core_log = (repo.path / "packages/core/CHANGELOG.md").read_text(encoding="utf-8")
+    assert "## [1.2.3] - " in cli_log and "- A flag (" in cli_log.split("## [1.2.3]")[1]
+    assert "## [2.0.0] - " in core_log and "- A widget (" in core_log.split("## [2.0.0]")[1]

@@ -2,8 +2,8 @@
 
 Keep a Changelog 1.1.0: `## [Unreleased]` first, then releases newest first, each with the
 sections Added, Changed, Deprecated, Removed, Fixed, Security (empty ones omitted). A release is a
-tag: plain (`v1.2.3`, `1.2.3`) or package-scoped (`pkg@1.2.3`, `pkg-v1.2.3`); a package with
-scoped tags uses only its own, others use the plain ones. A commit belongs to the first release
+tag: plain (`v1.2.3`, `1.2.3`) or package-scoped (`pkg@1.2.3`, `pkg-v1.2.3`, `pkg/v1.2.3`); a
+package with scoped tags uses only its own, others use the plain ones. A commit belongs to the first release
 (lowest version) whose tag contains it. A revert and the commit it reverts cancel each other when
 both fall in the same release. The output depends only on the ledger and the history: rendering
 twice, or after deleting the file, gives the same bytes.
@@ -24,8 +24,9 @@ from orkestra.registry import ledger
 
 SECTIONS = ("added", "changed", "deprecated", "removed", "fixed", "security")
 _SEMVER = r"(?P<ver>(?P<maj>\d+)\.(?P<min>\d+)\.(?P<pat>\d+)(?:-(?P<pre>[0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?)"
-_PLAIN = re.compile(rf"^v?{_SEMVER}$")
-_SCOPED = re.compile(rf"^(?P<pkg>.+?)(?:@v?|-v){_SEMVER}$")
+_PLAIN = re.compile(rf"^[vV]?{_SEMVER}$")
+#: `pkg@1.2.3` (npm, changesets), `pkg-v1.2.3` (cargo-release), `pkg/v1.2.3` (Go modules)
+_SCOPED = re.compile(rf"^(?P<pkg>.+?)(?:@v?|-v|/v){_SEMVER}$")
 HEADER = (
     "# Changelog\n\n"
     "All notable changes to {package} will be documented in this file.\n\n"
