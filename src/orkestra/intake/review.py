@@ -5,12 +5,13 @@ Everything here reads bytes; nothing is imported, executed or followed.
 
 from __future__ import annotations
 
-import json
 import posixpath
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from orkestra.core import jsonio
+from orkestra.core.errors import InputError
 from orkestra.intake.rules import FileKind, Finding, RuleSet, Text, excerpt, language
 from orkestra.intake.scan import TRUST, scan_text
 from orkestra.intake.scripts import audit_script
@@ -202,8 +203,8 @@ def _json_strings(text: str) -> str | None:
             lines[number] = ""
             continue
         try:
-            value = json.loads(match.group(1))
-        except ValueError:  # not a JSON string after all: nothing to read there
+            value = jsonio.loads(match.group(1), source="notebook line")
+        except InputError:  # not a JSON string after all: nothing to read there
             lines[number] = ""
             continue
         lines[number] = str(value).replace("\n", " ").strip()
