@@ -32,7 +32,7 @@ class Links:
 
 
 def _tag(name: str) -> str:
-    return name if name == "HEAD" else quote(name, safe="@")
+    return name if name == "HEAD" else quote(name, safe="@/")
 
 
 def web_links(remote: str | None) -> Links | None:
