@@ -141,6 +141,16 @@ def test_a_special_usage_log_never_hangs_notes_index(root: Path, kind: str) -> N
     assert b"knowledge/.usage.jsonl" in done.stderr and b"not a regular file" in done.stderr
 
 
+def test_a_fifo_where_a_command_writes_is_named_as_such(root: Path) -> None:
+    # red team 2: `notes index` (and `changelog render --into-existing`) said the FIFO at their
+    # output "changed on disk since it was read; run the command again", which never helps
+    _special(root / "knowledge/INDEX.md", "fifo")
+    done = _run(root, "notes", "index")
+    assert done.returncode == 1, done.stderr
+    assert b"knowledge/INDEX.md" in done.stderr and b"not a regular file" in done.stderr
+    assert (root / "knowledge/INDEX.md").is_fifo()
+
+
 @pytest.mark.parametrize(
     "args", [("notes", "list"), ("notes", "check"), ("search", "alpha")], ids=" ".join
 )

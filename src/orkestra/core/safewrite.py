@@ -383,6 +383,15 @@ def _lstat(full: str) -> os.stat_result | None:
 
 
 def _expect(full: str, rel: str, current: os.stat_result | None, expected: bytes | None) -> None:
+    special = current is not None and stat.S_IFMT(current.st_mode) not in (
+        stat.S_IFREG,
+        stat.S_IFLNK,
+    )
+    if special:
+        raise ConflictError(
+            f"'{rel}' is not a regular file (a FIFO, device, socket or folder); move it away",
+            file=rel,
+        )
     if current is None:
         same = expected is None
     elif expected is None or not stat.S_ISREG(current.st_mode):
