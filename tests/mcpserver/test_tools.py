@@ -330,3 +330,23 @@ def test_a_limit_of_the_wrong_type_is_refused(session: Session) -> None:
 
     for message in session(go):
         assert "valid integer" in message
+
+
+def test_arguments_are_bounded(session: Session) -> None:
+    # red team 2: answers echo their arguments; 100 paths of 1 MB each came back as a 100 MB answer
+    long = "a" * 5000
+
+    async def go(client: Any) -> list[str]:
+        return [
+            await error_of(client, "search", query=long),
+            await error_of(client, "get", kind="agent", id=long),
+            await error_of(client, "context_for", paths=[long]),
+            await error_of(client, "check_notes", names=["x"] * 1001),
+            await error_of(client, "verify_truths", ids=["x"] * 1001),
+        ]
+
+    query, ident, path, names, ids = session(go)
+    for message in (query, ident, path):
+        assert "at most 4096 characters" in message
+    for message in (names, ids):
+        assert "at most 1000 items" in message

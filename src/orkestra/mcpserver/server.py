@@ -43,6 +43,12 @@ INSTRUCTIONS = (
     "editing files call context_for(paths) for the decisions, truths and notes that concern them."
 )
 
+#: the longest id, name, path or query a tool takes (a path longer than PATH_MAX names nothing;
+#: answers echo their arguments, so an unbounded one is an unbounded answer)
+MAX_TEXT = 4096
+#: the most names, ids or paths one call takes
+MAX_ITEMS = 1000
+Text = Annotated[str, Field(max_length=MAX_TEXT)]
 Kinds = Annotated[
     list[str] | None,
     Field(description="Only these types: agents, skills, scopes, decisions, truths, notes, ..."),
@@ -128,7 +134,9 @@ def _register_tools(server: MCPServer, ws: Workspace) -> None:
         )
 
     async def search(
-        query: Annotated[str, Field(description="Words to look for (ids, names; typos ok).")],
+        query: Annotated[
+            str, Field(max_length=MAX_TEXT, description="Words to look for (ids, names; typos ok).")
+        ],
         kinds: Kinds = None,
         limit: Limit = 20,
         summary: Annotated[bool, Field(description="Only the number of hits per type.")] = False,
@@ -138,7 +146,8 @@ def _register_tools(server: MCPServer, ws: Workspace) -> None:
         return answer(ws, lambda: tools.search(ws, query, kinds, limit, summary), registry=False)
 
     async def get(
-        kind: Kind, id: Annotated[str, Field(description="The entry's id or name.")]
+        kind: Kind,
+        id: Annotated[str, Field(max_length=MAX_TEXT, description="The entry's id or name.")],
     ) -> dict[str, Any]:
         """Everything about one entry (agent, skill, scope, truth, decision, note, claim), with
         its cite (path:line)."""
@@ -159,21 +168,28 @@ def _register_tools(server: MCPServer, ws: Workspace) -> None:
         return answer(ws, lambda: tools.listing(ws, kind, filters, limit), registry=True)
 
     async def context_for(
-        paths: Annotated[list[str], Field(description="Files (or folders) you are about to edit.")],
+        paths: Annotated[
+            list[Text],
+            Field(max_length=MAX_ITEMS, description="Files (or folders) you are about to edit."),
+        ],
     ) -> dict[str, Any]:
         """Before you edit: the decisions, ground truths and notes that concern these paths,
         ranked (a direct mention of the file first), each with its cite (path:line)."""
         return answer(ws, lambda: context.context_for(ws, paths), registry=True)
 
     async def check_notes(
-        names: Annotated[list[str] | None, Field(description="Only these notes.")] = None,
+        names: Annotated[
+            list[Text] | None, Field(max_length=MAX_ITEMS, description="Only these notes.")
+        ] = None,
     ) -> dict[str, Any]:
         """Check knowledge notes against the code (confirmed, contradicted, ambiguous); reports,
         never demotes."""
         return answer(ws, lambda: checks.check_notes(ws, names), registry=False)
 
     async def verify_truths(
-        ids: Annotated[list[str] | None, Field(description="Only these truth ids.")] = None,
+        ids: Annotated[
+            list[Text] | None, Field(max_length=MAX_ITEMS, description="Only these truth ids.")
+        ] = None,
     ) -> dict[str, Any]:
         """Check each ground truth's evidence exists in the code and its date is not stale."""
         return answer(ws, lambda: checks.verify_truths(ws, ids), registry=True)
