@@ -189,10 +189,14 @@ def test_a_validation_error_after_import_is_exit_1_and_never_says_sync(
 ) -> None:
     monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
     source = tmp_path / "src"
-    agent = "---\nname: lone\ndescription: Lone agent.\nskills: [nowhere]\n---\nBody.\n"
-    write(source, ".claude/agents/lone.md", agent)  # names a skill that exists nowhere
+    agent = "---\nname: lone\ndescription: Lone agent.\n---\nBody.\n"
+    write(source, ".claude/agents/lone.md", agent)
     root = tmp_path / "proj"
     init_project(root)
+    # the project's own agent names a skill that exists nowhere (an imported agent's dangling
+    # skill is left out of it instead: test_redteam2_import)
+    mine = "name: mine\ndescription: Mine.\nskills: [nowhere]\nprompt: x\n"
+    write(root, "registries/agents/mine.yaml", mine)
     report: ImportReport = import_tree(root, source)
     assert report.validation is not None and report.validation["errors"] == 1
     assert report.failed

@@ -418,3 +418,25 @@ def test_a_plugin_manifests_own_paths_are_imported(tmp_path: Path, target: Path)
     assert "outside the imported folder" in refused["reason"]
     assert "leak" not in {a["name"] for a in report.agents}
     assert any("'./none/', which does not exist" in s["reason"] for s in report.skipped)
+
+
+def test_an_agent_listing_a_skill_nobody_has_is_imported_without_it(
+    tmp_path: Path, target: Path
+) -> None:
+    """A plugin agent's `skills` may name a skill of the user's own ~/.claude/skills; imported
+    as is, the dangling name (ORK024) stopped every sync of the collection."""
+    source = tmp_path / "dangling"
+    write(source, "p/agents/a.md", "---\nname: a\ndescription: d\nskills: pdf, elsewhere\n---\nx\n")
+    write(source, "p/skills/pdf/SKILL.md", "---\nname: pdf\ndescription: P. Use when p.\n---\nb\n")
+    report = import_tree(target, source)
+    assert report.validation == {"errors": 0, "warnings": 0} and not report.failed
+    assert any(
+        "lists the skill 'elsewhere', which neither this import nor the registry has" in hint
+        for hint in report.hints
+    )
+    agent = (target / "registries/agents/a.yaml").read_text(encoding="utf-8")
+    assert "pdf" in agent and "elsewhere" not in agent
+    # a skill the project already has stays listed
+    write(source, "q/agents/b.md", "---\nname: b\ndescription: d\nskills: example-skill\n---\nx\n")
+    report = import_tree(target, source)
+    assert "example-skill" in (target / "registries/agents/b.yaml").read_text(encoding="utf-8")

@@ -305,13 +305,15 @@ class _Importer:
         return sorted(dormant)
 
     def unlist_refused(self) -> None:
-        """An imported agent that lists a refused skill would fail validation and stop every
-        sync: the name is left out of its `skills` (and said in the hints) so the rest renders."""
+        """An imported agent that lists a refused skill, or one neither the import nor the
+        registry has (it lives in the user's own ~/.claude/skills, say), would fail validation
+        and stop every sync: the name is left out of its `skills` (and said in the hints) so the
+        rest renders."""
         for entry in self.report.agents:
             data = self.planned(entry["to"])
             listed = data.get("skills") or []
             gone = [
-                n for n in listed if n in self.refused_skills and ("skill", n) not in self.taken
+                n for n in listed if ("skill", n) not in self.taken and n not in self.reg.skills
             ]
             if not gone:
                 continue
@@ -423,12 +425,18 @@ def import_tree(
         report.validation = _validation(importer.root)
     report.hints = _hints(importer.root, source, report)
     report.hints[1:1] = [
-        f"agent '{agent}' lists the refused skill '{skill}': it was left out of the agent's "
+        f"agent '{agent}' lists the {_what(importer, skill)}: it was left out of the agent's "
         f"`skills` so the rest renders; add it back in registries/agents/{agent}.yaml once "
-        f"'{skill}' is imported"
+        f"'{skill}' is {'imported' if skill in importer.refused_skills else 'registered'}"
         for agent, skill in importer.unlisted
     ]
     return report
+
+
+def _what(importer: _Importer, skill: str) -> str:
+    if skill in importer.refused_skills:
+        return f"refused skill '{skill}'"
+    return f"skill '{skill}', which neither this import nor the registry has"
 
 
 def _write(root: Path, report: ImportReport) -> None:
