@@ -319,7 +319,8 @@ def test_a_lone_surrogate_is_a_bad_argument_not_a_crashed_tool(
     message = session(go)
     # checked by the server, or by the schema where an argument is a bounded string
     ours = message.startswith(f"{where}: not valid Unicode text (a lone surrogate")
-    assert ours or (f"\n{where}.0\n" in message and "string_unicode" in message), message
+    schema = f"\n{where}\n" in message or f"\n{where}.0\n" in message
+    assert ours or (schema and "string_unicode" in message), message
 
 
 def test_a_limit_of_the_wrong_type_is_refused(session: Session) -> None:
