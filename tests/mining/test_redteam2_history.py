@@ -131,3 +131,13 @@ def test_go_module_and_upper_case_tags_are_releases(repo: GitRepo, cli: Any) -> 
     core_log = (repo.path / "packages/core/CHANGELOG.md").read_text(encoding="utf-8")
     assert "## [1.2.3] - " in cli_log and "- A flag (" in cli_log.split("## [1.2.3]")[1]
     assert "## [2.0.0] - " in core_log and "- A widget (" in core_log.split("## [2.0.0]")[1]
+
+
+def test_a_log_output_encoding_in_the_users_config_is_overridden(repo: GitRepo, cli: Any) -> None:
+    """`i18n.logOutputEncoding=ISO-8859-1` (a legacy setup) made git log re-encode every message
+    to Latin-1, which mine sync read as UTF-8: every accent became U+FFFD."""
+    repo.git("config", "i18n.logOutputEncoding", "ISO-8859-1")
+    repo.commit("feat(core): café crème", {"packages/core/c.py": "c\n"})
+    assert cli("mine", "sync", cwd=repo.path).exit_code == 0
+    rows = cli("mine", "candidates", "--limit", "5", cwd=repo.path).json()["candidates"]
+    assert "feat(core): café crème" in {row["subject"] for row in rows}

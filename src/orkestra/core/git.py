@@ -27,6 +27,7 @@ SAFE_CONFIG = (
     "-c", "core.quotepath=off",
     "-c", "log.showSignature=false",
     "-c", "color.ui=never",
+    "-c", "i18n.logOutputEncoding=UTF-8",  # output is read as UTF-8, whatever the user's is
 )  # fmt: skip
 #: added unless the caller asked for hooks (a commit the user requested)
 NO_HOOKS = ("-c", f"core.hooksPath={os.devnull}")
