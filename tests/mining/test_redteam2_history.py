@@ -133,11 +133,14 @@ def test_go_module_and_upper_case_tags_are_releases(repo: GitRepo, cli: Any) -> 
     assert "## [2.0.0] - " in core_log and "- A widget (" in core_log.split("## [2.0.0]")[1]
 
 
-def test_a_log_output_encoding_in_the_users_config_is_overridden(repo: GitRepo, cli: Any) -> None:
+def test_log_settings_in_the_users_config_are_overridden(repo: GitRepo, cli: Any) -> None:
     """`i18n.logOutputEncoding=ISO-8859-1` (a legacy setup) made git log re-encode every message
     to Latin-1, which mine sync read as UTF-8: every accent became U+FFFD."""
     repo.git("config", "i18n.logOutputEncoding", "ISO-8859-1")
+    repo.git("config", "log.showRoot", "false")  # would hide the first commit's files
     repo.commit("feat(core): café crème", {"packages/core/c.py": "c\n"})
     assert cli("mine", "sync", cwd=repo.path).exit_code == 0
     rows = cli("mine", "candidates", "--limit", "5", cwd=repo.path).json()["candidates"]
     assert "feat(core): café crème" in {row["subject"] for row in rows}
+    first = next(row for row in rows if row["subject"] == "chore: set up the project")
+    assert "registries/orkestra.yaml" in first["files_changed"]

@@ -28,6 +28,7 @@ SAFE_CONFIG = (
     "-c", "log.showSignature=false",
     "-c", "color.ui=never",
     "-c", "i18n.logOutputEncoding=UTF-8",  # output is read as UTF-8, whatever the user's is
+    "-c", "log.showRoot=true",  # the first commit's files are listed like any other's
 )  # fmt: skip
 #: added unless the caller asked for hooks (a commit the user requested)
 NO_HOOKS = ("-c", f"core.hooksPath={os.devnull}")
