@@ -288,20 +288,55 @@ def test_apply_and_promote_refuse_a_symlinked_folder_leaving_the_project(
 ) -> None:
     claim_id = _high(project)
     claims = kfolder(project) / "claims"
+    proposal = propose(kfolder(project), insights(HOOKS), "new.json", "demo", "2026-06-05")
     outside = tmp_path_factory.mktemp("outside")
     for path in claims.iterdir():
         shutil.move(path, outside / path.name)
     claims.rmdir()
     claims.symlink_to(outside, target_is_directory=True)
     before = {p.name: p.read_bytes() for p in outside.iterdir()}
-    proposal = propose(kfolder(project), insights(HOOKS), "new.json", "demo", "2026-06-05")
-    with pytest.raises(UnsafePathError) as info:
+    with pytest.raises((UnsafePathError, InputError)) as info:  # refused as a read or a write
         apply(kfolder(project), proposal, "p.json", "2026-06-05", root=project)
-    assert info.value.file == "knowledge/claims" and "symlink" in info.value.message
+    assert info.value.file in ("knowledge/claims", "knowledge/claims/p.json")
+    assert "symlink" in info.value.message
     assert {p.name: p.read_bytes() for p in outside.iterdir()} == before
+    claims.unlink()  # the claims back in place: now the truths folder leaves the project
+    shutil.copytree(outside, claims)
     truths = tmp_path_factory.mktemp("truths")
     (project / "registries/truths").symlink_to(truths, target_is_directory=True)
     with pytest.raises(UnsafePathError) as info:
         promote(project, kfolder(project), claim_id, "demo", "2026-06-05")
     assert info.value.file == "registries/truths"
     assert list(truths.iterdir()) == []
+
+
+@pytest.mark.parametrize("linked", ["file", "folder"])
+def test_a_claims_file_or_folder_leading_outside_is_refused_never_read(
+    project: Path, tmp_path_factory: pytest.TempPathFactory, linked: str, cli: Any
+) -> None:
+    outside = tmp_path_factory.mktemp("elsewhere")
+    secret = insights("Secret from outside", id="c-secret")
+    (outside / "2026-01-01-x.json").write_text(json.dumps(secret))
+    claims = project / "knowledge" / "claims"
+    if linked == "file":
+        claims.mkdir(parents=True)
+        (claims / "2026-01-01-x.json").symlink_to(outside / "2026-01-01-x.json")
+        shown = "knowledge/claims/2026-01-01-x.json"
+    else:
+        claims.parent.mkdir(parents=True)
+        claims.symlink_to(outside)
+        shown = "knowledge/claims"
+    with pytest.raises(InputError, match="symlink leading out") as exc:
+        store.load_all(kfolder(project))
+    assert exc.value.file == shown
+    result = cli("learn", "list", cwd=project)
+    assert result.exit_code == 1 and "Secret" not in result.stdout + result.stderr
+
+
+def test_a_claims_file_linked_inside_the_knowledge_folder_is_read(project: Path) -> None:
+    kept = insights("Kept inside", id="c-kept")
+    write(project, "knowledge/shared/2026-01-01-x.json", json.dumps(kept))
+    claims = project / "knowledge" / "claims"
+    claims.mkdir(parents=True)
+    (claims / "2026-01-01-x.json").symlink_to(project / "knowledge/shared/2026-01-01-x.json")
+    assert [s.claim["statement"] for s in store.load_all(kfolder(project))] == ["Kept inside"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,10 +76,23 @@ def _read(path: Path, display: str) -> list[dict[str, Any]]:
 
 
 def claim_files(folder: Path) -> list[Path]:
-    """Every `*.json` claims file under knowledge/claims, sorted."""
+    """Every `*.json` claims file under knowledge/claims, sorted. A claims folder or file that a
+    symlink takes out of the knowledge folder raises InputError naming it (§13: never read)."""
     base = folder / CLAIMS_DIR
     if not base.is_dir():
         return []
+    home = os.path.realpath(folder)
+    for path, shown in (
+        (base, CLAIMS_DIR),
+        *((p, f"{CLAIMS_DIR}/{p.name}") for p in base.iterdir()),
+    ):
+        real = os.path.realpath(path)
+        if path.is_symlink() and not real.startswith(home + os.sep):
+            raise InputError(
+                "is a symlink leading out of the knowledge folder; claims are only read inside "
+                "it (copy the file in)",
+                file=f"{folder.name}/{shown}",
+            )
     return sorted(p for p in base.iterdir() if p.suffix == ".json" and p.is_file())
 
 
