@@ -188,3 +188,24 @@ def test_new_update_renumber_refuse_a_symlinked_records_folder(
         assert info.value.file == str(RECORDS) and "symlink" in info.value.message
     assert {p.name: p.read_bytes() for p in outside.iterdir()} == before
     assert ledger.entries(repo.path / ledger.CLASSIFICATIONS) == []
+
+
+def test_a_decisions_registry_symlinked_outside_is_refused_never_read(
+    repo: GitRepo, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """`decisions new` and `mine commit` read the domain codes; a registry.yaml leading out of
+    the project is refused naming the link, as the loader's ORK045 does."""
+    outside = tmp_path_factory.mktemp("elsewhere") / "registry.yaml"
+    outside.write_text("domains:\n  secret: SE\n", encoding="utf-8")
+    path = repo.path / "registries" / "decisions" / "registry.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.unlink(missing_ok=True)
+    path.symlink_to(outside)
+    for call in (
+        lambda: decision_ids.new(repo.path, "secret", title="T"),
+        lambda: classify.decision_codes(repo.path),
+    ):
+        with pytest.raises(UnsafePathError) as info:
+            call()
+        assert info.value.file == "registries/decisions/registry.yaml"
+        assert "outside the project" in info.value.message

@@ -283,14 +283,10 @@ def _check(req: Request, packages: Collection[str], codes: set[str] | None) -> N
 
 def decision_codes(root: Path) -> set[str] | None:
     """The two-letter codes of `decisions/registry.yaml` (None when there is no such file)."""
-    from orkestra.core import yamlio
+    from orkestra.mining.decision_ids import registered
 
-    path = root / "registries" / "decisions" / "registry.yaml"
-    if not path.exists():
-        return None
-    data = yamlio.load_mapping(path, display="registries/decisions/registry.yaml", allow_empty=True)
-    domains = data.get("domains") or {}
-    return {str(code) for code in domains.values()} if isinstance(domains, dict) else set()
+    found = registered(root)
+    return None if found is None else set(found.values())
 
 
 class Current:

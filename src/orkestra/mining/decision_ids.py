@@ -8,11 +8,12 @@ record is merged). Numbers are never reused: the next one is one above the highe
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 from pathlib import Path
 from typing import Any
 
-from orkestra.core.errors import ConflictError, InputError, NotFound, UsageError
+from orkestra.core.errors import ConflictError, InputError, NotFound, UnsafePathError, UsageError
 from orkestra.registry import ledger
 
 RECORDS = Path("registries") / "decisions" / "records"
@@ -21,16 +22,39 @@ ID_RE = re.compile(r"^DEC-(?P<code>[A-Z]{2})-(?P<num>\d{3,})$")
 STEM_RE = re.compile(r"^(?P<id>DEC-[A-Z]{2}-\d{3,})(?:-[a-z0-9-]+)?$")
 
 
-def domains(root: Path) -> dict[str, str]:
-    """Domain name -> two-letter code, from `decisions/registry.yaml`."""
+def registered(root: Path) -> dict[str, str] | None:
+    """Domain name -> two-letter code from `decisions/registry.yaml`; None without that file."""
     from orkestra.core import yamlio
 
     path = root / REGISTRY
     if not path.exists():
-        return {}
+        return None
+    _refuse_leaving(root, path)
     data = yamlio.load_mapping(path, display=REGISTRY.as_posix(), allow_empty=True)
     found = data.get("domains") or {}
     return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
+
+
+def domains(root: Path) -> dict[str, str]:
+    """Domain name -> two-letter code, from `decisions/registry.yaml` (empty without it)."""
+    return registered(root) or {}
+
+
+def _refuse_leaving(root: Path, path: Path) -> None:
+    """A registry file a symlink (the file or a folder on its way) takes outside the project is
+    refused, never read (§13), as the registry loader refuses it (ORK045); the error names the
+    symlink."""
+    home = os.path.realpath(root)
+    step = root
+    for part in path.relative_to(root).parts:
+        step = step / part
+        real = os.path.realpath(step)
+        if step.is_symlink() and not real.startswith(home + os.sep):
+            raise UnsafePathError(
+                f"is a symlink to '{real}', outside the project; registry files are only read "
+                "inside the project (copy the file in instead)",
+                file=_rel(root, step),
+            )
 
 
 def code_of(root: Path, domain: str) -> tuple[str, str]:
@@ -51,6 +75,7 @@ def records(root: Path) -> list[tuple[str, Path]]:
 
     out = []
     for path in sorted((root / RECORDS).glob("*.yaml")):
+        _refuse_leaving(root, path)
         try:
             rid = yamlio.load_mapping(path, display=_rel(root, path)).get("id")
         except InputError:  # `orkestra validate` reports the file; its name still gives the id
