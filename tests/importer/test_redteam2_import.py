@@ -440,3 +440,33 @@ def test_an_agent_listing_a_skill_nobody_has_is_imported_without_it(
     write(source, "q/agents/b.md", "---\nname: b\ndescription: d\nskills: example-skill\n---\nx\n")
     report = import_tree(target, source)
     assert "example-skill" in (target / "registries/agents/b.yaml").read_text(encoding="utf-8")
+
+
+def test_a_clients_tools_kept_as_a_string_render_back_as_written(
+    tmp_path: Path, target: Path
+) -> None:
+    """A Copilot or Gemini agent whose `tools` is not a list of names Orkestra maps is kept
+    verbatim; rendered back, a string went through the list template character by character
+    (`tools: ["r", "e", ...]`) and a number failed the whole sync."""
+    from orkestra.core import frontmatter
+    from tests.render.targets.conftest import ALL
+    from tests.render.targets.test_targets import set_targets
+
+    source = tmp_path / "clients-src"
+    write(source, ".github/agents/cop.agent.md",
+          "---\nname: cop\ndescription: d\ntools: read, github/*\n---\nx\n")  # fmt: skip
+    write(source, ".gemini/agents/gem.md", "---\nname: gem\ndescription: d\ntools: 1.5\n---\nx\n")
+    write(source, ".gemini/agents/lst.md",
+          "---\nname: lst\ndescription: d\ntools: [read_file, odd_tool]\n---\nx\n")  # fmt: skip
+    report = import_tree(target, source)
+    assert report.refused == [] and report.validation == {"errors": 0, "warnings": 0}
+    set_targets(target, ALL)
+    sync(target)
+
+    def meta(rel: str) -> dict[str, object]:
+        return dict(frontmatter.parse((target / rel).read_text(encoding="utf-8"), rel).meta)
+
+    assert meta(".github/agents/cop.agent.md")["tools"] == "read, github/*"
+    assert meta(".gemini/agents/gem.md")["tools"] == 1.5
+    assert meta(".gemini/agents/lst.md")["tools"] == ["read_file", "odd_tool"]
+    assert sync(target).written == 0

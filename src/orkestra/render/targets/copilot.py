@@ -19,7 +19,7 @@ from orkestra.registry.client_rules import client_model, map_tools
 from orkestra.registry.registry import Registry
 from orkestra.render.environment import Templates
 from orkestra.render.plan import Output
-from orkestra.render.targets.shared import Composer, dump_extra, extra, managed_file
+from orkestra.render.targets.shared import Composer, dump_extra, extra, kept_tools, managed_file
 
 NAME = "copilot"
 AGENTS = render_lock.TARGET_ROOTS[NAME][0].rstrip("/")
@@ -48,7 +48,7 @@ def render(reg: Registry, templates: Templates) -> Iterator[Output]:
         values = {
             "name": agent.name,
             "description": agent.description.strip(),
-            "tools": kept.pop("tools", tools),
+            "tools": kept_tools(kept, tools),
             "model": client_model(agent.models, NAME),
             "extra_frontmatter": dump_extra(kept),
             "prompt": prompt.rstrip("\n"),

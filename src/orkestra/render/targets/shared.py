@@ -80,6 +80,18 @@ def extra(agent: Agent, target: str, allowed: tuple[str, ...] | None = None) -> 
     return kept
 
 
+def kept_tools(kept: dict[str, Any], mapped: list[str]) -> list[Any]:
+    """The tool list a client's template writes: an imported file's own list when it kept one
+    (`client_frontmatter.<client>.tools`), else the mapped tools. A kept value that is not a
+    list (`tools: read, github/*`, `tools: 1.5`) stays in `kept`, written back as it was:
+    the template would iterate a string's characters, or fail on a number."""
+    if "tools" not in kept:
+        return mapped
+    if isinstance(kept["tools"], list):
+        return list(kept.pop("tools"))
+    return []
+
+
 def dump_extra(values: dict[str, Any]) -> str:
     """Extra frontmatter lines (YAML), or ''."""
     return frontmatter_lines(values)
