@@ -521,3 +521,32 @@ def test_a_linked_worktree_records_its_own_index(tmp_path: Path) -> None:
     assert paths[-1].endswith("/worktrees/linked/index") and Path(paths[-1]).is_file()
     (linked / ".git").write_text("not a gitdir line\n", encoding="utf-8")
     assert noop._git_paths(linked.resolve()) is None
+
+
+def _with_evidence(root: Path, rel: str) -> None:
+    path = root / "registries" / "truths" / "project.yaml"
+    text = path.read_text(encoding="utf-8")
+    old = "- registries/orkestra.yaml\n"
+    indent = text.split(old, 1)[0].rsplit("\n", 1)[-1]
+    path.write_text(text.replace(old, f"{old}{indent}- {rel}\n", 1), encoding="utf-8")
+    _bump(path)
+
+
+@pytest.mark.parametrize("folder", ["src", "registries", "vendor"])
+def test_a_folder_on_the_way_swapped_for_a_symlink_out_of_the_project_is_a_full_run(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, folder: str
+) -> None:
+    """`mv src elsewhere && ln -s elsewhere/src src` keeps every file's stat (a rename keeps
+    inodes), yet the full run refuses what now lies outside the project."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    (proj / "src").mkdir()
+    (proj / "src" / "a.py").write_text("x = 1\n", encoding="utf-8")
+    _bump(proj / "src" / "a.py")
+    _with_evidence(proj, "src/a.py")
+    assert _fast(proj) == _reference(proj)
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (proj / folder).rename(outside / folder)
+    (proj / folder).symlink_to(outside / folder)
+    assert _fast(proj) == _reference(proj)
+    assert _fast(proj) == _reference(proj)

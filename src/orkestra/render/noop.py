@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from orkestra.render.sync import Mode
 
 #: bump when the record's layout or meaning changes
-SCHEMA = 1
+SCHEMA = 2
 #: the racy window where timestamps have sub-second precision: well above a kernel tick
 FINE_RACY_NS = 100_000_000
 FOLDER = ".orkestra"
@@ -221,7 +221,7 @@ def _identity(path: str, links: bool = False) -> list[int] | None:
 
 
 def _walk(root: Path, rel: str, out: dict[str, Any]) -> None:
-    """Every file and folder under `rel` (folders as `rel/` with no identity)."""
+    """Every file and folder under `rel` (folders as `rel/` with their kind and inode)."""
     full = root / rel
     try:
         entries = sorted(os.scandir(full), key=lambda e: e.name)
@@ -230,7 +230,7 @@ def _walk(root: Path, rel: str, out: dict[str, Any]) -> None:
         return
     except OSError as exc:  # unreadable: a full run reports it, and nothing vouches for it
         raise Unfit(rel) from exc
-    out[f"{rel}/"] = 0
+    out[f"{rel}/"] = _folder(str(full))
     for entry in entries:
         child = f"{rel}/{entry.name}"
         if entry.is_symlink():
@@ -250,7 +250,27 @@ def snapshot(root: Path, folders: list[str], files: list[str]) -> dict[str, Any]
     prefix = f"{root}{os.sep}"
     for rel in files:  # string joins: this runs once per rendered file
         out[rel] = _identity(rel if rel.startswith(os.sep) else prefix + rel, links=True)
+    for rel in (*folders, *files):  # a folder on the way swapped for a symlink keeps the stats
+        if rel.startswith(os.sep):
+            continue
+        parts = rel.split("/")
+        for end in range(1, len(parts)):
+            way = "/".join(parts[:end]) + "/"
+            if way not in out:
+                out[way] = _folder(prefix + way[:-1])
     return out
+
+
+def _folder(path: str) -> list[int] | None:
+    """A folder's kind, inode and device (None when absent): replacing it by another folder or a
+    file changes them, and a symlink is unfit (what it leads to may lie outside the project)."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    if stat.S_ISLNK(st.st_mode):
+        raise Unfit(path)
+    return [stat.S_IFMT(st.st_mode), st.st_ino, st.st_dev]
 
 
 def _usable(root: Path, run: str) -> bool:
@@ -304,6 +324,8 @@ def _racy(ident: Any, start: int) -> bool:
     """True when a file changed so close to the recording that a later edit may keep its stat:
     within `FINE_RACY_NS` where the file system keeps sub-second times (the kernel's clock lags
     by up to a tick), within `RACY_NS` where it keeps whole seconds (or this one was whole)."""
+    if isinstance(ident, list) and len(ident) == 3 and all(type(i) is int for i in ident):
+        return False  # a folder's kind and inode: no timestamp to race
     if isinstance(ident, list) and len(ident) in (5, 6, 10) and all(type(i) is int for i in ident):
         for times in (ident[1:3], ident[6:8]):  # the file's, then a link's target's
             coarse = all(t % 1_000_000_000 == 0 for t in times)
