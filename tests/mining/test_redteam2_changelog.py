@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from tests.mining.gitrepo import GitRepo
 
@@ -147,3 +149,47 @@ def test_a_note_quoting_the_block_markers_keeps_the_file_stable(repo: GitRepo, c
     first = _render(repo, cli)
     assert first.count(END.encode()) == 1
     assert _render(repo, cli) == first and _render(repo, cli) == first
+
+
+_LINE = st.sampled_from(
+    ["# Changelog", "Changelog", "=========", "<!-- markdownlint-disable MD024 -->", "", "## 1.0.0",
+     "- an entry", "text with <!-- orkestra:changelog:begin inside", "\ufeff", "# Other"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(_LINE, max_size=8),
+    st.sampled_from(["\n", "\r\n"]),
+    st.booleans(),
+    st.booleans(),
+    st.text(alphabet="ab -\n", max_size=30),
+)
+def test_place_keeps_the_hand_written_text_and_is_stable(
+    lines: list[str], newline: str, bom: bool, final: bool, note: str
+) -> None:
+    """Any hand-written file: inserting the block keeps every other byte, rendering the same
+    body again changes nothing, a new body changes only the block."""
+    from orkestra.mining.changelog_file import BEGIN, END, place
+
+    old = ("\ufeff" if bom else "") + newline.join(lines) + (newline if final else "")
+    assume(BEGIN not in old and END not in old)
+    header = "# Changelog\n\nHEADER\n"
+    first = place(old, header, "\n## [Unreleased]\n\n- " + note + "\n", into_existing=True)
+    assert first.text is not None and first.action == "insert-block"
+    assert first.text.startswith("\ufeff") == old.startswith("\ufeff")  # the mark stays first
+    block = first.text[first.text.index(BEGIN) : first.text.index(END)]
+    assert block.count("\r\n") == (block.count("\n") if old.split("\n", 1)[0].endswith("\r") else 0)
+    start, end = first.text.index(BEGIN), first.text.index(END) + len(END)
+    after = first.text[end:]
+    after = after[len(newline) :] if after.startswith(newline) else after.removeprefix("\n")
+    kept = first.text[:start].rstrip("\r\n") + after
+    assert kept.replace("\r", "").replace("\n", "") == old.replace("\r", "").replace("\n", "")
+    again = place(first.text, header, "\n## [Unreleased]\n\n- " + note + "\n", into_existing=True)
+    assert again.text == first.text
+    other = place(first.text, header, "\n## [Unreleased]\n\n- other\n", into_existing=True)
+    assert other.text is not None
+    assert other.text[: other.text.index(BEGIN)] == first.text[:start]
+    assert other.text[other.text.index(END) :].endswith(
+        first.text[first.text.index(END) + len(END) :]
+    )
