@@ -550,3 +550,25 @@ def test_a_folder_on_the_way_swapped_for_a_symlink_out_of_the_project_is_a_full_
     (proj / folder).symlink_to(outside / folder)
     assert _fast(proj) == _reference(proj)
     assert _fast(proj) == _reference(proj)
+
+
+def test_a_temporary_file_of_a_live_writer_gets_no_record(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A killed sync's temporary file is deleted by the next sync, but not while its writer's
+    pid is alive (nor before it is a day old): its stat cannot vouch for when that changes."""
+    import subprocess
+
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    writer = subprocess.Popen(["sleep", "30"])
+    try:
+        temp = proj / ".claude" / "agents" / f".x.md.orkestra-{writer.pid}-1.tmp"
+        temp.write_text("partial", encoding="utf-8")
+        recent = time.time_ns() - 10_000_000_000
+        os.utime(temp, ns=(recent, recent))
+        _bump(temp.parent)
+        assert _fast(proj) == _reference(proj)  # not stale: its writer is alive
+    finally:
+        writer.kill()
+        writer.wait()
+    assert _fast(proj) == _reference(proj)  # stale now: sync --check has it to delete

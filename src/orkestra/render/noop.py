@@ -346,7 +346,7 @@ def save(
         return
     read, listed = trace.paths()
     tracked = _git_paths(root) if trace.git_listed else []
-    if tracked is None:
+    if tracked is None or _temporaries(root, listed):
         return
     inside = f"{root}{os.sep}"
     tracked = [p[len(inside) :] if p.startswith(inside) else p for p in tracked]
@@ -366,6 +366,21 @@ def save(
         safewrite.write_file(root, record_path(run), text, durable=False)
     except (OSError, OrkestraError):
         return
+
+
+def _temporaries(root: Path, listed: list[str]) -> bool:
+    """True when a listed folder holds a write's temporary file: sync deletes it once its writer
+    is gone or it is a day old, which no stat of it vouches for."""
+    from orkestra.core.safewrite import TEMP_RE
+
+    for rel in listed:
+        try:
+            with os.scandir(rel if rel.startswith(os.sep) else f"{root}{os.sep}{rel}") as entries:
+                if any(TEMP_RE.match(entry.name) for entry in entries):
+                    return True
+        except OSError:
+            continue
+    return False
 
 
 def _evidence(reg: Registry) -> list[str] | None:
