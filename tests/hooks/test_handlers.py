@@ -273,3 +273,38 @@ def test_session_start_fast_forwards_its_own_knowledge_repo(
     _git(other, "push", "-q", "origin", "HEAD:main")
     r = cli("hook", "session-start", stdin=payload("session-start"), cwd=project)
     assert "v2" in json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_a_failure_while_reading_the_project_is_logged_in_it(
+    cli: Any, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An error before the event's context exists still leaves a line in the project's log."""
+    from orkestra.hooks import context
+
+    def broken(payload: Any) -> None:
+        raise RuntimeError("config reader broke")
+
+    monkeypatch.setattr(context, "Context", broken)
+    payload = json.dumps({"cwd": str(project), "hook_event_name": "Stop"})
+    r = cli("hook", "stop", stdin=payload, cwd=project)
+    assert r.exit_code == 0
+    assert "RuntimeError: config reader broke" in (project / ".orkestra/logs/hooks.log").read_text()
+
+
+def test_the_hook_path_imports_neither_typing_nor_dataclasses(project: Path) -> None:
+    """§10: a hook costs at most 3x `python -c pass`; `typing`, `dataclasses` (which loads
+    `inspect`, `ast`, `dis`, `tokenize`) and pydantic would cost a large share of that."""
+    import sys
+
+    note = project / "knowledge" / "glossary" / "case.md"
+    note.parent.mkdir(parents=True)
+    note.write_text('---\ntype: glossary\ntitle: "Case"\n---\n\n# Case\n', encoding="utf-8")
+    payload = {"cwd": str(project), "hook_event_name": "PostToolUse", "tool_name": "Read",
+               "tool_input": {"file_path": str(note)}}  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "orkestra", "hook", "post-tool-use"],
+        input=json.dumps(payload), text=True, cwd=project, capture_output=True, check=True,
+    )  # fmt: skip
+    loaded = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line}
+    assert (project / "knowledge" / ".usage.jsonl").is_file()  # the hook did its work
+    assert not loaded & {"typing", "dataclasses", "inspect", "pydantic", "yaml"}

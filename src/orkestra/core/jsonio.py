@@ -13,11 +13,13 @@ import json
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
 
 from orkestra.core.errors import InputError
 from orkestra.core.readfile import open_regular
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: the hook path never imports typing
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_BYTES = 64 << 20
 MAX_LINE_BYTES = 1 << 20
@@ -28,15 +30,27 @@ _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
-@dataclass(frozen=True)
 class JsonLine:
-    """One non-blank physical line of a JSONL file: its parsed value or why it has none."""
+    """One non-blank physical line of a JSONL file: its parsed value or why it has none.
+    (A plain class, not a dataclass or NamedTuple: `dataclasses` and `typing` cost the hook path
+    several milliseconds to import.)"""
 
-    number: int  # 1-based
-    text: str
-    data: Any  # None when `error` is set
-    error: str | None
-    torn: bool = False  # the unterminated last line: never a record, whatever it holds
+    __slots__ = ("data", "error", "number", "text", "torn")
+
+    def __init__(
+        self, number: int, text: str, data: Any, error: str | None, torn: bool = False
+    ) -> None:
+        self.number = number  # 1-based
+        self.text = text
+        self.data = data  # None when `error` is set
+        self.error = error
+        self.torn = torn  # the unterminated last line: never a record, whatever it holds
+
+    def __repr__(self) -> str:
+        return (
+            f"JsonLine(number={self.number!r}, text={self.text!r}, data={self.data!r}, "
+            f"error={self.error!r}, torn={self.torn!r})"
+        )
 
 
 def loads(text: str, *, source: str, line: int = 1, max_depth: int = MAX_DEPTH) -> Any:

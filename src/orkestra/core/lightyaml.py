@@ -11,7 +11,14 @@ file `Unsure`. It never guesses: an answer is the answer PyYAML gives, or there 
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: the hook path never imports typing
+if TYPE_CHECKING:
+    from typing import Any
+
+    _Dict = dict[str, Any]
+else:
+    _Dict = dict  # the same class at run time, without importing typing
 
 
 class Unsure(Exception):
@@ -33,7 +40,7 @@ class Unknown:
         self.line = line
 
 
-class Mapping(dict[str, Any]):
+class Mapping(_Dict):
     """A mapping that remembers the line of each key (1-based)."""
 
     def __init__(self) -> None:

@@ -16,10 +16,13 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any
 
 from orkestra.core.errors import InputError, NotFound
 from orkestra.core.readfile import open_regular
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: the hook path never imports typing
+if TYPE_CHECKING:
+    from typing import Any
 
 REGISTRIES = "registries"
 CONFIG = f"{REGISTRIES}/orkestra.yaml"

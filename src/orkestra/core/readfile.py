@@ -13,7 +13,11 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from typing import BinaryIO
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: the hook path never imports typing
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
 
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # not on Windows, where a FIFO is no file path
 _FLAGS = os.O_RDONLY | _NONBLOCK | getattr(os, "O_BINARY", 0)

@@ -19,9 +19,12 @@ import stat
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path, PurePath
-from typing import Final, NoReturn
 
 from orkestra.core.errors import ChangedOnDisk, ConflictError, UnsafePathError, WriteFailed
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: the hook path never imports typing
+if TYPE_CHECKING:
+    from typing import Final, NoReturn
 
 #: the temporary-file name of a write in progress: `.<name>.orkestra-<pid>-<n>.tmp`
 TEMP_RE: Final = re.compile(r"^\..*\.orkestra-(?P<pid>\d+)-\d+\.tmp$")

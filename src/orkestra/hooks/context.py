@@ -15,11 +15,14 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 from orkestra.core import project
 from orkestra.core.errors import OrkestraError
 from orkestra.core.project import KNOWLEDGE_DEFAULTS, NotLight, ProjectNotFound
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: the hook path never imports typing
+if TYPE_CHECKING:
+    from typing import Any
 
 LOG = ".orkestra/logs/hooks.log"
 

@@ -10,9 +10,12 @@ command), subagent_type, agent_tool (claude-code|codex), the file path touched, 
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from orkestra.hooks.context import Context, append_jsonl, log, now
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: the hook path never imports typing
+if TYPE_CHECKING:
+    from typing import Any
 
 EVENTS = ".orkestra/events.jsonl"
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")

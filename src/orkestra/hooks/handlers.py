@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import json
 import os
-from typing import TYPE_CHECKING, Any
 
 from orkestra.hooks import events
 from orkestra.hooks.context import Context, append_jsonl, log, now
 
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: the hook path never imports typing
+
 if TYPE_CHECKING:
+    from typing import Any
+
     from orkestra.core.git import Result
 
 USAGE = ".usage.jsonl"

@@ -50,7 +50,8 @@ def run(args: list[str]) -> int:
         }[args[0]]
         code, out = handler(ctx)
     except Exception as exc:  # a hook must never break the session
-        root = ctx.root if ctx is not None and ctx.in_project else None
+        # a failure while reading the project itself is logged in the project above the cwd
+        root = ctx.root if ctx is not None and ctx.in_project else _here()
         context.log(root, f"{args[0]}: {type(exc).__name__}: {exc}")
         return 0
     if out:
