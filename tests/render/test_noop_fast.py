@@ -572,3 +572,28 @@ def test_a_temporary_file_of_a_live_writer_gets_no_record(
         writer.kill()
         writer.wait()
     assert _fast(proj) == _reference(proj)  # stale now: sync --check has it to delete
+
+
+def test_another_interpreter_or_project_path_is_a_full_run(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The `orkestra` MCP server entry names the interpreter and the project's path: a run from
+    another virtual environment, or after `mv` (which keeps every stat), must see the change."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    _append(proj / "registries" / "orkestra.yaml", "mcp:\n  serve: true\n")
+    sync(proj, mode="write")
+    for dirpath, _dirs, files in os.walk(proj):
+        for name in files:
+            _bump(Path(dirpath) / name)
+    assert _fast(proj) == _reference(proj)
+    import sys
+
+    real = sys.executable
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "other-venv" / "bin" / "python"))
+    assert _fast(proj) == _reference(proj)
+    assert _fast(proj) == _reference(proj)
+    monkeypatch.setattr(sys, "executable", real)
+    assert _fast(proj) == _reference(proj)
+    moved = tmp_path / "moved"
+    proj.rename(moved)
+    assert _fast(moved) == _reference(moved)

@@ -186,12 +186,15 @@ def record_path(run: str) -> str:
     return f"{FOLDER}/noop-{run}.json"
 
 
-def key() -> str:
-    """Orkestra's version and own files, Python's version and today's date."""
+def key(root: Path) -> str:
+    """Orkestra's version and own files, Python's version and today's date; the project's path
+    and the interpreter (with its `orkestra` script, if any), which the MCP server entries name."""
     import orkestra
     from orkestra.core.clock import today
 
-    parts = [orkestra.__version__, str(SCHEMA), sys.version, today().isoformat()]
+    script = (Path(sys.executable).parent / "orkestra").is_file()
+    parts = [orkestra.__version__, str(SCHEMA), sys.version, today().isoformat(), str(root)]
+    parts += [sys.executable, str(script)]
     for dirpath, dirnames, filenames in os.walk(Path(orkestra.__file__).parent):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
         for name in sorted(filenames):
@@ -296,7 +299,7 @@ def recorded(root: Path, run: str) -> Any:
         data = jsonio.loads_derived(jsonio.read_text(path), source=str(path))
     except (OSError, InputError):
         return None
-    if not _well_formed(data) or data["key"] != key():
+    if not _well_formed(data) or data["key"] != key(root):
         return None
     try:
         now = snapshot(root, data["folders"], data["singles"])
@@ -357,7 +360,7 @@ def save(
         return
     if any(_racy(ident, start) for ident in files.values()):
         return  # changed too close to the run to vouch for: the next full run records
-    payload = {"schema": SCHEMA, "key": key(), "start": start, "folders": folders,
+    payload = {"schema": SCHEMA, "key": key(root), "start": start, "folders": folders,
                "singles": singles, "files": files, "result": result}  # fmt: skip
     from orkestra.core import safewrite
 
