@@ -597,3 +597,28 @@ def test_another_interpreter_or_project_path_is_a_full_run(
     moved = tmp_path / "moved"
     proj.rename(moved)
     assert _fast(moved) == _reference(moved)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="chown needs root")
+@pytest.mark.parametrize("repository", ["project", "above"])
+def test_a_repository_another_user_owns_is_a_full_run(
+    proj: Path, monkeypatch: pytest.MonkeyPatch, repository: str
+) -> None:
+    """git refuses a repository another user owns ('dubious ownership'): ORK048 then has no
+    tracked files to check, and `chown` leaves every recorded file's stat alone."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    _append(proj / "registries" / "orkestra.yaml", 'mining:\n  packages:\n    web: "web/**"\n')
+    top = proj if repository == "project" else proj.parent
+    _git(top, "init", "-q")
+    _git(top, "add", "-A")
+    _git(top, "commit", "-qm", "init")
+    hits = Hits(monkeypatch)
+    assert _fast(proj) == _reference(proj)
+    assert _fast(proj) == _reference(proj)
+    assert hits.count == 1  # validate answered from the record (sync refuses: ORK048)
+    os.chown(top, 65534, -1)
+    try:
+        assert "ORK048" not in {f[2] for f in _reference(proj)[0]}
+        assert _fast(proj) == _reference(proj)
+    finally:
+        os.chown(top, 0, -1)

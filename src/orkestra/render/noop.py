@@ -140,11 +140,15 @@ def _lists_tracked_files(args: tuple[Any, ...]) -> bool:
 def _git_paths(root: Path) -> list[str] | None:
     """What `git ls-files` run in `root` answers from: every `.git` it may find walking up
     (absent ones too: creating one changes the answer), and the index of the first one found
-    (a linked worktree's `.git` file names its own folder). None when that cannot be read."""
+    (a linked worktree's `.git` file names its own folder), and the folder holding it (git
+    refuses a repository another user owns; the project's own folder is always recorded).
+    None when that cannot be read."""
     out: list[str] = []
     for folder in (root, *root.parents):
         dot = folder / ".git"
         out.append(str(dot))
+        if folder != root and (dot.is_dir() or dot.is_file()):
+            out.append(f"{str(folder).rstrip(os.sep)}{os.sep}")
         if dot.is_dir():
             return [*out, str(dot / "index")]
         if dot.is_file():
@@ -194,6 +198,7 @@ def key(root: Path) -> str:
 
     script = (Path(sys.executable).parent / "orkestra").is_file()
     parts = [orkestra.__version__, str(SCHEMA), sys.version, today().isoformat(), str(root)]
+    parts.append(str(os.geteuid()) if hasattr(os, "geteuid") else "")  # git's ownership check
     parts += [sys.executable, str(script)]
     for dirpath, dirnames, filenames in os.walk(Path(orkestra.__file__).parent):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
@@ -252,7 +257,9 @@ def snapshot(root: Path, folders: list[str], files: list[str]) -> dict[str, Any]
         _walk(root, folder, out)
     prefix = f"{root}{os.sep}"
     for rel in files:  # string joins: this runs once per rendered file
-        out[rel] = _identity(rel if rel.startswith(os.sep) else prefix + rel, links=True)
+        full = rel if rel.startswith(os.sep) else prefix + rel
+        out[rel] = _folder(full) if rel.endswith("/") else _identity(full, links=True)
+    out["./"] = _folder(str(root))  # its owner and mode: git's and the writer's checks
     for rel in (*folders, *files):  # a folder on the way swapped for a symlink keeps the stats
         if rel.startswith(os.sep):
             continue
@@ -265,15 +272,16 @@ def snapshot(root: Path, folders: list[str], files: list[str]) -> dict[str, Any]
 
 
 def _folder(path: str) -> list[int] | None:
-    """A folder's kind, inode and device (None when absent): replacing it by another folder or a
-    file changes them, and a symlink is unfit (what it leads to may lie outside the project)."""
+    """A folder's mode, owner, inode and device (None when absent): replacing it by another
+    folder or a file, `chmod` and `chown` change them (git refuses a folder another user owns);
+    a symlink is unfit (what it leads to may lie outside the project)."""
     try:
         st = os.lstat(path)
     except OSError:
         return None
     if stat.S_ISLNK(st.st_mode):
         raise Unfit(path)
-    return [stat.S_IFMT(st.st_mode), st.st_ino, st.st_dev]
+    return [st.st_mode, st.st_uid, st.st_ino, st.st_dev]
 
 
 def _usable(root: Path, run: str) -> bool:
@@ -327,8 +335,8 @@ def _racy(ident: Any, start: int) -> bool:
     """True when a file changed so close to the recording that a later edit may keep its stat:
     within `FINE_RACY_NS` where the file system keeps sub-second times (the kernel's clock lags
     by up to a tick), within `RACY_NS` where it keeps whole seconds (or this one was whole)."""
-    if isinstance(ident, list) and len(ident) == 3 and all(type(i) is int for i in ident):
-        return False  # a folder's kind and inode: no timestamp to race
+    if isinstance(ident, list) and len(ident) == 4 and all(type(i) is int for i in ident):
+        return False  # a folder's mode, owner and inode: no timestamp to race
     if isinstance(ident, list) and len(ident) in (5, 6, 10) and all(type(i) is int for i in ident):
         for times in (ident[1:3], ident[6:8]):  # the file's, then a link's target's
             coarse = all(t % 1_000_000_000 == 0 for t in times)
