@@ -470,3 +470,48 @@ def test_a_clients_tools_kept_as_a_string_render_back_as_written(
     assert meta(".gemini/agents/gem.md")["tools"] == 1.5
     assert meta(".gemini/agents/lst.md")["tools"] == ["read_file", "odd_tool"]
     assert sync(target).written == 0
+
+
+def test_registry_files_the_import_adds_to_keep_the_users_comments(
+    tmp_path: Path, target: Path
+) -> None:
+    """tools.yaml, scopes.yaml, values.yaml and mcp.yaml are the team's own files: the import
+    used to rewrite them whole, dropping every comment."""
+    from orkestra.core import yamlio
+
+    tools = (
+        "# Tools every agent may use.\nbuiltin:\n  - Read   # always fine\n  - Grep\n  - Glob\n"
+        "mcp: {}   # none yet\nguides:\n  Grep: |\n    Prefer rg.\n"
+    )
+    scopes = (
+        "# our scopes\nscopes:\n    example:   # init's\n        description: Example\n"
+        "        primary_skills: [example-skill]\n"
+    )
+    write(target, "registries/tools.yaml", tools)
+    write(target, "registries/scopes.yaml", scopes)
+    write(target, "registries/mcp.yaml", "# servers\ngithub:\n  command: gh-mcp\n")
+    source = tmp_path / "commented"
+    write(
+        source,
+        "pl/agents/a.md",
+        "---\nname: a\ndescription: d\ntools: Read, New, mcp__db__q\n---\nx\n",
+    )
+    write(source, "pl/skills/s/SKILL.md", "---\nname: s\ndescription: S. Use when s.\n---\nb\n")
+    write(source, "pl/.mcp.json", json.dumps({"mcpServers": {"db": {"command": "db-mcp"}}}))
+    write(source, "AGENTS.md", "# Team\n\n## Values\n\n- **Small steps**: one change at a time.\n")
+    report = import_tree(target, source)
+    assert report.refused == [] and report.validation == {"errors": 0, "warnings": 0}
+    text = {n: (target / f"registries/{n}.yaml").read_text() for n in ("tools", "scopes", "mcp")}
+    assert text["tools"].startswith(tools.split("mcp:")[0] + "  - New\n")
+    assert "# none yet" in text["tools"] and "Prefer rg." in text["tools"]
+    assert yamlio.loads(text["tools"], "t")["mcp"] == {"db": ["q"]}
+    assert text["scopes"].startswith(scopes) and "pl:" in text["scopes"]
+    assert (
+        text["mcp"].startswith("# servers\ngithub:\n  command: gh-mcp\n") and "db:" in text["mcp"]
+    )
+    # a layout the text edit does not handle is written whole, still right
+    write(target, "registries/tools.yaml", "builtin: [Read, Grep, Glob]  # flow\nmcp: {}\n")
+    write(source, "pl2/agents/b.md", "---\nname: b\ndescription: d\ntools: Other\n---\nx\n")
+    import_tree(target, source)
+    again = yamlio.loads((target / "registries/tools.yaml").read_text(), "t")
+    assert again["builtin"] == ["Read", "Grep", "Glob", "Other"]

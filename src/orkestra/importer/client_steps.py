@@ -186,7 +186,7 @@ def mcp(importer: _Importer, path: Path) -> None:
             current[name] = server
             importer.report.mcp_servers.append({"name": name, "from": rel, "to": dest})
     if current:
-        importer.report.files[dest] = yamlio.dumps(current).encode("utf-8")
+        importer.plan_registry_file(dest, current)
 
 
 def instructions(importer: _Importer, path: Path) -> None:
@@ -226,7 +226,7 @@ def instructions(importer: _Importer, path: Path) -> None:
         values.append(value)
         importer.report.values.append({"name": value["name"], "from": rel, "to": dest})
     data["values"] = values
-    importer.report.files[dest] = yamlio.dumps(data).encode("utf-8")
+    importer.plan_registry_file(dest, data)
 
 
 def marketplace(importer: _Importer, path: Path) -> None:

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ValidationError
 
 from orkestra.core import frontmatter, safewrite, yamlio
 from orkestra.core.errors import InputError, NotFound, UsageError
-from orkestra.importer import client_steps, convert, manifests
+from orkestra.importer import client_steps, convert, manifests, yamlmerge
 from orkestra.importer import clients as client_formats
 from orkestra.importer.parse import base_tool, decode_text, mcp_parts, registrable
 from orkestra.importer.plugins import PluginScopes, is_plugin_folder
@@ -325,6 +325,22 @@ class _Importer:
             self.report.files[entry["to"]] = yamlio.dumps(data).encode("utf-8")
             self.unlisted.extend((entry["name"], n) for n in gone)
 
+    def plan_registry_file(self, rel: str, data: dict[str, Any]) -> None:
+        """Plan `rel` (a registry YAML the import adds to) holding `data`: an existing file
+        (or one planned earlier) gets the additions as text, its comments kept."""
+        if rel in self.report.files:
+            old_text: str | None = self.report.files[rel].decode("utf-8")
+        elif (self.root / rel).is_file():
+            old_text = yamlio.read_text(self.root / rel, display=rel)
+        else:
+            old_text = None
+        if old_text is None:
+            self.report.files[rel] = yamlio.dumps(data).encode("utf-8")
+            return
+        old = plain(yamlio.loads(old_text, rel) or {})
+        text = yamlmerge.updated(old_text, old, data, rel)
+        self.report.files[rel] = text.encode("utf-8")
+
     def planned(self, rel: str) -> Any:
         return yamlio.loads(self.report.files[rel].decode("utf-8"), rel)
 
@@ -343,7 +359,7 @@ class _Importer:
             scopes[scope] = {"description": f"Plugin {scope} (imported from {where}/)"}
             self.report.scopes_added.append(scope)
         data["scopes"] = scopes
-        self.report.files[rel] = yamlio.dumps(data).encode("utf-8")
+        self.plan_registry_file(rel, data)
 
     def register_tools(self) -> None:
         """Add tools the imported files name to tools.yaml (reported)."""
@@ -371,7 +387,7 @@ class _Importer:
             self.report.tools_added.append(tool)
         if self.report.tools_added:
             data["builtin"], data["mcp"] = builtin, mcp
-            self.report.files["registries/tools.yaml"] = yamlio.dumps(data).encode("utf-8")
+            self.plan_registry_file("registries/tools.yaml", data)
 
 
 def import_tree(
