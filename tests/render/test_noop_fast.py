@@ -622,3 +622,30 @@ def test_a_repository_another_user_owns_is_a_full_run(
         assert _fast(proj) == _reference(proj)
     finally:
         os.chown(top, 0, -1)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="chown needs root")
+def test_a_git_setting_of_the_user_is_a_full_run(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`git config --global --add safe.directory '*'` makes git answer for a repository another
+    user owns: ORK048 then finds the pattern unmatched, though no project file changed."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    (tmp_path / "home").mkdir()
+    _append(proj / "registries" / "orkestra.yaml", 'mining:\n  packages:\n    web: "web/**"\n')
+    _git(proj, "init", "-q")
+    os.chown(proj, 65534, -1)
+    try:
+        hits = Hits(monkeypatch)
+        assert _fast(proj) == _reference(proj)
+        assert _fast(proj) == _reference(proj)
+        assert hits.count == 2  # git refused: no ORK048, both answered from the record
+        config = tmp_path / "home" / ".gitconfig"
+        config.write_text("[safe]\n\tdirectory = *\n", encoding="utf-8")
+        _bump(config)
+        assert "ORK048" in {f[2] for f in _reference(proj)[0]}
+        assert _fast(proj) == _reference(proj)
+    finally:
+        os.chown(proj, 0, -1)

@@ -150,7 +150,7 @@ def _git_paths(root: Path) -> list[str] | None:
         if folder != root and (dot.is_dir() or dot.is_file()):
             out.append(f"{str(folder).rstrip(os.sep)}{os.sep}")
         if dot.is_dir():
-            return [*out, str(dot / "index")]
+            return [*out, *_git_config(dot), str(dot / "index")]
         if dot.is_file():
             try:
                 text = dot.read_text(encoding="utf-8").strip()
@@ -159,8 +159,22 @@ def _git_paths(root: Path) -> list[str] | None:
             if not text.startswith("gitdir:"):
                 return None
             gitdir = (folder / text[len("gitdir:") :].strip()).resolve()
-            return [*out, str(gitdir / "index")]
+            try:  # a linked worktree's settings live in the main repository's folder
+                common = gitdir / (gitdir / "commondir").read_text(encoding="utf-8").strip()
+            except (OSError, UnicodeDecodeError):
+                common = gitdir
+            extra = [str(gitdir / "commondir"), str(gitdir / "config.worktree")]
+            return [*out, *_git_config(common.resolve()), *extra, str(gitdir / "index")]
     return out
+
+
+def _git_config(gitdir: Path) -> list[str]:
+    """The configuration files git reads (the repository's, the user's and the system's): a
+    setting there (`safe.directory`, `core.bare`, `core.worktree`) changes what it answers."""
+    home = Path(os.environ.get("HOME") or Path.home())
+    xdg = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config")
+    found = [home / ".gitconfig", xdg / "git" / "config", Path("/etc/gitconfig")]
+    return [str(p) for p in (gitdir / "config", *found)]
 
 
 _active: list[Trace] = []
@@ -199,6 +213,7 @@ def key(root: Path) -> str:
     script = (Path(sys.executable).parent / "orkestra").is_file()
     parts = [orkestra.__version__, str(SCHEMA), sys.version, today().isoformat(), str(root)]
     parts.append(str(os.geteuid()) if hasattr(os, "geteuid") else "")  # git's ownership check
+    parts += [os.environ.get("HOME", ""), os.environ.get("XDG_CONFIG_HOME", "")]  # git's config
     parts += [sys.executable, str(script)]
     for dirpath, dirnames, filenames in os.walk(Path(orkestra.__file__).parent):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
