@@ -3,6 +3,7 @@ ranks exactly as rapidfuzz would."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz, utils
@@ -27,13 +28,24 @@ def test_token_set_ratio_and_processing_are_rapidfuzz_s(a: str, b: str) -> None:
 def test_names_rank_is_the_same_below_and_above_the_size_limit(
     query: str, table: dict[str, str]
 ) -> None:
-    small = names.rank(query, table, 10)
-    kept = names.SMALL
-    names.SMALL = -1  # every table through rapidfuzz
+    kept = indel.preferred
     try:
-        assert names.rank(query, table, 10) == small
+        indel.preferred = lambda count, limit: True  # type: ignore[assignment]
+        mine = names.rank(query, table, 10)
+        indel.preferred = lambda count, limit: False  # type: ignore[assignment]
+        assert names.rank(query, table, 10) == mine
     finally:
-        names.SMALL = kept
+        indel.preferred = kept  # type: ignore[assignment]
+
+
+def test_plain_python_only_while_rapidfuzz_is_not_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    assert not indel.preferred(names.SMALL + 1, names.SMALL)
+    monkeypatch.delitem(sys.modules, "rapidfuzz")
+    assert indel.preferred(names.SMALL, names.SMALL)
+    monkeypatch.setitem(sys.modules, "rapidfuzz", object())
+    assert not indel.preferred(1, names.SMALL)
 
 
 def test_non_ascii_names_go_to_rapidfuzz() -> None:

@@ -126,10 +126,11 @@ def test_the_small_pool_ratio_is_rapidfuzz_ratio_exactly(a: str, b: str) -> None
 @settings(max_examples=150, deadline=None)
 @given(st.text(alphabet="abcdekrt", min_size=4, max_size=9), st.lists(_WORDS, max_size=30))
 def test_a_small_pool_and_rapidfuzz_find_the_same_neighbours(word: str, pool: list[str]) -> None:
-    small = scoring.fuzzy_terms(word, pool)
-    kept = scoring.SMALL_POOL
-    scoring.SMALL_POOL = -1  # every pool through rapidfuzz
+    kept = indel.preferred
     try:
-        assert scoring.fuzzy_terms(word, pool) == small
+        indel.preferred = lambda count, limit: True  # type: ignore[assignment]
+        mine = scoring.fuzzy_terms(word, pool)
+        indel.preferred = lambda count, limit: False  # type: ignore[assignment]
+        assert scoring.fuzzy_terms(word, pool) == mine
     finally:
-        scoring.SMALL_POOL = kept
+        indel.preferred = kept  # type: ignore[assignment]

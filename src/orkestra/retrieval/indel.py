@@ -8,6 +8,14 @@ give the same scores, bit for bit.
 
 from __future__ import annotations
 
+import sys
+
+
+def preferred(count: int, limit: int) -> bool:
+    """Whether `count` comparisons are better done here: at most `limit`, and rapidfuzz not loaded
+    already (a warm process such as the MCP server has it, and it is faster per comparison)."""
+    return count <= limit and "rapidfuzz" not in sys.modules
+
 
 def lcs(a: str, b: str) -> int:
     """The length of the longest common subsequence: the bit-parallel count (Allison-Dix), one

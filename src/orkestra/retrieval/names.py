@@ -11,7 +11,7 @@ from collections.abc import Mapping
 #: the lowest rapidfuzz `token_set_ratio` (0-100) at which a name is a candidate
 MIN_SIMILARITY = 70.0
 #: up to this many names, all ASCII like the query, are scored by `indel` (same scores) rather
-#: than by rapidfuzz, whose import costs more than the comparisons
+#: than by rapidfuzz, whose import costs more than the comparisons (unless it is loaded already)
 SMALL = 1000
 
 
@@ -19,9 +19,13 @@ def rank(query: str, names: Mapping[str, str], limit: int) -> list[tuple[str, fl
     """(key, similarity 0-100) of the names most like `query`, best first (ties: by name)."""
     if not names or not query.strip():
         return []
-    if len(names) <= SMALL and query.isascii() and all(n.isascii() for n in names.values()):
-        from orkestra.retrieval import indel
+    from orkestra.retrieval import indel
 
+    if (
+        indel.preferred(len(names), SMALL)
+        and query.isascii()
+        and all(map(str.isascii, names.values()))
+    ):
         wanted = indel.default_process(query)
         scored = (
             (indel.token_set_ratio(wanted, indel.default_process(name), MIN_SIMILARITY), name, key)

@@ -32,6 +32,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from orkestra.retrieval import indel
+
 EXACT = 1.0
 PREFIX = 0.75
 PREFIX_MIN_LEN = 3
@@ -58,14 +60,13 @@ def fuzzy_terms(word: str, pool: Sequence[str]) -> dict[str, float]:
     """Quality of each token of `pool` that is a typo-distance neighbour of `word`.
 
     The ratio is rapidfuzz's `fuzz.ratio`. A pool of at most `SMALL_POOL` terms (a small project's
-    vocabulary) is scored by `retrieval.indel.ratio`, which gives the same values, so that a one-off `search`
-    does not pay rapidfuzz's import (~8 ms); a larger pool loads rapidfuzz."""
+    vocabulary) is scored by `retrieval.indel.ratio`, which gives the same values, so that a
+    one-off `search` does not pay rapidfuzz's import (~8 ms); a larger pool, or a process that
+    has rapidfuzz loaded already (the MCP server), uses rapidfuzz, which is faster per term."""
     if len(word) < FUZZY_MIN_LEN or not word.isalpha() or not pool:
         return {}
-    if len(pool) <= SMALL_POOL:
-        from orkestra.retrieval.indel import ratio as indel_ratio
-
-        scored = ((term, indel_ratio(word, term)) for term in pool)
+    if indel.preferred(len(pool), SMALL_POOL):
+        scored = ((term, indel.ratio(word, term)) for term in pool)
         matches = [(term, ratio) for term, ratio in scored if ratio >= FUZZY_MIN_RATIO]
     else:
         from rapidfuzz import fuzz, process
