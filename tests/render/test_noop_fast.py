@@ -649,3 +649,21 @@ def test_a_git_setting_of_the_user_is_a_full_run(
         assert _fast(proj) == _reference(proj)
     finally:
         os.chown(proj, 0, -1)
+
+
+def test_installing_or_upgrading_a_library_is_a_full_run(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new Jinja or PyYAML may render or parse differently: `pip` adds and removes entries in
+    the site-packages folder (a `.dist-info` per version), which keys the record."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    libraries = tmp_path / "lib" / "site-packages"
+    libraries.mkdir(parents=True)
+    monkeypatch.syspath_prepend(str(libraries))
+    hits = Hits(monkeypatch)
+    noop.validate_report(proj)
+    noop.validate_report(proj)
+    assert hits.count == 1
+    (libraries / "jinja2-9.0.dist-info").mkdir()
+    noop.validate_report(proj)
+    assert hits.count == 1

@@ -205,8 +205,10 @@ def record_path(run: str) -> str:
 
 
 def key(root: Path) -> str:
-    """Orkestra's version and own files, Python's version and today's date; the project's path
-    and the interpreter (with its `orkestra` script, if any), which the MCP server entries name."""
+    """Orkestra's version and own files, Python's version, the libraries' folders (`pip` adds
+    and removes an entry there) and today's date; the project's path and the interpreter (with
+    its `orkestra` script, if any), which the MCP server entries name; the user and `HOME` (git's
+    ownership check and configuration)."""
     import orkestra
     from orkestra.core.clock import today
 
@@ -214,6 +216,13 @@ def key(root: Path) -> str:
     parts = [orkestra.__version__, str(SCHEMA), sys.version, today().isoformat(), str(root)]
     parts.append(str(os.geteuid()) if hasattr(os, "geteuid") else "")  # git's ownership check
     parts += [os.environ.get("HOME", ""), os.environ.get("XDG_CONFIG_HOME", "")]  # git's config
+    for folder in sys.path:  # installing, upgrading or removing a library (Jinja, PyYAML, …)
+        if os.path.basename(folder) in ("site-packages", "dist-packages"):  # noqa: PTH119
+            try:
+                st = os.stat(folder)  # noqa: PTH116
+            except OSError:
+                continue
+            parts.append(f"{folder}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}")
     parts += [sys.executable, str(script)]
     for dirpath, dirnames, filenames in os.walk(Path(orkestra.__file__).parent):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
