@@ -667,3 +667,19 @@ def test_installing_or_upgrading_a_library_is_a_full_run(
     (libraries / "jinja2-9.0.dist-info").mkdir()
     noop.validate_report(proj)
     assert hits.count == 1
+
+
+def test_a_lock_entry_with_a_nul_is_reported_not_a_crash(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lock's entries are stat'ed for the record; a NUL in one (a hand-damaged lock) is a
+    path that cannot exist, which validation reports (ORK046) rather than a ValueError."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    lock = proj / "registries" / ".render-lock.json"
+    data = json.loads(lock.read_text(encoding="utf-8"))
+    data["files"]["bad\0name.md"] = next(iter(data["files"].values()))
+    lock.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    _bump(lock)
+    assert "ORK046" in {f[2] for f in _reference(proj)[0]}
+    assert _fast(proj) == _reference(proj)
+    assert _fast(proj) == _reference(proj)

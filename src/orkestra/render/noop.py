@@ -238,7 +238,7 @@ def _identity(path: str, links: bool = False) -> list[int] | None:
     or a file read through one), or by -1 when the target is missing."""
     try:
         st = os.lstat(path)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL in the path (a damaged lock), never there
         return None
     ident = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
     if not stat.S_ISLNK(st.st_mode):
@@ -253,11 +253,11 @@ def _identity(path: str, links: bool = False) -> list[int] | None:
 
 
 def _walk(root: Path, rel: str, out: dict[str, Any]) -> None:
-    """Every file and folder under `rel` (folders as `rel/` with their kind and inode)."""
+    """Every file and folder under `rel` (folders as `rel/` with their mode, owner and inode)."""
     full = root / rel
     try:
         entries = sorted(os.scandir(full), key=lambda e: e.name)
-    except (FileNotFoundError, NotADirectoryError):
+    except (FileNotFoundError, NotADirectoryError, ValueError):
         out[rel] = _identity(str(full))
         return
     except OSError as exc:  # unreadable: a full run reports it, and nothing vouches for it
@@ -301,7 +301,7 @@ def _folder(path: str) -> list[int] | None:
     a symlink is unfit (what it leads to may lie outside the project)."""
     try:
         st = os.lstat(path)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL in the path (a damaged lock), never there
         return None
     if stat.S_ISLNK(st.st_mode):
         raise Unfit(path)
@@ -413,7 +413,7 @@ def _temporaries(root: Path, listed: list[str]) -> bool:
             with os.scandir(rel if rel.startswith(os.sep) else f"{root}{os.sep}{rel}") as entries:
                 if any(TEMP_RE.match(entry.name) for entry in entries):
                     return True
-        except OSError:
+        except (OSError, ValueError):
             continue
     return False
 
