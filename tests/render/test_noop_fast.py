@@ -683,3 +683,14 @@ def test_a_lock_entry_with_a_nul_is_reported_not_a_crash(
     assert "ORK046" in {f[2] for f in _reference(proj)[0]}
     assert _fast(proj) == _reference(proj)
     assert _fast(proj) == _reference(proj)
+
+
+def test_a_file_name_that_is_not_utf8_gets_no_record_and_no_crash(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    odd = proj / "registries" / "agents" / os.fsdecode(b"caf\xe9.txt")  # not UTF-8 on disk
+    odd.write_bytes(b"x")
+    _bump(odd)
+    assert _fast(proj) == _reference(proj)
+    assert not list((proj / noop.FOLDER).glob("noop-*"))

@@ -399,7 +399,7 @@ def save(
     text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
     try:
         safewrite.write_file(root, record_path(run), text, durable=False)
-    except (OSError, OrkestraError):
+    except (OSError, OrkestraError, UnicodeEncodeError):  # a file name that is not UTF-8
         return
 
 
