@@ -543,3 +543,34 @@ def test_an_ordinary_knowledge_folder_is_accepted(proj: Path, folder: str) -> No
     config.write_text(config.read_text() + f"knowledge:\n  path: {folder}\n")
     assert load_config(proj).knowledge.path == folder
     assert project.read_light(proj)["knowledge"]["path"] == folder
+
+
+def test_a_registry_file_name_that_is_not_utf8_is_a_finding_never_a_crash(
+    proj: Path, cli: Any
+) -> None:
+    folder = os.fsencode(proj / "registries" / "skills" / "project")
+    os.rename(folder + b"/example-skill.yaml", folder + b"/ex\xe9mple.yaml")  # noqa: PTH104 - bytes
+    result = cli("validate", cwd=proj)
+    assert result.exit_code == 1, result.stderr
+    assert (
+        "registries/skills/project/ex\\xe9mple.yaml: error ORK001: the file name is not valid "
+        "UTF-8; rename it" in result.stdout
+    )
+    assert cli("validate", "--format", "json", cwd=proj).exit_code == 1  # JSON-safe too
+    assert cli("sync", cwd=proj).exit_code == 1
+
+
+def test_a_resource_file_name_that_is_not_utf8_stops_sync_before_any_write(
+    proj: Path, cli: Any
+) -> None:
+    skill = proj / "registries" / "skills" / "project" / "example-skill.yaml"
+    skill.write_text(skill.read_text(encoding="utf-8") + "resources: example-skill/\n", "utf-8")
+    resources = proj / "registries" / "skills" / "project" / "example-skill" / "references"
+    resources.mkdir(parents=True)
+    (resources / "ok.md").write_text("# ok\n", encoding="utf-8")
+    with open(os.fsencode(resources) + b"/bad\xff.md", "wb") as handle:  # noqa: PTH123 - bytes
+        handle.write(b"x\n")
+    result = cli("sync", cwd=proj)
+    assert result.exit_code == 1, result.stderr
+    assert "bad\\xff.md" in result.stderr and "not valid UTF-8" in result.stderr
+    assert not (proj / ".claude").exists()

@@ -91,6 +91,9 @@ class _Loader:
         if self.leaves_project(path):
             return
         file = self.rel(path)
+        if not _utf8(file):
+            self.add("ORK001", "the file name is not valid UTF-8; rename it", _shown(file))
+            return
         st, seen = None, 0
         if self.cache is not None:
             hit, st, seen = self.cache.lookup(file, path)
@@ -714,6 +717,20 @@ def _yaml_files(folder: Path) -> list[Path]:
     except (FileNotFoundError, NotADirectoryError):  # no such folder: no files of this kind
         return []
     return [folder / name for name in names]
+
+
+def _utf8(name: str) -> bool:
+    """False for a name holding bytes that are not UTF-8 (decoded as lone surrogates)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _shown(name: str) -> str:
+    """A name with its undecodable bytes written as `\\xNN`, printable and JSON-safe."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _inside(path: Path, real_root: Path) -> bool:

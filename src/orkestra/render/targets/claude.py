@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from orkestra.core.errors import InputError
 from orkestra.registry import render_lock
 from orkestra.registry.models import Agent, Command
 from orkestra.registry.registry import Registry, SkillEntry
@@ -263,6 +264,14 @@ def _copy_tree(source: Path, dest: str, *, skip: tuple[str, ...]) -> Iterator[Ou
             if not stat.S_ISREG(st.st_mode):
                 continue  # symlinks, devices: never copied
             rel = name if rel_dir == "." else f"{rel_dir}/{name}"
+            try:
+                rel.encode("utf-8")
+            except UnicodeEncodeError:
+                shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+                raise InputError(
+                    "a resource file's name is not valid UTF-8; rename it (nothing was written)",
+                    file=f"{source.as_posix()}/{shown}",
+                ) from None
             yield Output(f"{dest}/{rel}", full.read_bytes(), executable=bool(st.st_mode & 0o100))
 
 
