@@ -694,3 +694,33 @@ def test_a_file_name_that_is_not_utf8_gets_no_record_and_no_crash(
     _bump(odd)
     assert _fast(proj) == _reference(proj)
     assert not list((proj / noop.FOLDER).glob("noop-*"))
+
+
+@pytest.mark.parametrize("target", ["copilot", "cursor", "gemini", "codex", "claude"])
+def test_a_client_s_mcp_config_arriving_with_our_entry_is_a_full_run(
+    proj: Path, monkeypatch: pytest.MonkeyPatch, target: str
+) -> None:
+    """With `serve: false`, sync withdraws an `orkestra` entry equal to its own from every
+    client's MCP config; an absent file is only checked to exist, so a `git pull` bringing one
+    (into a `.vscode/` that was already there) must reach a full run."""
+    from orkestra.render.targets import mcp_config
+
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    spec = mcp_config.FILES[target]
+    path = proj / spec.path
+    path.parent.mkdir(exist_ok=True)
+    (path.parent / "other.json").write_text("{}", encoding="utf-8")
+    _bump(path.parent / "other.json")
+    assert _fast(proj) == _reference(proj)
+    entry = mcp_config.entry(load(proj), target)
+    if spec.toml:
+        path.write_text(
+            f"[{spec.table}.orkestra]\ncommand = {json.dumps(entry['command'])}\n"
+            f"args = {json.dumps(entry['args'])}\n",
+            encoding="utf-8",
+        )
+    else:
+        path.write_text(json.dumps({spec.table: {"orkestra": entry}}), encoding="utf-8")
+    _bump(path)
+    assert spec.path in _reference(proj)[1]["updated"]
+    assert _fast(proj) == _reference(proj)

@@ -507,6 +507,11 @@ def sync_result(root: Path, mode: Mode) -> dict[str, Any]:
         report = sync(root, mode=mode, registry=reg)
     data = report.to_dict()
     if not report.plan.has_changes() and report.written == 0 and report.ok:
-        singles = sorted({*_outputs(root, reg), *data["unchanged"]})
+        from orkestra.render.targets.mcp_config import FILES
+
+        # every client's MCP config: an absent one is only checked to exist (a new one holding
+        # the `orkestra` entry sync would withdraw is a change)
+        servers = (spec.path for spec in FILES.values())
+        singles = sorted({*_outputs(root, reg), *data["unchanged"], *servers})
         save(root, "sync", start, reg, singles, data, trace)
     return data
