@@ -7,6 +7,8 @@ import json
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from orkestra.render.sync import sync
 from tests.render.targets.conftest import ALL
 from tests.render.targets.test_targets import set_targets
@@ -99,3 +101,29 @@ def test_a_server_the_user_edited_stays_when_its_target_is_removed(clients: Path
     left = json.loads(path.read_text())["mcpServers"]
     assert set(left) == {"github", "mine"}
     assert left["github"]["env"] == {"TOKEN_FILE": "/home/me/token"}
+
+
+def test_a_client_config_with_comments_is_refused_with_what_to_do(clients: Path) -> None:
+    """VS Code and Cursor read JSONC; rewriting it as JSON would drop the user's comments."""
+    from orkestra.core.errors import InputError
+
+    text = '{\n  // my servers\n  "servers": {\n    "mine": {"command": "x",},\n  },\n}\n'
+    (clients / ".vscode").mkdir()
+    (clients / ".vscode/mcp.json").write_text(text)
+    with pytest.raises(InputError) as info:
+        sync(clients)
+    assert info.value.file == ".vscode/mcp.json" and info.value.line == 2
+    assert "comments or trailing commas (JSONC)" in info.value.message
+    assert "out of `targets`" in info.value.message
+    assert (clients / ".vscode/mcp.json").read_text() == text
+    assert not (clients / ".codex/agents").exists()  # nothing was written
+
+
+def test_plain_json_that_is_broken_keeps_the_plain_message(clients: Path) -> None:
+    from orkestra.core.errors import InputError
+
+    (clients / ".vscode").mkdir()
+    (clients / ".vscode/mcp.json").write_text('{"servers": {"a": "http://x//y"')
+    with pytest.raises(InputError) as info:
+        sync(clients)
+    assert "JSONC" not in info.value.message

@@ -140,7 +140,7 @@ def _entry_in(reg: Registry, spec: ConfigFile, name: str, current: bytes | None)
         if not path.exists():
             return None
         text = jsonio.read_text(path)
-    data = _parse_toml(text, spec.path) if spec.toml else jsonio.loads(text, source=spec.path)
+    data = _parse_toml(text, spec.path) if spec.toml else _load_json(text, spec)
     table = data.get(spec.table) if isinstance(data, dict) else None
     return table.get(name) if isinstance(table, dict) else None
 
@@ -193,6 +193,7 @@ def merged(
         text = jsonio.read_text(path)
     if spec.toml:
         return _toml(text, spec, ours, keep=keep, name=name)
+    _load_json(text, spec)  # a JSONC file is refused with its own message first
     return _json(text, spec, ours, keep=keep, name=name)
 
 
@@ -204,6 +205,27 @@ def _fresh(spec: ConfigFile, ours: dict[str, Any], name: str) -> bytes:
 
 def _dump(data: dict[str, Any]) -> bytes:
     return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+#: a `//` or `/* */` comment, or a comma before a closing bracket, outside strings (JSONC)
+_JSONC = re.compile(r'"(?:[^"\\]|\\.)*"|(//|/\*|,\s*[}\]])')
+
+
+def _load_json(text: str, spec: ConfigFile) -> Any:
+    """The config file's JSON. VS Code and Cursor also accept comments and trailing commas
+    (JSONC); such a file is refused with what to do, since rewriting it would drop them."""
+    try:
+        return jsonio.loads(text, source=spec.path)
+    except InputError as exc:
+        if not any(m.group(1) for m in _JSONC.finditer(text)):
+            raise
+        raise InputError(
+            f"{exc.message}: the file has comments or trailing commas (JSONC), and Orkestra "
+            "rewrites only plain JSON, so they would be lost; remove them, or take this client "
+            "out of `targets` in orkestra.yaml (nothing was written)",
+            file=spec.path,
+            line=exc.line,
+        ) from None
 
 
 def _json(
