@@ -96,6 +96,16 @@ def test_an_unknown_target_is_a_usage_error(cli: Any, scaffold: Path) -> None:
     assert cli("sync", "--target", "claude", "--dry-run", cwd=scaffold).exit_code == 0
 
 
+def test_writing_a_target_orkestra_yaml_does_not_list_is_refused(cli: Any, scaffold: Path) -> None:
+    """The next full sync would prune it again: the user is told to configure it first."""
+    result = cli("sync", "--target", "codex", cwd=scaffold)
+    assert result.exit_code == 2
+    assert "not in the `targets` of registries/orkestra.yaml" in result.stderr
+    assert not (scaffold / ".codex").exists()
+    assert cli("sync", "--target", "codex", "--check", cwd=scaffold).exit_code in (0, 1)
+    assert cli("sync", "--target", "claude", cwd=scaffold).exit_code == 0
+
+
 def test_every_configured_target_is_rendered(cli: Any, scaffold: Path) -> None:
     (scaffold / "registries/orkestra.yaml").write_text("project: p\ntargets: [claude, cursor]\n")
     data = cli("sync", "--dry-run", cwd=scaffold).json()

@@ -196,6 +196,12 @@ def sync(
     reg = registry if registry is not None else load(root)
     warnings = check_valid(reg)
     targets, skipped = choose_targets(reg, target)
+    if target is not None and mode == "write" and target not in reg.config.targets:
+        raise UsageError(
+            f"target '{target}' is not in the `targets` of registries/orkestra.yaml, so the next "
+            "full sync would delete what this writes; add it there first (or preview it with "
+            "--dry-run)"
+        )
     rendered, pruned = _rendered(reg, targets, target)
     outputs = _render_reusing(root, reg, rendered)
     servers_before = manifest.load_servers(root)
