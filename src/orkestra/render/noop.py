@@ -287,11 +287,13 @@ def snapshot(root: Path, folders: list[str], files: list[str]) -> dict[str, Any]
     for rel in (*folders, *files):  # a folder on the way swapped for a symlink keeps the stats
         if rel.startswith(os.sep):
             continue
-        parts = rel.split("/")
-        for end in range(1, len(parts)):
-            way = "/".join(parts[:end]) + "/"
-            if way not in out:
-                out[way] = _folder(prefix + way[:-1])
+        cut = rel.rstrip("/").rfind("/")
+        while cut > 0:  # up to the first folder recorded already (its own way is, or will be)
+            way = rel[: cut + 1]
+            if way in out or rel[:cut] in out:
+                break
+            out[way] = _folder(prefix + rel[:cut])
+            cut = rel.rfind("/", 0, cut)
     return out
 
 
