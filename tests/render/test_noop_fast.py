@@ -724,3 +724,35 @@ def test_a_client_s_mcp_config_arriving_with_our_entry_is_a_full_run(
     _bump(path)
     assert spec.path in _reference(proj)[1]["updated"]
     assert _fast(proj) == _reference(proj)
+
+
+def test_the_real_cli_sees_a_client_config_arrive_after_a_recorded_check(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The installed `orkestra` in subprocesses, with the real racy window: the second check is
+    answered from the record, the third must see `.vscode/mcp.json` (ours to withdraw)."""
+    import subprocess
+    import sys
+
+    from orkestra.render.targets import mcp_config
+
+    exe = Path(sys.executable).parent / "orkestra"
+    if not exe.is_file():
+        pytest.skip("no installed orkestra script beside the interpreter")
+    env = {**os.environ, "ORKESTRA_TODAY": "2026-11-30", "NO_COLOR": "1"}
+    (proj / ".vscode").mkdir()
+    (proj / ".vscode" / "settings.json").write_text("{}", encoding="utf-8")
+    time.sleep(0.25)  # the copied files' change times leave the real racy window (0.1 s)
+
+    def check() -> subprocess.CompletedProcess[str]:
+        argv = [str(exe), "sync", "--check", "--format", "text"]
+        return subprocess.run(argv, cwd=proj, env=env, capture_output=True, text=True, check=False)
+
+    first, second = check(), check()
+    assert (first.returncode, second.returncode) == (0, 0)
+    assert (proj / noop.record_path("sync")).is_file()
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    entry = mcp_config.entry(load(proj), "copilot")
+    (proj / ".vscode" / "mcp.json").write_text(json.dumps({"servers": {"orkestra": entry}}))
+    third = check()
+    assert third.returncode == 1 and "updated .vscode/mcp.json" in third.stdout
