@@ -3,10 +3,12 @@
 After a full `validate`, or a full `sync` that changed nothing, the stat identity (size, mtime_ns,
 ctime_ns, inode, device) of every file the run read is recorded in `.orkestra/noop-<run>.json`
 (derived) with the run's result: each file under `registries/`, the vendor roots and the template
-folders (project and bundled), the rendered outputs, under a key of Orkestra's version, its own
-files, the Python version and today's date (the stale-date gates). The next run re-lists the same
-folders and stats the same files; when everything matches, the recorded result is the answer and
-nothing is loaded. Else, and whenever a recorded file changed within `RACY_NS` of the recording
+folders (project and bundled), the rendered outputs and every client's MCP config, and every
+folder on the way to them (mode, owner, inode: swapped for a symlink, it is unfit), under a key of
+Orkestra's version, its own files, the Python version, the site-packages folders, today's date
+(the stale-date gates), the project's path, the interpreter, the user and `HOME`. The next run
+re-lists the same folders and stats the same files; when everything matches, the recorded result
+is the answer and nothing is loaded. Else, and whenever a recorded file changed within `RACY_NS` of the recording
 (a change within one timestamp tick keeps the identity; 0.1 s on file systems with sub-second
 times, 2 s on those with whole seconds), the full run decides.
 
@@ -15,8 +17,9 @@ for reading and every folder it listed is recorded too (a folder by its own stat
 when an entry is added, removed or renamed), so an input nobody listed here still counts.
 A run is not recorded when it read what these stats cannot see: a symlink in a walked folder,
 truth evidence outside plain paths of the project, a subprocess other than `git ls-files` (whose
-answer, for ORK048, is recorded as the stat of the `.git` it finds and of its index), a folder
-listed by descriptor, or a write outside `.orkestra/`.
+answer, for ORK048, is recorded as the stat of the `.git` it finds, its index, git's configuration
+files and the owner of the folder holding it), a folder listed by descriptor, a write outside
+`.orkestra/`, a write's temporary file in a listed folder, or a file name that is not UTF-8.
 Truth evidence files are recorded like outputs.
 Standard library only at import time.
 """
