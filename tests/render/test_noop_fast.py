@@ -756,3 +756,25 @@ def test_the_real_cli_sees_a_client_config_arrive_after_a_recorded_check(
     (proj / ".vscode" / "mcp.json").write_text(json.dumps({"servers": {"orkestra": entry}}))
     third = check()
     assert third.returncode == 1 and "updated .vscode/mcp.json" in third.stdout
+
+
+def test_a_run_across_midnight_is_recorded_under_the_day_it_computed_for(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stale-date gates use the day the run read; a run that ends after midnight must not
+    file its result under the new day (where GT-PRJ-001 turns 91 days old: ORK104)."""
+    from orkestra.registry import validate as module
+
+    real = module.validate
+
+    def across_midnight(reg: Any) -> Any:
+        report = real(reg)
+        monkeypatch.setenv("ORKESTRA_TODAY", "2027-01-31")  # the clock ticks over mid-run
+        return report
+
+    monkeypatch.setenv("ORKESTRA_TODAY", "2027-01-30")  # GT-PRJ-001: 90 days, not stale yet
+    monkeypatch.setattr(module, "validate", across_midnight)
+    assert "ORK104" not in {f.code for f in noop.validate_report(proj).findings}
+    monkeypatch.setattr(module, "validate", real)
+    assert "ORK104" in {f[2] for f in _reference(proj)[0]}
+    assert _fast(proj) == _reference(proj)

@@ -376,13 +376,23 @@ def _racy(ident: Any, start: int) -> bool:
 
 
 def save(
-    root: Path, run: str, start: int, reg: Registry, singles: list[str], result: Any, trace: Trace
+    root: Path,
+    run: str,
+    start: int,
+    reg: Registry,
+    singles: list[str],
+    result: Any,
+    trace: Trace,
+    stamp: str,
 ) -> None:
     """Record `result` with what the run read (`start`: when it began; `trace`: what it opened
-    and listed), unless it read something a stat cannot vouch for. Best effort: an unwritable
-    `.orkestra/` records nothing."""
+    and listed; `stamp`: the key when it began), unless it read something a stat cannot vouch
+    for or the key changed meanwhile (midnight: the result is the old day's). Best effort: an
+    unwritable `.orkestra/` records nothing."""
     folders, evidence = _folders(reg), _evidence(reg)
     if folders is None or evidence is None or trace.unfit or not _usable(root, run):
+        return
+    if key(root) != stamp:
         return
     read, listed = trace.paths()
     tracked = _git_paths(root) if trace.git_listed else []
@@ -397,7 +407,7 @@ def save(
         return
     if any(_racy(ident, start) for ident in files.values()):
         return  # changed too close to the run to vouch for: the next full run records
-    payload = {"schema": SCHEMA, "key": key(root), "start": start, "folders": folders,
+    payload = {"schema": SCHEMA, "key": stamp, "start": start, "folders": folders,
                "singles": singles, "files": files, "result": result}  # fmt: skip
     from orkestra.core import safewrite
 
@@ -476,13 +486,13 @@ def validate_report(root: Path) -> Report:
     from orkestra.registry.loader import load
     from orkestra.registry.validate import validate
 
-    start = time.time_ns()
+    stamp, start = key(root), time.time_ns()
     with tracing(root) as trace:
         reg = load(root)
         report = validate(reg)
     found = [{"file": f.file, "line": f.line, "code": f.code, "severity": f.severity,
               "message": f.message} for f in report.findings]  # fmt: skip
-    save(root, "validate", start, reg, _outputs(root, reg), found, trace)
+    save(root, "validate", start, reg, _outputs(root, reg), found, trace, stamp)
     return report
 
 
@@ -506,7 +516,7 @@ def sync_result(root: Path, mode: Mode) -> dict[str, Any]:
     from orkestra.registry.loader import load
     from orkestra.render.sync import sync
 
-    start = time.time_ns()
+    stamp, start = key(root), time.time_ns()
     with tracing(root) as trace:
         reg = load(root)
         report = sync(root, mode=mode, registry=reg)
@@ -518,5 +528,5 @@ def sync_result(root: Path, mode: Mode) -> dict[str, Any]:
         # the `orkestra` entry sync would withdraw is a change)
         servers = (spec.path for spec in FILES.values())
         singles = sorted({*_outputs(root, reg), *data["unchanged"], *servers})
-        save(root, "sync", start, reg, singles, data, trace)
+        save(root, "sync", start, reg, singles, data, trace, stamp)
     return data
