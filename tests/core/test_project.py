@@ -159,3 +159,16 @@ def test_light_defaults_are_the_models() -> None:
         "project": Config().project,
         "knowledge": KnowledgeConfig().model_dump(),
     }
+
+
+def test_a_pinned_today_that_is_not_a_date_is_a_usage_error(
+    monkeypatch: pytest.MonkeyPatch, project: Path, cli: Any
+) -> None:
+    from orkestra.core.clock import today
+    from orkestra.core.errors import UsageError
+
+    monkeypatch.setenv("ORKESTRA_TODAY", "garbage")
+    with pytest.raises(UsageError, match="ORKESTRA_TODAY='garbage' is not a date"):
+        today()
+    result = cli("validate", cwd=project)
+    assert result.exit_code == 2 and "YYYY-MM-DD" in result.stderr
