@@ -86,3 +86,19 @@ def test_warm_ties_keep_the_index_order(tmp_path: Path) -> None:
             cold
         )
     conn.close()
+
+
+def test_a_warm_search_keeps_rapidfuzz_loaded() -> None:
+    """The plain-Python fuzzy scorer is for one-off runs; a warm process scores with rapidfuzz."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from orkestra.retrieval import indel\n"
+        "from orkestra.search.warm import WarmState\n"
+        "assert indel.preferred(1, 10)\n"
+        "WarmState()\n"
+        "assert not indel.preferred(1, 10)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -30,6 +30,10 @@ class WarmState:
     """The in-memory tables of one open index, valid while the index does not change."""
 
     def __init__(self) -> None:
+        # a warm process loads rapidfuzz once: per comparison it is faster than the plain-Python
+        # scorer, which only pays off in a one-off run (`retrieval.indel.preferred`)
+        import rapidfuzz  # noqa: F401
+
         self._stamp: tuple[int, int] | None = None
         self.groups: OrderedDict[str, dict[int, float]] = OrderedDict()
         self.ident: dict[int, tuple[str, str, str, int]] | None = None
