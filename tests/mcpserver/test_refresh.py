@@ -146,3 +146,18 @@ def test_a_same_size_edit_within_the_timestamp_granularity_is_seen(root: Path) -
         assert ws.refresh() == ["registries/truths/pipeline.yaml"]
     finally:
         ws.close()
+
+
+def test_the_background_load_collects_garbage_itself(root: Path, monkeypatch: Any) -> None:
+    """The load runs with the collector paused; its full collection is done in the background
+    thread, not left to the next request (which it slowed from ~0.4 s to ~1.4 s at 50,000
+    entries)."""
+    import gc
+    import threading
+
+    collected: list[str] = []
+    monkeypatch.setattr(gc, "collect", lambda *a: collected.append(threading.current_thread().name))
+    ws = Workspace.open(root)
+    ws.preload()
+    ws.join()
+    assert "orkestra-registry" in collected

@@ -139,6 +139,13 @@ class Workspace:
             self.registry()
         except (OrkestraError, OSError):  # the call that needs the registry meets it again
             return
+        finally:
+            # the load runs with the collector paused (`core.gcpause`): its full collection over
+            # the new registry (and the old one, now garbage) is done here in the background,
+            # not by the first request's allocations
+            import gc
+
+            gc.collect()
 
     def join(self) -> None:
         """Wait for the background loads to finish."""
