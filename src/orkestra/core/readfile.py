@@ -16,6 +16,7 @@ import stat
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: the hook path never imports typing
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
     from typing import BinaryIO
 
 
@@ -44,3 +45,22 @@ def open_regular(path: str | os.PathLike[str], *, follow: bool = True) -> Binary
     except BaseException:
         os.close(fd)
         raise
+
+
+def absent_or_kind(
+    root: str | os.PathLike[str], wanted: Iterable[tuple[str, Callable[[int], bool]]]
+) -> bool:
+    """True when each path (relative to `root`) is absent or of its kind (`stat.S_ISDIR`,
+    `stat.S_ISREG`, …), looked at without following a symlink; False when one is of another
+    kind or cannot be looked at. The derived state under `.orkestra/` is read only when it is
+    real files in a real folder."""
+    for rel, kind in wanted:
+        try:
+            mode = os.lstat(os.path.join(root, rel)).st_mode  # noqa: PTH118
+        except FileNotFoundError:
+            continue
+        except OSError:
+            return False
+        if not kind(mode):
+            return False
+    return True

@@ -8,6 +8,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from orkestra.core.filenames import is_utf8, printable
+
 MAX_MARKDOWN = 1024 * 1024  # an agent or SKILL.md over 1 MiB is not a prompt
 MAX_RESOURCE = 10 * 1024 * 1024
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".orkestra", "__pycache__"})
@@ -74,8 +76,8 @@ class SafeTree:
             for name in sorted(dirnames):
                 if name in SKIP_DIRS:
                     continue
-                if not _utf8(name):
-                    yield Refused(_shown(self.rel(here / name)), NOT_UTF8_NAME)
+                if not is_utf8(name):
+                    yield Refused(printable(self.rel(here / name)), NOT_UTF8_NAME)
                     continue
                 if (here / name).is_symlink():
                     yield Refused(self.rel(here / name), "symlinked folder (not followed)")
@@ -83,28 +85,13 @@ class SafeTree:
                 kept.append(name)
             dirnames[:] = kept
             for name in sorted(filenames):
-                if _utf8(name):
+                if is_utf8(name):
                     yield here / name
                 else:
-                    yield Refused(_shown(self.rel(here / name)), NOT_UTF8_NAME)
+                    yield Refused(printable(self.rel(here / name)), NOT_UTF8_NAME)
 
 
 NOT_UTF8_NAME = "name is not UTF-8 (undecodable bytes); rename it and import again"
-
-
-def _utf8(name: str) -> bool:
-    """False for a file name holding bytes that are not UTF-8 (the OS gave surrogate escapes):
-    no registry file, render lock, JSON report or client could name it."""
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _shown(path: str) -> str:
-    """A path safe to print: undecodable bytes as `\\xNN`."""
-    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def find_sources(tree: SafeTree) -> tuple[list[Path], list[Path], list[Refused]]:

@@ -185,16 +185,11 @@ def _inside(root: Path) -> bool:
     """True when the cache and its lock would be real files inside the project: `.orkestra/` a
     real folder (or absent), no symlink at their paths. Else there is no cache, read or written
     (`core.safewrite` refuses the write too; this keeps the read path free of it)."""
-    for rel, kind in ((".orkestra", stat.S_ISDIR), (CACHE, stat.S_ISREG), (LOCK, stat.S_ISREG)):
-        try:
-            mode = (root / rel).lstat().st_mode
-        except FileNotFoundError:
-            continue
-        except OSError:
-            return False
-        if not kind(mode):
-            return False
-    return True
+    from orkestra.core.readfile import absent_or_kind
+
+    return absent_or_kind(
+        root, ((".orkestra", stat.S_ISDIR), (CACHE, stat.S_ISREG), (LOCK, stat.S_ISREG))
+    )
 
 
 def _entry_ok(entry: Any) -> bool:

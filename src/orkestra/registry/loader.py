@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from orkestra.core import gcpause
 from orkestra.core.errors import InputError, NotFound
+from orkestra.core.filenames import is_utf8, printable
 from orkestra.core.project import find_root
 from orkestra.registry import cache as parse_cache
 from orkestra.registry import lazy, models
@@ -91,8 +92,8 @@ class _Loader:
         if self.leaves_project(path):
             return
         file = self.rel(path)
-        if not _utf8(file):
-            self.add("ORK001", "the file name is not valid UTF-8; rename it", _shown(file))
+        if not is_utf8(file):
+            self.add("ORK001", "the file name is not valid UTF-8; rename it", printable(file))
             return
         st, seen = None, 0
         if self.cache is not None:
@@ -717,20 +718,6 @@ def _yaml_files(folder: Path) -> list[Path]:
     except (FileNotFoundError, NotADirectoryError):  # no such folder: no files of this kind
         return []
     return [folder / name for name in names]
-
-
-def _utf8(name: str) -> bool:
-    """False for a name holding bytes that are not UTF-8 (decoded as lone surrogates)."""
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _shown(name: str) -> str:
-    """A name with its undecodable bytes written as `\\xNN`, printable and JSON-safe."""
-    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _inside(path: Path, real_root: Path) -> bool:

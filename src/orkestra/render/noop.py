@@ -315,16 +315,9 @@ def _folder(path: str) -> list[int] | None:
 
 def _usable(root: Path, run: str) -> bool:
     """`.orkestra/` a real folder and the record a regular file (or absent)."""
-    for rel, kind in ((FOLDER, stat.S_ISDIR), (record_path(run), stat.S_ISREG)):
-        try:
-            mode = (root / rel).lstat().st_mode
-        except FileNotFoundError:
-            continue
-        except OSError:
-            return False
-        if not kind(mode):
-            return False
-    return True
+    from orkestra.core.readfile import absent_or_kind
+
+    return absent_or_kind(root, ((FOLDER, stat.S_ISDIR), (record_path(run), stat.S_ISREG)))
 
 
 def recorded(root: Path, run: str) -> Any:

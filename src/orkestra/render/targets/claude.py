@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from orkestra.core.errors import InputError
+from orkestra.core.filenames import is_utf8, printable
 from orkestra.registry import render_lock
 from orkestra.registry.models import Agent, Command
 from orkestra.registry.registry import Registry, SkillEntry
@@ -264,14 +265,11 @@ def _copy_tree(source: Path, dest: str, *, skip: tuple[str, ...]) -> Iterator[Ou
             if not stat.S_ISREG(st.st_mode):
                 continue  # symlinks, devices: never copied
             rel = name if rel_dir == "." else f"{rel_dir}/{name}"
-            try:
-                rel.encode("utf-8")
-            except UnicodeEncodeError:
-                shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            if not is_utf8(rel):
                 raise InputError(
                     "a resource file's name is not valid UTF-8; rename it (nothing was written)",
-                    file=f"{source.as_posix()}/{shown}",
-                ) from None
+                    file=f"{source.as_posix()}/{printable(rel)}",
+                )
             yield Output(f"{dest}/{rel}", full.read_bytes(), executable=bool(st.st_mode & 0o100))
 
 
