@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,3 +34,11 @@ def repo(tmp_path: Path) -> GitRepo:
     git.git("add", ".")
     git.commit("chore: set up the project")
     return git
+
+
+@pytest.fixture
+def released(repo: GitRepo, cli: Any) -> GitRepo:
+    """A repository with one commit classified into core's changelog (`added`)."""
+    sha = repo.commit("feat(core): a widget", {"packages/core/w.py": "w\n"})
+    assert cli("mine", "classify", sha, "--changelog", "added", cwd=repo.path).exit_code == 0
+    return repo

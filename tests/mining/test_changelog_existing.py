@@ -6,8 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.mining.gitrepo import GitRepo
 
 HISTORY = (
@@ -16,13 +14,6 @@ HISTORY = (
     + "".join(f"- old entry {i}\r\n" for i in range(300))
 )
 CORE = "packages/core/CHANGELOG.md"
-
-
-@pytest.fixture
-def released(repo: GitRepo, cli: Any) -> GitRepo:
-    sha = repo.commit("feat(core): a widget", {"packages/core/w.py": "w\n"})
-    assert cli("mine", "classify", sha, "--changelog", "added", cwd=repo.path).exit_code == 0
-    return repo
 
 
 def test_a_hand_written_changelog_is_refused(released: GitRepo, cli: Any) -> None:

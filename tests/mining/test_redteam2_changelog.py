@@ -14,13 +14,6 @@ from tests.mining.gitrepo import GitRepo
 CORE = "packages/core/CHANGELOG.md"
 
 
-@pytest.fixture
-def released(repo: GitRepo, cli: Any) -> GitRepo:
-    sha = repo.commit("feat(core): a widget", {"packages/core/w.py": "w\n"})
-    assert cli("mine", "classify", sha, "--changelog", "added", cwd=repo.path).exit_code == 0
-    return repo
-
-
 def _render(repo: GitRepo, cli: Any) -> bytes:
     args = ("changelog", "render", "--package", "core", "--into-existing")
     result = cli(*args, cwd=repo.path)
