@@ -308,3 +308,17 @@ def test_the_hook_path_imports_neither_typing_nor_dataclasses(project: Path) -> 
     loaded = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line}
     assert (project / "knowledge" / ".usage.jsonl").is_file()  # the hook did its work
     assert not loaded & {"typing", "dataclasses", "inspect", "pydantic", "yaml"}
+
+
+@pytest.mark.parametrize(("pinned", "expected"), [("2026-11-30", "2026-11-30T"), ("bad", None)])
+def test_event_times_follow_only_a_real_pinned_date(
+    monkeypatch: pytest.MonkeyPatch, pinned: str, expected: str | None
+) -> None:
+    from orkestra.hooks.context import now
+
+    monkeypatch.setenv("ORKESTRA_TODAY", pinned)
+    stamp = now()
+    if expected is not None:
+        assert stamp.startswith(expected)
+    else:
+        assert not stamp.startswith(pinned) and stamp[4] == "-" and stamp.endswith("Z")

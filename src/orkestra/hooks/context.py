@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -108,11 +109,15 @@ def read_knowledge_config(root: str) -> dict[str, Any]:
     return {**block, "path": str(block["path"]).rstrip("/")}
 
 
+_DATE = re.compile(r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])")
+
+
 def now() -> str:
-    """UTC timestamp; the date part follows ORKESTRA_TODAY when it is pinned."""
+    """UTC timestamp; the date part follows ORKESTRA_TODAY when it is pinned to a real date (a
+    hook never fails: a pin that is not `YYYY-MM-DD` is ignored here; commands refuse it)."""
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    pinned = os.environ.get("ORKESTRA_TODAY")
-    return f"{pinned}{stamp[10:]}" if pinned else stamp
+    pinned = os.environ.get("ORKESTRA_TODAY", "")
+    return f"{pinned}{stamp[10:]}" if _DATE.fullmatch(pinned) else stamp
 
 
 def log(root: str | None, message: str) -> None:
