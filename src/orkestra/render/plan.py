@@ -20,6 +20,9 @@ class Output:
     target: str = "claude"
     #: a file shared with the user (CLAUDE.md with its managed block): updated, never owned
     shared: bool = False
+    #: a shared file left empty once Orkestra's block is taken out (its target was removed): it
+    #: is deleted when its bytes are still `data`, the empty text it was read as
+    remove: bool = False
 
 
 @dataclass

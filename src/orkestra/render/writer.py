@@ -79,6 +79,9 @@ def plan(
     base = str(root)
     for path in sorted(result.outputs):
         out = result.outputs[path]
+        if out.remove:  # a shared file left empty: deleted only while it holds what was read
+            _plan_removal(root, path, out, guard, result)
+            continue
         state = guard.parents(path)
         if state == "gone":
             result.created.append(path)
@@ -107,6 +110,20 @@ def plan(
     result.deleted = sorted([*result.deleted, *safewrite.stale_temps(root, folders)])
     result.conflicts.sort()
     return result
+
+
+def _plan_removal(root: Path, path: str, out: Output, guard: Guard, result: RenderPlan) -> None:
+    """Delete `path` when it is a regular file (not through a symlink) whose bytes are still
+    `out.data`; else leave it alone (it changed since it was read: the next sync looks again)."""
+    if guard.parents(path) != "ok":
+        return
+    try:
+        st = os.lstat(root / path)
+        same = stat.S_ISREG(st.st_mode) and (root / path).read_bytes() == out.data
+    except OSError:
+        return
+    if same:
+        result.deleted.append(path)
 
 
 def _emptied(root: Path, folder: str, deleted: set[str]) -> bool:

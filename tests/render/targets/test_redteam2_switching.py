@@ -127,3 +127,34 @@ def test_plain_json_that_is_broken_keeps_the_plain_message(clients: Path) -> Non
     with pytest.raises(InputError) as info:
         sync(clients)
     assert "JSONC" not in info.value.message
+
+
+def test_removing_a_target_removes_an_instruction_file_that_held_only_its_block(
+    clients: Path,
+) -> None:
+    """Issue 15: removing a target prunes its files. An instructions file Orkestra's block was
+    alone in is deleted; one the user also wrote in keeps the user's text (tested above)."""
+    for rel in ("AGENTS.md", ".github/copilot-instructions.md"):
+        (clients / rel).unlink(missing_ok=True)
+    sync(clients)
+    assert (clients / "AGENTS.md").is_file()
+    assert (clients / ".github/copilot-instructions.md").is_file()
+    set_targets(clients, ["claude"])
+    report = sync(clients)
+    assert {"AGENTS.md", ".github/copilot-instructions.md"} <= set(report.plan.deleted)
+    assert not (clients / "AGENTS.md").exists()
+    assert not (clients / ".github/copilot-instructions.md").exists()
+    assert sync(clients).written == 0 and sync(clients, mode="check").plan.deleted == []
+
+
+def test_a_block_only_file_that_changed_since_it_was_read_is_left(clients: Path) -> None:
+    from orkestra.render import writer
+    from orkestra.render.plan import Output, RenderPlan
+
+    (clients / "AGENTS.md").write_text("now the user's\n")
+    result = RenderPlan()
+    guard = writer.Guard(clients)
+    writer._plan_removal(
+        clients, "AGENTS.md", Output("AGENTS.md", b"old", remove=True), guard, result
+    )
+    assert result.deleted == []

@@ -147,7 +147,8 @@ def _style(path: Path, current: str) -> tuple[str, str]:
 def without_block(reg: Registry, rel: str) -> Output | None:
     """`rel` with Orkestra's block (and the blank line before it) removed, for a target no
     longer configured; None when there is no such file or no block (nothing to do). A file
-    left empty is kept empty: it is the user's."""
+    holding nothing but the block is removed (`Output.remove`): the target's removal leaves no
+    empty file behind, and whatever the user wrote around the block is kept."""
     path = reg.root / safewrite.check_target(reg.root, rel)
     if not path.is_file():
         return None
@@ -159,4 +160,9 @@ def without_block(reg: Registry, rel: str) -> Output | None:
     before, after = current[:start].rstrip("\r\n"), current[end + len(END) :].lstrip("\r\n")
     text = before + (newline * 2 + after if before and after else after) if after else before
     text = text + newline if text and not text.endswith("\n") else text
+    if not text.strip():
+        from orkestra.core.readfile import open_regular
+
+        with open_regular(path) as handle:  # the bytes the deletion must still find
+            return Output(rel, handle.read(), shared=True, remove=True)
     return Output(rel, (bom + text).encode("utf-8"), shared=True)
