@@ -144,7 +144,13 @@ def test_root_option(proj: Path, tmp_path: Path, cli: Any, monkeypatch: Any) -> 
 
 @pytest.mark.parametrize(
     "command",
-    [("agents", "list"), ("notes", "check"), ("events", "summary"), ("mine", "status"), ("search", "x")],
+    [
+        ("agents", "list"),
+        ("notes", "check"),
+        ("events", "summary"),
+        ("mine", "status"),
+        ("search", "x"),
+    ],
 )
 @pytest.mark.parametrize("how", ["option", "env"])
 def test_a_named_root_without_registries_is_refused_by_every_group(
@@ -177,7 +183,9 @@ def test_system_status(proj: Path, cli: Any) -> None:
     assert counts["agents"] == 1 and counts["skills_total"] == 1 and counts["truths"] == 1
     assert counts["decisions"] == 1 and counts["notes"] == 0
     table = cli("system", "status", "--format", "table", cwd=proj)
-    assert table.exit_code == 0 and "skills_total" in table.stdout and "render.drift" in table.stdout
+    assert (
+        table.exit_code == 0 and "skills_total" in table.stdout and "render.drift" in table.stdout
+    )
 
 
 def test_agents_list_and_info(proj: Path, cli: Any) -> None:
@@ -211,9 +219,9 @@ def test_agents_list_and_info(proj: Path, cli: Any) -> None:
 
 
 def test_skills_scopes_truths_decisions(proj: Path, cli: Any) -> None:
-    assert [s["name"] for s in cli("skills", "list", "--layer", "K4", cwd=proj).json()["skills"]] == [
-        "example-skill"
-    ]
+    assert [
+        s["name"] for s in cli("skills", "list", "--layer", "K4", cwd=proj).json()["skills"]
+    ] == ["example-skill"]
     assert cli("skills", "list", "--layer", "K3", cwd=proj).json() == {"skills": [], "total": 0}
     assert cli("skills", "list", "--layer", "K9", cwd=proj).exit_code == 2
     info = cli("skills", "info", "example-skill", cwd=proj).json()
@@ -223,9 +231,9 @@ def test_skills_scopes_truths_decisions(proj: Path, cli: Any) -> None:
     scope = cli("scopes", "info", "example", cwd=proj).json()
     assert scope["agents"] == ["example-agent"] and scope["skills"][0]["via"] == "primary_skills"
     assert cli("scopes", "list", cwd=proj).json()["scopes"][0]["dormant"] is False
-    assert [t["id"] for t in cli("truths", "list", "--status", "current", cwd=proj).json()["truths"]] == [
-        "GT-PRJ-001"
-    ]
+    assert [
+        t["id"] for t in cli("truths", "list", "--status", "current", cwd=proj).json()["truths"]
+    ] == ["GT-PRJ-001"]
     assert cli("truths", "list", "--status", "deprecated", cwd=proj).json()["truths"] == []
     assert cli("truths", "list", "--status", "nope", cwd=proj).exit_code == 2
     assert cli("truths", "info", "GT-PRJ-001", cwd=proj).json()["line"] == 7

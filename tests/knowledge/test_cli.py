@@ -49,7 +49,9 @@ def test_notes_new_list_info_verify_index(cli: Any, project: Path) -> None:
     v = cli("notes", "verify", "task-is-a-case", cwd=project).json()
     assert v["confidence"] == "verified" and v["verified_at"] == "2026-06-01"
     assert (
-        cli("notes", "list", "--confidence", "verified", cwd=project).json()["notes"][0]["verified_at"]
+        cli("notes", "list", "--confidence", "verified", cwd=project).json()["notes"][0][
+            "verified_at"
+        ]
         == "2026-06-01"
     )
     r = cli("notes", "check", cwd=project)

@@ -356,7 +356,11 @@ def test_a_ledger_id_of_the_wrong_type_is_a_finding_not_a_crash(
     repo, shas = many
     row = entry("c1", sha=shas[0]) if rel == CL else note("n1", "c1", sha=shas[0])
     put(repo.path, rel, [row | {"id": bad_id}])
-    for args in (("mine", "status"), ("mine", "candidates"), ("changelog", "render", "--all", "--dry-run")):
+    for args in (
+        ("mine", "status"),
+        ("mine", "candidates"),
+        ("changelog", "render", "--all", "--dry-run"),
+    ):
         result = cli(*args, cwd=repo.path)
         assert result.exit_code in (0, 1), (args, result.stderr)
         assert "internal error" not in result.stderr

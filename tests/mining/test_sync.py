@@ -186,9 +186,9 @@ def test_candidates_options_through_the_cli(repo: GitRepo, cli: Any) -> None:
     found = cli("mine", "candidates", "--full", "-n", "2", cwd=repo.path)
     assert found.exit_code == 0, found.stderr
     assert [c["subject"] for c in found.json()["candidates"]] == ["fix(core): b", "feat(core): a"]
-    assert cli("mine", "candidates", "-n", "1", cwd=repo.path).json()["candidates"][0]["subject"] == (
-        "fix(core): b"
-    )
+    assert cli("mine", "candidates", "-n", "1", cwd=repo.path).json()["candidates"][0][
+        "subject"
+    ] == ("fix(core): b")
     for bad, message in (
         (["--limit", "0"], "Input should be greater than or equal to 1"),
         (["--domain", "x"], "'x' is not one of 'changelog', 'decisions'"),
