@@ -143,8 +143,9 @@ def test_a_codex_config_layer_round_trips_every_key(tmp_path: Path, target: Path
     after = tomllib.loads((target / ".codex/agents/layered.toml").read_text(encoding="utf-8"))
     prompt = before.pop("developer_instructions")
     assert after.pop("developer_instructions").endswith(prompt)
-    # the one key added: the sandbox Orkestra derives from the agent's tools (none: all)
-    assert after.pop("sandbox_mode") == "workspace-write"
+    # no key added: without its own `sandbox_mode` the agent still inherits the session's sandbox
+    # (one derived from its tools could widen a read-only session)
+    assert "sandbox_mode" not in after
     assert after == before
     dated = tomllib.loads((target / ".codex/agents/dated.toml").read_text(encoding="utf-8"))
     assert dated["model"] == 3  # kept as written, not dropped
@@ -515,3 +516,18 @@ def test_registry_files_the_import_adds_to_keep_the_users_comments(
     import_tree(target, source)
     again = yamlio.loads((target / "registries/tools.yaml").read_text(), "t")
     assert again["builtin"] == ["Read", "Grep", "Glob", "Other"]
+
+
+def test_an_imported_codex_agent_keeps_its_own_sandbox_mode(tmp_path: Path, target: Path) -> None:
+    import tomllib
+
+    from tests.render.targets.test_targets import set_targets
+
+    source = tmp_path / "codex-src"
+    write(source, ".codex/agents/reader.toml", 'name = "reader"\ndescription = "Reads."\n'
+          'sandbox_mode = "read-only"\ndeveloper_instructions = "Read."\n')  # fmt: skip
+    assert import_tree(target, source).refused == []
+    set_targets(target, ["claude", "codex"])
+    sync(target)
+    after = tomllib.loads((target / ".codex/agents/reader.toml").read_text(encoding="utf-8"))
+    assert after["sandbox_mode"] == "read-only"

@@ -118,6 +118,9 @@ def codex_agent(text: str, rel: str, stem: str, category: str) -> Converted:
     elif model is not None:
         meta["model"] = model  # not a model name: kept as written, never dropped
     kept = {str(k): _toml_plain(v) for k, v in meta.items()}
+    # without `sandbox_mode` the agent inherits the session's sandbox; recorded as null so that
+    # sync does not write one derived from its tools (which could widen a read-only session)
+    kept.setdefault("sandbox_mode", None)
     return _finish(data, "codex", kept, prompt, [])
 
 
