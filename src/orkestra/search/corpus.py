@@ -8,10 +8,12 @@ are the same with or without `.orkestra/`.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
-from orkestra.search.document import Document
 from orkestra.search.text import tokens
+
+if TYPE_CHECKING:
+    from orkestra.search.document import Document
 
 #: at most this many fields of a document are searched (the index has one column per field)
 MAX_FIELDS = 16

@@ -4,18 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-#: hit types, in the order `--summary` counts them (§7)
-TYPES = (
-    "agents",
-    "skills",
-    "scopes",
-    "decisions",
-    "truths",
-    "domains",
-    "notes",
-    "claims",
-    "packages",
-)
+from orkestra.search.kinds import TYPES
+
+__all__ = ["TYPES", "Document", "Field"]
 
 
 @dataclass(frozen=True)

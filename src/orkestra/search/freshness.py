@@ -15,10 +15,13 @@ import marshal
 import sqlite3
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from orkestra.core.digest import blake2b
 from orkestra.search import layout, store
-from orkestra.search.document import Document
+
+if TYPE_CHECKING:
+    from orkestra.search.document import Document
 
 RACY_NS = 2_000_000_000
 #: pseudo-unit standing for the knowledge provider module (its change re-reads the knowledge)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from orkestra.registry.models.search_fields import BOOSTS, WEIGHTS
 from orkestra.search.corpus import Corpus, Entry
-from orkestra.search.document import TYPES
+from orkestra.search.kinds import TYPES
 from orkestra.search.scoring import (
     EXACT_ID_BONUS,
     FUZZY_MIN_LEN,

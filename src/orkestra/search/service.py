@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING
 
 from orkestra.core import project
 from orkestra.core.errors import UsageError
-from orkestra.search.document import TYPES, Document
+from orkestra.search.kinds import TYPES
 from orkestra.search.rank import Filters, Ranking, rank
 
 if TYPE_CHECKING:
+    from orkestra.search.document import Document
     from orkestra.search.warm import WarmState
 
 DEFAULT_LIMIT = 20

@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Collection, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from orkestra.core import jsonio
 from orkestra.search.corpus import Entry
-from orkestra.search.document import Document
+
+if TYPE_CHECKING:
+    from orkestra.search.document import Document
 
 #: where a damaged JSON value of the search index is reported (derived: delete it to rebuild)
 _SOURCE = ".orkestra/search.sqlite3"

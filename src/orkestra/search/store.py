@@ -15,11 +15,14 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from orkestra.core import jsonio
 from orkestra.search.corpus import MAX_FIELDS, POOL_MIN_LEN, field_terms
-from orkestra.search.document import Document
 from orkestra.search.text import exact_key
+
+if TYPE_CHECKING:
+    from orkestra.search.document import Document
 
 SCHEMA = 8
 _COLUMNS = [f"c{i}" for i in range(MAX_FIELDS)]
