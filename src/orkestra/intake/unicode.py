@@ -113,43 +113,19 @@ def _bidi(rules: RuleSet, file: str, body: Text, kind: str) -> list[Finding]:
             continue
         offset = body.starts[number - 1]
         points = code_points("".join(controls))
+        severity: Severity | None = None  # the rule's own
         if any(c in "\u202d\u202e" for c in controls):
-            out.append(
-                _finding(
-                    rules,
-                    "bidi-override",
-                    file,
-                    body,
-                    offset,
-                    points,
-                    reason="an override reorders what is shown",
-                )
-            )
+            reason = "an override reorders what is shown"
         elif not _balanced(controls):
-            out.append(
-                _finding(
-                    rules,
-                    "bidi-override",
-                    file,
-                    body,
-                    offset,
-                    points,
-                    reason="unbalanced bidi controls reorder the rest of the line",
-                )
-            )
+            reason = "unbalanced bidi controls reorder the rest of the line"
         elif kind == "script" or not _RTL.search(line):
-            out.append(
-                _finding(
-                    rules,
-                    "bidi-override",
-                    file,
-                    body,
-                    offset,
-                    points,
-                    "medium",
-                    "balanced controls outside right-to-left text: held for review",
-                )
+            severity, reason = (
+                "medium",
+                "balanced controls outside right-to-left text: held for review",
             )
+        else:
+            continue  # balanced isolates inside right-to-left text: what they are for
+        out.append(_finding(rules, "bidi-override", file, body, offset, points, severity, reason))
     return out
 
 

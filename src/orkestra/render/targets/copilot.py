@@ -15,11 +15,16 @@ from collections.abc import Iterator
 
 from orkestra.core.errors import InputError
 from orkestra.registry import render_lock
-from orkestra.registry.client_rules import client_model, map_tools
+from orkestra.registry.client_rules import map_tools
 from orkestra.registry.registry import Registry
 from orkestra.render.environment import Templates
 from orkestra.render.plan import Output
-from orkestra.render.targets.shared import Composer, dump_extra, extra, kept_tools, managed_file
+from orkestra.render.targets.shared import (
+    Composer,
+    agent_values,
+    extra,
+    managed_file,
+)
 
 NAME = "copilot"
 AGENTS = render_lock.TARGET_ROOTS[NAME][0].rstrip("/")
@@ -45,14 +50,7 @@ def render(reg: Registry, templates: Templates) -> Iterator[Output]:
             )
         tools, _ = map_tools(NAME, list(context["tools"]))
         kept = extra(agent, NAME)  # an imported file's keys (Copilot ignores unknown ones)
-        values = {
-            "name": agent.name,
-            "description": agent.description.strip(),
-            "tools": kept_tools(kept, tools),
-            "model": client_model(agent.models, NAME),
-            "extra_frontmatter": dump_extra(kept),
-            "prompt": prompt.rstrip("\n"),
-        }
+        values = agent_values(agent, NAME, tools, kept, prompt)
         text = templates.render("copilot/agent.md.j2", values)
         yield Output(path, text.encode("utf-8"))
     yield managed_file(reg, INSTRUCTIONS, composer.instructions(markers=True))

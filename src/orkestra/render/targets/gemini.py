@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from orkestra.registry import render_lock
-from orkestra.registry.client_rules import client_model, map_tools
+from orkestra.registry.client_rules import map_tools
 from orkestra.registry.registry import Registry
 from orkestra.render.environment import Templates
 from orkestra.render.plan import Output
-from orkestra.render.targets.shared import Composer, dump_extra, extra, kept_tools
+from orkestra.render.targets.shared import Composer, agent_values, extra
 
 NAME = "gemini"
 AGENTS = render_lock.TARGET_ROOTS[NAME][0].rstrip("/")
@@ -35,13 +35,6 @@ def render(reg: Registry, templates: Templates) -> Iterator[Output]:
         context = composer.context(agent)
         tools, _ = map_tools(NAME, list(context["tools"]))
         kept = extra(agent, NAME, _KEPT)
-        values = {
-            "name": agent.name,
-            "description": agent.description.strip(),
-            "tools": kept_tools(kept, tools),
-            "model": client_model(agent.models, NAME),
-            "extra_frontmatter": dump_extra(kept),
-            "prompt": composer.prompt(context).rstrip("\n"),
-        }
+        values = agent_values(agent, NAME, tools, kept, composer.prompt(context))
         text = templates.render("gemini/agent.md.j2", values)
         yield Output(f"{AGENTS}/{agent.name}.md", text.encode("utf-8"))

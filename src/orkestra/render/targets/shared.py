@@ -10,6 +10,7 @@ from orkestra.core import safewrite, yamlio
 from orkestra.core.errors import InputError, UnsafePathError
 from orkestra.core.readfile import open_regular
 from orkestra.registry import render_lock
+from orkestra.registry.client_rules import client_model
 from orkestra.registry.models import Agent
 from orkestra.registry.registry import Registry
 from orkestra.render.environment import Templates
@@ -90,6 +91,21 @@ def kept_tools(kept: dict[str, Any], mapped: list[str]) -> list[Any]:
     if isinstance(kept["tools"], list):
         return list(kept.pop("tools"))
     return []
+
+
+def agent_values(
+    agent: Agent, target: str, tools: list[str], kept: dict[str, Any], prompt: str
+) -> dict[str, Any]:
+    """The template values of an agent file that lists its tools (Copilot, Gemini): the mapped
+    `tools` unless the imported file kept its own, the client's model, the kept keys."""
+    return {
+        "name": agent.name,
+        "description": agent.description.strip(),
+        "tools": kept_tools(kept, tools),
+        "model": client_model(agent.models, target),
+        "extra_frontmatter": dump_extra(kept),
+        "prompt": prompt.rstrip("\n"),
+    }
 
 
 def dump_extra(values: dict[str, Any]) -> str:
