@@ -193,7 +193,6 @@ def merged(
         text = jsonio.read_text(path)
     if spec.toml:
         return _toml(text, spec, ours, keep=keep, name=name)
-    _load_json(text, spec)  # a JSONC file is refused with its own message first
     return _json(text, spec, ours, keep=keep, name=name)
 
 
@@ -231,7 +230,7 @@ def _load_json(text: str, spec: ConfigFile) -> Any:
 def _json(
     text: str, spec: ConfigFile, ours: dict[str, Any], *, keep: bool, name: str
 ) -> bytes | None:
-    data = jsonio.loads(text, source=spec.path)
+    data = _load_json(text, spec)
     if not isinstance(data, dict):
         raise InputError("an MCP config file must hold a JSON object", file=spec.path, line=1)
     table = data.get(spec.table, {})
