@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from orkestra.core import gcpause, jsonio
 from orkestra.core.errors import InputError, OrkestraError
-from orkestra.registry.cache import RACY_NS
+from orkestra.registry.cache import RACY_NS, identity
 
 if TYPE_CHECKING:
     from orkestra.registry.findings import Report
@@ -243,7 +243,7 @@ def _identity(path: str, links: bool = False) -> list[int] | None:
         st = os.lstat(path)
     except (OSError, ValueError):  # ValueError: a NUL in the path (a damaged lock), never there
         return None
-    ident = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+    ident = identity(st)
     if not stat.S_ISLNK(st.st_mode):
         return ident
     if not links:
@@ -252,7 +252,7 @@ def _identity(path: str, links: bool = False) -> list[int] | None:
         to = os.stat(path)  # noqa: PTH116 - text paths, as lstat above
     except OSError:
         return [*ident, -1]
-    return [*ident, to.st_size, to.st_mtime_ns, to.st_ctime_ns, to.st_ino, to.st_dev]
+    return [*ident, *identity(to)]
 
 
 def _walk(root: Path, rel: str, out: dict[str, Any]) -> None:
