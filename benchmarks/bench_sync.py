@@ -2,11 +2,14 @@
 
 One run prints, each against the bare C-loader parse of the same registry files (a subprocess
 that imports yaml and parses every `registries/**/*.yaml` with yaml.CSafeLoader):
-cold validate and cold sync (no caches, no outputs) <= 2x parse; no-op validate and no-op sync
+cold validate and cold sync (no outputs, no lock, no `.orkestra/`: no parse cache, no render
+cache, no no-op record) <= 2x parse; no-op validate and no-op sync
 (nothing changed since the last run of the same command) <= 0.25x parse; one-file-changed sync
 <= 0.35x parse. The first validate and the first sync after a cold sync are printed too: their
 inputs (the outputs) just changed, so they read everything and record the state the no-op
 runs are answered from (docs/caches.md).
+It also prints the floor of a cold sync (FLOOR: parse, then write the same outputs, with and
+without fsync, timed in process), to show how much of the bar the disk alone takes.
 Then cold sync against `rulesync generate --targets claudecode` on equivalent content (the same
 agents, skills and CLAUDE.md as rulesync sources; rulesync installed with npm in this benchmark's
 own temporary folder, with a Node 22 from npm when the system's is older): target >= 10x faster.
@@ -38,7 +41,43 @@ for p in sorted(pathlib.Path(sys.argv[1], 'registries').rglob('*.yaml')):
     with open(p, 'rb') as f:
         yaml.load(f, Loader=yaml.CSafeLoader)
 """
-CACHE = ".orkestra/registry-cache.json"
+#: the least any cold sync must do, timed inside one process (no interpreter start-up): parse
+#: every registry file with the C loader, then write the outputs the cold sync wrote (read into
+#: memory first) to temporary files in fresh folders and rename them into place, and fsync them
+#: in 4 threads before the renames as sync does; prints the seconds of each part as JSON
+FLOOR = """
+import json, os, sys, time, pathlib, yaml
+from concurrent.futures import ThreadPoolExecutor
+root, dest = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+outputs = [(p.relative_to(root), p.read_bytes()) for p in sorted((root / '.claude').rglob('*'))
+           if p.is_file() and not p.is_symlink()]
+start = time.perf_counter()
+for p in sorted(pathlib.Path(root, 'registries').rglob('*.yaml')):
+    with open(p, 'rb') as f:
+        yaml.load(f, Loader=yaml.CSafeLoader)
+parsed = time.perf_counter()
+temps = []
+for rel, data in outputs:
+    target = dest / rel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name('.' + target.name + '.tmp')
+    with open(tmp, 'wb') as f:
+        f.write(data)
+    temps.append((str(tmp), target))
+written = time.perf_counter()
+def fsync(path):
+    fd = os.open(path, os.O_RDONLY)
+    os.fsync(fd)
+    os.close(fd)
+with ThreadPoolExecutor(4) as pool:
+    list(pool.map(fsync, [t for t, _ in temps]))
+synced = time.perf_counter()
+for tmp, target in temps:
+    os.replace(tmp, target)
+done = time.perf_counter()
+print(json.dumps({"parse": parsed - start, "write": written - parsed + done - synced,
+                  "fsync": synced - written}))
+"""
 #: (label, target ratio to parse) in print order
 STEPS: list[tuple[str, float | None]] = [
     ("cold validate", 2.0),
@@ -65,16 +104,14 @@ def _time(cmd: list[str], cwd: Path, ok: tuple[int, ...] = (0,)) -> tuple[float,
     return elapsed, done.stdout, cpu
 
 
-def _clean(root: Path, *, cache: bool = True) -> None:
-    """No outputs, no render lock and (with `cache`) no parse cache: the next sync is cold."""
+def _clean(root: Path) -> None:
+    """No outputs, no render lock and no derived state at all (parse cache, render cache, no-op
+    records: all of `.orkestra/`): the next sync or validate is cold."""
     shutil.rmtree(root / ".claude", ignore_errors=True)
+    shutil.rmtree(root / ".orkestra", ignore_errors=True)
     (root / "registries" / ".render-lock.json").unlink(missing_ok=True)
     (root / "GROUND_TRUTHS.md").unlink(missing_ok=True)
     (root / "CLAUDE.md").unlink(missing_ok=True)
-    if cache:
-        (root / CACHE).unlink(missing_ok=True)
-        for record in (root / ".orkestra").glob("noop-*.json"):
-            record.unlink()
     os.sync()  # flush the deletions now, so their write-back is not billed to the next step
 
 
@@ -112,6 +149,13 @@ def _round(
     step("cold validate", validate, ok=(0, 1))
     _clean(root)
     written = int(json.loads(step("cold sync", [exe, "sync"]))["written"])
+    floor = root.parent / "floor"
+    shutil.rmtree(floor, ignore_errors=True)
+    os.sync()
+    parts = json.loads(_time([sys.executable, "-c", FLOOR, str(root), str(floor)], root)[1])
+    times["floor, no fsync"].append(parts["parse"] + parts["write"])
+    times["floor, fsynced"].append(parts["parse"] + parts["write"] + parts["fsync"])
+    shutil.rmtree(floor, ignore_errors=True)
     # the first run after a write reads everything (its inputs changed) and records the state;
     # a no-op is the run after that, with nothing changed since
     step("validate after a sync", validate, ok=(0, 1))
@@ -136,6 +180,7 @@ def main(runs: int = 5, where: str | None = None, rulesync: bool = True) -> None
         files = len(list((root / "registries").rglob("*.yaml")))
         times: dict[str, list[float]] = {"parse": [], **{label: [] for label, _ in STEPS}}
         cpus: dict[str, list[float]] = {label: [] for label in times}
+        times.update({"floor, no fsync": [], "floor, fsynced": []})
         written = 0
         for round_ in range(runs):
             written = _round(exe, root, round_, times, cpus)
@@ -156,6 +201,10 @@ def main(runs: int = 5, where: str | None = None, rulesync: bool = True) -> None
                 continue
             verdict = "ok" if value / parse <= target else "over"
             print(f"{row} {target:7.2f}x  {verdict} (wall)")
+        print("\nthe floor of a cold sync, in process (parse, then write the same outputs):")
+        for label in ("floor, no fsync", "floor, fsynced"):
+            value = statistics.median(times[label])
+            print(f"{label:<24} {value:8.3f} {value / parse:8.2f}")
         cold = statistics.median(times["cold sync"])
         if rulesync:
             print("\n" + _versus_rulesync(root, Path(tmp), cold, runs))

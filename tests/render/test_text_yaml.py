@@ -6,7 +6,7 @@ import pytest
 import yaml
 
 from orkestra.core import yamlio
-from orkestra.render.text import yaml_plain
+from orkestra.render.text import yaml_flow, yaml_plain
 
 
 @pytest.mark.parametrize(
@@ -32,3 +32,30 @@ def test_reads_back_plain_is_standard_yaml() -> None:
     assert yamlio.reads_back_plain("Read")
     assert not yamlio.reads_back_plain("2025-01-01")
     assert not yamlio.reads_back_plain("[a")
+
+
+FLOW_ITEMS = [
+    "Read",
+    "Read, Grep",
+    "[x]",
+    "{y}",
+    "a]b",
+    "yes",
+    "1e3",
+    "Bash(git commit: *)",
+    "",
+    "é",
+]
+
+
+@pytest.mark.parametrize("style", ["plain", "str"])
+def test_yaml_flow_reads_back_as_the_same_list(style: str) -> None:
+    written = yaml_flow(FLOW_ITEMS, style)
+    assert "\n" not in written
+    assert yaml.safe_load(f"k: {written}\n") == {"k": FLOW_ITEMS}
+    assert yaml_flow([], style) == "[]"
+
+
+def test_yaml_flow_writes_plain_items_as_yaml_plain_does() -> None:
+    assert yaml_flow(["code-review", "yes"]) == '[code-review, "yes"]'
+    assert yaml_flow(["code-review"], "str") == '["code-review"]'

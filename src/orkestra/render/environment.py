@@ -52,6 +52,7 @@ def _environment(root: Path | None) -> SandboxedEnvironment:
     )
     env.filters["yaml_str"] = text.yaml_str
     env.filters["yaml_plain"] = text.yaml_plain
+    env.filters["yaml_flow"] = text.yaml_flow
     env.filters["block"] = text.block
     env.filters["one_line"] = text.one_line
     return env

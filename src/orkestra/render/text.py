@@ -46,6 +46,23 @@ def yaml_plain(value: object) -> str:
     return yaml_str(text)
 
 
+def yaml_flow(items: list[object], style: str = "plain") -> str:
+    """A one-line YAML flow list (`[Read, Grep]`), each item as `yaml_plain` writes it, or as
+    `yaml_str` with `style="str"`. One filter call per list, not one per item: an agent lists
+    hundreds of skills."""
+    scalar = yaml_str if style == "str" else _flow_plain
+    return "[" + ", ".join(scalar(item) for item in items) + "]"
+
+
+def _flow_plain(value: object) -> str:
+    """`yaml_plain`, quoted where a flow list would split or end the value (`,[]{}`)."""
+    text = yaml_plain(value)
+    return yaml_str(value) if _FLOW_BREAKS.search(text) and text[0] != '"' else text
+
+
+_FLOW_BREAKS = re.compile(r"[,\[\]{}]")
+
+
 #: a name starting with a letter no implicit YAML type (bool, null, number) starts with
 _PLAIN_NAME = re.compile(r"[a-eg-mp-su-xzA-EG-MP-SU-XZ][A-Za-z0-9-]*")
 
