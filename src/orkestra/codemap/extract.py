@@ -57,6 +57,8 @@ def extract(language: str, source: bytes) -> FileFacts:
         parent_kind = _parent_kind(node, defs, scopes)
         if kind == "function" and parent_kind in CONTAINERS:
             kind = "method"
+        elif kind == "method" and language == "rust" and parent_kind == "module":
+            kind = "function"  # the wheel's `declaration_list` method is also an inline `mod`'s fn
         row = name_node.start_point[0]
         qualname = ".".join([*chain, name])
         spans.append((node.start_byte, node.end_byte, qualname))
@@ -216,9 +218,10 @@ def _chain(
     out: list[str] = [receiver] if receiver and not include_self else []
     own = (node.start_byte, node.end_byte)
     current = node if include_self else node.parent
+    last: tuple[int, int] | None = None
     while current is not None:
         key = (current.start_byte, current.end_byte)
-        if key == own and current is not node:
+        if (key == own and current is not node) or key == last:
             pass  # a wrapper with the same span (Python's expression_statement) is the node itself
         elif key in defs:
             out.append(defs[key][1])
@@ -227,6 +230,7 @@ def _chain(
                 out.append(go)
         elif key in scopes:
             out.append(scopes[key])
+        last = key
         current = current.parent
     out.reverse()
     return out

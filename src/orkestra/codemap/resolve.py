@@ -254,7 +254,10 @@ class Resolver:
             if not todo:
                 return None
             seen.update(todo)
-            found = [d for d in self.by_name.get(name, []) if d.parent in todo]
+            found = [
+                d for d in self.by_name.get(name, [])
+                if d.parent in todo and d.parent.rsplit(".", 1)[-1] != name
+            ]  # fmt: skip  # a base's constructor is not inherited: `Animal` names the class
             bodies = [d for d in found if d.kind != "prototype"] or found
             if bodies:
                 return bodies[0].id
