@@ -59,6 +59,8 @@ def extract(language: str, source: bytes) -> FileFacts:
             kind = "method"
         elif kind == "method" and language == "rust" and parent_kind == "module":
             kind = "function"  # the wheel's `declaration_list` method is also an inline `mod`'s fn
+        elif kind == "constant" and _is_lambda(node):
+            kind = "function"  # `double = lambda v: v * 2` defines a function
         row = name_node.start_point[0]
         qualname = ".".join([*chain, name])
         spans.append((node.start_byte, node.end_byte, qualname))
@@ -255,6 +257,14 @@ def _parent_kind(
             return "impl"
         current = current.parent
     return None
+
+
+def _is_lambda(node: Any) -> bool:
+    """True for a Python assignment (or its statement) whose value is a lambda."""
+    if node.type == "expression_statement" and node.named_child_count:
+        node = node.named_children[0]
+    right = node.child_by_field_name("right") if node.type == "assignment" else None
+    return right is not None and right.type == "lambda"
 
 
 def _is_member(name_node: Any) -> bool:

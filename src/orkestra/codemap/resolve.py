@@ -177,6 +177,8 @@ class Resolver:
 
     def _resolve(self, fid: int, name: str, member: bool, scope: str, owner: str) -> int | None:
         language = self.files[fid][1]
+        if member and is_type_name(owner) and (fid, owner) in self.bindings:
+            owner = self._real_owner(fid, owner, scope)  # `P.zero` after `import Point as P`
         if member and (fid, owner) in self.modules:  # `st.Total`: only that module's Total
             for target in self.modules[(fid, owner)]:
                 found = self._exported(target, name, 0)
@@ -206,6 +208,13 @@ class Resolver:
         if (fid, name) in self.external:
             return None
         return self._global(fid, name, member, language, owner)
+
+    def _real_owner(self, fid: int, owner: str, scope: str) -> str:
+        """The class an imported owner name stands for (an alias or a re-export's alias)."""
+        found = self._resolve(fid, owner, False, scope, "")
+        if found is None or self.kinds.get(found) not in CONTAINERS:
+            return owner
+        return self.quals[found].rsplit(".", 1)[-1]
 
     def _local(
         self, fid: int, name: str, member: bool, scope: str, language: str, owner: str = ""

@@ -10,3 +10,4 @@
 (type (identifier) @name) @reference.type
 (type (generic_type (identifier) @name)) @reference.type
 (type (subscript value: (identifier) @name)) @reference.type
+(call function: (attribute object: (identifier) @name (#match? @name "^[A-Z]"))) @reference.type

@@ -25,3 +25,4 @@
 (method_definition name: (private_property_identifier) @name) @definition.method
 (method_definition name: (computed_property_name) @name) @definition.method
 (call_expression function: (member_expression property: (private_property_identifier) @name)) @reference.call
+(call_expression function: (member_expression object: (identifier) @name (#match? @name "^[A-Z]"))) @reference.type

@@ -1,0 +1,2 @@
+export { Circle as Round, clamp } from "./shapes";
+export * from "./shapes";
