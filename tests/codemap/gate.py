@@ -17,7 +17,7 @@ from typing import Any
 from orkestra.codemap import gate, indexer, store
 
 FIXTURES = Path(__file__).parent / "fixtures"
-DEF = re.compile(r"@def\s+(\w+)\s+([\w.$:\\]+)")
+DEF = re.compile(r"@def\s+(\w+)\s+([\w.$:\\]+(?<=operator)[-+*/%^&|~!=<>()\[\]]*|[\w.$:\\]+)")
 REF = re.compile(r"@ref\s+([\w$]+)>([\w.$:\\]+)(?:@([\w./-]+))?")
 
 Item = tuple[str, ...]

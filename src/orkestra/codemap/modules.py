@@ -96,6 +96,8 @@ def _rust(module: str, name: str, here: str, files: FileSet) -> list[str]:
     if len(parts) == 1 and not name:  # `mod foo;`
         return _first(files, [f"{here}/{parts[0]}.rs", f"{here}/{parts[0]}/mod.rs"], suffix=False)
     if parts[0] in ("crate", "self", "super"):
+        if parts == ["crate"]:  # `use crate::Grow;`: the crate root
+            return _crate_root(here, files)
         parts = parts[1:]
     out: list[str] = []
     for size in range(len(parts), 0, -1):
@@ -104,6 +106,19 @@ def _rust(module: str, name: str, here: str, files: FileSet) -> list[str]:
         if out:
             break
     return out
+
+
+def _crate_root(here: str, files: FileSet) -> list[str]:
+    """The nearest `lib.rs` or `main.rs` at or above the folder `here`."""
+    folder = here
+    while True:
+        for root in ("lib.rs", "main.rs"):
+            cand = posixpath.join(folder, root) if folder else root
+            if cand in files.paths:
+                return [cand]
+        if not folder:
+            return []
+        folder = posixpath.dirname(folder)
 
 
 def _java(module: str, name: str, here: str, files: FileSet) -> list[str]:

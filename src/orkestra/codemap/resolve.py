@@ -49,6 +49,10 @@ def _module_name(module: str) -> str:
     return last if "." not in last.lstrip(".") else last.lstrip(".").split(".")[0]
 
 
+def _last(qualname: str) -> str:
+    return qualname.rsplit(".", 1)[-1]
+
+
 def _owned(d: Def, owner: str) -> bool:
     """False when `owner` names a type (capitalised) that is not the definition's class."""
     return not is_type_name(owner) or d.parent.rsplit(".", 1)[-1] == owner
@@ -180,8 +184,9 @@ class Resolver:
         if member and is_type_name(owner) and (fid, owner) in self.bindings:
             owner = self._real_owner(fid, owner, scope)  # `P.zero` after `import Point as P`
         if member and (fid, owner) in self.modules:  # `st.Total`: only that module's Total
+            typed = is_type_name(owner)  # C++ `using mx::Vec2;` then `Vec2::zero()`
             for target in self.modules[(fid, owner)]:
-                found = self._exported(target, name, 0)
+                found = self._exported(target, name, 0, member=typed, owner=owner)
                 if found is not None:
                     return found
             return None
@@ -226,7 +231,10 @@ class Resolver:
             members = [d for d in defs if self.is_member(d)]
             mine = [d for d in members if visible(d.parent, scope)]
             pick = mine or (members if len({d.qualname for d in members}) == 1 else [])
-            if owner in SELF_NAMES:
+            spaced = [d for d in defs if d.parent in self.namespaces and _last(d.parent) == owner]
+            if spaced:  # `detail::sq`: a function of namespace `detail`
+                pick = spaced
+            elif owner in SELF_NAMES:
                 pick = mine
             elif is_type_name(owner):  # `Shop::new`, `Item.create`: that type's member only
                 pick = [d for d in defs if d.parent.rsplit(".", 1)[-1] == owner]

@@ -22,3 +22,9 @@
 (new_expression type: (type_identifier) @name) @reference.class
 (using_declaration (qualified_identifier) @import.module)
 (type_definition declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))) @definition.type
+(call_expression function: (qualified_identifier name: (qualified_identifier name: (identifier) @name))) @reference.call
+(alias_declaration name: (type_identifier) @name) @definition.type
+(function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (template_type name: (type_identifier) @receiver) name: (identifier) @name))) @definition.method
+(field_declaration_list (field_declaration declarator: (function_declarator declarator: (operator_name) @name)) @definition.prototype)
+(field_declaration_list (function_definition declarator: (function_declarator declarator: (operator_name) @name)) @definition.method)
+(function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (namespace_identifier) @receiver name: (operator_name) @name))) @definition.method

@@ -7,3 +7,4 @@
 (import_spec name: (package_identifier) @import.alias path: (interpreted_string_literal) @import.module)
 (composite_literal type: (type_identifier) @name) @reference.class
 (method_elem name: (field_identifier) @name) @definition.method
+(selector_expression operand: (identifier) field: (field_identifier) @name) @reference.field

@@ -20,3 +20,5 @@
 (impl_item trait: (_) type: (type_identifier) @name) @reference.implementation
 (type_identifier) @name @reference.type
 (token_tree (identifier) @name . (token_tree)) @reference.call
+(call_expression function: (scoped_identifier path: (scoped_identifier name: (identifier) @name))) @reference.type
+(call_expression function: (scoped_identifier path: (scoped_identifier path: (identifier) @name))) @reference.type

@@ -1,0 +1,3 @@
+module example.com/zoo
+
+go 1.21
