@@ -8,8 +8,10 @@ cache, no no-op record) <= 2x parse; no-op validate and no-op sync
 <= 0.35x parse. The first validate and the first sync after a cold sync are printed too: their
 inputs (the outputs) just changed, so they read everything and record the state the no-op
 runs are answered from (docs/caches.md).
-It also prints the floor of a cold sync (FLOOR: parse, then write the same outputs, with and
-without fsync, timed in process), to show how much of the bar the disk alone takes.
+It also prints floors: of a cold sync (FLOOR: parse, then write the same outputs, with and
+without fsync, timed in process: how much of the bar the parser and the disk alone take), and of
+a one-file change (a no-op sync's stat of everything, plus a process that imports the Pydantic
+models validating the changed file, whatever else it does).
 Then cold sync against `rulesync generate --targets claudecode` on equivalent content (the same
 agents, skills and CLAUDE.md as rulesync sources; rulesync installed with npm in this benchmark's
 own temporary folder, with a Node 22 from npm when the system's is older): target >= 10x faster.
@@ -78,6 +80,8 @@ done = time.perf_counter()
 print(json.dumps({"parse": parsed - start, "write": written - parsed + done - synced,
                   "fsync": synced - written}))
 """
+#: what validating one changed agent file needs beyond a no-op: its Pydantic model, imported
+MODELS = "import orkestra.registry.models as m; m.Agent; m.SkillFile"
 #: (label, target ratio to parse) in print order
 STEPS: list[tuple[str, float | None]] = [
     ("cold validate", 2.0),
@@ -166,6 +170,8 @@ def _round(
         touched = sum(1 for p, m in _mtimes(root).items() if before.get(p) != m)
         if json.loads(out)["written"] or touched:
             raise SystemExit(f"{label} wrote {json.loads(out)['written']}, touched {touched}")
+    step("import the models", [sys.executable, "-c", MODELS])
+    step("python -c pass", [sys.executable, "-c", "pass"])
     _touch_one(root, round_)
     out = step("one-file-changed sync", [exe, "sync"])
     if not 1 <= json.loads(out)["written"] <= 3:  # the agent's file and the lock
@@ -181,6 +187,8 @@ def main(runs: int = 5, where: str | None = None, rulesync: bool = True) -> None
         times: dict[str, list[float]] = {"parse": [], **{label: [] for label, _ in STEPS}}
         cpus: dict[str, list[float]] = {label: [] for label in times}
         times.update({"floor, no fsync": [], "floor, fsynced": []})
+        for extra in ("import the models", "python -c pass"):
+            times[extra], cpus[extra] = [], []
         written = 0
         for round_ in range(runs):
             written = _round(exe, root, round_, times, cpus)
@@ -205,6 +213,13 @@ def main(runs: int = 5, where: str | None = None, rulesync: bool = True) -> None
         for label in ("floor, no fsync", "floor, fsynced"):
             value = statistics.median(times[label])
             print(f"{label:<24} {value:8.3f} {value / parse:8.2f}")
+        noop = statistics.median(times["no-op sync"])
+        models = statistics.median(times["import the models"])
+        models -= statistics.median(times["python -c pass"])  # the interpreter starts once
+        print(
+            f"{'one-file floor':<24} {noop + models:8.3f} {(noop + models) / parse:8.2f}"
+            f"   (no-op sync {noop:.3f}s + importing the models {models:.3f}s)"
+        )
         cold = statistics.median(times["cold sync"])
         if rulesync:
             print("\n" + _versus_rulesync(root, Path(tmp), cold, runs))
