@@ -52,8 +52,12 @@ def extract(language: str, source: bytes) -> FileFacts:
         for key, name in scopes.items()
         if (key[0], key[1] - 1) not in defs
     ]
+    # C# `namespace A.B;` holds the declarations after it, which are its siblings in the tree
+    filed = [d for d in defs.values() if d[2].type == "file_scoped_namespace_declaration"]
     for _span, (kind, name, node, name_node) in sorted(defs.items(), key=lambda item: item[0]):
         chain = _chain(node, defs, scopes)
+        if filed and node.start_byte >= filed[0][2].end_byte:
+            chain = [filed[0][1], *chain]
         parent_kind = _parent_kind(node, defs, scopes)
         if kind == "function" and parent_kind in CONTAINERS:
             kind = "method"
@@ -63,7 +67,8 @@ def extract(language: str, source: bytes) -> FileFacts:
             kind = "function"  # `double = lambda v: v * 2` defines a function
         row = name_node.start_point[0]
         qualname = ".".join([*chain, name])
-        spans.append((node.start_byte, node.end_byte, qualname))
+        end = len(source) if filed and node is filed[0][2] else node.end_byte
+        spans.append((node.start_byte, end, qualname))
         facts.symbols.append(
             Symbol(
                 name=name,
@@ -191,7 +196,10 @@ def _define(
             return
         del defs[other_key]
     defs.named[span] = key
-    defs[key] = (kind, _text(name_node), node, name_node)
+    name = _text(name_node)
+    if node.type == "operator_declaration":
+        name = "operator" + name  # C# `operator +` is named by its symbol alone
+    defs[key] = (kind, name, node, name_node)
 
 
 def _import(match: dict[str, list[Any]], facts: FileFacts) -> None:

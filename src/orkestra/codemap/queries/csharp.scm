@@ -28,3 +28,7 @@
 (member_access_expression expression: (identifier) @name (#match? @name "^[A-Z]")) @reference.type
 (variable_declaration type: (identifier) @name) @reference.type
 (method_declaration returns: (identifier) @name) @reference.type
+(using_directive name: (identifier) @import.alias (qualified_name qualifier: (_) @import.module name: (identifier) @import.name))
+(object_creation_expression type: (qualified_name qualifier: (identifier) @name)) @reference.type
+(object_creation_expression type: (qualified_name name: (identifier) @name)) @reference.class
+(operator_declaration operator: _ @name) @definition.method
