@@ -5,7 +5,9 @@ benchmarks/ plus a copy of several Python standard library packages, as a git re
 median of several runs, alternating with the baseline:
 
 - full index: `orkestra code index --full` (a subprocess, as a user runs it) vs `ctags -R` over the
-  same tree (target <= 3x; the ctags line is skipped when ctags is not installed);
+  same tree (target <= 3x; the ctags line is skipped when ctags is not installed), and the floor
+  of any tree-sitter index of that tree: a process that only parses every file (and one that also
+  runs the tags queries), storing nothing;
 - re-index after one changed file: in-process `index()` (target < 0.3 s), and the CLI;
 - warm `find_symbol`: through the MCP server's in-memory client (target < 20 ms median), and
   the core function without a refresh.
@@ -76,14 +78,39 @@ def run(*args: str) -> None:
     subprocess.run(args, cwd=TREE, check=True, capture_output=True)
 
 
+#: the floor of any tree-sitter index (a subprocess, as the index is): start Python, load the
+#: grammars and queries, read every git-tracked file of a supported language and parse it; with
+#: `tags`, also run the tags queries over each tree. Nothing is stored.
+FLOOR = """
+import subprocess, sys
+from orkestra.codemap import languages
+ts = languages.require()
+tags = sys.argv[1] == "tags"
+names = subprocess.run(["git", "ls-files", "-z"], capture_output=True, check=True).stdout
+for name in names.decode().split("\\0"):
+    language = languages.language_of(name)
+    if language is None:
+        continue
+    lang, query = languages.load(language)
+    with open(name, "rb") as f:
+        tree = ts.Parser(lang).parse(f.read())
+    if tags:
+        for _ in ts.QueryCursor(query).matches(tree.root_node):
+            pass
+"""
+
+
 def full_index(orkestra: str, ctags: str | None, runs: int) -> dict[str, float]:
-    ours, theirs = [], []
+    ours, theirs, parse, tags = [], [], [], []
     for _ in range(runs):
         shutil.rmtree(TREE / ".orkestra", ignore_errors=True)
         ours.append(timed(lambda: run(orkestra, "code", "index", "--full")))
+        parse.append(timed(lambda: run(sys.executable, "-c", FLOOR, "parse")))
+        tags.append(timed(lambda: run(sys.executable, "-c", FLOOR, "tags")))
         if ctags:
             theirs.append(timed(lambda: run(ctags, "-R", "-f", str(DATA / "tags"), ".")))
-    out = {"orkestra": statistics.median(ours)}
+    out = {"orkestra": statistics.median(ours), "parse": statistics.median(parse),
+           "tags": statistics.median(tags)}  # fmt: skip
     if ctags:
         out["ctags"] = statistics.median(theirs)
     return out
@@ -158,6 +185,10 @@ def main() -> int:
         )
     else:
         rows.append(("ctags -R", float("nan"), "skipped: ctags not installed"))
+    for label, part in (("floor: tree-sitter parse only", "parse"),
+                        ("floor: parse + tags queries", "tags")):  # fmt: skip
+        ratio = f"ratio {full[part] / full['ctags']:.2f}x ctags" if "ctags" in full else ""
+        rows.append((label, full[part], ratio))
     rows.append(("re-index after one change (core)", again["core"], "target < 0.3 s"))
     rows.append(("re-index after one change (CLI)", again["cli"], "incl. process start"))
     rows.append(("find_symbol warm via MCP (median)", warm["mcp"], "target < 20 ms"))
