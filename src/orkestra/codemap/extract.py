@@ -233,6 +233,8 @@ def _chain(
         key = (current.start_byte, current.end_byte)
         if (key == own and current is not node) or key == last:
             pass  # a wrapper with the same span (Python's expression_statement) is the node itself
+        elif current.type == "type_definition":
+            pass  # `typedef struct node {...} node_t;`: the struct is `node`, not `node_t.node`
         elif key in defs:
             out.append(defs[key][1])
             go = scopes.get((current.start_byte, current.end_byte + 1))

@@ -13,3 +13,5 @@
 (type_identifier) @name @reference.type
 (preproc_include path: (system_lib_string) @import.module)
 (type_definition declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))) @definition.type
+(sizeof_expression value: (parenthesized_expression (identifier) @name)) @reference.type
+((identifier) @name (#match? @name "^[A-Z][A-Z0-9_]*$")) @reference.constant
