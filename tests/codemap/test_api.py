@@ -123,6 +123,49 @@ def test_a_damaged_map_is_rebuilt(code_project: Path) -> None:
     assert api.index(code_project)["symbols"] > 0
 
 
+def test_a_map_another_extractor_built_is_rebuilt_even_for_unchanged_files(
+    code_project: Path,
+) -> None:
+    api.index(code_project)
+    with _db(code_project) as db:  # what an older extractor left for a file that has not changed
+        db.execute("UPDATE symbols SET name = 'stale', qualname = 'stale' WHERE name = 'start'")
+        db.execute("UPDATE meta SET value = 'older' WHERE key = 'extractor'")
+    db.close()
+    assert api.find_symbol(code_project, "Engine.start")["total"] == 1  # rebuilt on first use
+    assert api.find_symbol(code_project, "stale")["total"] == 0
+    assert store.meta(_db(code_project), "extractor") == languages.extractor_stamp()
+
+
+def test_the_extractor_stamp_covers_the_queries_and_the_grammars(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    before = languages.extractor_stamp()
+    languages.extractor_stamp.cache_clear()
+    monkeypatch.setitem(
+        languages.LANGUAGES, "ruby", languages.LANGUAGES["ruby"]._replace(module="no_such_grammar")
+    )
+    try:
+        assert languages.extractor_stamp() != before
+    finally:
+        languages.extractor_stamp.cache_clear()
+    monkeypatch.undo()
+    assert languages.extractor_stamp() == before
+
+
+def test_status_reports_an_outdated_map_as_not_indexed(code_project: Path) -> None:
+    from orkestra.codemap.summary import code_status
+
+    api.index(code_project)
+    assert code_status(code_project)["indexed"] is True
+    with _db(code_project) as db:
+        db.execute("UPDATE meta SET value = 'older' WHERE key = 'extractor'")
+    db.close()
+    status = code_status(code_project)
+    assert status["indexed"] is False
+    assert "out of date" in status["reason"]
+    assert status["hint"] == "orkestra code index"
+
+
 def test_without_the_extra_the_message_names_the_install(
     code_project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

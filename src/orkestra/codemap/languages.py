@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import importlib
 from importlib import resources
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from orkestra.core.errors import OrkestraError
@@ -88,6 +89,37 @@ def load(name: str) -> tuple[Any, Any]:
         raise MissingExtra(f"the {name} grammar is not installed: {INSTALL_HINT}") from exc
     own = resources.files("orkestra.codemap").joinpath(f"queries/{name}.scm").read_text("utf-8")
     return language, ts.Query(language, "\n".join([*shipped, own]))
+
+
+@functools.cache
+def extractor_stamp() -> str:
+    """What the facts stored in a map depend on besides the files: Orkestra's version, the code
+    map's own code and tags queries, and the installed tree-sitter and grammar packages (their
+    files' size and time; nothing is imported). A map stored under another stamp is rebuilt:
+    an upgrade that extracts differently must not leave old facts for unchanged files."""
+    import importlib.util
+    import os
+
+    from orkestra import __version__
+    from orkestra.core.digest import blake2b  # no OpenSSL: `system status` checks the stamp
+
+    digest = blake2b(__version__.encode())
+    here = Path(__file__).parent
+    for source in sorted([*here.glob("*.py"), *here.glob("queries/*.scm")]):
+        digest.update(f"{source.relative_to(here)}\0".encode() + source.read_bytes() + b"\0")
+    for module in sorted({"tree_sitter", *(spec.module for spec in LANGUAGES.values())}):
+        try:
+            found = importlib.util.find_spec(module)
+        except (ImportError, ValueError):
+            found = None
+        origin = found.origin if found is not None else None
+        try:
+            st = os.stat(origin) if origin else None  # noqa: PTH116
+        except OSError:
+            st = None
+        mark = f"{st.st_size}:{st.st_mtime_ns}" if st is not None else "absent"
+        digest.update(f"{module}:{origin}:{mark}\0".encode())
+    return digest.hexdigest()
 
 
 def available() -> bool:

@@ -3,7 +3,9 @@
 An incremental update is one write transaction (`BEGIN IMMEDIATE`): readers see the map before
 or after it, never half of it. A full index is built into a temporary file that then replaces the
 map (`os.replace`), so readers keep the file they opened. A map with an old schema or a damaged
-file is deleted and rebuilt.
+file is deleted and rebuilt, and so is a map another extractor built (`languages.extractor_stamp`:
+another Orkestra version, other tags queries or grammars), whose facts for unchanged files would
+otherwise stay as that extractor left them.
 """
 
 from __future__ import annotations
@@ -80,7 +82,10 @@ def connect(root: Path, *, create: bool) -> sqlite3.Connection:
     if conn is not None:
         conn.close()
     if not create:
-        raise sqlite3.DatabaseError(f"{MAP_PATH} has an old schema or is damaged")
+        raise sqlite3.DatabaseError(
+            f"{MAP_PATH} is out of date (an old schema, or built by another version of the "
+            "extractor or its grammars) or damaged"
+        )
     for suffix in ("", "-wal", "-shm", "-journal"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     return _create(path)
@@ -113,8 +118,11 @@ def add_indexes(conn: sqlite3.Connection) -> None:
 
 
 def _create(path: Path, *, indexes: bool = True) -> sqlite3.Connection:
+    from orkestra.codemap.languages import extractor_stamp
+
     conn = _open(path)
     conn.executescript(TABLES + (INDEXES if indexes else ""))
+    set_meta(conn, "extractor", extractor_stamp())
     conn.execute(f"PRAGMA user_version = {SCHEMA}")
     return conn
 
@@ -126,9 +134,14 @@ def _open(path: Path) -> sqlite3.Connection:
 
 
 def _schema(conn: sqlite3.Connection) -> int:
+    """The map's schema version; -1 for a map of this schema that another extractor built."""
+    from orkestra.codemap.languages import extractor_stamp
+
     version = int(conn.execute("PRAGMA user_version").fetchone()[0])
     if version == SCHEMA:
         conn.execute("SELECT count(*) FROM files").fetchone()
+        if meta(conn, "extractor") != extractor_stamp():
+            return -1
     return version
 
 
