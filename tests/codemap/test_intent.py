@@ -29,6 +29,21 @@ from orkestra.codemap.intent import PROFILES, classify, subject
         ("how are registries rendered", "understand_code", 0.75),
         ("explain the ledger", "understand_code", 0.75),
         ("ledger coverage numbers", "understand_code", 0.40),
+        ("where is `find_root` defined?", "exact_match", 0.90),  # quotes and a few words
+        ("'single quoted words'", "exact_match", 0.90),
+        # apostrophes are not quotes
+        ("the agent's file and the user's lock", "understand_code", 0.40),
+        # in a longer sentence, quotes only mark a name (a commit subject, a question)
+        (
+            "fix(import): a Codex agent without `sandbox_mode` renders back without one",
+            "find_definition",
+            0.60,
+        ),
+        (
+            'why does sync refuse "edited since" files when the lock is fine',
+            "understand_code",
+            0.75,
+        ),
     ],
 )
 def test_first_matching_heuristic_wins(query: str, intent: str, confidence: float) -> None:
@@ -51,3 +66,9 @@ def test_subject_drops_the_words_that_named_the_intent() -> None:
     assert subject("def load_config") == "load_config"
     assert subject("who calls Engine.start?") == "Engine.start"
     assert subject('find "exact words" here') == "exact words"
+
+
+def test_subject_keeps_a_sentence_whose_quotes_only_mark_a_name() -> None:
+    sentence = "a Codex agent without `sandbox_mode` renders back without one"
+    assert subject(sentence) == sentence
+    assert subject("where is `find_root` defined?") == "find_root"

@@ -23,7 +23,13 @@ PROFILES: dict[str, dict[str, float]] = {
 _DEFINITION = re.compile(r"^\s*(def|class|func|import)\s+", re.IGNORECASE)
 _REFERENCES = re.compile(r"\b(who calls|usages of|references to)\b", re.IGNORECASE)
 _IMPACT = re.compile(r"\b(impact|blast radius|what depends on)\b", re.IGNORECASE)
-_QUOTED = re.compile(r"\"[^\"]+\"|'[^']+'|`[^`]+`")
+#: a quoted string: double quotes, backticks, or single quotes that are not apostrophes (the
+#: `'` of "the agent's file" follows a letter)
+_QUOTED = re.compile(r"\"[^\"]+\"|(?<!\w)'[^']+'(?!\w)|`[^`]+`")
+#: a query asks for an exact match when, its quoted string aside, it has at most this many words
+#: (`"not a git repository"`, `where is "x" logged`); in a longer sentence the quotes only mark
+#: a name (`fix: a Codex agent without `sandbox_mode` renders ...`)
+QUOTE_CONTEXT_WORDS = 4
 _ERROR = re.compile(
     r"Traceback \(most recent call last\)|File \"[^\"]+\", line \d+|\b\w+(Error|Exception)\b:"
     r"|^\s*at [\w.$<>]+\(|\bpanic:|\bE\d{3,4}\b"
@@ -50,7 +56,7 @@ def classify(query: str) -> Intent:
         return Intent("impact_analysis", 0.90)
     if _ERROR.search(query):  # before quotes: a traceback line quotes its file name
         return Intent("exact_match", 0.85)
-    if _QUOTED.search(query):
+    if _quoted(query) is not None:
         return Intent("exact_match", 0.90)
     words = query.split()
     if _CAMEL.search(query) or _SNAKE.search(query):
@@ -65,7 +71,16 @@ def subject(query: str) -> str:
     text = _DEFINITION.sub("", query)
     text = _REFERENCES.sub(" ", text)
     text = _IMPACT.sub(" ", text)
-    quoted = _QUOTED.search(text)
-    if quoted:
+    quoted = _quoted(text)
+    if quoted is not None:
         return quoted.group(0)[1:-1]
     return " ".join(text.replace("?", " ").split())
+
+
+def _quoted(query: str) -> re.Match[str] | None:
+    """The query's quoted string when the query is about it (few other words), else None."""
+    found = _QUOTED.search(query)
+    if found is None:
+        return None
+    rest = f"{query[: found.start()]} {query[found.end() :]}".split()
+    return found if len(rest) <= QUOTE_CONTEXT_WORDS else None
