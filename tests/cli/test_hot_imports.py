@@ -72,3 +72,24 @@ def test_search_on_a_fresh_index_does_not_load_the_extractors(warm: Path) -> Non
     out, heavy = _run(warm, "search", "example")
     assert json.loads(out)["results"]
     assert "orkestra.search.extract" not in heavy
+
+
+def test_a_full_validate_does_not_load_jinja(tmp_path: Path) -> None:
+    """`validate` reads the registries, the lock and the managed files; recording its result
+    (the no-op record names the template folders) must not import the template engine."""
+    root = tmp_path / "p"
+    init_project(root)
+    past = time.time() - 3600  # settled: a file written just before the run is not recorded
+    for path in root.rglob("*"):
+        os.utime(path, (past, past), follow_symlinks=False)
+    done = subprocess.run(
+        [sys.executable, "-c",
+         "import sys; from orkestra.cli.entry import main; code = main(sys.argv[1:]); "
+         "print('jinja2' in sys.modules, file=sys.stderr); sys.exit(code)",
+         "--root", str(root), "validate", "--format", "json"],
+        capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["ok"] is True
+    assert done.stderr.strip().splitlines()[-1] == "False"
+    assert list((root / ".orkestra").glob("noop-validate.json"))  # the result was recorded

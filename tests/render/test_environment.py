@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from orkestra.core.errors import InputError
 from orkestra.render import text
-from orkestra.render.environment import Templates, bundled_templates
+from orkestra.render.environment import Templates
+from orkestra.render.template_paths import bundled_templates
 from tests.conftest import write
 
 

@@ -143,7 +143,7 @@ def _hand_edit_output(root: Path) -> None:
 
 
 def _template_override(root: Path) -> None:
-    from orkestra.render.environment import bundled_templates
+    from orkestra.render.template_paths import bundled_templates
 
     target = root / "templates" / "claude" / "agent.md.j2"
     target.parent.mkdir(parents=True, exist_ok=True)

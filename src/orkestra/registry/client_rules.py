@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from orkestra.registry import render_lock
 from orkestra.registry.findings import Finding
 from orkestra.registry.model_rules import claude_accepts
 from orkestra.registry.registry import Registry
@@ -129,7 +130,8 @@ def agents_md_size(reg: Registry) -> Iterator[Finding]:
     """ORK113: the AGENTS.md the agents-md target keeps is over Codex's 32 KiB default."""
     if "agents-md" not in reg.config.targets:
         return
-    path = reg.root / "AGENTS.md"
+    name = render_lock.BLOCK_FILES["agents-md"]
+    path = reg.root / name
     try:
         size = path.lstat().st_size
     except OSError:
@@ -137,8 +139,8 @@ def agents_md_size(reg: Registry) -> Iterator[Finding]:
     if size > CODEX_DOC_LIMIT:
         yield Finding.make(
             "ORK113",
-            f"AGENTS.md is {size} bytes; Codex reads only the first {CODEX_DOC_LIMIT} by "
+            f"{name} is {size} bytes; Codex reads only the first {CODEX_DOC_LIMIT} by "
             "default: raise `project_doc_max_bytes` in .codex/config.toml, or shorten the "
             "registry descriptions the roster lists",
-            "AGENTS.md",
+            name,
         )

@@ -51,6 +51,11 @@ TARGET_FILES: Final[dict[str, frozenset[str]]] = {
     **{t: frozenset() for t in TARGET_ROOTS},
     "cursor": frozenset({".cursor/rules/orkestra.mdc"}),
 }
+#: the instruction file each target shares with the user (only its managed block is Orkestra's)
+BLOCK_FILES: Final[dict[str, str]] = {
+    "agents-md": "AGENTS.md",
+    "copilot": ".github/copilot-instructions.md",
+}
 #: the default name of a ground-truths output: an entry so named may be pruned after a rename
 TRUTHS_NAME: Final = "GROUND_TRUTHS.md"
 #: the managed-block markers of a file Orkestra shares with the user (CLAUDE.md)

@@ -11,27 +11,12 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 
-import orkestra
 from orkestra.core.errors import InputError
 from orkestra.render import text
+from orkestra.render.template_paths import template_folders
 
 if TYPE_CHECKING:
     from orkestra.render.reuse import RenderCache
-
-
-def bundled_templates() -> Path:
-    """The templates shipped with Orkestra: inside the wheel, else the source checkout's."""
-    package = Path(orkestra.__file__).parent
-    installed = package / "templates"
-    if installed.is_dir():
-        return installed
-    return package.parents[1] / "templates"
-
-
-def template_folders(root: Path | None) -> list[Path]:
-    """Where templates are looked up, first match wins: the project's, then the bundled ones."""
-    own = [root / "templates"] if root is not None and (root / "templates").is_dir() else []
-    return [*own, bundled_templates()]
 
 
 def _loader(root: Path | None) -> jinja2.BaseLoader:

@@ -448,7 +448,7 @@ def _evidence(reg: Registry) -> list[str] | None:
 
 def _folders(reg: Registry) -> list[str] | None:
     """The folders the run read, or None when it read what a stat cannot vouch for."""
-    from orkestra.render.environment import template_folders
+    from orkestra.render.template_paths import template_folders
 
     roots = ["registries", *(v.path.rstrip("/") for v in reg.config.vendor_roots), "templates"]
     for folder in template_folders(reg.root):  # the project's (when present) and the bundled
@@ -459,11 +459,11 @@ def _folders(reg: Registry) -> list[str] | None:
 
 def _outputs(root: Path, reg: Registry) -> list[str]:
     """The files validation reads beyond the registry: the lock's entries and managed files."""
+    from orkestra.registry.render_lock import BLOCK_FILES
     from orkestra.render import manifest
-    from orkestra.render.targets import agents_md, copilot
 
     paths = {*manifest.load(root), *manifest.load_servers(root)}
-    paths.update({reg.config.render.claude_md_path, agents_md.PATH, copilot.INSTRUCTIONS})
+    paths.update({reg.config.render.claude_md_path, *BLOCK_FILES.values()})
     return sorted(paths)
 
 

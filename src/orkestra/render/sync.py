@@ -164,7 +164,7 @@ def _render_reusing(root: Path, reg: Registry, targets: list[str]) -> list[Outpu
     """`render_outputs`, reusing the text of every template render whose inputs are unchanged
     since the last sync (`render.reuse`)."""
     from orkestra.render import reuse
-    from orkestra.render.environment import template_folders
+    from orkestra.render.template_paths import template_folders
 
     cache = reuse.open_cache(root, template_folders(root))
     try:

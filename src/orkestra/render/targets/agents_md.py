@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from orkestra.registry import client_rules
+from orkestra.registry import client_rules, render_lock
 from orkestra.registry.registry import Registry
 from orkestra.render.environment import Templates
 from orkestra.render.plan import Output
 from orkestra.render.targets.shared import Composer, managed_file
 
 NAME = "agents-md"
-PATH = "AGENTS.md"
+PATH = render_lock.BLOCK_FILES[NAME]
 #: Codex reads at most this much of the project docs by default (validate warns: ORK113)
 CODEX_LIMIT = client_rules.CODEX_DOC_LIMIT
 

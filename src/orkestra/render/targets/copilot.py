@@ -28,7 +28,7 @@ from orkestra.render.targets.shared import (
 
 NAME = "copilot"
 AGENTS = render_lock.TARGET_ROOTS[NAME][0].rstrip("/")
-INSTRUCTIONS = ".github/copilot-instructions.md"
+INSTRUCTIONS = render_lock.BLOCK_FILES[NAME]
 BODY_LIMIT = 30_000
 
 
