@@ -778,3 +778,126 @@ def test_a_run_across_midnight_is_recorded_under_the_day_it_computed_for(
     monkeypatch.setattr(module, "validate", real)
     assert "ORK104" in {f[2] for f in _reference(proj)[0]}
     assert _fast(proj) == _reference(proj)
+
+
+# --- the record a writing sync leaves -------------------------------------------------------
+
+
+def _written_output(root: Path) -> Path:
+    """The agent output `_reprompt` rewrites."""
+    return root / ".claude" / "agents" / f"{_agent_file(root).stem}.md"
+
+
+def _reprompt(root: Path) -> None:
+    """An edit that changes what the agent's output holds."""
+    path = _agent_file(root)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("Check every migration", "Check each migration", 1), "utf-8")
+    _bump(path)
+
+
+def _record(root: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((root / noop.record_path("sync")).read_text("utf-8"))
+    return data
+
+
+def test_a_write_leaves_a_record_the_next_sync_answers_from(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    _reprompt(proj)
+    wrote = noop.sync_result(proj, "write")
+    assert wrote["written"] >= 2  # the agent's file and the lock
+    expected = _record(proj)["expected"]
+    output = _written_output(proj).relative_to(proj).as_posix()
+    assert expected[output][0] == "file"
+    assert expected["registries/.render-lock.json"][0] == "file"
+    hits = Hits(monkeypatch)
+    answer = noop.sync_result(proj, "check")
+    assert hits.count == 1
+    assert answer == _reference(proj)[1]
+    assert answer["unchanged"] and not answer["updated"]
+    assert _record(proj)["expected"] == {}  # settled: the next no-op only stats
+    assert noop.sync_result(proj, "check") == answer
+    assert hits.count == 2
+
+
+def test_an_output_rewritten_within_the_same_tick_after_a_write_is_caught(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Same size, same mtime: only the content tells the edit apart."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    _reprompt(proj)
+    noop.sync_result(proj, "write")
+    output = _written_output(proj)
+    st = output.stat()
+    text = output.read_text(encoding="utf-8")
+    output.write_text(text.replace("a", "b", 1), encoding="utf-8")
+    os.utime(output, ns=(st.st_atime_ns, st.st_mtime_ns))
+    hits = Hits(monkeypatch)
+    answer = noop.sync_result(proj, "check")
+    assert hits.count == 0
+    assert answer == _reference(proj)[1]
+    assert answer["conflicts"] == [output.relative_to(proj).as_posix()]
+
+
+def test_an_output_made_executable_after_a_write_is_caught(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    _reprompt(proj)
+    noop.sync_result(proj, "write")
+    output = _written_output(proj)
+    st = output.stat()
+    output.chmod(0o755)
+    os.utime(output, ns=(st.st_atime_ns, st.st_mtime_ns))
+    hits = Hits(monkeypatch)
+    answer = noop.sync_result(proj, "check")
+    assert hits.count == 0
+    assert answer == _reference(proj)[1]
+    assert output.relative_to(proj).as_posix() in answer["updated"]
+
+
+def test_a_folder_the_write_shares_with_a_file_of_the_user_gets_no_record(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its listing changed during the run, and not only by what the run wrote."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    mine = proj / ".claude" / "agents" / "hand-made.md"
+    mine.write_text("---\nname: hand-made\n---\n", encoding="utf-8")
+    _bump(mine)
+    noop.sync_result(proj, "write")  # a full run: records (nothing to change)
+    (proj / noop.record_path("sync")).unlink()
+    _reprompt(proj)
+    noop.sync_result(proj, "write")
+    assert not (proj / noop.record_path("sync")).exists()
+    hits = Hits(monkeypatch)
+    assert noop.sync_result(proj, "check") == _reference(proj)[1]
+    assert hits.count == 0
+
+
+def test_a_file_added_beside_the_outputs_after_a_write_is_a_full_run(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    _reprompt(proj)
+    noop.sync_result(proj, "write")
+    stray = proj / ".claude" / "agents" / ".stray.orkestra-999999-1.tmp"
+    stray.write_text("left by a killed run\n", encoding="utf-8")
+    hits = Hits(monkeypatch)
+    assert noop.sync_result(proj, "check") == _reference(proj)[1]
+    assert hits.count == 0
+
+
+def test_a_write_that_deletes_leaves_no_record(proj: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Here a killed run's temporary file, removed by the same write (pruned outputs and
+    emptied shared files are deletions too): the next run decides in full."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    stale = proj / ".claude" / "agents" / ".old.md.orkestra-999999-1.tmp"
+    stale.write_text("left by a killed run\n", encoding="utf-8")
+    _bump(stale)
+    _reprompt(proj)
+    wrote = noop.sync_result(proj, "write")
+    assert wrote["deleted"] == [stale.relative_to(proj).as_posix()]
+    assert wrote["written"] >= 2
+    assert not (proj / noop.record_path("sync")).exists()

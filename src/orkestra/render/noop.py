@@ -1,6 +1,7 @@
 """The whole-run no-op check of `sync` and `validate`: a stat of every input and output.
 
-After a full `validate`, or a full `sync` that changed nothing, the stat identity (size, mtime_ns,
+After a full `validate`, or a full `sync` that changed nothing (or wrote cleanly: `_after_write`,
+with its written files checked by content until they settle), the stat identity (size, mtime_ns,
 ctime_ns, inode, device) of every file the run read is recorded in `.orkestra/noop-<run>.json`
 (derived) with the run's result: each file under `registries/`, the vendor roots and the template
 folders (project and bundled), the rendered outputs and every client's MCP config, and every
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
     from orkestra.render.sync import Mode
 
 #: bump when the record's layout or meaning changes
-SCHEMA = 2
+SCHEMA = 3
 #: the racy window where timestamps have sub-second precision: well above a kernel tick
 FINE_RACY_NS = 100_000_000
 FOLDER = ".orkestra"
@@ -104,6 +105,13 @@ class Trace:
             self.files.add(full)
         elif not full.startswith(self.state) and full != os.devnull:
             self.unfit = True  # the run changed a file: a record would vouch for nothing
+
+    def merge(self, other: Trace) -> None:
+        """Add what `other` (a later stretch of the same run) read."""
+        self.files |= other.files
+        self.folders |= other.folders
+        self.unfit = self.unfit or other.unfit
+        self.git_listed = self.git_listed or other.git_listed
 
     def paths(self) -> tuple[list[str], list[str]]:
         """(files, folders) worth a stat: inside the project relative, elsewhere absolute;
@@ -331,11 +339,63 @@ def recorded(root: Path, run: str) -> Any:
         return None
     if not _well_formed(data) or data["key"] != key(root):
         return None
+    taken = time.time_ns()
     try:
         now = snapshot(root, data["folders"], data["singles"])
     except Unfit:
         return None
-    return data["result"] if now == data["files"] else None
+    expected: dict[str, Any] = data["expected"]
+    if not expected:
+        return data["result"] if now == data["files"] else None
+    recorded_files: dict[str, Any] = data["files"]
+    if now.keys() != recorded_files.keys() or any(
+        now[rel] != ident for rel, ident in recorded_files.items() if rel not in expected
+    ):
+        return None
+    if not all(_as_written(root, rel, want) for rel, want in expected.items()):
+        return None
+    if not any(_racy(now[rel], taken) for rel in expected):  # settled: plain stats from now on
+        _settle(root, run, data, now)
+    return data["result"]
+
+
+def _as_written(root: Path, rel: str, want: Any) -> bool:
+    """True when `rel` still holds what the recording run left there: for a file, the same
+    bytes (or link target) and executable bit (all a later sync compares); for a folder it
+    wrote into, the same names."""
+    from orkestra.registry.render_lock import disk_digest
+
+    if not isinstance(want, list) or not want or rel.startswith(os.sep):
+        return False
+    try:
+        st = os.lstat(f"{root}{os.sep}{rel}")
+    except (OSError, ValueError):
+        return False
+    if want[0] == "listing" and len(want) == 2 and isinstance(want[1], list):
+        if not stat.S_ISDIR(st.st_mode):
+            return False
+        try:
+            return sorted(os.listdir(f"{root}{os.sep}{rel}")) == want[1]  # noqa: PTH208
+        except OSError:
+            return False
+    if want[0] != "file" or len(want) != 3 or not isinstance(want[1], str):
+        return False
+    if stat.S_ISREG(st.st_mode) and bool(st.st_mode & 0o100) != bool(want[2]):
+        return False
+    return disk_digest(root, rel) == want[1]
+
+
+def _settle(root: Path, run: str, data: dict[str, Any], now: dict[str, Any]) -> None:
+    """Rewrite a record whose written files were checked by content as plain stats, once their
+    times are outside the racy window (taken before `now` was): the next no-op only stats."""
+    from orkestra.core import safewrite
+
+    payload = {**data, "files": now, "expected": {}}
+    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    try:
+        safewrite.write_file(root, record_path(run), text, durable=False)
+    except (OSError, OrkestraError, UnicodeEncodeError):
+        return
 
 
 def _well_formed(data: Any) -> bool:
@@ -349,6 +409,8 @@ def _well_formed(data: Any) -> bool:
         and isinstance(data.get("singles"), list)
         and all(isinstance(f, str) for f in data["singles"])
         and isinstance(data.get("files"), dict)
+        and isinstance(data.get("expected"), dict)
+        and set(data["expected"]) <= set(data["files"])
         and "result" in data
     )
 
@@ -377,11 +439,16 @@ def save(
     result: Any,
     trace: Trace,
     stamp: str,
+    written: dict[str, list[Any]] | None = None,
 ) -> None:
     """Record `result` with what the run read (`start`: when it began; `trace`: what it opened
     and listed; `stamp`: the key when it began), unless it read something a stat cannot vouch
     for or the key changed meanwhile (midnight: the result is the old day's). Best effort: an
-    unwritable `.orkestra/` records nothing."""
+    unwritable `.orkestra/` records nothing.
+
+    `written` holds what a writing run put at each of its outputs ([digest, executable]): those
+    files changed during the run, so their stats vouch for nothing yet; the next run checks
+    their content instead, until their times settle (`_settle`)."""
     folders, evidence = _folders(reg), _evidence(reg)
     if folders is None or evidence is None or trace.unfit or not _usable(root, run):
         return
@@ -398,10 +465,12 @@ def save(
         files = snapshot(root, folders, singles)
     except Unfit:
         return
-    if any(_racy(ident, start) for ident in files.values()):
+    expected = _expected(root, files, start, written or {})
+    if expected is None:
         return  # changed too close to the run to vouch for: the next full run records
     payload = {"schema": SCHEMA, "key": stamp, "start": start, "folders": folders,
-               "singles": singles, "files": files, "result": result}  # fmt: skip
+               "singles": singles, "files": files, "expected": expected,
+               "result": result}  # fmt: skip
     from orkestra.core import safewrite
 
     text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
@@ -409,6 +478,32 @@ def save(
         safewrite.write_file(root, record_path(run), text, durable=False)
     except (OSError, OrkestraError, UnicodeEncodeError):  # a file name that is not UTF-8
         return
+
+
+def _expected(
+    root: Path, files: dict[str, Any], start: int, written: dict[str, list[Any]]
+) -> dict[str, list[Any]] | None:
+    """What the next run checks by content instead of by stat: each file this run wrote, and
+    each folder it wrote into (when that folder holds only what the run wrote there). None when
+    anything else changed during the run or just before it."""
+    ways = {rel[:cut] for rel in written for cut in range(len(rel)) if rel[cut] == "/"}
+    expected: dict[str, list[Any]] = {}
+    for rel, ident in files.items():
+        if not _racy(ident, start):
+            continue
+        if rel in written:
+            expected[rel] = ["file", *written[rel]]
+            continue
+        if not written or rel.startswith(os.sep) or rel not in ways:
+            return None
+        try:
+            names = sorted(os.listdir(f"{root}{os.sep}{rel}"))  # noqa: PTH208
+        except OSError:
+            return None
+        if any(f"{rel}/{n}" not in written and f"{rel}/{n}" not in ways for n in names):
+            return None  # something else lies there: its listing vouches for nothing
+        expected[rel] = ["listing", names]
+    return expected
 
 
 def _temporaries(root: Path, listed: list[str]) -> bool:
@@ -501,25 +596,70 @@ def _finding_ok(f: Any) -> bool:
 @gcpause.paused()
 def sync_result(root: Path, mode: Mode) -> dict[str, Any]:
     """Plain `sync` / `sync --check` as a JSON dict: the recorded no-op result when nothing
-    changed, else a full sync (recorded when it found nothing to change)."""
+    changed, else a full sync. It is recorded when it found nothing to change, and after a
+    write that left every output as rendered (the next run is then answered by a stat of the
+    inputs and a content check of the files just written)."""
     root = root.resolve()
     hit = recorded(root, "sync")
     if isinstance(hit, dict) and hit.get("ok") is True:
         return {**hit, "mode": mode}
     from orkestra.registry.loader import load
+    from orkestra.render import writer
     from orkestra.render.sync import sync
 
     stamp, start = key(root), time.time_ns()
     with tracing(root) as trace:
         reg = load(root)
-        report = sync(root, mode=mode, registry=reg)
+        report = sync(root, mode="dry-run" if mode == "write" else mode, registry=reg)
+    if mode == "write":  # applied outside the trace: its writes are what `_after_write` vouches
+        report.mode = "write"
+        report.written = writer.apply(root, report.plan)
     data = report.to_dict()
-    if not report.plan.has_changes() and report.written == 0 and report.ok:
-        from orkestra.render.targets.mcp_config import FILES
-
-        # every client's MCP config: an absent one is only checked to exist (a new one holding
-        # the `orkestra` entry sync would withdraw is a change)
-        servers = (spec.path for spec in FILES.values())
-        singles = sorted({*_outputs(root, reg), *data["unchanged"], *servers})
-        save(root, "sync", start, reg, singles, data, trace, stamp)
+    if not report.ok:
+        return data
+    if not report.plan.has_changes() and report.written == 0:
+        save(root, "sync", start, reg, _singles(root, reg, data), data, trace, stamp)
+    elif mode == "write":
+        after = _after_write(root, reg, report, trace)
+        if after is not None:
+            result, written = after
+            singles = _singles(root, reg, result)
+            save(root, "sync", start, reg, singles, result, trace, stamp, written)
     return data
+
+
+def _singles(root: Path, reg: Registry, data: dict[str, Any]) -> list[str]:
+    """The files a sync's record stats besides the walked folders: what validation reads, the
+    outputs, and every client's MCP config (an absent one is only checked to exist: a new one
+    holding the `orkestra` entry sync would withdraw is a change)."""
+    from orkestra.render.targets.mcp_config import FILES
+
+    servers = (spec.path for spec in FILES.values())
+    return sorted({*_outputs(root, reg), *data["unchanged"], *servers})
+
+
+def _after_write(
+    root: Path, reg: Registry, report: Any, trace: Trace
+) -> tuple[dict[str, Any], dict[str, list[Any]]] | None:
+    """What the next full sync will answer after this write, and what each output now holds;
+    None when that is not certain: the write deleted something (a pruned output, a stale
+    temporary file, a shared file emptied) or validation fails now."""
+    from orkestra.registry.render_lock import digest
+    from orkestra.render.plan import RenderPlan
+    from orkestra.render.sync import SyncReport, check_valid
+
+    plan = report.plan
+    if plan.deleted or plan.conflicts or any(o.remove for o in plan.outputs.values()):
+        return None
+    with tracing(root) as again:  # validation reads the lock and the managed files as written
+        try:
+            warnings = check_valid(reg)
+        except OrkestraError:
+            return None
+    trace.merge(again)
+    settled = RenderPlan(unchanged=sorted(plan.outputs))
+    result = SyncReport("write", report.targets, settled, written=0, warnings=warnings,
+                        skipped_targets=report.skipped_targets).to_dict()  # fmt: skip
+    written = {path: [digest(out.data, link=out.link), out.executable]
+               for path, out in plan.outputs.items()}  # fmt: skip
+    return result, written
