@@ -9,6 +9,7 @@ A function whose nearest enclosing definition is a class-like container is a met
 from __future__ import annotations
 
 import bisect
+import functools
 from typing import Any
 
 from orkestra.codemap import languages
@@ -32,6 +33,8 @@ OWNER_TYPES = frozenset(
 GENERIC_KINDS = frozenset({"function", "type", "module"})
 KIND_ALIASES = {"constructor": "method", "field": "field", "macro": "macro"}
 QUOTES = "\"'`<>"
+#: Python `name = value` assignments, for the class a local name is constructed from
+ASSIGNMENTS = "(assignment left: (identifier) @var right: (_) @value)"
 
 
 def extract(language: str, source: bytes) -> FileFacts:
@@ -82,6 +85,7 @@ def extract(language: str, source: bytes) -> FileFacts:
     def_names = {(d[3].start_byte, d[3].end_byte) for d in defs.values()}
     seen: set[int] = set()
     scope_of = _Scopes(spans)
+    constructed = _constructed(ts, lang, tree, scope_of) if language == "python" else {}
     refs.sort(key=lambda ref: ref[0] != "base")  # a superclass use is a "base" first of all
     for kind, _node, name_node in refs:
         if (name_node.start_byte, name_node.end_byte) in def_names:
@@ -92,6 +96,9 @@ def extract(language: str, source: bytes) -> FileFacts:
         name = _text(name_node)
         member = _is_member(name_node)
         point = name_node.start_point
+        scope = scope_of(name_node.start_byte)
+        owner = _owner(name_node) if member else ""
+        owner = constructed.get((scope, owner)) or constructed.get(("", owner)) or owner
         facts.refs.append(
             Ref(
                 name=name,
@@ -99,8 +106,8 @@ def extract(language: str, source: bytes) -> FileFacts:
                 col=point[1] + 1,
                 kind=kind,
                 member=member,
-                scope=scope_of(name_node.start_byte),
-                owner=_owner(name_node) if member else "",
+                scope=scope,
+                owner=owner,
             )
         )
     facts.refs.sort(key=lambda r: (r.line, r.col, r.name))
@@ -291,6 +298,31 @@ def _is_member(name_node: Any) -> bool:
     return bool(parent.start_byte != name_node.start_byte)
 
 
+@functools.cache
+def _assignments(ts: Any, lang: Any) -> Any:
+    return ts.Query(lang, ASSIGNMENTS)
+
+
+def _constructed(ts: Any, lang: Any, tree: Any, scope_of: _Scopes) -> dict[tuple[str, str], str]:
+    """(scope, name) -> class for a Python name that a scope only ever assigns one class's
+    instance (`ledger = Ledger()`, `s = gs.Square(2)`): `ledger.add` is then `Ledger`'s `add`.
+    A name also assigned anything else in that scope is left out."""
+    seen: dict[tuple[str, str], str] = {}
+    for _index, match in ts.QueryCursor(_assignments(ts, lang)).matches(tree.root_node):
+        var, value = match["var"][0], match["value"][0]
+        key = (scope_of(var.start_byte), _text(var))
+        made = ""
+        if value.type == "call":
+            fn = value.child_by_field_name("function")
+            if fn is not None and fn.type == "attribute":
+                fn = fn.child_by_field_name("attribute")
+            made = _text(fn) if fn is not None and fn.type == "identifier" else ""
+        if not made[:1].isupper() or seen.get(key, made) != made:
+            made = "?"
+        seen[key] = made
+    return {key: made for key, made in seen.items() if made != "?"}
+
+
 def _owner(name_node: Any) -> str:
     """The plain name a member (`_is_member`) is accessed on (`st` in `st.Total`), else ""."""
     parent = name_node.parent
@@ -308,6 +340,9 @@ def _owner(name_node: Any) -> str:
         or parent.child_by_field_name("scope")
         or parent.named_children[0]
     )
+    called = owner.child_by_field_name("function") if owner is not None else None
+    if owner is not None and owner.type == "call" and called and _text(called) == "super":
+        return "super"  # Python `super().name`, `super(C, self).name`: a base's, never C's own
     if owner is None or owner.start_byte == name_node.start_byte or owner.type not in OWNER_TYPES:
         return ""
     return _text(owner)

@@ -27,6 +27,27 @@ BUILTIN_TYPES = frozenset(
 SELF_NAMES = frozenset({"self", "this", "Self", "$this", "static", "super", "parent"})
 #: languages whose module import binds the module path's last name
 BINDS_LAST = frozenset({"java", "php"})
+#: the public attributes of Python's built-in str, bytes, dict, list, set, tuple, int and float:
+#: on a receiver of unknown type (`", ".join`, `data.items()`) the built-in is the likely owner,
+#: a definition outside the map, so such a name is never "the one in the map" (bench_refs: a map
+#: class's `join`/`items`/`get` answered 4% of these right)
+PY_BUILTIN_ATTRS = frozenset(
+    {
+        "add", "append", "as_integer_ratio", "bit_count", "bit_length", "capitalize", "casefold",
+        "center", "clear", "conjugate", "copy", "count", "decode", "denominator", "difference",
+        "difference_update", "discard", "encode", "endswith", "expandtabs", "extend", "find",
+        "format", "format_map", "from_bytes", "fromhex", "fromkeys", "get", "hex", "imag", "index",
+        "insert", "intersection", "intersection_update", "is_integer", "isalnum", "isalpha",
+        "isascii", "isdecimal", "isdigit", "isdisjoint", "isidentifier", "islower", "isnumeric",
+        "isprintable", "isspace", "issubset", "issuperset", "istitle", "isupper", "items", "join",
+        "keys", "ljust", "lower", "lstrip", "maketrans", "numerator", "partition", "pop",
+        "popitem", "real", "remove", "removeprefix", "removesuffix", "replace", "reverse", "rfind",
+        "rindex", "rjust", "rpartition", "rsplit", "rstrip", "setdefault", "sort", "split",
+        "splitlines", "startswith", "strip", "swapcase", "symmetric_difference",
+        "symmetric_difference_update", "title", "to_bytes", "translate", "union", "update",
+        "upper", "values", "zfill"
+    }
+)  # fmt: skip
 
 
 class Def(NamedTuple):
@@ -190,6 +211,10 @@ class Resolver:
                 if found is not None:
                     return found
             return None
+        if member and language == "python" and self._untyped_builtin(fid, name, owner):
+            return None
+        if member and language == "python" and owner == "super":
+            return self._inherited(name, scope)  # never the enclosing class's own `name`
         local = self._local(fid, name, member, scope, language, owner)
         if local is not None:
             return local
@@ -212,7 +237,25 @@ class Resolver:
                 return found
         if (fid, name) in self.external:
             return None
-        return self._global(fid, name, member, language, owner)
+        found = self._global(fid, name, member, language, owner)
+        if found is None and member and language == "python" and is_type_name(owner):
+            return self._base_member(name, owner)
+        return found
+
+    def _untyped_builtin(self, fid: int, name: str, owner: str) -> bool:
+        """`x.join` where `x` is neither this object, a type nor an imported name: a built-in
+        type's attribute as likely as any namesake in the map."""
+        return (
+            name in PY_BUILTIN_ATTRS
+            and owner not in SELF_NAMES
+            and not is_type_name(owner)
+            and (fid, owner) not in self.bindings
+        )
+
+    def _base_member(self, name: str, owner: str) -> int | None:
+        """`Sub.name` / `Sub().name` defined in a superclass of the one class `Sub` of the map."""
+        classes = {d.qualname for d in self.by_name.get(owner, []) if d.kind in CONTAINERS}
+        return self._inherited(name, classes.pop()) if len(classes) == 1 else None
 
     def _real_owner(self, fid: int, owner: str, scope: str) -> str:
         """The class an imported owner name stands for (an alias or a re-export's alias)."""
