@@ -440,6 +440,7 @@ def save(
     trace: Trace,
     stamp: str,
     written: dict[str, list[Any]] | None = None,
+    marks: dict[str, Any] | None = None,
 ) -> None:
     """Record `result` with what the run read (`start`: when it began; `trace`: what it opened
     and listed; `stamp`: the key when it began), unless it read something a stat cannot vouch
@@ -448,7 +449,9 @@ def save(
 
     `written` holds what a writing run put at each of its outputs ([digest, executable]): those
     files changed during the run, so their stats vouch for nothing yet; the next run checks
-    their content instead, until their times settle (`_settle`)."""
+    their content instead, until their times settle (`_settle`). `marks` holds the identity of
+    each output and folder on their way right after the write: one that changed since, even back
+    to the same bytes, may have shown the validation after the write something else."""
     folders, evidence = _folders(reg), _evidence(reg)
     if folders is None or evidence is None or trace.unfit or not _usable(root, run):
         return
@@ -465,7 +468,7 @@ def save(
         files = snapshot(root, folders, singles)
     except Unfit:
         return
-    expected = _expected(root, files, start, written or {})
+    expected = _expected(root, files, start, written or {}, marks or {})
     if expected is None:
         return  # changed too close to the run to vouch for: the next full run records
     payload = {"schema": SCHEMA, "key": stamp, "start": start, "folders": folders,
@@ -480,17 +483,30 @@ def save(
         return
 
 
+def _ways(paths: Any) -> set[str]:
+    """Every folder on the way to `paths` (relative, without the project itself)."""
+    return {rel[:cut] for rel in paths for cut in range(len(rel)) if rel[cut] == "/"}
+
+
 def _expected(
-    root: Path, files: dict[str, Any], start: int, written: dict[str, list[Any]]
+    root: Path,
+    files: dict[str, Any],
+    start: int,
+    written: dict[str, list[Any]],
+    marks: dict[str, Any],
 ) -> dict[str, list[Any]] | None:
     """What the next run checks by content instead of by stat: each file this run wrote, and
     each folder it wrote into (when that folder holds only what the run wrote there). None when
-    anything else changed during the run or just before it."""
-    ways = {rel[:cut] for rel in written for cut in range(len(rel)) if rel[cut] == "/"}
+    anything else changed during the run or just before it, or one of those changed after the
+    write (its identity is not its `marks` one: the validation after the write may have read
+    something else, even if it is back to the same bytes or names now)."""
+    ways = _ways(written)
     expected: dict[str, list[Any]] = {}
     for rel, ident in files.items():
         if not _racy(ident, start):
             continue
+        if (rel in written or rel in ways) and (rel not in marks or marks[rel] != ident):
+            return None
         if rel in written:
             expected[rel] = ["file", *written[rel]]
             continue
@@ -622,9 +638,9 @@ def sync_result(root: Path, mode: Mode) -> dict[str, Any]:
     elif mode == "write":
         after = _after_write(root, reg, report, trace)
         if after is not None:
-            result, written = after
+            result, written, marks = after
             singles = _singles(root, reg, result)
-            save(root, "sync", start, reg, singles, result, trace, stamp, written)
+            save(root, "sync", start, reg, singles, result, trace, stamp, written, marks)
     return data
 
 
@@ -640,7 +656,7 @@ def _singles(root: Path, reg: Registry, data: dict[str, Any]) -> list[str]:
 
 def _after_write(
     root: Path, reg: Registry, report: Any, trace: Trace
-) -> tuple[dict[str, Any], dict[str, list[Any]]] | None:
+) -> tuple[dict[str, Any], dict[str, list[Any]], dict[str, Any]] | None:
     """What the next full sync will answer after this write, and what each output now holds;
     None when that is not certain: the write deleted something (a pruned output, a stale
     temporary file, a shared file emptied) or validation fails now."""
@@ -651,6 +667,9 @@ def _after_write(
     plan = report.plan
     if plan.deleted or plan.conflicts or any(o.remove for o in plan.outputs.values()):
         return None
+    # as the write left them (`_expected` refuses any that changed after this)
+    marks = {rel: _identity(f"{root}{os.sep}{rel}", links=True)
+             for rel in (*plan.outputs, *_ways(plan.outputs))}  # fmt: skip
     with tracing(root) as again:  # validation reads the lock and the managed files as written
         try:
             warnings = check_valid(reg)
@@ -662,4 +681,4 @@ def _after_write(
                         skipped_targets=report.skipped_targets).to_dict()  # fmt: skip
     written = {path: [digest(out.data, link=out.link), out.executable]
                for path, out in plan.outputs.items()}  # fmt: skip
-    return result, written
+    return result, written, marks

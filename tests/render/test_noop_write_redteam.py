@@ -1,0 +1,255 @@
+"""Attacks on the record a writing `sync` leaves (`noop._after_write`): after each, what
+`sync_result` answers is what a full run answers, and no user file is lost."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from orkestra.render import noop, writer
+from orkestra.render import sync as sync_module
+from orkestra.render.sync import sync
+from tests.render.conftest import build_rich
+from tests.render.test_noop_fast import (
+    Hits,
+    _agent_file,
+    _record,
+    _reference,
+    _reprompt,
+    _with_evidence,
+    _written_output,
+)
+from tests.render.test_noop_fast import _no_racy_window as _no_racy_window  # autouse
+
+TODAY = "2026-11-30"
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("redteam") / "proj"
+    os.environ["ORKESTRA_TODAY"] = TODAY
+    try:
+        build_rich(root)
+        sync(root, mode="write")
+    finally:
+        del os.environ["ORKESTRA_TODAY"]
+    old = time.time_ns() - 10 * noop.RACY_NS
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            os.utime(Path(dirpath) / name, ns=(old, old))
+    return root
+
+
+@pytest.fixture
+def proj(template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "proj"
+    shutil.copytree(template, root, symlinks=True)
+    monkeypatch.setenv("ORKESTRA_TODAY", TODAY)
+    return root
+
+
+def _check(root: Path) -> dict[str, Any]:
+    return noop.sync_result(root, "check")
+
+
+def _recorded_write(root: Path) -> dict[str, Any]:
+    """A writing sync that leaves a record checked by content."""
+    _reprompt(root)
+    wrote = noop.sync_result(root, "write")
+    assert wrote["written"] >= 2
+    assert _record(root)["expected"]
+    return wrote
+
+
+def _age(root: Path) -> None:
+    """Every file and folder of the project changed long ago (none is racy)."""
+    old = time.time_ns() - 10 * noop.RACY_NS - 10**10
+    for dirpath, dirs, files in os.walk(root):
+        for name in [*files, *dirs]:
+            os.utime(Path(dirpath) / name, ns=(old, old), follow_symlinks=False)
+    os.utime(root, ns=(old, old))
+
+
+def _same_stat_rewrite(path: Path, data: bytes) -> None:
+    """Rewrite `path` in place keeping its size and mtime (an edit within the same tick)."""
+    st = path.lstat()
+    assert len(data) == st.st_size
+    path.write_bytes(data)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+def test_the_lock_rewritten_within_the_tick_after_a_write_is_caught(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _recorded_write(proj)
+    lock = proj / "registries" / ".render-lock.json"
+    text = lock.read_bytes()
+    i = text.index(b'"sha256": "') + len(b'"sha256": "')
+    flipped = text[:i] + (b"0" if text[i : i + 1] != b"0" else b"1") + text[i + 1 :]
+    _same_stat_rewrite(lock, flipped)
+    hits = Hits(monkeypatch)
+    assert _check(proj) == _reference(proj)[1]
+    assert hits.count == 0
+
+
+def test_an_output_swapped_for_a_symlink_to_the_same_bytes_is_a_full_run(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _recorded_write(proj)
+    output = _written_output(proj)
+    copy = proj / "elsewhere.md"
+    copy.write_bytes(output.read_bytes())
+    output.unlink()
+    output.symlink_to(copy)
+    hits = Hits(monkeypatch)
+    answer = _check(proj)
+    assert answer == _reference(proj)[1]
+    assert hits.count == 0 and not answer["ok"]
+
+
+def test_an_output_swapped_for_a_folder_is_a_full_run(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _recorded_write(proj)
+    output = _written_output(proj)
+    output.unlink()
+    output.mkdir()
+    hits = Hits(monkeypatch)
+    assert _check(proj) == _reference(proj)[1]
+    assert hits.count == 0
+
+
+def test_an_output_made_unreadable_after_a_write_is_a_full_run(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root reads anything")
+    _recorded_write(proj)
+    output = _written_output(proj)
+    output.chmod(0)
+    try:
+        hits = Hits(monkeypatch)
+        assert _check(proj) == _reference(proj)[1]
+        assert hits.count == 0
+    finally:
+        output.chmod(0o644)
+
+
+def test_a_user_file_dropped_beside_a_written_skill_is_a_full_run(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _recorded_write(proj)
+    folders = [p.parent for p in (proj / ".claude" / "skills").rglob("SKILL.md")]
+    mine = sorted(folders)[0] / "NOTES.md"
+    mine.write_text("mine\n", encoding="utf-8")
+    hits = Hits(monkeypatch)
+    assert _check(proj) == _reference(proj)[1]
+    assert hits.count == 0
+    assert mine.read_text(encoding="utf-8") == "mine\n"
+
+
+def test_a_registry_file_edited_while_the_write_runs_leaves_no_record(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = writer.apply
+
+    def apply_then_edit(root: Path, plan: Any, **kw: Any) -> int:
+        done = real(root, plan, **kw)
+        path = _agent_file(root)
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text.replace("Check each migration", "Check all migrations"), "utf-8")
+        return done
+
+    monkeypatch.setattr(writer, "apply", apply_then_edit)
+    _reprompt(proj)
+    noop.sync_result(proj, "write")
+    monkeypatch.setattr(writer, "apply", real)
+    assert not (proj / noop.record_path("sync")).exists()
+    hits = Hits(monkeypatch)
+    answer = _check(proj)
+    assert answer == _reference(proj)[1]
+    assert hits.count == 0 and not answer["ok"]
+
+
+def test_another_sync_writing_meanwhile_leaves_a_record_only_for_what_is_on_disk(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second sync (with the registry changed again) writes between our write and record."""
+    real = writer.apply
+
+    def apply_then_other(root: Path, plan: Any, **kw: Any) -> int:
+        done = real(root, plan, **kw)
+        path = _agent_file(root)
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text.replace("Check each migration", "Check all migrations"), "utf-8")
+        monkeypatch.setattr(writer, "apply", real)
+        sync(root, mode="write")
+        return done
+
+    monkeypatch.setattr(writer, "apply", apply_then_other)
+    _reprompt(proj)
+    noop.sync_result(proj, "write")
+    monkeypatch.setattr(writer, "apply", real)
+    hits = Hits(monkeypatch)
+    assert _check(proj) == _reference(proj)[1]
+    assert hits.count == 0
+
+
+def test_a_killed_write_s_temporary_file_then_a_sync(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _recorded_write(proj)
+    stale = _written_output(proj).with_name(".x.md.orkestra-999999-1.tmp")
+    stale.write_text("half\n", encoding="utf-8")
+    hits = Hits(monkeypatch)
+    assert noop.sync_result(proj, "write") == {
+        **_reference_after_write(proj, stale),
+    }
+    assert hits.count == 0
+    assert not stale.exists()
+    assert _check(proj) == _reference(proj)[1]
+
+
+def _reference_after_write(root: Path, stale: Path) -> dict[str, Any]:
+    rel = stale.relative_to(root).as_posix()
+    ref = _reference(root)[1]
+    return {**ref, "ok": True, "mode": "write", "deleted": [rel]}
+
+
+def test_a_file_validation_reads_moved_away_and_back_during_it_is_a_full_run(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Truth evidence names an output; while the post-write validation runs, a tool moves it
+    away and back (same bytes, same inode, same mtime): the warnings that validation counted
+    (ORK105, evidence missing) are not what the files now give."""
+    output = _written_output(proj)
+    _with_evidence(proj, output.relative_to(proj).as_posix())
+    sync(proj, mode="write")  # GROUND_TRUTHS.md, at the root: written once, then settled
+    _age(proj)
+    _reprompt(proj)
+    real = sync_module.check_valid
+    calls = [0]
+
+    def racing(reg: Any) -> int:
+        calls[0] += 1
+        if calls[0] == 1:
+            return real(reg)
+        aside = output.with_name("aside")
+        output.rename(aside)
+        try:
+            return real(reg)
+        finally:
+            aside.rename(output)
+
+    monkeypatch.setattr(sync_module, "check_valid", racing)
+    assert noop.sync_result(proj, "write")["warnings"] == 1
+    monkeypatch.setattr(sync_module, "check_valid", real)
+    assert calls[0] == 2
+    hits = Hits(monkeypatch)
+    assert _check(proj) == _reference(proj)[1]
+    assert hits.count == 0
