@@ -1,7 +1,8 @@
 """False Python reference edges found by benchmarks/bench_refs.py (jedi as the oracle) on real code:
 a built-in type's method on a receiver of unknown type is not a namesake class's method in the
 map, `super()` never means the enclosing class's own member, and a name constructed from a class
-reaches that class's (and its bases') members."""
+reaches that class's (and its bases') members; a module's name reaches that module's names only,
+and a module outside the map owns its members."""
 
 from __future__ import annotations
 
@@ -45,6 +46,22 @@ class Audited(Ledger):
 
 class Plain(Ledger):
     pass
+
+
+class Switch:
+    def disable(self):
+        return False
+"""
+
+READ = """import gc
+from app import codec
+from app import jsonio as js
+
+
+def read(raw):
+    gc.disable()
+    first = codec.loads(raw)
+    return js.loads(first)
 """
 
 USE = """from app.models import Audited, Ledger, Plain
@@ -67,21 +84,32 @@ def book():
 """
 
 
+TOP = {"loads"}  #: top-level names told apart by their file
+
+
 @pytest.fixture
 def edges(project: Path) -> dict[tuple[str, str], str | None]:
-    """`path:line name` -> the resolved definition's qualified name (None: unresolved)."""
+    """`path:line name` -> the resolved definition's qualified name (`file:name` for the names
+    in TOP; None: unresolved)."""
     write(project, "src/app/models.py", MODELS)
     write(project, "src/app/use.py", USE)
+    write(project, "src/app/read.py", READ)
+    write(project, "src/app/codec.py", "def loads(text):\n    return text\n")
+    write(project, "src/app/jsonio.py", "def loads(text):\n    return text\n")
     git(project, "init", "-q")
     git(project, "add", "-A")
     git(project, "commit", "-qm", "init")
     api.index(project)
     with sqlite3.connect(store.map_path(project)) as conn:
         rows = conn.execute(
-            "SELECT f.path, r.line, r.name, s.qualname FROM refs r JOIN files f ON f.id = r.file_id"
-            " LEFT JOIN symbols s ON s.id = r.target"
+            "SELECT f.path, r.line, r.name, s.qualname, t.path FROM refs r"
+            " JOIN files f ON f.id = r.file_id LEFT JOIN symbols s ON s.id = r.target"
+            " LEFT JOIN files t ON t.id = s.file_id"
         ).fetchall()
-    return {(f"{path}:{line}", name): qual for path, line, name, qual in rows}
+    return {
+        (f"{path}:{line}", name): (f"{where.rsplit('/', 1)[-1]}:{qual}" if qual in TOP else qual)
+        for path, line, name, qual, where in rows
+    }
 
 
 def test_a_builtin_types_method_on_an_unknown_receiver_is_no_class_of_the_map(
@@ -107,3 +135,9 @@ def test_a_name_constructed_from_a_class_reaches_its_members_and_its_bases(
     assert edges[("src/app/use.py:14", "total")] == "Audited.total"
     assert edges[("src/app/use.py:16", "total")] == "Ledger.total"  # inherited by Plain
     assert edges[("src/app/use.py:17", "total")] == "Ledger.total"
+
+
+def test_a_module_bound_by_name_owns_its_members(edges: dict[tuple[str, str], str | None]) -> None:
+    assert edges[("src/app/read.py:7", "disable")] is None  # gc's, not Switch.disable
+    assert edges[("src/app/read.py:8", "loads")] == "codec.py:loads"
+    assert edges[("src/app/read.py:9", "loads")] == "jsonio.py:loads"  # not codec's (first)

@@ -70,6 +70,12 @@ def _module_name(module: str) -> str:
     return last if "." not in last.lstrip(".") else last.lstrip(".").split(".")[0]
 
 
+def _module_file(path: str) -> str:
+    """The module a Python file is: `a/b/store.py` -> store, `a/pkg/__init__.py` -> pkg."""
+    parts = path.rsplit("/", 2)
+    return parts[-2] if parts[-1] == "__init__.py" and len(parts) > 1 else parts[-1][:-3]
+
+
 def _last(qualname: str) -> str:
     return qualname.rsplit(".", 1)[-1]
 
@@ -169,10 +175,15 @@ class Resolver:
             bound = alias or _module_name(module)
             if bound:
                 self.modules[(fid, bound)].extend(found)
+        python = self.files[fid][1] == "python"
         if not found:
             if alias or (real and real != "*"):
                 self.external.add((fid, alias or real))
+            elif python and not name and module.strip("."):  # `import gc` binds `gc`
+                self.external.add((fid, module.lstrip(".").split(".")[0]))
             return
+        if python and real and any(_module_file(self.files[t][0]) == real for t in found):
+            self.modules[(fid, alias or real)].extend(found)  # `from pkg import mod`: a module
         self.imported[fid].extend(t for t in found if t not in self.imported[fid])
         if real and real != "*":
             self.bindings[(fid, alias or real)].append((real, found))
@@ -211,6 +222,8 @@ class Resolver:
                 if found is not None:
                     return found
             return None
+        if member and language == "python" and (fid, owner) in self.external:
+            return None  # `gc.disable`, `Path.cwd`: a member of something outside the map
         if member and language == "python" and self._untyped_builtin(fid, name, owner):
             return None
         if member and language == "python" and owner == "super":
