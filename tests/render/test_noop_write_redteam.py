@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import time
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from orkestra.core import yamlio
 from orkestra.render import noop, writer
 from orkestra.render import sync as sync_module
 from orkestra.render.sync import sync
@@ -253,3 +255,117 @@ def test_a_file_validation_reads_moved_away_and_back_during_it_is_a_full_run(
     hits = Hits(monkeypatch)
     assert _check(proj) == _reference(proj)[1]
     assert hits.count == 0
+
+
+def _relink(root: Path) -> Path:
+    """The vendor skill's link, removed so the next write makes it again."""
+    link = root / ".claude" / "skills" / "acme-pdf"
+    assert link.is_symlink()
+    link.unlink()
+    return link
+
+
+def test_a_link_swapped_for_a_file_holding_its_digest_text_is_a_full_run(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A written link and a regular file holding `symlink:<target>` share a digest; only the
+    kind of file tells them apart (a full run plans the file's replacement)."""
+    link = _relink(proj)
+    _reprompt(proj)
+    noop.sync_result(proj, "write")
+    assert _record(proj)["expected"][link.relative_to(proj).as_posix()]
+    target = str(link.readlink())
+    link.unlink()
+    link.write_bytes(b"symlink:" + os.fsencode(target))
+    hits = Hits(monkeypatch)
+    answer = _check(proj)
+    assert answer == _reference(proj)[1]
+    assert hits.count == 0 and not answer["ok"]
+
+
+def test_a_file_swapped_for_a_link_whose_text_is_its_bytes_is_a_full_run(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The other way round: a written file whose bytes read `symlink:<text>` (a hand-made
+    reference in a skill) replaced by a link to `<text>`."""
+    guide = proj / "registries" / "skills" / "domains" / "schema-migration" / "references"
+    (guide / "guide.md").write_text("symlink:elsewhere", encoding="utf-8")
+    _reprompt(proj)
+    noop.sync_result(proj, "write")
+    output = proj / ".claude" / "skills" / "schema-migration" / "references" / "guide.md"
+    assert output.read_text(encoding="utf-8") == "symlink:elsewhere"
+    assert _record(proj)["expected"][output.relative_to(proj).as_posix()]
+    output.unlink()
+    output.symlink_to("elsewhere")
+    hits = Hits(monkeypatch)
+    answer = _check(proj)
+    assert answer == _reference(proj)[1]
+    assert hits.count == 0 and not answer["ok"]
+
+
+def test_a_write_that_crosses_midnight_before_its_validation_leaves_no_record(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = writer.apply
+
+    def apply_at_midnight(root: Path, plan: Any, **kw: Any) -> int:
+        done = real(root, plan, **kw)
+        monkeypatch.setenv("ORKESTRA_TODAY", "2026-12-01")
+        return done
+
+    monkeypatch.setattr(writer, "apply", apply_at_midnight)
+    _reprompt(proj)
+    noop.sync_result(proj, "write")
+    assert not (proj / noop.record_path("sync")).exists()
+
+
+@pytest.mark.parametrize(
+    "forge",
+    [
+        lambda rel, want: {rel: ["file", want[1]]},
+        lambda rel, want: {rel: ["file", want[1], want[2], "x"]},
+        lambda rel, want: {rel: ["listing", [1, None]]},
+        lambda rel, want: {rel: ["listing", "abc"]},
+        lambda rel, want: {rel: [["file"], want[1], want[2]]},
+        lambda rel, want: {rel: {"file": want[1]}},
+        lambda rel, want: {rel: []},
+        lambda rel, want: {"../" + rel: want},
+        lambda rel, want: {rel + "\0": want},
+        lambda rel, want: {rel: ["listing", []]},
+    ],
+)
+def test_a_forged_or_damaged_expected_entry_is_a_full_run(
+    proj: Path, monkeypatch: pytest.MonkeyPatch, forge: Any
+) -> None:
+    _recorded_write(proj)
+    path = proj / noop.record_path("sync")
+    data = _record(proj)
+    rel = _written_output(proj).relative_to(proj).as_posix()
+    forged = forge(rel, data["expected"][rel])
+    for key in forged:
+        data["files"].setdefault(key, data["files"][rel])
+    data["expected"] = {**{k: v for k, v in data["expected"].items() if k != rel}, **forged}
+    data["result"] = {**data["result"], "warnings": 99}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert _check(proj) == _reference(proj)[1]
+
+
+def test_every_client_target_converges_in_one_write(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Shared files in client folders (MCP configs, copilot instructions): what the record says
+    the next run answers is what it answers."""
+    config = proj / "registries" / "orkestra.yaml"
+    data = yamlio.loads(config.read_text(encoding="utf-8"))
+    data["targets"] = ["claude", "agents-md", "codex", "cursor", "gemini", "copilot"]
+    config.write_text(yamlio.dumps(data), encoding="utf-8")
+    sync(proj, mode="write")
+    _age(proj)
+    _reprompt(proj)
+    noop.sync_result(proj, "write")
+    assert len({rel.split("/")[0] for rel in _record(proj)["expected"]}) > 2
+    hits = Hits(monkeypatch)
+    assert _check(proj) == _reference(proj)[1]
+    assert noop.sync_result(proj, "write") == {**_reference(proj)[1], "mode": "write"}
+    assert _check(proj) == _reference(proj)[1]
+    assert hits.count == 3

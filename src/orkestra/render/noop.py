@@ -361,7 +361,7 @@ def recorded(root: Path, run: str) -> Any:
 
 def _as_written(root: Path, rel: str, want: Any) -> bool:
     """True when `rel` still holds what the recording run left there: for a file, the same
-    bytes (or link target) and executable bit (all a later sync compares); for a folder it
+    kind, bytes (or link target) and executable bit (all a later sync compares); for a folder it
     wrote into, the same names."""
     from orkestra.registry.render_lock import disk_digest
 
@@ -378,11 +378,13 @@ def _as_written(root: Path, rel: str, want: Any) -> bool:
             return sorted(os.listdir(f"{root}{os.sep}{rel}")) == want[1]  # noqa: PTH208
         except OSError:
             return False
-    if want[0] != "file" or len(want) != 3 or not isinstance(want[1], str):
+    if len(want) != 3 or not isinstance(want[1], str):
         return False
-    if stat.S_ISREG(st.st_mode) and bool(st.st_mode & 0o100) != bool(want[2]):
+    if want[0] == "link":  # a link's digest is a file's holding `symlink:<target>`: kinds differ
+        return stat.S_ISLNK(st.st_mode) and disk_digest(root, rel) == want[1]
+    if want[0] != "file" or not stat.S_ISREG(st.st_mode):
         return False
-    return disk_digest(root, rel) == want[1]
+    return bool(st.st_mode & 0o100) == bool(want[2]) and disk_digest(root, rel) == want[1]
 
 
 def _settle(root: Path, run: str, data: dict[str, Any], now: dict[str, Any]) -> None:
@@ -447,9 +449,9 @@ def save(
     for or the key changed meanwhile (midnight: the result is the old day's). Best effort: an
     unwritable `.orkestra/` records nothing.
 
-    `written` holds what a writing run put at each of its outputs ([digest, executable]): those
-    files changed during the run, so their stats vouch for nothing yet; the next run checks
-    their content instead, until their times settle (`_settle`). `marks` holds the identity of
+    `written` holds what a writing run put at each of its outputs (["file" or "link", digest,
+    executable]): those files changed during the run, so their stats vouch for nothing yet; the
+    next run checks their content instead, until their times settle (`_settle`). `marks` holds the identity of
     each output and folder on their way right after the write: one that changed since, even back
     to the same bytes, may have shown the validation after the write something else."""
     folders, evidence = _folders(reg), _evidence(reg)
@@ -508,7 +510,7 @@ def _expected(
         if (rel in written or rel in ways) and (rel not in marks or marks[rel] != ident):
             return None
         if rel in written:
-            expected[rel] = ["file", *written[rel]]
+            expected[rel] = list(written[rel])
             continue
         if not written or rel.startswith(os.sep) or rel not in ways:
             return None
@@ -679,6 +681,6 @@ def _after_write(
     settled = RenderPlan(unchanged=sorted(plan.outputs))
     result = SyncReport("write", report.targets, settled, written=0, warnings=warnings,
                         skipped_targets=report.skipped_targets).to_dict()  # fmt: skip
-    written = {path: [digest(out.data, link=out.link), out.executable]
-               for path, out in plan.outputs.items()}  # fmt: skip
+    written = {path: ["file" if out.link is None else "link", digest(out.data, link=out.link),
+                      out.executable] for path, out in plan.outputs.items()}  # fmt: skip
     return result, written, marks
