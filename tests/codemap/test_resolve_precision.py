@@ -2,7 +2,7 @@
 a built-in type's method on a receiver of unknown type is not a namesake class's method in the
 map, `super()` never means the enclosing class's own member, and a name constructed from a class
 reaches that class's (and its bases') members; a module's name reaches that module's names only,
-and a module outside the map owns its members."""
+a module outside the map owns its members, and `a.B.name` / a class of this file is that class's."""
 
 from __future__ import annotations
 
@@ -54,6 +54,7 @@ class Switch:
 """
 
 READ = """import gc
+import typer
 from app import codec
 from app import jsonio as js
 
@@ -61,7 +62,23 @@ from app import jsonio as js
 def read(raw):
     gc.disable()
     first = codec.loads(raw)
+    typer.main.disable()
     return js.loads(first)
+"""
+
+HANDLERS = """from app import models
+
+
+class Rotating(models.Ledger):
+    def total(self):
+        return models.Ledger.total(self)
+
+
+def check(entry):
+    class Audited(models.Ledger):
+        pass
+
+    return Audited.add(Audited(), entry)
 """
 
 USE = """from app.models import Audited, Ledger, Plain
@@ -94,6 +111,7 @@ def edges(project: Path) -> dict[tuple[str, str], str | None]:
     write(project, "src/app/models.py", MODELS)
     write(project, "src/app/use.py", USE)
     write(project, "src/app/read.py", READ)
+    write(project, "src/app/handlers.py", HANDLERS)
     write(project, "src/app/codec.py", "def loads(text):\n    return text\n")
     write(project, "src/app/jsonio.py", "def loads(text):\n    return text\n")
     git(project, "init", "-q")
@@ -138,6 +156,16 @@ def test_a_name_constructed_from_a_class_reaches_its_members_and_its_bases(
 
 
 def test_a_module_bound_by_name_owns_its_members(edges: dict[tuple[str, str], str | None]) -> None:
-    assert edges[("src/app/read.py:7", "disable")] is None  # gc's, not Switch.disable
-    assert edges[("src/app/read.py:8", "loads")] == "codec.py:loads"
-    assert edges[("src/app/read.py:9", "loads")] == "jsonio.py:loads"  # not codec's (first)
+    assert edges[("src/app/read.py:8", "disable")] is None  # gc's, not Switch.disable
+    assert edges[("src/app/read.py:9", "loads")] == "codec.py:loads"
+    assert edges[("src/app/read.py:11", "loads")] == "jsonio.py:loads"  # not codec's (first)
+    assert edges[("src/app/read.py:10", "disable")] is None  # typer.main's
+
+
+def test_a_dotted_class_or_a_class_of_this_file_owns_the_member(
+    edges: dict[tuple[str, str], str | None],
+) -> None:
+    # `models.Ledger.total(self)` in Rotating.total: the base's, not Rotating's own
+    assert edges[("src/app/handlers.py:6", "total")] == "Ledger.total"
+    # this file's nested `Audited` inherits Ledger.add; models.Audited.add is a namesake
+    assert edges[("src/app/handlers.py:13", "add")] == "Ledger.add"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import re
 from typing import Any
 
 from orkestra.codemap import languages
@@ -35,6 +36,7 @@ KIND_ALIASES = {"constructor": "method", "field": "field", "macro": "macro"}
 QUOTES = "\"'`<>"
 #: Python `name = value` assignments, for the class a local name is constructed from
 ASSIGNMENTS = "(assignment left: (identifier) @var right: (_) @value)"
+DOTTED = re.compile(r"\w+(?:\.\w+)+")
 
 
 def extract(language: str, source: bytes) -> FileFacts:
@@ -343,6 +345,8 @@ def _owner(name_node: Any) -> str:
     called = owner.child_by_field_name("function") if owner is not None else None
     if owner is not None and owner.type == "call" and called and _text(called) == "super":
         return "super"  # Python `super().name`, `super(C, self).name`: a base's, never C's own
+    if owner is not None and owner.type == "attribute" and DOTTED.fullmatch(_text(owner)):
+        return _text(owner)  # Python `logging.FileHandler.emit`, `typer.main.get_command`
     if owner is None or owner.start_byte == name_node.start_byte or owner.type not in OWNER_TYPES:
         return ""
     return _text(owner)

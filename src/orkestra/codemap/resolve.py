@@ -222,6 +222,18 @@ class Resolver:
                 if found is not None:
                     return found
             return None
+        if member and language == "python" and "." in owner:  # `mod.Class.name`, `a.b.name`
+            if (fid, owner.partition(".")[0]) in self.external:
+                return None
+            last = owner.rsplit(".", 1)[-1]
+            owner = last if is_type_name(last) else ""
+        if member and language == "python" and is_type_name(owner):
+            mine = [d for d in self.by_file.get((fid, owner), []) if d.kind in CONTAINERS]
+            seen = [d for d in mine if visible(d.parent, scope)] or mine
+            if seen:  # a class of this file: its members or its bases', not a namesake's
+                cls = max(seen, key=lambda d: (len(d.parent), -d.id)).qualname
+                own = [d for d in self.by_file.get((fid, name), []) if d.parent == cls]
+                return own[0].id if own else self._inherited(name, cls)
         if member and language == "python" and (fid, owner) in self.external:
             return None  # `gc.disable`, `Path.cwd`: a member of something outside the map
         if member and language == "python" and self._untyped_builtin(fid, name, owner):
