@@ -369,3 +369,87 @@ def test_every_client_target_converges_in_one_write(
     assert noop.sync_result(proj, "write") == {**_reference(proj)[1], "mode": "write"}
     assert _check(proj) == _reference(proj)[1]
     assert hits.count == 3
+
+
+def test_a_settle_racing_another_write_never_vouches_for_the_new_state(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One run settles the old record while another (the registry edited again) writes and
+    records: the settled record holds the stats the first run saw, so it answers nothing."""
+    _recorded_write(proj)
+    real = noop._settle
+    others: list[dict[str, Any]] = []
+
+    def settle_late(*args: Any) -> None:
+        if not others:
+            path = _agent_file(proj)
+            text = path.read_text(encoding="utf-8")
+            path.write_text(text.replace("Check each", "Check all"), encoding="utf-8")
+            others.append(noop.sync_result(proj, "write"))
+        real(*args)
+
+    monkeypatch.setattr(noop, "_settle", settle_late)
+    stale = _check(proj)
+    monkeypatch.setattr(noop, "_settle", real)
+    assert others and others[0]["written"] >= 2
+    assert stale["ok"] and not stale["updated"]
+    assert _record(proj)["expected"] == {}  # the old result, settled over the new record
+    hits = Hits(monkeypatch)
+    assert _check(proj) == _reference(proj)[1]
+    assert hits.count == 0
+
+
+def test_a_registry_file_edited_during_the_validation_after_the_write_leaves_no_record(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = sync_module.check_valid
+    calls = [0]
+
+    def editing(reg: Any) -> int:
+        calls[0] += 1
+        if calls[0] == 2:
+            path = _agent_file(proj)
+            path.write_text(path.read_text(encoding="utf-8") + "# later\n", encoding="utf-8")
+        return real(reg)
+
+    monkeypatch.setattr(sync_module, "check_valid", editing)
+    _reprompt(proj)
+    noop.sync_result(proj, "write")
+    monkeypatch.setattr(sync_module, "check_valid", real)
+    assert calls[0] == 2
+    assert not (proj / noop.record_path("sync")).exists()
+
+
+@pytest.mark.parametrize("inside", [True, False])
+def test_a_shared_instructions_file_edited_within_the_tick_after_a_write(
+    proj: Path, monkeypatch: pytest.MonkeyPatch, inside: bool
+) -> None:
+    """`.github/copilot-instructions.md` holds the user's text around Orkestra's block: an edit
+    in the block (a full run updates it) or around it (a full run keeps it), same size, same
+    mtime, right after the write that rewrote it."""
+    config = proj / "registries" / "orkestra.yaml"
+    data = yamlio.loads(config.read_text(encoding="utf-8"))
+    data["targets"] = ["claude", "copilot"]
+    data["render"] = {"claude_md": False}
+    config.write_text(yamlio.dumps(data), encoding="utf-8")
+    shared = proj / ".github" / "copilot-instructions.md"
+    sync(proj, mode="write")
+    shared.write_text(shared.read_text(encoding="utf-8") + "\nMine: keep it.\n", "utf-8")
+    _age(proj)
+    path = _agent_file(proj)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("reviews migrations", "reviews each migration"), "utf-8")
+    noop.sync_result(proj, "write")
+    rel = shared.relative_to(proj).as_posix()
+    assert _record(proj)["expected"][rel][0] == "file"
+    now = shared.read_text(encoding="utf-8")
+    old, new = ("reviews each", "REVIEWS EACH") if inside else ("Mine: keep", "MINE: KEEP")
+    _same_stat_rewrite(shared, now.replace(old, new, 1).encode())
+    hits = Hits(monkeypatch)
+    answer = _check(proj)
+    assert answer == _reference(proj)[1]
+    assert hits.count == 0
+    assert (rel in answer["updated"]) is inside
+    noop.sync_result(proj, "write")  # the user's text around the block survives
+    assert ("MINE: KEEP" in shared.read_text(encoding="utf-8")) is not inside
+    assert _check(proj) == _reference(proj)[1]
