@@ -453,3 +453,23 @@ def test_a_shared_instructions_file_edited_within_the_tick_after_a_write(
     noop.sync_result(proj, "write")  # the user's text around the block survives
     assert ("MINE: KEEP" in shared.read_text(encoding="utf-8")) is not inside
     assert _check(proj) == _reference(proj)[1]
+
+
+def test_racy_window_kept_a_check_right_after_a_write_then_a_same_tick_edit(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The real racy windows: the check right after the write is answered by content (settled
+    or not), and an edit keeping size and mtime after it is still seen."""
+    _age(proj)
+    _reprompt(proj)
+    coarse = proj.joinpath("registries").stat().st_ctime_ns % 1_000_000_000 == 0
+    time.sleep(2.1 if coarse else 0.2)  # the copy's and the edit's ctimes out of the window
+    noop.sync_result(proj, "write")
+    hits = Hits(monkeypatch)
+    assert _check(proj) == _reference(proj)[1]
+    assert hits.count == 1
+    output = _written_output(proj)
+    _same_stat_rewrite(output, output.read_bytes().replace(b"each", b"EACH", 1))
+    answer = _check(proj)
+    assert answer == _reference(proj)[1]
+    assert hits.count == 1 and not answer["ok"]
