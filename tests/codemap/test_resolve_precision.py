@@ -100,6 +100,25 @@ def book():
     return ledger.total()
 """
 
+LOGS = """def debug(msg):
+    return msg
+
+
+def get_logger():
+    def emit(msg):
+        return msg
+
+    return emit
+"""
+
+GO = """from app.logs import get_logger
+
+
+def go():
+    log = get_logger()
+    log.debug("x")
+    return log.emit("y")
+"""
 
 TOP = {"loads"}  #: top-level names told apart by their file
 
@@ -112,6 +131,8 @@ def edges(project: Path) -> dict[tuple[str, str], str | None]:
     write(project, "src/app/use.py", USE)
     write(project, "src/app/read.py", READ)
     write(project, "src/app/handlers.py", HANDLERS)
+    write(project, "src/app/logs.py", LOGS)
+    write(project, "src/app/go.py", GO)
     write(project, "src/app/codec.py", "def loads(text):\n    return text\n")
     write(project, "src/app/jsonio.py", "def loads(text):\n    return text\n")
     git(project, "init", "-q")
@@ -169,3 +190,11 @@ def test_a_dotted_class_or_a_class_of_this_file_owns_the_member(
     assert edges[("src/app/handlers.py:6", "total")] == "Ledger.total"
     # this file's nested `Audited` inherits Ledger.add; models.Audited.add is a namesake
     assert edges[("src/app/handlers.py:13", "add")] == "Ledger.add"
+
+
+def test_a_member_is_no_imported_module_function_nor_a_nested_function(
+    edges: dict[tuple[str, str], str | None],
+) -> None:
+    assert edges[("src/app/go.py:6", "debug")] is None  # `log` is no module: not logs.debug
+    assert edges[("src/app/go.py:7", "emit")] is None  # get_logger.emit is nobody's member
+    assert edges[("src/app/go.py:5", "get_logger")] == "get_logger"

@@ -256,10 +256,12 @@ class Resolver:
                 found = self._exported(target, real, 0)
                 if found is not None:
                     return found
+        python_member = member and language == "python"
         for target in self.imported.get(fid, []):
             found = self._exported(target, name, 0, member=member, owner=owner)
-            if found is not None:
-                return found
+            if found is None or (python_member and "." not in self.quals[found]):
+                continue  # `x.debug` is not module `logging`'s function `debug`: `x` is no module
+            return found
         if (fid, name) in self.external:
             return None
         found = self._global(fid, name, member, language, owner)
@@ -393,7 +395,11 @@ class Resolver:
         top = [d for d in defs if self._top(d)]
         if top:
             return top[0].id
-        members = [d for d in defs if member and d.parent and _owned(d, owner)]
+        members = [
+            d for d in defs
+            if member and d.parent and _owned(d, owner)
+            and (self.is_member(d) or d.parent in self.containers)
+        ]  # fmt: skip  # a function nested in a function is no one's member
         if len({d.parent for d in members}) == 1:  # several classes' `name`: cannot tell which
             return members[0].id
         if hops >= MAX_HOPS:
