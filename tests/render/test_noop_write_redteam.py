@@ -473,3 +473,22 @@ def test_racy_window_kept_a_check_right_after_a_write_then_a_same_tick_edit(
     answer = _check(proj)
     assert answer == _reference(proj)[1]
     assert hits.count == 1 and not answer["ok"]
+
+
+def test_evidence_the_write_brings_back_is_counted_as_the_next_run_counts_it(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Truth evidence names an output that is missing (ORK105) until the write recreates it:
+    the record holds the warnings of the files as written, not the ones the write began with."""
+    output = _written_output(proj)
+    _with_evidence(proj, output.relative_to(proj).as_posix())
+    sync(proj, mode="write")
+    _age(proj)
+    output.unlink()
+    wrote = noop.sync_result(proj, "write")
+    assert output.relative_to(proj).as_posix() in wrote["created"]
+    hits = Hits(monkeypatch)
+    answer = _check(proj)
+    assert answer == _reference(proj)[1]
+    assert hits.count == 1
+    assert answer["warnings"] == wrote["warnings"] - 1
