@@ -492,3 +492,34 @@ def test_evidence_the_write_brings_back_is_counted_as_the_next_run_counts_it(
     assert answer == _reference(proj)[1]
     assert hits.count == 1
     assert answer["warnings"] == wrote["warnings"] - 1
+
+
+def test_client_mcp_configs_rewritten_by_a_server_rename_converge_in_one_write(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The MCP config a sync writes depends on the lock's record of the servers it wrote last
+    time (which the same write replaces): the next full run must still find it unchanged."""
+    config = proj / "registries" / "orkestra.yaml"
+    data = yamlio.loads(config.read_text(encoding="utf-8"))
+    data["targets"] = ["cursor", "gemini"]
+    data["render"] = {"claude_md": False}
+    config.write_text(yamlio.dumps(data), encoding="utf-8")
+    servers = proj / "registries" / "mcp.yaml"
+    lake = {"url": "https://mcp.example.com/lake", "headers": {"Authorization": "Bearer x"}}
+    servers.write_text(yamlio.dumps({"github": {"command": "npx"}, "lake": lake}), "utf-8")
+    sync(proj, mode="write")
+    mine = proj / ".cursor" / "mcp.json"
+    held = json.loads(mine.read_text(encoding="utf-8"))
+    held["mcpServers"]["mine"] = {"command": "my-server"}
+    mine.write_text(json.dumps(held, indent=2) + "\n", encoding="utf-8")
+    sync(proj, mode="write")
+    _age(proj)
+    servers.write_text(yamlio.dumps({"github": {"command": "gh"}, "lake2": lake}), "utf-8")
+    wrote = noop.sync_result(proj, "write")
+    assert ".cursor/mcp.json" in wrote["updated"]
+    assert ".cursor/mcp.json" in _record(proj)["expected"]
+    hits = Hits(monkeypatch)
+    assert _check(proj) == _reference(proj)[1]
+    assert hits.count == 1
+    after = json.loads(mine.read_text(encoding="utf-8"))["mcpServers"]
+    assert {"github", "lake2", "mine"} <= set(after) and "lake" not in after  # the user's kept
