@@ -325,6 +325,16 @@ def _constructed(ts: Any, lang: Any, tree: Any, scope_of: _Scopes) -> dict[tuple
     return {key: made for key, made in seen.items() if made != "?"}
 
 
+def _python_owner(owner: Any) -> str:
+    """`super` for `super().name` / `super(C, self).name` (a base's, never C's own); the dotted
+    text of `logging.FileHandler.emit` / `typer.main.get_command`; else ""."""
+    if owner.type == "call":
+        called = owner.child_by_field_name("function")
+        return "super" if called is not None and _text(called) == "super" else ""
+    text = _text(owner)
+    return text if DOTTED.fullmatch(text) else ""
+
+
 def _owner(name_node: Any) -> str:
     """The plain name a member (`_is_member`) is accessed on (`st` in `st.Total`), else ""."""
     parent = name_node.parent
@@ -342,11 +352,8 @@ def _owner(name_node: Any) -> str:
         or parent.child_by_field_name("scope")
         or parent.named_children[0]
     )
-    called = owner.child_by_field_name("function") if owner is not None else None
-    if owner is not None and owner.type == "call" and called and _text(called) == "super":
-        return "super"  # Python `super().name`, `super(C, self).name`: a base's, never C's own
-    if owner is not None and owner.type == "attribute" and DOTTED.fullmatch(_text(owner)):
-        return _text(owner)  # Python `logging.FileHandler.emit`, `typer.main.get_command`
+    if owner is not None and owner.type in ("call", "attribute"):
+        return _python_owner(owner)
     if owner is None or owner.start_byte == name_node.start_byte or owner.type not in OWNER_TYPES:
         return ""
     return _text(owner)
