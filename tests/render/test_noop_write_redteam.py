@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from orkestra.core import yamlio
 from orkestra.render import noop, writer
@@ -20,6 +22,7 @@ from tests.render.conftest import build_rich
 from tests.render.test_noop_fast import (
     Hits,
     _agent_file,
+    _outcome,
     _record,
     _reference,
     _reprompt,
@@ -523,3 +526,66 @@ def test_client_mcp_configs_rewritten_by_a_server_rename_converge_in_one_write(
     assert hits.count == 1
     after = json.loads(mine.read_text(encoding="utf-8"))["mcpServers"]
     assert {"github", "lake2", "mine"} <= set(after) and "lake" not in after  # the user's kept
+
+
+def _flip_in_place(root: Path, rel: str) -> None:
+    path = root / rel
+    if path.is_file() and not path.is_symlink():
+        data = path.read_bytes()
+        _same_stat_rewrite(path, data.replace(b"a", b"b", 1) if b"a" in data else data)
+
+
+def _unlink_skill(root: Path) -> None:
+    link = root / ".claude" / "skills" / "acme-pdf"
+    if link.is_symlink():
+        link.unlink()
+
+
+def _relink_as_text(root: Path) -> None:
+    link = root / ".claude" / "skills" / "acme-pdf"
+    if link.is_symlink():
+        target = str(link.readlink())
+        link.unlink()
+        link.write_bytes(b"symlink:" + os.fsencode(target))
+
+
+def _write(root: Path) -> None:
+    _outcome(lambda: noop.sync_result(root, "write"))  # a conflict or a damaged lock: refused
+
+
+ATTACKS: dict[str, Any] = {
+    "reprompt": _reprompt,
+    "write": _write,
+    "agent output, same tick": lambda r: _flip_in_place(r, _written_output(r).relative_to(r)),
+    "lock, same tick": lambda r: _flip_in_place(r, "registries/.render-lock.json"),
+    "link dropped": _unlink_skill,
+    "link as its digest text": _relink_as_text,
+    "user file in a skill": lambda r: (r / ".claude/skills/example-skill/x.md").write_text("x"),
+    "output made executable": lambda r: _written_output(r).chmod(0o755),
+    "nothing": lambda _r: None,
+}
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(attacks=st.lists(st.sampled_from(sorted(ATTACKS)), min_size=1, max_size=6))
+@example(attacks=["link dropped", "write", "link as its digest text"])
+def test_after_any_attack_sequence_the_answer_is_the_full_run_s(
+    attacks: list[str], template: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    root = tmp_path_factory.mktemp("attacks") / "proj"
+    shutil.copytree(template, root, symlinks=True)
+    os.environ["ORKESTRA_TODAY"] = TODAY
+    try:
+        for name in ["reprompt", "write", *attacks, "nothing"]:
+            ATTACKS[name](root)
+            if name == "write":
+                continue  # the next attack meets the record before a check settles it
+            expected = _reference(root)[1]
+            for _ in range(2):
+                assert _outcome(lambda: _check(root)) == expected, name
+    finally:
+        del os.environ["ORKESTRA_TODAY"]
