@@ -451,9 +451,9 @@ def save(
 
     `written` holds what a writing run put at each of its outputs (["file" or "link", digest,
     executable]): those files changed during the run, so their stats vouch for nothing yet; the
-    next run checks their content instead, until their times settle (`_settle`). `marks` holds the identity of
-    each output and folder on their way right after the write: one that changed since, even back
-    to the same bytes, may have shown the validation after the write something else."""
+    next run checks their content instead, until their times settle (`_settle`). `marks` holds
+    the identity of each output and folder on their way right after the write: one that changed
+    since, even back to the same bytes, may have shown the validation after it something else."""
     folders, evidence = _folders(reg), _evidence(reg)
     if folders is None or evidence is None or trace.unfit or not _usable(root, run):
         return
