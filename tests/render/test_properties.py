@@ -24,7 +24,10 @@ _text = st.text(
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     description=_text,
-    prompt=st.text(st.characters(blacklist_characters="\x00"), max_size=200),  # NUL: an error
+    # NUL and lone surrogates are refused on reading (ORK001), so they never reach a render
+    prompt=st.text(
+        st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=200
+    ),
 )
 def test_render_twice_no_change_and_frontmatter_parses(description: str, prompt: str) -> None:
     root = Path(tempfile.mkdtemp(prefix="orkestra-prop-"))
