@@ -901,3 +901,21 @@ def test_a_write_that_deletes_leaves_no_record(proj: Path, monkeypatch: pytest.M
     assert wrote["deleted"] == [stale.relative_to(proj).as_posix()]
     assert wrote["written"] >= 2
     assert not (proj / noop.record_path("sync")).exists()
+
+
+def test_a_write_into_the_project_folder_leaves_no_record(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CLAUDE.md is written beside the user's own files: the folder's listing changed during
+    the run, and not only by the run (the next run decides in full, then records)."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    (proj / "CLAUDE.md").unlink()
+    _reprompt(proj)
+    wrote = noop.sync_result(proj, "write")
+    assert "CLAUDE.md" in wrote["created"]
+    assert not (proj / noop.record_path("sync")).exists()
+    hits = Hits(monkeypatch)
+    assert noop.sync_result(proj, "check") == _reference(proj)[1]
+    assert hits.count == 0
+    assert noop.sync_result(proj, "check") == _reference(proj)[1]
+    assert hits.count == 1  # recorded by the full run after it

@@ -669,6 +669,8 @@ def _after_write(
     plan = report.plan
     if plan.deleted or plan.conflicts or any(o.remove for o in plan.outputs.values()):
         return None
+    if any("/" not in path for path in (*plan.created, *plan.updated)):
+        return None  # the project folder's listing changed, and it holds the user's files too
     # as the write left them (`_expected` refuses any that changed after this)
     marks = {rel: _identity(f"{root}{os.sep}{rel}", links=True)
              for rel in (*plan.outputs, *_ways(plan.outputs))}  # fmt: skip
