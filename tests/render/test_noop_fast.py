@@ -822,40 +822,54 @@ def test_a_write_leaves_a_record_the_next_sync_answers_from(
     assert hits.count == 2
 
 
-def test_an_output_rewritten_within_the_same_tick_after_a_write_is_caught(
-    proj: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Same size, same mtime: only the content tells the edit apart."""
+def _after_a_write(
+    proj: Path, monkeypatch: pytest.MonkeyPatch, change: Callable[[Path], None]
+) -> dict[str, Any]:
+    """`change` the agent output a write just made, keeping its mtime; the next check must be
+    a full run (not answered from the write's record) and answer what a full run does."""
     monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
     _reprompt(proj)
     noop.sync_result(proj, "write")
     output = _written_output(proj)
     st = output.stat()
-    text = output.read_text(encoding="utf-8")
-    output.write_text(text.replace("a", "b", 1), encoding="utf-8")
-    os.utime(output, ns=(st.st_atime_ns, st.st_mtime_ns))
+    change(output)
+    if output.exists():
+        os.utime(output, ns=(st.st_atime_ns, st.st_mtime_ns))
     hits = Hits(monkeypatch)
-    answer = noop.sync_result(proj, "check")
+    answer: dict[str, Any] = noop.sync_result(proj, "check")
     assert hits.count == 0
     assert answer == _reference(proj)[1]
-    assert answer["conflicts"] == [output.relative_to(proj).as_posix()]
+    return answer
+
+
+def test_an_output_rewritten_within_the_same_tick_after_a_write_is_caught(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Same size, same mtime: only the content tells the edit apart."""
+
+    def same_size(output: Path) -> None:
+        output.write_text(output.read_text("utf-8").replace("a", "b", 1), encoding="utf-8")
+
+    answer = _after_a_write(proj, monkeypatch, same_size)
+    assert answer["conflicts"] == [_written_output(proj).relative_to(proj).as_posix()]
 
 
 def test_an_output_made_executable_after_a_write_is_caught(
     proj: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
-    _reprompt(proj)
-    noop.sync_result(proj, "write")
-    output = _written_output(proj)
-    st = output.stat()
-    output.chmod(0o755)
-    os.utime(output, ns=(st.st_atime_ns, st.st_mtime_ns))
-    hits = Hits(monkeypatch)
-    answer = noop.sync_result(proj, "check")
-    assert hits.count == 0
-    assert answer == _reference(proj)[1]
-    assert output.relative_to(proj).as_posix() in answer["updated"]
+    answer = _after_a_write(proj, monkeypatch, lambda output: output.chmod(0o755))
+    assert _written_output(proj).relative_to(proj).as_posix() in answer["updated"]
+
+
+def test_a_file_added_beside_the_outputs_after_a_write_is_a_full_run(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def stray(output: Path) -> None:
+        left = output.parent / ".stray.orkestra-999999-1.tmp"
+        left.write_text("left by a killed run\n", encoding="utf-8")
+
+    answer = _after_a_write(proj, monkeypatch, stray)
+    assert answer["deleted"] == [".claude/agents/.stray.orkestra-999999-1.tmp"]
 
 
 def test_a_folder_the_write_shares_with_a_file_of_the_user_gets_no_record(
@@ -871,19 +885,6 @@ def test_a_folder_the_write_shares_with_a_file_of_the_user_gets_no_record(
     _reprompt(proj)
     noop.sync_result(proj, "write")
     assert not (proj / noop.record_path("sync")).exists()
-    hits = Hits(monkeypatch)
-    assert noop.sync_result(proj, "check") == _reference(proj)[1]
-    assert hits.count == 0
-
-
-def test_a_file_added_beside_the_outputs_after_a_write_is_a_full_run(
-    proj: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
-    _reprompt(proj)
-    noop.sync_result(proj, "write")
-    stray = proj / ".claude" / "agents" / ".stray.orkestra-999999-1.tmp"
-    stray.write_text("left by a killed run\n", encoding="utf-8")
     hits = Hits(monkeypatch)
     assert noop.sync_result(proj, "check") == _reference(proj)[1]
     assert hits.count == 0
