@@ -79,19 +79,26 @@ def run(*args: str) -> None:
 
 
 #: the floor of any tree-sitter index (a subprocess, as the index is): start Python, load the
-#: grammars and queries, read every git-tracked file of a supported language and parse it; with
-#: `tags`, also run the tags queries over each tree. Nothing is stored.
+#: grammars, read every git-tracked file of a supported language and parse it; with `tags`, also
+#: compile each language's tags queries and run them over each tree. Nothing is stored.
 FLOOR = """
-import subprocess, sys
+import importlib, subprocess, sys
 from orkestra.codemap import languages
 ts = languages.require()
 tags = sys.argv[1] == "tags"
+grammars = {}
+def grammar(language):
+    if language not in grammars:
+        spec = languages.LANGUAGES[language]
+        module = importlib.import_module(spec.module)
+        grammars[language] = ts.Language(getattr(module, spec.factory)())
+    return grammars[language]
 names = subprocess.run(["git", "ls-files", "-z"], capture_output=True, check=True).stdout
 for name in names.decode().split("\\0"):
     language = languages.language_of(name)
     if language is None:
         continue
-    lang, query = languages.load(language)
+    lang, query = languages.load(language) if tags else (grammar(language), None)
     with open(name, "rb") as f:
         tree = ts.Parser(lang).parse(f.read())
     if tags:
