@@ -98,28 +98,20 @@ def extractor_stamp() -> str:
     files' size and time; nothing is imported). A map stored under another stamp is rebuilt:
     an upgrade that extracts differently must not leave old facts for unchanged files."""
     import importlib.util
-    import os
 
     from orkestra import __version__
     from orkestra.core.digest import blake2b  # no OpenSSL: `system status` checks the stamp
+    from orkestra.core.stamp import file_marks
 
-    digest = blake2b(__version__.encode())
     here = Path(__file__).parent
-    for source in sorted([*here.glob("*.py"), *here.glob("queries/*.scm")]):
-        digest.update(f"{source.relative_to(here)}\0".encode() + source.read_bytes() + b"\0")
+    paths: list[str | Path] = sorted([*here.glob("*.py"), *here.glob("queries/*.scm")])
     for module in sorted({"tree_sitter", *(spec.module for spec in LANGUAGES.values())}):
         try:
             found = importlib.util.find_spec(module)
         except (ImportError, ValueError):
             found = None
-        origin = found.origin if found is not None else None
-        try:
-            st = os.stat(origin) if origin else None  # noqa: PTH116
-        except OSError:
-            st = None
-        mark = f"{st.st_size}:{st.st_mtime_ns}" if st is not None else "absent"
-        digest.update(f"{module}:{origin}:{mark}\0".encode())
-    return digest.hexdigest()
+        paths.append(found.origin if found is not None and found.origin else f"<{module}>")
+    return blake2b("|".join([__version__, *file_marks(paths)]).encode()).hexdigest()
 
 
 def available() -> bool:

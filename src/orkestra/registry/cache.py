@@ -63,16 +63,13 @@ def stamp() -> str:
     """The version key: Orkestra's version, the cache schema and the loader's own sources (an
     edited model or loader in a development checkout must not reuse old results)."""
     from orkestra import __version__
+    from orkestra.core.stamp import file_marks
 
     package = Path(__file__).parent.parent
-    parts = [__version__, str(SCHEMA)]
     paths = [package / rel for rel in _SOURCES]
     with os.scandir(package / "registry" / "models") as entries:
         paths += sorted(Path(e.path) for e in entries if e.name.endswith(".py"))
-    for path in paths:
-        st = path.stat()
-        parts.append(f"{path.name}:{st.st_size}:{st.st_mtime_ns}")
-    return "|".join(parts)
+    return "|".join([__version__, str(SCHEMA), *file_marks(paths)])
 
 
 class Hit:

@@ -222,6 +222,7 @@ def key(root: Path) -> str:
     ownership check and configuration)."""
     import orkestra
     from orkestra.core.clock import today
+    from orkestra.core.stamp import file_marks
 
     script = (Path(sys.executable).parent / "orkestra").is_file()
     parts = [orkestra.__version__, str(SCHEMA), sys.version, today().isoformat(), str(root)]
@@ -237,9 +238,7 @@ def key(root: Path) -> str:
     parts += [sys.executable, str(script)]
     for dirpath, dirnames, filenames in os.walk(Path(orkestra.__file__).parent):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-        for name in sorted(filenames):
-            st = (Path(dirpath) / name).lstat()
-            parts.append(f"{dirpath}/{name}:{st.st_size}:{st.st_mtime_ns}")
+        parts += file_marks(f"{dirpath}/{name}" for name in sorted(filenames))
     return "|".join(parts)
 
 

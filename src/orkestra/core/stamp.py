@@ -1,0 +1,23 @@
+"""The keys of derived state: which versions of which files an answer was computed with.
+
+Standard library only: the no-op record and `system status` build their keys at start-up.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+
+def file_marks(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
+    """`path:size:mtime_ns` of each file (`path:absent` when it cannot be stat'ed; a symlink is
+    not followed): an edit, a replacement or an upgrade changes it, for the price of a stat."""
+    marks = []
+    for path in paths:
+        try:
+            st = os.lstat(path)
+        except (OSError, ValueError):
+            marks.append(f"{os.fspath(path)}:absent")
+            continue
+        marks.append(f"{os.fspath(path)}:{st.st_size}:{st.st_mtime_ns}")
+    return marks
