@@ -358,29 +358,34 @@ def test_the_cli_answers_a_no_op_from_the_record_with_the_same_output(
     assert check.exit_code == 1
 
 
-def test_a_file_the_run_read_is_recorded_even_when_nobody_listed_it(
-    proj: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """An input a later change adds to validation, outside every listed folder, still counts."""
+def _validation_also_reads(monkeypatch: pytest.MonkeyPatch, path: Path) -> None:
+    """Validation gains a finding whose message is `path`'s text: an input no listed folder
+    holds (as a later rule might add)."""
     from orkestra.registry import validate as module
     from orkestra.registry.findings import Finding, Report
 
     real = module.validate
-    extra = proj / "docs" / "policy.txt"
-    extra.parent.mkdir()
-    extra.write_text("v1\n", encoding="utf-8")
 
     def reading(reg: Any) -> Report:
-        text = extra.read_text(encoding="utf-8").strip()
-        return Report((*real(reg).findings, Finding.make("ORK108", text, "docs/policy.txt", 1)))
+        text = path.read_text(encoding="utf-8").strip()
+        return Report((*real(reg).findings, Finding.make("ORK108", text, "x", 1)))
 
     monkeypatch.setattr(module, "validate", reading)
     monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+
+
+def test_a_file_the_run_read_is_recorded_even_when_nobody_listed_it(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An input a later change adds to validation, outside every listed folder, still counts."""
+    extra = proj / "docs" / "policy.txt"
+    extra.parent.mkdir()
+    extra.write_text("v1\n", encoding="utf-8")
+    _validation_also_reads(monkeypatch, extra)
     noop.validate_report(proj)
     record = json.loads((proj / noop.record_path("validate")).read_text(encoding="utf-8"))
     assert "docs/policy.txt" in record["singles"]
     assert "v1" in {f.message for f in noop.validate_report(proj).findings}
-    _append(extra, "v2\n")
     extra.write_text("v2\n", encoding="utf-8")
     _bump(extra)
     assert "v2" in {f.message for f in noop.validate_report(proj).findings}
@@ -428,19 +433,9 @@ def test_recording_runs_with_the_collector_paused(
 def test_a_file_read_outside_the_project_is_recorded_by_its_absolute_path(
     proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from orkestra.registry import validate as module
-    from orkestra.registry.findings import Finding, Report
-
     outside = tmp_path / "shared-policy.txt"
     outside.write_text("v1\n", encoding="utf-8")
-    real = module.validate
-
-    def reading(reg: Any) -> Report:
-        text = outside.read_text(encoding="utf-8").strip()
-        return Report((*real(reg).findings, Finding.make("ORK108", text, "x", 1)))
-
-    monkeypatch.setattr(module, "validate", reading)
-    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    _validation_also_reads(monkeypatch, outside)
     noop.validate_report(proj)
     record = json.loads((proj / noop.record_path("validate")).read_text(encoding="utf-8"))
     assert record["files"][str(outside)] is not None  # its real identity, not "absent"

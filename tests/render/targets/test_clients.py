@@ -10,19 +10,14 @@ from pathlib import Path
 import pytest
 from skills_ref.validator import validate as agentskills_validate
 
-from orkestra.render.sync import sync
 from tests.render.targets import clients as cl
-from tests.render.targets.conftest import build_clients
-from tests.render.targets.test_redteam2_edge_content import add_edge
+from tests.render.targets.test_redteam2_edge_content import edge_project
 
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("ORKESTRA_TODAY", "2026-11-30")
-        # with the red-team edge content (quotes, colons, `---`, unicode, long descriptions)
-        root = add_edge(build_clients(tmp_path_factory.mktemp("clientcheck") / "proj"))
-        sync(root)
+    # with the red-team edge content (quotes, colons, `---`, unicode, long descriptions)
+    root = edge_project(tmp_path_factory.mktemp("clientcheck") / "proj")
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     return root
 

@@ -71,14 +71,20 @@ def add_edge(root: Path) -> Path:
     return root
 
 
-@pytest.fixture(scope="module")
-def edge(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def edge_project(path: Path) -> Path:
+    """The client fixture project with the edge content, synced (the clients' own checks read
+    it too)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("ORKESTRA_TODAY", "2026-11-30")
-        root = add_edge(build_clients(tmp_path_factory.mktemp("edge") / "proj"))
+        root = add_edge(build_clients(path))
         sync(root)
         assert sync(root).written == 0
     return root
+
+
+@pytest.fixture(scope="module")
+def edge(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return edge_project(tmp_path_factory.mktemp("edge") / "proj")
 
 
 def _naive(text: str) -> dict[str, object]:
