@@ -47,10 +47,11 @@ for p in sorted(pathlib.Path(sys.argv[1], 'registries').rglob('*.yaml')):
 #: the least any cold sync must do, timed inside one process (no interpreter start-up): parse
 #: every registry file with the C loader, then write the outputs the cold sync wrote (read into
 #: memory first) to temporary files in fresh folders and rename them into place, and fsync them
-#: in 4 threads before the renames as sync does; prints the seconds of each part as JSON
+#: in as many threads before the renames as sync does; prints the seconds of each part as JSON
 FLOOR = """
 import json, os, sys, time, pathlib, yaml
 from concurrent.futures import ThreadPoolExecutor
+from orkestra.core.safewrite import FSYNC_THREADS
 root, dest = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
 outputs = [(p.relative_to(root), p.read_bytes()) for p in sorted((root / '.claude').rglob('*'))
            if p.is_file() and not p.is_symlink()]
@@ -72,7 +73,7 @@ def fsync(path):
     fd = os.open(path, os.O_RDONLY)
     os.fsync(fd)
     os.close(fd)
-with ThreadPoolExecutor(4) as pool:
+with ThreadPoolExecutor(FSYNC_THREADS) as pool:
     list(pool.map(fsync, [t for t, _ in temps]))
 synced = time.perf_counter()
 for tmp, target in temps:
