@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -149,7 +150,7 @@ def test_an_unchanged_project_is_not_parsed_again(
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("parsed although unchanged")
 
-    monkeypatch.setattr(yamlio, "parse_mapping", refuse)
+    monkeypatch.setattr(yamlio, "parse_document", refuse)
     assert load(proj).agents  # every file answered from the cache
 
 
@@ -160,10 +161,10 @@ def test_only_the_changed_file_is_parsed(proj: Path, monkeypatch: pytest.MonkeyP
     from orkestra.core import yamlio
 
     parsed: list[str] = []
-    real = yamlio.parse_mapping
+    real = yamlio.parse_document
     monkeypatch.setattr(
         yamlio,
-        "parse_mapping",
+        "parse_document",
         lambda text, name, **kw: parsed.append(name) or real(text, name, **kw),
     )
     assert load(proj).agents["example-agent"].description == "Changed."
@@ -323,3 +324,90 @@ def test_agents_list_from_a_warm_cache_does_not_import_pydantic(proj: Path) -> N
     )
     done = subprocess.run([sys.executable, "-c", code, str(proj)], capture_output=True, text=True)
     assert done.stdout.split() == ["1", "False", "False"], done.stderr
+
+
+# --- what the cache may store: plain data only ------------------------------------------------------
+
+
+def _survives_json(data: Any) -> bool:
+    """The reference: a JSON round trip gives `data` back unchanged."""
+    try:
+        back = json.loads(json.dumps(data, allow_nan=False))
+    except ValueError:  # an infinite or NaN float
+        return False
+    return bool(back == data) and _same_kinds(back, data)
+
+
+def _same_kinds(a: Any, b: Any) -> bool:
+    """`==` says 1 == 1.0 == True; the cache must give back the very kinds too."""
+    if isinstance(a, dict):
+        return all(_same_kinds(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return all(_same_kinds(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b)
+
+
+KEYS = st.one_of(
+    st.text(alphabet="abc-_ ", min_size=1, max_size=4),
+    st.integers(-5, 5),
+    st.booleans(),
+    st.none(),
+    st.floats(allow_nan=True, allow_infinity=True),
+)
+LEAVES = st.one_of(
+    st.text(alphabet="ab1.:-", max_size=5),
+    st.integers(),
+    st.booleans(),
+    st.none(),
+    st.floats(allow_nan=True, allow_infinity=True),
+)
+DOCS = st.recursive(
+    LEAVES,
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(KEYS, inner, max_size=3)),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(body=st.dictionaries(KEYS, DOCS, max_size=4))
+def test_the_parser_says_plain_exactly_when_a_json_round_trip_keeps_the_data(body: Any) -> None:
+    from orkestra.core import yamlio
+
+    text = yaml.safe_dump(body, allow_unicode=True)
+    data, plain = yamlio.parse_document(text, "t.yaml", allow_empty=True)
+    assert plain == _survives_json(data), text
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        ("a: 1\nb: [x, 2.5, null, true]\n", True),
+        ("a: {b: {c: [1, {d: e}]}}\n", True),
+        ("1: x\n", False),  # an int key comes back as the string "1"
+        ("a: {true: x}\n", False),
+        ("a: [{~: x}]\n", False),
+        ("a: {1.5: x}\n", False),
+        ("a: .inf\n", False),
+        ("a: [1, -.inf]\n", False),
+        ("a: {b: .NaN}\n", False),
+        ("2026-01-01: x\n", True),  # dates stay strings, keys too
+        ("", True),
+    ],
+)
+def test_the_parser_flags_each_value_json_would_change(text: str, plain: bool) -> None:
+    from orkestra.core import yamlio
+
+    assert yamlio.parse_document(text, "t.yaml", allow_empty=True)[1] is plain
+
+
+def test_a_file_with_a_value_json_would_change_is_never_cached(proj: Path) -> None:
+    """An int key or an infinite number is parsed again each time, never replayed from a cache
+    that would hand back the string "1" or fail to read `Infinity`."""
+    _write(proj, "registries/agents/odd.yaml", "name: odd\ndescription: Odd.\n1: one\n")
+    _write(proj, "registries/agents/far.yaml", "name: far\ndescription: Far.\nx: .inf\n")
+    load(proj)
+    files = json.loads((proj / CACHE).read_text(encoding="utf-8"))["files"]
+    assert "registries/agents/odd.yaml" not in files
+    assert "registries/agents/far.yaml" not in files
+    assert "registries/agents/example-agent.yaml" in files
+    same_as_cold(proj)

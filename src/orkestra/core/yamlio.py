@@ -7,6 +7,7 @@ at `file:line`. Uses libyaml (the C loader) when present.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from pathlib import Path
@@ -59,6 +60,9 @@ class _FastLoader(_Base):  # type: ignore[misc]
     """
 
     _starts: frozenset[str | None] = frozenset(yaml.SafeLoader.yaml_implicit_resolvers)
+    #: set by `_build` when it made a value a JSON round trip would change (a key that is not
+    #: a string, an infinite or NaN float): the parse cache stores plain data only
+    impure = False
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
         if kind is yaml.ScalarNode and (
@@ -123,6 +127,8 @@ def _build(loader: Any, node: yaml.Node, depth: int = 0) -> Any:
                 isinstance(key_node, yaml.ScalarNode) and key_node.tag != "tag:yaml.org,2002:merge"
             ):
                 key = _build(loader, key_node)
+                if type(key) is not str:
+                    loader.impure = True
             else:
                 raise _Problem(
                     "mapping keys must be plain scalars (no merge keys, no lists)", key_node
@@ -155,9 +161,12 @@ def _build(loader: Any, node: yaml.Node, depth: int = 0) -> Any:
             node,
         )
     try:
-        return construct(loader, node)
+        value = construct(loader, node)
     except (ValueError, TypeError, KeyError):  # an explicit tag on a value it cannot read
         raise _Problem(f"{node.value!r} is not a valid '{tag}'; remove the tag", node) from None
+    if type(value) is float and not math.isfinite(value):
+        loader.impure = True
+    return value
 
 
 _KIND = {yaml.ScalarNode: "value", yaml.SequenceNode: "list", yaml.MappingNode: "mapping"}
@@ -227,11 +236,16 @@ def _deep_line(text: str) -> int | None:
 
 def loads(text: str, name: str = "<string>") -> Any:
     """Parse one YAML document from text; raises InputError with file:line."""
+    return _document(text, name)[0]
+
+
+def _document(text: str, name: str) -> tuple[Any, bool]:
+    """(the document's data, True when that data survives a JSON round trip unchanged)."""
     _check_anchors(text, name)
     loader = _FastLoader(text)
     try:
         node = loader.get_single_node()
-        return None if node is None else _build(loader, node)
+        return (None if node is None else _build(loader, node)), not loader.impure
     except _Problem as exc:
         raise InputError(exc.message, file=name, line=exc.line) from None
     except RecursionError:  # only where the composer itself recurses (no libyaml)
@@ -264,10 +278,16 @@ def load_mapping(path: Path, *, display: str | None = None, allow_empty: bool = 
 
 def parse_mapping(text: str, name: str, *, allow_empty: bool = False) -> LineDict:
     """Parse YAML text whose root must be a mapping (`name` locates errors)."""
-    data = loads(text, name)
+    return parse_document(text, name, allow_empty=allow_empty)[0]
+
+
+def parse_document(text: str, name: str, *, allow_empty: bool = False) -> tuple[LineDict, bool]:
+    """`parse_mapping`, and whether its data is plain: string keys and finite numbers only, so
+    that a JSON round trip gives it back unchanged (what the parse cache stores)."""
+    data, plain = _document(text, name)
     if data is None:
         if allow_empty:
-            return LineDict(1)
+            return LineDict(1), True
         raise InputError("file is empty; expected a YAML mapping", file=name, line=1)
     if not isinstance(data, LineDict):
         kind = "list" if isinstance(data, list) else f"plain value ({type(data).__name__})"
@@ -276,7 +296,7 @@ def parse_mapping(text: str, name: str, *, allow_empty: bool = False) -> LineDic
             file=name,
             line=1,
         )
-    return data
+    return data, plain
 
 
 def line_of(data: Any, loc: tuple[int | str, ...]) -> int | None:

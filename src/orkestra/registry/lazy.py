@@ -12,34 +12,10 @@ Standard library only at import time.
 from __future__ import annotations
 
 import importlib
-import math
 from typing import Any
 
 #: what a plain field value may be in a snapshot (lists of these too)
 _SCALARS = (str, int, float, bool, type(None))
-
-
-_LEAVES = frozenset({str, int, bool, type(None)})
-
-
-def plain(value: Any, depth: int = 0) -> bool:
-    """True when `value` survives a JSON round trip unchanged (string keys, finite numbers,
-    lists and dicts only): only such parsed data is cached. (Runs on every parsed file.)"""
-    kind = type(value)
-    if kind in _LEAVES:
-        return True
-    if kind is float:
-        return math.isfinite(value)
-    if depth > 80:
-        return False
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if type(key) is not str or (type(item) not in _LEAVES and not plain(item, depth + 1)):
-                return False
-        return True
-    if isinstance(value, list):
-        return all(type(item) in _LEAVES or plain(item, depth + 1) for item in value)
-    return False
 
 
 _CLASSES: dict[str, Any] = {}

@@ -102,10 +102,10 @@ class _Loader:
                 return
         from orkestra.core import yamlio
 
-        self.ops, text, data = [], None, None
+        self.ops, text, data, plain = [], None, None, True
         try:
             text = yamlio.read_text(path, display=file)
-            data = yamlio.parse_mapping(text, file, allow_empty=allow_empty)
+            data, plain = yamlio.parse_document(text, file, allow_empty=allow_empty)
             handler(data, file, path)
         except InputError as exc:
             self.add("ORK001", exc.message, exc.file or file, exc.line)
@@ -115,7 +115,7 @@ class _Loader:
                 self.apply(op)
         if self.cache is None:
             return
-        if st is not None and text is not None and lazy.plain(data):
+        if st is not None and text is not None and plain:  # the parser says: JSON-safe
             self.cache.store(file, st, seen, text, data, [_encode_op(op) for op in ops])
         else:
             self.cache.forget(file)
