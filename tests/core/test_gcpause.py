@@ -42,13 +42,13 @@ def test_load_validate_and_sync_build_with_the_collector_off(
     from orkestra.render import sync
 
     seen: dict[str, bool] = {}
-    real_config, real_check = loader._Loader.config, sync.check_valid
+    real_config, real_check = loader._Loader.config, sync.checked
 
     def config(self: loader._Loader) -> None:
         seen.setdefault("load", gc.isenabled())
         real_config(self)
 
-    def check_valid(reg: Any) -> Any:
+    def checked(reg: Any) -> Any:
         seen.setdefault("sync", gc.isenabled())
         return real_check(reg)
 
@@ -57,7 +57,7 @@ def test_load_validate_and_sync_build_with_the_collector_off(
         return []
 
     monkeypatch.setattr(loader._Loader, "config", config)
-    monkeypatch.setattr(sync, "check_valid", check_valid)
+    monkeypatch.setattr(sync, "checked", checked)
     monkeypatch.setattr(validate, "RULES", [*validate.RULES, rule])
     reg = loader.load(project)
     validate.validate(reg)

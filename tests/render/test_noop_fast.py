@@ -225,7 +225,7 @@ def test_an_unchanged_project_is_answered_from_the_record(
     assert noop.sync_result(proj, "check") == {**first, "mode": "check"}
     report = noop.validate_report(proj)
     assert _findings(noop.validate_report(proj)) == _findings(report)
-    assert hits.count == 3
+    assert hits.count == 4  # the sync recorded `validate`'s answer too
     record = json.loads((proj / noop.record_path("sync")).read_text(encoding="utf-8"))
     assert "vendor/linked" in record["folders"]
     assert "CLAUDE.md" in record["singles"]
@@ -899,19 +899,137 @@ def test_a_write_that_deletes_leaves_no_record(proj: Path, monkeypatch: pytest.M
     assert not (proj / noop.record_path("sync")).exists()
 
 
-def test_a_write_into_the_project_folder_leaves_no_record(
+def test_a_write_into_the_project_folder_is_recorded_by_its_names(
     proj: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """CLAUDE.md is written beside the user's own files: the folder's listing changed during
-    the run, and not only by the run (the next run decides in full, then records)."""
+    """CLAUDE.md is written beside the user's own files: the record keeps the project folder's
+    names (what it held as the run began, plus what the write added), and the next sync and
+    validate answer from it."""
     monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
     (proj / "CLAUDE.md").unlink()
     _reprompt(proj)
     wrote = noop.sync_result(proj, "write")
     assert "CLAUDE.md" in wrote["created"]
-    assert not (proj / noop.record_path("sync")).exists()
+    assert _record(proj)["expected"][str(proj)] == [
+        "listing",
+        sorted(p.name for p in proj.iterdir()),
+    ]
     hits = Hits(monkeypatch)
-    assert noop.sync_result(proj, "check") == _reference(proj)[1]
+    assert _fast(proj) == _reference(proj)
+    assert hits.count == 2
+
+
+def test_a_cold_sync_answers_the_next_sync_and_validate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first sync of a project creates `.claude/`, CLAUDE.md and the lock; before, only
+    the run after it could record, so that run read everything again."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    root = build_rich(tmp_path / "fresh")
+    (root / "NOTES.md").write_text("the user's own file\n", encoding="utf-8")
+    wrote = noop.sync_result(root, "write")
+    assert {"GROUND_TRUTHS.md", "registries/.render-lock.json"} <= set(wrote["created"])
+    assert "CLAUDE.md" in wrote["updated"]  # the user's, with the managed block added
+    hits = Hits(monkeypatch)
+    assert _fast(root) == _reference(root)
+    assert hits.count == 2
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda root: (root / "NOTES.md").write_text("added by the user\n", encoding="utf-8"),
+        lambda root: (root / ".CLAUDE.md.orkestra-999999-1.tmp").write_text("left\n", "utf-8"),
+        lambda root: (root / "README.md").unlink(),
+        lambda root: (root / "CLAUDE.md").rename(root / "claude.md"),
+    ],
+    ids=["a file added", "a killed run's temporary file", "a file removed", "an output renamed"],
+)
+def test_a_change_of_the_project_folder_s_names_after_a_write_is_a_full_run(
+    proj: Path, monkeypatch: pytest.MonkeyPatch, change: Callable[[Path], Any]
+) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    (proj / "README.md").write_text("the user's\n", encoding="utf-8")
+    (proj / "CLAUDE.md").unlink()
+    _reprompt(proj)
+    noop.sync_result(proj, "write")
+    assert str(proj) in _record(proj)["expected"]
+    change(proj)
+    hits = Hits(monkeypatch)
+    assert _fast(proj) == _reference(proj)
     assert hits.count == 0
-    assert noop.sync_result(proj, "check") == _reference(proj)[1]
-    assert hits.count == 1  # recorded by the full run after it
+
+
+@pytest.mark.parametrize("during", ["render", "validation after the write"])
+@pytest.mark.parametrize("what", ["added", "removed"])
+def test_a_name_of_the_project_folder_changed_during_the_run_leaves_no_record(
+    proj: Path, monkeypatch: pytest.MonkeyPatch, during: str, what: str
+) -> None:
+    """Something else changed the project folder while the run had it open: its names now
+    are not what it held as the run began plus what the write added."""
+    from orkestra.render import sync as sync_module
+
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    (proj / "README.md").write_text("the user's\n", encoding="utf-8")
+    (proj / "CLAUDE.md").unlink()
+    _reprompt(proj)
+    fired = []
+
+    def meddle() -> None:
+        if not fired:
+            fired.append(True)
+            if what == "added":
+                (proj / "NOTES.md").write_text("meanwhile\n", encoding="utf-8")
+            else:
+                (proj / "README.md").unlink()
+
+    if during == "render":
+        real_render = sync_module._render_reusing
+
+        def render(*args: Any) -> Any:
+            meddle()
+            return real_render(*args)
+
+        monkeypatch.setattr(sync_module, "_render_reusing", render)
+    else:
+        real_checked, calls = sync_module.checked, []
+
+        def checked(reg: Any) -> Any:
+            calls.append(1)
+            if len(calls) == 2:
+                meddle()
+            return real_checked(reg)
+
+        monkeypatch.setattr(sync_module, "checked", checked)
+    wrote = noop.sync_result(proj, "write")
+    assert fired and "CLAUDE.md" in wrote["created"]
+    assert not (proj / noop.record_path("sync")).exists()
+    assert not (proj / noop.record_path("validate")).exists()
+    monkeypatch.undo()
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    monkeypatch.setattr(noop, "RACY_NS", 0)
+    monkeypatch.setattr(noop, "FINE_RACY_NS", 0)
+    hits = Hits(monkeypatch)
+    assert _fast(proj) == _reference(proj)
+    assert hits.count == 0
+
+
+@pytest.mark.parametrize("write", [False, True], ids=["no-op sync", "writing sync"])
+def test_a_sync_records_what_validate_answers(
+    proj: Path, monkeypatch: pytest.MonkeyPatch, write: bool
+) -> None:
+    """Sync validates the same load `validate` would: its record answers `validate` too, with
+    every finding (warnings included), until an input changes."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    if write:
+        _reprompt(proj)
+    wrote = noop.sync_result(proj, "write")
+    assert bool(wrote["written"]) is write
+    full = _reference(proj)[0]
+    assert any(f[3] == "warning" for f in full)
+    hits = Hits(monkeypatch)
+    assert _findings(noop.validate_report(proj)) == full
+    assert hits.count == 1
+    _describe_agent(proj)
+    assert _findings(noop.validate_report(proj)) == _reference(proj)[0]
+    assert hits.count == 1  # an input changed: validated in full

@@ -237,10 +237,10 @@ def test_a_file_validation_reads_moved_away_and_back_during_it_is_a_full_run(
     sync(proj, mode="write")  # GROUND_TRUTHS.md, at the root: written once, then settled
     _age(proj)
     _reprompt(proj)
-    real = sync_module.check_valid
+    real = sync_module.checked
     calls = [0]
 
-    def racing(reg: Any) -> int:
+    def racing(reg: Any) -> Any:
         calls[0] += 1
         if calls[0] == 1:
             return real(reg)
@@ -251,9 +251,9 @@ def test_a_file_validation_reads_moved_away_and_back_during_it_is_a_full_run(
         finally:
             aside.rename(output)
 
-    monkeypatch.setattr(sync_module, "check_valid", racing)
+    monkeypatch.setattr(sync_module, "checked", racing)
     assert noop.sync_result(proj, "write")["warnings"] == 1
-    monkeypatch.setattr(sync_module, "check_valid", real)
+    monkeypatch.setattr(sync_module, "checked", real)
     assert calls[0] == 2
     hits = Hits(monkeypatch)
     assert _check(proj) == _reference(proj)[1]
@@ -405,20 +405,20 @@ def test_a_settle_racing_another_write_never_vouches_for_the_new_state(
 def test_a_registry_file_edited_during_the_validation_after_the_write_leaves_no_record(
     proj: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = sync_module.check_valid
+    real = sync_module.checked
     calls = [0]
 
-    def editing(reg: Any) -> int:
+    def editing(reg: Any) -> Any:
         calls[0] += 1
         if calls[0] == 2:
             path = _agent_file(proj)
             path.write_text(path.read_text(encoding="utf-8") + "# later\n", encoding="utf-8")
         return real(reg)
 
-    monkeypatch.setattr(sync_module, "check_valid", editing)
+    monkeypatch.setattr(sync_module, "checked", editing)
     _reprompt(proj)
     noop.sync_result(proj, "write")
-    monkeypatch.setattr(sync_module, "check_valid", real)
+    monkeypatch.setattr(sync_module, "checked", real)
     assert calls[0] == 2
     assert not (proj / noop.record_path("sync")).exists()
 

@@ -1,7 +1,8 @@
 """The whole-run no-op check of `sync` and `validate`: a stat of every input and output.
 
 After a full `validate`, or a full `sync` that changed nothing (or wrote cleanly: `_after_write`,
-with its written files checked by content until they settle), the stat identity (size, mtime_ns,
+with its written files checked by content until they settle, and the project folder, which holds
+the user's files too, by its names), the stat identity (size, mtime_ns,
 ctime_ns, inode, device) of every file the run read is recorded in `.orkestra/noop-<run>.json`
 (derived) with the run's result: each file under `registries/`, the vendor roots and the template
 folders (project and bundled), the rendered outputs and every client's MCP config, and every
@@ -21,7 +22,8 @@ truth evidence outside plain paths of the project, a subprocess other than `git 
 answer, for ORK048, is recorded as the stat of the `.git` it finds, its index, git's configuration
 files and the owner of the folder holding it), a folder listed by descriptor, a write outside
 `.orkestra/`, a write's temporary file in a listed folder, or a file name that is not UTF-8.
-Truth evidence files are recorded like outputs.
+Truth evidence files are recorded like outputs. A sync records `validate`'s answer too: it
+validated the same load.
 Standard library only at import time.
 """
 
@@ -358,25 +360,27 @@ def recorded(root: Path, run: str) -> Any:
     return data["result"]
 
 
+def _full(root: Path, rel: str) -> str:
+    """A recorded path as a path: relative to the project, or the project folder itself."""
+    return rel if rel == str(root) else f"{root}{os.sep}{rel}"
+
+
 def _as_written(root: Path, rel: str, want: Any) -> bool:
     """True when `rel` still holds what the recording run left there: for a file, the same
     kind, bytes (or link target) and executable bit (all a later sync compares); for a folder it
-    wrote into, the same names."""
+    wrote into (the project folder too, by its absolute path), the same names."""
     from orkestra.registry.render_lock import disk_digest
 
-    if not isinstance(want, list) or not want or rel.startswith(os.sep):
+    if not isinstance(want, list) or not want:
+        return False
+    if rel.startswith(os.sep) and not (rel == str(root) and want[0] == "listing"):
         return False
     try:
-        st = os.lstat(f"{root}{os.sep}{rel}")
+        st = os.lstat(_full(root, rel))
     except (OSError, ValueError):
         return False
     if want[0] == "listing" and len(want) == 2 and isinstance(want[1], list):
-        if not stat.S_ISDIR(st.st_mode):
-            return False
-        try:
-            return sorted(os.listdir(f"{root}{os.sep}{rel}")) == want[1]  # noqa: PTH208
-        except OSError:
-            return False
+        return stat.S_ISDIR(st.st_mode) and _names(_full(root, rel)) == want[1]
     if len(want) != 3 or not isinstance(want[1], str):
         return False
     if want[0] == "link":  # a link's digest is a file's holding `symlink:<target>`: kinds differ
@@ -433,17 +437,18 @@ def _racy(ident: Any, start: int) -> bool:
 
 def save(
     root: Path,
-    run: str,
+    results: dict[str, Any],
     start: int,
     reg: Registry,
     singles: list[str],
-    result: Any,
     trace: Trace,
     stamp: str,
     written: dict[str, list[Any]] | None = None,
     marks: dict[str, Any] | None = None,
+    listings: dict[str, list[str]] | None = None,
 ) -> None:
-    """Record `result` with what the run read (`start`: when it began; `trace`: what it opened
+    """Record each command's result (`results`: run name -> what it answers; a sync also
+    answers for `validate`, whose findings it computed from the same load) with what the run read (`start`: when it began; `trace`: what it opened
     and listed; `stamp`: the key when it began), unless it read something a stat cannot vouch
     for or the key changed meanwhile (midnight: the result is the old day's). Best effort: an
     unwritable `.orkestra/` records nothing.
@@ -452,9 +457,14 @@ def save(
     executable]): those files changed during the run, so their stats vouch for nothing yet; the
     next run checks their content instead, until their times settle (`_settle`). `marks` holds
     the identity of each output and folder on their way right after the write: one that changed
-    since, even back to the same bytes, may have shown the validation after it something else."""
+    since, even back to the same bytes, may have shown the validation after it something else.
+    `listings` holds the names a folder beside the user's files (the project folder) must hold:
+    what it held as the run began plus what the write added there."""
     folders, evidence = _folders(reg), _evidence(reg)
-    if folders is None or evidence is None or trace.unfit or not _usable(root, run):
+    if folders is None or evidence is None or trace.unfit:
+        return
+    runs = [run for run in results if _usable(root, run)]
+    if not runs:
         return
     if key(root) != stamp:
         return
@@ -469,17 +479,19 @@ def save(
         files = snapshot(root, folders, singles)
     except Unfit:
         return
-    expected = _expected(root, files, start, written or {}, marks or {})
+    expected = _expected(root, files, start, written or {}, marks or {}, listings or {})
     if expected is None:
         return  # changed too close to the run to vouch for: the next full run records
     payload = {"schema": SCHEMA, "key": stamp, "start": start, "folders": folders,
-               "singles": singles, "files": files, "expected": expected,
-               "result": result}  # fmt: skip
+               "singles": singles, "files": files, "expected": expected}  # fmt: skip
     from orkestra.core import safewrite
 
-    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-    try:
-        safewrite.write_file(root, record_path(run), text, durable=False)
+    try:  # the stats once, then each run's result: `{…,"result":…}`
+        common = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))[:-1]
+        for run in runs:
+            answer = json.dumps(results[run], ensure_ascii=False, separators=(",", ":"))
+            text = f'{common},"result":{answer}}}'
+            safewrite.write_file(root, record_path(run), text, durable=False)
     except (OSError, OrkestraError, UnicodeEncodeError):  # a file name that is not UTF-8
         return
 
@@ -495,27 +507,36 @@ def _expected(
     start: int,
     written: dict[str, list[Any]],
     marks: dict[str, Any],
+    listings: dict[str, list[str]],
 ) -> dict[str, list[Any]] | None:
     """What the next run checks by content instead of by stat: each file this run wrote, and
-    each folder it wrote into (when that folder holds only what the run wrote there). None when
-    anything else changed during the run or just before it, or one of those changed after the
-    write (its identity is not its `marks` one: the validation after the write may have read
-    something else, even if it is back to the same bytes or names now)."""
+    each folder it wrote into (when that folder holds only what the run wrote there, or, for
+    a folder in `listings`, exactly the names listed: what it held as the run began and what
+    the write added). None when anything else changed during the run or just before it, or one
+    of those changed after the write (its identity is not its `marks` one: the validation after
+    the write may have read something else, even if it is back to the same bytes or names
+    now)."""
     ways = _ways(written)
     expected: dict[str, list[Any]] = {}
     for rel, ident in files.items():
         if not _racy(ident, start):
             continue
-        if (rel in written or rel in ways) and (rel not in marks or marks[rel] != ident):
+        if (rel in written or rel in ways or rel in listings) and (
+            rel not in marks or marks[rel] != ident
+        ):
             return None
+        if rel in listings:  # beside the user's files: only what was there and what we added
+            if not written or _names(_full(root, rel)) != listings[rel]:
+                return None
+            expected[rel] = ["listing", listings[rel]]
+            continue
         if rel in written:
             expected[rel] = list(written[rel])
             continue
         if not written or rel.startswith(os.sep) or rel not in ways:
             return None
-        try:
-            names = sorted(os.listdir(f"{root}{os.sep}{rel}"))  # noqa: PTH208
-        except OSError:
+        names = _names(_full(root, rel))
+        if names is None:
             return None
         if any(f"{rel}/{n}" not in written and f"{rel}/{n}" not in ways for n in names):
             return None  # something else lies there: its listing vouches for nothing
@@ -595,9 +616,8 @@ def validate_report(root: Path) -> Report:
     with tracing(root) as trace:
         reg = load(root)
         report = validate(reg)
-    found = [{"file": f.file, "line": f.line, "code": f.code, "severity": f.severity,
-              "message": f.message} for f in report.findings]  # fmt: skip
-    save(root, "validate", start, reg, _outputs(root, reg), found, trace, stamp)
+    save(root, {"validate": _found(report.findings)}, start, reg, _outputs(root, reg), trace,
+         stamp)  # fmt: skip
     return report
 
 
@@ -625,6 +645,7 @@ def sync_result(root: Path, mode: Mode) -> dict[str, Any]:
     from orkestra.render.sync import sync
 
     stamp, start = key(root), time.time_ns()
+    names = _names(str(root))  # the project folder as the run begins (a write may add to it)
     with tracing(root) as trace:
         reg = load(root)
         report = sync(root, mode="dry-run" if mode == "write" else mode, registry=reg)
@@ -635,13 +656,14 @@ def sync_result(root: Path, mode: Mode) -> dict[str, Any]:
     if not report.ok:
         return data
     if not report.plan.has_changes() and report.written == 0:
-        save(root, "sync", start, reg, _singles(root, reg, data), data, trace, stamp)
+        results: dict[str, Any] = {"sync": data, "validate": _found(report.findings)}
+        save(root, results, start, reg, _singles(root, reg, data), trace, stamp)
     elif mode == "write":
-        after = _after_write(root, reg, report, trace)
+        after = _after_write(root, reg, report, trace, names)
         if after is not None:
-            result, written, marks = after
-            singles = _singles(root, reg, result)
-            save(root, "sync", start, reg, singles, result, trace, stamp, written, marks)
+            results, written, marks, listings = after
+            singles = _singles(root, reg, results["sync"])
+            save(root, results, start, reg, singles, trace, stamp, written, marks, listings)
     return data
 
 
@@ -656,32 +678,52 @@ def _singles(root: Path, reg: Registry, data: dict[str, Any]) -> list[str]:
 
 
 def _after_write(
-    root: Path, reg: Registry, report: Any, trace: Trace
-) -> tuple[dict[str, Any], dict[str, list[Any]], dict[str, Any]] | None:
-    """What the next full sync will answer after this write, and what each output now holds;
-    None when that is not certain: the write deleted something (a pruned output, a stale
-    temporary file, a shared file emptied) or validation fails now."""
+    root: Path, reg: Registry, report: Any, trace: Trace, names: list[str] | None
+) -> tuple[dict[str, Any], dict[str, list[Any]], dict[str, Any], dict[str, list[str]]] | None:
+    """What the next full sync and `validate` will answer after this write, what each output
+    now holds, the identities right after the write, and the names the project folder must
+    hold (`names`, as the run began, plus the outputs and folders written there: it holds the
+    user's files too); None when that is not certain: the write deleted something (a pruned
+    output, a stale temporary file, a shared file emptied) or validation fails now."""
     from orkestra.registry.render_lock import digest
+    from orkestra.render import sync as sync_module
     from orkestra.render.plan import RenderPlan
-    from orkestra.render.sync import SyncReport, check_valid
+    from orkestra.render.sync import SyncReport
 
     plan = report.plan
     if plan.deleted or plan.conflicts or any(o.remove for o in plan.outputs.values()):
         return None
-    if any("/" not in path for path in (*plan.created, *plan.updated)):
-        return None  # the project folder's listing changed, and it holds the user's files too
     # as the write left them (`_expected` refuses any that changed after this)
     marks = {rel: _identity(f"{root}{os.sep}{rel}", links=True)
              for rel in (*plan.outputs, *_ways(plan.outputs))}  # fmt: skip
+    marks[str(root)] = _identity(str(root), links=True)
     with tracing(root) as again:  # validation reads the lock and the managed files as written
         try:
-            warnings = check_valid(reg)
+            found = sync_module.checked(reg)
         except OrkestraError:
             return None
     trace.merge(again)
     settled = RenderPlan(unchanged=sorted(plan.outputs))
-    result = SyncReport("write", report.targets, settled, written=0, warnings=warnings,
+    result = SyncReport("write", report.targets, settled, written=0, warnings=len(found),
                         skipped_targets=report.skipped_targets).to_dict()  # fmt: skip
     written = {path: ["file" if out.link is None else "link", digest(out.data, link=out.link),
                       out.executable] for path, out in plan.outputs.items()}  # fmt: skip
-    return result, written, marks
+    listings = {}
+    if names is not None:  # and the state folder, which the caches may have just created
+        top = {p for p in (*plan.outputs, *_ways(plan.outputs)) if "/" not in p}
+        listings[str(root)] = sorted({*names, *top, FOLDER})
+    return {"sync": result, "validate": _found(found)}, written, marks, listings
+
+
+def _names(folder: str) -> list[str] | None:
+    """The sorted names in `folder`, None when it cannot be listed."""
+    try:
+        return sorted(os.listdir(folder))  # noqa: PTH208
+    except OSError:
+        return None
+
+
+def _found(findings: Any) -> list[dict[str, Any]]:
+    """Findings as a `validate` record holds them."""
+    return [{"file": f.file, "line": f.line, "code": f.code, "severity": f.severity,
+             "message": f.message} for f in findings]  # fmt: skip

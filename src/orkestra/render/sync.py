@@ -74,6 +74,8 @@ class SyncReport:
     written: int = 0
     warnings: int = 0
     skipped_targets: list[str] = field(default_factory=list)
+    #: validation's findings before the render (what `validate` answers); not in `to_dict`
+    findings: list[Finding] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -101,6 +103,11 @@ def findings_of(reg: Registry) -> list[Finding]:
 
 def check_valid(reg: Registry) -> int:
     """Raise ValidationFailed on any error finding; return the number of warnings."""
+    return len(checked(reg))
+
+
+def checked(reg: Registry) -> list[Finding]:
+    """Every finding (all warnings: ValidationFailed is raised on any error)."""
     found = findings_of(reg)
     errors = sorted(f for f in found if f.severity == "error")
     if errors:
@@ -111,7 +118,7 @@ def check_valid(reg: Registry) -> int:
             file=first.file,
             line=first.line or None,
         )
-    return len(found)
+    return found
 
 
 def choose_targets(reg: Registry, target: str | None) -> tuple[list[str], list[str]]:
@@ -194,7 +201,7 @@ def sync(
 
     root = root.resolve()
     reg = registry if registry is not None else load(root)
-    warnings = check_valid(reg)
+    found = checked(reg)
     targets, skipped = choose_targets(reg, target)
     if target is not None and mode == "write" and target not in reg.config.targets:
         raise UsageError(
@@ -232,7 +239,8 @@ def sync(
     # the recorded digest to match, so recording too much never touches a user's entry)
     plan.lock_servers = {p: {**servers_before.get(p, {}), **servers.get(p, {})}
                          for p in {*servers_before, *servers}}  # fmt: skip
-    report = SyncReport(mode, targets, plan, warnings=warnings, skipped_targets=skipped)
+    report = SyncReport(mode, targets, plan, warnings=len(found), skipped_targets=skipped,
+                        findings=found)  # fmt: skip
     if mode == "write":
         report.written = writer.apply(root, plan, force=force)
     return report
