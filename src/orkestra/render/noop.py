@@ -34,7 +34,7 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -46,6 +46,7 @@ from orkestra.registry.cache import RACY_NS, identity
 if TYPE_CHECKING:
     from orkestra.registry.findings import Report
     from orkestra.registry.registry import Registry
+    from orkestra.render.plan import Output
     from orkestra.render.sync import Mode
 
 #: bump when the record's layout or meaning changes
@@ -443,7 +444,7 @@ def save(
     singles: list[str],
     trace: Trace,
     stamp: str,
-    written: dict[str, list[Any]] | None = None,
+    written: Mapping[str, Output] | None = None,
     marks: dict[str, Any] | None = None,
     listings: dict[str, list[str]] | None = None,
 ) -> None:
@@ -453,8 +454,8 @@ def save(
     for or the key changed meanwhile (midnight: the result is the old day's). Best effort: an
     unwritable `.orkestra/` records nothing.
 
-    `written` holds what a writing run put at each of its outputs (["file" or "link", digest,
-    executable]): those files changed during the run, so their stats vouch for nothing yet; the
+    `written` holds what a writing run put at each of its outputs (the rendered `Output`s,
+    kept as ["file" or "link", digest, executable]): those it wrote changed during the run, so their stats vouch for nothing yet; the
     next run checks their content instead, until their times settle (`_settle`). `marks` holds
     the identity of each output and folder on their way right after the write: one that changed
     since, even back to the same bytes, may have shown the validation after it something else.
@@ -505,7 +506,7 @@ def _expected(
     root: Path,
     files: dict[str, Any],
     start: int,
-    written: dict[str, list[Any]],
+    written: Mapping[str, Output],
     marks: dict[str, Any],
     listings: dict[str, list[str]],
 ) -> dict[str, list[Any]] | None:
@@ -516,6 +517,8 @@ def _expected(
     of those changed after the write (its identity is not its `marks` one: the validation after
     the write may have read something else, even if it is back to the same bytes or names
     now)."""
+    from orkestra.registry.render_lock import digest
+
     ways = _ways(written)
     expected: dict[str, list[Any]] = {}
     for rel, ident in files.items():
@@ -531,7 +534,9 @@ def _expected(
             expected[rel] = ["listing", listings[rel]]
             continue
         if rel in written:
-            expected[rel] = list(written[rel])
+            out = written[rel]
+            kind = "file" if out.link is None else "link"
+            expected[rel] = [kind, digest(out.data, link=out.link), out.executable]
             continue
         if not written or rel.startswith(os.sep) or rel not in ways:
             return None
@@ -679,13 +684,12 @@ def _singles(root: Path, reg: Registry, data: dict[str, Any]) -> list[str]:
 
 def _after_write(
     root: Path, reg: Registry, report: Any, trace: Trace, names: list[str] | None
-) -> tuple[dict[str, Any], dict[str, list[Any]], dict[str, Any], dict[str, list[str]]] | None:
+) -> tuple[dict[str, Any], dict[str, Output], dict[str, Any], dict[str, list[str]]] | None:
     """What the next full sync and `validate` will answer after this write, what each output
     now holds, the identities right after the write, and the names the project folder must
     hold (`names`, as the run began, plus the outputs and folders written there: it holds the
     user's files too); None when that is not certain: the write deleted something (a pruned
     output, a stale temporary file, a shared file emptied) or validation fails now."""
-    from orkestra.registry.render_lock import digest
     from orkestra.render import sync as sync_module
     from orkestra.render.plan import RenderPlan
     from orkestra.render.sync import SyncReport
@@ -693,9 +697,11 @@ def _after_write(
     plan = report.plan
     if plan.deleted or plan.conflicts or any(o.remove for o in plan.outputs.values()):
         return None
-    # as the write left them (`_expected` refuses any that changed after this)
+    # what the write changed, as it left it (`_expected` refuses any that changed after this;
+    # an output the write did not touch that changed during the run is refused too)
+    changed = [*plan.created, *plan.updated]
     marks = {rel: _identity(f"{root}{os.sep}{rel}", links=True)
-             for rel in (*plan.outputs, *_ways(plan.outputs))}  # fmt: skip
+             for rel in (*changed, *_ways(changed))}  # fmt: skip
     marks[str(root)] = _identity(str(root), links=True)
     with tracing(root) as again:  # validation reads the lock and the managed files as written
         try:
@@ -706,13 +712,11 @@ def _after_write(
     settled = RenderPlan(unchanged=sorted(plan.outputs))
     result = SyncReport("write", report.targets, settled, written=0, warnings=len(found),
                         skipped_targets=report.skipped_targets).to_dict()  # fmt: skip
-    written = {path: ["file" if out.link is None else "link", digest(out.data, link=out.link),
-                      out.executable] for path, out in plan.outputs.items()}  # fmt: skip
     listings = {}
     if names is not None:  # and the state folder, which the caches may have just created
         top = {p for p in (*plan.outputs, *_ways(plan.outputs)) if "/" not in p}
         listings[str(root)] = sorted({*names, *top, FOLDER})
-    return {"sync": result, "validate": _found(found)}, written, marks, listings
+    return {"sync": result, "validate": _found(found)}, plan.outputs, marks, listings
 
 
 def _names(folder: str) -> list[str] | None:
