@@ -6,9 +6,10 @@ cold validate and cold sync (no outputs, no lock, no `.orkestra/`: no parse cach
 cache, no no-op record) <= 2x parse; no-op validate and no-op sync
 (nothing changed since the last run of the same command) <= 0.25x parse; one-file-changed sync
 <= 0.35x parse; the sync after that one (nothing changed since its write) <= 0.25x. The first
-validate and the first sync after a cold sync are printed too: a cold sync writes into the
-project folder, beside the user's files, so it leaves no record and the run after it reads
-everything and records (docs/caches.md).
+validate and the first sync after a cold sync are printed too: both are answered from the record
+the cold sync left (docs/caches.md), checking the content of the 6,000 files it just wrote, and
+the first of them rewrites that record as plain stats once those files are older than the racy
+window.
 It also prints floors: of a cold sync (FLOOR: parse, then write the same outputs, with and
 without fsync, timed in process: how much of the bar the parser and the disk alone take), and of
 a one-file change (a no-op sync's stat of everything, plus a process that imports the Pydantic
@@ -163,8 +164,8 @@ def _round(
     times["floor, no fsync"].append(parts["parse"] + parts["write"])
     times["floor, fsynced"].append(parts["parse"] + parts["write"] + parts["fsync"])
     shutil.rmtree(floor, ignore_errors=True)
-    # the first run after a write reads everything (its inputs changed) and records the state;
-    # a no-op is the run after that, with nothing changed since
+    # the first runs after a write check what it wrote by content (docs/caches.md); a no-op is
+    # the run after that, with nothing changed since
     step("validate after a sync", validate, ok=(0, 1))
     step("no-op validate", validate, ok=(0, 1))
     for label in ("sync after a sync", "no-op sync"):
