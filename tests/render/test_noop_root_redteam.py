@@ -377,3 +377,23 @@ def test_validate_after_a_no_op_sync_sees_what_only_validation_reads(
     change(proj)
     assert _findings(noop.validate_report(proj)) == _reference(proj)[0]
     assert hits.count == 1
+
+
+def test_a_write_into_a_folder_the_load_reads_leaves_no_record(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A vendor root at `.agents/skills/` (where another tool installs skills), with a target
+    that writes the shared skills there: the write adds what the next load reads (here each
+    skill twice: ORK010), so neither the render nor the validation of this run vouches for it."""
+    config = proj / "registries" / "orkestra.yaml"
+    data = yamlio.loads(config.read_text(encoding="utf-8"))
+    data["vendor_roots"] = [r for r in data["vendor_roots"] if r["path"] != "vendor/linked"]
+    config.write_text(yamlio.dumps(data), encoding="utf-8")  # no links in the vendor roots
+    sync(proj, mode="write")
+    data["targets"] = ["claude", "codex"]
+    data["vendor_roots"].append({"path": ".agents/skills", "provider": "mirror"})
+    config.write_text(yamlio.dumps(data), encoding="utf-8")
+    (proj / ".agents" / "skills").mkdir(parents=True)
+    assert noop.sync_result(proj, "write")["ok"]
+    _agrees(proj)
+    assert "ORK010" in {f[2] for f in _reference(proj)[0]}

@@ -689,7 +689,10 @@ def _after_write(
     now holds, the identities right after the write, and the names the project folder must
     hold (`names`, as the run began, plus the outputs and folders written there: it holds the
     user's files too); None when that is not certain: the write deleted something (a pruned
-    output, a stale temporary file, a shared file emptied) or validation fails now."""
+    output, a stale temporary file, a shared file emptied), wrote into a folder the load or
+    the render reads (a vendor root at `.agents/skills/`: the next load reads what it wrote),
+    or validation fails now."""
+    from orkestra.registry.render_lock import LOCK_PATH
     from orkestra.render import sync as sync_module
     from orkestra.render.plan import RenderPlan
     from orkestra.render.sync import SyncReport
@@ -697,9 +700,12 @@ def _after_write(
     plan = report.plan
     if plan.deleted or plan.conflicts or any(o.remove for o in plan.outputs.values()):
         return None
+    changed = [*plan.created, *plan.updated]
+    inputs = tuple(f"{f.rstrip('/')}/" for f in _folders(reg) or () if not f.startswith(os.sep))
+    if any(f"{rel}/".startswith(inputs) for rel in changed if rel != LOCK_PATH):
+        return None  # the lock is the one output the load never reads
     # what the write changed, as it left it (`_expected` refuses any that changed after this;
     # an output the write did not touch that changed during the run is refused too)
-    changed = [*plan.created, *plan.updated]
     marks = {rel: _identity(f"{root}{os.sep}{rel}", links=True)
              for rel in (*changed, *_ways(changed))}  # fmt: skip
     marks[str(root)] = _identity(str(root), links=True)
