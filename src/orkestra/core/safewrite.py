@@ -194,12 +194,17 @@ class Batch:
 
     Each file goes to its temporary file first (same checks as `write_file`); on `commit` all are
     fsynced at once, in a few threads so the file system commits them together, and only then
-    renamed in order. A failure before the renames leaves every target untouched, and temporary
-    files never stay behind. Use as a context manager: commit on success, discard on error.
+    renamed in order. `check`, when given, runs just before the first rename: raising there
+    (a target changed since it was read) discards everything. A failure before the renames
+    leaves every target untouched, and temporary files never stay behind. Use as a context
+    manager: commit on success, discard on error.
     """
 
-    def __init__(self, root: Path, *, guard: Guard | None = None) -> None:
+    def __init__(
+        self, root: Path, *, guard: Guard | None = None, check: Callable[[], None] | None = None
+    ) -> None:
         self.root = root
+        self.check = check
         self.guard = guard or Guard(root)
         self.staged: list[tuple[str, str, str, bool]] = []  # tmp, full, rel, regular file
 
@@ -238,6 +243,12 @@ class Batch:
                 raise WriteFailed(f"cannot write {where}: {reason}", file=failed or None) from exc
             raise
         self._recheck()
+        if self.check is not None:
+            try:
+                self.check()
+            except BaseException:
+                self.discard()
+                raise
         staged, self.staged = self.staged, []
         for done, (tmp, full, rel, _) in enumerate(staged, 1):
             try:

@@ -23,6 +23,9 @@ class Output:
     #: a shared file left empty once Orkestra's block is taken out (its target was removed): it
     #: is deleted when its bytes are still `data`, the empty text it was read as
     remove: bool = False
+    #: for a shared file, the sha256 of the bytes it was made from ("" when it did not exist):
+    #: the write checks the file still holds them, or the user's edit since would be lost
+    base: str | None = None
 
 
 @dataclass
@@ -46,6 +49,9 @@ class RenderPlan:
     lock_after: dict[str, Entry] = field(default_factory=dict)
     #: the MCP server entries recorded in the lock (path -> name -> digest), kept on a failure
     lock_servers: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: what each file to write or delete held when it was read (sha256; None: absent), checked
+    #: again just before the write: an edit made while sync ran is never overwritten
+    expected: dict[str, str | None] = field(default_factory=dict)
 
     @property
     def changes(self) -> list[str]:

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from orkestra.core import safewrite
-from orkestra.core.errors import ConflictError, OrkestraError, WriteFailed
+from orkestra.core.errors import ChangedOnDisk, ConflictError, OrkestraError, WriteFailed
 from orkestra.core.safewrite import Guard, check_relative
 from orkestra.render import manifest
 from orkestra.render.manifest import Entry
@@ -73,6 +73,7 @@ def plan(
                 result.orphans.add(path)
                 continue
             result.deleted.append(path)
+            result.expected[path] = owned[path].sha256
             if stat.S_ISLNK(st.st_mode):
                 removable.add(path)
     guard = Guard(root, removable)
@@ -85,6 +86,7 @@ def plan(
         state = guard.parents(path)
         if state == "gone":
             result.created.append(path)
+            result.expected[path] = None
             continue
         if state != "ok":
             result.conflicts.append(path)
@@ -94,16 +96,25 @@ def plan(
             st = os.lstat(full)
         except FileNotFoundError:
             result.created.append(path)
+            result.expected[path] = None if out.base in (None, "") else out.base
             continue
         if path in removable:
             result.updated.append(path)
+            result.expected[path] = None  # the link is deleted first
         elif _same(full, st, out):
             result.unchanged.append(path)
         elif stat.S_ISDIR(st.st_mode):
             emptied = out.link is not None and _emptied(root, path, set(result.deleted))
             (result.created if emptied else result.conflicts).append(path)
-        elif path == manifest.LOCK_PATH or out.shared or _proven(root, path, owned):
+        elif path == manifest.LOCK_PATH:
             result.updated.append(path)
+        elif out.shared:
+            result.updated.append(path)
+            seen = out.base if out.base is not None else manifest.disk_digest(root, path)
+            result.expected[path] = seen or None
+        elif _proven(root, path, owned):
+            result.updated.append(path)
+            result.expected[path] = owned[path].sha256
         else:
             result.conflicts.append(path)
     folders = {str(Path(p).parent) for p in [*result.outputs, *owned] if p != manifest.LOCK_PATH}
@@ -124,6 +135,7 @@ def _plan_removal(root: Path, path: str, out: Output, guard: Guard, result: Rend
         return
     if same:
         result.deleted.append(path)
+        result.expected[path] = manifest.digest(out.data)
 
 
 def _emptied(root: Path, folder: str, deleted: set[str]) -> bool:
@@ -173,17 +185,35 @@ def apply(root: Path, result: RenderPlan, *, force: bool = False) -> int:
 def _carry_out(root: Path, result: RenderPlan, writes: list[str], deletions: list[str]) -> None:
     guard = Guard(root)
     for path in deletions:
+        _unchanged(root, path, result.expected)
         _delete(root, path, guard)
     guard.forget()  # deletions may have removed owned links and emptied folders
+
     # one batch: every file staged, fsynced together, then renamed (serial writes: threads made
-    # the kernel contend on the journal, measured)
-    with safewrite.Batch(root, guard=guard) as batch:
+    # the kernel contend on the journal, measured); each file is checked once more just before
+    # the renames: one edited (or created) while sync ran is never overwritten
+    def unchanged() -> None:
+        for path in writes:
+            _unchanged(root, path, result.expected)
+
+    with safewrite.Batch(root, guard=guard, check=unchanged) as batch:
         for path in writes:
             if path != manifest.LOCK_PATH:
                 _stage(batch, result.outputs[path])
     if manifest.LOCK_PATH in writes:  # last: a crash before this leaves the old ownership
         lock = result.outputs[manifest.LOCK_PATH]
         safewrite.write_file(root, lock.path, lock.data or b"", replace_link=True, guard=guard)
+
+
+def _unchanged(root: Path, path: str, expected: Mapping[str, str | None]) -> None:
+    """ChangedOnDisk unless `path` still holds what the plan read there (None: nothing); a path
+    the plan expects nothing of (the lock, a file `--force` takes over) is not checked."""
+    if path in expected and manifest.disk_digest(root, path) != expected[path]:
+        raise ChangedOnDisk(
+            f"'{path}' changed on disk while sync ran; nothing more was written, run "
+            "`orkestra sync` again",
+            file=path,
+        )
 
 
 def _preconditions(root: Path, result: RenderPlan, writes: list[str], deletions: list[str]) -> None:

@@ -123,6 +123,7 @@ def managed_file(reg: Registry, rel: str, block: str, *, unsafe_hint: str = "") 
         raise UnsafePathError(exc.message + unsafe_hint, file=exc.file or rel) from None
     current = yamlio.read_text(path, display=rel) if path.exists() else ""
     bom, newline = _style(path, current)
+    base = _base(bom, current) if path.exists() else ""
     block = fenced(block).replace("\n", newline)
     start, end = current.find(BEGIN), current.find(END)
     if start >= 0 and end > start:
@@ -133,7 +134,15 @@ def managed_file(reg: Registry, rel: str, block: str, *, unsafe_hint: str = "") 
         )
     else:
         text = (current.rstrip("\r\n") + newline * 2 if current.strip() else "") + block
-    return Output(rel, (bom + text).encode("utf-8"), shared=True)
+    return Output(rel, (bom + text).encode("utf-8"), shared=True, base=base)
+
+
+def _base(bom: str, current: str) -> str:
+    """The sha256 of the bytes `current` was read from (strict UTF-8: encoding gives them
+    back, with the byte-order mark the reader took off)."""
+    import hashlib
+
+    return hashlib.sha256((bom + current).encode("utf-8")).hexdigest()
 
 
 def fenced(block: str, begin: str = BEGIN, end: str = END) -> str:
@@ -181,4 +190,4 @@ def without_block(reg: Registry, rel: str) -> Output | None:
 
         with open_regular(path) as handle:  # the bytes the deletion must still find
             return Output(rel, handle.read(), shared=True, remove=True)
-    return Output(rel, (bom + text).encode("utf-8"), shared=True)
+    return Output(rel, (bom + text).encode("utf-8"), shared=True, base=_base(bom, current))
