@@ -49,8 +49,9 @@ def _output(root: Path, agent: Path) -> Path:
 
 
 def _at(monkeypatch: pytest.MonkeyPatch, moment: str, act: Callable[[], None]) -> None:
-    """Run `act` once, at `moment` of the next sync: after the render read the files, after
-    the plan, or while the staged files are fsynced (the last step before the renames)."""
+    """Run `act` once, at `moment` of the next sync: after the render read the files, just
+    before or after the plan (which reads every output again), or while the staged files are
+    fsynced (the last step before the renames)."""
     done: list[bool] = []
 
     def once() -> None:
@@ -67,10 +68,12 @@ def _at(monkeypatch: pytest.MonkeyPatch, moment: str, act: Callable[[], None]) -
             return out
 
         monkeypatch.setattr(sync_module, "_render_reusing", render)
-    elif moment == "after plan":
+    elif moment in ("before plan", "after plan"):
         real_plan = writer.plan
 
         def plan(*args: Any, **kwargs: Any) -> Any:
+            if moment == "before plan":
+                once()
             out = real_plan(*args, **kwargs)
             once()
             return out
@@ -86,7 +89,7 @@ def _at(monkeypatch: pytest.MonkeyPatch, moment: str, act: Callable[[], None]) -
         monkeypatch.setattr(safewrite, "_fsync_all", fsync)
 
 
-MOMENTS = ["after render", "after plan", "while fsyncing"]
+MOMENTS = ["after render", "before plan", "after plan", "while fsyncing"]
 
 
 @pytest.mark.parametrize("moment", MOMENTS)
@@ -174,3 +177,37 @@ def test_the_cli_names_the_file_and_exits_non_zero(
     assert result.exit_code != 0
     assert target.relative_to(proj).as_posix() in result.stderr
     assert target.read_text(encoding="utf-8") == "mine\n"
+
+
+@pytest.mark.parametrize("moment", ["before plan", "after plan", "while fsyncing"])
+def test_the_user_s_server_added_to_an_mcp_config_while_sync_runs_is_kept(
+    proj: Path, monkeypatch: pytest.MonkeyPatch, moment: str
+) -> None:
+    """A client's MCP config is shared too: sync merges its servers into the user's file (after
+    the render of the other outputs: an edit before the merge is merged)."""
+    import json
+
+    from orkestra.core import yamlio
+
+    servers = proj / "registries" / "mcp.yaml"
+    servers.write_text(yamlio.dumps({"github": {"command": "npx"}}), encoding="utf-8")
+    sync(proj, mode="write")
+    config = proj / ".mcp.json"
+    assert "github" in json.loads(config.read_text(encoding="utf-8"))["mcpServers"]
+    servers.write_text(yamlio.dumps({"github": {"command": "gh"}}), encoding="utf-8")
+
+    def add_mine() -> None:
+        held = json.loads(config.read_text(encoding="utf-8"))
+        held["mcpServers"]["mine"] = {"command": "my-server"}
+        config.write_text(json.dumps(held, indent=2) + "\n", encoding="utf-8")
+
+    _at(monkeypatch, moment, add_mine)
+    with pytest.raises(ChangedOnDisk) as caught:
+        sync(proj, mode="write")
+    assert caught.value.file == ".mcp.json"
+    assert "mine" in json.loads(config.read_text(encoding="utf-8"))["mcpServers"]
+    monkeypatch.undo()
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    sync(proj, mode="write")
+    after = json.loads(config.read_text(encoding="utf-8"))["mcpServers"]
+    assert after["github"] == {"command": "gh"} and "mine" in after

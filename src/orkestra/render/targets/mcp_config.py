@@ -75,6 +75,7 @@ def outputs(
         if spec is None:
             continue
         keep, drop = wanted(reg, target)
+        base = _base(reg, spec)  # before the merges read it: a later edit is not lost
         data: bytes | None = None
         for name, ours in [*((n, (e, True)) for n, e in keep.items()),
                            *((n, (e, False)) for n, e in drop.items())]:  # fmt: skip
@@ -86,7 +87,7 @@ def outputs(
             if found is not None and digest(found) == sha:  # unchanged since written: ours
                 data = merged(reg, spec, found, keep=False, name=name, current=data)
         if data is not None:
-            yield Output(spec.path, data, target=target, shared=True)
+            yield Output(spec.path, data, target=target, shared=True, base=base)
 
 
 def withdrawn(
@@ -100,6 +101,7 @@ def withdrawn(
         spec = FILES.get(target)
         if spec is None:
             continue
+        base = _base(reg, spec)
         data: bytes | None = None
         ours = [(name, sha) for name, sha in sorted(previous.get(spec.path, {}).items())]
         for name, sha in ours:
@@ -108,7 +110,24 @@ def withdrawn(
                 data = merged(reg, spec, found, keep=False, name=name, current=data)
         data = merged(reg, spec, entry(reg, target), keep=False, current=data)
         if data is not None:
-            yield Output(spec.path, data, target=target, shared=True)
+            yield Output(spec.path, data, target=target, shared=True, base=base)
+
+
+def _base(reg: Registry, spec: ConfigFile) -> str | None:
+    """The sha256 of the config file's bytes as the merge starts ("" when there is none; None
+    when it cannot be read: the writer then checks what the plan found)."""
+    import hashlib
+
+    from orkestra.core.readfile import open_regular
+
+    path = reg.root / safewrite.check_target(reg.root, spec.path)
+    try:
+        with open_regular(path, follow=False) as handle:
+            return hashlib.sha256(handle.read()).hexdigest()
+    except FileNotFoundError:
+        return ""
+    except OSError:
+        return None
 
 
 def managed(reg: Registry, targets: list[str]) -> dict[str, dict[str, str]]:
