@@ -106,8 +106,11 @@ def plan(
         elif stat.S_ISDIR(st.st_mode):
             emptied = out.link is not None and _emptied(root, path, set(result.deleted))
             (result.created if emptied else result.conflicts).append(path)
+            if emptied:  # gone once its files are deleted: a file added there meanwhile stays
+                result.expected[path] = None
         elif path == manifest.LOCK_PATH:
             result.updated.append(path)
+            _seen(root, path, result.expected)  # committed: a checkout may change it meanwhile
         elif out.shared:
             result.updated.append(path)
             seen = out.base if out.base is not None else manifest.disk_digest(root, path)
@@ -117,10 +120,18 @@ def plan(
             result.expected[path] = owned[path].sha256
         else:
             result.conflicts.append(path)
+            _seen(root, path, result.expected)  # `--force` takes over these bytes, not a later edit
     folders = {str(Path(p).parent) for p in [*result.outputs, *owned] if p != manifest.LOCK_PATH}
     result.deleted = sorted([*result.deleted, *safewrite.stale_temps(root, folders)])
     result.conflicts.sort()
     return result
+
+
+def _seen(root: Path, path: str, expected: dict[str, str | None]) -> None:
+    """Record what `path` holds now as what the write must still find (unless unreadable)."""
+    digest = manifest.disk_digest(root, path)
+    if digest is not None:
+        expected[path] = digest
 
 
 def _plan_removal(root: Path, path: str, out: Output, guard: Guard, result: RenderPlan) -> None:
@@ -206,9 +217,12 @@ def _carry_out(root: Path, result: RenderPlan, writes: list[str], deletions: lis
 
 
 def _unchanged(root: Path, path: str, expected: Mapping[str, str | None]) -> None:
-    """ChangedOnDisk unless `path` still holds what the plan read there (None: nothing); a path
-    the plan expects nothing of (the lock, a file `--force` takes over) is not checked."""
-    if path in expected and manifest.disk_digest(root, path) != expected[path]:
+    """ChangedOnDisk unless `path` still holds what the plan read there (None: nothing at all,
+    not even a folder or a link); a path the plan expects nothing of is not checked."""
+    if path not in expected:
+        return
+    want = expected[path]
+    if os.path.lexists(root / path) if want is None else manifest.disk_digest(root, path) != want:
         raise ChangedOnDisk(
             f"'{path}' changed on disk while sync ran; nothing more was written, run "
             "`orkestra sync` again",
@@ -253,6 +267,10 @@ def _record_partial(root: Path, result: RenderPlan) -> None:
     """After a failure mid-apply: write the lock as the disk now is (each file the new entry if
     its bytes are the new ones, the old entry if it is still there, no entry if it is gone)."""
     if manifest.LOCK_PATH not in result.outputs:
+        return
+    try:  # a lock changed since the plan (a checkout) is not overwritten either
+        _unchanged(root, manifest.LOCK_PATH, result.expected)
+    except ChangedOnDisk:
         return
     before, after = result.lock_before, result.lock_after
     partial: dict[str, Entry] = {}

@@ -185,9 +185,6 @@ def without_block(reg: Registry, rel: str) -> Output | None:
     before, after = current[:start].rstrip("\r\n"), current[end + len(END) :].lstrip("\r\n")
     text = before + (newline * 2 + after if before and after else after) if after else before
     text = text + newline if text and not text.endswith("\n") else text
-    if not text.strip():
-        from orkestra.core.readfile import open_regular
-
-        with open_regular(path) as handle:  # the bytes the deletion must still find
-            return Output(rel, handle.read(), shared=True, remove=True)
+    if not text.strip():  # deleted only while it holds the bytes judged empty (not re-read)
+        return Output(rel, (bom + current).encode("utf-8"), shared=True, remove=True)
     return Output(rel, (bom + text).encode("utf-8"), shared=True, base=_base(bom, current))
