@@ -46,7 +46,7 @@ from orkestra.registry.cache import RACY_NS, identity
 if TYPE_CHECKING:
     from orkestra.registry.findings import Report
     from orkestra.registry.registry import Registry
-    from orkestra.render.plan import Output
+    from orkestra.render.plan import Output, RenderPlan
     from orkestra.render.sync import Mode
 
 #: bump when the record's layout or meaning changes
@@ -595,12 +595,13 @@ def _folders(reg: Registry) -> list[str] | None:
     return list(dict.fromkeys(roots))
 
 
-def _outputs(root: Path, reg: Registry) -> list[str]:
-    """The files validation reads beyond the registry: the lock's entries and managed files."""
+def _outputs(root: Path, reg: Registry, lock: Any = None) -> list[str]:
+    """The files validation reads beyond the registry: the lock's entries and managed files
+    (`lock`: the paths a sync just found or wrote in the lock, instead of reading it again)."""
     from orkestra.registry.render_lock import BLOCK_FILES
     from orkestra.render import manifest
 
-    paths = {*manifest.load(root), *manifest.load_servers(root)}
+    paths = {*manifest.load(root), *manifest.load_servers(root)} if lock is None else {*lock}
     paths.update({reg.config.render.claude_md_path, *BLOCK_FILES.values()})
     return sorted(paths)
 
@@ -662,24 +663,26 @@ def sync_result(root: Path, mode: Mode) -> dict[str, Any]:
         return data
     if not report.plan.has_changes() and report.written == 0:
         results: dict[str, Any] = {"sync": data, "validate": _found(report.findings)}
-        save(root, results, start, reg, _singles(root, reg, data), trace, stamp)
+        save(root, results, start, reg, _singles(root, reg, data, report.plan), trace, stamp)
     elif mode == "write":
         after = _after_write(root, reg, report, trace, names)
         if after is not None:
             results, written, marks, listings = after
-            singles = _singles(root, reg, results["sync"])
+            singles = _singles(root, reg, results["sync"], report.plan)
             save(root, results, start, reg, singles, trace, stamp, written, marks, listings)
     return data
 
 
-def _singles(root: Path, reg: Registry, data: dict[str, Any]) -> list[str]:
+def _singles(root: Path, reg: Registry, data: dict[str, Any], plan: RenderPlan) -> list[str]:
     """The files a sync's record stats besides the walked folders: what validation reads, the
     outputs, and every client's MCP config (an absent one is only checked to exist: a new one
-    holding the `orkestra` entry sync would withdraw is a change)."""
+    holding the `orkestra` entry sync would withdraw is a change). The lock's paths are the
+    plan's: the lock it left unchanged or wrote (the record checks the lock itself)."""
     from orkestra.render.targets.mcp_config import FILES
 
     servers = (spec.path for spec in FILES.values())
-    return sorted({*_outputs(root, reg), *data["unchanged"], *servers})
+    lock = [*plan.lock_after, *plan.lock_servers]
+    return sorted({*_outputs(root, reg, lock), *data["unchanged"], *servers})
 
 
 def _after_write(
