@@ -237,3 +237,56 @@ def build_rich(root: Path) -> Path:
 @pytest.fixture
 def rich(tmp_path: Path) -> Path:
     return build_rich(tmp_path / "rich")
+
+
+def synced_rich(root: Path, today: str = "2026-11-30") -> Path:
+    """`build_rich`, synced once (on `today`), every file then aged past the racy window: the
+    project the no-op record tests copy."""
+    import os
+    import time
+
+    from orkestra.render import noop
+    from orkestra.render.sync import sync
+
+    os.environ["ORKESTRA_TODAY"] = today
+    try:
+        build_rich(root)
+        sync(root, mode="write")
+    finally:
+        del os.environ["ORKESTRA_TODAY"]
+    old = time.time_ns() - 10 * noop.RACY_NS  # nothing in the project is racy
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            os.utime(Path(dirpath) / name, ns=(old, old))
+    return root
+
+
+def at_call(
+    monkeypatch: pytest.MonkeyPatch,
+    owner: Any,
+    name: str,
+    act: Any,
+    *,
+    before: bool = True,
+    call: int = 1,
+) -> list[bool]:
+    """Run `act()` once, just before (or after) the `call`-th call of `owner.name`: an edit
+    made at a chosen moment of a run. The list returned holds True once it has run."""
+    real = getattr(owner, name)
+    calls: list[int] = []
+    fired: list[bool] = []
+
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        mine = len(calls) == call
+        if mine and before and not fired:
+            fired.append(True)
+            act()
+        out = real(*args, **kwargs)
+        if mine and not before and not fired:
+            fired.append(True)
+            act()
+        return out
+
+    monkeypatch.setattr(owner, name, wrapped)
+    return fired

@@ -20,7 +20,7 @@ from orkestra.registry.loader import load
 from orkestra.registry.validate import validate
 from orkestra.render import noop
 from orkestra.render.sync import sync
-from tests.render.conftest import build_rich
+from tests.render.conftest import at_call, build_rich, synced_rich
 
 _TICK = [1_000_000_000_000_000_000]  # 2001: in the past, so never racy
 
@@ -33,18 +33,7 @@ def _bump(path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("noop") / "proj"
-    os.environ["ORKESTRA_TODAY"] = "2026-11-30"
-    try:
-        build_rich(root)
-        sync(root, mode="write")
-    finally:
-        del os.environ["ORKESTRA_TODAY"]
-    old = time.time_ns() - 10 * noop.RACY_NS  # nothing in the project is racy
-    for dirpath, _dirs, files in os.walk(root):
-        for name in files:
-            os.utime(Path(dirpath) / name, ns=(old, old))
-    return root
+    return synced_rich(tmp_path_factory.mktemp("noop") / "proj")
 
 
 @pytest.fixture
@@ -973,34 +962,17 @@ def test_a_name_of_the_project_folder_changed_during_the_run_leaves_no_record(
     (proj / "README.md").write_text("the user's\n", encoding="utf-8")
     (proj / "CLAUDE.md").unlink()
     _reprompt(proj)
-    fired = []
 
     def meddle() -> None:
-        if not fired:
-            fired.append(True)
-            if what == "added":
-                (proj / "NOTES.md").write_text("meanwhile\n", encoding="utf-8")
-            else:
-                (proj / "README.md").unlink()
+        if what == "added":  # a folder: this process's own file write would be traced (unfit),
+            (proj / "notes").mkdir()  # another process's would not
+        else:
+            (proj / "README.md").unlink()
 
     if during == "render":
-        real_render = sync_module._render_reusing
-
-        def render(*args: Any) -> Any:
-            meddle()
-            return real_render(*args)
-
-        monkeypatch.setattr(sync_module, "_render_reusing", render)
+        fired = at_call(monkeypatch, sync_module, "_render_reusing", meddle)
     else:
-        real_checked, calls = sync_module.checked, []
-
-        def checked(reg: Any) -> Any:
-            calls.append(1)
-            if len(calls) == 2:
-                meddle()
-            return real_checked(reg)
-
-        monkeypatch.setattr(sync_module, "checked", checked)
+        fired = at_call(monkeypatch, sync_module, "checked", meddle, call=2)
     wrote = noop.sync_result(proj, "write")
     assert fired and "CLAUDE.md" in wrote["created"]
     assert not (proj / noop.record_path("sync")).exists()

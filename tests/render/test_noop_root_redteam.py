@@ -18,7 +18,7 @@ from orkestra.registry import loader
 from orkestra.render import noop, writer
 from orkestra.render import sync as sync_module
 from orkestra.render.sync import sync
-from tests.render.conftest import build_rich
+from tests.render.conftest import at_call, synced_rich
 from tests.render.test_noop_fast import (
     Hits,
     _fast,
@@ -36,18 +36,7 @@ TODAY = "2026-11-30"
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("rootred") / "proj"
-    os.environ["ORKESTRA_TODAY"] = TODAY
-    try:
-        build_rich(root)
-        sync(root, mode="write")
-    finally:
-        del os.environ["ORKESTRA_TODAY"]
-    old = time.time_ns() - 10 * noop.RACY_NS
-    for dirpath, _dirs, files in os.walk(root):
-        for name in files:
-            os.utime(Path(dirpath) / name, ns=(old, old))
-    return root
+    return synced_rich(tmp_path_factory.mktemp("rootred") / "proj")
 
 
 @pytest.fixture
@@ -138,53 +127,15 @@ def _mutations(root: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Callabl
 
 def _hook(monkeypatch: pytest.MonkeyPatch, where: str, meddle: Callable[[], Any]) -> None:
     """Run `meddle` once, at `where` inside `noop.sync_result`."""
-    fired: list[bool] = []
-
-    def once() -> None:
-        if not fired:
-            fired.append(True)
-            meddle()
-
-    if where == "load":
-        real_load = loader.load
-
-        def load(*args: Any, **kw: Any) -> Any:
-            once()
-            return real_load(*args, **kw)
-
-        monkeypatch.setattr(loader, "load", load)
-    elif where == "render":
-        real_render = sync_module._render_reusing
-
-        def render(*args: Any) -> Any:
-            once()
-            return real_render(*args)
-
-        monkeypatch.setattr(sync_module, "_render_reusing", render)
-    elif where.startswith("apply"):
-        real_apply = writer.apply
-
-        def apply(*args: Any, **kw: Any) -> Any:
-            if where == "apply, before":
-                once()
-            done = real_apply(*args, **kw)
-            once()
-            return done
-
-        monkeypatch.setattr(writer, "apply", apply)
-    else:
-        real_checked, calls = sync_module.checked, []
-
-        def checked(reg: Any) -> Any:
-            calls.append(1)
-            if len(calls) == 2 and where == "validation after the write":
-                once()
-            found = real_checked(reg)
-            if len(calls) == 2:
-                once()  # after it: before the record is saved
-            return found
-
-        monkeypatch.setattr(sync_module, "checked", checked)
+    owner, name, before, call = {
+        "load": (loader, "load", True, 1),
+        "render": (sync_module, "_render_reusing", True, 1),
+        "apply, before": (writer, "apply", True, 1),
+        "apply, after": (writer, "apply", False, 1),
+        "validation after the write": (sync_module, "checked", True, 2),
+        "before the save": (sync_module, "checked", False, 2),  # before the record is saved
+    }[where]
+    at_call(monkeypatch, owner, name, meddle, before=before, call=call)
 
 
 WHERE = ["load", "render", "apply, before", "apply, after", "validation after the write",

@@ -18,7 +18,7 @@ from orkestra.core import yamlio
 from orkestra.render import noop, writer
 from orkestra.render import sync as sync_module
 from orkestra.render.sync import sync
-from tests.render.conftest import build_rich
+from tests.render.conftest import synced_rich
 from tests.render.test_noop_fast import (
     Hits,
     _agent_file,
@@ -36,18 +36,7 @@ TODAY = "2026-11-30"
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("redteam") / "proj"
-    os.environ["ORKESTRA_TODAY"] = TODAY
-    try:
-        build_rich(root)
-        sync(root, mode="write")
-    finally:
-        del os.environ["ORKESTRA_TODAY"]
-    old = time.time_ns() - 10 * noop.RACY_NS
-    for dirpath, _dirs, files in os.walk(root):
-        for name in files:
-            os.utime(Path(dirpath) / name, ns=(old, old))
-    return root
+    return synced_rich(tmp_path_factory.mktemp("redteam") / "proj")
 
 
 @pytest.fixture

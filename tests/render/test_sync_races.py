@@ -20,7 +20,7 @@ from orkestra.core.errors import ChangedOnDisk
 from orkestra.render import sync as sync_module
 from orkestra.render import writer
 from orkestra.render.sync import sync
-from tests.render.conftest import build_rich
+from tests.render.conftest import at_call, build_rich
 from tests.render.test_sync_failures import tree
 
 INTRO = "Hand-written intro."
@@ -52,41 +52,13 @@ def _at(monkeypatch: pytest.MonkeyPatch, moment: str, act: Callable[[], None]) -
     """Run `act` once, at `moment` of the next sync: after the render read the files, just
     before or after the plan (which reads every output again), or while the staged files are
     fsynced (the last step before the renames)."""
-    done: list[bool] = []
-
-    def once() -> None:
-        if not done:
-            done.append(True)
-            act()
-
-    if moment == "after render":
-        real_render = sync_module._render_reusing
-
-        def render(*args: Any) -> Any:
-            out = real_render(*args)
-            once()
-            return out
-
-        monkeypatch.setattr(sync_module, "_render_reusing", render)
-    elif moment in ("before plan", "after plan"):
-        real_plan = writer.plan
-
-        def plan(*args: Any, **kwargs: Any) -> Any:
-            if moment == "before plan":
-                once()
-            out = real_plan(*args, **kwargs)
-            once()
-            return out
-
-        monkeypatch.setattr(writer, "plan", plan)
-    else:
-        real_fsync = safewrite._fsync_all
-
-        def fsync(paths: list[str]) -> None:
-            real_fsync(paths)
-            once()
-
-        monkeypatch.setattr(safewrite, "_fsync_all", fsync)
+    owner, name, before = {
+        "after render": (sync_module, "_render_reusing", False),
+        "before plan": (writer, "plan", True),
+        "after plan": (writer, "plan", False),
+        "while fsyncing": (safewrite, "_fsync_all", False),
+    }[moment]
+    at_call(monkeypatch, owner, name, act, before=before)
 
 
 MOMENTS = ["after render", "before plan", "after plan", "while fsyncing"]
