@@ -2,8 +2,8 @@
 
 After a full `validate`, or a full `sync` that changed nothing (or wrote cleanly: `_after_write`,
 with its written files checked by content until they settle, and the project folder, which holds
-the user's files too, by its names), the stat identity (size, mtime_ns,
-ctime_ns, inode, device) of every file the run read is recorded in `.orkestra/noop-<run>.json`
+the user's files too, by its names), the stat identity (size, mtime_ns, ctime_ns, inode,
+device) of every file the run read is recorded in `.orkestra/noop-<run>.json`
 (derived) with the run's result: each file under `registries/`, the vendor roots and the template
 folders (project and bundled), the rendered outputs and every client's MCP config, and every
 folder on the way to them (mode, owner, inode: swapped for a symlink, it is unfit), under a key of
@@ -449,14 +449,15 @@ def save(
     listings: dict[str, list[str]] | None = None,
 ) -> None:
     """Record each command's result (`results`: run name -> what it answers; a sync also
-    answers for `validate`, whose findings it computed from the same load) with what the run read (`start`: when it began; `trace`: what it opened
-    and listed; `stamp`: the key when it began), unless it read something a stat cannot vouch
-    for or the key changed meanwhile (midnight: the result is the old day's). Best effort: an
-    unwritable `.orkestra/` records nothing.
+    answers for `validate`, whose findings it computed from the same load) with what the run
+    read (`start`: when it began; `trace`: what it opened and listed; `stamp`: the key when it
+    began), unless it read something a stat cannot vouch for or the key changed meanwhile
+    (midnight: the result is the old day's). Best effort: an unwritable `.orkestra/` records
+    nothing.
 
-    `written` holds what a writing run put at each of its outputs (the rendered `Output`s,
-    kept as ["file" or "link", digest, executable]): those it wrote changed during the run, so their stats vouch for nothing yet; the
-    next run checks their content instead, until their times settle (`_settle`). `marks` holds
+    `written` holds the rendered outputs of a writing run (kept as ["file" or "link", digest,
+    executable]): those it wrote changed during the run, so their stats vouch for nothing yet;
+    the next run checks their content instead, until their times settle (`_settle`). `marks` holds
     the identity of each output and folder on their way right after the write: one that changed
     since, even back to the same bytes, may have shown the validation after it something else.
     `listings` holds the names a folder beside the user's files (the project folder) must hold:
