@@ -318,7 +318,7 @@ def _phases(root: Path) -> str:
     marks = [("start", time.perf_counter())]
     reg = load(root)
     marks.append(("load", time.perf_counter()))
-    render_sync.check_valid(reg)
+    render_sync.checked(reg)
     marks.append(("validate", time.perf_counter()))
     report = render_sync.sync(root, registry=reg, mode="dry-run")
     marks.append(("validate+render+diff", time.perf_counter()))

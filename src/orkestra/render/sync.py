@@ -101,13 +101,8 @@ def findings_of(reg: Registry) -> list[Finding]:
     return list(validate(reg).findings)
 
 
-def check_valid(reg: Registry) -> int:
-    """Raise ValidationFailed on any error finding; return the number of warnings."""
-    return len(checked(reg))
-
-
 def checked(reg: Registry) -> list[Finding]:
-    """Every finding (all warnings: ValidationFailed is raised on any error)."""
+    """Every finding, all of them warnings: ValidationFailed is raised on any error."""
     found = findings_of(reg)
     errors = sorted(f for f in found if f.severity == "error")
     if errors:
