@@ -56,6 +56,15 @@ def _compare(
     return theirs, named, ours
 
 
+def _agree(theirs: Defs, named: Defs, ours: Defs, *, at_least: int,
+           found: float, listed: float) -> None:  # fmt: skip
+    """At least `at_least` ctags definitions; we find `found` of them, and `listed` of ours
+    are in ctags' list under any kind (its misses named in the message)."""
+    assert len(theirs) >= at_least
+    assert len(theirs & ours) / len(theirs) >= found, sorted(theirs - ours)[:10]
+    assert len(ours & named) / len(ours) >= listed, sorted(ours - named)[:10]
+
+
 def _found(paths: list[Path], what: str) -> list[Path]:
     if not paths:
         pytest.skip(f"no {what} on this machine")
@@ -76,11 +85,9 @@ def test_typescript_definitions_agree_with_ctags_on_node_modules() -> None:
     files = _found(_typescript(), "TypeScript sources under .ci-cache/*/node_modules")
     kinds = {"function", "class", "method", "interface"}
     theirs, named, ours = _compare(files, "typescript", "TypeScript", kinds, kinds)
-    assert len(theirs) >= 50
-    assert len(theirs & ours) / len(theirs) >= 0.95, sorted(theirs - ours)[:10]
     # ctags leaves out public methods, getters and arrow functions assigned to members, which we
     # list: about 0.6 of ours is in its list under any kind, so only a loose floor here
-    assert len(ours & named) / len(ours) >= 0.55, sorted(ours - named)[:10]
+    _agree(theirs, named, ours, at_least=50, found=0.95, listed=0.55)
 
 
 _C_EXAMPLES = ("zlib1g-dev", "nettle-dev", "libidn2-dev", "libxmlsec1-dev")
@@ -98,11 +105,9 @@ def test_c_definitions_agree_with_ctags_on_debian_examples() -> None:
         files, "c", "C", {"function", "type", "macro", "class", "constant"},
         {"function", "struct", "typedef", "enum", "macro"},
     )  # fmt: skip
-    assert len(theirs) >= 100
     # the misses are functions behind attribute macros (`static void NORETURN PRINTF_STYLE(1,2)
     # die(...)`), which tree-sitter cannot parse without the preprocessor
-    assert len(theirs & ours) / len(theirs) >= 0.95, sorted(theirs - ours)[:10]
-    assert len(ours & named) / len(ours) >= 0.99, sorted(ours - named)[:10]
+    _agree(theirs, named, ours, at_least=100, found=0.95, listed=0.99)
 
 
 @needs_tree_sitter
@@ -114,9 +119,7 @@ def test_shell_functions_agree_with_ctags_on_git_contrib() -> None:
         "shell scripts under /usr/share/doc/git/contrib",
     )
     theirs, named, ours = _compare(files, "bash", "Sh", {"function"}, {"function"})
-    assert len(theirs) >= 20
-    assert len(theirs & ours) / len(theirs) >= 0.99, sorted(theirs - ours)[:10]
-    assert len(ours & named) / len(ours) >= 0.99, sorted(ours - named)[:10]
+    _agree(theirs, named, ours, at_least=20, found=0.99, listed=0.99)
 
 
 @needs_tree_sitter
@@ -126,6 +129,4 @@ def test_php_definitions_agree_with_ctags_on_the_cloud_sdk() -> None:
     files = _found(sorted(sdk.rglob("*.php"))[:30], "PHP under the Google Cloud SDK")
     kinds = {"function", "method", "class", "interface"}
     theirs, named, ours = _compare(files, "php", "PHP", kinds, {"function", "class", "interface"})
-    assert len(theirs) >= 100
-    assert len(theirs & ours) / len(theirs) >= 0.99, sorted(theirs - ours)[:10]
-    assert len(ours & named) / len(ours) >= 0.99, sorted(ours - named)[:10]
+    _agree(theirs, named, ours, at_least=100, found=0.99, listed=0.99)

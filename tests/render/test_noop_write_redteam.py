@@ -18,7 +18,7 @@ from orkestra.core import yamlio
 from orkestra.render import noop, writer
 from orkestra.render import sync as sync_module
 from orkestra.render.sync import sync
-from tests.render.conftest import synced_rich
+from tests.render.conftest import at_call, synced_rich
 from tests.render.test_noop_fast import (
     Hits,
     _agent_file,
@@ -147,22 +147,20 @@ def test_a_user_file_dropped_beside_a_written_skill_is_a_full_run(
     assert mine.read_text(encoding="utf-8") == "mine\n"
 
 
+def _recheck(root: Path) -> None:
+    """The registry changed again: the agent's prompt edited a second time."""
+    path = _agent_file(root)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("Check each migration", "Check all migrations"), "utf-8")
+
+
 def test_a_registry_file_edited_while_the_write_runs_leaves_no_record(
     proj: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = writer.apply
-
-    def apply_then_edit(root: Path, plan: Any, **kw: Any) -> int:
-        done = real(root, plan, **kw)
-        path = _agent_file(root)
-        text = path.read_text(encoding="utf-8")
-        path.write_text(text.replace("Check each migration", "Check all migrations"), "utf-8")
-        return done
-
-    monkeypatch.setattr(writer, "apply", apply_then_edit)
+    fired = at_call(monkeypatch, writer, "apply", lambda: _recheck(proj), before=False)
     _reprompt(proj)
     noop.sync_result(proj, "write")
-    monkeypatch.setattr(writer, "apply", real)
+    assert fired
     assert not (proj / noop.record_path("sync")).exists()
     hits = Hits(monkeypatch)
     answer = _check(proj)
@@ -174,21 +172,15 @@ def test_another_sync_writing_meanwhile_leaves_a_record_only_for_what_is_on_disk
     proj: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A second sync (with the registry changed again) writes between our write and record."""
-    real = writer.apply
 
-    def apply_then_other(root: Path, plan: Any, **kw: Any) -> int:
-        done = real(root, plan, **kw)
-        path = _agent_file(root)
-        text = path.read_text(encoding="utf-8")
-        path.write_text(text.replace("Check each migration", "Check all migrations"), "utf-8")
-        monkeypatch.setattr(writer, "apply", real)
-        sync(root, mode="write")
-        return done
+    def other() -> None:
+        _recheck(proj)
+        sync(proj, mode="write")  # its own apply is the second call: passed through
 
-    monkeypatch.setattr(writer, "apply", apply_then_other)
+    fired = at_call(monkeypatch, writer, "apply", other, before=False)
     _reprompt(proj)
     noop.sync_result(proj, "write")
-    monkeypatch.setattr(writer, "apply", real)
+    assert fired
     hits = Hits(monkeypatch)
     assert _check(proj) == _reference(proj)[1]
     assert hits.count == 0
@@ -298,16 +290,13 @@ def test_a_file_swapped_for_a_link_whose_text_is_its_bytes_is_a_full_run(
 def test_a_write_that_crosses_midnight_before_its_validation_leaves_no_record(
     proj: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = writer.apply
-
-    def apply_at_midnight(root: Path, plan: Any, **kw: Any) -> int:
-        done = real(root, plan, **kw)
+    def midnight() -> None:
         monkeypatch.setenv("ORKESTRA_TODAY", "2026-12-01")
-        return done
 
-    monkeypatch.setattr(writer, "apply", apply_at_midnight)
+    fired = at_call(monkeypatch, writer, "apply", midnight, before=False)
     _reprompt(proj)
     noop.sync_result(proj, "write")
+    assert fired
     assert not (proj / noop.record_path("sync")).exists()
 
 
@@ -394,21 +383,14 @@ def test_a_settle_racing_another_write_never_vouches_for_the_new_state(
 def test_a_registry_file_edited_during_the_validation_after_the_write_leaves_no_record(
     proj: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = sync_module.checked
-    calls = [0]
+    def edit() -> None:
+        path = _agent_file(proj)
+        path.write_text(path.read_text(encoding="utf-8") + "# later\n", encoding="utf-8")
 
-    def editing(reg: Any) -> Any:
-        calls[0] += 1
-        if calls[0] == 2:
-            path = _agent_file(proj)
-            path.write_text(path.read_text(encoding="utf-8") + "# later\n", encoding="utf-8")
-        return real(reg)
-
-    monkeypatch.setattr(sync_module, "checked", editing)
+    fired = at_call(monkeypatch, sync_module, "checked", edit, call=2)
     _reprompt(proj)
     noop.sync_result(proj, "write")
-    monkeypatch.setattr(sync_module, "checked", real)
-    assert calls[0] == 2
+    assert fired
     assert not (proj / noop.record_path("sync")).exists()
 
 
