@@ -51,6 +51,15 @@ def _check(root: Path) -> dict[str, Any]:
     return noop.sync_result(root, "check")
 
 
+def _in_full(root: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """The next `sync --check`: a full run (no record answers it), equal to a reference run."""
+    hits = Hits(monkeypatch)
+    answer = _check(root)
+    assert answer == _reference(root)[1]
+    assert hits.count == 0
+    return answer
+
+
 def _recorded_write(root: Path) -> dict[str, Any]:
     """A writing sync that leaves a record checked by content."""
     _reprompt(root)
@@ -86,9 +95,7 @@ def test_the_lock_rewritten_within_the_tick_after_a_write_is_caught(
     i = text.index(b'"sha256": "') + len(b'"sha256": "')
     flipped = text[:i] + (b"0" if text[i : i + 1] != b"0" else b"1") + text[i + 1 :]
     _same_stat_rewrite(lock, flipped)
-    hits = Hits(monkeypatch)
-    assert _check(proj) == _reference(proj)[1]
-    assert hits.count == 0
+    _in_full(proj, monkeypatch)
 
 
 def test_an_output_swapped_for_a_symlink_to_the_same_bytes_is_a_full_run(
@@ -100,10 +107,7 @@ def test_an_output_swapped_for_a_symlink_to_the_same_bytes_is_a_full_run(
     copy.write_bytes(output.read_bytes())
     output.unlink()
     output.symlink_to(copy)
-    hits = Hits(monkeypatch)
-    answer = _check(proj)
-    assert answer == _reference(proj)[1]
-    assert hits.count == 0 and not answer["ok"]
+    assert not _in_full(proj, monkeypatch)["ok"]
 
 
 def test_an_output_swapped_for_a_folder_is_a_full_run(
@@ -113,9 +117,7 @@ def test_an_output_swapped_for_a_folder_is_a_full_run(
     output = _written_output(proj)
     output.unlink()
     output.mkdir()
-    hits = Hits(monkeypatch)
-    assert _check(proj) == _reference(proj)[1]
-    assert hits.count == 0
+    _in_full(proj, monkeypatch)
 
 
 def test_an_output_made_unreadable_after_a_write_is_a_full_run(
@@ -127,9 +129,7 @@ def test_an_output_made_unreadable_after_a_write_is_a_full_run(
     output = _written_output(proj)
     output.chmod(0)
     try:
-        hits = Hits(monkeypatch)
-        assert _check(proj) == _reference(proj)[1]
-        assert hits.count == 0
+        _in_full(proj, monkeypatch)
     finally:
         output.chmod(0o644)
 
@@ -141,9 +141,7 @@ def test_a_user_file_dropped_beside_a_written_skill_is_a_full_run(
     folders = [p.parent for p in (proj / ".claude" / "skills").rglob("SKILL.md")]
     mine = sorted(folders)[0] / "NOTES.md"
     mine.write_text("mine\n", encoding="utf-8")
-    hits = Hits(monkeypatch)
-    assert _check(proj) == _reference(proj)[1]
-    assert hits.count == 0
+    _in_full(proj, monkeypatch)
     assert mine.read_text(encoding="utf-8") == "mine\n"
 
 
@@ -162,10 +160,7 @@ def test_a_registry_file_edited_while_the_write_runs_leaves_no_record(
     noop.sync_result(proj, "write")
     assert fired
     assert not (proj / noop.record_path("sync")).exists()
-    hits = Hits(monkeypatch)
-    answer = _check(proj)
-    assert answer == _reference(proj)[1]
-    assert hits.count == 0 and not answer["ok"]
+    assert not _in_full(proj, monkeypatch)["ok"]
 
 
 def test_another_sync_writing_meanwhile_leaves_a_record_only_for_what_is_on_disk(
@@ -181,9 +176,7 @@ def test_another_sync_writing_meanwhile_leaves_a_record_only_for_what_is_on_disk
     _reprompt(proj)
     noop.sync_result(proj, "write")
     assert fired
-    hits = Hits(monkeypatch)
-    assert _check(proj) == _reference(proj)[1]
-    assert hits.count == 0
+    _in_full(proj, monkeypatch)
 
 
 def test_a_killed_write_s_temporary_file_then_a_sync(
@@ -236,9 +229,7 @@ def test_a_file_validation_reads_moved_away_and_back_during_it_is_a_full_run(
     assert noop.sync_result(proj, "write")["warnings"] == 1
     monkeypatch.setattr(sync_module, "checked", real)
     assert calls[0] == 2
-    hits = Hits(monkeypatch)
-    assert _check(proj) == _reference(proj)[1]
-    assert hits.count == 0
+    _in_full(proj, monkeypatch)
 
 
 def _relink(root: Path) -> Path:
@@ -261,10 +252,7 @@ def test_a_link_swapped_for_a_file_holding_its_digest_text_is_a_full_run(
     target = str(link.readlink())
     link.unlink()
     link.write_bytes(b"symlink:" + os.fsencode(target))
-    hits = Hits(monkeypatch)
-    answer = _check(proj)
-    assert answer == _reference(proj)[1]
-    assert hits.count == 0 and not answer["ok"]
+    assert not _in_full(proj, monkeypatch)["ok"]
 
 
 def test_a_file_swapped_for_a_link_whose_text_is_its_bytes_is_a_full_run(
@@ -281,10 +269,7 @@ def test_a_file_swapped_for_a_link_whose_text_is_its_bytes_is_a_full_run(
     assert _record(proj)["expected"][output.relative_to(proj).as_posix()]
     output.unlink()
     output.symlink_to("elsewhere")
-    hits = Hits(monkeypatch)
-    answer = _check(proj)
-    assert answer == _reference(proj)[1]
-    assert hits.count == 0 and not answer["ok"]
+    assert not _in_full(proj, monkeypatch)["ok"]
 
 
 def test_a_write_that_crosses_midnight_before_its_validation_leaves_no_record(
@@ -375,9 +360,7 @@ def test_a_settle_racing_another_write_never_vouches_for_the_new_state(
     assert others and others[0]["written"] >= 2
     assert stale["ok"] and not stale["updated"]
     assert _record(proj)["expected"] == {}  # the old result, settled over the new record
-    hits = Hits(monkeypatch)
-    assert _check(proj) == _reference(proj)[1]
-    assert hits.count == 0
+    _in_full(proj, monkeypatch)
 
 
 def test_a_registry_file_edited_during_the_validation_after_the_write_leaves_no_record(
