@@ -282,3 +282,49 @@ def test_stale_cleanup_never_reaches_through_a_symlinked_folder(tmp_path: Path) 
     (root / "a/link").symlink_to(outside)
     assert safewrite.clean_stale(root, ["link", "a/link", "link/sub"]) == []
     assert dead.exists()
+
+
+def test_the_guard_looks_up_no_folder_below_one_that_is_not_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "a")
+    looked: list[str] = []
+    real = os.lstat
+
+    def spy(path: str, *args: object, **kwargs: object) -> os.stat_result:
+        looked.append(str(path)[len(str(tmp_path)) + 1 :])
+        return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(safewrite.os, "lstat", spy)
+    guard = safewrite.Guard(tmp_path)
+    assert guard.parents("a/new/deeper/f.txt") == "ok"
+    assert guard.parents("a/new/other/f.txt") == "ok"
+    assert looked == ["a", "a/new"]  # one lookup per existing folder and the first missing one
+    assert guard.missing == {"a/new", "a/new/deeper", "a/new/other"}
+    with pytest.raises(UnsafePathError):  # a symlinked folder is still refused
+        guard.parents("link/new/f.txt")
+    (tmp_path / "a/new").mkdir()
+    guard.forget()
+    assert guard.parents("a/new/deeper/f.txt") == "ok" and guard.missing == {"a/new/deeper"}
+
+
+def test_stale_temporary_files_are_looked_for_only_in_folders_that_are_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "a").mkdir()
+    dead = tmp_path / "a" / ".f.txt.orkestra-999999999-3.tmp"
+    dead.write_text("x")
+    listed: list[str] = []
+    real = os.scandir
+
+    def spy(path: str) -> object:
+        listed.append(str(path)[len(str(tmp_path)) + 1 :])
+        return real(path)
+
+    monkeypatch.setattr(safewrite.os, "scandir", spy)
+    guard = safewrite.Guard(tmp_path)
+    guard.parents("gone/x/y/f.txt")
+    folders = ["a", "gone", "gone/x", "gone/x/y"]
+    assert safewrite.stale_temps(tmp_path, folders, guard=guard) == ["a/" + dead.name]
+    assert listed == ["a"]

@@ -119,6 +119,39 @@ def test_an_unwritable_folder_refuses_the_whole_plan_before_the_first_write(
     assert tree(scaffold) == before  # not even the deletion of .claude/agents/second.md
 
 
+def test_an_unwritable_folder_is_named_when_the_new_folders_below_it_are_not_there_yet(
+    scaffold: Path, cli: Any
+) -> None:
+    """Two new skills (new folders) below a folder that cannot be written: the error names that
+    folder, the deepest one there, and it is asked about once for all the files below it."""
+    for name in ("new-one", "new-two"):
+        write(scaffold, f"registries/skills/project/{name}.yaml",
+              (next((scaffold / "registries/skills").rglob("example-skill.yaml")).read_text()
+               .replace("example-skill", name)))  # fmt: skip
+    sync(scaffold)
+    shutil.rmtree(scaffold / ".claude/skills/new-one")
+    shutil.rmtree(scaffold / ".claude/skills/new-two")
+    before = tree(scaffold)
+    real = os.access
+    asked: list[str] = []
+    skills = str(scaffold / ".claude/skills")
+
+    def access(path: Any, mode: int, **kw: Any) -> bool:
+        asked.append(str(path))
+        return False if str(path) == skills else real(path, mode, **kw)
+
+    with mock.patch.object(os, "access", access):
+        result = cli("sync", cwd=scaffold)
+    assert result.exit_code == 1, result.stderr
+    assert "folder '.claude/skills' is not writable" in result.stderr
+    assert tree(scaffold) == before
+    asked.clear()
+    with mock.patch.object(os, "access", lambda path, mode, **kw: asked.append(str(path)) or True):
+        assert cli("sync", cwd=scaffold).exit_code == 0
+    assert (scaffold / ".claude/skills/new-two/SKILL.md").is_file()
+    assert asked.count(skills) == 1  # once for both new folders below it
+
+
 # --- case 9: the OS fails mid-apply -----------------------------------------------------------
 
 

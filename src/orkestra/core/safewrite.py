@@ -90,6 +90,8 @@ class Guard:
         self.root = str(root)
         self.removable = set(removable_links)
         self.seen: dict[str, str] = {}
+        #: folders found not there (nor anything below them: not looked up)
+        self.missing: set[str] = set()
 
     def parents(self, rel: str) -> str:
         """'ok'; 'gone' below a removable link; 'blocked' when a file sits where a folder is
@@ -108,11 +110,16 @@ class Guard:
     def forget(self) -> None:
         """Drop what was seen (after deletions changed the tree)."""
         self.seen.clear()
+        self.missing.clear()
 
     def _state(self, folder: str) -> str:
+        if folder.rpartition("/")[0] in self.missing:  # below a folder that is not there
+            self.missing.add(folder)
+            return "ok"
         try:
             st = os.lstat(f"{self.root}/{folder}")
         except FileNotFoundError:
+            self.missing.add(folder)
             return "ok"
         if stat.S_ISLNK(st.st_mode):
             if folder in self.removable:
@@ -216,7 +223,7 @@ class Batch:
         rel = check_target(self.root, path, guard=self.guard, replace_link=replace_link)
         full = f"{self.root}/{rel}"
         payload = data.encode("utf-8") if isinstance(data, str) else data
-        chosen = _mode(_lstat(full), mode)
+        chosen = mode if mode is not None else _mode(_lstat(full), None)
         tmp = _stage(full, rel, lambda t: _fill(t, payload, chosen, durable=False))
         self.staged.append((tmp, full, rel, True))
 
@@ -332,34 +339,47 @@ def clean_stale(root: Path, folders: Iterable[Path | str]) -> list[str]:
     return removed
 
 
-def stale_temps(root: Path, folders: Iterable[Path | str]) -> list[str]:
+def stale_temps(
+    root: Path, folders: Iterable[Path | str], *, guard: Guard | None = None
+) -> list[str]:
     """Temporary files that killed runs left in `folders` (relative paths, sorted); a temporary
-    file of a live process is not stale until it is a day old."""
-    found = []
+    file of a live process is not stale until it is a day old. `guard` may be one the caller
+    already asked about these folders (a folder it found missing is not looked at again)."""
+    found: list[str] = []
     now = time.time()
-    guard = Guard(root)
+    guard = guard or Guard(root)
     roots = (root, root.resolve())  # resolved once: a sync passes one folder per skill
     for folder in sorted({_folder(roots, f) for f in folders}):
         base = f"{root}/{folder}" if folder else str(root)
         try:  # only real folders inside the project: never through a symlink
-            if (folder and guard.parents(f"{folder}/x") != "ok") or os.path.islink(base):  # noqa: PTH114
+            if folder and (guard.parents(f"{folder}/x") != "ok" or folder in guard.missing):
                 continue
-            entries = list(os.scandir(base))
+            if not folder and os.path.islink(base):  # noqa: PTH114
+                continue
+            with os.scandir(base) as entries:  # listed by path: the no-op record traces it
+                names = _stale_names(entries, now)
         except (OSError, UnsafePathError):
             continue
-        for entry in entries:
-            match = TEMP_RE.match(entry.name)
-            if match is None or entry.is_dir(follow_symlinks=False):
-                continue
-            if not _stale(int(match.group("pid")), entry, now):
-                continue
-            found.append(f"{folder}/{entry.name}" if folder else entry.name)
+        found += (f"{folder}/{name}" if folder else name for name in names)
     return sorted(found)
+
+
+def _stale_names(entries: Iterable[os.DirEntry[str]], now: float) -> list[str]:
+    names = []
+    for entry in entries:
+        match = TEMP_RE.match(entry.name) if entry.name.startswith(".") else None
+        if match is None or entry.is_dir(follow_symlinks=False):
+            continue
+        if _stale(int(match.group("pid")), entry, now):
+            names.append(entry.name)
+    return names
 
 
 def _folder(roots: tuple[Path, Path], folder: Path | str) -> str:
     """A folder below the root (`roots`: as given, resolved) as a relative path; "" for the
     root itself."""
+    if isinstance(folder, str) and not folder.startswith("/"):  # the usual case: no PurePath
+        return "" if folder in ("", ".") else relative(roots[0], folder)
     if str(folder) in ("", ".") or PurePath(folder) in roots:
         return ""
     return relative(roots[0], folder)

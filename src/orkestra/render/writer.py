@@ -92,9 +92,12 @@ def plan(
             result.conflicts.append(path)
             continue
         full = f"{base}/{path}"
-        try:
-            st = os.lstat(full)
+        st: os.stat_result | None
+        try:  # a file whose folder is not there is not looked up
+            st = None if path.rpartition("/")[0] in guard.missing else os.lstat(full)
         except FileNotFoundError:
+            st = None
+        if st is None:
             result.created.append(path)
             result.expected[path] = None if out.base in (None, "") else out.base
             continue
@@ -122,7 +125,8 @@ def plan(
             result.conflicts.append(path)
             _seen(root, path, result.expected)  # `--force` takes over these bytes, not a later edit
     folders = {str(Path(p).parent) for p in [*result.outputs, *owned] if p != manifest.LOCK_PATH}
-    result.deleted = sorted([*result.deleted, *safewrite.stale_temps(root, folders)])
+    stale = safewrite.stale_temps(root, folders, guard=guard)
+    result.deleted = sorted([*result.deleted, *stale])
     result.conflicts.sort()
     return result
 
@@ -244,9 +248,13 @@ def _preconditions(root: Path, result: RenderPlan, writes: list[str], deletions:
                 "(`--force` takes over files, never folders)",
                 file=path,
             )
+    nearest: dict[str, str] = {}
+    writable: dict[str, bool] = {}
     for path in [*writes, *deletions]:
-        folder = _nearest_folder(root, path)
-        if not os.access(root / folder if folder else root, os.W_OK | os.X_OK):
+        folder = _nearest_folder(str(root), path.rpartition("/")[0], nearest)
+        if folder not in writable:
+            writable[folder] = os.access(f"{root}/{folder}" if folder else root, os.W_OK | os.X_OK)
+        if not writable[folder]:
             shown = folder or "."
             raise WriteFailed(
                 f"cannot write '{path}': folder '{shown}' is not writable (permission denied); "
@@ -255,12 +263,18 @@ def _preconditions(root: Path, result: RenderPlan, writes: list[str], deletions:
             )
 
 
-def _nearest_folder(root: Path, path: str) -> str:
-    """The deepest existing folder on the way to `path` (relative; "" for the root)."""
-    parts = path.split("/")[:-1]
-    while parts and not (root / "/".join(parts)).is_dir():
-        parts.pop()
-    return "/".join(parts)
+def _nearest_folder(root: str, folder: str, known: dict[str, str]) -> str:
+    """The deepest existing folder from `folder` up (relative; "" for the root), memoised in
+    `known` (a sync writes thousands of files into a few hundred folders)."""
+    if not folder:
+        return ""
+    found = known.get(folder)
+    if found is None:
+        is_dir = os.path.isdir(f"{root}/{folder}")  # noqa: PTH112
+        found = known[folder] = (
+            folder if is_dir else _nearest_folder(root, folder.rpartition("/")[0], known)
+        )
+    return found
 
 
 def _record_partial(root: Path, result: RenderPlan) -> None:
