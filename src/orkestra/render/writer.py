@@ -92,21 +92,17 @@ def plan(
             result.conflicts.append(path)
             continue
         full = f"{base}/{path}"
-        st: os.stat_result | None
-        try:  # a file whose folder is not there is not looked up
-            st = None if path.rpartition("/")[0] in guard.missing else os.lstat(full)
-        except FileNotFoundError:
-            st = None
-        if st is None:
+        there = _lstat(full, path.rpartition("/")[0] in guard.missing)
+        if there is None:
             result.created.append(path)
             result.expected[path] = None if out.base in (None, "") else out.base
             continue
         if path in removable:
             result.updated.append(path)
             result.expected[path] = None  # the link is deleted first
-        elif _same(full, st, out):
+        elif _same(full, there, out):
             result.unchanged.append(path)
-        elif stat.S_ISDIR(st.st_mode):
+        elif stat.S_ISDIR(there.st_mode):
             emptied = out.link is not None and _emptied(root, path, set(result.deleted))
             (result.created if emptied else result.conflicts).append(path)
             if emptied:  # gone once its files are deleted: a file added there meanwhile stays
@@ -129,6 +125,16 @@ def plan(
     result.deleted = sorted([*result.deleted, *stale])
     result.conflicts.sort()
     return result
+
+
+def _lstat(full: str, folder_missing: bool) -> os.stat_result | None:
+    """`full`'s lstat, None when it is not there (not looked up when its folder is not)."""
+    if folder_missing:
+        return None
+    try:
+        return os.lstat(full)
+    except FileNotFoundError:
+        return None
 
 
 def _seen(root: Path, path: str, expected: dict[str, str | None]) -> None:
