@@ -289,3 +289,49 @@ def test_a_lock_entry_below_a_linked_vendor_skill_is_reported_and_never_reached(
     with pytest.raises(ValidationFailed, match="ORK046"):
         sync(rich, force=True)
     assert (link / "SKILL.md").resolve().read_bytes() == vendored
+
+
+def test_the_lock_read_again_is_its_new_text_even_at_the_same_size_and_time(
+    scaffold: Path,
+) -> None:
+    """The lock's parse is reused only for the same text: an edit that keeps its size and
+    modification time (a checkout in the same second) is read afresh, and what one caller
+    changes in the entries it got never reaches the next."""
+    import os
+
+    from orkestra.registry import render_lock
+
+    sync(scaffold)
+    lock = scaffold / manifest.LOCK_PATH
+    first = manifest.load(scaffold)
+    first.clear()  # a caller's copy
+    assert manifest.load(scaffold).keys() == set(json.loads(lock.read_text())["files"])
+    st = lock.stat()
+    text = lock.read_text()
+    swapped = text.replace('"target": "claude"', '"target": "cursor"', 1)  # as long
+    assert swapped != text and len(swapped.encode()) == len(text.encode())
+    lock.write_text(swapped)
+    os.utime(lock, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert "cursor" in {e.target for e in manifest.load(scaffold).values()}
+    entries, problems = render_lock.problems(scaffold)
+    assert problems and all("cursor" in entries[rel].target for rel in problems)
+    found = [f for f in validate(load(scaffold)).findings if f.code == "ORK046"]
+    assert found and all(f.line for f in found)
+
+
+def test_one_sync_parses_the_lock_once(scaffold: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from orkestra.core import jsonio
+
+    sync(scaffold)
+    real, parsed = jsonio.loads, []
+
+    def spy(text: str, **kw: object) -> object:
+        if str(kw.get("source", "")).endswith(manifest.LOCK_PATH):
+            parsed.append(text)
+        return real(text, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(jsonio, "loads", spy)
+    write(scaffold, ".claude/agents/example-agent.md", "edited\n")
+    with pytest.raises(ConflictError):
+        sync(scaffold)  # validation, the plan and the MCP configs all read the lock
+    assert len(parsed) == 1

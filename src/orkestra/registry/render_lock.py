@@ -101,13 +101,63 @@ def load(root: Path) -> dict[str, Entry]:
     """Every entry of the lock (path -> Entry); empty when no lock exists yet.
 
     Every entry is kept, even one whose path is not a plain relative path, so `validate` can
-    name it; `owned` leaves out those that are not plain or lie outside their target's roots.
+    name it; `problems` says which are not plain or lie outside their target's roots.
     """
+    read = _read(root)
+    return {} if read is None else dict(read.entries)
+
+
+def problems(
+    root: Path, *, truth_outputs: Iterable[str] = (), protected: Iterable[str] = ()
+) -> tuple[dict[str, Entry], dict[str, str]]:
+    """(every entry of the lock, why sync may not touch each one it may not: `entry_problem`)."""
+    read = _read(root)
+    if read is None:
+        return {}, {}
+    key = (tuple(sorted(set(truth_outputs))), tuple(protected))
+    found = read.problems.get(key)
+    if found is None:
+        outputs = set(key[0])
+        found = read.problems[key] = {
+            rel: problem
+            for rel, entry in read.entries.items()
+            if (
+                problem := entry_problem(
+                    rel, entry, truth_outputs=outputs, protected=key[1], listed=read.entries
+                )
+            )
+            is not None
+        }
+    return dict(read.entries), dict(found)
+
+
+@dataclass
+class _Lock:
+    """One lock's text as read, and what was made of it."""
+
+    text: str
+    data: object
+    entries: dict[str, Entry]
+    #: (truth outputs, protected folders) -> the entries sync may not touch, and why
+    problems: dict[tuple[tuple[str, ...], tuple[str, ...]], dict[str, str]]
+
+
+#: the last lock read in this process (one sync reads it for validation, the plan and the MCP
+#: configs: a megabyte on a large registry), reused while the file holds the same text
+_last: list[_Lock] = []
+
+
+def _read(root: Path) -> _Lock | None:
+    """The lock at `root` (None when there is none, or a symlink stands there); raises
+    InputError when it cannot be read or parsed, or has no `files` mapping."""
     path = root / LOCK_PATH
     if not path.is_file() or path.is_symlink():
-        return {}
+        return None
     try:
-        data = jsonio.read_json(path)
+        text = jsonio.read_text(path)
+        if _last and _last[0].text == text:  # the same bytes parse the same way
+            return _last[0]
+        data = jsonio.loads(text, source=str(path))
     except (OSError, InputError) as exc:
         raise InputError(
             f"render lock is unreadable ({exc}); delete it and run `orkestra sync` again",
@@ -128,7 +178,8 @@ def load(root: Path) -> dict[str, Entry]:
             )
         else:  # version 1: a target name and no hash
             entries[str(key)] = Entry(str(value))
-    return entries
+    _last[:] = [_Lock(text, data, entries, {})]
+    return _last[0]
 
 
 def dumps(
@@ -153,14 +204,13 @@ def dumps(
 def load_servers(root: Path) -> dict[str, dict[str, str]]:
     """The MCP server entries the last sync wrote (path -> name -> sha256); {} when none or the
     lock is unreadable (then nothing is removed: a user's entry is never taken for ours)."""
-    path = root / LOCK_PATH
-    if not path.is_file() or path.is_symlink():
-        return {}
     try:
-        data = jsonio.read_json(path)
-    except (OSError, InputError):
+        read = _read(root)
+    except InputError:
         return {}
-    found = data.get("mcp_servers") if isinstance(data, dict) else None
+    found = (
+        read.data.get("mcp_servers") if read is not None and isinstance(read.data, dict) else None
+    )
     if not isinstance(found, dict):
         return {}
     return {
@@ -215,22 +265,6 @@ def entry_problem(
         return None  # an earlier ground-truths output, pruned once its source moved
     shown = ", ".join(roots)
     return f"it is outside target '{entry.target}' output roots ({shown} and ground-truths outputs)"
-
-
-def owned(
-    entries: Mapping[str, Entry],
-    *,
-    truth_outputs: Iterable[str] = (),
-    protected: Iterable[str] = (),
-) -> dict[str, Entry]:
-    """The entries sync may act on: those inside their target's roots."""
-    outputs = set(truth_outputs)
-    return {
-        rel: entry
-        for rel, entry in entries.items()
-        if entry_problem(rel, entry, truth_outputs=outputs, protected=protected, listed=entries)
-        is None
-    }
 
 
 def _listed_parent(

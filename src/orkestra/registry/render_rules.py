@@ -23,25 +23,23 @@ from orkestra.registry.registry import Registry
 def lock_entries(reg: Registry) -> Iterator[Finding]:
     """Every render lock entry lies inside its target's output roots, outside protected folders."""
     try:
-        entries = render_lock.load(reg.root)
+        entries, problems = render_lock.problems(
+            reg.root,
+            truth_outputs=[t.metadata.render.output for t in reg.truth_files.values()],
+            protected=[reg.config.knowledge.path],
+        )
     except InputError as exc:
         yield Finding.make("ORK001", exc.message, render_lock.LOCK_PATH, exc.line)
         return
-    outputs = [t.metadata.render.output for t in reg.truth_files.values()]
-    protected = [reg.config.knowledge.path]
-    lines = _key_lines(reg.root / render_lock.LOCK_PATH) if entries else {}
-    for rel, entry in sorted(entries.items()):
-        problem = render_lock.entry_problem(
-            rel, entry, truth_outputs=outputs, protected=protected, listed=entries
+    lines = _key_lines(reg.root / render_lock.LOCK_PATH) if problems else {}
+    for rel, problem in sorted(problems.items()):
+        yield Finding.make(
+            "ORK046",
+            f"render lock entry '{rel}' (target '{entries[rel].target}') is ignored by sync: "
+            f"{problem}; remove it from {render_lock.LOCK_PATH}",
+            render_lock.LOCK_PATH,
+            lines.get(json.dumps(rel, ensure_ascii=False)) or lines.get(json.dumps(rel)),
         )
-        if problem is not None:
-            yield Finding.make(
-                "ORK046",
-                f"render lock entry '{rel}' (target '{entry.target}') is ignored by sync: "
-                f"{problem}; remove it from {render_lock.LOCK_PATH}",
-                render_lock.LOCK_PATH,
-                lines.get(json.dumps(rel, ensure_ascii=False)) or lines.get(json.dumps(rel)),
-            )
 
 
 def _key_lines(path: Path) -> dict[str, int]:

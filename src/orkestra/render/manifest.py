@@ -16,7 +16,7 @@ from orkestra.registry.render_lock import (
     dumps,
     load,
     load_servers,
-    owned,
+    problems,
 )
 
 __all__ = [
@@ -28,5 +28,5 @@ __all__ = [
     "dumps",
     "load",
     "load_servers",
-    "owned",
+    "problems",
 ]

@@ -155,11 +155,12 @@ def render_outputs(reg: Registry, targets: list[str], templates: Templates) -> l
 def owned_entries(reg: Registry) -> dict[str, manifest.Entry]:
     """The lock's entries sync may act on: those inside their target's output roots (the others
     are ignored here and reported by `validate`)."""
-    return manifest.owned(
-        manifest.load(reg.root),
+    entries, problems = manifest.problems(
+        reg.root,
         truth_outputs=[t.metadata.render.output for t in reg.truth_files.values()],
         protected=[reg.config.knowledge.path],
     )
+    return {rel: entry for rel, entry in entries.items() if rel not in problems}
 
 
 def _render_reusing(root: Path, reg: Registry, targets: list[str]) -> list[Output]:
