@@ -411,3 +411,42 @@ def test_a_file_with_a_value_json_would_change_is_never_cached(proj: Path) -> No
     assert "registries/agents/far.yaml" not in files
     assert "registries/agents/example-agent.yaml" in files
     same_as_cold(proj)
+
+
+def test_a_registry_file_is_looked_at_once_a_load(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An entry file's lstat (taken for the symlink check) is its identity for the cache: no
+    second stat."""
+    load(proj)
+    stats: list[str] = []
+    real = Path.stat
+
+    def spy(self: Path, *args: Any, **kwargs: Any) -> os.stat_result:
+        if self.suffix == ".yaml" and {"agents", "skills"} & set(self.parts):
+            stats.append(self.name)  # the many entry files (a few fixed ones are checked)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "stat", spy)
+    assert "example-agent" in load(proj).agents
+    assert stats == []
+
+
+def test_a_registry_file_linked_inside_the_project_is_cached_by_what_it_links_to(
+    proj: Path,
+) -> None:
+    """A symlinked registry file's own identity never changes when its target is edited: the
+    cache keys it by the target's."""
+    rel = "registries/agents/example-agent.yaml"
+    real = proj / "shared" / "agent.yaml"
+    real.parent.mkdir()
+    os.replace(proj / rel, real)
+    (proj / rel).symlink_to(real)
+    old = real.stat().st_mtime_ns - 10 * cache.RACY_NS  # long settled: no content check
+    os.utime(proj / rel, ns=(old, old), follow_symlinks=False)
+    load(proj)
+    text = real.read_text(encoding="utf-8")
+    real.write_text(text.replace("description: ", "description: Y", 1), encoding="utf-8")
+    os.utime(real, ns=(old, old))
+    assert load(proj).agents["example-agent"].description.startswith("Y")
+    same_as_cold(proj)

@@ -112,13 +112,18 @@ class ParseCache:
         files: dict[str, Any] = data["files"]
         return files
 
-    def lookup(self, rel: str, path: Path) -> tuple[Hit | None, os.stat_result | None, int]:
-        """(the cached result if `path` is unchanged, its stat, when it was taken)."""
-        seen = time.time_ns()
-        try:
-            st = path.stat()
-        except OSError:
-            return None, None, seen
+    def lookup(
+        self, rel: str, path: Path, known: os.stat_result | None = None, seen: int | None = None
+    ) -> tuple[Hit | None, os.stat_result | None, int]:
+        """(the cached result if `path` is unchanged, its stat, when it was taken). `known`: its
+        stat taken at `seen` by the caller (a plain file's lstat), else it is taken here."""
+        if known is None or seen is None:
+            seen = time.time_ns()
+            try:
+                known = path.stat()
+            except OSError:
+                return None, None, seen
+        st = known
         self.used.add(rel)
         entry: list[Any] = self.files.get(rel)  # type: ignore[assignment]  # shape checked next
         if not _entry_ok(entry) or entry[:5] != identity(st):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -76,7 +77,7 @@ class _Loader:
     def read(self, path: Path, *, allow_empty: bool = False) -> yamlio.LineDict | None:
         from orkestra.core import yamlio
 
-        if self.leaves_project(path):
+        if self.leaves_project(path, self.lstat(path)):
             return None
         try:
             return yamlio.load_mapping(path, display=self.rel(path), allow_empty=allow_empty)
@@ -89,15 +90,18 @@ class _Loader:
     def unit(self, path: Path, handler: Handler, *, allow_empty: bool = False) -> None:
         """Load one YAML file: replay what it produced last time when it is unchanged, else
         parse it, let `handler` record its findings and entries, apply them and cache them."""
-        if self.leaves_project(path):
+        seen = time.time_ns()  # before the look at the file: when its identity was taken
+        found = self.lstat(path)
+        if self.leaves_project(path, found):
             return
         file = self.rel(path)
         if not is_utf8(file):
             self.add("ORK001", "the file name is not valid UTF-8; rename it", printable(file))
             return
-        st, seen = None, 0
-        if self.cache is not None:
-            hit, st, seen = self.cache.lookup(file, path)
+        st = None
+        if self.cache is not None:  # a plain file's lstat is its stat: no second look
+            known = found if found is not None and not stat.S_ISLNK(found.st_mode) else None
+            hit, st, seen = self.cache.lookup(file, path, known, seen)
             if hit is not None and self.replay(hit):
                 return
         from orkestra.core import yamlio
@@ -175,17 +179,22 @@ class _Loader:
         assert self.ops is not None
         self.ops.append(list(op))
 
-    def leaves_project(self, path: Path) -> bool:
+    @staticmethod
+    def lstat(path: Path) -> os.stat_result | None:
+        """`path`'s lstat; None when it cannot be looked at (the read reports why)."""
+        try:
+            return os.lstat(path)
+        except OSError:
+            return None
+
+    def leaves_project(self, path: Path, found: os.stat_result | None) -> bool:
         """True (and reported) when `path` or a folder on its way is a symlink leading outside
-        the project: such a file is refused, never read (§13)."""
+        the project: such a file is refused, never read (§13). `found`: its lstat."""
         folder = path.parent
         inside = self.folder_inside.get(folder)
         if inside is None:
             inside = self.folder_inside[folder] = _inside(folder, self.real_root)
-        try:
-            link = stat.S_ISLNK(os.lstat(path).st_mode)
-        except OSError:
-            link = False  # a missing or unreadable file is reported by the read itself
+        link = found is not None and stat.S_ISLNK(found.st_mode)
         if inside and (not link or _inside(path, self.real_root)):
             return False
         where = path if link else folder
