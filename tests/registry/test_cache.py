@@ -440,7 +440,7 @@ def test_a_registry_file_linked_inside_the_project_is_cached_by_what_it_links_to
     rel = "registries/agents/example-agent.yaml"
     real = proj / "shared" / "agent.yaml"
     real.parent.mkdir()
-    os.replace(proj / rel, real)
+    (proj / rel).replace(real)
     (proj / rel).symlink_to(real)
     old = real.stat().st_mtime_ns - 10 * cache.RACY_NS  # long settled: no content check
     os.utime(proj / rel, ns=(old, old), follow_symlinks=False)
