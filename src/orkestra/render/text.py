@@ -56,8 +56,13 @@ def yaml_flow(items: list[object], style: str = "plain") -> str:
 
 def _flow_plain(value: object) -> str:
     """`yaml_plain`, quoted where a flow list would split or end the value (`,[]{}`)."""
-    text = yaml_plain(value)
-    return yaml_str(value) if _FLOW_BREAKS.search(text) and text[0] != '"' else text
+    return _flow_plain_text(str(value))  # both read the value as its text
+
+
+@functools.lru_cache(maxsize=1 << 16)  # once a name: a thousand agents list the same skills
+def _flow_plain_text(text: str) -> str:
+    plain = yaml_plain(text)
+    return yaml_str(text) if _FLOW_BREAKS.search(plain) and plain[0] != '"' else plain
 
 
 _FLOW_BREAKS = re.compile(r"[,\[\]{}]")
