@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -57,7 +58,7 @@ def test_agents_list_from_a_warm_cache_loads_neither_pydantic_nor_yaml(warm: Pat
 
 def test_agents_info_builds_the_model_it_needs_and_answers_the_same(warm: Path) -> None:
     out, heavy = _run(warm, "agents", "info", "example-agent")
-    (warm / ".orkestra" / "registry-cache.json").unlink()
+    shutil.rmtree(warm / ".orkestra" / "registry-cache")
     cold, _ = _run(warm, "agents", "info", "example-agent")
     assert out == cold
     assert "pydantic" in heavy  # all_tools() is a method: the model was built from the cache

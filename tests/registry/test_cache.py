@@ -185,19 +185,28 @@ def test_only_the_changed_file_is_parsed(proj: Path, monkeypatch: pytest.MonkeyP
 )
 def test_a_corrupt_or_foreign_cache_is_rebuilt(proj: Path, content: bytes) -> None:
     load(proj)
-    (proj / CACHE).write_bytes(content)
+    for shard in _shards(proj):
+        shard.write_bytes(content)
     same_as_cold(proj)
-    assert json.loads((proj / CACHE).read_text())["version"] == cache.stamp()
+    assert all(json.loads(s.read_text())["version"] == cache.stamp() for s in _shards(proj))
+
+
+def _shards(root: Path) -> list[Path]:
+    """Every shard file of the cache (all of them exist once a load wrote the cache)."""
+    shards = [root / cache.shard_path(n) for n in range(cache.SHARDS)]
+    assert all(s.is_file() for s in shards)
+    return shards
 
 
 def _entries(root: Path) -> dict[str, Any]:
-    return dict(json.loads((root / CACHE).read_text())["files"])
+    return {k: v for s in _shards(root) for k, v in json.loads(s.read_text())["files"].items()}
 
 
 def _rewrite(root: Path, files: dict[str, Any]) -> None:
-    data = json.loads((root / CACHE).read_text())
-    data["files"] = files
-    (root / CACHE).write_text(json.dumps(data))
+    for n, shard in enumerate(_shards(root)):
+        data = json.loads(shard.read_text())
+        data["files"] = {rel: entry for rel, entry in files.items() if cache.shard_of(rel) == n}
+        shard.write_text(json.dumps(data))
 
 
 @pytest.mark.parametrize(
@@ -406,7 +415,7 @@ def test_a_file_with_a_value_json_would_change_is_never_cached(proj: Path) -> No
     _write(proj, "registries/agents/odd.yaml", "name: odd\ndescription: Odd.\n1: one\n")
     _write(proj, "registries/agents/far.yaml", "name: far\ndescription: Far.\nx: .inf\n")
     load(proj)
-    files = json.loads((proj / CACHE).read_text(encoding="utf-8"))["files"]
+    files = _entries(proj)
     assert "registries/agents/odd.yaml" not in files
     assert "registries/agents/far.yaml" not in files
     assert "registries/agents/example-agent.yaml" in files
@@ -449,4 +458,93 @@ def test_a_registry_file_linked_inside_the_project_is_cached_by_what_it_links_to
     real.write_text(text.replace("description: ", "description: Y", 1), encoding="utf-8")
     os.utime(real, ns=(old, old))
     assert load(proj).agents["example-agent"].description.startswith("Y")
+    same_as_cold(proj)
+
+
+# --- shards: a change rewrites a sixteenth of the cache ---------------------------------------------
+
+
+def _marks(root: Path) -> list[tuple[int, int]]:
+    return [(s.stat().st_ino, s.stat().st_mtime_ns) for s in _shards(root)]
+
+
+def test_a_changed_file_rewrites_only_its_shard(proj: Path) -> None:
+    rel = "registries/agents/example-agent.yaml"
+    load(proj)
+    before = _marks(proj)
+    load(proj)
+    assert _marks(proj) == before  # nothing changed: nothing written
+    _write(proj, rel, (proj / rel).read_text().replace("description: ", "description: Z", 1))
+    load(proj)
+    after = _marks(proj)
+    changed = [n for n in range(cache.SHARDS) if after[n] != before[n]]
+    assert changed == [cache.shard_of(rel)]
+    same_as_cold(proj)
+
+
+def test_a_corrupt_shard_costs_only_its_own_files(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    load(proj)
+    rel = "registries/agents/example-agent.yaml"
+    mine = cache.shard_of(rel)
+    (proj / cache.shard_path(mine)).write_text("{not json", encoding="utf-8")
+    from orkestra.core import yamlio
+
+    parsed: list[str] = []
+    real = yamlio.parse_document
+    monkeypatch.setattr(
+        yamlio,
+        "parse_document",
+        lambda text, name, **kw: parsed.append(name) or real(text, name, **kw),
+    )
+    load(proj)
+    assert rel in parsed
+    assert {cache.shard_of(name) for name in parsed} == {mine}
+    monkeypatch.undo()
+    same_as_cold(proj)
+
+
+def test_a_symlink_planted_at_a_shard_is_neither_read_nor_written_through(
+    proj: Path, tmp_path: Path
+) -> None:
+    rel = "registries/agents/example-agent.yaml"
+    load(proj)
+    shard = proj / cache.shard_path(cache.shard_of(rel))
+    planted = tmp_path / "planted.json"
+    data = json.loads(shard.read_text())
+    data["files"][rel][8] = []  # would drop the agent if replayed
+    planted.write_text(json.dumps(data))
+    shard.unlink()
+    shard.symlink_to(planted)
+    before = planted.read_text()
+    assert "example-agent" in load(proj).agents
+    assert planted.read_text() == before
+    same_as_cold(proj)
+
+
+def test_an_entry_in_another_shard_than_its_own_is_not_used(proj: Path) -> None:
+    rel = "registries/agents/example-agent.yaml"
+    load(proj)
+    files = _entries(proj)
+    entry = files[rel]
+    entry[8] = []  # would drop the agent if replayed
+    other = proj / cache.shard_path((cache.shard_of(rel) + 1) % cache.SHARDS)
+    data = json.loads(other.read_text())
+    data["files"][rel] = entry
+    other.write_text(json.dumps(data))
+    own = proj / cache.shard_path(cache.shard_of(rel))
+    data = json.loads(own.read_text())
+    del data["files"][rel]
+    own.write_text(json.dumps(data))
+    assert "example-agent" in load(proj).agents
+    assert rel not in json.loads(other.read_text())["files"]  # written again without it
+    same_as_cold(proj)
+
+
+def test_the_one_file_cache_of_earlier_versions_is_removed(proj: Path) -> None:
+    (proj / cache.OLD_CACHE).parent.mkdir(exist_ok=True)
+    (proj / cache.OLD_CACHE).write_text('{"version": "old", "files": {}}', encoding="utf-8")
+    load(proj)
+    assert not (proj / cache.OLD_CACHE).exists()
     same_as_cold(proj)

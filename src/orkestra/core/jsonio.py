@@ -131,12 +131,14 @@ def read_json(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES) -> An
     return loads(read_text(path, max_bytes=max_bytes), source=os.fspath(path))
 
 
-def read_text(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES) -> str:
+def read_text(
+    path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES, follow: bool = True
+) -> str:
     """A UTF-8 file's text (without a byte-order mark), refused when larger than `max_bytes` or
-    not UTF-8."""
+    not UTF-8 (and, with `follow=False`, when a symlink stands at `path`)."""
     source = os.fspath(path)
     try:
-        with open_regular(source) as handle:
+        with open_regular(source, follow=follow) as handle:
             raw = handle.read(max_bytes + 1)
     except FileNotFoundError:
         raise

@@ -1,13 +1,14 @@
 """The parse cache: what loading each registry file produced, reused while the file is unchanged.
 
-Derived data under `.orkestra/registry-cache.json`, rebuilt whenever it is missing, unreadable,
-malformed or from another version of Orkestra. An entry is keyed by the file's identity (size,
+Derived data under `.orkestra/registry-cache/`: the registry files are spread over `SHARDS` JSON
+files by a hash of their path, so a change rewrites one shard, not the whole cache. A shard is
+rebuilt whenever it is missing, unreadable, malformed or from another version of Orkestra. An entry is keyed by the file's identity (size,
 mtime_ns, ctime_ns, inode, device); when the file's mtime falls within `RACY_NS` of the moment
 the entry was recorded (a change in the same timestamp tick would keep the identity), the
 content's sha256 confirms it. An entry holds the file's plain parsed data and its *ops*: the
 findings it raised and the entries it placed, replayed in the same order as a cold load so the
 result is identical; duplicates and every cross-reference check are recomputed by the caller.
-Two processes may load at once: each writes the whole file atomically under a lock.
+Two processes may load at once: each writes the shards it changed, each atomically, under a lock.
 Standard library only at import time.
 """
 
@@ -17,6 +18,7 @@ import json
 import os
 import stat
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +26,13 @@ from orkestra.core import jsonio
 from orkestra.core.errors import InputError, OrkestraError
 from orkestra.registry import lazy
 
-#: the cache file, relative to the project root
-CACHE = ".orkestra/registry-cache.json"
+#: the cache's folder, relative to the project root (one JSON file per shard)
+CACHE = ".orkestra/registry-cache"
 LOCK = ".orkestra/registry-cache.lock"
+#: the one-file cache of earlier versions: removed when the shards are written
+OLD_CACHE = ".orkestra/registry-cache.json"
+#: how many shard files the entries are spread over (a one-file change rewrites a sixteenth)
+SHARDS = 16
 #: bump when the entry layout or the meaning of ops changes
 SCHEMA = 1
 #: a file modified this close to when its entry was recorded is confirmed by content hash
@@ -42,6 +48,16 @@ SKILL_FIELDS = frozenset(
     {"name", "description", "layer", "type", "source", "tags", "allowed_tools", "scopes",
      "folder", "tier", "provider", "imported"}
 )  # fmt: skip
+
+
+def shard_of(rel: str) -> int:
+    """The shard holding the entry of registry file `rel` (the same in every process)."""
+    return zlib.crc32(rel.encode("utf-8", "surrogatepass")) % SHARDS
+
+
+def shard_path(shard: int) -> str:
+    """A shard's file, relative to the project root."""
+    return f"{CACHE}/{shard:02x}.json"
 
 
 def identity(st: os.stat_result) -> list[int]:
@@ -88,27 +104,39 @@ class ParseCache:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.version = stamp()
-        self.dirty = False
+        #: the shards to write back: an entry in them was added, changed or dropped
+        self.dirty: set[int] = set()
         self.used: set[str] = set()
         self.usable = _inside(root)
         self.files: dict[str, Any] = self._read() if self.usable else {}
 
     def _read(self) -> dict[str, Any]:
-        path = self.root / CACHE
-        try:
-            data = jsonio.loads_derived(jsonio.read_text(path), source=str(path))
-        except FileNotFoundError:
-            return {}
-        except (OSError, InputError):  # unreadable or corrupt: rebuilt from the files
-            self.dirty = True
-            return {}
+        files: dict[str, Any] = {}
+        for shard in range(SHARDS):
+            entries = self._shard(shard)
+            if entries is None:  # missing, unreadable, corrupt or another version's: rebuilt
+                self.dirty.add(shard)
+                continue
+            for rel, entry in entries.items():
+                if shard_of(rel) == shard:
+                    files[rel] = entry
+                else:  # not where this version puts it: the shard is written again
+                    self.dirty.add(shard)
+        return files
+
+    def _shard(self, shard: int) -> dict[str, Any] | None:
+        """One shard's entries, None when it cannot be used (or does not exist yet)."""
+        path = self.root / shard_path(shard)
+        try:  # a symlink planted at a shard is never read through
+            data = jsonio.loads_derived(jsonio.read_text(path, follow=False), source=str(path))
+        except (OSError, InputError):
+            return None
         if (
             not isinstance(data, dict)
             or data.get("version") != self.version
             or not isinstance(data.get("files"), dict)
         ):
-            self.dirty = True  # another version's cache, or not ours: rebuilt
-            return {}
+            return None
         files: dict[str, Any] = data["files"]
         return files
 
@@ -143,7 +171,7 @@ class ParseCache:
         now = time.time_ns()
         if st.st_mtime_ns + RACY_NS < now:  # settled now: later runs skip the hash
             entry[5] = now
-            self.dirty = True
+            self.dirty.add(shard_of(rel))
         return True
 
     def store(
@@ -151,46 +179,54 @@ class ParseCache:
     ) -> None:
         """Record what loading `rel` produced (ops already in their JSON form)."""
         self.files[rel] = [*identity(st), seen, digest(text), raw, ops]
-        self.dirty = True
+        self.dirty.add(shard_of(rel))
 
     def forget(self, rel: str) -> None:
         if self.files.pop(rel, None) is not None:
-            self.dirty = True
+            self.dirty.add(shard_of(rel))
 
     def save(self) -> None:
-        """Write the cache back when it changed; entries of files no longer loaded are dropped.
+        """Write back the shards that changed; entries of files no longer loaded are dropped.
 
         The cache is an optimisation: when `.orkestra/` cannot be written (a read-only
         checkout), loading still succeeded and the next run simply parses again.
         """
         for rel in set(self.files) - self.used:
             del self.files[rel]
-            self.dirty = True
+            self.dirty.add(shard_of(rel))
         if not (self.dirty and self.usable):
             return
         from orkestra.core import lock, safewrite
 
-        payload = json.dumps(
-            {"version": self.version, "files": self.files},
-            ensure_ascii=False,
-            separators=(",", ":"),
-        )
+        shards: dict[int, dict[str, Any]] = {shard: {} for shard in self.dirty}
+        for rel, entry in self.files.items():
+            found = shards.get(shard_of(rel))
+            if found is not None:
+                found[rel] = entry
         try:
             with lock.locked(self.root / LOCK, root=self.root):
-                safewrite.write_file(self.root, CACHE, payload, durable=False)
+                for shard, files in sorted(shards.items()):
+                    payload = json.dumps(
+                        {"version": self.version, "files": files},
+                        ensure_ascii=False,
+                        separators=(",", ":"),
+                    )
+                    safewrite.write_file(self.root, shard_path(shard), payload, durable=False)
+                safewrite.remove_file(self.root, OLD_CACHE)
         except (OSError, OrkestraError):  # read-only project: nothing to cache into
             return
-        self.dirty = False
+        self.dirty = set()
 
 
 def _inside(root: Path) -> bool:
-    """True when the cache and its lock would be real files inside the project: `.orkestra/` a
-    real folder (or absent), no symlink at their paths. Else there is no cache, read or written
-    (`core.safewrite` refuses the write too; this keeps the read path free of it)."""
+    """True when the cache and its lock would be real inside the project: `.orkestra/` and the
+    cache's folder real folders (or absent), the lock a real file (or absent), no symlink. Else
+    there is no cache, read or written (`core.safewrite` refuses the write too; this keeps the
+    read path free of it). A shard is read without following a symlink at its own path."""
     from orkestra.core.readfile import absent_or_kind
 
     return absent_or_kind(
-        root, ((".orkestra", stat.S_ISDIR), (CACHE, stat.S_ISREG), (LOCK, stat.S_ISREG))
+        root, ((".orkestra", stat.S_ISDIR), (CACHE, stat.S_ISDIR), (LOCK, stat.S_ISREG))
     )
 
 
