@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 
 from orkestra.core.errors import InputError
-from orkestra.core.readfile import open_regular
+from orkestra.core.readfile import open_regular, read_regular
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: the hook path never imports typing
 if TYPE_CHECKING:
@@ -138,13 +138,12 @@ def read_text(
     not UTF-8 (and, with `follow=False`, when a symlink stands at `path`)."""
     source = os.fspath(path)
     try:
-        with open_regular(source, follow=follow) as handle:
-            raw = handle.read(max_bytes + 1)
+        raw, size = read_regular(source, max_bytes=max_bytes, follow=follow)
     except FileNotFoundError:
         raise
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", file=source) from exc
-    if len(raw) > max_bytes:
+    if size > max_bytes:
         raise InputError(f"larger than the {max_bytes}-byte limit for JSON input", file=source)
     # RFC 8259 lets a parser ignore a byte-order mark; Windows editors and PowerShell write one
     return decode(raw.removeprefix(b"\xef\xbb\xbf"), source=source)

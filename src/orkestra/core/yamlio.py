@@ -8,7 +8,6 @@ at `file:line`. Uses libyaml (the C loader) when present.
 from __future__ import annotations
 
 import math
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ from typing import Any
 import yaml
 
 from orkestra.core.errors import InputError
-from orkestra.core.readfile import open_regular
+from orkestra.core.readfile import read_regular
 
 MAX_BYTES = 2 * 1024 * 1024  # a registry file larger than this is a mistake, not data
 #: mappings and lists nested deeper than this are refused (at the line where it happens): no
@@ -179,16 +178,14 @@ _ANCHOR_HINT = re.compile(r"(?:^|[\s\[{,:?-])[&*][^\s,\[\]{}]", re.MULTILINE)
 def read_text(path: Path, *, max_bytes: int = MAX_BYTES, display: str | None = None) -> str:
     """Read a UTF-8 text file with clean errors for binary, oversized and undecodable files."""
     name = display or str(path)
-    try:
-        with open_regular(path) as handle:  # one open, one fstat, one read per file
-            size = os.fstat(handle.fileno()).st_size
-            if size > max_bytes:
-                raise InputError(
-                    f"file is {size} bytes, over the {max_bytes}-byte limit; split it", file=name
-                )
-            raw = handle.read()
+    try:  # one open, one fstat, one read per file
+        raw, size = read_regular(path, max_bytes=max_bytes)
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror or exc}", file=name) from exc
+    if size > max_bytes:
+        raise InputError(
+            f"file is {size} bytes, over the {max_bytes}-byte limit; split it", file=name
+        )
     if b"\x00" in raw:
         raise InputError("binary file (contains NUL bytes); expected UTF-8 text", file=name)
     try:
