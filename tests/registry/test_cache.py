@@ -154,10 +154,8 @@ def test_an_unchanged_project_is_not_parsed_again(
     assert load(proj).agents  # every file answered from the cache
 
 
-def test_only_the_changed_file_is_parsed(proj: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    load(proj)
-    _write(proj, "registries/agents/example-agent.yaml",
-           "name: example-agent\ndescription: Changed.\n")  # fmt: skip
+def _parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files parsed from now on (the others were answered from the cache)."""
     from orkestra.core import yamlio
 
     parsed: list[str] = []
@@ -167,6 +165,14 @@ def test_only_the_changed_file_is_parsed(proj: Path, monkeypatch: pytest.MonkeyP
         "parse_document",
         lambda text, name, **kw: parsed.append(name) or real(text, name, **kw),
     )
+    return parsed
+
+
+def test_only_the_changed_file_is_parsed(proj: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    load(proj)
+    _write(proj, "registries/agents/example-agent.yaml",
+           "name: example-agent\ndescription: Changed.\n")  # fmt: skip
+    parsed = _parsed(monkeypatch)
     assert load(proj).agents["example-agent"].description == "Changed."
     assert parsed == ["registries/agents/example-agent.yaml"]
 
@@ -489,15 +495,7 @@ def test_a_corrupt_shard_costs_only_its_own_files(
     rel = "registries/agents/example-agent.yaml"
     mine = cache.shard_of(rel)
     (proj / cache.shard_path(mine)).write_text("{not json", encoding="utf-8")
-    from orkestra.core import yamlio
-
-    parsed: list[str] = []
-    real = yamlio.parse_document
-    monkeypatch.setattr(
-        yamlio,
-        "parse_document",
-        lambda text, name, **kw: parsed.append(name) or real(text, name, **kw),
-    )
+    parsed = _parsed(monkeypatch)
     load(proj)
     assert rel in parsed
     assert {cache.shard_of(name) for name in parsed} == {mine}
