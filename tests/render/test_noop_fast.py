@@ -220,6 +220,32 @@ def test_an_unchanged_project_is_answered_from_the_record(
     assert "CLAUDE.md" in record["singles"]
 
 
+def test_a_changed_input_is_found_at_its_own_stat(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check of a record stops at the first identity that differs: the registry's first
+    file changed, the thousands of stats after it are not taken."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    noop.sync_result(proj, "check")
+    looked: list[str] = []
+    real = noop._identity
+
+    def spy(path: str, links: bool = False) -> Any:
+        looked.append(path)
+        return real(path, links)
+
+    monkeypatch.setattr(noop, "_identity", spy)
+    assert noop.recorded(proj, "sync") is not None
+    everything = len(looked)
+    first = min((proj / "registries/agents").glob("*.yaml"))
+    first.write_text(first.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    _bump(first)
+    looked.clear()
+    assert noop.recorded(proj, "sync") is None
+    assert looked[-1] == str(first) and len(looked) < everything // 10
+    assert _fast(proj) == _reference(proj)
+
+
 @pytest.mark.parametrize("edit", sorted(set(EDITS) - {"nothing", "sync", "unrelated file"}))
 def test_every_kind_of_input_change_reaches_a_full_run(
     proj: Path, monkeypatch: pytest.MonkeyPatch, edit: str
@@ -804,6 +830,23 @@ def test_a_write_leaves_a_record_the_next_sync_answers_from(
     assert _record(proj)["expected"] == {}  # settled: the next no-op only stats
     assert noop.sync_result(proj, "check") == answer
     assert hits.count == 2
+
+
+def test_an_output_rewritten_with_the_same_bytes_after_a_write_is_still_answered(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file the write made is checked by its content, not its stat: the same bytes written
+    again (a new inode and times) still answer from the record."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    _reprompt(proj)
+    noop.sync_result(proj, "write")
+    output = _written_output(proj)
+    data = output.read_bytes()
+    output.unlink()
+    output.write_bytes(data)
+    hits = Hits(monkeypatch)
+    assert noop.sync_result(proj, "check") == _reference(proj)[1]
+    assert hits.count == 1
 
 
 def _after_a_write(

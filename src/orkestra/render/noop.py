@@ -34,7 +34,7 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Container, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -58,6 +58,13 @@ FOLDER = ".orkestra"
 
 class Unfit(Exception):
     """A walked folder holds what a stat cannot vouch for (a symlink)."""
+
+
+class Changed(Exception):
+    """A path's identity is not the recorded one (raised at the first: the rest is not looked at)."""
+
+
+_ABSENT = object()  # not in the record at all (a recorded absent file is None)
 
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
@@ -265,37 +272,62 @@ def _identity(path: str, links: bool = False) -> list[int] | None:
     return [*ident, *identity(to)]
 
 
-def _walk(root: Path, rel: str, out: dict[str, Any]) -> None:
+def _walk(root: Path, rel: str, out: dict[str, Any], check: _Check | None = None) -> None:
     """Every file and folder under `rel` (folders as `rel/` with their mode, owner and inode)."""
     full = root / rel
     try:
         entries = sorted(os.scandir(full), key=lambda e: e.name)
     except (FileNotFoundError, NotADirectoryError, ValueError):
         out[rel] = _identity(str(full))
+        if check is not None:
+            check(rel, out[rel])
         return
     except OSError as exc:  # unreadable: a full run reports it, and nothing vouches for it
         raise Unfit(rel) from exc
     out[f"{rel}/"] = _folder(str(full))
+    if check is not None:
+        check(f"{rel}/", out[f"{rel}/"])
     for entry in entries:
         child = f"{rel}/{entry.name}"
         if entry.is_symlink():
             raise Unfit(child)
         if entry.is_dir():
-            _walk(root, child, out)
+            _walk(root, child, out, check)
         else:
             out[child] = _identity(entry.path)
+            if check is not None:
+                check(child, out[child])
 
 
-def snapshot(root: Path, folders: list[str], files: list[str]) -> dict[str, Any]:
+class _Check:
+    """Raises Changed at the first identity that is not the recorded one (`skip`: the paths
+    checked by content instead)."""
+
+    __slots__ = ("recorded", "skip")
+
+    def __init__(self, recorded: dict[str, Any], skip: Container[str]) -> None:
+        self.recorded = recorded
+        self.skip = skip
+
+    def __call__(self, rel: str, ident: Any) -> None:
+        if self.recorded.get(rel, _ABSENT) != ident and rel not in self.skip:
+            raise Changed(rel)
+
+
+def snapshot(
+    root: Path, folders: list[str], files: list[str], check: _Check | None = None
+) -> dict[str, Any]:
     """The identities of every file under `folders` and of `files` (each relative to the project,
-    or absolute)."""
+    or absolute). With `check`, raises Changed at the first one that differs from a record."""
     out: dict[str, Any] = {}
     for folder in folders:
-        _walk(root, folder, out)
+        _walk(root, folder, out, check)
     prefix = f"{root}{os.sep}"
     for rel in files:  # string joins: this runs once per rendered file
         full = rel if rel.startswith(os.sep) else prefix + rel
         out[rel] = _folder(full) if rel.endswith("/") else _identity(full, links=True)
+        if check is not None:
+            check(rel, out[rel])
     out["./"] = _folder(str(root))  # its owner and mode: git's and the writer's checks
     for rel in (*folders, *files):  # a folder on the way swapped for a symlink keeps the stats
         if rel.startswith(os.sep):
@@ -342,9 +374,11 @@ def recorded(root: Path, run: str) -> Any:
     if not _well_formed(data) or data["key"] != key(root):
         return None
     taken = time.time_ns()
-    try:
-        now = snapshot(root, data["folders"], data["singles"])
-    except Unfit:
+    try:  # a changed input is found at its own stat: the rest is not looked at
+        now = snapshot(
+            root, data["folders"], data["singles"], _Check(data["files"], data["expected"])
+        )
+    except (Unfit, Changed):
         return None
     expected: dict[str, Any] = data["expected"]
     if not expected:
