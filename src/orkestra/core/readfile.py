@@ -73,7 +73,9 @@ def read_regular(
             chunk = os.read(fd, asked)
             chunks.append(chunk)
             left -= len(chunk)
-            if len(chunk) < asked:  # a regular file reads short only at its end
+            # short at its end (all `fstat` promised); a short read before it (a network or
+            # FUSE file system, `/proc`) reads on until an empty read says the end is there
+            if not chunk or (len(chunk) < asked and max_bytes + 1 - left == st.st_size):
                 break
         raw = chunks[0] if len(chunks) == 1 else b"".join(chunks)
         return raw, max(st.st_size, len(raw))
