@@ -20,7 +20,7 @@ from orkestra.core.errors import ChangedOnDisk, OrkestraError, UnsafePathError
 from orkestra.registry import render_lock
 from orkestra.registry.loader import load
 from orkestra.registry.validate import validate
-from orkestra.render import noop, writer
+from orkestra.render import manifest, noop, writer
 from orkestra.render import sync as sync_module
 from orkestra.render.sync import sync
 from tests.render.conftest import at_call, build_rich, synced_rich
@@ -68,16 +68,33 @@ def _run(root: Path) -> Any:
     return findings, result, tree(root)
 
 
-def _drop_first_entry(root: Path) -> None:
+def _drop_entry(root: Path, rel: str) -> None:
+    """The lock forgets the output of the agent `_unsource` removed (so it is not sync's to
+    prune) and gains an entry validate reports (ORK046)."""
     data = json.loads((root / LOCK).read_text(encoding="utf-8"))
-    first = sorted(data["files"])[0]
-    del data["files"][first]
-    data["files"]["../outside.md"] = {"target": "claude", "sha256": "0" * 64}  # an ORK046 entry
+    del data["files"][rel]
+    data["files"]["../outside.md"] = {"target": "claude", "sha256": "0" * 64}
     (root / LOCK).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 
+def _pruned(root: Path) -> str:
+    return f".claude/agents/{_agent_source(root).stem}.md"
+
+
+def _agent_source(root: Path) -> Path:
+    return sorted((root / "registries" / "agents").rglob("*.yaml"))[0]
+
+
+def _unsource(root: Path) -> None:
+    """Remove an agent's source: its owned output is pruned by the next sync."""
+    assert (root / _pruned(root)).is_file()
+    gone = _agent_source(root)
+    (root / "gone.yaml").write_bytes(gone.read_bytes())
+    gone.unlink()
+
+
 MOMENTS = {
-    "before servers": (render_lock, "load_servers", True),
+    "before servers": (manifest, "load_servers", True),
     "before owned": (sync_module, "owned_entries", True),
     "before plan": (writer, "plan", True),
 }
@@ -90,14 +107,21 @@ def test_a_lock_edited_mid_sync_is_seen_as_without_the_memo(
     other = tmp_path / "other"
     shutil.copytree(proj, other, symlinks=True)
     owner, name, before = MOMENTS[moment]
+    pruned = _pruned(proj)
+    _unsource(proj)
+    _unsource(other)
     validate(load(proj))  # the memo primed with the lock as it was
-    at_call(monkeypatch, owner, name, lambda: _drop_first_entry(proj), before=before)
+    fired = at_call(monkeypatch, owner, name, lambda: _drop_entry(proj, pruned), before=before)
     got = _run(proj)
+    assert fired
     monkeypatch.undo()
     monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
     _no_memo(monkeypatch)
-    at_call(monkeypatch, owner, name, lambda: _drop_first_entry(other), before=before)
-    assert got == _run(other)
+    at_call(monkeypatch, owner, name, lambda: _drop_entry(other, pruned), before=before)
+    expected = _run(other)
+    assert got == expected
+    if moment != "before plan":  # dropped before ownership was read: not sync's to prune
+        assert pruned in expected[2]
 
 
 def _symlink_same_text(root: Path, tmp: Path) -> None:
