@@ -3,6 +3,7 @@ only when nothing the run read changed, and is always the result a full run give
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -80,14 +81,14 @@ class Hits:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.count = 0
-        real = noop.recorded
+        real = noop._answer
 
-        def counted(root: Path, run: str) -> Any:
-            found = real(root, run)
+        def counted(root: Path, run: str, data: Any) -> Any:
+            found = real(root, run, data)
             self.count += found is not None
             return found
 
-        monkeypatch.setattr(noop, "recorded", counted)
+        monkeypatch.setattr(noop, "_answer", counted)
 
 
 def _agent_file(root: Path) -> Path:
@@ -190,8 +191,8 @@ def test_the_recorded_result_is_always_the_full_run_s(
     root = tmp_path_factory.mktemp("seq") / "proj"
     shutil.copytree(template, root, symlinks=True)
     os.environ["ORKESTRA_TODAY"] = "2026-11-30"
-    real, hits = noop.recorded, []
-    noop.recorded = lambda root, run: hits.append(real(root, run)) or hits[-1]  # type: ignore[assignment]
+    real, hits = noop._answer, []
+    noop._answer = lambda *args: hits.append(real(*args)) or hits[-1]  # type: ignore[assignment]
     try:
         for edit in ["nothing", *edits, "nothing"]:
             EDITS[edit](root)
@@ -200,7 +201,7 @@ def test_the_recorded_result_is_always_the_full_run_s(
                 assert _fast(root) == (findings, checked), edit
     finally:
         del os.environ["ORKESTRA_TODAY"]
-        noop.recorded = real  # type: ignore[assignment]
+        noop._answer = real  # type: ignore[assignment]
     assert any(hit is not None for hit in hits)  # the record did answer
 
 
@@ -1048,3 +1049,116 @@ def test_a_sync_records_what_validate_answers(
     _describe_agent(proj)
     assert _findings(noop.validate_report(proj)) == _reference(proj)[0]
     assert hits.count == 1  # an input changed: validated in full
+
+
+# --- the plan reads no output a record proves unchanged -----------------------------------------
+
+
+def _reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The outputs the plan compares by content from now on."""
+    from orkestra.render import writer
+
+    read: list[str] = []
+    real = writer._same
+
+    def spy(full: str, st: os.stat_result, out: Any) -> bool:
+        read.append(out.path)
+        return bool(real(full, st, out))
+
+    monkeypatch.setattr(writer, "_same", spy)
+    return read
+
+
+def test_a_full_run_after_a_record_reads_only_the_outputs_it_cannot_prove(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    noop.sync_result(proj, "check")
+    _append(_agent_file(proj), "# a comment: a full run, the same outputs\n")
+    read = _reads(monkeypatch)
+    answer = noop.sync_result(proj, "check")
+    compared = list(read)
+    assert answer == _reference(proj)[1] and not answer["updated"]
+    files = [p for p in answer["unchanged"] if p.startswith(".claude/") and "acme-pdf" not in p]
+    assert len(files) >= 10 and not set(files) & set(compared)
+    assert {"CLAUDE.md", ".claude/skills/acme-pdf"} <= set(compared)  # a shared file, a link
+
+
+def test_an_output_edited_in_place_since_the_record_is_read_and_is_a_conflict(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Same size, same mtime: its change time tells it from the proven one."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    noop.sync_result(proj, "check")
+    output = _written_output(proj)
+    st = output.stat()
+    output.write_text(output.read_text("utf-8").replace("a", "b", 1), encoding="utf-8")
+    os.utime(output, ns=(st.st_atime_ns, st.st_mtime_ns))
+    read = _reads(monkeypatch)
+    answer = noop.sync_result(proj, "check")
+    assert answer["conflicts"] == [output.relative_to(proj).as_posix()]
+    assert output.relative_to(proj).as_posix() in read
+    assert answer == _reference(proj)[1]
+
+
+@pytest.mark.parametrize("recorded_by", ["check", "write"])
+def test_a_lock_changed_since_the_record_proves_nothing(
+    proj: Path, monkeypatch: pytest.MonkeyPatch, recorded_by: str
+) -> None:
+    """A checkout brings a lock recording the new render of an output the disk still holds
+    the old bytes of: that output is read (an edit since, not an unchanged file). After a
+    write, the record checks the lock by the bytes written, which differ now."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    if recorded_by == "write":  # another agent's change: the write rewrites the lock
+        other = proj / "registries" / "agents" / "plain-helper.yaml"
+        other.write_text(other.read_text("utf-8").replace("Be plain.", "Be plainer."), "utf-8")
+        _bump(other)
+    noop.sync_result(proj, recorded_by)
+    assert ("registries/.render-lock.json" in _record(proj)["expected"]) == (recorded_by == "write")
+    rel = _written_output(proj).relative_to(proj).as_posix()
+    _reprompt(proj)
+    rendered = sync(proj, mode="dry-run", registry=load(proj)).plan.outputs[rel].data
+    lock = proj / "registries" / ".render-lock.json"
+    data = json.loads(lock.read_text(encoding="utf-8"))
+    data["files"][rel]["sha256"] = hashlib.sha256(rendered or b"").hexdigest()
+    lock.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    _bump(lock)
+    answer = noop.sync_result(proj, "check")
+    assert answer == _reference(proj)[1]
+    assert rel in answer["conflicts"]
+
+
+def test_an_output_whose_source_changed_since_the_record_is_updated(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its identity is still the proven one, but it renders to other bytes than the lock's."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    noop.sync_result(proj, "check")
+    _reprompt(proj)
+    answer = noop.sync_result(proj, "check")
+    assert _written_output(proj).relative_to(proj).as_posix() in answer["updated"]
+    assert answer == _reference(proj)[1]
+
+
+def test_a_lock_the_last_write_left_proves_what_that_write_did_not_touch(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Right after a write the lock is checked by its bytes: the outputs the write left alone
+    are still proven (the one it wrote is read)."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    _reprompt(proj)
+    noop.sync_result(proj, "write")
+    assert "registries/.render-lock.json" in _record(proj)["expected"]
+    _append(_agent_file(proj), "# a comment: a full run, the same outputs\n")
+    read = _reads(monkeypatch)
+    answer = noop.sync_result(proj, "check")
+    compared = list(read)
+    assert answer == _reference(proj)[1] and not answer["updated"]
+    written = _written_output(proj).relative_to(proj).as_posix()
+    assert written in compared
+    assert ".claude/skills/example-skill/SKILL.md" not in compared
+    lock = proj / "registries" / ".render-lock.json"
+    lock.write_text(lock.read_text(encoding="utf-8") + " ", encoding="utf-8")  # other bytes
+    read.clear()
+    noop.sync_result(proj, "check")
+    assert ".claude/skills/example-skill/SKILL.md" in read

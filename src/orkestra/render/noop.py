@@ -364,6 +364,11 @@ def _usable(root: Path, run: str) -> bool:
 
 def recorded(root: Path, run: str) -> Any:
     """The recorded result of `run` when nothing it read changed since, else None."""
+    return _answer(root, run, _record(root, run))
+
+
+def _record(root: Path, run: str) -> dict[str, Any] | None:
+    """`run`'s record as written (well formed), or None."""
     if not _usable(root, run):
         return None
     path = root / record_path(run)
@@ -371,7 +376,46 @@ def recorded(root: Path, run: str) -> Any:
         data = jsonio.loads_derived(jsonio.read_text(path), source=str(path))
     except (OSError, InputError):
         return None
-    if not _well_formed(data) or data["key"] != key(root):
+    return data if _well_formed(data) else None
+
+
+def proven(root: Path, data: dict[str, Any] | None) -> dict[str, list[int]]:
+    """The identities a sync's record proves the bytes of: each file it checked by content
+    (a sync reads every output it leaves unchanged) and stat'ed after, outside the racy window
+    (else it left no record), except those it wrote (checked by content on the next run). A
+    file with the same identity now holds the same bytes: what the lock then recorded, when the
+    lock itself is unchanged since ({} otherwise). The plan then skips reading it."""
+    from orkestra.registry.render_lock import LOCK_PATH
+
+    if data is None:
+        return {}
+    files: dict[str, Any] = data["files"]
+    expected: dict[str, Any] = data["expected"]
+    lock = files.get(LOCK_PATH)
+    try:
+        now = _identity(f"{root}{os.sep}{LOCK_PATH}")
+    except Unfit:  # a symlink now
+        return {}
+    if lock is None or now is None:
+        return {}
+    if LOCK_PATH in expected:  # the recording run wrote it: still those bytes?
+        if not _as_written(root, LOCK_PATH, expected[LOCK_PATH]):
+            return {}
+    elif now != lock:
+        return {}
+    return {
+        rel: ident
+        for rel, ident in files.items()
+        if rel not in expected
+        and isinstance(ident, list)
+        and len(ident) == 5
+        and all(type(i) is int for i in ident)
+    }
+
+
+def _answer(root: Path, run: str, data: dict[str, Any] | None) -> Any:
+    """The recorded result in `data` when nothing the recording run read changed since."""
+    if data is None or data["key"] != key(root):
         return None
     taken = time.time_ns()
     try:  # a changed input is found at its own stat: the rest is not looked at
@@ -678,7 +722,8 @@ def sync_result(root: Path, mode: Mode) -> dict[str, Any]:
     write that left every output as rendered (the next run is then answered by a stat of the
     inputs and a content check of the files just written)."""
     root = root.resolve()
-    hit = recorded(root, "sync")
+    record = _record(root, "sync")
+    hit = _answer(root, "sync", record)
     if isinstance(hit, dict) and hit.get("ok") is True:
         return {**hit, "mode": mode}
     from orkestra.registry.loader import load
@@ -689,7 +734,8 @@ def sync_result(root: Path, mode: Mode) -> dict[str, Any]:
     names = _names(str(root))  # the project folder as the run begins (a write may add to it)
     with tracing(root) as trace:
         reg = load(root)
-        report = sync(root, mode="dry-run" if mode == "write" else mode, registry=reg)
+        known = proven(root, record)  # outputs the plan need not read again
+        report = sync(root, mode="dry-run" if mode == "write" else mode, registry=reg, proven=known)
     if mode == "write":  # applied outside the trace: its writes are what `_after_write` vouches
         report.mode = "write"
         report.written = writer.apply(root, report.plan)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -191,8 +191,10 @@ def sync(
     target: str | None = None,
     force: bool = False,
     registry: Registry | None = None,
+    proven: Mapping[str, list[int]] | None = None,
 ) -> SyncReport:
-    """Validate, render, diff and (in write mode) apply. Check/dry-run never write."""
+    """Validate, render, diff and (in write mode) apply. Check/dry-run never write. `proven`:
+    identities whose bytes are those the lock records (`writer.plan`)."""
     from orkestra.registry.loader import load
 
     root = root.resolve()
@@ -229,7 +231,7 @@ def sync(
     )
     lock = manifest.dumps(new_owned, servers)
     outputs.append(Output(manifest.LOCK_PATH, lock, target="lock"))
-    plan = writer.plan(root, outputs, owned, pruned)
+    plan = writer.plan(root, outputs, owned, pruned, proven=proven)
     plan.lock_after = new_owned
     # after a failure mid-apply, every entry either lock knows stays recorded (removal needs
     # the recorded digest to match, so recording too much never touches a user's entry)

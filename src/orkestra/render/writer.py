@@ -21,6 +21,7 @@ from pathlib import Path
 from orkestra.core import safewrite
 from orkestra.core.errors import ChangedOnDisk, ConflictError, OrkestraError, WriteFailed
 from orkestra.core.safewrite import Guard, check_relative
+from orkestra.registry.cache import identity
 from orkestra.render import manifest
 from orkestra.render.manifest import Entry
 from orkestra.render.plan import Output, RenderPlan
@@ -40,6 +41,30 @@ def _same(full: str, st: os.stat_result, out: Output) -> bool:
         return handle.read() == out.data
 
 
+def _proven_same(
+    path: str,
+    st: os.stat_result,
+    out: Output,
+    owned: Mapping[str, Entry],
+    proven: Mapping[str, list[int]] | None,
+) -> bool:
+    """True when `path` still has the identity a record proved, so it holds the bytes the lock
+    records, and those are the rendered ones (a regular file, same executable bit)."""
+    entry = owned.get(path) if proven else None
+    return (
+        entry is not None
+        and proven is not None
+        and entry.sha256 is not None
+        and out.link is None
+        and out.data is not None
+        and not out.shared
+        and stat.S_ISREG(st.st_mode)
+        and bool(st.st_mode & 0o100) == out.executable
+        and proven.get(path) == identity(st)
+        and manifest.digest(out.data) == entry.sha256
+    )
+
+
 def _proven(root: Path, path: str, owned: Mapping[str, Entry]) -> bool:
     """Listed in the lock, and the bytes on disk still hash to what was recorded."""
     entry = owned.get(path)
@@ -51,10 +76,17 @@ def _proven(root: Path, path: str, owned: Mapping[str, Entry]) -> bool:
 
 
 def plan(
-    root: Path, outputs: Iterable[Output], owned: Mapping[str, Entry], targets: set[str]
+    root: Path,
+    outputs: Iterable[Output],
+    owned: Mapping[str, Entry],
+    targets: set[str],
+    *,
+    proven: Mapping[str, list[int]] | None = None,
 ) -> RenderPlan:
     """Compare `outputs` with the disk. `owned` is the lock (entries inside their roots only);
-    only `targets` are pruned."""
+    only `targets` are pruned. `proven` holds identities (size, mtime_ns, ctime_ns, inode,
+    device) whose bytes hash to what `owned` records: an output found with its proven identity
+    and rendered to that hash is unchanged without being read."""
     result = RenderPlan()
     result.outputs = {o.path: o for o in outputs}
     result.lock_before = dict(owned)
@@ -100,7 +132,7 @@ def plan(
         if path in removable:
             result.updated.append(path)
             result.expected[path] = None  # the link is deleted first
-        elif _same(full, there, out):
+        elif _proven_same(path, there, out, owned, proven) or _same(full, there, out):
             result.unchanged.append(path)
         elif stat.S_ISDIR(there.st_mode):
             emptied = out.link is not None and _emptied(root, path, set(result.deleted))
