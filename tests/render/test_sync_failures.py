@@ -264,6 +264,8 @@ def test_a_killed_runs_temporary_file_is_drift_and_removed(scaffold: Path, cli: 
     sync(scaffold)
     stale = f".claude/agents/.agent-0091.md.orkestra-{_dead_pid()}-7.tmp"
     write(scaffold, stale, "half a fi")
+    beside = f".GROUND_TRUTHS.md.orkestra-{_dead_pid()}-3.tmp"  # in the project folder itself
+    write(scaffold, beside, "half")
     old = f".claude/skills/example-skill/.SKILL.md.orkestra-{os.getppid()}-1.tmp"
     write(scaffold, old, "older than a day")
     day_ago = time.time() - 2 * 86400
@@ -271,10 +273,11 @@ def test_a_killed_runs_temporary_file_is_drift_and_removed(scaffold: Path, cli: 
     live = f".claude/agents/.x.md.orkestra-{os.getpid()}-2.tmp"  # a live run's: left alone
     write(scaffold, live, "in progress")
     check = cli("sync", "--check", cwd=scaffold)
-    assert check.exit_code == 1 and sorted(check.json()["deleted"]) == sorted([stale, old])
+    assert check.exit_code == 1 and sorted(check.json()["deleted"]) == sorted([stale, old, beside])
     assert (scaffold / stale).exists()
-    assert sync(scaffold).plan.deleted == sorted([stale, old])
+    assert sync(scaffold).plan.deleted == sorted([stale, old, beside])
     assert not (scaffold / stale).exists() and not (scaffold / old).exists()
+    assert not (scaffold / beside).exists()
     assert (scaffold / live).exists()
     (scaffold / live).unlink()
     assert cli("sync", "--check", cwd=scaffold).exit_code == 0

@@ -152,7 +152,7 @@ def plan(
         else:
             result.conflicts.append(path)
             _seen(root, path, result.expected)  # `--force` takes over these bytes, not a later edit
-    folders = {str(Path(p).parent) for p in [*result.outputs, *owned] if p != manifest.LOCK_PATH}
+    folders = {p.rpartition("/")[0] for p in [*result.outputs, *owned] if p != manifest.LOCK_PATH}
     stale = safewrite.stale_temps(root, folders, guard=guard)
     result.deleted = sorted([*result.deleted, *stale])
     result.conflicts.sort()
