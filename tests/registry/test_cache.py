@@ -546,3 +546,22 @@ def test_the_one_file_cache_of_earlier_versions_is_removed(proj: Path) -> None:
     load(proj)
     assert not (proj / cache.OLD_CACHE).exists()
     same_as_cold(proj)
+
+
+def test_a_shard_that_cannot_be_written_keeps_no_other_from_being_written(proj: Path) -> None:
+    load(proj)
+    rel = next(
+        p.relative_to(proj).as_posix()
+        for p in sorted((proj / "registries").rglob("*.yaml"))
+        if cache.shard_of(p.relative_to(proj).as_posix()) > 0
+    )
+    blocked = proj / cache.shard_path(0)
+    blocked.unlink()
+    blocked.mkdir()  # a folder where shard 0 goes: never written, never read
+    mine = proj / cache.shard_path(cache.shard_of(rel))
+    old = mine.stat().st_mtime_ns
+    _write(proj, rel, (proj / rel).read_text() + "\n# edited\n")
+    load(proj)
+    assert blocked.is_dir()
+    assert mine.stat().st_mtime_ns != old  # written all the same
+    same_as_cold(proj)

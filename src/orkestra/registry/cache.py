@@ -211,11 +211,14 @@ class ParseCache:
                         ensure_ascii=False,
                         separators=(",", ":"),
                     )
-                    safewrite.write_file(self.root, shard_path(shard), payload, durable=False)
+                    try:  # one shard that cannot be written (a folder there) spoils no other
+                        safewrite.write_file(self.root, shard_path(shard), payload, durable=False)
+                    except OrkestraError:
+                        continue
+                    self.dirty.discard(shard)
                 safewrite.remove_file(self.root, OLD_CACHE)
         except (OSError, OrkestraError):  # read-only project: nothing to cache into
             return
-        self.dirty = set()
 
 
 def _inside(root: Path) -> bool:

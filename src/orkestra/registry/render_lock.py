@@ -154,7 +154,7 @@ def _read(root: Path) -> _Lock | None:
     if not path.is_file() or path.is_symlink():
         return None
     try:
-        text = jsonio.read_text(path)
+        text = jsonio.read_text(path, follow=False)  # a symlink swapped in is not followed
         if _last and _last[0].text == text:  # the same bytes parse the same way
             return _last[0]
         data = jsonio.loads(text, source=str(path))
