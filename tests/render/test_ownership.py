@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from orkestra.core.errors import ConflictError, ValidationFailed
+from orkestra.core.errors import ConflictError, InputError, ValidationFailed
 from orkestra.registry.loader import load
 from orkestra.registry.validate import validate
 from orkestra.render import manifest
@@ -335,3 +335,17 @@ def test_one_sync_parses_the_lock_once(scaffold: Path, monkeypatch: pytest.Monke
     with pytest.raises(ConflictError):
         sync(scaffold)  # validation, the plan and the MCP configs all read the lock
     assert len(parsed) == 1
+
+
+def test_a_lock_swapped_for_a_symlink_after_its_check_is_not_read_through(
+    scaffold: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sync(scaffold)
+    lock = scaffold / manifest.LOCK_PATH
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_text(lock.read_text(encoding="utf-8").replace("claude", "cursor"))
+    lock.unlink()
+    lock.symlink_to(elsewhere)
+    monkeypatch.setattr(Path, "is_symlink", lambda self: False)  # the swap lands after the check
+    with pytest.raises(InputError, match="render lock is unreadable"):
+        manifest.load(scaffold)
