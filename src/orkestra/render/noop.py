@@ -273,35 +273,33 @@ def _identity(path: str, links: bool = False) -> list[int] | None:
 
 
 def _walk(root: Path, rel: str, out: dict[str, Any], check: _Check | None = None) -> None:
-    """Every file and folder under `rel` (folders as `rel/` with their mode, owner and inode)."""
+    """Every file and folder under `rel` (folders as `rel/` with their mode, owner and inode).
+    With `check`, raises Changed at the first file whose identity is not the recorded one."""
     full = root / rel
     try:
         entries = sorted(os.scandir(full), key=lambda e: e.name)
     except (FileNotFoundError, NotADirectoryError, ValueError):
         out[rel] = _identity(str(full))
-        if check is not None:
-            check(rel, out[rel])
         return
     except OSError as exc:  # unreadable: a full run reports it, and nothing vouches for it
         raise Unfit(rel) from exc
     out[f"{rel}/"] = _folder(str(full))
-    if check is not None:
-        check(f"{rel}/", out[f"{rel}/"])
     for entry in entries:
         child = f"{rel}/{entry.name}"
         if entry.is_symlink():
             raise Unfit(child)
         if entry.is_dir():
             _walk(root, child, out, check)
-        else:
-            out[child] = _identity(entry.path)
-            if check is not None:
-                check(child, out[child])
+            continue
+        ident = out[child] = _identity(entry.path)
+        if check is not None and check.recorded.get(child, _ABSENT) != ident:  # the usual: equal
+            check(child, ident)
 
 
 class _Check:
-    """Raises Changed at the first identity that is not the recorded one (`skip`: the paths
-    checked by content instead)."""
+    """Raises Changed at the first file under the walked folders (the inputs: an edit is
+    usually there) whose identity is not the recorded one; `skip`: the paths checked by content
+    instead. The rest is compared once the snapshot is whole."""
 
     __slots__ = ("recorded", "skip")
 
@@ -318,7 +316,8 @@ def snapshot(
     root: Path, folders: list[str], files: list[str], check: _Check | None = None
 ) -> dict[str, Any]:
     """The identities of every file under `folders` and of `files` (each relative to the project,
-    or absolute). With `check`, raises Changed at the first one that differs from a record."""
+    or absolute). With `check`, raises Changed at the first file under `folders` that differs
+    from a record."""
     out: dict[str, Any] = {}
     for folder in folders:
         _walk(root, folder, out, check)
@@ -326,8 +325,6 @@ def snapshot(
     for rel in files:  # string joins: this runs once per rendered file
         full = rel if rel.startswith(os.sep) else prefix + rel
         out[rel] = _folder(full) if rel.endswith("/") else _identity(full, links=True)
-        if check is not None:
-            check(rel, out[rel])
     out["./"] = _folder(str(root))  # its owner and mode: git's and the writer's checks
     for rel in (*folders, *files):  # a folder on the way swapped for a symlink keeps the stats
         if rel.startswith(os.sep):
