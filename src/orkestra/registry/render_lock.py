@@ -155,14 +155,34 @@ def _read(root: Path) -> _Lock | None:
         return None
     try:
         text = jsonio.read_text(path, follow=False)  # a symlink swapped in is not followed
-        if _last and _last[0].text == text:  # the same bytes parse the same way
-            return _last[0]
-        data = jsonio.loads(text, source=str(path))
     except (OSError, InputError) as exc:
-        raise InputError(
-            f"render lock is unreadable ({exc}); delete it and run `orkestra sync` again",
-            file=LOCK_PATH,
-        ) from None
+        raise _unreadable(exc) from None
+    return _parse(text, str(path))
+
+
+def entries_of(text: str) -> dict[str, Entry] | None:
+    """The entries of a lock holding `text`, as `load` reads them (and kept for its next read
+    of the same text); None when it does not parse."""
+    try:
+        return dict(_parse(text, LOCK_PATH).entries)
+    except InputError:
+        return None
+
+
+def _unreadable(exc: Exception) -> InputError:
+    return InputError(
+        f"render lock is unreadable ({exc}); delete it and run `orkestra sync` again",
+        file=LOCK_PATH,
+    )
+
+
+def _parse(text: str, source: str) -> _Lock:
+    if _last and _last[0].text == text:  # the same bytes parse the same way
+        return _last[0]
+    try:
+        data = jsonio.loads(text, source=source)
+    except InputError as exc:
+        raise _unreadable(exc) from None
     files = data.get("files") if isinstance(data, dict) else None
     if not isinstance(files, dict):
         raise InputError(

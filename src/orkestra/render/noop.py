@@ -376,38 +376,50 @@ def _record(root: Path, run: str) -> dict[str, Any] | None:
     return data if _well_formed(data) else None
 
 
-def proven(root: Path, data: dict[str, Any] | None) -> dict[str, list[int]]:
+def proven(root: Path, data: dict[str, Any] | None) -> dict[str, tuple[list[int], str]]:
     """The identities a sync's record proves the bytes of: each file it checked by content
     (a sync reads every output it leaves unchanged) and stat'ed after, outside the racy window
     (else it left no record), except those it wrote (checked by content on the next run). A
-    file with the same identity now holds the same bytes: what the lock then recorded, when the
-    lock itself is unchanged since ({} otherwise). The plan then skips reading it."""
-    from orkestra.registry.render_lock import LOCK_PATH
+    file with the same identity now holds the same bytes: those whose sha256 the lock then
+    recorded, when the lock itself is unchanged since ({} otherwise). Each identity comes with
+    that sha256, read here from the lock proven unchanged (the plan reads the lock again: one
+    changed in between lends its hashes to nothing). The plan then skips reading it."""
+    from orkestra.registry.render_lock import LOCK_PATH, entries_of
 
     if data is None:
         return {}
     files: dict[str, Any] = data["files"]
     expected: dict[str, Any] = data["expected"]
     lock = files.get(LOCK_PATH)
-    try:
-        now = _identity(f"{root}{os.sep}{LOCK_PATH}")
-    except Unfit:  # a symlink now
-        return {}
-    if lock is None or now is None:
-        return {}
-    if LOCK_PATH in expected:  # the recording run wrote it: still those bytes?
-        if not _as_written(root, LOCK_PATH, expected[LOCK_PATH]):
+    full = f"{root}{os.sep}{LOCK_PATH}"
+    try:  # the text read between two equal stats is the text proven
+        now = _identity(full)
+        if lock is None or now is None:
             return {}
-    elif now != lock:
+        if LOCK_PATH in expected:  # the recording run wrote it: still those bytes?
+            if not _as_written(root, LOCK_PATH, expected[LOCK_PATH]):
+                return {}
+        elif now != lock:
+            return {}
+        text = jsonio.read_text(full, follow=False)
+        if _identity(full) != now:
+            return {}
+    except (Unfit, OSError, InputError):  # a symlink now, or unreadable
         return {}
-    return {
-        rel: ident
-        for rel, ident in files.items()
-        if rel not in expected
-        and isinstance(ident, list)
-        and len(ident) == 5
-        and all(type(i) is int for i in ident)
-    }
+    entries = entries_of(text) or {}
+    out: dict[str, tuple[list[int], str]] = {}
+    for rel, ident in files.items():
+        entry = entries.get(rel)
+        if (
+            entry is not None
+            and entry.sha256 is not None
+            and rel not in expected
+            and isinstance(ident, list)
+            and len(ident) == 5
+            and all(type(i) is int for i in ident)
+        ):
+            out[rel] = (ident, entry.sha256)
+    return out
 
 
 def _answer(root: Path, run: str, data: dict[str, Any] | None) -> Any:

@@ -191,10 +191,10 @@ def sync(
     target: str | None = None,
     force: bool = False,
     registry: Registry | None = None,
-    proven: Mapping[str, list[int]] | None = None,
+    proven: Mapping[str, tuple[list[int], str]] | None = None,
 ) -> SyncReport:
     """Validate, render, diff and (in write mode) apply. Check/dry-run never write. `proven`:
-    identities whose bytes are those the lock records (`writer.plan`)."""
+    identities with the sha256 of the bytes they hold (`writer.plan`)."""
     from orkestra.registry.loader import load
 
     root = root.resolve()

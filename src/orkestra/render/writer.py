@@ -46,21 +46,24 @@ def _proven_same(
     st: os.stat_result,
     out: Output,
     owned: Mapping[str, Entry],
-    proven: Mapping[str, list[int]] | None,
+    proven: Mapping[str, tuple[list[int], str]] | None,
 ) -> bool:
-    """True when `path` still has the identity a record proved, so it holds the bytes the lock
-    records, and those are the rendered ones (a regular file, same executable bit)."""
-    entry = owned.get(path) if proven else None
+    """True when `path` still has the identity a record proved, so it holds the bytes whose
+    sha256 the proven lock records, and those are the rendered ones (a regular file, same
+    executable bit)."""
+    proof = proven.get(path) if proven else None
+    entry = owned.get(path) if proof is not None else None
     return (
         entry is not None
-        and proven is not None
+        and proof is not None
         and entry.sha256 is not None
+        and proof[1] == entry.sha256
         and out.link is None
         and out.data is not None
         and not out.shared
         and stat.S_ISREG(st.st_mode)
         and bool(st.st_mode & 0o100) == out.executable
-        and proven.get(path) == identity(st)
+        and proof[0] == identity(st)
         and manifest.digest(out.data) == entry.sha256
     )
 
@@ -81,12 +84,12 @@ def plan(
     owned: Mapping[str, Entry],
     targets: set[str],
     *,
-    proven: Mapping[str, list[int]] | None = None,
+    proven: Mapping[str, tuple[list[int], str]] | None = None,
 ) -> RenderPlan:
     """Compare `outputs` with the disk. `owned` is the lock (entries inside their roots only);
     only `targets` are pruned. `proven` holds identities (size, mtime_ns, ctime_ns, inode,
-    device) whose bytes hash to what `owned` records: an output found with its proven identity
-    and rendered to that hash is unchanged without being read."""
+    device) with the sha256 their bytes hash to: an output found with its proven identity, whose
+    hash `owned` records too and the render gives, is unchanged without being read."""
     result = RenderPlan()
     result.outputs = {o.path: o for o in outputs}
     result.lock_before = dict(owned)
