@@ -379,6 +379,12 @@ def test_every_target_s_outputs_and_shared_files(
     _write_as_without_record(proj, tmp_path / "first")
     noop.sync_result(proj, "check")  # the record of a no-op
     outputs = _check(proj)["unchanged"]
+    _input_comment(proj)
+    seen = _proven_plans(monkeypatch)
+    noop.sync_result(proj, "check")
+    assert {".agents/skills/example-skill/SKILL.md", ".codex/agents/db-guardian.toml"} <= set(
+        seen[0]
+    )
     for prefix in (".codex/", ".cursor/", ".gemini/", ".github/", ".agents/skills/", "AGENTS.md"):
         assert any(p.startswith(prefix) for p in outputs), prefix
     kinds = (".agents/skills/example", ".codex/", "AGENTS.md", ".github/copilot", ".cursor/rules")
