@@ -38,6 +38,22 @@ class Result:
 
 
 @pytest.fixture
+def alarm() -> Iterator[None]:
+    """A read or open that blocks fails with TimeoutError after 20 s instead of hanging the run
+    (a FIFO or `/dev/zero` where a file is expected: the bug some tests look for)."""
+    import signal
+
+    def fire(*_: object) -> None:
+        raise TimeoutError("blocked: a read or open that never returns")
+
+    old = signal.signal(signal.SIGALRM, fire)
+    signal.alarm(20)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, old)
+
+
+@pytest.fixture
 def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Any:
     """Call `cli(args..., cwd=path)` to run `orkestra` in-process; returns a Result."""
     monkeypatch.setenv("NO_COLOR", "1")

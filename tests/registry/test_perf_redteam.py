@@ -7,8 +7,7 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,20 +26,6 @@ AGENT_REL = "registries/agents/example-agent.yaml"
 @pytest.fixture
 def proj(tmp_path: Path) -> Path:
     return scaffold(tmp_path / "p")
-
-
-@pytest.fixture
-def alarm() -> Iterator[None]:
-    """Fail instead of hanging: a read that blocks is the bug looked for."""
-
-    def boom(*_: object) -> None:
-        raise TimeoutError("hung")
-
-    old = signal.signal(signal.SIGALRM, boom)
-    signal.alarm(10)
-    yield
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, old)
 
 
 def _cold(root: Path) -> dict[str, Any]:

@@ -9,7 +9,7 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -146,20 +146,6 @@ def _not_json(root: Path, tmp: Path) -> None:
 
 def _no_files(root: Path, tmp: Path) -> None:
     (root / LOCK).write_text('{"generator": "orkestra", "version": 2}\n', encoding="utf-8")
-
-
-@pytest.fixture
-def alarm() -> Iterator[None]:
-    import signal
-
-    def boom(*_: object) -> None:
-        raise TimeoutError("hung")
-
-    old = signal.signal(signal.SIGALRM, boom)
-    signal.alarm(20)
-    yield
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, old)
 
 
 @pytest.mark.parametrize("swap", [_symlink_same_text, _fifo, _huge, _not_json, _no_files])

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -22,7 +21,10 @@ from orkestra.core import jsonio, project, yamlio
 from orkestra.core.errors import InputError
 from orkestra.scaffold import init_project
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+pytestmark = [
+    pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs"),
+    pytest.mark.usefixtures("alarm"),  # a blocked open() fails instead of hanging the run
+]
 
 
 @pytest.fixture
@@ -31,20 +33,6 @@ def root(tmp_path: Path) -> Iterator[Path]:
     init_project(path)
     (path / "knowledge").mkdir()
     yield path
-
-
-@pytest.fixture(autouse=True)
-def _alarm() -> Iterator[None]:
-    """A blocked open() becomes a TimeoutError instead of a hung test run."""
-
-    def fire(*_: object) -> None:
-        raise TimeoutError("blocked on a special file")
-
-    old = signal.signal(signal.SIGALRM, fire)
-    signal.alarm(20)
-    yield
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, old)
 
 
 def _special(path: Path, kind: str) -> None:
