@@ -322,20 +322,18 @@ def test_a_lock_changed_while_proven_reads_it_proves_nothing(
     noop.sync_result(proj, "check")
     rel = _rel(proj, _written_output(proj))
     _reprompt(proj)
-    real = noop.jsonio
+    from orkestra.core import readfile
+
+    real = readfile.read_regular
     fired: list[bool] = []
 
-    class Spy:
-        loads_derived = staticmethod(real.loads_derived)
+    def spy(path: Any, **kwargs: Any) -> tuple[bytes, int]:
+        if str(path).endswith(LOCK) and not fired:
+            fired.append(True)
+            _lock_owning_new_render(proj, rel)
+        return real(path, **kwargs)
 
-        @staticmethod
-        def read_text(path: Any, **kwargs: Any) -> str:
-            if str(path).endswith(LOCK) and not fired:
-                fired.append(True)
-                _lock_owning_new_render(proj, rel)
-            return real.read_text(path, **kwargs)
-
-    monkeypatch.setattr(noop, "jsonio", Spy)
+    monkeypatch.setattr(readfile, "read_regular", spy)
     answer = noop.sync_result(proj, "check")
     assert fired
     assert answer == _check(proj)
