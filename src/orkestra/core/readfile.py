@@ -30,21 +30,8 @@ def open_regular(path: str | os.PathLike[str], *, follow: bool = True) -> Binary
     A missing file raises `FileNotFoundError` and a folder `IsADirectoryError`, as `open` does;
     `follow=False` also refuses a symlink at `path` itself.
     """
-    source = os.fspath(path)
-    flags = _FLAGS | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
-    fd = os.open(source, flags)
-    try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise IsADirectoryError(errno.EISDIR, "Is a directory", source)
-        if not stat.S_ISREG(mode):
-            raise OSError(errno.EINVAL, "not a regular file (a FIFO, device or socket)", source)
-        if _NONBLOCK:
-            os.set_blocking(fd, True)
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
+    fd, _ = _opened(os.fspath(path), follow)
+    return os.fdopen(fd, "rb")
 
 
 def read_regular(
@@ -53,19 +40,10 @@ def read_regular(
     """(up to `max_bytes` + 1 bytes of the regular file at `path`, its size by `fstat`): the
     checks of `open_regular` with one `fstat` and plain reads, no file object (loading reads
     thousands of small files). A caller refuses a file whose size is over its limit."""
-    source = os.fspath(path)
-    flags = _FLAGS | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
-    fd = os.open(source, flags)
+    fd, st = _opened(os.fspath(path), follow)
     try:
-        st = os.fstat(fd)
-        if stat.S_ISDIR(st.st_mode):
-            raise IsADirectoryError(errno.EISDIR, "Is a directory", source)
-        if not stat.S_ISREG(st.st_mode):
-            raise OSError(errno.EINVAL, "not a regular file (a FIFO, device or socket)", source)
         if st.st_size > max_bytes:
             return b"", st.st_size
-        if _NONBLOCK:
-            os.set_blocking(fd, True)
         chunks = []
         left = max_bytes + 1
         while left > 0:  # a file may grow while it is read: never more than the limit + 1
@@ -81,6 +59,24 @@ def read_regular(
         return raw, max(st.st_size, len(raw))
     finally:
         os.close(fd)
+
+
+def _opened(source: str, follow: bool) -> tuple[int, os.stat_result]:
+    """A descriptor of the regular file `source`, blocking again, and its `fstat`; the
+    descriptor is closed when the file is not a regular one."""
+    fd = os.open(source, _FLAGS | (0 if follow else getattr(os, "O_NOFOLLOW", 0)))
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", source)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (a FIFO, device or socket)", source)
+        if _NONBLOCK:
+            os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, st
 
 
 def absent_or_kind(

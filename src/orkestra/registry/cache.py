@@ -2,13 +2,14 @@
 
 Derived data under `.orkestra/registry-cache/`: the registry files are spread over `SHARDS` JSON
 files by a hash of their path, so a change rewrites one shard, not the whole cache. A shard is
-rebuilt whenever it is missing, unreadable, malformed or from another version of Orkestra. An entry is keyed by the file's identity (size,
-mtime_ns, ctime_ns, inode, device); when the file's mtime falls within `RACY_NS` of the moment
-the entry was recorded (a change in the same timestamp tick would keep the identity), the
-content's sha256 confirms it. An entry holds the file's plain parsed data and its *ops*: the
-findings it raised and the entries it placed, replayed in the same order as a cold load so the
-result is identical; duplicates and every cross-reference check are recomputed by the caller.
-Two processes may load at once: each writes the shards it changed, each atomically, under a lock.
+rebuilt whenever it is missing, unreadable, malformed or from another version of Orkestra. An entry
+is keyed by the file's identity (size, mtime_ns, ctime_ns, inode, device); when the file's mtime
+falls within `RACY_NS` of the moment the entry was recorded (a change in the same timestamp tick
+would keep the identity), the content's sha256 confirms it. An entry holds the file's plain parsed
+data and its *ops*: the findings it raised and the entries it placed, replayed in the same order as
+a cold load so the result is identical; duplicates and every cross-reference check are recomputed
+by the caller. Two processes may load at once: each writes the shards it changed, each atomically,
+under a lock.
 Standard library only at import time.
 """
 
