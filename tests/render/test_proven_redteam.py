@@ -322,18 +322,18 @@ def test_a_lock_changed_while_proven_reads_it_proves_nothing(
     noop.sync_result(proj, "check")
     rel = _rel(proj, _written_output(proj))
     _reprompt(proj)
-    from orkestra.core import readfile
+    from orkestra.core import jsonio
 
-    real = readfile.read_regular
+    real = jsonio.read_text
     fired: list[bool] = []
 
-    def spy(path: Any, **kwargs: Any) -> tuple[bytes, int]:
+    def spy(path: Any, **kwargs: Any) -> str:
         if str(path).endswith(LOCK) and not fired:
             fired.append(True)
             _lock_owning_new_render(proj, rel)
         return real(path, **kwargs)
 
-    monkeypatch.setattr(readfile, "read_regular", spy)
+    monkeypatch.setattr(jsonio, "read_text", spy)
     answer = noop.sync_result(proj, "check")
     assert fired
     assert answer == _check(proj)

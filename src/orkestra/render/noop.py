@@ -384,7 +384,6 @@ def proven(root: Path, data: dict[str, Any] | None) -> dict[str, tuple[list[int]
     recorded, when the lock itself is unchanged since ({} otherwise). Each identity comes with
     that sha256, read here from the lock proven unchanged (the plan reads the lock again: one
     changed in between lends its hashes to nothing). The plan then skips reading it."""
-    from orkestra.core.readfile import read_regular
     from orkestra.registry.render_lock import LOCK_PATH, digest, entries_of
 
     if data is None:
@@ -397,16 +396,15 @@ def proven(root: Path, data: dict[str, Any] | None) -> dict[str, tuple[list[int]
         now = _identity(full)
         if lock is None or now is None:
             return {}
-        raw, size = read_regular(full, max_bytes=jsonio.MAX_BYTES, follow=False)
-        if size > jsonio.MAX_BYTES or _identity(full) != now:
+        text = jsonio.read_text(full, follow=False)
+        if _identity(full) != now:
             return {}
-        if LOCK_PATH in expected:  # the recording run wrote it: still those bytes?
+        if LOCK_PATH in expected:  # the recording run wrote it (no byte-order mark): those bytes?
             want = expected[LOCK_PATH]
-            if not (isinstance(want, list) and want[:2] == ["file", digest(raw)]):
+            if not (isinstance(want, list) and want[:2] == ["file", digest(text.encode())]):
                 return {}
         elif now != lock:
             return {}
-        text = jsonio.decode(raw, source=full)
     except (Unfit, OSError, InputError):  # a symlink now, or unreadable
         return {}
     entries = entries_of(text) or {}
