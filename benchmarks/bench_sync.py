@@ -54,12 +54,11 @@ for p in sorted(pathlib.Path(sys.argv[1], 'registries').rglob('*.yaml')):
     with open(p, 'rb') as f:
         yaml.load(f, Loader=yaml.CSafeLoader)
 """
-#: the least a cold sync built on the libraries it must use can take, as a whole process timed
-#: like the steps (interpreter start-up included): import the Pydantic models and Jinja, parse
-#: every registry file with the C loader, validate nothing, render nothing, then write the
-#: outputs the cold sync wrote (read first; that time is printed and taken off) to fresh
-#: folders, temporary file then rename, fsynced in FSYNC_THREADS threads before the renames
-#: when argv[3] is "fsync"
+#: a one-core reference for a cold sync, as a whole process timed like the steps (interpreter
+#: start-up included): import the Pydantic models and Jinja, parse every registry file with the
+#: C loader, validate nothing, render nothing, then write the outputs the cold sync wrote (read
+#: first; that time is printed and taken off) to fresh folders, temporary file then rename,
+#: fsynced in FSYNC_THREADS threads before the renames when argv[3] is "fsync"
 MIN_COLD = r"""
 import json, os, sys, time, pathlib
 t0 = time.perf_counter()
@@ -93,12 +92,11 @@ for tmp, target in temps:
     os.replace(tmp, target)
 print(json.dumps({"prep": prep}))
 """
-#: the least a one-file-changed sync built on the libraries it must use can take, as a whole
-#: process: import the Pydantic models and Jinja; look at every registry file and folder and
-#: every output (what changed, and whether an output was edited: a stat each); parse and
-#: validate the changed agent file; render one template; read the 1 MB lock whole, splice the
-#: agent's new hash into its text and write it back; write the agent's output (both atomically and fsynced,
-#: into a scratch folder: the project is left as it was)
+#: a one-core reference for a one-file-changed sync, as a whole process: import the Pydantic
+#: models and Jinja; stat every registry file and output (what changed, and whether an output
+#: was edited); parse and validate the changed agent file; render one template; read the 1 MB
+#: lock whole, splice the agent's new hash into its text and write it back; write the agent's
+#: output (both atomically and fsynced, into a scratch folder: the project is left as it was)
 MIN_ONE = r"""
 import hashlib, json, os, sys, pathlib
 import yaml, jinja2
@@ -157,8 +155,9 @@ def _time(cmd: list[str], cwd: Path, ok: tuple[int, ...] = (0,)) -> tuple[float,
 
 def _fresh(root: Path, where: Path) -> Path:
     """A new project folder holding `root`'s sources only (no outputs, no render lock, no
-    `.orkestra/`): a sync or validate there is cold. Its own pending writes are flushed first, so
-    their write-back is not billed to the step that follows."""
+    `.orkestra/`; these names are skipped at every depth, and the generated registry holds none
+    of them elsewhere): a sync or validate there is cold. Its own pending writes are flushed
+    first, so their write-back is not billed to the step that follows."""
     skip = shutil.ignore_patterns(".claude", ".orkestra", ".render-lock.json", "GROUND_TRUTHS.md",
                                   "CLAUDE.md")  # fmt: skip
     shutil.copytree(root, where, symlinks=True, ignore=skip)
