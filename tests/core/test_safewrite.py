@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from pathlib import Path
 
 import pytest
@@ -249,6 +250,93 @@ def test_a_batch_whose_fsync_fails_writes_nothing(
     with pytest.raises(WriteFailed, match="Input/output error"), safewrite.Batch(tmp_path) as batch:
         batch.file("a.txt", "a")
         batch.file("b.txt", "b")
+    assert files(tmp_path) == {}
+
+
+def test_a_big_batch_writes_its_files_in_threads_and_renames_them_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    renamed: list[str] = []
+    real = os.replace
+
+    def tracked(src: str, dst: str) -> None:
+        assert Path(src).stat().st_size == len(Path(dst).name.split(".")[0])  # written whole first
+        renamed.append(Path(dst).relative_to(tmp_path).as_posix())
+        real(src, dst)
+
+    monkeypatch.setattr(safewrite.os, "replace", tracked)
+    names = [f"s/{n:03d}/{n:03d}.md" for n in range(60)]  # a folder each, as skills have
+    with safewrite.Batch(tmp_path) as batch:
+        for name in names:
+            batch.file(name, Path(name).name.split(".")[0])
+        assert batch.writing  # from the _POOL_FROM-th file on, in threads
+    assert renamed == names
+    assert files(tmp_path) == {name: Path(name).name.split(".")[0].encode() for name in names}
+
+
+def test_a_write_failing_in_a_thread_writes_nothing_and_names_its_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "keep.txt").write_text("old")
+    real, calls = os.fsync, []
+
+    def full_disk(fd: int) -> None:
+        calls.append(fd)
+        if len(calls) == 30:
+            raise OSError(28, "No space left on device")
+        real(fd)
+
+    monkeypatch.setattr(safewrite.os, "fsync", full_disk)
+    with (
+        pytest.raises(WriteFailed, match="No space left") as caught,
+        safewrite.Batch(tmp_path) as batch,
+    ):
+        for n in range(50):
+            batch.file(f"d/{n}.txt", str(n))
+        batch.file("keep.txt", "new")
+    assert caught.value.file is not None and caught.value.file.startswith("d/")
+    assert "(one of 51 file(s))" in caught.value.message
+    assert files(tmp_path) == {"keep.txt": b"old"}  # nothing renamed, no temporary file left
+
+
+def test_a_refusal_while_threads_write_leaves_no_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = os.fsync
+
+    def slow(fd: int) -> None:  # the threads are still writing when the refusal comes
+        time.sleep(0.02)
+        real(fd)
+
+    monkeypatch.setattr(safewrite.os, "fsync", slow)
+    (tmp_path / "blocker").write_text("a file")
+    with pytest.raises(ConflictError), safewrite.Batch(tmp_path) as batch:
+        for n in range(200):
+            batch.file(f"d/{n}/x.txt", "x" * 10_000)
+        batch.file("blocker/x.txt", "x")  # refused while the threads are still writing
+    time.sleep(0.3)  # a write still queued then would have made its temporary file by now
+    assert files(tmp_path) == {"blocker": b"a file"}
+
+
+def test_a_folder_that_cannot_be_made_in_a_big_batch_names_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = os.mkdir
+
+    def read_only(path: str, *args: object) -> None:
+        if "late" in str(path):
+            raise OSError(30, "Read-only file system", path)
+        real(path, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(safewrite.os, "mkdir", read_only)
+    with (
+        pytest.raises(WriteFailed, match="Read-only file system") as caught,
+        safewrite.Batch(tmp_path) as batch,
+    ):
+        for n in range(20):
+            batch.file(f"d/{n}/x.txt", str(n))
+        batch.file("d/late/x.txt", "x")
+    assert caught.value.file == "d/late/x.txt"
     assert files(tmp_path) == {}
 
 

@@ -245,9 +245,9 @@ def _carry_out(root: Path, result: RenderPlan, writes: list[str], deletions: lis
         _delete(root, path, guard)
     guard.forget()  # deletions may have removed owned links and emptied folders
 
-    # one batch: every file staged, fsynced together, then renamed (serial writes: threads made
-    # the kernel contend on the journal, measured); each file is checked once more just before
-    # the renames: one edited (or created) while sync ran is never overwritten
+    # one batch: every file staged (written and fsynced in threads, `safewrite.Batch`), then
+    # renamed; each file is checked once more just before the renames: one edited (or created)
+    # while sync ran is never overwritten
     def unchanged() -> None:
         for path in writes:
             _unchanged(root, path, result.expected)
