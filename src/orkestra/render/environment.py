@@ -16,6 +16,7 @@ from orkestra.render import text
 from orkestra.render.template_paths import template_folders
 
 if TYPE_CHECKING:
+    from orkestra.render.helper import Helper
     from orkestra.render.reuse import RenderCache
 
 
@@ -46,11 +47,18 @@ def _environment(root: Path | None) -> SandboxedEnvironment:
 class Templates:
     """Renders named templates; every failure names the template file and line."""
 
-    def __init__(self, root: Path | None = None, *, reuse: RenderCache | None = None) -> None:
+    def __init__(
+        self, root: Path | None = None, *, reuse: RenderCache | None = None, fork: bool = False
+    ) -> None:
         self.env = _environment(root.resolve() if root is not None else None)
         self._cache: dict[str, jinja2.Template] = {}
         #: texts of earlier renders, reused when the template and its context are the same
         self.reuse = reuse
+        #: whether a render that misses the cache often may fork a helper (`render.helper`;
+        #: only inside `helper.helped`, which ends the helper)
+        self.fork = fork and reuse is not None
+        self.misses = 0
+        self.helper: Helper | None = None
 
     def get(self, name: str) -> jinja2.Template:
         template = self._cache.get(name)
@@ -71,14 +79,48 @@ class Templates:
             self._cache[name] = template
         return template
 
-    def render(self, name: str, context: Mapping[str, Any]) -> str:
-        """Render template `name` with `context`; errors become InputError(file, line)."""
+    def render(self, name: str, context: Mapping[str, Any], *, part: bool = False) -> str:
+        """Render template `name` with `context`; errors become InputError(file, line). A `part`
+        is a text that goes into another render's context (never left to a helper)."""
         key = None if self.reuse is None else self.reuse.key(name, context)
         if key is not None:
             assert self.reuse is not None
             kept = self.reuse.get(key)
             if kept is not None:
                 return kept
+            if self.fork and not part:
+                return self._shared(name, context, key)
+        return self._render(name, context, key)
+
+    def _shared(self, name: str, context: Mapping[str, Any], key: bytes) -> str:
+        """A miss of a render that may share its misses with a forked helper."""
+        from orkestra.render import helper
+
+        self.misses += 1
+        if self.helper is None and self.misses == helper.FORK_AT and helper.can_fork():
+            self.helper = helper.Helper()
+        if self.helper is None:
+            return self._render(name, context, key)
+        if self.helper.child:
+            if not self.helper.mine():
+                return ""  # the parent's: never used (the parent takes texts by key)
+            try:
+                text: str | None = self._render(name, context, key)
+            except Exception:
+                text = None
+            self.helper.send(key, text)
+            if text is None:
+                raise InputError("the helper could not render this", file=name)
+            return text
+        if not self.helper.mine():
+            taken = self.helper.take(key)
+            if taken is not None:
+                assert self.reuse is not None
+                self.reuse.put(key, taken)
+                return taken
+        return self._render(name, context, key)
+
+    def _render(self, name: str, context: Mapping[str, Any], key: bytes | None) -> str:
         template = self.get(name)
         try:
             text = template.render(context)

@@ -166,12 +166,14 @@ def owned_entries(reg: Registry) -> dict[str, manifest.Entry]:
 def _render_reusing(root: Path, reg: Registry, targets: list[str]) -> list[Output]:
     """`render_outputs`, reusing the text of every template render whose inputs are unchanged
     since the last sync (`render.reuse`)."""
-    from orkestra.render import reuse
+    from orkestra.render import helper, reuse
     from orkestra.render.template_paths import template_folders
 
     cache = reuse.open_cache(root, template_folders(root))
     try:
-        outputs = render_outputs(reg, targets, Templates(root, reuse=cache))
+        templates = Templates(root, reuse=cache, fork=True)
+        with helper.helped(templates):  # a helper forked in there ends there
+            outputs = render_outputs(reg, targets, templates)
         cache.save()
     finally:
         cache.close()

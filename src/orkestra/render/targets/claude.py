@@ -77,7 +77,7 @@ class _Shared:
         line = self._skill_lines.get(name)
         if line is None:
             skill = {"name": name, "description": self.reg.skills[name].description.strip()}
-            line = self.templates.render("claude/skill_item.md.j2", skill).rstrip("\n")
+            line = self.templates.render("claude/skill_item.md.j2", skill, part=True).rstrip("\n")
             self._skill_lines[name] = line
         return line
 

@@ -45,7 +45,7 @@ class Composer:
 
     def prompt(self, context: dict[str, Any]) -> str:
         """The composed prompt (identities … instructions) without frontmatter."""
-        return self.templates.render("shared/prompt.md.j2", context)
+        return self.templates.render("shared/prompt.md.j2", context, part=True)
 
     def instructions(self, *, markers: bool) -> str:
         """The instruction block: values, ground truths, agents and skills rosters."""
@@ -67,7 +67,7 @@ class Composer:
                 for n in sorted(self.index.active())
             ],
         }
-        return self.templates.render("shared/instructions.md.j2", context)
+        return self.templates.render("shared/instructions.md.j2", context, part=True)
 
 
 def extra(agent: Agent, target: str, allowed: tuple[str, ...] | None = None) -> dict[str, Any]:
