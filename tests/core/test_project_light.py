@@ -35,6 +35,8 @@ OTHERS = [
     "truths: {}\n",
     "truths:\n  stale_after_days: 30\n",
     "vendor_roots:\n  - path: vendor/skills\n    provider: acme\n    default_scopes: [core]\n",
+    "vendor_roots:\n  - path: vendor/skills\n    provider: acme\n    default_scopes:\n      - core\n",
+    "vendor_roots:\n- path: vendor/skills\n  default_scopes:\n  - core\n  provider: acme\n",
     "mining:\n  packages:\n    core: 'src/core/**'\n  releasable_types: [feat, fix]\n",
     "mining:\n  packages:\n    vite: packages/vite\n    cv: packages/create-vite/\n",
     "render:\n  claude_md: true  # on\n",
@@ -122,6 +124,10 @@ def test_the_light_reader_agrees_with_the_model(text: str) -> None:
         "knowledge:\n    'commit': on\t# tab\n    \"push\": false\n    verified_max_age_days: 30\n",
         "vendor_roots:\n  - path: v\n    provider: p\nknowledge:\n  repos:\n    core: git@x:y.git\n",
         "render:\n  claude_md: true\nknowledge:\n  path: ./kb\n",  # `.` itself is refused
+        # a key of a skipped list item whose value is on the next lines (as `orkestra import`
+        # and `yamlio.dumps` write lists): it used to crash the reader on every hook call
+        "vendor_roots:\n  - path: v\n    provider: p\n    default_scopes:\n      - core\nknowledge:\n  path: kb\n",
+        "vendor_roots:\n- path: v\n  default_scopes:\n  - core\n  provider: p\nproject: demo\n",
     ],
 )
 def test_the_light_reader_answers_plain_configs(text: str) -> None:

@@ -153,9 +153,11 @@ def _guard(content: str, line: int) -> None:
         body = body[match.end() :].lstrip(" \t")
     while body[:1] in ("&", "!"):  # an anchor or a tag before the value
         body = body.partition(" ")[2].lstrip(" \t")
-    if body[:1] in "'\"":
+    if not body:  # `key:` with its value on the next lines
+        return
+    if body[0] in "'\"":
         _quoted(body, line)
-    elif body[:1] in "[{" and ("]" if body[0] == "[" else "}") not in body:
+    elif body[0] in "[{" and ("]" if body[0] == "[" else "}") not in body:
         raise Unsure("a flow collection on several lines", line)
 
 
