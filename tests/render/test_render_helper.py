@@ -199,7 +199,6 @@ def test_no_helper_is_forked_while_another_thread_runs(
         stop.set()
         other.join()
     assert taken == []
-    assert not helper.can_fork() or threading.active_count() == 1
 
 
 def test_no_helper_below_fork_at_misses(

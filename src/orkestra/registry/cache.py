@@ -182,6 +182,13 @@ class ParseCache:
         self.files[rel] = [*identity(st), seen, digest(text), raw, ops]
         self.dirty.add(shard_of(rel))
 
+    def offer(self, rel: str, entry: Any) -> None:
+        """An entry another process made for `rel` this run (`registry.prefetch`), looked up
+        like any other: used only while the file keeps the identity it was made at."""
+        if _entry_ok(entry):
+            self.files[rel] = entry
+            self.dirty.add(shard_of(rel))
+
     def forget(self, rel: str) -> None:
         if self.files.pop(rel, None) is not None:
             self.dirty.add(shard_of(rel))

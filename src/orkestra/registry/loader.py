@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
 import time
@@ -14,7 +15,7 @@ from orkestra.core.errors import InputError, NotFound
 from orkestra.core.filenames import is_utf8, printable
 from orkestra.core.project import find_root
 from orkestra.registry import cache as parse_cache
-from orkestra.registry import lazy, models
+from orkestra.registry import lazy, models, prefetch
 from orkestra.registry.findings import Finding
 from orkestra.registry.models.names import TIER_LAYER, name_problem
 from orkestra.registry.registry import DOMAIN_FILES, Domain, Location, Registry, SkillEntry
@@ -53,6 +54,8 @@ class _Loader:
         self.real_root = root.resolve()
         self.folder_inside: dict[Path, bool] = {}
         self.cache = parse_cache.ParseCache(root) if use_cache else None
+        #: the helper loading every other agent and skill file of a cold load (`prefetch`)
+        self.prefetch: prefetch.Prefetch | None = None
         #: while one file is processed: what it does to the registry, replayed by `apply`
         self.ops: list[list[Any]] | None = None
 
@@ -101,6 +104,8 @@ class _Loader:
         st = None
         if self.cache is not None:  # a plain file's lstat is its stat: no second look
             known = found if found is not None and not stat.S_ISLNK(found.st_mode) else None
+            if self.prefetch is not None and file in self.prefetch.owned:
+                self.prefetch.offer(file, self.cache)
             hit, st, seen = self.cache.lookup(file, path, known, seen)
             if hit is not None and self.replay(hit):
                 return
@@ -351,6 +356,11 @@ class _Loader:
         branches can each add the same id in different files: reported as a duplicate.
         """
 
+        handle = self._named(cls, kind, target, slug_ok=slug_ok)
+        for path in self.yaml_files(self.reg.registries / folder):
+            self.unit(path, handle)
+
+    def _named(self, cls: str, kind: str, target: str, *, slug_ok: bool) -> Handler:
         def handle(data: yamlio.LineDict, file: str, path: Path) -> None:
             item = self.model(lazy.model_class(cls), data, file)
             if item is None:
@@ -364,12 +374,35 @@ class _Loader:
                 return
             self.put(kind, name, Location(file, data.line or 1), target, _m(item, cls))
 
-        for path in self.yaml_files(self.reg.registries / folder):
-            self.unit(path, handle)
+        return handle
 
     def agents_and_commands(self) -> None:
         self.named_files("agents", "Agent", "agent", "agents")
         self.named_files("commands", "Command", "command", "commands")
+
+    def bulk(self) -> list[tuple[Path, str, Callable[[Path], None]]]:
+        """The agent and skill files, in the order `agents_and_commands` and `core_skills` load
+        them, each with how it is loaded (what a `prefetch` helper shares)."""
+        out: list[tuple[Path, str, Callable[[Path], None]]] = []
+
+        def add(paths: list[Path], handler: Handler) -> None:
+            load = functools.partial(self._unit_with, handler)
+            out.extend((p, self.rel(p), load) for p in paths)
+
+        try:
+            add(_yaml_files(self.reg.registries / "agents"),
+                self._named("Agent", "agent", "agents", slug_ok=False))  # fmt: skip
+            base = self.reg.registries / "skills"
+            tiers = sorted(p for p in base.iterdir() if p.is_dir()) if base.is_dir() else []
+            for tier_dir in tiers:
+                if tier_dir.name in TIER_LAYER:
+                    add(_yaml_files(tier_dir), self._core_skill(tier_dir.name))
+        except OSError:  # the load itself reports what cannot be read
+            return []
+        return out
+
+    def _unit_with(self, handler: Handler, path: Path) -> None:
+        self.unit(path, handler)
 
     def core_skills(self) -> None:
         base = self.reg.registries / "skills"
@@ -661,6 +694,19 @@ def load(root: Path, *, lazy_models: bool = False, use_cache: bool = True) -> Re
     if not (root / "registries").is_dir():
         raise NotFound(f"no registries/ folder in {root}; run `orkestra init` to create one")
     loader = _Loader(root, lazy_models=lazy_models, use_cache=use_cache)
+    if loader.cache is not None and prefetch.worth_trying(loader.cache):
+        loader.prefetch = prefetch.start(loader.cache, loader.bulk())
+    try:
+        _load_kinds(loader)
+    finally:
+        if loader.prefetch is not None:
+            loader.prefetch.stop()
+    if loader.cache is not None:
+        loader.cache.save()
+    return loader.reg
+
+
+def _load_kinds(loader: _Loader) -> None:
     for kind in (
         loader.config,
         loader.characters,
@@ -677,9 +723,6 @@ def load(root: Path, *, lazy_models: bool = False, use_cache: bool = True) -> Re
             kind()
         except OSError as exc:  # a folder or file the OS will not let us look at (EACCES, ...)
             loader.unreadable(loader.reg.registries, exc)
-    if loader.cache is not None:
-        loader.cache.save()
-    return loader.reg
 
 
 def _m(

@@ -94,10 +94,11 @@ class Templates:
 
     def _shared(self, name: str, context: Mapping[str, Any], key: bytes) -> str:
         """A miss of a render that may share its misses with a forked helper."""
+        from orkestra.core.forking import can_fork
         from orkestra.render import helper
 
         self.misses += 1
-        if self.helper is None and self.misses == helper.FORK_AT and helper.can_fork():
+        if self.helper is None and self.misses == helper.FORK_AT and can_fork():
             self.helper = helper.Helper()
         if self.helper is None:
             return self._render(name, context, key)

@@ -23,8 +23,6 @@ from __future__ import annotations
 import contextlib
 import os
 import struct
-import sys
-import threading
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -36,25 +34,6 @@ if TYPE_CHECKING:
 FORK_AT = 200
 _HEADER = struct.Struct("!I32sI")  # miss number, cache key, length of the UTF-8 text
 _NOTHING = b"\0" * 32  # the helper could not render this miss: the parent does
-
-
-def cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
-
-
-def can_fork() -> bool:
-    """True where a fork copies nothing half-done: POSIX, the main thread and no other thread."""
-    return (
-        hasattr(os, "fork")
-        and sys.platform != "win32"
-        and threading.current_thread() is threading.main_thread()
-        and threading.active_count() == 1
-        and cores() >= 2
-    )
 
 
 class Helper:
