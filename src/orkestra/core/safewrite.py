@@ -254,7 +254,7 @@ class Batch:
                     os.makedirs(folder, exist_ok=True)  # noqa: PTH103
             except BaseException as exc:
                 _failed(tmp, rel, exc)
-            self.folders.add(folder)
+            self.folders.update((folder, folder.rpartition("/")[0]))  # and its parent
         if self.pool is None:
             from concurrent.futures import ThreadPoolExecutor
 
