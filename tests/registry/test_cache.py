@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -327,6 +328,25 @@ def test_two_processes_loading_at_once_agree_with_a_cold_load(proj: Path) -> Non
     assert all(run.returncode == 0 for run in runs)
     assert outs == [sorted(load(proj, use_cache=False).agents)] * 3
     same_as_cold(proj)
+
+
+def test_a_file_s_entry_is_the_same_in_every_process(proj: Path, tmp_path: Path) -> None:
+    """String hashing differs between processes: nothing set-ordered may reach an entry."""
+    _write(proj, "registries/tools.yaml",
+           "builtin: [Read, Write, Edit, Grep, Glob, Bash]\nmcp:\n  gh: [a, b, c, d]\n")  # fmt: skip
+    code = "import sys; from pathlib import Path; from orkestra.registry.loader import load\n"
+    code += "load(Path(sys.argv[1]))\n"
+    entries = []
+    for seed in ("1", "2", "3"):
+        copy = tmp_path / f"seed-{seed}"
+        shutil.copytree(proj, copy, ignore=shutil.ignore_patterns(".orkestra"))
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        subprocess.run([sys.executable, "-c", code, str(copy)], check=True, env=env)
+        files = {}
+        for shard in (copy / CACHE).glob("*.json"):
+            files.update(json.loads(shard.read_text(encoding="utf-8"))["files"])
+        entries.append(files["registries/tools.yaml"][8])
+    assert entries[0] == entries[1] == entries[2]
 
 
 def test_agents_list_from_a_warm_cache_does_not_import_pydantic(proj: Path) -> None:

@@ -344,7 +344,7 @@ class _Loader:
         tools = self.model(models.ToolsFile, data, file)
         if tools is not None:
             self.record("S", "tools", _m(tools, "ToolsFile"))
-            for name in tools.all_names():
+            for name in sorted(tools.all_names()):  # the same entry in every process
                 self.record("L", "tool", name, file, 0)
 
     def named_files(
