@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import signal
 import stat
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -316,6 +318,56 @@ def test_a_refusal_while_threads_write_leaves_no_temporary_file(
         batch.file("blocker/x.txt", "x")  # refused while the threads are still writing
     time.sleep(0.3)  # a write still queued then would have made its temporary file by now
     assert files(tmp_path) == {"blocker": b"a file"}
+
+
+def test_a_second_interrupt_while_a_batch_is_discarded_leaves_no_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = os.fsync
+
+    def slow(fd: int) -> None:  # writes still running when the interrupts come
+        time.sleep(0.2)
+        real(fd)
+
+    def again(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # a second Ctrl-C, while the first one's cleanup waits
+
+    monkeypatch.setattr(safewrite.os, "fsync", slow)
+    previous = signal.signal(signal.SIGALRM, again)
+    try:
+        with pytest.raises(KeyboardInterrupt), safewrite.Batch(tmp_path) as batch:
+            for n in range(300):
+                batch.file(f"d/{n}.txt", str(n))
+            signal.setitimer(signal.ITIMER_REAL, 0.05)
+            raise KeyboardInterrupt
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    time.sleep(0.5)  # a write left queued would have made its temporary file by now
+    assert files(tmp_path) == {}
+
+
+def test_an_interrupt_right_after_a_write_is_handed_to_a_thread_leaves_no_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    real = ThreadPoolExecutor.submit
+    calls: list[int] = []
+
+    def interrupted(self: ThreadPoolExecutor, *args: Any, **kwargs: Any) -> Any:
+        future = real(self, *args, **kwargs)
+        calls.append(1)
+        if len(calls) == 5:  # the job is queued; the batch has not seen its future yet
+            raise KeyboardInterrupt
+        return future
+
+    monkeypatch.setattr(ThreadPoolExecutor, "submit", interrupted)
+    with pytest.raises(KeyboardInterrupt), safewrite.Batch(tmp_path) as batch:
+        for n in range(40):
+            batch.file(f"d/{n}.txt", str(n))
+    time.sleep(0.2)
+    assert files(tmp_path) == {}
 
 
 def test_a_folder_that_cannot_be_made_in_a_big_batch_names_the_file(

@@ -139,8 +139,18 @@ def test_entries_sent_out_of_step_are_never_used(
         real(parse_cache, [*owned[2:], *owned[:2]], fd)  # the first two sent last
 
     monkeypatch.setattr(prefetch, "_serve", shuffled)
+    asked: list[int] = []
+    real_kill = os.kill
+
+    def recording(pid: int, sig: int) -> None:  # one <= 0 would reach every process
+        asked.append(pid)
+        if pid > 0:
+            real_kill(pid, sig)
+
+    monkeypatch.setattr(prefetch.os, "kill", recording)
     assert snap(load(root)) == alone
     assert taken == [0]  # the first line is for another file: the parent went on alone
+    assert len(asked) == 1 and asked[0] > 0  # stopped once, though asked twice
     _no_child_left()
 
 

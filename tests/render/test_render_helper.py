@@ -3,17 +3,21 @@ renders with a forked process, and its outputs are always those of one process a
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from orkestra.core import yamlio
+from orkestra.core import forking, yamlio
 from orkestra.core.errors import InputError
-from orkestra.render import helper
+from orkestra.registry import prefetch
+from orkestra.render import helper, noop
+from orkestra.render import sync as sync_module
 from orkestra.render.environment import Templates
 from orkestra.render.sync import KNOWN_TARGETS, sync
 from orkestra.scaffold import init_project
@@ -211,3 +215,65 @@ def test_no_helper_below_fork_at_misses(
 
     monkeypatch.setattr(helper.os, "fork", no_fork)
     sync(shared)  # FORK_AT as shipped: far more misses than this project has
+
+
+def _kills(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The pids `os.kill` is asked to signal (one <= 0 is recorded, never sent: it would reach
+    every process the user may signal)."""
+    asked: list[int] = []
+    real = os.kill
+
+    def recording(pid: int, sig: int) -> None:
+        asked.append(pid)
+        if pid > 0:
+            real(pid, sig)
+
+    monkeypatch.setattr(helper.os, "kill", recording)
+    return asked
+
+
+def test_a_render_failing_after_its_helper_was_dropped_signals_no_other_process(
+    projects: tuple[Path, Path], taken: list[bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, shared = projects
+    asked = _kills(monkeypatch)
+    real = helper.Helper.send
+
+    def out_of_step(self: helper.Helper, key: bytes, text: str | None) -> None:
+        real(self, bytes(32) if self.misses > 2 else key, text)  # dropped from its second text
+
+    monkeypatch.setattr(helper.Helper, "send", out_of_step)
+    bundled = (Path(__file__).parents[2] / "templates" / "claude" / "agent.md.j2").read_text()
+    write(shared, "templates/claude/agent.md.j2",
+          "{% if name == 'agent-13' %}{{ no_such_value }}{% endif %}\n" + bundled)  # fmt: skip
+    with pytest.raises(InputError, match="no_such_value"):
+        sync(shared)
+    assert len(taken) == 1 and asked and all(pid > 0 for pid in asked)
+    _no_child_left()
+
+
+def test_a_cold_sync_with_helpers_leaves_its_no_op_record(
+    projects: tuple[Path, Path], taken: list[bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The helpers' forks are not spawns the record cannot vouch for: they read registry files
+    and templates, which it stats, and write nothing."""
+    _, shared = projects
+    monkeypatch.setattr(prefetch, "MIN_FILES", 4)
+    time.sleep(3 * noop.FINE_RACY_NS / 1e9)  # the sources older than the racy window
+    first = noop.sync_result(shared, "write")
+    assert taken and (shared / noop.record_path("sync")).is_file()
+
+    def no_full_run(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a full sync ran where the record answers")
+
+    monkeypatch.setattr(sync_module, "sync", no_full_run)
+    assert noop.sync_result(shared, "write") == {**first, "written": 0, "created": [],
+                                                 "unchanged": sorted(first["created"])}  # fmt: skip
+
+
+def test_no_helper_inside_a_running_event_loop() -> None:
+    async def inside() -> bool:
+        return forking.can_fork()
+
+    assert forking.can_fork() == (forking.cores() >= 2 and threading.active_count() == 1)
+    assert asyncio.run(inside()) is False

@@ -1,8 +1,13 @@
-"""When a command may fork a helper process to use a second core (standard library only).
+"""When and how a command forks a helper process to use a second core (standard library only).
 
 A fork copies the process as it is: a thread holding a lock in the parent would leave that lock
-held forever in the child, so a helper is forked only from the main thread with no other thread
-running, on POSIX, and only where a second core exists to run it.
+held forever in the child, and a child of a server would hold its sockets and its event loop.
+So a helper is forked only from the main thread with no other thread running and no event loop
+running (the MCP server's), on POSIX, and only where a second core exists to run it.
+
+`fork_helper` marks the fork as a helper's: the no-op record (`render.noop.Trace`), which counts
+any other fork as a spawn it cannot vouch for, knows that a helper reads only what the record
+stats anyway (registry files and templates) and writes nothing.
 """
 
 from __future__ import annotations
@@ -10,6 +15,8 @@ from __future__ import annotations
 import os
 import sys
 import threading
+
+_helper_forking = False
 
 
 def cores() -> int:
@@ -20,6 +27,11 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+def _loop_running() -> bool:
+    asyncio = sys.modules.get("asyncio")  # never imported here: only a process that uses it
+    return asyncio is not None and asyncio.events._get_running_loop() is not None
+
+
 def can_fork() -> bool:
     """True where a fork copies nothing half-done and a second core can run the helper."""
     return (
@@ -27,5 +39,21 @@ def can_fork() -> bool:
         and sys.platform != "win32"
         and threading.current_thread() is threading.main_thread()
         and threading.active_count() == 1
+        and not _loop_running()
         and cores() >= 2
     )
+
+
+def fork_helper() -> int:
+    """`os.fork`, marked as a helper's for the time of the call (see the module's docstring)."""
+    global _helper_forking
+    _helper_forking = True
+    try:
+        return os.fork()
+    finally:
+        _helper_forking = False
+
+
+def forking_helper() -> bool:
+    """True while `fork_helper` forks (read by the audit hook that sees the fork)."""
+    return _helper_forking

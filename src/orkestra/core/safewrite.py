@@ -236,11 +236,11 @@ class Batch:
         chosen = mode if mode is not None else _mode(_lstat(full), None)
         if len(self.staged) + 1 < _POOL_FROM:
             tmp = _stage(full, rel, lambda t: _fill(t, payload, chosen, durable=False))
+            self.staged.append((tmp, full, rel, True))
         else:
-            tmp = self._submit(full, rel, payload, chosen)
-        self.staged.append((tmp, full, rel, True))
+            self._submit(full, rel, payload, chosen)
 
-    def _submit(self, full: str, rel: str, payload: bytes, mode: int) -> str:
+    def _submit(self, full: str, rel: str, payload: bytes, mode: int) -> None:
         """The temporary file for `full`, written and fsynced in a thread; its folder is made
         here first, in the caller's order (a failure names `rel` at once)."""
         folder = full.rpartition("/")[0]
@@ -259,8 +259,8 @@ class Batch:
             from concurrent.futures import ThreadPoolExecutor
 
             self.pool = ThreadPoolExecutor(FSYNC_THREADS)
+        self.staged.append((tmp, full, rel, True))  # first: `discard` removes it whatever comes
         self.writing[tmp] = self.pool.submit(_fill, tmp, payload, mode, True)
-        return tmp
 
     def link(self, path: Path | str, target: str) -> None:
         """Stage a symlink `path` -> `target` (an owned link or file there is replaced)."""
@@ -330,15 +330,32 @@ class Batch:
         if first is not None:
             raise first
 
+    def _stop_writing(self) -> BaseException | None:
+        """Cancel the writes not begun and wait for the others to end, even through an interrupt
+        (a Ctrl-C, a second one): returned once no thread can make a file any more."""
+        pool, self.pool = self.pool, None
+        interrupted: BaseException | None = None
+        for _ in range(1000):  # bounded, though each retry only waits for threads already ending
+            if pool is None:
+                break
+            try:
+                pool.shutdown(wait=True, cancel_futures=True)
+                break
+            except BaseException as exc:
+                interrupted = interrupted or exc
+        return interrupted
+
     def discard(self) -> None:
-        """Remove every staged temporary file (once no thread writes any); no target is touched."""
-        with contextlib.suppress(BaseException):
-            self._written()
+        """Remove every staged temporary file once no thread writes any (an interrupt meanwhile
+        is raised after that); no target is touched."""
+        interrupted = self._stop_writing()
         for tmp, _, _, _ in self.staged:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)  # noqa: PTH108
         self.staged = []
         self.writing = {}
+        if interrupted is not None:
+            raise interrupted
 
     def __enter__(self) -> Batch:
         return self

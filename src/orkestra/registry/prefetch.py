@@ -24,7 +24,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from orkestra.core import jsonio
+from orkestra.core import forking, jsonio
 from orkestra.core.errors import InputError
 from orkestra.core.forking import can_fork
 
@@ -71,14 +71,17 @@ class Prefetch:
             self.taken += 1
 
     def stop(self) -> None:
-        """End the helper (if it still runs) and reap it; the parent loads the rest itself."""
-        if self.pid < 0:
+        """End the helper (if it still runs) and reap it; the parent loads the rest itself
+        (once: a reaped helper's pid is -1, which `kill` would read as every process there is)."""
+        if self.pid <= 0:
             return
         with contextlib.suppress(OSError):
             os.kill(self.pid, 9)
         self.reap()
 
     def reap(self) -> None:
+        if self.pid <= 0:
+            return
         with contextlib.suppress(OSError):
             self.reader.close()
         with contextlib.suppress(ChildProcessError, OSError):
@@ -105,7 +108,7 @@ def start(
         return None
     owned = files[1::2]
     read, write = os.pipe()
-    pid = os.fork()
+    pid = forking.fork_helper()
     if pid == 0:  # the helper: load its files, send their entries, end
         os.close(read)
         status = 1

@@ -26,6 +26,8 @@ import struct
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, BinaryIO
 
+from orkestra.core import forking
+
 if TYPE_CHECKING:
     from orkestra.render.environment import Templates
 
@@ -45,7 +47,7 @@ class Helper:
             import fcntl
 
             fcntl.fcntl(write, getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
-        self.pid = os.fork()
+        self.pid = forking.fork_helper()
         self.child = self.pid == 0
         self.misses = 0  # misses counted since the fork
         self.broken = False  # the parent renders everything itself from now on
@@ -103,17 +105,18 @@ class Helper:
         return text
 
     def stop(self) -> None:
-        """Render alone from now on: the helper is ended and reaped."""
-        if self.child:
-            return
+        """Render alone from now on: the helper is ended and reaped (once: a reaped helper's
+        pid is -1, which `kill` would read as every process there is)."""
         self.broken = True
+        if self.child or self.pid <= 0:
+            return
         with contextlib.suppress(OSError):
             os.kill(self.pid, 9)
         self.reap()
 
     def reap(self) -> None:
         """Wait for the helper to end (it ends itself once the render is over)."""
-        if self.child or self.pid < 0:
+        if self.child or self.pid <= 0:
             return
         with contextlib.suppress(OSError, AttributeError):
             self.reader.close()  # type: ignore[union-attr]

@@ -20,7 +20,9 @@ when an entry is added, removed or renamed), so an input nobody listed here stil
 A run is not recorded when it read what these stats cannot see: a symlink in a walked folder,
 truth evidence outside plain paths of the project, a subprocess other than `git ls-files` (whose
 answer, for ORK048, is recorded as the stat of the `.git` it finds, its index, git's configuration
-files and the owner of the folder holding it), a folder listed by descriptor, a write outside
+files and the owner of the folder holding it) or a helper forked by `core.forking.fork_helper`
+(which reads registry files and templates, stat'ed here, and writes nothing), a folder listed by
+descriptor, a write outside
 `.orkestra/`, a write's temporary file in a listed folder, or a file name that is not UTF-8.
 Truth evidence files are recorded like outputs. A sync records `validate`'s answer too: it
 validated the same load.
@@ -39,7 +41,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from orkestra.core import gcpause, jsonio
+from orkestra.core import forking, gcpause, jsonio
 from orkestra.core.errors import InputError, OrkestraError
 from orkestra.registry.cache import RACY_NS, identity
 
@@ -100,6 +102,8 @@ class Trace:
                 self.folders.add(_absolute(where or "."))
         elif name == "subprocess.Popen" and _lists_tracked_files(args):
             self.git_listed = True  # its answer is the index's: recorded by `_git_paths`
+        elif name == "os.fork" and forking.forking_helper():
+            pass  # a helper reads registry files and templates (stat'ed here), writes nothing
         elif name in _SPAWN:
             self.unfit = True
 
