@@ -247,7 +247,8 @@ def main(runs: int = 5, where: str | None = None, rulesync: bool = True) -> None
         parse = statistics.median(times["parse"])
         parse_cpu = statistics.median(cpus["parse"])
         print(f"registry: {files} YAML files; a cold sync writes {written} files")
-        print(f"median of {runs} runs, alternating; CPU = user + system time of the process\n")
+        print(f"median of {runs} runs, alternating; CPU = user + system time of the process and "
+              "of the helpers it forks (a cold load and a big render use a second core)\n")  # fmt: skip
         print(
             f"{'step':<24} {'seconds':>8} {'x parse':>8} {'CPU s':>7} {'x parse':>8} {'target':>8}"
         )
@@ -299,8 +300,12 @@ def _versus_rulesync(root: Path, tmp: Path, cold: float, runs: int) -> str:
     value = statistics.median(theirs)
     verdict = "ok" if value / cold >= 10 else "under"
     count = len(list((project / ".claude").rglob("*.md")))
+    try:
+        version = json.loads((cli.parents[2] / "package.json").read_text())["version"]
+    except (OSError, ValueError, KeyError):
+        version = "?"
     return (
-        f"rulesync generate --targets claudecode ({count} files): {value:.3f}s; "
+        f"rulesync {version} generate --targets claudecode ({count} files): {value:.3f}s; "
         f"cold sync is {value / cold:.1f}x faster (target >= 10x)  {verdict}"
     )
 
