@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from hypothesis import strategies as st
 
 from orkestra.registry import cache, prefetch
 from orkestra.registry.loader import load
+from tests.forking import another_thread, no_child_left, recorded_kills, refuse_fork
 from tests.registry.helpers import scaffold
 from tests.registry.test_cache import AGENT, EDITS, SKILL, _apply, _write, snap
 
@@ -68,11 +68,6 @@ def _cold(root: Path) -> None:
     shutil.rmtree(root / ".orkestra", ignore_errors=True)
 
 
-def _no_child_left() -> None:
-    with pytest.raises(ChildProcessError):
-        os.waitpid(-1, os.WNOHANG)
-
-
 def test_a_cold_load_with_a_helper_is_the_load_of_one_process(
     tmp_path: Path, taken: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -87,7 +82,7 @@ def test_a_cold_load_with_a_helper_is_the_load_of_one_process(
     assert snap(load(root)) == alone
     assert taken == [SHARE]
     assert _entries(root) == expected
-    _no_child_left()
+    no_child_left()
     assert snap(load(root)) == alone and taken == [SHARE]  # a warm cache: no helper
 
 
@@ -108,7 +103,7 @@ def test_a_file_changed_after_the_helper_read_it_is_parsed_again(
     assert "later" in reg.skills["many-04"].description
     monkeypatch.undo()
     assert snap(reg) == snap(load(root, use_cache=False))
-    _no_child_left()
+    no_child_left()
 
 
 def test_a_helper_that_dies_leaves_the_rest_to_the_parent(
@@ -125,7 +120,7 @@ def test_a_helper_that_dies_leaves_the_rest_to_the_parent(
     monkeypatch.setattr(prefetch, "_serve", dying)
     assert snap(load(root)) == alone
     assert taken == [3]
-    _no_child_left()
+    no_child_left()
 
 
 def test_entries_sent_out_of_step_are_never_used(
@@ -139,19 +134,11 @@ def test_entries_sent_out_of_step_are_never_used(
         real(parse_cache, [*owned[2:], *owned[:2]], fd)  # the first two sent last
 
     monkeypatch.setattr(prefetch, "_serve", shuffled)
-    asked: list[int] = []
-    real_kill = os.kill
-
-    def recording(pid: int, sig: int) -> None:  # one <= 0 would reach every process
-        asked.append(pid)
-        if pid > 0:
-            real_kill(pid, sig)
-
-    monkeypatch.setattr(prefetch.os, "kill", recording)
+    asked = recorded_kills(monkeypatch)
     assert snap(load(root)) == alone
     assert taken == [0]  # the first line is for another file: the parent went on alone
     assert len(asked) == 1 and asked[0] > 0  # stopped once, though asked twice
-    _no_child_left()
+    no_child_left()
 
 
 def test_a_broken_file_among_the_helper_s_is_reported_as_one_process_reports_it(
@@ -166,7 +153,7 @@ def test_a_broken_file_among_the_helper_s_is_reported_as_one_process_reports_it(
     assert {f.file for f in load(root).findings} >= {
         "registries/skills/domains/many-02.yaml", "registries/agents/many-06.yaml"}  # fmt: skip
     assert taken[0] == SHARE  # a file's findings are cached with it, as on any load
-    _no_child_left()
+    no_child_left()
 
 
 def test_a_file_the_parent_passes_over_does_not_put_the_helper_out_of_step(
@@ -182,7 +169,7 @@ def test_a_file_the_parent_passes_over_does_not_put_the_helper_out_of_step(
     _cold(root)
     assert snap(load(root)) == alone
     assert taken == [SHARE - 1]  # every entry but the refused file's
-    _no_child_left()
+    no_child_left()
 
 
 def test_no_helper_while_another_thread_runs(
@@ -190,18 +177,9 @@ def test_no_helper_while_another_thread_runs(
 ) -> None:
     root = _project(tmp_path / "p")
 
-    def no_fork() -> int:
-        raise AssertionError("forked with a second thread running")
-
-    monkeypatch.setattr(prefetch.os, "fork", no_fork)
-    stop = threading.Event()
-    other = threading.Thread(target=stop.wait)
-    other.start()
-    try:
+    refuse_fork(monkeypatch, "forked with a second thread running")
+    with another_thread():
         load(root)
-    finally:
-        stop.set()
-        other.join()
     assert taken == []
 
 

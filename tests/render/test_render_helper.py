@@ -4,7 +4,6 @@ renders with a forked process, and its outputs are always those of one process a
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
 import threading
 import time
@@ -22,6 +21,7 @@ from orkestra.render.environment import Templates
 from orkestra.render.sync import KNOWN_TARGETS, sync
 from orkestra.scaffold import init_project
 from tests.conftest import write
+from tests.forking import another_thread, no_child_left, recorded_kills, refuse_fork
 from tests.render.conftest import _skill, put
 
 AGENTS = 14
@@ -92,11 +92,6 @@ def _alone(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         sync(root)
 
 
-def _no_child_left() -> None:
-    with pytest.raises(ChildProcessError):
-        os.waitpid(-1, os.WNOHANG)
-
-
 def test_a_shared_render_writes_what_one_process_writes(
     projects: tuple[Path, Path], taken: list[bytes], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -106,7 +101,7 @@ def test_a_shared_render_writes_what_one_process_writes(
     assert len(taken) >= AGENTS  # half of the whole-file renders after the third miss
     assert report.written == len(_tree(alone)) - len(_tree(_project_sources(alone)))
     assert _tree(shared) == _tree(alone)
-    _no_child_left()
+    no_child_left()
     assert sync(shared).written == 0  # and the render cache holds the helper's texts too
 
 
@@ -140,7 +135,7 @@ def test_a_helper_that_cannot_render_leaves_the_rest_to_the_parent(
     sync(shared)
     assert 1 <= len(taken) <= 2
     assert _tree(shared) == _tree(alone)
-    _no_child_left()
+    no_child_left()
 
 
 def test_a_text_sent_for_another_render_is_never_used(
@@ -160,7 +155,7 @@ def test_a_text_sent_for_another_render_is_never_used(
     sync(shared)
     assert len(taken) == 2
     assert _tree(shared) == _tree(alone)
-    _no_child_left()
+    no_child_left()
 
 
 def test_a_template_error_in_the_helper_s_half_is_raised_as_one_process_raises_it(
@@ -182,7 +177,7 @@ def test_a_template_error_in_the_helper_s_half_is_raised_as_one_process_raises_i
         assert _tree(root) == before  # nothing written
     assert errors[0] == errors[1] and "no_such_value" in errors[0][0]
     assert taken  # the helper did answer renders before the failing one
-    _no_child_left()
+    no_child_left()
 
 
 def test_no_helper_is_forked_while_another_thread_runs(
@@ -190,18 +185,9 @@ def test_no_helper_is_forked_while_another_thread_runs(
 ) -> None:
     _, shared = projects
 
-    def no_fork() -> int:
-        raise AssertionError("forked with a second thread running")
-
-    monkeypatch.setattr(helper.os, "fork", no_fork)
-    stop = threading.Event()
-    other = threading.Thread(target=stop.wait)
-    other.start()
-    try:
+    refuse_fork(monkeypatch, "forked with a second thread running")
+    with another_thread():
         sync(shared)
-    finally:
-        stop.set()
-        other.join()
     assert taken == []
 
 
@@ -210,33 +196,15 @@ def test_no_helper_below_fork_at_misses(
 ) -> None:
     _, shared = projects
 
-    def no_fork() -> int:
-        raise AssertionError("forked for a small render")
-
-    monkeypatch.setattr(helper.os, "fork", no_fork)
+    refuse_fork(monkeypatch, "forked for a small render")
     sync(shared)  # FORK_AT as shipped: far more misses than this project has
-
-
-def _kills(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The pids `os.kill` is asked to signal (one <= 0 is recorded, never sent: it would reach
-    every process the user may signal)."""
-    asked: list[int] = []
-    real = os.kill
-
-    def recording(pid: int, sig: int) -> None:
-        asked.append(pid)
-        if pid > 0:
-            real(pid, sig)
-
-    monkeypatch.setattr(helper.os, "kill", recording)
-    return asked
 
 
 def test_a_render_failing_after_its_helper_was_dropped_signals_no_other_process(
     projects: tuple[Path, Path], taken: list[bytes], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _, shared = projects
-    asked = _kills(monkeypatch)
+    asked = recorded_kills(monkeypatch)
     real = helper.Helper.send
 
     def out_of_step(self: helper.Helper, key: bytes, text: str | None) -> None:
@@ -249,7 +217,7 @@ def test_a_render_failing_after_its_helper_was_dropped_signals_no_other_process(
     with pytest.raises(InputError, match="no_such_value"):
         sync(shared)
     assert len(taken) == 1 and asked and all(pid > 0 for pid in asked)
-    _no_child_left()
+    no_child_left()
 
 
 def test_a_cold_sync_with_helpers_leaves_its_no_op_record(
