@@ -143,7 +143,7 @@ def test_a_text_sent_for_another_render_is_never_used(
 ) -> None:
     alone, shared = projects
     _alone(alone, monkeypatch)
-    real = helper.Helper.send
+    real = helper.Helper.answer
 
     def out_of_step(self: helper.Helper, key: bytes, text: str | None) -> None:
         if self.misses > 4:  # from its third text on, each answers another render
@@ -151,7 +151,7 @@ def test_a_text_sent_for_another_render_is_never_used(
             text = "not this render's text\n"
         real(self, key, text)
 
-    monkeypatch.setattr(helper.Helper, "send", out_of_step)
+    monkeypatch.setattr(helper.Helper, "answer", out_of_step)
     sync(shared)
     assert len(taken) == 2
     assert _tree(shared) == _tree(alone)
@@ -205,12 +205,12 @@ def test_a_render_failing_after_its_helper_was_dropped_signals_no_other_process(
 ) -> None:
     _, shared = projects
     asked = recorded_kills(monkeypatch)
-    real = helper.Helper.send
+    real = helper.Helper.answer
 
     def out_of_step(self: helper.Helper, key: bytes, text: str | None) -> None:
         real(self, bytes(32) if self.misses > 2 else key, text)  # dropped from its second text
 
-    monkeypatch.setattr(helper.Helper, "send", out_of_step)
+    monkeypatch.setattr(helper.Helper, "answer", out_of_step)
     bundled = (Path(__file__).parents[2] / "templates" / "claude" / "agent.md.j2").read_text()
     write(shared, "templates/claude/agent.md.j2",
           "{% if name == 'agent-13' %}{{ no_such_value }}{% endif %}\n" + bundled)  # fmt: skip

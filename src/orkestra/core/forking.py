@@ -12,9 +12,11 @@ stats anyway (registry files and templates) and writes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
+from typing import BinaryIO
 
 _helper_forking = False
 
@@ -57,3 +59,50 @@ def fork_helper() -> int:
 def forking_helper() -> bool:
     """True while `fork_helper` forks (read by the audit hook that sees the fork)."""
     return _helper_forking
+
+
+class Forked:
+    """A helper forked now, with the pipe from it to the process that forked it, seen from
+    either side: the helper `send`s, the parent reads `reader`, then `stop`s or `reap`s it."""
+
+    def __init__(self) -> None:
+        read, write = os.pipe()
+        with contextlib.suppress(ImportError, OSError):  # fewer stalls with a bigger pipe
+            import fcntl
+
+            fcntl.fcntl(write, getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
+        self.pid = fork_helper()
+        self.child = self.pid == 0
+        self.reader: BinaryIO | None = None
+        if self.child:
+            os.close(read)
+            self.fd = write
+        else:
+            os.close(write)
+            self.fd = read
+            self.reader = os.fdopen(read, "rb", buffering=1 << 16)
+
+    def send(self, data: bytes) -> None:
+        """Write all of `data` to the parent (the helper's side)."""
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self.fd, view) :]
+
+    def stop(self) -> None:
+        """End the helper if it still runs, and reap it. Once only: a reaped helper's pid is
+        -1, which `kill` would read as every process the user may signal."""
+        if self.child or self.pid <= 0:
+            return
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, 9)
+        self.reap()
+
+    def reap(self) -> None:
+        """Wait for the helper to end (it ends itself once its work is sent)."""
+        if self.child or self.pid <= 0:
+            return
+        with contextlib.suppress(OSError, AttributeError):
+            self.reader.close()  # type: ignore[union-attr]
+        with contextlib.suppress(ChildProcessError, OSError):
+            os.waitpid(self.pid, 0)
+        self.pid = -1

@@ -206,8 +206,9 @@ class Batch:
     Each file goes to its temporary file first (same checks as `write_file`); from the
     `_POOL_FROM`th on, threads create, write and fsync them while the caller stages the next (so
     the file system commits many together); on `commit` every write is waited for, the first
-    few files are fsynced, and only then is each renamed, in staging order. `check`, when given, runs just before the first rename: raising there
-    (a target changed since it was read) discards everything. A failure before the renames
+    few files are fsynced, and only then is each renamed, in staging order. `check`, when given,
+    runs just before the first rename: raising there (a target changed since it was read)
+    discards everything. A failure before the renames
     leaves every target untouched, and temporary files never stay behind. Use as a context
     manager: commit on success, discard on error.
     """
@@ -281,8 +282,6 @@ class Batch:
                 (r for t, _, r, _ in self.staged if t == getattr(exc, "filename", "")), ""
             )
             self.discard()
-            if isinstance(exc, IsADirectoryError) and failed:
-                raise ConflictError(f"'{failed}' is a folder; move it away", file=failed) from None
             if isinstance(exc, OSError):
                 reason = exc.strerror or exc
                 where = f"'{failed}' (one of {count} file(s))" if failed else f"{count} file(s)"

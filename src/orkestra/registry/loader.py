@@ -386,29 +386,24 @@ class _Loader:
         out: list[tuple[Path, str, Callable[[Path], None]]] = []
 
         def add(paths: list[Path], handler: Handler) -> None:
-            load = functools.partial(self._unit_with, handler)
+            load = functools.partial(self.unit, handler=handler)
             out.extend((p, self.rel(p), load) for p in paths)
 
         try:
             add(_yaml_files(self.reg.registries / "agents"),
                 self._named("Agent", "agent", "agents", slug_ok=False))  # fmt: skip
-            base = self.reg.registries / "skills"
-            tiers = sorted(p for p in base.iterdir() if p.is_dir()) if base.is_dir() else []
-            for tier_dir in tiers:
+            for tier_dir in _tier_folders(self.reg.registries / "skills"):
                 if tier_dir.name in TIER_LAYER:
                     add(_yaml_files(tier_dir), self._core_skill(tier_dir.name))
         except OSError:  # the load itself reports what cannot be read
             return []
         return out
 
-    def _unit_with(self, handler: Handler, path: Path) -> None:
-        self.unit(path, handler)
-
     def core_skills(self) -> None:
         base = self.reg.registries / "skills"
         if not base.is_dir():
             return
-        for tier_dir in sorted(p for p in base.iterdir() if p.is_dir()):
+        for tier_dir in _tier_folders(base):
             tier = tier_dir.name
             if tier not in TIER_LAYER:
                 allowed = ", ".join(TIER_LAYER)
@@ -694,8 +689,8 @@ def load(root: Path, *, lazy_models: bool = False, use_cache: bool = True) -> Re
     if not (root / "registries").is_dir():
         raise NotFound(f"no registries/ folder in {root}; run `orkestra init` to create one")
     loader = _Loader(root, lazy_models=lazy_models, use_cache=use_cache)
-    if loader.cache is not None and prefetch.worth_trying(loader.cache):
-        loader.prefetch = prefetch.start(loader.cache, loader.bulk())
+    if loader.cache is not None:
+        loader.prefetch = prefetch.start(loader.cache, loader.bulk)
     try:
         _load_kinds(loader)
     finally:
@@ -770,6 +765,11 @@ def _yaml_files(folder: Path) -> list[Path]:
     except (FileNotFoundError, NotADirectoryError):  # no such folder: no files of this kind
         return []
     return [folder / name for name in names]
+
+
+def _tier_folders(base: Path) -> list[Path]:
+    """The folders of `registries/skills/`, sorted (none when it is not a folder)."""
+    return sorted(p for p in base.iterdir() if p.is_dir()) if base.is_dir() else []
 
 
 def _inside(path: Path, real_root: Path) -> bool:

@@ -18,15 +18,13 @@ files are sent. It is forked only where `core.forking.can_fork` allows.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any
 
 from orkestra.core import forking, jsonio
 from orkestra.core.errors import InputError
-from orkestra.core.forking import can_fork
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -41,20 +39,20 @@ MIN_FILES = 400
 class Prefetch:
     """The parent's side: which files the helper loads, and its stream of entries."""
 
-    def __init__(self, pid: int, reader: BinaryIO, owned: list[str]) -> None:
-        self.pid = pid
-        self.reader = reader
+    def __init__(self, helper: forking.Forked, owned: list[str]) -> None:
+        self.helper = helper
         self.owned = {rel: at for at, rel in enumerate(owned)}  # in the order they come
         self.taken = 0  # entries used (for tests and measurements)
 
     def offer(self, rel: str, cache: ParseCache) -> None:
         """Put the helper's entry for `rel` (the next it sends) into `cache`, if it has one."""
-        if self.pid < 0:
+        reader = self.helper.reader
+        if self.helper.pid <= 0 or reader is None:
             return
         want = self.owned[rel]
         while True:  # one line per file, in order; lines for files the parent passed over (a
             try:  # symlink leaving the project, say) are skipped
-                line = self.reader.readline().decode("utf-8", "surrogatepass")
+                line = reader.readline().decode("utf-8", "surrogatepass")
                 sent = jsonio.loads_derived(line, source="the load's helper") if line else None
             except (OSError, ValueError, InputError):
                 sent = None
@@ -71,58 +69,36 @@ class Prefetch:
             self.taken += 1
 
     def stop(self) -> None:
-        """End the helper (if it still runs) and reap it; the parent loads the rest itself
-        (once: a reaped helper's pid is -1, which `kill` would read as every process there is)."""
-        if self.pid <= 0:
-            return
-        with contextlib.suppress(OSError):
-            os.kill(self.pid, 9)
-        self.reap()
-
-    def reap(self) -> None:
-        if self.pid <= 0:
-            return
-        with contextlib.suppress(OSError):
-            self.reader.close()
-        with contextlib.suppress(ChildProcessError, OSError):
-            os.waitpid(self.pid, 0)
-        self.pid = -1
-
-
-def worth_trying(cache: ParseCache) -> bool:
-    """A cold load (the cache knows fewer than `MIN_FILES` files) where a helper may fork:
-    only then are the agent and skill files listed for one."""
-    return len(cache.files) < MIN_FILES and can_fork()
+        """End the helper (if it still runs) and reap it; the parent loads the rest itself."""
+        self.helper.stop()
 
 
 def start(
-    cache: ParseCache,
-    files: list[tuple[Path, str, Callable[[Path], None]]],
+    cache: ParseCache, files: Callable[[], list[tuple[Path, str, Callable[[Path], None]]]]
 ) -> Prefetch | None:
-    """Fork a helper that loads every other one of `files` (path, relative path, the loader's
-    `unit` for it) when the cache knows few of them; None when no helper is worth it."""
-    if len(files) < MIN_FILES or not can_fork():
+    """Fork a helper that loads every other one of `files()` (path, relative path, the loader's
+    `unit` for it) on a cold load (the cache knows fewer than `MIN_FILES` files, and fewer than
+    half of these); None when no helper is worth it. The files are listed only for a cold load."""
+    if len(cache.files) >= MIN_FILES or not forking.can_fork():
         return None
-    known = sum(1 for _, rel, _ in files if rel in cache.files)
-    if known * 2 >= len(files):  # a warm cache: most files are looked up, not parsed
+    listed = files()
+    known = sum(1 for _, rel, _ in listed if rel in cache.files)
+    if len(listed) < MIN_FILES or known * 2 >= len(listed):
         return None
-    owned = files[1::2]
-    read, write = os.pipe()
-    pid = forking.fork_helper()
-    if pid == 0:  # the helper: load its files, send their entries, end
-        os.close(read)
+    owned = listed[1::2]
+    helper = forking.Forked()
+    if helper.child:  # the helper: load its files, send their entries, end
         status = 1
         try:
-            _serve(cache, owned, write)
+            _serve(cache, owned, helper)
             status = 0
         finally:
             os._exit(status)
-    os.close(write)
-    return Prefetch(pid, os.fdopen(read, "rb", buffering=1 << 16), [rel for _, rel, _ in owned])
+    return Prefetch(helper, [rel for _, rel, _ in owned])
 
 
 def _serve(
-    cache: ParseCache, owned: list[tuple[Path, str, Callable[[Path], None]]], fd: int
+    cache: ParseCache, owned: list[tuple[Path, str, Callable[[Path], None]]], helper: forking.Forked
 ) -> None:
     """The helper's loop: each file loaded as the parent would, its cache entry sent."""
     for path, rel, load in owned:
@@ -133,6 +109,4 @@ def _serve(
         else:
             entry = cache.files.get(rel)
         line = json.dumps([rel, entry], ensure_ascii=False, separators=(",", ":")) + "\n"
-        view = memoryview(line.encode("utf-8", "surrogatepass"))
-        while view:
-            view = view[os.write(fd, view) :]
+        helper.send(line.encode("utf-8", "surrogatepass"))

@@ -109,7 +109,7 @@ class Templates:
                 text: str | None = self._render(name, context, key)
             except Exception:
                 text = None
-            self.helper.send(key, text)
+            self.helper.answer(key, text)
             if text is None:
                 raise InputError("the helper could not render this", file=name)
             return text

@@ -24,7 +24,7 @@ import contextlib
 import os
 import struct
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING
 
 from orkestra.core import forking
 
@@ -38,27 +38,13 @@ _HEADER = struct.Struct("!I32sI")  # miss number, cache key, length of the UTF-8
 _NOTHING = b"\0" * 32  # the helper could not render this miss: the parent does
 
 
-class Helper:
-    """One forked helper and its pipe, seen from either side."""
+class Helper(forking.Forked):
+    """One forked render helper and its pipe, seen from either side."""
 
     def __init__(self) -> None:
-        read, write = os.pipe()
-        with contextlib.suppress(AttributeError, OSError):  # fewer stalls with a bigger pipe
-            import fcntl
-
-            fcntl.fcntl(write, getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
-        self.pid = forking.fork_helper()
-        self.child = self.pid == 0
+        super().__init__()
         self.misses = 0  # misses counted since the fork
         self.broken = False  # the parent renders everything itself from now on
-        if self.child:
-            os.close(read)
-            self.fd = write
-            self.reader: BinaryIO | None = None
-        else:
-            os.close(write)
-            self.fd = read
-            self.reader = os.fdopen(read, "rb", buffering=1 << 16)
 
     def mine(self) -> bool:
         """Whether this process renders the next miss (counts it)."""
@@ -68,16 +54,11 @@ class Helper:
 
     # --- the helper's side -------------------------------------------------------------------
 
-    def send(self, key: bytes, text: str | None) -> None:
+    def answer(self, key: bytes, text: str | None) -> None:
         """Send the helper's text for its latest miss (None: it could not render it)."""
         data = b"" if text is None else text.encode("utf-8", "surrogatepass")
-        self._write(_HEADER.pack(self.misses - 1, _NOTHING if text is None else key, len(data)))
-        self._write(data)
-
-    def _write(self, data: bytes) -> None:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(self.fd, view) :]
+        header = _HEADER.pack(self.misses - 1, _NOTHING if text is None else key, len(data))
+        self.send(header + data)
 
     # --- the parent's side -------------------------------------------------------------------
 
@@ -105,24 +86,9 @@ class Helper:
         return text
 
     def stop(self) -> None:
-        """Render alone from now on: the helper is ended and reaped (once: a reaped helper's
-        pid is -1, which `kill` would read as every process there is)."""
+        """Render alone from now on: the helper is ended and reaped."""
         self.broken = True
-        if self.child or self.pid <= 0:
-            return
-        with contextlib.suppress(OSError):
-            os.kill(self.pid, 9)
-        self.reap()
-
-    def reap(self) -> None:
-        """Wait for the helper to end (it ends itself once the render is over)."""
-        if self.child or self.pid <= 0:
-            return
-        with contextlib.suppress(OSError, AttributeError):
-            self.reader.close()  # type: ignore[union-attr]
-        with contextlib.suppress(ChildProcessError, OSError):
-            os.waitpid(self.pid, 0)
-        self.pid = -1
+        super().stop()
 
 
 @contextlib.contextmanager

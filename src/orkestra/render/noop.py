@@ -22,8 +22,8 @@ truth evidence outside plain paths of the project, a subprocess other than `git 
 answer, for ORK048, is recorded as the stat of the `.git` it finds, its index, git's configuration
 files and the owner of the folder holding it) or a helper forked by `core.forking.fork_helper`
 (which reads registry files and templates, stat'ed here, and writes nothing), a folder listed by
-descriptor, a write outside
-`.orkestra/`, a write's temporary file in a listed folder, or a file name that is not UTF-8.
+descriptor, a write outside `.orkestra/`, a write's temporary file in a listed folder, or a file
+name that is not UTF-8.
 Truth evidence files are recorded like outputs. A sync records `validate`'s answer too: it
 validated the same load.
 Standard library only at import time.
