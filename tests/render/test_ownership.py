@@ -319,6 +319,34 @@ def test_the_lock_read_again_is_its_new_text_even_at_the_same_size_and_time(
     assert found and all(f.line for f in found)
 
 
+def test_the_problems_of_a_lock_are_kept_only_while_its_paths_and_targets_are(
+    scaffold: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sync that rewrote a few hashes leaves the same paths and targets: what sync may not
+    touch is not worked out again. Another path or target is: and the answer is the new one."""
+    from orkestra.registry import render_lock
+
+    sync(scaffold)
+    _tamper(scaffold, {".codex/config.toml": {"target": "codex", "sha256": _sha(b"")}})
+    before = render_lock.problems(scaffold)[1]
+    assert set(before) == {".codex/config.toml"}
+    real, looked = render_lock.entry_problem, []
+
+    def spy(rel: str, *args: object, **kw: object) -> str | None:
+        looked.append(rel)
+        return real(rel, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(render_lock, "entry_problem", spy)
+    _tamper(scaffold, {".codex/config.toml": {"target": "codex", "sha256": _sha(b"other")}})
+    assert render_lock.problems(scaffold)[1] == before and not looked
+    _tamper(scaffold, {".codex/config.toml": {"target": "claude", "sha256": _sha(b"other")}})
+    assert set(render_lock.problems(scaffold)[1]) == {".codex/config.toml"} and looked
+    looked.clear()
+    _tamper(scaffold, {".claude/skills": {"target": "claude", "sha256": _sha(b"")}})
+    assert set(render_lock.problems(scaffold)[1]) == {".codex/config.toml", ".claude/skills"}
+    assert looked
+
+
 def test_one_sync_parses_the_lock_once(scaffold: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from orkestra.core import jsonio
 

@@ -198,8 +198,23 @@ def _parse(text: str, source: str) -> _Lock:
             )
         else:  # version 1: a target name and no hash
             entries[str(key)] = Entry(str(value))
-    _last[:] = [_Lock(text, data, entries, {})]
+    _last[:] = [_Lock(text, data, entries, _problems_kept(entries))]
     return _last[0]
+
+
+def _problems_kept(
+    entries: dict[str, Entry],
+) -> dict[tuple[tuple[str, ...], tuple[str, ...]], dict[str, str]]:
+    """The problems found in the last lock read when `entries` has the same paths with the same
+    targets (a sync that rewrote a few hashes): `entry_problem` looks at nothing else."""
+    if not _last:
+        return {}
+    before = _last[0].entries
+    if before.keys() != entries.keys() or any(
+        before[rel].target != entry.target for rel, entry in entries.items()
+    ):
+        return {}
+    return _last[0].problems
 
 
 def dumps(
