@@ -196,6 +196,23 @@ def test_truth_output_may_move_and_the_old_file_is_pruned(scaffold: Path) -> Non
     assert not [f for f in validate(load(scaffold)).findings if f.code == "ORK046"]
 
 
+def test_a_lock_naming_a_hand_written_ground_truths_file_never_deletes_it(
+    scaffold: Path,
+) -> None:
+    """An earlier ground-truths output is pruned once its source moved, but anyone can write
+    such an entry, with the hash of any file: a `GROUND_TRUTHS.md` that does not start as every
+    rendered one does is a conflict, kept even by `--force` (which releases it)."""
+    sync(scaffold)
+    mine = write(scaffold, "docs/team/GROUND_TRUTHS.md", "# Our own truths\n")
+    _tamper(scaffold, {"docs/team/GROUND_TRUTHS.md": {"target": "claude",
+                                                      "sha256": _sha(b"# Our own truths\n")}})  # fmt: skip
+    with pytest.raises(ConflictError, match="docs/team/GROUND_TRUTHS.md"):
+        sync(scaffold)
+    sync(scaffold, force=True)
+    assert mine.read_text() == "# Our own truths\n"
+    assert "docs/team/GROUND_TRUTHS.md" not in manifest.load(scaffold)
+
+
 def test_truth_output_naming_a_users_file_is_a_conflict(scaffold: Path) -> None:
     readme = write(scaffold, "README.md", "# Mine\n")
     _truths_output(scaffold, "README.md")

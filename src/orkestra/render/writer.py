@@ -20,8 +20,10 @@ from pathlib import Path
 
 from orkestra.core import safewrite
 from orkestra.core.errors import ChangedOnDisk, ConflictError, OrkestraError, WriteFailed
+from orkestra.core.readfile import open_regular
 from orkestra.core.safewrite import Guard, check_relative
 from orkestra.registry.cache import identity
+from orkestra.registry.render_lock import TRUTHS_MARK, earlier_truths
 from orkestra.render import manifest
 from orkestra.render.manifest import Entry
 from orkestra.render.plan import Output, RenderPlan
@@ -78,6 +80,18 @@ def _proven(root: Path, path: str, owned: Mapping[str, Entry]) -> bool:
     )
 
 
+def _marked(root: Path, path: str, entry: Entry) -> bool:
+    """False for an earlier ground-truths output (`render_lock.earlier_truths`) that does not
+    start as every ground-truths output does: a hand-written file a tampered lock names."""
+    if not earlier_truths(path, entry):
+        return True
+    try:
+        with open_regular(root / path, follow=False) as handle:
+            return handle.read(len(TRUTHS_MARK)) == TRUTHS_MARK
+    except OSError:
+        return False
+
+
 def plan(
     root: Path,
     outputs: Iterable[Output],
@@ -103,7 +117,7 @@ def plan(
             st = os.lstat(root / path)
             if not (stat.S_ISLNK(st.st_mode) or stat.S_ISREG(st.st_mode)):
                 continue
-            if not _proven(root, path, owned):
+            if not _proven(root, path, owned) or not _marked(root, path, owned[path]):
                 result.conflicts.append(path)  # edited since it was written: never deleted
                 result.orphans.add(path)
                 continue
