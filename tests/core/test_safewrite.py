@@ -347,6 +347,46 @@ def test_a_second_interrupt_while_a_batch_is_discarded_leaves_no_temporary_file(
     assert files(tmp_path) == {}
 
 
+def test_an_interrupt_while_the_folders_are_checked_again_leaves_no_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C during the last check of the folders, after every file was written: the batch is
+    discarded, as on any refusal there."""
+    real, calls = safewrite.Guard.parents, []
+
+    def interrupted(self: safewrite.Guard, rel: str) -> str:
+        calls.append(rel)
+        if len(calls) == 5 and self is not batch.guard:  # the recheck's own, uncached guard
+            raise KeyboardInterrupt
+        return real(self, rel)
+
+    with pytest.raises(KeyboardInterrupt), safewrite.Batch(tmp_path) as batch:
+        for n in range(40):
+            batch.file(f"d/{n}.txt", str(n))
+        calls.clear()
+        monkeypatch.setattr(safewrite.Guard, "parents", interrupted)
+    assert files(tmp_path) == {}
+
+
+def test_a_second_interrupt_while_temporary_files_are_removed_removes_the_rest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real, calls = os.unlink, []
+
+    def unlink(path: str) -> None:
+        real(path)
+        calls.append(path)
+        if len(calls) in (3, 4):  # a second Ctrl-C (then a third) while the cleanup runs
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt), safewrite.Batch(tmp_path) as batch:
+        for n in range(40):
+            batch.file(f"d/{n}.txt", str(n))
+        monkeypatch.setattr(safewrite.os, "unlink", unlink)
+        raise KeyboardInterrupt
+    assert len(calls) > 4 and files(tmp_path) == {}  # went on after both interrupts
+
+
 def test_an_interrupt_right_after_a_write_is_handed_to_a_thread_leaves_no_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

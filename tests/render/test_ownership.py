@@ -206,7 +206,7 @@ def test_a_lock_naming_a_hand_written_ground_truths_file_never_deletes_it(
     mine = write(scaffold, "docs/team/GROUND_TRUTHS.md", "# Our own truths\n")
     _tamper(scaffold, {"docs/team/GROUND_TRUTHS.md": {"target": "claude",
                                                       "sha256": _sha(b"# Our own truths\n")}})  # fmt: skip
-    with pytest.raises(ConflictError, match="docs/team/GROUND_TRUTHS.md"):
+    with pytest.raises(ConflictError, match=r"docs/team/GROUND_TRUTHS\.md"):
         sync(scaffold)
     sync(scaffold, force=True)
     assert mine.read_text() == "# Our own truths\n"

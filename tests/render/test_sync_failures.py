@@ -417,3 +417,30 @@ def test_a_temporary_file_of_a_really_killed_sync_is_removed(scaffold: Path) -> 
     assert sync(scaffold).plan.deleted == left
     assert not [p for p in tree(scaffold) if p.endswith(".tmp")]
     assert sync(scaffold, mode="check").ok
+
+
+def test_an_interrupt_mid_renames_records_what_was_done_and_converges(scaffold: Path) -> None:
+    """Ctrl-C during the renames: the lock records the files already renamed, so the next sync
+    (after the source changed back, say) finds them Orkestra's, not conflicts."""
+    _many(scaffold, 21)
+    sync(scaffold)
+    _many(scaffold, 21, prompt="Do it better.\n")
+    real, renames = os.replace, {"n": 0}
+
+    def replace(src: Any, dst: Any) -> None:
+        if "/.claude/agents/" in str(dst):
+            renames["n"] += 1
+            if renames["n"] == 8:
+                raise KeyboardInterrupt
+        real(src, dst)
+
+    with mock.patch.object(os, "replace", replace), pytest.raises(KeyboardInterrupt):
+        sync(scaffold)
+    new = [p for p in tree(scaffold) if p.startswith(".claude/agents/")
+           and b"better" in (scaffold / p).read_bytes()]  # fmt: skip
+    assert len(new) == 7 and not [p for p in tree(scaffold) if p.endswith(".tmp")]
+    lock = manifest.load(scaffold)
+    assert all(lock[path].sha256 == manifest.disk_digest(scaffold, path) for path in new)
+    _many(scaffold, 21)  # back as it was
+    report = sync(scaffold)
+    assert report.plan.conflicts == [] and len(report.plan.updated) == 8  # 7 agents, the lock

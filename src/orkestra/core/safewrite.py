@@ -311,7 +311,7 @@ class Batch:
         try:
             for _, _, rel, _ in self.staged:
                 guard.parents(rel)
-        except UnsafePathError:
+        except BaseException:  # a refusal, or an interrupt: nothing stays behind
             self.discard()
             raise
 
@@ -348,11 +348,17 @@ class Batch:
         """Remove every staged temporary file once no thread writes any (an interrupt meanwhile
         is raised after that); no target is touched."""
         interrupted = self._stop_writing()
-        for tmp, _, _, _ in self.staged:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)  # noqa: PTH108
-        self.staged = []
-        self.writing = {}
+        staged, self.staged, self.writing = self.staged, [], {}
+        done = 0
+        for _ in range(1000):  # bounded; a second Ctrl-C must not leave the rest behind
+            try:
+                while done < len(staged):
+                    with contextlib.suppress(OSError):  # gone already: renamed, or removed
+                        os.unlink(staged[done][0])  # noqa: PTH108
+                    done += 1
+                break
+            except BaseException as exc:
+                interrupted = interrupted or exc
         if interrupted is not None:
             raise interrupted
 

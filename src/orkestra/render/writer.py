@@ -246,7 +246,7 @@ def apply(root: Path, result: RenderPlan, *, force: bool = False) -> int:
         where = exc.filename if isinstance(exc.filename, str) else "the output tree"
         _record_partial(root, result)
         raise WriteFailed(f"cannot write '{where}': {exc.strerror or exc}", file=where) from exc
-    except OrkestraError:
+    except BaseException:  # an OrkestraError, or an interrupt (Ctrl-C) during the renames
         _record_partial(root, result)
         raise
     return len(writes)
