@@ -444,3 +444,26 @@ def test_an_interrupt_mid_renames_records_what_was_done_and_converges(scaffold: 
     _many(scaffold, 21)  # back as it was
     report = sync(scaffold)
     assert report.plan.conflicts == [] and len(report.plan.updated) == 8  # 7 agents, the lock
+
+
+def test_a_killed_runs_temporary_file_is_removed_where_no_output_is_left(scaffold: Path) -> None:
+    """A run killed mid-write leaves a temporary file in a skill's new folder; the skill is
+    removed before the next sync, so no output and no lock entry names that folder: it is still
+    cleaned, and nothing else there (the user's file, a link out) is touched."""
+    sync(scaffold)
+    gone = scaffold / ".claude/skills/removed-skill"
+    nested = gone / "references"
+    nested.mkdir(parents=True)
+    dead = [gone / ".SKILL.md.orkestra-999999999-1.tmp", nested / ".a.md.orkestra-999999999-2.tmp"]
+    for path in dead:
+        path.write_text("half")
+    mine = write(scaffold, ".claude/skills/removed-skill/notes.md", "mine\n")
+    outside = scaffold.parent / "outside"
+    outside.mkdir()
+    (outside / ".x.orkestra-999999999-3.tmp").write_text("not ours to look at")
+    (scaffold / ".claude/skills/link-out").symlink_to(outside)
+    report = sync(scaffold)
+    assert sorted(report.plan.deleted) == sorted(str(p.relative_to(scaffold)) for p in dead)
+    assert not any(p.exists() for p in dead) and mine.read_text() == "mine\n"
+    assert (outside / ".x.orkestra-999999999-3.tmp").exists()
+    assert sync(scaffold, mode="check").ok

@@ -23,7 +23,7 @@ from orkestra.core.errors import ChangedOnDisk, ConflictError, OrkestraError, Wr
 from orkestra.core.readfile import open_regular
 from orkestra.core.safewrite import Guard, check_relative
 from orkestra.registry.cache import identity
-from orkestra.registry.render_lock import TRUTHS_MARK, earlier_truths
+from orkestra.registry.render_lock import TARGET_ROOTS, TRUTHS_MARK, earlier_truths
 from orkestra.render import manifest
 from orkestra.render.manifest import Entry
 from orkestra.render.plan import Output, RenderPlan
@@ -170,7 +170,8 @@ def plan(
             result.conflicts.append(path)
             _seen(root, path, result.expected)  # `--force` takes over these bytes, not a later edit
     folders = {p.rpartition("/")[0] for p in [*result.outputs, *owned] if p != manifest.LOCK_PATH}
-    stale = safewrite.stale_temps(root, folders, guard=guard)
+    trees = [tree for target in targets for tree in TARGET_ROOTS.get(target, ())]
+    stale = safewrite.stale_temps(root, folders, guard=guard, trees=trees)
     result.deleted = sorted([*result.deleted, *stale])
     result.conflicts.sort()
     return result
