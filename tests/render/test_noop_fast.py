@@ -1162,3 +1162,28 @@ def test_a_lock_the_last_write_left_proves_what_that_write_did_not_touch(
     read.clear()
     noop.sync_result(proj, "check")
     assert ".claude/skills/example-skill/SKILL.md" in read
+
+
+@pytest.mark.parametrize("blocks", [1, 2])
+def test_a_block_taken_out_of_an_unconfigured_targets_file_is_not_recorded_as_an_output(
+    proj: Path, blocks: int
+) -> None:
+    """A target left out of `targets` has its block taken out of the user's file: the next
+    render has no such output at all (or, with a second block left in, another one), so the
+    write's result is no answer for the next run."""
+    config = proj / "registries" / "orkestra.yaml"
+    text = config.read_text(encoding="utf-8")
+    line = next(line for line in text.splitlines(keepends=True) if line.strip() == "- claude")
+    with_agents_md = text.replace(line, line + line.replace("claude", "agents-md"), 1)
+    config.write_text(with_agents_md, encoding="utf-8")
+    (proj / "AGENTS.md").write_text("# Notes\n\nHand-written text.\n", encoding="utf-8")
+    noop.sync_result(proj, "write")
+    agents = (proj / "AGENTS.md").read_text(encoding="utf-8")
+    block = agents[agents.index("<!-- orkestra:begin") :]
+    (proj / "AGENTS.md").write_text(agents + "\n" + block * (blocks - 1), encoding="utf-8")
+    config.write_text(text, encoding="utf-8")  # agents-md is no longer configured
+    noop.sync_result(proj, "write")  # takes the (first) block out
+    assert _fast(proj) == _reference(proj)
+    noop.sync_result(proj, "write")
+    assert _fast(proj) == _reference(proj)
+    assert "orkestra:begin" not in (proj / "AGENTS.md").read_text(encoding="utf-8")

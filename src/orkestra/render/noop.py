@@ -787,9 +787,10 @@ def _after_write(
     now holds, the identities right after the write, and the names the project folder must
     hold (`names`, as the run began, plus the outputs and folders written there: it holds the
     user's files too); None when that is not certain: the write deleted something (a pruned
-    output, a stale temporary file, a shared file emptied), wrote into a folder the load or
-    the render reads (a vendor root at `.agents/skills/`: the next load reads what it wrote),
-    or validation fails now."""
+    output, a stale temporary file, a shared file emptied), took Orkestra's part out of the file
+    of a target no longer configured (the next render has no output there, or another one when
+    a second block was left), wrote into a folder the load or the render reads (a vendor root at
+    `.agents/skills/`: the next load reads what it wrote), or validation fails now."""
     from orkestra.registry.render_lock import LOCK_PATH
     from orkestra.render import sync as sync_module
     from orkestra.render.plan import RenderPlan
@@ -799,6 +800,10 @@ def _after_write(
     if plan.deleted or plan.conflicts or any(o.remove for o in plan.outputs.values()):
         return None
     changed = [*plan.created, *plan.updated]
+    configured = {*report.targets, *report.skipped_targets}
+    if any(plan.outputs[rel].shared and plan.outputs[rel].target not in configured
+           for rel in changed if rel in plan.outputs):  # fmt: skip
+        return None  # a block taken out, a server withdrawn: the next render has no such output
     inputs = tuple(f"{f.rstrip('/')}/" for f in _folders(reg) or () if not f.startswith(os.sep))
     if any(f"{rel}/".startswith(inputs) for rel in changed if rel != LOCK_PATH):
         return None  # the lock is the one output the load never reads
