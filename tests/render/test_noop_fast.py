@@ -1187,3 +1187,21 @@ def test_a_block_taken_out_of_an_unconfigured_targets_file_is_not_recorded_as_an
     noop.sync_result(proj, "write")
     assert _fast(proj) == _reference(proj)
     assert "orkestra:begin" not in (proj / "AGENTS.md").read_text(encoding="utf-8")
+
+
+def test_an_unreadable_lock_is_reported_with_every_other_finding(proj: Path) -> None:
+    """`validate` lists what it found, the damaged lock among the rest, not just an error; and
+    the lock mended since is read again."""
+    lock = proj / "registries" / ".render-lock.json"
+    good = lock.read_bytes()
+    lock.write_text("{bad", encoding="utf-8")
+    found = noop.validate_report(proj)
+    assert any(
+        f.code == "ORK001" and f.file == "registries/.render-lock.json" for f in found.findings
+    )
+    assert _fast(proj) == _reference(proj)
+    lock.write_bytes(good)
+    assert _fast(proj) == _reference(proj)
+    assert not any(
+        f.file == "registries/.render-lock.json" for f in noop.validate_report(proj).findings
+    )

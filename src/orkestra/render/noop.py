@@ -694,7 +694,13 @@ def _outputs(root: Path, reg: Registry, lock: Any = None) -> list[str]:
     from orkestra.registry.render_lock import BLOCK_FILES
     from orkestra.render import manifest
 
-    paths = {*manifest.load(root), *manifest.load_servers(root)} if lock is None else {*lock}
+    if lock is not None:
+        paths = {*lock}
+    else:
+        try:
+            paths = {*manifest.load(root), *manifest.load_servers(root)}
+        except InputError:  # unreadable: validation reports it, and the lock itself is recorded
+            paths = {manifest.LOCK_PATH}
     paths.update({reg.config.render.claude_md_path, *BLOCK_FILES.values()})
     return sorted(paths)
 
