@@ -45,6 +45,7 @@ def warm(tmp_path_factory: pytest.TempPathFactory) -> Path:
     past = time.time() - 3600  # settled files: no cache re-reads a file for being just written
     for path in root.rglob("*"):
         os.utime(path, (past, past), follow_symlinks=False)
+    time.sleep(2.1)  # and their ctimes (the utime just now) outside the racy window too
     for args in (["agents", "list"], ["notes", "check"], ["search", "example"]):
         _run(root, *args)  # warm: parse cache, check cache, search index
     return root
@@ -83,6 +84,7 @@ def test_a_full_validate_does_not_load_jinja(tmp_path: Path) -> None:
     past = time.time() - 3600  # settled: a file written just before the run is not recorded
     for path in root.rglob("*"):
         os.utime(path, (past, past), follow_symlinks=False)
+    time.sleep(2.1)  # and their ctimes (the utime just now) outside the racy window too
     done = subprocess.run(
         [sys.executable, "-c",
          "import sys; from orkestra.cli.entry import main; code = main(sys.argv[1:]); "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 from orkestra.core.stamp import file_marks
@@ -13,10 +14,16 @@ def test_a_mark_changes_with_the_file_and_says_absent(tmp_path: Path) -> None:
     path.write_text("a = 1\n", encoding="utf-8")
     os.utime(path, ns=(1_000_000_000, 1_000_000_000))
     before = file_marks([path])
-    assert before == [f"{path}:6:1000000000"]
+    st = path.stat()
+    assert before == [f"{path}:6:1000000000:{st.st_ctime_ns}:{st.st_ino}"]
     path.write_text("a = 22\n", encoding="utf-8")
     os.utime(path, ns=(1_000_000_000, 1_000_000_000))  # same time, other size
     assert file_marks([path]) != before
+    again = file_marks([path])
+    time.sleep(0.01)
+    path.write_text("a = 33\n", encoding="utf-8")
+    os.utime(path, ns=(1_000_000_000, 1_000_000_000))  # same size, the old time set back
+    assert file_marks([path]) != again
     assert file_marks([str(tmp_path / "gone.py")]) == [f"{tmp_path}/gone.py:absent"]
 
 

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -253,10 +254,38 @@ def test_a_change_within_the_same_timestamp_tick_is_caught_by_the_content_hash(p
     same_as_cold(proj)
 
 
-def test_a_settled_racy_entry_is_confirmed_once_then_trusted(proj: Path) -> None:
+def test_an_edit_that_sets_the_old_mtime_back_within_the_ctime_tick_is_caught(
+    proj: Path,
+) -> None:
+    """Same size, the old mtime set back (`touch -d`, `cp -p`), in the ctime tick the entry was
+    recorded in: the identity is the old one, but the change is recent by its ctime, so the
+    content's sha256 is checked."""
+    rel = "registries/agents/example-agent.yaml"
+    path = proj / rel
+    past = path.stat().st_mtime_ns - 10 * cache.RACY_NS
+    os.utime(path, ns=(past, past))
+    load(proj)
+    text = path.read_text()
+    at = text.index("description: ") + len("description: ")
+    edited = text[:at] + ("Q" if text[at] != "Q" else "R") + text[at + 1 :]  # the same size
+    path.write_text(edited)
+    os.utime(path, ns=(past, past))
+    files = _entries(proj)
+    st_ = path.stat()
+    files[rel][:5] = cache.identity(st_)  # the identity a coarse ctime would have kept
+    files[rel][5] = time.time_ns()  # recorded after the change, long after its mtime
+    _rewrite(proj, files)
+    same_as_cold(proj)
+
+
+def test_a_settled_racy_entry_is_confirmed_once_then_trusted(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache, "RACY_NS", 50_000_000)  # the file's ctime cannot be set back
     rel = "registries/agents/example-agent.yaml"
     past = (proj / rel).stat().st_mtime_ns - 10 * cache.RACY_NS
     os.utime(proj / rel, ns=(past, past))
+    time.sleep(0.1)  # its ctime (the utime) settles too
     load(proj)
     files = _entries(proj)
     files[rel][5] = files[rel][1]  # as if recorded in the tick of the file's last change

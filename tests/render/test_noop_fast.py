@@ -1205,3 +1205,44 @@ def test_an_unreadable_lock_is_reported_with_every_other_finding(proj: Path) -> 
     assert not any(
         f.file == "registries/.render-lock.json" for f in noop.validate_report(proj).findings
     )
+
+
+def test_a_git_configuration_that_includes_another_file_is_never_recorded(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git reads an included file too (`safe.directory` may come from there): no stat recorded
+    here covers it, so a run that asked git is not recorded then."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    home = proj.parent / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    _append(proj / "registries" / "orkestra.yaml", 'mining:\n  packages:\n    web: "web/**"\n')
+    _git(proj, "init", "-q")
+    hits = Hits(monkeypatch)
+    (home / ".gitconfig").write_text("[user]\n\tname = x\n", encoding="utf-8")
+    noop.validate_report(proj)
+    noop.validate_report(proj)
+    assert hits.count == 1  # recorded, then answered from the record
+    for text in ("[include]\n\tpath = extra\n", '  [IncludeIf "gitdir:~/"]\n\tpath = x\n'):
+        (home / ".gitconfig").write_text(text, encoding="utf-8")
+        noop.validate_report(proj)
+        noop.validate_report(proj)
+        assert hits.count == 1  # a full run each time: nothing was recorded
+
+
+def test_the_user_git_trusts_as_the_owner_is_in_the_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run as root, git takes `SUDO_UID` as the user whose repositories are safe; which git
+    runs (`PATH`) and where its helpers are (`GIT_EXEC_PATH`) change what it answers too."""
+    monkeypatch.delenv("SUDO_UID", raising=False)
+    before = noop.key(tmp_path)
+    monkeypatch.setenv("SUDO_UID", "1000")
+    assert noop.key(tmp_path) != before
+    monkeypatch.delenv("SUDO_UID")
+    monkeypatch.setenv("GIT_EXEC_PATH", "/opt/git/libexec")
+    assert noop.key(tmp_path) != before
+    monkeypatch.delenv("GIT_EXEC_PATH")
+    monkeypatch.setenv("PATH", str(tmp_path))  # no git here
+    assert noop.key(tmp_path) != before

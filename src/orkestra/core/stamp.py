@@ -10,8 +10,10 @@ from collections.abc import Iterable
 
 
 def file_marks(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
-    """`path:size:mtime_ns` of each file (`path:absent` when it cannot be stat'ed; a symlink is
-    not followed): an edit, a replacement or an upgrade changes it, for the price of a stat."""
+    """`path:size:mtime_ns:ctime_ns:inode` of each file (`path:absent` when it cannot be stat'ed;
+    a symlink is not followed): an edit, a replacement or an upgrade changes it, for the price
+    of a stat, even one that keeps the size and sets the old time back (`rsync -t`, a copy
+    with `cp -p`)."""
     marks = []
     for path in paths:
         try:
@@ -19,5 +21,7 @@ def file_marks(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
         except (OSError, ValueError):
             marks.append(f"{os.fspath(path)}:absent")
             continue
-        marks.append(f"{os.fspath(path)}:{st.st_size}:{st.st_mtime_ns}")
+        marks.append(
+            f"{os.fspath(path)}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
+        )
     return marks

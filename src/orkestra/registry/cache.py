@@ -3,7 +3,7 @@
 Derived data under `.orkestra/registry-cache/`: the registry files are spread over `SHARDS` JSON
 files by a hash of their path, so a change rewrites one shard, not the whole cache. A shard is
 rebuilt whenever it is missing, unreadable, malformed or from another version of Orkestra. An entry
-is keyed by the file's identity (size, mtime_ns, ctime_ns, inode, device); when the file's mtime
+is keyed by the file's identity (size, mtime_ns, ctime_ns, inode, device); when the file's last change
 falls within `RACY_NS` of the moment the entry was recorded (a change in the same timestamp tick
 would keep the identity), the content's sha256 confirms it. An entry holds the file's plain parsed
 data and its *ops*: the findings it raised and the entries it placed, replayed in the same order as
@@ -64,6 +64,12 @@ def shard_path(shard: int) -> str:
 def identity(st: os.stat_result) -> list[int]:
     """What makes a file 'unchanged' without reading it."""
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+
+
+def _changed_at(st: os.stat_result) -> int:
+    """When the file last changed: its mtime, or its ctime when later (an edit that set the
+    old mtime back still moves the ctime, and within a tick keeps the rest of the identity)."""
+    return max(st.st_mtime_ns, st.st_ctime_ns)
 
 
 def digest(text: str) -> str:
@@ -157,7 +163,7 @@ class ParseCache:
         entry: list[Any] = self.files.get(rel)  # type: ignore[assignment]  # shape checked next
         if not _entry_ok(entry) or entry[:5] != identity(st):
             return None, st, seen
-        if st.st_mtime_ns + RACY_NS >= entry[5] and not self._confirm(entry, path, rel, st):
+        if _changed_at(st) + RACY_NS >= entry[5] and not self._confirm(entry, path, rel, st):
             return None, st, seen
         return Hit(entry[7], entry[8]), st, seen
 
@@ -170,7 +176,7 @@ class ParseCache:
         if digest(text) != entry[6]:
             return False
         now = time.time_ns()
-        if st.st_mtime_ns + RACY_NS < now:  # settled now: later runs skip the hash
+        if _changed_at(st) + RACY_NS < now:  # settled now: later runs skip the hash
             entry[5] = now
             self.dirty.add(shard_of(rel))
         return True

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import sys
 import time
@@ -193,6 +194,27 @@ def _git_paths(root: Path) -> list[str] | None:
     return out
 
 
+_INCLUDE = re.compile(rb"^[ \t]*\[[ \t]*include(if)?\b", re.IGNORECASE | re.MULTILINE)
+_CONFIG_NAMES = frozenset({"config", ".gitconfig", "gitconfig", "config.worktree"})
+
+
+def _includes(paths: list[str]) -> bool:
+    """True when one of git's configuration files includes another (`[include]`, `[includeIf]`):
+    git reads that one too, and its settings (`safe.directory`) change what it answers, but no
+    stat recorded here covers it."""
+    for path in paths:
+        if os.path.basename(path) not in _CONFIG_NAMES:  # noqa: PTH119
+            continue
+        try:
+            with open(path, "rb") as handle:  # noqa: PTH123
+                data = handle.read(1 << 20)
+        except OSError:
+            continue
+        if _INCLUDE.search(data):
+            return True
+    return False
+
+
 def _git_config(gitdir: Path) -> list[str]:
     """The configuration files git reads (the repository's, the user's and the system's): a
     setting there (`safe.directory`, `core.bare`, `core.worktree`) changes what it answers."""
@@ -233,7 +255,10 @@ def key(root: Path) -> str:
     """Orkestra's version and own files, Python's version, the libraries' folders (`pip` adds
     and removes an entry there) and today's date; the project's path and the interpreter (with
     its `orkestra` script, if any), which the MCP server entries name; the user and `HOME` (git's
-    ownership check and configuration)."""
+    ownership check and configuration, with `SUDO_UID`, which git trusts as the owner when run
+    as root); which `git` runs, and where its helpers are."""
+    import shutil
+
     import orkestra
     from orkestra.core.clock import today
     from orkestra.core.stamp import file_marks
@@ -241,7 +266,9 @@ def key(root: Path) -> str:
     script = (Path(sys.executable).parent / "orkestra").is_file()
     parts = [orkestra.__version__, str(SCHEMA), sys.version, today().isoformat(), str(root)]
     parts.append(str(os.geteuid()) if hasattr(os, "geteuid") else "")  # git's ownership check
+    parts.append(os.environ.get("SUDO_UID", ""))  # which git reads for it when run as root
     parts += [os.environ.get("HOME", ""), os.environ.get("XDG_CONFIG_HOME", "")]  # git's config
+    parts += [shutil.which("git") or "", os.environ.get("GIT_EXEC_PATH", "")]  # which git runs
     for folder in sys.path:  # installing, upgrading or removing a library (Jinja, PyYAML, …)
         if os.path.basename(folder) in ("site-packages", "dist-packages"):  # noqa: PTH119
             try:
@@ -564,7 +591,7 @@ def save(
         return
     read, listed = trace.paths()
     tracked = _git_paths(root) if trace.git_listed else []
-    if tracked is None or _temporaries(root, listed):
+    if tracked is None or _includes(tracked) or _temporaries(root, listed):
         return
     inside = f"{root}{os.sep}"
     tracked = [p[len(inside) :] if p.startswith(inside) else p for p in tracked]
