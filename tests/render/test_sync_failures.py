@@ -467,3 +467,90 @@ def test_a_killed_runs_temporary_file_is_removed_where_no_output_is_left(scaffol
     assert not any(p.exists() for p in dead) and mine.read_text() == "mine\n"
     assert (outside / ".x.orkestra-999999999-3.tmp").exists()
     assert sync(scaffold, mode="check").ok
+
+
+def _killed_mid_renames(scaffold: Path, after: int) -> None:
+    """A sync killed (nothing runs after it: no partial lock) after `after` renames."""
+    from orkestra.render import writer
+
+    real, renames = os.replace, {"n": 0}
+
+    def replace(src: Any, dst: Any) -> None:
+        if "/.claude/agents/" in str(dst):
+            renames["n"] += 1
+            if renames["n"] > after:
+                raise SystemExit(137)
+        real(src, dst)
+
+    with (
+        mock.patch.object(os, "replace", replace),
+        mock.patch.object(writer, "_record_partial", lambda *a: None),
+        pytest.raises(SystemExit),
+    ):
+        sync(scaffold)
+
+
+def test_a_sync_killed_during_the_renames_leaves_files_the_next_one_knows_as_its_own(
+    scaffold: Path,
+) -> None:
+    """No partial lock is written by a killed sync; the record of the writes under way, made
+    just before the renames, lets the next sync take the renamed files for Orkestra's."""
+    from orkestra.render import pending
+
+    _many(scaffold, 21)
+    sync(scaffold)
+    _many(scaffold, 21, prompt="Do it better.\n")
+    _killed_mid_renames(scaffold, 7)
+    assert (scaffold / pending.PATH).is_file()
+    _many(scaffold, 21)  # back as it was: the seven files renamed must be rewritten
+    report = sync(scaffold)
+    assert report.plan.conflicts == [] and len(report.plan.updated) == 7  # the lock is as it was
+    assert not (scaffold / pending.PATH).exists()
+    assert sync(scaffold, mode="check").ok
+
+
+def test_the_record_of_writes_under_way_claims_nothing_the_lock_could_not(
+    scaffold: Path,
+) -> None:
+    """Once the lock changed (a checkout), the record says nothing; an entry outside the
+    output roots is never adopted, whatever hash it gives."""
+    from orkestra.render import pending
+
+    _many(scaffold, 3)
+    sync(scaffold)
+    readme = write(scaffold, "README.md", "# Mine\n")
+    agent = scaffold / ".claude/agents/agent-000.md"
+    agent.write_text("edited by hand\n")
+    lock = (scaffold / manifest.LOCK_PATH).read_bytes()
+    claims = {"README.md": manifest.Entry("claude", manifest.digest(b"# Mine\n")),
+              ".claude/agents/agent-000.md": manifest.Entry("claude",
+                                                            manifest.digest(b"edited by hand\n"))}  # fmt: skip
+    pending.record(scaffold, "0" * 64, claims)  # another lock than this one
+    with pytest.raises(ConflictError):
+        sync(scaffold)
+    pending.record(scaffold, manifest.digest(lock), claims)
+    (scaffold / "registries/agents/agent-001.yaml").unlink()
+    report = sync(scaffold)  # the agent file is adopted (its bytes are the recorded ones)
+    assert ".claude/agents/agent-000.md" in report.plan.updated
+    assert readme.read_text() == "# Mine\n" and "README.md" not in manifest.load(scaffold)
+
+
+def test_a_damaged_record_of_writes_under_way_adopts_nothing(scaffold: Path) -> None:
+    import json
+
+    from orkestra.render import pending
+
+    sync(scaffold)
+    rel = ".claude/agents/example-agent.md"
+    (scaffold / rel).write_text("edited by hand\n")
+    lock = manifest.digest((scaffold / manifest.LOCK_PATH).read_bytes())
+    sha = manifest.digest(b"edited by hand\n")
+    good = {"version": 1, "lock": lock, "files": {rel: ["claude", sha]}}
+    damaged = [{**good, "version": 9}, {**good, "lock": 3}, {**good, "files": {rel: ["claude"]}},
+               {**good, "files": {rel: ["claude", sha, "x"]}}, {**good, "files": [rel]}]  # fmt: skip
+    for record in [*(json.dumps(d) for d in damaged), "{bad", "[]"]:
+        write(scaffold, pending.PATH, record)
+        assert sync(scaffold, mode="check").plan.conflicts == [rel]
+    write(scaffold, pending.PATH, json.dumps(good))
+    assert sync(scaffold, mode="check").plan.conflicts == []  # the same record, whole: adopted
+    assert (scaffold / rel).read_text() == "edited by hand\n"

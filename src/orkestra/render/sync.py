@@ -154,13 +154,22 @@ def render_outputs(reg: Registry, targets: list[str], templates: Templates) -> l
 
 def owned_entries(reg: Registry) -> dict[str, manifest.Entry]:
     """The lock's entries sync may act on: those inside their target's output roots (the others
-    are ignored here and reported by `validate`)."""
-    entries, problems = manifest.problems(
-        reg.root,
-        truth_outputs=[t.metadata.render.output for t in reg.truth_files.values()],
-        protected=[reg.config.knowledge.path],
-    )
-    return {rel: entry for rel, entry in entries.items() if rel not in problems}
+    are ignored here and reported by `validate`), and the files a sync killed during its renames
+    put in place (`render.pending`), by the same rule."""
+    from orkestra.registry.render_lock import entry_problem
+    from orkestra.render import pending
+
+    truths = [t.metadata.render.output for t in reg.truth_files.values()]
+    protected = [reg.config.knowledge.path]
+    entries, problems = manifest.problems(reg.root, truth_outputs=truths, protected=protected)
+    owned = {rel: entry for rel, entry in entries.items() if rel not in problems}
+
+    def allowed(rel: str, entry: manifest.Entry) -> bool:
+        problem = entry_problem(rel, entry, truth_outputs=truths, protected=protected,
+                                listed=entries)  # fmt: skip
+        return problem is None
+
+    return pending.adopt(reg.root, owned, allowed)
 
 
 def _render_reusing(root: Path, reg: Registry, targets: list[str]) -> list[Output]:

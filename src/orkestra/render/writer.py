@@ -24,7 +24,7 @@ from orkestra.core.readfile import open_regular
 from orkestra.core.safewrite import Guard, check_relative
 from orkestra.registry.cache import identity
 from orkestra.registry.render_lock import TARGET_ROOTS, TRUTHS_MARK, earlier_truths
-from orkestra.render import manifest
+from orkestra.render import manifest, pending
 from orkestra.render.manifest import Entry
 from orkestra.render.plan import Output, RenderPlan
 
@@ -266,6 +266,10 @@ def _carry_out(root: Path, result: RenderPlan, writes: list[str], deletions: lis
     def unchanged() -> None:
         for path in writes:
             _unchanged(root, path, result.expected)
+        # a sync killed during the renames leaves the old lock: the next one adopts these files
+        after = result.lock_after
+        pending.record(root, result.expected.get(manifest.LOCK_PATH),
+                       {p: after[p] for p in writes if p in after})  # fmt: skip
 
     with safewrite.Batch(root, guard=guard, check=unchanged) as batch:
         for path in writes:
@@ -274,6 +278,7 @@ def _carry_out(root: Path, result: RenderPlan, writes: list[str], deletions: lis
     if manifest.LOCK_PATH in writes:  # last: a crash before this leaves the old ownership
         lock = result.outputs[manifest.LOCK_PATH]
         safewrite.write_file(root, lock.path, lock.data or b"", replace_link=True, guard=guard)
+    pending.clear(root)
 
 
 def _unchanged(root: Path, path: str, expected: Mapping[str, str | None]) -> None:
@@ -357,6 +362,7 @@ def _record_partial(root: Path, result: RenderPlan) -> None:
     data = manifest.dumps(partial, result.lock_servers)
     with contextlib.suppress(OrkestraError, OSError):  # a full disk may refuse this too
         safewrite.write_file(root, manifest.LOCK_PATH, data, replace_link=True)
+        pending.clear(root)  # the lock says it all now (when it could not be written: not)
 
 
 def _stage(batch: safewrite.Batch, out: Output) -> None:
