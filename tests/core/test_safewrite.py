@@ -368,6 +368,35 @@ def test_an_interrupt_while_the_folders_are_checked_again_leaves_no_temporary_fi
     assert files(tmp_path) == {}
 
 
+@pytest.mark.parametrize("step", ["_recheck", "check", "rename"])
+def test_an_interrupt_between_the_steps_of_a_commit_leaves_no_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str
+) -> None:
+    """Ctrl-C at the start of a step of `commit` (after the writes, before the renames, or
+    after some renames): what is not renamed yet is removed, what is renamed stays whole."""
+    renames: list[str] = []
+    real_rename = safewrite._rename
+
+    def interrupt(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    def rename(tmp: str, full: str, rel: str) -> None:
+        if len(renames) == 10:
+            raise KeyboardInterrupt
+        real_rename(tmp, full, rel)
+        renames.append(rel)
+
+    if step == "_recheck":
+        monkeypatch.setattr(safewrite.Batch, "_recheck", interrupt)
+    elif step == "rename":
+        monkeypatch.setattr(safewrite, "_rename", rename)
+    check = interrupt if step == "check" else None
+    with pytest.raises(KeyboardInterrupt), safewrite.Batch(tmp_path, check=check) as batch:
+        for n in range(40):
+            batch.file(f"d/{n}.txt", str(n))
+    assert files(tmp_path) == {f"d/{n}.txt": str(n).encode() for n in range(len(renames))}
+
+
 def test_a_second_interrupt_while_temporary_files_are_removed_removes_the_rest(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

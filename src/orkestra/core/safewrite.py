@@ -272,48 +272,45 @@ class Batch:
 
     def commit(self) -> None:
         """Wait for every file written in threads, fsync the others, then rename each over its
-        target, in staging order."""
+        target, in staging order. On any failure or interrupt before a file is renamed, that
+        file and every later one is discarded (one try around it all: a Ctrl-C between two
+        steps is caught too)."""
+        done = 0  # files renamed: the rest is discarded on any failure
         try:
-            self._written()
-            _fsync_all([t for t, _, _, regular in self.staged if regular and t not in self.writing])
-        except BaseException as exc:
-            count = len(self.staged)
-            failed = next(
-                (r for t, _, r, _ in self.staged if t == getattr(exc, "filename", "")), ""
-            )
-            self.discard()
-            if isinstance(exc, OSError):
-                reason = exc.strerror or exc
-                where = f"'{failed}' (one of {count} file(s))" if failed else f"{count} file(s)"
-                raise WriteFailed(f"cannot write {where}: {reason}", file=failed or None) from exc
-            raise
-        self._recheck()
-        if self.check is not None:
             try:
+                self._written()
+                _fsync_all(
+                    [t for t, _, _, regular in self.staged if regular and t not in self.writing]
+                )
+            except OSError as exc:
+                raise self._write_failed(exc) from exc
+            self._recheck()
+            if self.check is not None:
                 self.check()
-            except BaseException:
-                self.discard()
-                raise
-        staged, self.staged = self.staged, []
-        for done, (tmp, full, rel, _) in enumerate(staged, 1):
-            try:
+            for tmp, full, rel, _ in self.staged:
                 _rename(tmp, full, rel)
-            except BaseException:
-                self.staged = staged[done:]
-                self.discard()
-                raise
+                done += 1
+        except BaseException:
+            self.staged = self.staged[done:]
+            self.discard()
+            raise
+        self.staged = []
+
+    def _write_failed(self, exc: OSError) -> WriteFailed:
+        """A failed write or fsync as the error naming its file (before the batch is discarded)."""
+        count = len(self.staged)
+        failed = next((r for t, _, r, _ in self.staged if t == getattr(exc, "filename", "")), "")
+        reason = exc.strerror or exc
+        where = f"'{failed}' (one of {count} file(s))" if failed else f"{count} file(s)"
+        return WriteFailed(f"cannot write {where}: {reason}", file=failed or None)
 
     def _recheck(self) -> None:
         """The folders of every staged file checked again, uncached (one lstat per folder): the
         plan checked them long before, and one swapped for a symlink since then by another
-        process would receive the files staged through it. Discards everything on a refusal."""
+        process would receive the files staged through it (`commit` discards everything)."""
         guard = Guard(self.root)
-        try:
-            for _, _, rel, _ in self.staged:
-                guard.parents(rel)
-        except BaseException:  # a refusal, or an interrupt: nothing stays behind
-            self.discard()
-            raise
+        for _, _, rel, _ in self.staged:
+            guard.parents(rel)
 
     def _written(self) -> None:
         """Wait for the writes in threads; the first failure is raised (as an OSError naming its
