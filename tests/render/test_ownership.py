@@ -201,16 +201,52 @@ def test_a_lock_naming_a_hand_written_ground_truths_file_never_deletes_it(
 ) -> None:
     """An earlier ground-truths output is pruned once its source moved, but anyone can write
     such an entry, with the hash of any file: a `GROUND_TRUTHS.md` that does not start as every
-    rendered one does is a conflict, kept even by `--force` (which releases it)."""
+    rendered one does is kept, and the lock forgets it."""
     sync(scaffold)
     mine = write(scaffold, "docs/team/GROUND_TRUTHS.md", "# Our own truths\n")
     _tamper(scaffold, {"docs/team/GROUND_TRUTHS.md": {"target": "claude",
                                                       "sha256": _sha(b"# Our own truths\n")}})  # fmt: skip
-    with pytest.raises(ConflictError, match=r"docs/team/GROUND_TRUTHS\.md"):
-        sync(scaffold)
-    sync(scaffold, force=True)
+    report = sync(scaffold)
+    assert "docs/team/GROUND_TRUTHS.md" not in [*report.plan.deleted, *report.plan.conflicts]
     assert mine.read_text() == "# Our own truths\n"
     assert "docs/team/GROUND_TRUTHS.md" not in manifest.load(scaffold)
+
+
+def test_a_moved_ground_truths_output_of_a_projects_own_template_is_kept_not_a_conflict(
+    scaffold: Path,
+) -> None:
+    """A project's own template need not start as the bundled one: its earlier output is kept
+    (never taken for a hand-written file to delete) and sync goes on."""
+    from orkestra.render.template_paths import template_folders
+
+    bundled = template_folders(scaffold)[-1] / "claude" / "ground_truths.md.j2"
+    write(
+        scaffold, "templates/claude/ground_truths.md.j2", "# Team truths\n\n" + bundled.read_text()
+    )
+    sync(scaffold)
+    _truths_output(scaffold, "docs/GROUND_TRUTHS.md")
+    report = sync(scaffold)
+    assert report.plan.deleted == [] and report.plan.conflicts == []
+    assert (scaffold / "GROUND_TRUTHS.md").is_file() and (
+        scaffold / "docs/GROUND_TRUTHS.md"
+    ).is_file()
+    assert "GROUND_TRUTHS.md" not in manifest.load(scaffold)
+
+
+def test_a_lock_entry_below_a_symlinked_folder_is_never_reached_and_stops_nothing(
+    scaffold: Path, tmp_path: Path
+) -> None:
+    sync(scaffold)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "GROUND_TRUTHS.md").write_text("# theirs\n")
+    (scaffold / "docs").symlink_to(outside)
+    _tamper(
+        scaffold, {"docs/GROUND_TRUTHS.md": {"target": "claude", "sha256": _sha(b"# theirs\n")}}
+    )
+    sync(scaffold)
+    assert (outside / "GROUND_TRUTHS.md").read_text() == "# theirs\n"
+    assert "docs/GROUND_TRUTHS.md" not in manifest.load(scaffold)
 
 
 def test_truth_output_naming_a_users_file_is_a_conflict(scaffold: Path) -> None:

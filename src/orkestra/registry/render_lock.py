@@ -308,7 +308,7 @@ def earlier_truths(rel: str, entry: Entry) -> bool:
     """True for an entry that can only be an earlier ground-truths output (a `GROUND_TRUTHS.md`
     of the claude target outside its fixed roots, its source since moved): anyone can write
     such an entry, so the plan deletes the file only when it also starts with `TRUTHS_MARK`,
-    which no hand-written file does."""
+    which no hand-written file does (else it is kept and released from the lock)."""
     if entry.target != "claude" or rel.rsplit("/", 1)[-1] != TRUTHS_NAME:
         return False
     return not (rel.startswith(TARGET_ROOTS["claude"]) or rel in TARGET_FILES["claude"])

@@ -19,7 +19,13 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from orkestra.core import safewrite
-from orkestra.core.errors import ChangedOnDisk, ConflictError, OrkestraError, WriteFailed
+from orkestra.core.errors import (
+    ChangedOnDisk,
+    ConflictError,
+    OrkestraError,
+    UnsafePathError,
+    WriteFailed,
+)
 from orkestra.core.readfile import open_regular
 from orkestra.core.safewrite import Guard, check_relative
 from orkestra.registry.cache import identity
@@ -82,7 +88,8 @@ def _proven(root: Path, path: str, owned: Mapping[str, Entry]) -> bool:
 
 def _marked(root: Path, path: str, entry: Entry) -> bool:
     """False for an earlier ground-truths output (`render_lock.earlier_truths`) that does not
-    start as every ground-truths output does: a hand-written file a tampered lock names."""
+    start as the bundled template's do: a hand-written file a tampered lock names, or one a
+    project's own template made. Either way it is kept, and released from the lock."""
     if not earlier_truths(path, entry):
         return True
     try:
@@ -111,16 +118,21 @@ def plan(
     removable: set[str] = set()
     before = Guard(root)  # a deletion must not reach through a symlinked folder either
     for path in gone:
-        if before.parents(path) != "ok":
+        try:
+            if before.parents(path) != "ok":
+                continue
+        except UnsafePathError:  # below a symlinked folder: never reached, and the lock forgets it
             continue
         with contextlib.suppress(OSError):  # already gone: nothing left to prune
             st = os.lstat(root / path)
             if not (stat.S_ISLNK(st.st_mode) or stat.S_ISREG(st.st_mode)):
                 continue
-            if not _proven(root, path, owned) or not _marked(root, path, owned[path]):
+            if not _proven(root, path, owned):
                 result.conflicts.append(path)  # edited since it was written: never deleted
                 result.orphans.add(path)
                 continue
+            if not _marked(root, path, owned[path]):
+                continue  # kept, and the lock forgets it: perhaps never Orkestra's
             result.deleted.append(path)
             result.expected[path] = owned[path].sha256
             if stat.S_ISLNK(st.st_mode):
