@@ -446,27 +446,42 @@ def test_an_interrupt_mid_renames_records_what_was_done_and_converges(scaffold: 
     assert report.plan.conflicts == [] and len(report.plan.updated) == 8  # 7 agents, the lock
 
 
-def test_a_killed_runs_temporary_file_is_removed_where_no_output_is_left(scaffold: Path) -> None:
-    """A run killed mid-write leaves a temporary file in a skill's new folder; the skill is
-    removed before the next sync, so no output and no lock entry names that folder: it is still
-    cleaned, and nothing else there (the user's file, a link out) is touched."""
+KILL_AT_FIRST_RENAME = """
+import os, signal, sys
+def hook(event, args):
+    if event == "os.rename" and "/.claude/" in str(args[1]):  # every output's temporary file
+        os.kill(os.getpid(), signal.SIGKILL)  # is made, none renamed yet
+sys.addaudithook(hook)
+from orkestra.cli.entry import main
+main(["--root", sys.argv[1], "sync"])
+"""
+
+
+def test_a_killed_syncs_temporary_files_are_removed_even_where_no_output_is_left(
+    scaffold: Path,
+) -> None:
+    """A sync killed (SIGKILL: no cleanup runs) once its temporary files are made; a new skill's
+    source is removed before the next sync, so no output and no lock entry names that folder:
+    its temporary file is still removed, from the record of the writes under way."""
+    from orkestra.core.safewrite import TEMP_RE
+    from orkestra.render import pending
+
     sync(scaffold)
-    gone = scaffold / ".claude/skills/removed-skill"
-    nested = gone / "references"
-    nested.mkdir(parents=True)
-    dead = [gone / ".SKILL.md.orkestra-999999999-1.tmp", nested / ".a.md.orkestra-999999999-2.tmp"]
-    for path in dead:
-        path.write_text("half")
-    mine = write(scaffold, ".claude/skills/removed-skill/notes.md", "mine\n")
-    outside = scaffold.parent / "outside"
-    outside.mkdir()
-    (outside / ".x.orkestra-999999999-3.tmp").write_text("not ours to look at")
-    (scaffold / ".claude/skills/link-out").symlink_to(outside)
+    source = next((scaffold / "registries/skills").rglob("example-skill.yaml"))
+    new = source.with_name("brand-new-skill.yaml")
+    new.write_text(source.read_text().replace("example-skill", "brand-new-skill"))
+    _agent(scaffold, "another")
+    done = subprocess.run([sys.executable, "-c", KILL_AT_FIRST_RENAME, str(scaffold)],
+                          check=False, capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == -9, done.stderr
+    temps = sorted(p for p in tree(scaffold) if TEMP_RE.match(Path(p).name))
+    assert any(p.startswith(".claude/skills/brand-new-skill/") for p in temps), temps
+    assert (scaffold / pending.PATH).is_file()
+    new.unlink()  # its folder is in no plan now
     report = sync(scaffold)
-    assert sorted(report.plan.deleted) == sorted(str(p.relative_to(scaffold)) for p in dead)
-    assert not any(p.exists() for p in dead) and mine.read_text() == "mine\n"
-    assert (outside / ".x.orkestra-999999999-3.tmp").exists()
-    assert sync(scaffold, mode="check").ok
+    assert sorted(p for p in report.plan.deleted if TEMP_RE.match(Path(p).name)) == temps
+    assert not [p for p in tree(scaffold) if TEMP_RE.match(Path(p).name)]
+    assert not (scaffold / pending.PATH).exists() and sync(scaffold, mode="check").ok
 
 
 def _killed_mid_renames(scaffold: Path, after: int) -> None:
@@ -547,7 +562,8 @@ def test_a_damaged_record_of_writes_under_way_adopts_nothing(scaffold: Path) -> 
     sha = manifest.digest(b"edited by hand\n")
     good = {"version": 1, "lock": lock, "files": {rel: ["claude", sha]}}
     damaged = [{**good, "version": 9}, {**good, "lock": 3}, {**good, "files": {rel: ["claude"]}},
-               {**good, "files": {rel: ["claude", sha, "x"]}}, {**good, "files": [rel]}]  # fmt: skip
+               {**good, "files": {rel: ["claude", sha, "x"]}}, {**good, "files": [rel]},
+               {**good, "files": {"../out/x.md": None, ".git/x": None, "/abs/x": None}}]  # fmt: skip
     for record in [*(json.dumps(d) for d in damaged), "{bad", "[]"]:
         write(scaffold, pending.PATH, record)
         assert sync(scaffold, mode="check").plan.conflicts == [rel]

@@ -415,25 +415,16 @@ def clean_stale(root: Path, folders: Iterable[Path | str]) -> list[str]:
 
 
 def stale_temps(
-    root: Path,
-    folders: Iterable[Path | str],
-    *,
-    guard: Guard | None = None,
-    trees: Iterable[str] = (),
+    root: Path, folders: Iterable[Path | str], *, guard: Guard | None = None
 ) -> list[str]:
-    """Temporary files that killed runs left in `folders` and in every folder below `trees`
-    (relative paths, sorted: a folder a killed run made for a file whose source is gone since
-    is in no plan); a temporary file of a live process is not stale until it is a day old.
-    `guard` may be one the caller already asked about these folders (a folder it found missing
-    is not looked at again)."""
+    """Temporary files that killed runs left in `folders` (relative paths, sorted); a temporary
+    file of a live process is not stale until it is a day old. `guard` may be one the caller
+    already asked about these folders (a folder it found missing is not looked at again)."""
     found: list[str] = []
     now = time.time()
     guard = guard or Guard(root)
     roots = (root, root.resolve())  # resolved once: a sync passes one folder per skill
-    walked: set[str] = set()
-    for tree in sorted({_folder(roots, t.rstrip("/")) for t in trees}):
-        found += _stale_below(root, tree, guard, now, walked)
-    for folder in sorted({_folder(roots, f) for f in folders} - walked):
+    for folder in sorted({_folder(roots, f) for f in folders}):
         base = f"{root}/{folder}" if folder else str(root)
         try:  # only real folders inside the project: never through a symlink
             if folder and (guard.parents(f"{folder}/x") != "ok" or folder in guard.missing):
@@ -446,29 +437,6 @@ def stale_temps(
             continue
         found += (f"{folder}/{name}" if folder else name for name in names)
     return sorted(found)
-
-
-def _stale_below(root: Path, tree: str, guard: Guard, now: float, walked: set[str]) -> list[str]:
-    """The stale temporary files in `tree` and every folder below it (added to `walked`); a
-    symlink is never followed, and a tree reached through one is not looked at."""
-    found: list[str] = []
-    try:
-        if not tree or guard.parents(f"{tree}/x") != "ok" or tree in guard.missing:
-            return found
-    except UnsafePathError:
-        return found
-    stack = [tree]
-    while stack:
-        folder = stack.pop()
-        walked.add(folder)
-        try:
-            with os.scandir(f"{root}/{folder}") as listing:  # by path: the no-op record traces it
-                entries = list(listing)
-        except OSError:
-            continue
-        found += (f"{folder}/{name}" for name in _stale_names(entries, now))
-        stack += (f"{folder}/{e.name}" for e in entries if e.is_dir(follow_symlinks=False))
-    return found
 
 
 def _stale_names(entries: Iterable[os.DirEntry[str]], now: float) -> list[str]:

@@ -1,15 +1,17 @@
-"""The writes a sync is about to rename into place, kept until the lock records them.
+"""The writes a sync is about to make, kept until the lock records them.
 
-The lock is written after every rename (`writer._carry_out`), so a sync killed during the renames
-(SIGKILL, a power cut: nothing runs to write a partial lock) leaves files holding the new bytes
-that the lock still lists with the old hash, and the next sync would take them for files edited
-by hand. Just before the first rename, `record` writes (durably) `.orkestra/pending-writes.json`:
-the lock's sha256 as the plan read it, and each owned file about to be renamed with its target
-and the sha256 of its new bytes. The next sync's `adopt` counts such a file as Orkestra's when the
-lock is still the one read then and the file holds exactly those new bytes; `clear` removes the
-record once the lock (whole or partial) is written. An entry outside its target's output roots
-is never adopted (`render_lock.entry_problem`), the same rule as for the lock: this record, in
-the project's own derived folder, can claim no more than the lock can.
+A sync killed while it writes (SIGKILL, a power cut: nothing runs to clean up or to write a
+partial lock) leaves temporary files, perhaps in a folder no later plan names (a skill removed
+since), and, killed during the renames, files holding the new bytes that the lock still lists
+with the old hash, which the next sync would take for files edited by hand. Before its first
+temporary file, a sync `record`s (durably) `.orkestra/pending-writes.json`: the lock's sha256 as
+the plan read it, and each file it is about to write, an owned one with its target and the
+sha256 of its new bytes. The next sync looks for stale temporary files in their `folders`, and
+`adopt`s such an owned file as Orkestra's when the lock is still the one read then and the file
+holds exactly those new bytes; `clear` removes the record once the lock (whole or partial) is
+written. An entry outside its target's output roots is never adopted
+(`render_lock.entry_problem`), the same rule as for the lock: this record, in the project's own
+derived folder, can claim no more than the lock can.
 """
 
 from __future__ import annotations
@@ -20,20 +22,24 @@ from pathlib import Path
 
 from orkestra.core import jsonio, safewrite
 from orkestra.core.errors import InputError, OrkestraError
+from orkestra.registry.render_lock import protected_part
 from orkestra.render.manifest import LOCK_PATH, Entry, disk_digest
 
 PATH = ".orkestra/pending-writes.json"
 VERSION = 1
 
 
-def record(root: Path, lock: str | None, files: Mapping[str, Entry]) -> None:
-    """Before the renames: `lock` is the sha256 of the lock the plan read (None: there was
-    none), `files` the owned files about to be renamed, each with its new sha256. Best effort:
-    when it cannot be written, a sync killed during the renames leaves conflicts, as before."""
+def record(root: Path, lock: str | None, files: Mapping[str, Entry | None]) -> None:
+    """Before the first temporary file: `lock` is the sha256 of the lock the plan read (None:
+    there was none), `files` the files about to be written, each owned one with its entry in
+    the new lock. Best effort: when it cannot be written, a killed sync leaves what it did."""
     body = {
         "version": VERSION,
         "lock": lock or "",
-        "files": {p: [e.target, e.sha256] for p, e in sorted(files.items()) if e.sha256},
+        "files": {
+            p: [e.target, e.sha256] if e is not None and e.sha256 else None
+            for p, e in sorted(files.items())
+        },
     }
     text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
     try:
@@ -50,6 +56,20 @@ def clear(root: Path) -> None:
         return
 
 
+def folders(root: Path) -> set[str]:
+    """The folders of the files a killed sync was writing (none when there is no record)."""
+    found = _read(root)
+    out: set[str] = set()
+    for rel in [] if found is None else found[2]:
+        try:  # a damaged record names nothing outside the project, nothing in `.git/`
+            safewrite.check_relative(rel)
+        except OrkestraError:
+            continue
+        if protected_part(rel) is None:
+            out.add(rel.rpartition("/")[0])
+    return out
+
+
 def adopt(
     root: Path, owned: dict[str, Entry], allowed: Callable[[str, Entry], bool]
 ) -> dict[str, Entry]:
@@ -59,7 +79,7 @@ def adopt(
     found = _read(root)
     if found is None:
         return owned
-    lock, files = found
+    lock, files, _ = found
     if (disk_digest(root, LOCK_PATH) or "") != lock:
         return owned  # the lock changed since (a later sync, a checkout): it says who owns what
     adopted = dict(owned)
@@ -70,9 +90,9 @@ def adopt(
     return adopted
 
 
-def _read(root: Path) -> tuple[str, dict[str, tuple[str, str]]] | None:
-    """(the lock's sha256, path -> (target, sha256)) as recorded; None when there is no record
-    or it is not one (a damaged record adopts nothing)."""
+def _read(root: Path) -> tuple[str, dict[str, tuple[str, str]], list[str]] | None:
+    """(the lock's sha256, owned path -> (target, sha256), every path) as recorded; None when
+    there is no record or it is not one (a damaged record adopts nothing)."""
     path = root / PATH
     try:
         data = jsonio.loads_derived(jsonio.read_text(path, follow=False), source=str(path))
@@ -92,7 +112,7 @@ def _read(root: Path) -> tuple[str, dict[str, tuple[str, str]]] | None:
             and len(item[1]) == 64
         ):
             out[rel] = (item[0], item[1])
-    return lock, out
+    return lock, out, [str(rel) for rel in files]
 
 
-__all__ = ["PATH", "adopt", "clear", "record"]
+__all__ = ["PATH", "adopt", "clear", "folders", "record"]

@@ -29,7 +29,7 @@ from orkestra.core.errors import (
 from orkestra.core.readfile import open_regular
 from orkestra.core.safewrite import Guard, check_relative
 from orkestra.registry.cache import identity
-from orkestra.registry.render_lock import TARGET_ROOTS, TRUTHS_MARK, earlier_truths
+from orkestra.registry.render_lock import TRUTHS_MARK, earlier_truths
 from orkestra.render import manifest, pending
 from orkestra.render.manifest import Entry
 from orkestra.render.plan import Output, RenderPlan
@@ -121,8 +121,10 @@ def plan(
         try:
             if before.parents(path) != "ok":
                 continue
-        except UnsafePathError:  # below a symlinked folder: never reached, and the lock forgets it
-            continue
+        except UnsafePathError:  # below a symlinked folder: refused, unless beyond the roots
+            if earlier_truths(path, owned[path]):  # (`docs/` a link): never reached, forgotten
+                continue
+            raise
         with contextlib.suppress(OSError):  # already gone: nothing left to prune
             st = os.lstat(root / path)
             if not (stat.S_ISLNK(st.st_mode) or stat.S_ISREG(st.st_mode)):
@@ -182,8 +184,8 @@ def plan(
             result.conflicts.append(path)
             _seen(root, path, result.expected)  # `--force` takes over these bytes, not a later edit
     folders = {p.rpartition("/")[0] for p in [*result.outputs, *owned] if p != manifest.LOCK_PATH}
-    trees = [tree for target in targets for tree in TARGET_ROOTS.get(target, ())]
-    stale = safewrite.stale_temps(root, folders, guard=guard, trees=trees)
+    folders |= pending.folders(root)  # where a killed sync was writing (its sources gone since)
+    stale = safewrite.stale_temps(root, folders, guard=guard)
     result.deleted = sorted([*result.deleted, *stale])
     result.conflicts.sort()
     return result
@@ -278,10 +280,12 @@ def _carry_out(root: Path, result: RenderPlan, writes: list[str], deletions: lis
     def unchanged() -> None:
         for path in writes:
             _unchanged(root, path, result.expected)
-        # a sync killed during the renames leaves the old lock: the next one adopts these files
-        after = result.lock_after
-        pending.record(root, result.expected.get(manifest.LOCK_PATH),
-                       {p: after[p] for p in writes if p in after})  # fmt: skip
+
+    # before the first temporary file: a sync killed from here on leaves this record, and the
+    # next one looks there for its temporary files and adopts the files it renamed
+    after = result.lock_after
+    pending.record(root, result.expected.get(manifest.LOCK_PATH),
+                   {p: after.get(p) for p in writes if p != manifest.LOCK_PATH})  # fmt: skip
 
     with safewrite.Batch(root, guard=guard, check=unchanged) as batch:
         for path in writes:
