@@ -1224,7 +1224,9 @@ def test_a_git_configuration_that_includes_another_file_is_never_recorded(
     noop.validate_report(proj)
     noop.validate_report(proj)
     assert hits.count == 1  # recorded, then answered from the record
-    for text in ("[include]\n\tpath = extra\n", '  [IncludeIf "gitdir:~/"]\n\tpath = x\n'):
+    for text in ("[include]\n\tpath = extra\n", '  [IncludeIf "gitdir:~/"]\n\tpath = x\n',
+                 "\ufeff[include]\n\tpath = x\n", "[core][include]\n\tpath = x\n",
+                 "[core]\r[include]\n\tpath = x\n"):  # fmt: skip
         (home / ".gitconfig").write_text(text, encoding="utf-8")
         noop.validate_report(proj)
         noop.validate_report(proj)

@@ -194,7 +194,8 @@ def _git_paths(root: Path) -> list[str] | None:
     return out
 
 
-_INCLUDE = re.compile(rb"^[ \t]*\[[ \t]*include(if)?\b", re.IGNORECASE | re.MULTILINE)
+#: anywhere, not only at a line's start: git also reads `[core][include]`, a `\r` line end, a BOM
+_INCLUDE = re.compile(rb"\[\s*include", re.IGNORECASE)
 _CONFIG_NAMES = frozenset({"config", ".gitconfig", "gitconfig", "config.worktree"})
 
 
