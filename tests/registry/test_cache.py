@@ -282,6 +282,7 @@ def test_a_settled_racy_entry_is_confirmed_once_then_trusted(
     proj: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(cache, "RACY_NS", 50_000_000)  # the file's ctime cannot be set back
+    monkeypatch.setattr(cache, "FINE_RACY_NS", 50_000_000)
     rel = "registries/agents/example-agent.yaml"
     past = (proj / rel).stat().st_mtime_ns - 10 * cache.RACY_NS
     os.utime(proj / rel, ns=(past, past))
@@ -614,3 +615,32 @@ def test_a_shard_that_cannot_be_written_keeps_no_other_from_being_written(proj: 
     assert blocked.is_dir()
     assert mine.stat().st_mtime_ns != old  # written all the same
     same_as_cold(proj)
+
+
+def test_the_racy_window_is_a_tick_where_times_are_fine_and_two_seconds_where_whole(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An entry recorded half a second after its file's last change is trusted where the file
+    system keeps sub-second times (a copy made just before a cold load is not hashed again); with
+    whole-second times the same gap is racy."""
+    from types import SimpleNamespace
+
+    fine = SimpleNamespace(st_mtime_ns=1_500_000_001, st_ctime_ns=1_700_000_003)
+    whole = SimpleNamespace(st_mtime_ns=1_000_000_000, st_ctime_ns=2_000_000_000)
+    assert cache._window(fine) == cache.FINE_RACY_NS < cache._window(whole) == cache.RACY_NS
+    rel = "registries/agents/example-agent.yaml"
+    load(proj)
+    files = _entries(proj)
+    st_ = (proj / rel).stat()
+    files[rel][5] = max(st_.st_mtime_ns, st_.st_ctime_ns) + 500_000_000
+    _rewrite(proj, files)
+    confirmed: list[str] = []
+    real = cache.ParseCache._confirm
+
+    def spy(self: cache.ParseCache, entry: Any, path: Path, rel_: str, st: Any) -> bool:
+        confirmed.append(rel_)
+        return real(self, entry, path, rel_, st)
+
+    monkeypatch.setattr(cache.ParseCache, "_confirm", spy)
+    load(proj)
+    assert rel not in confirmed

@@ -4,8 +4,9 @@ Derived data under `.orkestra/registry-cache/`: the registry files are spread ov
 files by a hash of their path, so a change rewrites one shard, not the whole cache. A shard is
 rebuilt whenever it is missing, unreadable, malformed or from another version of Orkestra. An entry
 is keyed by the file's identity (size, mtime_ns, ctime_ns, inode, device); when the file's last change
-falls within `RACY_NS` of the moment the entry was recorded (a change in the same timestamp tick
-would keep the identity), the content's sha256 confirms it. An entry holds the file's plain parsed
+falls within `RACY_NS` (`FINE_RACY_NS` where times have sub-second precision) of the moment the
+entry was recorded (a change in the same timestamp tick would keep the identity), the content's
+sha256 confirms it. An entry holds the file's plain parsed
 data and its *ops*: the findings it raised and the entries it placed, replayed in the same order as
 a cold load so the result is identical; duplicates and every cross-reference check are recomputed
 by the caller. Two processes may load at once: each writes the shards it changed, each atomically,
@@ -36,8 +37,11 @@ OLD_CACHE = ".orkestra/registry-cache.json"
 SHARDS = 16
 #: bump when the entry layout or the meaning of ops changes
 SCHEMA = 1
-#: a file modified this close to when its entry was recorded is confirmed by content hash
+#: a file modified this close to when its entry was recorded is confirmed by content hash (on
+#: a file system that keeps whole seconds, or for a file whose times are whole)
 RACY_NS = 2_000_000_000
+#: the racy window where timestamps have sub-second precision: well above a kernel tick
+FINE_RACY_NS = 100_000_000
 
 #: where a replayed op may put things on the Registry (a hostile cache cannot reach elsewhere)
 PLACE_TARGETS = frozenset(
@@ -70,6 +74,13 @@ def _changed_at(st: os.stat_result) -> int:
     """When the file last changed: its mtime, or its ctime when later (an edit that set the
     old mtime back still moves the ctime, and within a tick keeps the rest of the identity)."""
     return max(st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _window(st: os.stat_result) -> int:
+    """How close to a change a recording is racy: `FINE_RACY_NS` where the file system keeps
+    sub-second times, `RACY_NS` where both times are whole seconds."""
+    coarse = st.st_mtime_ns % 1_000_000_000 == 0 and st.st_ctime_ns % 1_000_000_000 == 0
+    return RACY_NS if coarse else FINE_RACY_NS
 
 
 def digest(text: str) -> str:
@@ -163,7 +174,7 @@ class ParseCache:
         entry: list[Any] = self.files.get(rel)  # type: ignore[assignment]  # shape checked next
         if not _entry_ok(entry) or entry[:5] != identity(st):
             return None, st, seen
-        if _changed_at(st) + RACY_NS >= entry[5] and not self._confirm(entry, path, rel, st):
+        if _changed_at(st) + _window(st) >= entry[5] and not self._confirm(entry, path, rel, st):
             return None, st, seen
         return Hit(entry[7], entry[8]), st, seen
 
@@ -176,7 +187,7 @@ class ParseCache:
         if digest(text) != entry[6]:
             return False
         now = time.time_ns()
-        if _changed_at(st) + RACY_NS < now:  # settled now: later runs skip the hash
+        if _changed_at(st) + _window(st) < now:  # settled now: later runs skip the hash
             entry[5] = now
             self.dirty.add(shard_of(rel))
         return True

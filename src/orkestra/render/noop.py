@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from orkestra.core import forking, gcpause, jsonio
 from orkestra.core.errors import InputError, OrkestraError
-from orkestra.registry.cache import RACY_NS, identity
+from orkestra.registry.cache import FINE_RACY_NS, RACY_NS, identity
 
 if TYPE_CHECKING:
     from orkestra.registry.findings import Report
@@ -54,8 +54,6 @@ if TYPE_CHECKING:
 
 #: bump when the record's layout or meaning changes
 SCHEMA = 3
-#: the racy window where timestamps have sub-second precision: well above a kernel tick
-FINE_RACY_NS = 100_000_000
 FOLDER = ".orkestra"
 
 
