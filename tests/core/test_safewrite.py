@@ -176,11 +176,14 @@ def test_stale_temporary_files_of_dead_runs_are_removed(tmp_path: Path) -> None:
     mine = tmp_path / "a" / f".g.txt.orkestra-{os.getpid()}-0.tmp"  # a write in progress
     old = tmp_path / f".h.orkestra-{os.getpid()}-1.tmp"
     user = tmp_path / "a" / ".f.txt.tmp"  # not ours
-    for path in (dead, mine, old, user):
+    former = tmp_path / "a" / f".i.txt.orkestra-{os.getpid()}-2.tmp"  # our pid, before we began
+    for path in (dead, mine, old, user, former):
         path.write_text("x")
     os.utime(old, (1, 1))
+    began = safewrite._STARTED - 10  # a container's pid 1, killed, and the next sync is pid 1
+    os.utime(former, (began, began))
     removed = safewrite.clean_stale(tmp_path, ["a", tmp_path, "missing"])
-    assert sorted(removed) == [old.name, "a/" + dead.name]
+    assert sorted(removed) == [old.name, "a/" + dead.name, "a/" + former.name]
     assert not dead.exists() and not old.exists() and mine.exists() and user.exists()
 
 

@@ -628,6 +628,9 @@ def test_the_racy_window_is_a_tick_where_times_are_fine_and_two_seconds_where_wh
     fine = SimpleNamespace(st_mtime_ns=1_500_000_001, st_ctime_ns=1_700_000_003)
     whole = SimpleNamespace(st_mtime_ns=1_000_000_000, st_ctime_ns=2_000_000_000)
     assert cache._window(fine) == cache.FINE_RACY_NS < cache._window(whole) == cache.RACY_NS
+    fat = SimpleNamespace(st_mtime_ns=4_000_000_000, st_ctime_ns=1_700_000_003)  # 2 s mtime steps
+    set_back = SimpleNamespace(st_mtime_ns=1_000_000_000, st_ctime_ns=4_700_000_003)  # touch -d
+    assert cache._window(fat) == cache.RACY_NS and cache._window(set_back) == cache.FINE_RACY_NS
     rel = "registries/agents/example-agent.yaml"
     load(proj)
     files = _entries(proj)

@@ -1248,3 +1248,13 @@ def test_the_user_git_trusts_as_the_owner_is_in_the_key(
     monkeypatch.delenv("GIT_EXEC_PATH")
     monkeypatch.setenv("PATH", str(tmp_path))  # no git here
     assert noop.key(tmp_path) != before
+
+
+def test_the_racy_window_follows_the_granularity_of_the_latest_time() -> None:
+    """A FAT mtime moves in 2 s steps beside a fine creation time: two seconds. An mtime set
+    back to a whole second (`touch -d`) is followed by a fine ctime: a tick."""
+    fat = [10, 4_000_000_000, 1_700_000_003, 1, 1]
+    set_back = [10, 1_000_000_000, 4_000_000_003, 1, 1]
+    assert noop._racy(fat, 5_000_000_000) and not noop._racy(fat, 6_000_000_001)
+    assert not noop._racy(set_back, 4_500_000_000)
+    assert noop._racy(set_back, 4_050_000_000)

@@ -570,3 +570,40 @@ def test_a_damaged_record_of_writes_under_way_adopts_nothing(scaffold: Path) -> 
     write(scaffold, pending.PATH, json.dumps(good))
     assert sync(scaffold, mode="check").plan.conflicts == []  # the same record, whole: adopted
     assert (scaffold / rel).read_text() == "edited by hand\n"
+
+
+def test_a_second_kill_keeps_what_the_first_ones_record_adopted(scaffold: Path) -> None:
+    """Killed during the renames, then killed again before any: the files the first run
+    renamed, which the second had no need to rewrite, are still known as Orkestra's."""
+    _many(scaffold, 6)
+    sync(scaffold)
+    _many(scaffold, 6, prompt="Do it better.\n")
+    _killed_mid_renames(scaffold, 3)
+    _agent(scaffold, "extra")
+    _killed_mid_renames(scaffold, 0)
+    _many(scaffold, 6)  # back as it was
+    report = sync(scaffold, mode="check")
+    assert report.plan.conflicts == [] and len(report.plan.updated) == 3 + 1  # and the lock
+
+
+def test_a_temporary_file_not_stale_yet_keeps_its_folder_in_the_record(scaffold: Path) -> None:
+    """A killed run's temporary file whose pid is alive (reused) is not stale for a day; its
+    folder, in no plan, stays in the record after the next sync, so a later one removes it."""
+    from orkestra.core import safewrite
+    from orkestra.render import pending
+
+    sync(scaffold)
+    folder = scaffold / ".claude/skills/gone-skill"
+    folder.mkdir()
+    alive = folder / f".SKILL.md.orkestra-{os.getppid()}-1.tmp"  # a live process's pid
+    alive.write_text("half")
+    pending.record(scaffold, None, {".claude/skills/gone-skill/SKILL.md": None})
+    _agent(scaffold, "another")
+    sync(scaffold)  # writes, then clears the record: but not of that folder
+    assert alive.exists() and ".claude/skills/gone-skill" in pending.folders(scaffold)
+    day = time.time() - safewrite.STALE_SECONDS - 60
+    os.utime(alive, (day, day))
+    _agent(scaffold, "yet-another")
+    report = sync(scaffold)
+    assert ".claude/skills/gone-skill/" + alive.name in report.plan.deleted
+    assert not alive.exists() and not (scaffold / pending.PATH).exists()

@@ -460,6 +460,10 @@ def _folder(roots: tuple[Path, Path], folder: Path | str) -> str:
     return relative(roots[0], folder)
 
 
+#: when this process began writing (about): a temporary file with its pid made before is not its
+_STARTED = time.time()
+
+
 def _stale(pid: int, entry: os.DirEntry[str], now: float) -> bool:
     try:
         age = now - entry.stat(follow_symlinks=False).st_mtime
@@ -467,7 +471,9 @@ def _stale(pid: int, entry: os.DirEntry[str], now: float) -> bool:
         return False
     if age > STALE_SECONDS:
         return True
-    if pid == os.getpid() or os.name == "nt":  # no safe liveness probe on Windows: age only
+    if pid == os.getpid():  # ours, unless made before this process began (a container's pid 1)
+        return now - age < _STARTED - 1.0  # a tick's lag of file times is well inside the second
+    if os.name == "nt":  # no safe liveness probe on Windows: age only
         return False
     try:
         os.kill(pid, 0)

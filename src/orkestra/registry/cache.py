@@ -78,9 +78,10 @@ def _changed_at(st: os.stat_result) -> int:
 
 def _window(st: os.stat_result) -> int:
     """How close to a change a recording is racy: `FINE_RACY_NS` where the file system keeps
-    sub-second times, `RACY_NS` where both times are whole seconds."""
-    coarse = st.st_mtime_ns % 1_000_000_000 == 0 and st.st_ctime_ns % 1_000_000_000 == 0
-    return RACY_NS if coarse else FINE_RACY_NS
+    sub-second times, `RACY_NS` where the time of the last change is whole seconds (a FAT mtime
+    moves in 2 s steps beside a fine creation time; an mtime set back to a whole second is
+    followed by a fine ctime)."""
+    return RACY_NS if _changed_at(st) % 1_000_000_000 == 0 else FINE_RACY_NS
 
 
 def digest(text: str) -> str:

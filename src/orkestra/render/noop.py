@@ -542,13 +542,14 @@ def _well_formed(data: Any) -> bool:
 def _racy(ident: Any, start: int) -> bool:
     """True when a file changed so close to the recording that a later edit may keep its stat:
     within `FINE_RACY_NS` where the file system keeps sub-second times (the kernel's clock lags
-    by up to a tick), within `RACY_NS` where it keeps whole seconds (or this one was whole)."""
+    by up to a tick), within `RACY_NS` where it keeps whole seconds (the later time is whole)."""
     if isinstance(ident, list) and len(ident) == 4 and all(type(i) is int for i in ident):
         return False  # a folder's mode, owner and inode: no timestamp to race
     if isinstance(ident, list) and len(ident) in (5, 6, 10) and all(type(i) is int for i in ident):
         for times in (ident[1:3], ident[6:8]):  # the file's, then a link's target's
-            coarse = all(t % 1_000_000_000 == 0 for t in times)
-            if times and max(times) + (RACY_NS if coarse else FINE_RACY_NS) >= start:
+            latest = max(times) if times else 0  # its granularity decides (FAT: a 2 s mtime)
+            coarse = latest % 1_000_000_000 == 0
+            if times and latest + (RACY_NS if coarse else FINE_RACY_NS) >= start:
                 return True
         return False
     return ident not in (None, 0)  # a malformed entry never vouches for anything

@@ -8,8 +8,10 @@ temporary file, a sync `record`s (durably) `.orkestra/pending-writes.json`: the 
 the plan read it, and each file it is about to write, an owned one with its target and the
 sha256 of its new bytes. The next sync looks for stale temporary files in their `folders`, and
 `adopt`s such an owned file as Orkestra's when the lock is still the one read then and the file
-holds exactly those new bytes; `clear` removes the record once the lock (whole or partial) is
-written. An entry outside its target's output roots is never adopted
+holds exactly those new bytes. A later killed sync's record keeps what this one adopted (the lock
+does not list it yet) and the folders still holding a temporary file; `clear`, once the lock
+(whole or partial) is written, keeps only those folders (a temporary file whose pid is alive is
+not stale yet) or removes the record. An entry outside its target's output roots is never adopted
 (`render_lock.entry_problem`), the same rule as for the lock: this record, in the project's own
 derived folder, can claim no more than the lock can.
 """
@@ -17,8 +19,10 @@ derived folder, can claim no more than the lock can.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from orkestra.core import jsonio, safewrite
 from orkestra.core.errors import InputError, OrkestraError
@@ -31,14 +35,19 @@ VERSION = 1
 
 def record(root: Path, lock: str | None, files: Mapping[str, Entry | None]) -> None:
     """Before the first temporary file: `lock` is the sha256 of the lock the plan read (None:
-    there was none), `files` the files about to be written, each owned one with its entry in
-    the new lock. Best effort: when it cannot be written, a killed sync leaves what it did."""
+    there was none), `files` the files about to be written (and those adopted from an earlier
+    killed sync, which this one may not rewrite), each owned one with its entry. The previous
+    record's paths whose folders still hold a temporary file are kept too (one not stale yet,
+    its pid alive: it is looked at again later). Best effort: when it cannot be written, a
+    killed sync leaves what it did."""
+    entries: dict[str, Entry | None] = dict.fromkeys(_waiting(root))
+    entries.update(files)
     body = {
         "version": VERSION,
         "lock": lock or "",
         "files": {
             p: [e.target, e.sha256] if e is not None and e.sha256 else None
-            for p, e in sorted(files.items())
+            for p, e in sorted(entries.items())
         },
     }
     text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
@@ -48,8 +57,40 @@ def record(root: Path, lock: str | None, files: Mapping[str, Entry | None]) -> N
         return
 
 
+def _waiting(root: Path) -> list[str]:
+    """The previous record's paths (within `folders`) whose folder still holds a temporary file."""
+    from orkestra.core.safewrite import TEMP_RE
+
+    found = _read(root)
+    if found is None:
+        return []
+    safe = folders(root)
+    holding: dict[str, bool] = {}
+    kept: list[str] = []
+    for rel in found[2]:
+        folder = rel.rpartition("/")[0]
+        if folder not in holding:
+            holding[folder] = folder in safe and _holds_temporary(root, folder, TEMP_RE)
+        if holding[folder]:
+            kept.append(rel)
+    return kept
+
+
+def _holds_temporary(root: Path, folder: str, pattern: Any) -> bool:
+    try:
+        with os.scandir(f"{root}/{folder}" if folder else root) as entries:
+            return any(pattern.match(e.name) for e in entries)
+    except OSError:
+        return False
+
+
 def clear(root: Path) -> None:
-    """Once the lock records what the renames did: the record is of no use any more."""
+    """Once the lock records what the renames did: nothing is left to adopt. The record stays
+    only for the folders that still hold a temporary file not stale yet (its pid alive), so a
+    later sync looks there again."""
+    if _waiting(root):
+        record(root, None, {})  # no lock of its own: adopts nothing
+        return
     try:
         safewrite.remove_file(root, PATH)
     except (OSError, OrkestraError):
