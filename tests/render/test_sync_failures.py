@@ -607,3 +607,22 @@ def test_a_temporary_file_not_stale_yet_keeps_its_folder_in_the_record(scaffold:
     report = sync(scaffold)
     assert ".claude/skills/gone-skill/" + alive.name in report.plan.deleted
     assert not alive.exists() and not (scaffold / pending.PATH).exists()
+
+
+def test_a_sync_after_no_kill_looks_in_no_folder_for_the_record(
+    scaffold: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Clearing the record after a whole write looks only at folders kept from an earlier
+    record, not at every folder the sync wrote into (thousands on a cold sync)."""
+    from orkestra.render import pending
+
+    real, looked = pending._holds_temporary, []
+
+    def spy(root: Path, folder: str, pattern: Any) -> bool:
+        looked.append(folder)
+        return real(root, folder, pattern)
+
+    monkeypatch.setattr(pending, "_holds_temporary", spy)
+    _many(scaffold, 20)
+    sync(scaffold)
+    assert looked == [] and not (scaffold / pending.PATH).exists()

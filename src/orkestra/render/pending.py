@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,18 +38,36 @@ def record(root: Path, lock: str | None, files: Mapping[str, Entry | None]) -> N
     """Before the first temporary file: `lock` is the sha256 of the lock the plan read (None:
     there was none), `files` the files about to be written (and those adopted from an earlier
     killed sync, which this one may not rewrite), each owned one with its entry. The previous
-    record's paths whose folders still hold a temporary file are kept too (one not stale yet,
-    its pid alive: it is looked at again later). Best effort: when it cannot be written, a
-    killed sync leaves what it did."""
-    entries: dict[str, Entry | None] = dict.fromkeys(_waiting(root))
-    entries.update(files)
+    record's paths whose folders still hold a temporary file are kept too, as `waiting` (one
+    not stale yet, its pid alive: it is looked at again later). Best effort: when it cannot be
+    written, a killed sync leaves what it did."""
+    waiting = _holding(root, _read(root), everything=True)
+    _write(root, lock or "", {**dict.fromkeys(waiting), **files}, waiting)
+
+
+def clear(root: Path) -> None:
+    """Once the lock records what the renames did: nothing is left to adopt. The record stays
+    only for the `waiting` folders that still hold a temporary file not stale yet, so a later
+    sync looks there again."""
+    waiting = _holding(root, _read(root), everything=False)
+    if waiting:
+        _write(root, "", dict.fromkeys(waiting), waiting)  # no lock of its own: adopts nothing
+        return
+    try:
+        safewrite.remove_file(root, PATH)
+    except (OSError, OrkestraError):
+        return
+
+
+def _write(root: Path, lock: str, files: Mapping[str, Entry | None], waiting: list[str]) -> None:
     body = {
         "version": VERSION,
-        "lock": lock or "",
+        "lock": lock,
         "files": {
             p: [e.target, e.sha256] if e is not None and e.sha256 else None
-            for p, e in sorted(entries.items())
+            for p, e in sorted(files.items())
         },
+        "waiting": sorted(waiting),
     }
     text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
     try:
@@ -57,20 +76,21 @@ def record(root: Path, lock: str | None, files: Mapping[str, Entry | None]) -> N
         return
 
 
-def _waiting(root: Path) -> list[str]:
-    """The previous record's paths (within `folders`) whose folder still holds a temporary file."""
+def _holding(root: Path, found: _Record | None, *, everything: bool) -> list[str]:
+    """The paths of record `found` (all of them, or only its `waiting` ones) whose folder, inside
+    the project and outside `.git/`, still holds a temporary file."""
     from orkestra.core.safewrite import TEMP_RE
 
-    found = _read(root)
     if found is None:
         return []
-    safe = folders(root)
     holding: dict[str, bool] = {}
     kept: list[str] = []
-    for rel in found[2]:
-        folder = rel.rpartition("/")[0]
+    for rel in found.paths if everything else found.waiting:
+        folder = _folder(rel)
+        if folder is None:
+            continue
         if folder not in holding:
-            holding[folder] = folder in safe and _holds_temporary(root, folder, TEMP_RE)
+            holding[folder] = _holds_temporary(root, folder, TEMP_RE)
         if holding[folder]:
             kept.append(rel)
     return kept
@@ -84,31 +104,21 @@ def _holds_temporary(root: Path, folder: str, pattern: Any) -> bool:
         return False
 
 
-def clear(root: Path) -> None:
-    """Once the lock records what the renames did: nothing is left to adopt. The record stays
-    only for the folders that still hold a temporary file not stale yet (its pid alive), so a
-    later sync looks there again."""
-    if _waiting(root):
-        record(root, None, {})  # no lock of its own: adopts nothing
-        return
-    try:
-        safewrite.remove_file(root, PATH)
-    except (OSError, OrkestraError):
-        return
-
-
 def folders(root: Path) -> set[str]:
     """The folders of the files a killed sync was writing (none when there is no record)."""
     found = _read(root)
-    out: set[str] = set()
-    for rel in [] if found is None else found[2]:
-        try:  # a damaged record names nothing outside the project, nothing in `.git/`
-            safewrite.check_relative(rel)
-        except OrkestraError:
-            continue
-        if protected_part(rel) is None:
-            out.add(rel.rpartition("/")[0])
-    return out
+    out = (_folder(rel) for rel in ([] if found is None else found.paths))
+    return {folder for folder in out if folder is not None}
+
+
+def _folder(rel: str) -> str | None:
+    """The folder of a recorded path; None for one outside the project or in `.git/` (a damaged
+    record names nothing there)."""
+    try:
+        safewrite.check_relative(rel)
+    except OrkestraError:
+        return None
+    return rel.rpartition("/")[0] if protected_part(rel) is None else None
 
 
 def adopt(
@@ -120,7 +130,7 @@ def adopt(
     found = _read(root)
     if found is None:
         return owned
-    lock, files, _ = found
+    lock, files = found.lock, found.owned
     if (disk_digest(root, LOCK_PATH) or "") != lock:
         return owned  # the lock changed since (a later sync, a checkout): it says who owns what
     adopted = dict(owned)
@@ -131,9 +141,17 @@ def adopt(
     return adopted
 
 
-def _read(root: Path) -> tuple[str, dict[str, tuple[str, str]], list[str]] | None:
-    """(the lock's sha256, owned path -> (target, sha256), every path) as recorded; None when
-    there is no record or it is not one (a damaged record adopts nothing)."""
+@dataclass(frozen=True)
+class _Record:
+    lock: str  #: the lock's sha256 as read ("" when none)
+    owned: dict[str, tuple[str, str]]  #: owned path -> (target, sha256 of its new bytes)
+    paths: list[str]  #: every path recorded
+    waiting: list[str]  #: paths kept from an earlier record: their folders held a temporary file
+
+
+def _read(root: Path) -> _Record | None:
+    """The record as written; None when there is none or it is not one (a damaged record adopts
+    nothing)."""
     path = root / PATH
     try:
         data = jsonio.loads_derived(jsonio.read_text(path, follow=False), source=str(path))
@@ -141,10 +159,10 @@ def _read(root: Path) -> tuple[str, dict[str, tuple[str, str]], list[str]] | Non
         return None
     if not isinstance(data, dict) or data.get("version") != VERSION:
         return None
-    lock, files = data.get("lock"), data.get("files")
-    if not isinstance(lock, str) or not isinstance(files, dict):
+    lock, files, waiting = data.get("lock"), data.get("files"), data.get("waiting", [])
+    if not isinstance(lock, str) or not isinstance(files, dict) or not isinstance(waiting, list):
         return None
-    out: dict[str, tuple[str, str]] = {}
+    owned: dict[str, tuple[str, str]] = {}
     for rel, item in files.items():
         if (
             isinstance(item, list)
@@ -152,8 +170,9 @@ def _read(root: Path) -> tuple[str, dict[str, tuple[str, str]], list[str]] | Non
             and all(isinstance(x, str) for x in item)
             and len(item[1]) == 64
         ):
-            out[rel] = (item[0], item[1])
-    return lock, out, [str(rel) for rel in files]
+            owned[rel] = (item[0], item[1])
+    paths = [str(rel) for rel in files]
+    return _Record(lock, owned, paths, [w for w in waiting if isinstance(w, str) and w in files])
 
 
 __all__ = ["PATH", "adopt", "clear", "folders", "record"]
