@@ -400,6 +400,31 @@ def test_an_interrupt_between_the_steps_of_a_commit_leaves_no_temporary_file(
     assert files(tmp_path) == {f"d/{n}.txt": str(n).encode() for n in range(len(renames))}
 
 
+def test_a_failed_batch_removes_the_folders_it_made_and_keeps_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk halfway: the thousands of folders the batch made for its files do not stay
+    behind empty; a folder that was there, or that holds a file meanwhile, is kept."""
+    (tmp_path / "there").mkdir()
+    real, calls = os.fsync, []
+
+    def full_disk(fd: int) -> None:
+        calls.append(fd)
+        if len(calls) == 30:
+            raise OSError(28, "No space left on device")
+        real(fd)
+
+    monkeypatch.setattr(safewrite.os, "fsync", full_disk)
+    with pytest.raises(WriteFailed), safewrite.Batch(tmp_path) as batch:
+        for n in range(50):
+            batch.file(f"deep/{n}/inner/x.txt", str(n))
+        batch.file("there/x.txt", "x")
+        batch.file("kept/x.txt", "x")
+        (tmp_path / "kept" / "users.txt").write_text("mine")
+    folders = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_dir())
+    assert folders == ["kept", "there"] and files(tmp_path) == {"kept/users.txt": b"mine"}
+
+
 def test_a_second_interrupt_while_temporary_files_are_removed_removes_the_rest(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

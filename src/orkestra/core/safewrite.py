@@ -224,6 +224,7 @@ class Batch:
         self.writing: dict[str, Future[None]] = {}
         self.pool: ThreadPoolExecutor | None = None
         self.folders: set[str] = set()  # folders this batch made or found
+        self.made: list[str] = []  # folders this batch made, parents first (`discard`)
 
     def file(
         self, path: Path | str, data: bytes | str, *, mode: int | None = None,
@@ -236,6 +237,7 @@ class Batch:
         payload = data.encode("utf-8") if isinstance(data, str) else data
         chosen = mode if mode is not None else _mode(_lstat(full), None)
         if len(self.staged) + 1 < _POOL_FROM:
+            self._folder(full, rel)
             tmp = _stage(full, rel, lambda t: _fill(t, payload, chosen, durable=False))
             self.staged.append((tmp, full, rel, True))
         else:
@@ -244,24 +246,40 @@ class Batch:
     def _submit(self, full: str, rel: str, payload: bytes, mode: int) -> None:
         """The temporary file for `full`, written and fsynced in a thread; its folder is made
         here first, in the caller's order (a failure names `rel` at once)."""
-        folder = full.rpartition("/")[0]
-        tmp = _temp_name(full)
-        if folder not in self.folders:
-            try:  # one mkdir when its parent is known (a file there fails the write: named)
-                if folder.rpartition("/")[0] in self.folders:
-                    with contextlib.suppress(FileExistsError):
-                        os.mkdir(folder)  # noqa: PTH102
-                else:
-                    os.makedirs(folder, exist_ok=True)  # noqa: PTH103
-            except BaseException as exc:
-                _failed(tmp, rel, exc)
-            self.folders.update((folder, folder.rpartition("/")[0]))  # and its parent
+        tmp = self._folder(full, rel)
         if self.pool is None:
             from concurrent.futures import ThreadPoolExecutor
 
             self.pool = ThreadPoolExecutor(FSYNC_THREADS)
         self.staged.append((tmp, full, rel, True))  # first: `discard` removes it whatever comes
         self.writing[tmp] = self.pool.submit(_fill, tmp, payload, mode, True)
+
+    def _folder(self, full: str, rel: str) -> str:
+        """Make the folder of `full` unless this batch knows it (one mkdir when its parent is
+        known; a file there fails the write, named); the folders made are listed, for `discard`
+        to remove again. Returns the temporary name for `full`."""
+        folder = full.rpartition("/")[0]
+        tmp = _temp_name(full)
+        if folder in self.folders:
+            return tmp
+        try:
+            if folder.rpartition("/")[0] in self.folders:
+                try:
+                    os.mkdir(folder)  # noqa: PTH102
+                    self.made.append(folder)
+                except FileExistsError:
+                    pass
+            else:
+                missing, at = [], folder
+                while at and at != str(self.root) and not os.path.lexists(at):
+                    missing.append(at)
+                    at = at.rpartition("/")[0]
+                os.makedirs(folder, exist_ok=True)  # noqa: PTH103
+                self.made += reversed(missing)
+        except BaseException as exc:
+            _failed(tmp, rel, exc)
+        self.folders.update((folder, folder.rpartition("/")[0]))  # and its parent
+        return tmp
 
     def link(self, path: Path | str, target: str) -> None:
         """Stage a symlink `path` -> `target` (an owned link or file there is replaced)."""
@@ -343,15 +361,19 @@ class Batch:
 
     def discard(self) -> None:
         """Remove every staged temporary file once no thread writes any (an interrupt meanwhile
-        is raised after that); no target is touched."""
+        is raised after that), then the folders the batch made that are left empty; no target
+        is touched."""
         interrupted = self._stop_writing()
         staged, self.staged, self.writing = self.staged, [], {}
+        made, self.made = self.made, []
+        steps = [(os.unlink, t[0]) for t in staged] + [(os.rmdir, f) for f in reversed(made)]
         done = 0
         for _ in range(1000):  # bounded; a second Ctrl-C must not leave the rest behind
             try:
-                while done < len(staged):
-                    with contextlib.suppress(OSError):  # gone already: renamed, or removed
-                        os.unlink(staged[done][0])  # noqa: PTH108
+                while done < len(steps):
+                    act, path = steps[done]
+                    with contextlib.suppress(OSError):  # gone already, or a folder not empty
+                        act(path)
                     done += 1
                 break
             except BaseException as exc:
