@@ -279,19 +279,24 @@ def test_a_big_batch_writes_its_files_in_threads_and_renames_them_in_order(
     assert files(tmp_path) == {name: Path(name).name.split(".")[0].encode() for name in names}
 
 
-def test_a_write_failing_in_a_thread_writes_nothing_and_names_its_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    (tmp_path / "keep.txt").write_text("old")
+def _full_disk_at(monkeypatch: pytest.MonkeyPatch, call: int) -> None:
+    """The disk fills up at the `call`th fsync."""
     real, calls = os.fsync, []
 
     def full_disk(fd: int) -> None:
         calls.append(fd)
-        if len(calls) == 30:
+        if len(calls) == call:
             raise OSError(28, "No space left on device")
         real(fd)
 
     monkeypatch.setattr(safewrite.os, "fsync", full_disk)
+
+
+def test_a_write_failing_in_a_thread_writes_nothing_and_names_its_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "keep.txt").write_text("old")
+    _full_disk_at(monkeypatch, 30)
     with (
         pytest.raises(WriteFailed, match="No space left") as caught,
         safewrite.Batch(tmp_path) as batch,
@@ -406,15 +411,7 @@ def test_a_failed_batch_removes_the_folders_it_made_and_keeps_the_others(
     """A full disk halfway: the thousands of folders the batch made for its files do not stay
     behind empty; a folder that was there, or that holds a file meanwhile, is kept."""
     (tmp_path / "there").mkdir()
-    real, calls = os.fsync, []
-
-    def full_disk(fd: int) -> None:
-        calls.append(fd)
-        if len(calls) == 30:
-            raise OSError(28, "No space left on device")
-        real(fd)
-
-    monkeypatch.setattr(safewrite.os, "fsync", full_disk)
+    _full_disk_at(monkeypatch, 30)
     with pytest.raises(WriteFailed), safewrite.Batch(tmp_path) as batch:
         for n in range(50):
             batch.file(f"deep/{n}/inner/x.txt", str(n))
