@@ -540,10 +540,10 @@ def test_the_record_of_writes_under_way_claims_nothing_the_lock_could_not(
     claims = {"README.md": manifest.Entry("claude", manifest.digest(b"# Mine\n")),
               ".claude/agents/agent-000.md": manifest.Entry("claude",
                                                             manifest.digest(b"edited by hand\n"))}  # fmt: skip
-    pending.record(scaffold, "0" * 64, claims)  # another lock than this one
+    pending.record(scaffold, "0" * 64, {}, claims)  # another lock than this one
     with pytest.raises(ConflictError):
         sync(scaffold)
-    pending.record(scaffold, manifest.digest(lock), claims)
+    pending.record(scaffold, manifest.digest(lock), {}, claims)
     (scaffold / "registries/agents/agent-001.yaml").unlink()
     report = sync(scaffold)  # the agent file is adopted (its bytes are the recorded ones)
     assert ".claude/agents/agent-000.md" in report.plan.updated
@@ -597,7 +597,7 @@ def test_a_temporary_file_not_stale_yet_keeps_its_folder_in_the_record(scaffold:
     folder.mkdir()
     alive = folder / f".SKILL.md.orkestra-{os.getppid()}-1.tmp"  # a live process's pid
     alive.write_text("half")
-    pending.record(scaffold, None, {".claude/skills/gone-skill/SKILL.md": None})
+    pending.record(scaffold, None, {}, {".claude/skills/gone-skill/SKILL.md": None})
     _agent(scaffold, "another")
     sync(scaffold)  # writes, then clears the record: but not of that folder
     assert alive.exists() and ".claude/skills/gone-skill" in pending.folders(scaffold)
@@ -614,15 +614,16 @@ def test_a_sync_after_no_kill_looks_in_no_folder_for_the_record(
 ) -> None:
     """Clearing the record after a whole write looks only at folders kept from an earlier
     record, not at every folder the sync wrote into (thousands on a cold sync)."""
+    from orkestra.core import safewrite
     from orkestra.render import pending
 
-    real, looked = pending._holds_temporary, []
+    real, looked = safewrite.holds_temporary, []
 
-    def spy(root: Path, folder: str, pattern: Any) -> bool:
+    def spy(folder: str) -> bool:
         looked.append(folder)
-        return real(root, folder, pattern)
+        return real(folder)
 
-    monkeypatch.setattr(pending, "_holds_temporary", spy)
+    monkeypatch.setattr(safewrite, "holds_temporary", spy)
     _many(scaffold, 20)
     sync(scaffold)
     assert looked == [] and not (scaffold / pending.PATH).exists()

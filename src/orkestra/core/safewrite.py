@@ -461,6 +461,16 @@ def stale_temps(
     return sorted(found)
 
 
+def holds_temporary(folder: str) -> bool:
+    """True when `folder` holds a write's temporary file, stale or not (False when it cannot
+    be listed)."""
+    try:
+        with os.scandir(folder) as entries:
+            return any(TEMP_RE.match(entry.name) for entry in entries)
+    except (OSError, ValueError):  # ValueError: a NUL in the path
+        return False
+
+
 def _stale_names(entries: Iterable[os.DirEntry[str]], now: float) -> list[str]:
     names = []
     for entry in entries:

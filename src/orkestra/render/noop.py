@@ -672,16 +672,10 @@ def _expected(
 def _temporaries(root: Path, listed: list[str]) -> bool:
     """True when a listed folder holds a write's temporary file: sync deletes it once its writer
     is gone or it is a day old, which no stat of it vouches for."""
-    from orkestra.core.safewrite import TEMP_RE
+    from orkestra.core.safewrite import holds_temporary
 
-    for rel in listed:
-        try:
-            with os.scandir(rel if rel.startswith(os.sep) else f"{root}{os.sep}{rel}") as entries:
-                if any(TEMP_RE.match(entry.name) for entry in entries):
-                    return True
-        except (OSError, ValueError):
-            continue
-    return False
+    return any(holds_temporary(rel if rel.startswith(os.sep) else f"{root}{os.sep}{rel}")
+               for rel in listed)  # fmt: skip
 
 
 def _evidence(reg: Registry) -> list[str] | None:

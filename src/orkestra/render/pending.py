@@ -19,37 +19,45 @@ derived folder, can claim no more than the lock can.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from orkestra.core import jsonio, safewrite
 from orkestra.core.errors import InputError, OrkestraError
 from orkestra.registry.render_lock import protected_part
-from orkestra.render.manifest import LOCK_PATH, Entry, disk_digest
+from orkestra.render.manifest import LOCK_PATH, Entry, disk_digest, load
 
 PATH = ".orkestra/pending-writes.json"
 VERSION = 1
 
 
-def record(root: Path, lock: str | None, files: Mapping[str, Entry | None]) -> None:
+def record(
+    root: Path, lock: str | None, owned: Mapping[str, Entry], files: Mapping[str, Entry | None]
+) -> None:
     """Before the first temporary file: `lock` is the sha256 of the lock the plan read (None:
-    there was none), `files` the files about to be written (and those adopted from an earlier
-    killed sync, which this one may not rewrite), each owned one with its entry. The previous
+    there was none), `owned` what the plan took as Orkestra's (the lock's entries and those
+    `adopt`ed: these, which the lock does not list yet and this sync may not rewrite, are kept),
+    `files` the files about to be written, each owned one with its new entry. The previous
     record's paths whose folders still hold a temporary file are kept too, as `waiting` (one
     not stale yet, its pid alive: it is looked at again later). Best effort: when it cannot be
     written, a killed sync leaves what it did."""
-    waiting = _holding(root, _read(root), everything=True)
-    _write(root, lock or "", {**dict.fromkeys(waiting), **files}, waiting)
+    found = _read(root)
+    waiting = _holding(root, [] if found is None else found.paths)
+    try:
+        listed = load(root)
+    except InputError:  # unreadable: the plan could not have read it, nothing was adopted
+        listed = {}
+    adopted = {p: e for p, e in owned.items() if listed.get(p) != e}
+    _write(root, lock or "", {**dict.fromkeys(waiting), **adopted, **files}, waiting)
 
 
 def clear(root: Path) -> None:
     """Once the lock records what the renames did: nothing is left to adopt. The record stays
     only for the `waiting` folders that still hold a temporary file not stale yet, so a later
     sync looks there again."""
-    waiting = _holding(root, _read(root), everything=False)
+    found = _read(root)
+    waiting = _holding(root, [] if found is None else found.waiting)
     if waiting:
         _write(root, "", dict.fromkeys(waiting), waiting)  # no lock of its own: adopts nothing
         return
@@ -76,32 +84,20 @@ def _write(root: Path, lock: str, files: Mapping[str, Entry | None], waiting: li
         return
 
 
-def _holding(root: Path, found: _Record | None, *, everything: bool) -> list[str]:
-    """The paths of record `found` (all of them, or only its `waiting` ones) whose folder, inside
-    the project and outside `.git/`, still holds a temporary file."""
-    from orkestra.core.safewrite import TEMP_RE
-
-    if found is None:
-        return []
+def _holding(root: Path, paths: list[str]) -> list[str]:
+    """Those of a record's `paths` whose folder, inside the project and outside `.git/`, still
+    holds a temporary file."""
     holding: dict[str, bool] = {}
     kept: list[str] = []
-    for rel in found.paths if everything else found.waiting:
+    for rel in paths:
         folder = _folder(rel)
         if folder is None:
             continue
         if folder not in holding:
-            holding[folder] = _holds_temporary(root, folder, TEMP_RE)
+            holding[folder] = safewrite.holds_temporary(f"{root}/{folder}" if folder else str(root))
         if holding[folder]:
             kept.append(rel)
     return kept
-
-
-def _holds_temporary(root: Path, folder: str, pattern: Any) -> bool:
-    try:
-        with os.scandir(f"{root}/{folder}" if folder else root) as entries:
-            return any(pattern.match(e.name) for e in entries)
-    except OSError:
-        return False
 
 
 def folders(root: Path) -> set[str]:

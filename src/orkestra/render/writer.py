@@ -22,7 +22,6 @@ from orkestra.core import safewrite
 from orkestra.core.errors import (
     ChangedOnDisk,
     ConflictError,
-    InputError,
     OrkestraError,
     UnsafePathError,
     WriteFailed,
@@ -284,15 +283,8 @@ def _carry_out(root: Path, result: RenderPlan, writes: list[str], deletions: lis
 
     # before the first temporary file: a sync killed from here on leaves this record, and the
     # next one looks there for its temporary files and adopts the files it renamed
-    # (with the files adopted from an earlier killed sync: the lock does not list them yet)
-    after = result.lock_after
-    try:
-        read = manifest.load(root)
-    except InputError:  # unreadable: nothing was adopted (the plan could not have read it)
-        read = {}
-    adopted = {p: e for p, e in result.lock_before.items() if read.get(p) != e}
-    writing = {p: after.get(p) for p in writes if p != manifest.LOCK_PATH}
-    pending.record(root, result.expected.get(manifest.LOCK_PATH), {**adopted, **writing})
+    writing = {p: result.lock_after.get(p) for p in writes if p != manifest.LOCK_PATH}
+    pending.record(root, result.expected.get(manifest.LOCK_PATH), result.lock_before, writing)
 
     with safewrite.Batch(root, guard=guard, check=unchanged) as batch:
         for path in writes:
