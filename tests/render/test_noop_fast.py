@@ -439,7 +439,7 @@ def test_recording_runs_with_the_collector_paused(
     monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
     seen: list[bool] = []
     real = noop.save
-    monkeypatch.setattr(noop, "save", lambda *a: (seen.append(gc.isenabled()), real(*a)))
+    monkeypatch.setattr(noop, "save", lambda *a, **k: (seen.append(gc.isenabled()), real(*a, **k)))
     noop.validate_report(proj)
     noop.sync_result(proj, "check")
     assert seen == [False, False]

@@ -120,18 +120,20 @@ class Hit:
 class ParseCache:
     """The parse cache of one project, read once per load and written back if anything changed."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, shards: set[int] | None = None) -> None:
         self.root = root
         self.version = stamp()
         #: the shards to write back: an entry in them was added, changed or dropped
         self.dirty: set[int] = set()
         self.used: set[str] = set()
         self.usable = _inside(root)
+        #: the shards read (None: all of them, a whole load: entries not used are dropped)
+        self.shards = shards
         self.files: dict[str, Any] = self._read() if self.usable else {}
 
     def _read(self) -> dict[str, Any]:
         files: dict[str, Any] = {}
-        for shard in range(SHARDS):
+        for shard in range(SHARDS) if self.shards is None else sorted(self.shards):
             entries = self._shard(shard)
             if entries is None:  # missing, unreadable, corrupt or another version's: rebuilt
                 self.dirty.add(shard)
@@ -217,7 +219,7 @@ class ParseCache:
         The cache is an optimisation: when `.orkestra/` cannot be written (a read-only
         checkout), loading still succeeded and the next run simply parses again.
         """
-        for rel in set(self.files) - self.used:
+        for rel in set(self.files) - self.used if self.shards is None else ():
             del self.files[rel]
             self.dirty.add(shard_of(rel))
         if not (self.dirty and self.usable):

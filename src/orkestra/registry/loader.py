@@ -701,6 +701,19 @@ def load(root: Path, *, lazy_models: bool = False, use_cache: bool = True) -> Re
     return loader.reg
 
 
+def agent_file(root: Path, rel: str) -> tuple[Registry, Any, Any]:
+    """One agent file (`registries/agents/<name>.yaml`) loaded as `load` loads it, through its
+    parse cache shard alone: (the registry it makes on its own: its agent, where it is, its load
+    findings; the file's cache entry before; after). An entry is `[size, mtime_ns, ctime_ns,
+    inode, device, seen, sha256, data, ops]` (`registry.cache`); None when there is none."""
+    loader = _Loader(root, use_cache=False)
+    cache = loader.cache = parse_cache.ParseCache(root, {parse_cache.shard_of(rel)})
+    before = cache.files.get(rel)
+    loader.unit(root / rel, loader._named("Agent", "agent", "agents", slug_ok=False))
+    cache.save()
+    return loader.reg, before, cache.files.get(rel)
+
+
 def _load_kinds(loader: _Loader) -> None:
     for kind in (
         loader.config,

@@ -224,18 +224,29 @@ def dumps(
 ) -> bytes:
     """Deterministic lock content for `files` and the MCP server entries written into shared
     config files (`servers`: path -> server name -> sha256 of the entry; left out when none)."""
-    body: dict[str, object] = {
-        "generator": "orkestra",
-        "version": VERSION,
-        "files": {
-            path: {"target": entry.target, "sha256": entry.sha256}
-            for path, entry in sorted(files.items())
-        },
-    }
+    head = json.dumps({"generator": "orkestra", "version": VERSION}, indent=2)[:-2]
+    parts = [head, ',\n  "files": ', _files_text(files)]
     kept = {p: dict(sorted(n.items())) for p, n in sorted((servers or {}).items()) if n}
-    if kept:
-        body["mcp_servers"] = kept
-    return (json.dumps(body, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    if kept:  # small: the standard encoder, indented one level more
+        nested = json.dumps(kept, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+        parts += [',\n  "mcp_servers": ', nested]
+    parts.append("\n}\n")
+    return "".join(parts).encode("utf-8")
+
+
+def _files_text(files: Mapping[str, Entry]) -> str:
+    """The `files` object as `json.dumps(..., indent=2, ensure_ascii=False)` writes it one level
+    down, one f-string per entry (the standard encoder's indented mode is pure Python: 70 ms for
+    6,000 entries)."""
+    if not files:
+        return "{}"
+    quote = json.encoder.encode_basestring  # what ensure_ascii=False quotes strings with
+    items = [
+        f'    {quote(path)}: {{\n      "target": {quote(entry.target)},\n      "sha256": '
+        f"{'null' if entry.sha256 is None else quote(entry.sha256)}\n    }}"
+        for path, entry in sorted(files.items())
+    ]
+    return "{\n" + ",\n".join(items) + "\n  }"
 
 
 def load_servers(root: Path) -> dict[str, dict[str, str]]:

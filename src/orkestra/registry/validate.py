@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from orkestra.core import gcpause
 from orkestra.core.clock import today
@@ -21,6 +22,9 @@ from orkestra.registry.models.common import bidi_controls
 from orkestra.registry.models.skills import REQUIRED_SECTIONS, SPEC_KEYS, trigger_phrase
 from orkestra.registry.package_rules import package_patterns
 from orkestra.registry.registry import Location, Registry, SkillEntry
+
+if TYPE_CHECKING:
+    from orkestra.registry.models import Agent
 from orkestra.registry.render_rules import (
     claude_md_target,
     lock_entries,
@@ -83,12 +87,20 @@ def agent_references(reg: Registry) -> Iterator[Finding]:
                         "remove the tool or set `role: orchestrator`",
                         loc,
                     )
-        if not agent.imported and (
-            "\n" in agent.description.strip() or len(agent.description) > 1024
-        ):
-            yield _at(
-                "ORK108", f"{owner} description should be one line under 1024 characters", loc
-            )
+        yield from _agent_description(agent, loc)
+
+
+def _agent_description(agent: Agent, loc: Location) -> Iterator[Finding]:
+    if not agent.imported and ("\n" in agent.description.strip() or len(agent.description) > 1024):
+        message = f"agent '{agent.name}' description should be one line under 1024 characters"
+        yield _at("ORK108", message, loc)
+
+
+def own_findings(agent: Agent, loc: Location) -> list[Finding]:
+    """What an agent's description and prompt raise on their own (ORK108, ORK109), the only
+    checks that read them: an edit to those fields alone changes no other finding."""
+    what = f"agent '{agent.name}' description"
+    return [*_agent_description(agent, loc), *_bidi(what, agent.description, loc)]
 
 
 def scope_references(reg: Registry) -> Iterator[Finding]:
@@ -264,14 +276,18 @@ def bidi_text(reg: Registry) -> Iterator[Finding]:
     """Names, titles and descriptions hold no bidirectional controls (they can make the text
     display differently from what it says: a warning, §13)."""
     for what, text, loc in _texts(reg):
-        found = bidi_controls(text)
-        if found:
-            yield _at(
-                "ORK109",
-                f"{what} holds bidirectional control character(s) {', '.join(found)}, which "
-                "change how the text displays; remove them",
-                loc,
-            )
+        yield from _bidi(what, text, loc)
+
+
+def _bidi(what: str, text: str, loc: Location) -> Iterator[Finding]:
+    found = bidi_controls(text)
+    if found:
+        yield _at(
+            "ORK109",
+            f"{what} holds bidirectional control character(s) {', '.join(found)}, which "
+            "change how the text displays; remove them",
+            loc,
+        )
 
 
 def ledger_rules(reg: Registry) -> Iterable[Finding]:

@@ -21,7 +21,11 @@ if TYPE_CHECKING:
 
 
 def _loader(root: Path | None) -> jinja2.BaseLoader:
+    """The project's templates first, even while it has no such folder (the environment is
+    kept per project: one created later must be found), then the bundled ones."""
     folders = template_folders(root)
+    if root is not None and root / "templates" not in folders:
+        folders.insert(0, root / "templates")
     return jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(f)) for f in folders])
 
 
@@ -59,6 +63,9 @@ class Templates:
         self.fork = fork and reuse is not None
         self.misses = 0
         self.helper: Helper | None = None
+        #: the context of each agent render of the claude target, by output path, when a caller
+        #: keeps them (`render.delta`)
+        self.kept: dict[str, dict[str, Any]] | None = None
 
     def get(self, name: str) -> jinja2.Template:
         template = self._cache.get(name)

@@ -566,6 +566,7 @@ def save(
     written: Mapping[str, Output] | None = None,
     marks: dict[str, Any] | None = None,
     listings: dict[str, list[str]] | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> None:
     """Record each command's result (`results`: run name -> what it answers; a sync also
     answers for `validate`, whose findings it computed from the same load) with what the run
@@ -580,7 +581,8 @@ def save(
     the identity of each output and folder on their way right after the write: one that changed
     since, even back to the same bytes, may have shown the validation after it something else.
     `listings` holds the names a folder beside the user's files (the project folder) must hold:
-    what it held as the run began plus what the write added there."""
+    what it held as the run began plus what the write added there. `extra` goes into the
+    record as it is (`render.delta`'s kept contexts)."""
     folders, evidence = _folders(reg), _evidence(reg)
     if folders is None or evidence is None or trace.unfit:
         return
@@ -604,17 +606,89 @@ def save(
     if expected is None:
         return  # changed too close to the run to vouch for: the next full run records
     payload = {"schema": SCHEMA, "key": stamp, "start": start, "folders": folders,
-               "singles": singles, "files": files, "expected": expected}  # fmt: skip
+               "singles": singles, "files": files, "expected": expected, **(extra or {})}  # fmt: skip
+    _write(root, payload, {run: results[run] for run in runs})
+
+
+def _write(root: Path, payload: dict[str, Any], results: dict[str, Any]) -> None:
+    """Write each run's record: the stats once, then its result (`{…,"result":…}`)."""
     from orkestra.core import safewrite
 
-    try:  # the stats once, then each run's result: `{…,"result":…}`
+    try:
         common = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))[:-1]
-        for run in runs:
-            answer = json.dumps(results[run], ensure_ascii=False, separators=(",", ":"))
+        for run, result in results.items():
+            answer = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
             text = f'{common},"result":{answer}}}'
             safewrite.write_file(root, record_path(run), text, durable=False)
     except (OSError, OrkestraError, UnicodeEncodeError):  # a file name that is not UTF-8
         return
+
+
+def changes(root: Path, data: dict[str, Any]) -> tuple[list[str], dict[str, Any]] | None:
+    """The paths of a record (`data`, well formed) whose identity is not the recorded one, with
+    every identity now; None when a walked folder holds a symlink now, a path appeared or went
+    away, or a file or folder the recording run wrote no longer holds what it left there."""
+    try:
+        now = snapshot(root, data["folders"], data["singles"])
+    except Unfit:
+        return None
+    files: dict[str, Any] = data["files"]
+    expected: dict[str, Any] = data["expected"]
+    if now.keys() != files.keys():
+        return None
+    if not all(_as_written(root, rel, want) for rel, want in expected.items()):
+        return None
+    return [rel for rel, ident in files.items() if rel not in expected and now[rel] != ident], now
+
+
+def walked_folder(data: dict[str, Any], rel: str) -> bool:
+    """True when `rel` is a folder below a folder the record walks: each name in it is a path
+    of the record, so an equal set of paths proves it lists the same names."""
+    inside = any(rel == f or rel.startswith(f"{f}/") for f in data["folders"])
+    return inside and f"{rel}/" in data["files"]
+
+
+def recorded_with(root: Path, run: str, data: dict[str, Any]) -> Any:
+    """`run`'s recorded result when that record was written with `data` (same key and start),
+    else None."""
+    other = _record(root, run)
+    if other is None or other["key"] != data["key"] or other["start"] != data["start"]:
+        return None
+    found = other["result"]
+    if run == "validate" and not (isinstance(found, list) and all(_finding_ok(f) for f in found)):
+        return None
+    return found
+
+
+def save_delta(
+    root: Path,
+    data: dict[str, Any],
+    start: int,
+    now: dict[str, Any],
+    written: Mapping[str, Output],
+    rendered: set[str],
+    findings: list[Any] | None,
+) -> None:
+    """Record a `render.delta` sync as `save` records a full one: the record it started from
+    (`data`) with the identities `now` (taken as it began), those of the files it wrote (and the
+    folders on their way) as the write left them, checked by content until they settle; its
+    answer is the recorded one (nothing to change), `findings` `validate`'s (unchanged; None:
+    unknown, that record is left as it is). Nothing is recorded when the key changed meanwhile
+    or a file changed too close to the run."""
+    if not all(_usable(root, run) for run in ("sync", "validate")) or key(root) != data["key"]:
+        return
+    marks = {rel: _identity(f"{root}{os.sep}{rel}", links=True)
+             for rel in (*written, *_ways(written))}  # fmt: skip
+    files = {rel: marks.get(rel, ident) for rel, ident in now.items()}
+    expected = _expected(root, files, start, written, marks, {}, {*rendered, *written})
+    if expected is None:
+        return
+    payload = {k: v for k, v in data.items() if k != "result"}
+    payload.update(start=start, files=files, expected=expected)
+    results: dict[str, Any] = {"sync": data["result"]}
+    if findings is not None:
+        results["validate"] = findings
+    _write(root, payload, results)
 
 
 def _ways(paths: Any) -> set[str]:
@@ -629,6 +703,7 @@ def _expected(
     written: Mapping[str, Output],
     marks: dict[str, Any],
     listings: dict[str, list[str]],
+    rendered: Container[str] | None = None,
 ) -> dict[str, list[Any]] | None:
     """What the next run checks by content instead of by stat: each file this run wrote, and
     each folder it wrote into (when that folder holds only what the run wrote there, or, for
@@ -636,10 +711,11 @@ def _expected(
     the write added). None when anything else changed during the run or just before it, or one
     of those changed after the write (its identity is not its `marks` one: the validation after
     the write may have read something else, even if it is back to the same bytes or names
-    now)."""
+    now). A folder written into may hold the `rendered` outputs (default: `written`)."""
     from orkestra.registry.render_lock import digest
 
     ways = _ways(written)
+    rendered = written if rendered is None else rendered
     expected: dict[str, list[Any]] = {}
     for rel, ident in files.items():
         if not _racy(ident, start):
@@ -663,7 +739,7 @@ def _expected(
         names = _names(_full(root, rel))
         if names is None:
             return None
-        if any(f"{rel}/{n}" not in written and f"{rel}/{n}" not in ways for n in names):
+        if any(f"{rel}/{n}" not in rendered and f"{rel}/{n}" not in ways for n in names):
             return None  # something else lies there: its listing vouches for nothing
         expected[rel] = ["listing", names]
     return expected
@@ -767,16 +843,24 @@ def sync_result(root: Path, mode: Mode) -> dict[str, Any]:
     hit = _answer(root, "sync", record)
     if isinstance(hit, dict) and hit.get("ok") is True:
         return {**hit, "mode": mode}
+    from orkestra.render import delta
+
+    if mode == "write" and record is not None:  # an edit to agents' own text: those files alone
+        done = delta.sync(root, record)
+        if done is not None:
+            return done
     from orkestra.registry.loader import load
     from orkestra.render import writer
     from orkestra.render.sync import sync
 
     stamp, start = key(root), time.time_ns()
     names = _names(str(root))  # the project folder as the run begins (a write may add to it)
+    kept: dict[str, Any] = {}
     with tracing(root) as trace:
         reg = load(root)
         known = proven(root, record)  # outputs the plan need not read again
-        report = sync(root, mode="dry-run" if mode == "write" else mode, registry=reg, proven=known)
+        report = sync(root, mode="dry-run" if mode == "write" else mode, registry=reg,
+                      proven=known, kept=kept)  # fmt: skip
     if mode == "write":  # applied outside the trace: its writes are what `_after_write` vouches
         report.mode = "write"
         report.written = writer.apply(root, report.plan)
@@ -785,14 +869,25 @@ def sync_result(root: Path, mode: Mode) -> dict[str, Any]:
         return data
     if not report.plan.has_changes() and report.written == 0:
         results: dict[str, Any] = {"sync": data, "validate": _found(report.findings)}
-        save(root, results, start, reg, _singles(root, reg, data, report.plan), trace, stamp)
+        extra = _kept(root, reg, report, kept)
+        save(root, results, start, reg, _singles(root, reg, data, report.plan), trace, stamp,
+             extra=extra)  # fmt: skip
     elif mode == "write":
         after = _after_write(root, reg, report, trace, names)
         if after is not None:
             results, written, marks, listings = after
             singles = _singles(root, reg, results["sync"], report.plan)
-            save(root, results, start, reg, singles, trace, stamp, written, marks, listings)
+            extra = _kept(root, reg, report, kept)
+            save(root, results, start, reg, singles, trace, stamp, written, marks, listings, extra)
     return data
+
+
+def _kept(root: Path, reg: Registry, report: Any, kept: dict[str, Any]) -> dict[str, Any] | None:
+    """What the record holds of the agent contexts kept for `render.delta` (None: not kept)."""
+    from orkestra.render import delta
+
+    stamp = delta.keep(root, reg, report, kept)
+    return None if stamp is None else {"delta": stamp}
 
 
 def _singles(root: Path, reg: Registry, data: dict[str, Any], plan: RenderPlan) -> list[str]:

@@ -172,15 +172,18 @@ def owned_entries(reg: Registry) -> dict[str, manifest.Entry]:
     return pending.adopt(reg.root, owned, allowed)
 
 
-def _render_reusing(root: Path, reg: Registry, targets: list[str]) -> list[Output]:
+def _render_reusing(
+    root: Path, reg: Registry, targets: list[str], kept: dict[str, dict[str, Any]] | None = None
+) -> list[Output]:
     """`render_outputs`, reusing the text of every template render whose inputs are unchanged
-    since the last sync (`render.reuse`)."""
+    since the last sync (`render.reuse`); `kept` receives the agent contexts (`Templates.kept`)."""
     from orkestra.render import helper, reuse
     from orkestra.render.template_paths import template_folders
 
     cache = reuse.open_cache(root, template_folders(root))
     try:
         templates = Templates(root, reuse=cache, fork=True)
+        templates.kept = kept
         with helper.helped(templates):  # a helper forked in there ends there
             outputs = render_outputs(reg, targets, templates)
         cache.save()
@@ -203,9 +206,11 @@ def sync(
     force: bool = False,
     registry: Registry | None = None,
     proven: Mapping[str, tuple[list[int], str]] | None = None,
+    kept: dict[str, dict[str, Any]] | None = None,
 ) -> SyncReport:
     """Validate, render, diff and (in write mode) apply. Check/dry-run never write. `proven`:
-    identities with the sha256 of the bytes they hold (`writer.plan`)."""
+    identities with the sha256 of the bytes they hold (`writer.plan`); `kept` receives the
+    context of each agent render (`render.delta`)."""
     from orkestra.registry.loader import load
 
     root = root.resolve()
@@ -219,7 +224,7 @@ def sync(
             "--dry-run)"
         )
     rendered, pruned = _rendered(reg, targets, target)
-    outputs = _render_reusing(root, reg, rendered)
+    outputs = _render_reusing(root, reg, rendered, kept)
     servers_before = manifest.load_servers(root)
     configs = [*targets, *skipped]
     outputs.extend(mcp_config.outputs(reg, configs, servers_before))  # shared files, merged

@@ -106,11 +106,14 @@ def plan(
     targets: set[str],
     *,
     proven: Mapping[str, tuple[list[int], str]] | None = None,
+    scanned: set[str] | None = None,
 ) -> RenderPlan:
     """Compare `outputs` with the disk. `owned` is the lock (entries inside their roots only);
     only `targets` are pruned. `proven` holds identities (size, mtime_ns, ctime_ns, inode,
     device) with the sha256 their bytes hash to: an output found with its proven identity, whose
-    hash `owned` records too and the render gives, is unchanged without being read."""
+    hash `owned` records too and the render gives, is unchanged without being read. Stale
+    temporary files are looked for in `scanned` folders (default: those of every output and
+    lock entry) and where a killed sync was writing."""
     result = RenderPlan()
     result.outputs = {o.path: o for o in outputs}
     result.lock_before = dict(owned)
@@ -183,8 +186,11 @@ def plan(
         else:
             result.conflicts.append(path)
             _seen(root, path, result.expected)  # `--force` takes over these bytes, not a later edit
-    folders = {p.rpartition("/")[0] for p in [*result.outputs, *owned] if p != manifest.LOCK_PATH}
-    folders |= pending.folders(root)  # where a killed sync was writing (its sources gone since)
+    if scanned is None:
+        every = [*result.outputs, *owned]
+        scanned = {p.rpartition("/")[0] for p in every if p != manifest.LOCK_PATH}
+    # and where a killed sync was writing (its sources gone since)
+    folders = {*scanned, *pending.folders(root)}
     stale = safewrite.stale_temps(root, folders, guard=guard)
     result.deleted = sorted([*result.deleted, *stale])
     result.conflicts.sort()

@@ -34,6 +34,10 @@ _DOMAIN_PURPOSE = {
     "anti-patterns.md": "failure modes and their remedies",
     "evolution.md": "dated log of how it changed",
 }
+#: the agent fields only that agent's own file shows (with `render.claude_md`, the CLAUDE.md
+#: roster lists every description): an edit to these alone changes one output (`render.delta`)
+OWN_FIELDS = ("description", "prompt")
+AGENT_TEMPLATE = "claude/agent.md.j2"
 _SAFE_KEY = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
 
 
@@ -44,8 +48,12 @@ def render(reg: Registry, templates: Templates) -> Iterator[Output]:
     for agent in sorted(reg.agents.values(), key=lambda a: a.name):
         if not agent.rendered_for(NAME):
             continue  # its `clients` leave Claude Code out
-        text = templates.render("claude/agent.md.j2", agent_context(agent, context))
-        yield Output(f"{AGENTS}/{agent.name}.md", text.encode("utf-8"))
+        values = agent_context(agent, context)
+        path = f"{AGENTS}/{agent.name}.md"
+        if templates.kept is not None:  # `render.delta` renders this agent again on its own
+            templates.kept[path] = values
+        text = templates.render(AGENT_TEMPLATE, values)
+        yield Output(path, text.encode("utf-8"))
     for name in sorted(index.active()):
         yield from skill_outputs(reg, reg.skills[name], templates)
     for command in sorted(reg.commands.values(), key=lambda c: c.name):
@@ -93,7 +101,7 @@ def agent_context(agent: Agent, shared: _Shared) -> dict[str, Any]:
     identities = [_character(n, reg.identities.get(n)) for n in agent.identity]
     context: dict[str, Any] = {
         "name": agent.name,
-        "description": agent.description.strip(),
+        **own_context(agent),
         "tools": tools,
         "model": agent.model,
         "color": agent.color,
@@ -109,7 +117,6 @@ def agent_context(agent: Agent, shared: _Shared) -> dict[str, Any]:
         "tool_guides": [
             {"tool": t, "guide": reg.tools.guides[t]} for t in tools if t in reg.tools.guides
         ],
-        "prompt": agent.prompt,
     }
     if not (context["mindset"] and context["mindset"]["guidance"]):
         context["mindset"] = None
@@ -118,6 +125,17 @@ def agent_context(agent: Agent, shared: _Shared) -> dict[str, Any]:
     composed = ("identities", "mindset", "style", "values", "domains", "truths", "skill_lines")
     context["composed"] = any(context[k] for k in (*composed, "tool_guides"))
     return context
+
+
+def own_fields(reg: Registry) -> tuple[str, ...]:
+    """The agent fields that show in that agent's own file alone, with this configuration."""
+    return ("prompt",) if reg.config.render.claude_md else OWN_FIELDS
+
+
+def own_context(agent: Agent) -> dict[str, Any]:
+    """The template variables made of `OWN_FIELDS` alone (nothing else in the context depends
+    on them)."""
+    return {"description": agent.description.strip(), "prompt": agent.prompt}
 
 
 def _character(name: str | None, item: Any) -> dict[str, str]:

@@ -1,0 +1,256 @@
+"""`sync` after an edit to agents' own text: their files and the lock rewritten, nothing else read.
+
+A full sync (`render.sync`) loads the whole registry, validates it, renders every output and
+compares each with the disk: on a registry of thousands of entries that is over a second, however
+small the edit. Most edits change an agent's description or prompt, which show in that agent's own
+file alone (`claude.OWN_FIELDS`; the prompt alone when the CLAUDE.md roster lists descriptions)
+and are checked by rules that read nothing else (`validate.own_findings`).
+
+So a full sync of the claude target alone that leaves a record (`render.noop`) also keeps each
+agent's template context in `CONTEXTS`, with its sha256 in the record. The next plain `sync` that
+is not a no-op takes this path when, and only when:
+
+- the record's key holds and, by the same stats, the files that changed are agent files whose
+  contexts were kept (and the folders holding them, whose names the walk proves unchanged);
+  nothing appeared or went away, and the files the last write left still hold what it wrote;
+- each such file, loaded as a full load loads it (`loader.agent_file`), raises no load finding,
+  still defines the agent kept, and differs from what the parse cache holds for its recorded
+  identity in the own fields alone (the rest compared as parsed, in order); no finding of the
+  last run names the file, and its own fields raise none now;
+- the lock is the recorded one and reads back as `render_lock.dumps` writes it; no killed sync
+  left writes pending; each output is still the file the lock records.
+
+Then each agent's output is rendered from its kept context with the own fields replaced, and it
+and the lock (those hashes changed) go through the same plan and writer as a full sync (hand edits
+found, temporary files, the pending record, the partial lock on a failure). The answer, the
+records and the files are what the full sync gives. In any other case, or any doubt, `sync`
+returns None and the full sync runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import marshal
+import os
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from orkestra.core.errors import OrkestraError
+
+if TYPE_CHECKING:
+    from orkestra.registry.registry import Registry
+    from orkestra.render.plan import Output
+    from orkestra.render.sync import SyncReport
+
+#: the kept contexts (derived, like the records beside it)
+CONTEXTS = ".orkestra/agent-contexts.bin"
+#: bump when the kept contexts' layout or meaning changes
+SCHEMA = 1
+#: more changed files than this: the full sync (each one here is loaded and rendered on its own)
+MAX_FILES = 8
+_CHANGES = ("created", "updated", "deleted", "conflicts")
+
+
+def keep(
+    root: Path, reg: Registry, report: SyncReport, kept: dict[str, dict[str, Any]]
+) -> dict[str, Any] | None:
+    """Before a full sync's record is saved: write the agent contexts it rendered with, and
+    return what the record holds of them (None when this path cannot serve the project: another
+    target configured, or nothing kept)."""
+    from orkestra.core import safewrite
+    from orkestra.render.targets import claude
+
+    if report.targets != [claude.NAME] or report.skipped_targets or not kept:
+        return None
+    agents: dict[str, list[Any]] = {}
+    for path, context in kept.items():
+        name = context.get("name")
+        file = f"registries/agents/{name}.yaml"
+        if isinstance(name, str) and reg.loc("agent", name).file == file:
+            agents[file] = [path, context]
+    payload = {"schema": SCHEMA, "template": claude.AGENT_TEMPLATE,
+               "own": list(claude.own_fields(reg)), "agents": agents}  # fmt: skip
+    try:
+        data = marshal.dumps(payload, 4)
+        safewrite.write_file(root, CONTEXTS, data, durable=False)
+    except (ValueError, OSError, OrkestraError):  # an object in a context; unwritable
+        return None
+    return {"sha256": hashlib.sha256(data).hexdigest()}
+
+
+def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
+    """Plain `sync` after an edit to agents' own fields, as the full sync answers it; None when
+    the full sync must run (see the module's rules)."""
+    from orkestra.render import manifest, noop, pending, writer
+    from orkestra.render.plan import Output
+
+    stamp, result = record.get("delta"), record["result"]
+    if not (isinstance(stamp, dict) and isinstance(stamp.get("sha256"), str) and _settled(result)):
+        return None
+    if record["key"] != noop.key(root):
+        return None
+    start = time.time_ns()
+    found = noop.changes(root, record)
+    if found is None or os.path.lexists(root / pending.PATH):
+        return None
+    changed, now = found
+    kept = _contexts(root, stamp["sha256"])
+    if kept is None:
+        return None
+    agents: dict[str, Any] = kept["agents"]
+    files = [rel for rel in changed if not noop.walked_folder(record, rel)]
+    if not files or len(files) > MAX_FILES or any(rel not in agents for rel in files):
+        return None
+    findings = _findings(root, record)
+    if findings is None or any(f["file"] in files for f in findings):
+        return None
+    lock = _lock(root)
+    if lock is None:
+        return None
+    entries, servers = lock
+    outputs: list[Output] = []
+    for rel in files:
+        path, context = agents[rel]
+        out = _render(root, rel, path, context, kept, record["files"][rel], now[rel])
+        entry = entries.get(path)
+        if out is None or entry is None or entry.target != "claude":
+            return None
+        if entry.sha256 == manifest.digest(out.data):
+            return None  # the same text: nothing to write, a no-op the full sync records
+        entries[path] = manifest.Entry("claude", manifest.digest(out.data))
+        outputs.append(out)
+    written = sorted([*(o.path for o in outputs), manifest.LOCK_PATH])
+    unchanged = [p for p in result["unchanged"] if p not in written]
+    if len(unchanged) != len(result["unchanged"]) - len(written):
+        return None
+    outputs.append(Output(manifest.LOCK_PATH, manifest.dumps(entries, servers), target="lock"))
+    before = manifest.load(root)
+    scanned = {o.path.rpartition("/")[0] for o in outputs if o.path != manifest.LOCK_PATH}
+    plan = writer.plan(root, outputs, before, set(), scanned=scanned)
+    if plan.created or plan.deleted or plan.conflicts or plan.updated != written:
+        return None
+    plan.lock_after, plan.lock_servers = entries, servers
+    count = writer.apply(root, plan)
+    data = {**result, "mode": "write", "written": count, "created": [], "updated": written,
+            "deleted": [], "unchanged": unchanged, "conflicts": []}  # fmt: skip
+    noop.save_delta(root, record, start, now, plan.outputs, set(result["unchanged"]), findings)
+    return data
+
+
+def _settled(result: Any) -> bool:
+    """The recorded answer says sync had nothing to change, and lists what it rendered."""
+    return (
+        isinstance(result, dict)
+        and result.get("ok") is True
+        and result.get("mode") in ("write", "check")
+        and type(result.get("warnings")) is int
+        and isinstance(result.get("unchanged"), list)
+        and all(result.get(k) == [] for k in _CHANGES)
+    )
+
+
+def _contexts(root: Path, sha256: str) -> dict[str, Any] | None:
+    """The kept contexts, when they are the ones the record names and well formed."""
+    full = root / CONTEXTS
+    try:  # never through a symlink planted there
+        fd = os.open(full, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    if hashlib.sha256(data).hexdigest() != sha256:
+        return None
+    try:
+        kept = marshal.loads(data)
+    except (ValueError, EOFError, TypeError):
+        return None
+    if not (
+        isinstance(kept, dict)
+        and kept.get("schema") == SCHEMA
+        and isinstance(kept.get("template"), str)
+        and isinstance(kept.get("own"), list)
+        and all(isinstance(f, str) for f in kept["own"])
+        and isinstance(kept.get("agents"), dict)
+    ):
+        return None
+    return kept
+
+
+def _findings(root: Path, record: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """`validate`'s findings as the record's run left them (none when it counted no warning);
+    None when they are not known."""
+    from orkestra.render import noop
+
+    count = record["result"]["warnings"]
+    if count == 0:
+        return []
+    found = noop.recorded_with(root, "validate", record)
+    if not isinstance(found, list) or len(found) != count:
+        return None
+    return found
+
+
+def _lock(root: Path) -> tuple[dict[str, Any], dict[str, dict[str, str]]] | None:
+    """(entries, MCP servers) of the lock, when it reads back as `dumps` writes them."""
+    from orkestra.core import jsonio
+    from orkestra.core.errors import InputError
+    from orkestra.render import manifest
+
+    try:
+        text = jsonio.read_text(root / manifest.LOCK_PATH, follow=False)
+        entries, servers = manifest.load(root), manifest.load_servers(root)
+    except (OSError, InputError):
+        return None
+    if manifest.dumps(entries, servers) != text.encode("utf-8"):
+        return None
+    return entries, servers
+
+
+def _render(
+    root: Path,
+    rel: str,
+    path: str,
+    context: Any,
+    kept: dict[str, Any],
+    recorded: Any,
+    now: Any,
+) -> Output | None:
+    """Agent file `rel`'s output at `path`, rendered from its kept `context` with its own
+    fields as the file holds them now; None when anything else about it changed."""
+    from orkestra.registry.loader import agent_file
+    from orkestra.registry.validate import own_findings
+    from orkestra.render.environment import Templates
+    from orkestra.render.plan import Output
+    from orkestra.render.targets.claude import own_context
+
+    if not isinstance(path, str) or not isinstance(context, dict):
+        return None
+    name = context.get("name")
+    if not isinstance(name, str):
+        return None
+    reg, before, after = agent_file(root, rel)
+    if reg.findings or list(reg.agents) != [name] or before is None or after is None:
+        return None
+    if before[:5] != recorded or after[:5] != now:  # the recorded version, and the one stat'ed
+        return None
+    own = set(kept["own"])
+    if _rest(before[7], own) is None or _rest(before[7], own) != _rest(after[7], own):
+        return None
+    agent = reg.agents[name]
+    if own_findings(agent, reg.loc("agent", name)):
+        return None
+    values = {**context, **own_context(agent)}
+    text = Templates(root).render(kept["template"], values)
+    return Output(path, text.encode("utf-8"))
+
+
+def _rest(raw: Any, own: set[str]) -> str | None:
+    """An agent file's parsed data beyond its own fields, as text (keys in their order)."""
+    if not isinstance(raw, dict):
+        return None
+    try:
+        return json.dumps({k: v for k, v in raw.items() if k not in own}, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return None

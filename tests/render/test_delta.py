@@ -1,0 +1,655 @@
+"""`render.delta`: a sync after an edit to agents' own text writes their files and the lock
+without a full load, and always leaves what a full sync leaves, with the same answer."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from orkestra.core.errors import OrkestraError
+from orkestra.registry import cache as parse_cache
+from orkestra.registry.loader import agent_file, load
+from orkestra.registry.validate import validate
+from orkestra.render import delta, noop, pending
+from orkestra.render.sync import sync
+from tests.render.conftest import synced_rich
+
+AGENT = "registries/agents/plain-helper.yaml"
+OUTPUT = ".claude/agents/plain-helper.md"
+#: an agent with a warning (ORK108: its description spans two lines)
+WARNED = "registries/agents/db-guardian.yaml"
+OTHER = "registries/agents/example-agent.yaml"
+_TICK = [1_000_000_000_000_000_000]  # 2001: never racy
+
+
+def _bump(path: Path) -> None:
+    _TICK[0] += 10_000_000_000
+    os.utime(path, ns=(_TICK[0], _TICK[0]))
+
+
+@pytest.fixture(autouse=True)
+def _today(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The date the template was synced on; edits set unique old mtimes, so no racy window is
+    needed (a copied project's files all changed just now), except where it is the subject."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    monkeypatch.setattr(noop, "RACY_NS", 0)
+    monkeypatch.setattr(noop, "FINE_RACY_NS", 0)
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return synced_rich(tmp_path_factory.mktemp("delta") / "proj")
+
+
+def _recorded(root: Path) -> Path:
+    """`root` after a recorded full sync: the record and the kept contexts are there."""
+    noop.sync_result(root, "write")
+    assert (root / delta.CONTEXTS).is_file()
+    assert "delta" in json.loads((root / noop.record_path("sync")).read_text(encoding="utf-8"))
+    return root
+
+
+@pytest.fixture
+def proj(template: Path, tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    shutil.copytree(template, root, symlinks=True)
+    return _recorded(root)
+
+
+@pytest.fixture
+def roster_off(template: Path, tmp_path: Path) -> Path:
+    """The project without the CLAUDE.md roster: an agent's description is its own too."""
+    root = tmp_path / "off"
+    shutil.copytree(template, root, symlinks=True)
+    _set(root, "registries/orkestra.yaml", lambda d: d["render"].update(claude_md=False))
+    noop.sync_result(root, "write")  # a config change: the full sync
+    return _recorded(root)
+
+
+class Taken:
+    """Records whether each sync went the delta's way."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.runs: list[bool] = []
+        real = delta.sync
+
+        def spied(root: Path, record: dict[str, Any]) -> Any:
+            out = real(root, record)
+            self.runs.append(out is not None)
+            return out
+
+        monkeypatch.setattr(delta, "sync", spied)
+
+
+def _set(root: Path, rel: str, change: Any) -> None:
+    path = root / rel
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    _bump(path)
+
+
+def _replace(root: Path, rel: str, old: str, new: str) -> None:
+    path = root / rel
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    _bump(path)
+
+
+def _tree(root: Path) -> dict[str, bytes | str]:
+    """Every file and link of the project but the derived `.orkestra/`."""
+    out: dict[str, bytes | str] = {}
+    for dirpath, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d != ".orkestra"]
+        for name in [*files, *(d for d in dirs if (Path(dirpath) / d).is_symlink())]:
+            path = Path(dirpath) / name
+            rel = path.relative_to(root).as_posix()
+            out[rel] = f"-> {path.readlink()}" if path.is_symlink() else path.read_bytes()
+    return out
+
+
+def _outcome(run: Any) -> Any:
+    try:
+        return run()
+    except OrkestraError as exc:
+        return (type(exc).__name__, str(exc))
+
+
+def _cold(root: Path, where: Path) -> tuple[Any, dict[str, bytes | str]]:
+    """What a full sync answers and leaves for `root`'s sources and outputs, in a copy with no
+    `.orkestra/` (no record, no caches)."""
+    copy = where / "cold"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(root, copy, symlinks=True, ignore=shutil.ignore_patterns(".orkestra"))
+    answer = _outcome(lambda: noop.sync_result(copy, "write"))
+    return answer, _tree(copy)
+
+
+def _same_as_cold(root: Path, where: Path) -> Any:
+    """Sync `root` (the delta's way or not) and a cold copy made first: same answer, same files;
+    then the next runs answer as full runs do."""
+    expected, files = _cold(root, where)
+    got = _outcome(lambda: noop.sync_result(root, "write"))
+    assert got == expected
+    assert _tree(root) == files
+    check = _outcome(lambda: noop.sync_result(root, "check"))
+    assert check == _outcome(lambda: sync(root, mode="check", registry=load(root)).to_dict())
+    found = [(f.file, f.line, f.code, f.message) for f in noop.validate_report(root).findings]
+    assert found == [(f.file, f.line, f.code, f.message) for f in validate(load(root)).findings]
+    return got
+
+
+# --- the path taken -----------------------------------------------------------------------------
+
+
+def test_a_prompt_edit_writes_the_agent_and_the_lock_as_a_full_sync_does(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    taken = Taken(monkeypatch)
+    _replace(proj, AGENT, "Be plain.", "Be plain, three times.")
+    got = _same_as_cold(proj, tmp_path)
+    assert taken.runs == [True]
+    assert got["updated"] == [OUTPUT, "registries/.render-lock.json"]
+    assert got["written"] == 2
+    assert "three times" in (proj / OUTPUT).read_text(encoding="utf-8")
+
+
+def test_the_run_after_a_delta_is_answered_from_its_record(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _replace(proj, AGENT, "Be plain.", "Be plain, then once more.")
+    first = noop.sync_result(proj, "write")
+    answers: list[Any] = []
+    real = noop._answer
+    monkeypatch.setattr(noop, "_answer", lambda *a: answers.append(real(*a)) or answers[-1])
+    again = noop.sync_result(proj, "write")
+    assert answers and answers[0] is not None  # recorded: nothing loaded
+    assert again["written"] == 0 and again["unchanged"] == sorted([*first["unchanged"],
+                                                                   *first["updated"]])  # fmt: skip
+    assert noop.validate_report(proj).findings == validate(load(proj)).findings
+
+
+def test_edits_in_a_row_each_take_the_delta(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    taken = Taken(monkeypatch)
+    for n in range(3):  # the parse cache and the record follow each edit
+        _set(proj, AGENT, lambda d, n=n: d.update(prompt=f"Round {n}.\n"))
+        _same_as_cold(proj, tmp_path)
+    assert taken.runs == [True, True, True]
+
+
+def test_a_description_edit_with_the_roster_on_takes_the_full_sync(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CLAUDE.md's roster lists every description: not the agent's own text there."""
+    taken = Taken(monkeypatch)
+    _set(proj, AGENT, lambda d: d.update(description="Helps, carefully."))
+    got = _same_as_cold(proj, tmp_path)
+    assert taken.runs == [False]
+    assert "CLAUDE.md" in got["updated"]
+
+
+def test_a_description_edit_without_the_roster_takes_the_delta(
+    roster_off: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    taken = Taken(monkeypatch)
+    _set(roster_off, AGENT, lambda d: d.update(description="Helps, carefully."))
+    got = _same_as_cold(roster_off, tmp_path)
+    assert taken.runs == [True]
+    assert got["updated"] == [OUTPUT, "registries/.render-lock.json"]
+
+
+def test_a_file_rewritten_by_rename_takes_the_delta(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An editor's atomic save: a new inode, and the folder's own times change."""
+    taken = Taken(monkeypatch)
+    path = proj / AGENT
+    new = path.with_name(".plain-helper.yaml.swp")
+    new.write_text(path.read_text(encoding="utf-8").replace("plain.", "plain over"), "utf-8")
+    _bump(new)
+    new.replace(path)
+    _same_as_cold(proj, tmp_path)
+    assert taken.runs == [True]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d.update(model="opus"),
+        lambda d: d.update(tools=[*d.get("tools", []), "Grep"]),
+        lambda d: d.update(scopes=[]),
+        lambda d: d.update(frontmatter_extra={"b": 1, "a": 2}),
+        lambda d: d.update(clients=["codex"]),
+        lambda d: d.update(status="deprecated", reason="gone"),
+        lambda d: d.update(prompt="two changes\n", category="other"),
+        lambda d: d.update(description="Line one\nline two"),  # ORK108 on the roster's own text
+    ],
+    ids=["model", "tools", "scopes", "extra", "clients", "status", "prompt-and-category", "ork108"],
+)
+def test_an_edit_beyond_the_own_fields_takes_the_full_sync(
+    roster_off: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: Any
+) -> None:
+    taken = Taken(monkeypatch)
+    _set(roster_off, AGENT, change)
+    _same_as_cold(roster_off, tmp_path)
+    assert taken.runs == [False]
+
+
+def test_keys_reordered_in_a_nested_mapping_take_the_full_sync(
+    roster_off: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Extra frontmatter is rendered in its order: equal as a mapping is not enough."""
+    _set(roster_off, AGENT, lambda d: d.update(frontmatter_extra={"a": 1, "b": 2}))
+    noop.sync_result(roster_off, "write")
+    taken = Taken(monkeypatch)
+    _set(roster_off, AGENT, lambda d: d.update(frontmatter_extra={"b": 2, "a": 1}))
+    _same_as_cold(roster_off, tmp_path)
+    assert taken.runs == [False]
+
+
+def test_an_own_field_that_raises_a_finding_takes_the_full_sync(
+    roster_off: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    taken = Taken(monkeypatch)
+    _set(roster_off, AGENT, lambda d: d.update(description="Helps \u202eplainly"))
+    _same_as_cold(roster_off, tmp_path)
+    assert taken.runs == [False]
+    assert any(f.code == "ORK109" for f in validate(load(roster_off)).findings)
+
+
+def test_fixing_an_agent_the_last_run_warned_about_takes_the_full_sync(
+    roster_off: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _set(roster_off, AGENT, lambda d: d.update(description="Helps \u202eplainly"))
+    noop.sync_result(roster_off, "write")
+    taken = Taken(monkeypatch)
+    _set(roster_off, AGENT, lambda d: d.update(description="Helps plainly, again"))
+    _same_as_cold(roster_off, tmp_path)
+    assert taken.runs == [False]
+
+
+def test_an_edit_to_an_agent_with_a_finding_takes_the_full_sync(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The findings of its file are those of its last version: the full run says what they are."""
+    taken = Taken(monkeypatch)
+    _replace(proj, WARNED, "twice.", "twice!")
+    _same_as_cold(proj, tmp_path)
+    assert taken.runs == [False]
+
+
+def test_a_broken_agent_file_takes_the_full_sync_and_its_error(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    taken = Taken(monkeypatch)
+    _replace(proj, AGENT, "prompt:", "prompt: [unclosed\nprompt2:")
+    got = _same_as_cold(proj, tmp_path)
+    assert taken.runs == [False]
+    assert got[0] == "ValidationFailed"
+
+
+@pytest.mark.parametrize("how", ["second-agent", "other-file", "new-file", "template"])
+def test_another_change_beside_the_edit_takes_the_full_sync(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    _replace(proj, AGENT, "Be plain.", "Be plain!")
+    if how == "second-agent":  # two own-text edits are fine; with a field beyond them, not
+        _set(proj, OTHER, lambda d: d.update(model="haiku"))
+    elif how == "other-file":
+        _set(proj, "registries/values.yaml", lambda d: d)
+    elif how == "new-file":
+        (proj / "registries/agents/zz-new.yaml").write_text(
+            "name: zz-new\ndescription: New.\nprompt: hi\n", encoding="utf-8"
+        )
+    else:
+        folder = proj / "templates" / "claude"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "agent.md.j2").write_text("{{ name }}: {{ prompt }}\n", encoding="utf-8")
+    taken = Taken(monkeypatch)
+    _same_as_cold(proj, tmp_path)
+    assert taken.runs == [False]
+
+
+def test_two_own_text_edits_take_the_delta(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _replace(proj, AGENT, "Be plain.", "Be plain!")
+    _set(proj, OTHER, lambda d: d.update(prompt="Be an example.\n"))
+    taken = Taken(monkeypatch)
+    got = _same_as_cold(proj, tmp_path)
+    assert taken.runs == [True]
+    assert len(got["updated"]) == 3
+
+
+# --- what it refuses to trust --------------------------------------------------------------------
+
+
+def test_a_hand_edited_output_is_a_conflict_as_in_a_full_sync(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    taken = Taken(monkeypatch)
+    out = proj / OUTPUT
+    out.write_text(out.read_text(encoding="utf-8") + "mine\n", encoding="utf-8")
+    _bump(out)
+    _replace(proj, AGENT, "Be plain.", "Be plain!")
+    got = _same_as_cold(proj, tmp_path)
+    assert taken.runs == [False]
+    assert got[0] == "ConflictError"
+    assert out.read_text(encoding="utf-8").endswith("mine\n")
+
+
+@pytest.mark.parametrize("damage", ["deleted", "edited", "truncated", "symlink", "garbage"])
+def test_kept_contexts_that_are_not_the_recorded_ones_are_not_used(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    kept = proj / delta.CONTEXTS
+    data = kept.read_bytes()
+    if damage == "deleted":
+        kept.unlink()
+    elif damage == "edited":  # another valid file: a context of its own, not the recorded one
+        kept.write_bytes(data.replace(b"Be plain.", b"Be plane."))
+    elif damage == "truncated":
+        kept.write_bytes(data[: len(data) // 2])
+    elif damage == "symlink":
+        (tmp_path / "real.bin").write_bytes(data)
+        kept.unlink()
+        kept.symlink_to(tmp_path / "real.bin")
+    else:
+        kept.write_bytes(b"\x00garbage")
+    taken = Taken(monkeypatch)
+    _replace(proj, AGENT, "Be plain.", "Be plain!")
+    _same_as_cold(proj, tmp_path)
+    assert taken.runs == [False]
+
+
+def test_contexts_recorded_with_a_digest_that_matches_but_a_wrong_shape_are_not_used(
+    proj: Path,
+) -> None:
+    import hashlib
+    import marshal
+
+    data = marshal.dumps({"schema": delta.SCHEMA, "agents": []}, 4)
+    (proj / delta.CONTEXTS).write_bytes(data)
+    assert delta._contexts(proj, hashlib.sha256(data).hexdigest()) is None
+    assert delta._contexts(proj, "0" * 64) is None
+
+
+def test_no_parse_cache_entry_for_the_recorded_version_takes_the_full_sync(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shard = proj / parse_cache.shard_path(parse_cache.shard_of(AGENT))
+    shard.unlink()
+    taken = Taken(monkeypatch)
+    _replace(proj, AGENT, "Be plain.", "Be plain!")
+    _same_as_cold(proj, tmp_path)
+    assert taken.runs == [False]
+
+
+def test_a_cache_entry_of_a_later_version_is_not_taken_for_the_recorded_one(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another command's load (`orkestra list`) after a model change stores the new version:
+    compared with itself, the change would look like none."""
+    _set(proj, AGENT, lambda d: d.update(model="opus", prompt="Changed too.\n"))
+    load(proj, lazy_models=True)
+    taken = Taken(monkeypatch)
+    got = _same_as_cold(proj, tmp_path)
+    assert taken.runs == [False]
+    assert "model: opus" in (proj / OUTPUT).read_text(encoding="utf-8")
+    assert got["updated"] == [OUTPUT, "registries/.render-lock.json"]
+
+
+def test_a_file_changed_again_while_it_is_read_takes_the_full_sync(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from orkestra.registry import loader
+    from tests.render.conftest import at_call
+
+    _replace(proj, AGENT, "Be plain.", "Be plain!")
+    at_call(monkeypatch, loader, "agent_file", lambda: _replace(proj, AGENT, "plain!", "plain?"))
+    taken = Taken(monkeypatch)
+    noop.sync_result(proj, "write")
+    assert taken.runs == [False]
+    assert "Be plain?" in (proj / OUTPUT).read_text(encoding="utf-8")
+
+
+def test_pending_writes_of_a_killed_sync_take_the_full_sync(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (proj / pending.PATH).write_text('{"version": 1}', encoding="utf-8")
+    taken = Taken(monkeypatch)
+    _replace(proj, AGENT, "Be plain.", "Be plain!")
+    noop.sync_result(proj, "write")
+    assert taken.runs == [False]
+
+
+def test_check_and_dry_run_never_take_it(proj: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    taken = Taken(monkeypatch)
+    _replace(proj, AGENT, "Be plain.", "Be plain!")
+    found = noop.sync_result(proj, "check")
+    assert found["ok"] is False and found["updated"] == [OUTPUT, "registries/.render-lock.json"]
+    assert taken.runs == []
+
+
+def test_another_target_configured_keeps_no_contexts(
+    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "two"
+    shutil.copytree(template, root, symlinks=True)
+    _set(root, "registries/orkestra.yaml", lambda d: d.update(targets=["claude", "agents-md"]))
+    noop.sync_result(root, "write")
+    noop.sync_result(root, "write")
+    assert "delta" not in json.loads((root / noop.record_path("sync")).read_text("utf-8"))
+    taken = Taken(monkeypatch)
+    _replace(root, AGENT, "Be plain.", "Be plain!")
+    _same_as_cold(root, tmp_path)
+    assert taken.runs == [False]
+
+
+def test_an_edit_outside_the_racy_window_is_recorded(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = proj / AGENT
+    path.write_text(path.read_text(encoding="utf-8").replace("Be plain.", "Be plain!"), "utf-8")
+    time.sleep(0.3)
+    monkeypatch.setattr(noop, "RACY_NS", 200_000_000)
+    monkeypatch.setattr(noop, "FINE_RACY_NS", 200_000_000)
+    before = (proj / noop.record_path("sync")).read_bytes()
+    assert noop.sync_result(proj, "write")["written"] == 2
+    assert (proj / noop.record_path("sync")).read_bytes() != before
+
+
+def test_an_edit_within_the_racy_window_is_written_but_not_recorded(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    time.sleep(0.3)  # the copy is older than the window now, the edit is not
+    monkeypatch.setattr(noop, "RACY_NS", 200_000_000)
+    monkeypatch.setattr(noop, "FINE_RACY_NS", 200_000_000)
+    path = proj / AGENT
+    path.write_text(path.read_text(encoding="utf-8").replace("Be plain.", "Be plain!"), "utf-8")
+    taken = Taken(monkeypatch)
+    before = (proj / noop.record_path("sync")).read_bytes()
+    got = noop.sync_result(proj, "write")  # the file changed just now
+    assert taken.runs == [True] and got["written"] == 2
+    assert (proj / noop.record_path("sync")).read_bytes() == before  # nothing vouched for
+
+
+def test_a_lock_not_as_dumps_writes_it_is_not_patched(proj: Path) -> None:
+    lock = proj / "registries/.render-lock.json"
+    assert delta._lock(proj) is not None
+    lock.write_text(json.dumps(json.loads(lock.read_text(encoding="utf-8"))), encoding="utf-8")
+    assert delta._lock(proj) is None
+
+
+# --- the pieces ----------------------------------------------------------------------------------
+
+
+def test_agent_file_loads_one_file_through_its_shard_alone(proj: Path) -> None:
+    shards = sorted((proj / parse_cache.CACHE).iterdir())
+    before_bytes = {p.name: p.read_bytes() for p in shards}
+    _replace(proj, AGENT, "Be plain.", "Be plain!")
+    reg, before, after = agent_file(proj, AGENT)
+    assert list(reg.agents) == ["plain-helper"] and not reg.findings
+    assert reg.agents["plain-helper"].prompt.endswith("Be plain!\n")
+    assert before is not None and after is not None and before[7] != after[7]
+    mine = Path(parse_cache.shard_path(parse_cache.shard_of(AGENT))).name
+    changed = {p.name for p in shards if p.read_bytes() != before_bytes[p.name]}
+    assert changed == {mine}
+    full = load(proj)  # the full load finds the entry agent_file stored: the same agent
+    assert full.agents["plain-helper"] == reg.agents["plain-helper"]
+
+
+def test_the_validate_record_is_kept_with_its_findings(
+    roster_off: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A project with warnings: the delta carries `validate`'s recorded findings over."""
+    _set(roster_off, OTHER, lambda d: d.update(category="x\u202e"))
+    noop.sync_result(roster_off, "write")
+    warned = validate(load(roster_off)).findings
+    assert warned
+    taken = Taken(monkeypatch)
+    _replace(roster_off, AGENT, "Be plain.", "Be plain!")
+    noop.sync_result(roster_off, "write")
+    assert taken.runs == [True]
+    assert noop.recorded(roster_off, "validate") is not None
+    assert noop.validate_report(roster_off).findings == validate(load(roster_off)).findings
+
+
+_EDITS = st.lists(
+    st.sampled_from(
+        ["prompt", "prompt2", "warned", "description", "model", "new", "remove", "values"]
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@given(edits=_EDITS)
+def test_any_edit_sequence_leaves_what_a_cold_sync_leaves(
+    template: Path, tmp_path_factory: pytest.TempPathFactory, edits: list[str]
+) -> None:
+    where = tmp_path_factory.mktemp("seq")
+    root = where / "proj"
+    shutil.copytree(template, root, symlinks=True)
+    _set(root, "registries/orkestra.yaml", lambda d: d["render"].update(claude_md=False))
+    noop.sync_result(root, "write")
+    _recorded(root)
+    for n, edit in enumerate(edits):
+        agent = OTHER
+        if edit == "prompt":
+            _set(root, AGENT, lambda d, n=n: d.update(prompt=f"Round {n}.\n"))
+        elif edit == "warned":
+            _set(root, WARNED, lambda d, n=n: d.update(prompt=f"Guard {n}.\n"))
+        elif edit == "prompt2":
+            _set(root, agent, lambda d, n=n: d.update(prompt=f"Plain {n}.\n"))
+        elif edit == "description":
+            _set(root, agent, lambda d, n=n: d.update(description=f"Helps, {n}."))
+        elif edit == "model":
+            _set(root, agent, lambda d: d.update(model="opus" if d.get("model") != "opus" else "x"))
+        elif edit == "new":
+            (root / f"registries/agents/extra-{n}.yaml").write_text(
+                f"name: extra-{n}\ndescription: Extra.\nprompt: p\n", encoding="utf-8"
+            )
+        elif edit == "remove":
+            extra = sorted((root / "registries/agents").glob("extra-*.yaml"))
+            if extra:
+                extra[0].unlink()
+        else:
+            _set(root, "registries/values.yaml", lambda d: d)
+        _same_as_cold(root, where)
+
+
+def test_the_installed_cli_answers_an_agent_edit_as_a_cold_sync(
+    template: Path, tmp_path: Path
+) -> None:
+    """Separate processes, real racy windows: a scaffold synced, aged, edited, synced again."""
+    import subprocess
+    import sys
+
+    exe = Path(sys.executable).with_name("orkestra")
+    env = {**os.environ, "ORKESTRA_TODAY": "2026-11-30"}
+    root = tmp_path / "cli"
+    shutil.copytree(template, root, symlinks=True)
+
+    def run(*args: str, cwd: Path = root) -> dict[str, Any]:
+        done = subprocess.run([str(exe), *args], cwd=cwd, env=env, capture_output=True,
+                              text=True, check=False)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return dict(json.loads(done.stdout))
+
+    run("sync")
+    time.sleep(0.3)  # past the 0.1 s window: the next run records
+    run("sync")
+    _replace(root, AGENT, "Be plain.", "Be plain, from the shell.")
+    time.sleep(0.3)
+    cold = tmp_path / "cold-cli"
+    shutil.copytree(root, cold, symlinks=True, ignore=shutil.ignore_patterns(".orkestra"))
+    assert run("sync") == run("sync", cwd=cold)
+    assert _tree(root) == _tree(cold)
+    assert run("sync", "--check")["ok"] is True
+
+
+def _standard_dumps(files: dict[str, Any], servers: dict[str, dict[str, str]] | None) -> bytes:
+    """The lock as the standard encoder writes it (what `render_lock.dumps` wrote before)."""
+    from orkestra.registry.render_lock import VERSION
+
+    body: dict[str, object] = {"generator": "orkestra", "version": VERSION, "files": {
+        p: {"target": e.target, "sha256": e.sha256} for p, e in sorted(files.items())}}  # fmt: skip
+    kept = {p: dict(sorted(n.items())) for p, n in sorted((servers or {}).items()) if n}
+    if kept:
+        body["mcp_servers"] = kept
+    return (json.dumps(body, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+_TEXT = st.text(st.characters(blacklist_categories=["Cs"]), max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    files=st.dictionaries(_TEXT, st.tuples(_TEXT, st.one_of(st.none(), _TEXT)), max_size=6),
+    servers=st.one_of(
+        st.none(), st.dictionaries(_TEXT, st.dictionaries(_TEXT, _TEXT, max_size=3), max_size=3)
+    ),
+)
+def test_the_lock_text_is_the_standard_encoders(
+    files: dict[str, tuple[str, str | None]], servers: dict[str, dict[str, str]] | None
+) -> None:
+    from orkestra.registry.render_lock import Entry, dumps
+
+    entries = {p: Entry(t, sha) for p, (t, sha) in files.items()}
+    assert dumps(entries, servers) == _standard_dumps(entries, servers)
+
+
+def test_a_plan_looks_for_stale_temporary_files_in_the_folders_it_is_given(proj: Path) -> None:
+    from orkestra.core import safewrite
+    from orkestra.render import manifest, writer
+    from orkestra.render.plan import Output
+
+    old = time.time() - 2 * 86400  # a day old: stale whoever made it
+    for folder in (".claude/agents", ".claude/commands"):
+        temp = proj / folder / ".x.md.orkestra-999999-0.tmp"
+        temp.write_bytes(b"")
+        os.utime(temp, (old, old))
+    assert safewrite.TEMP_RE.match(".x.md.orkestra-999999-0.tmp"), (
+        "the name of a temporary file changed"
+    )
+    out = Output(OUTPUT, (proj / OUTPUT).read_bytes())
+    owned = manifest.load(proj)
+    every = writer.plan(proj, [out], owned, set())
+    given_ = writer.plan(proj, [out], owned, set(), scanned={".claude/agents"})
+    assert sorted(every.deleted) == [".claude/agents/.x.md.orkestra-999999-0.tmp",
+                                     ".claude/commands/.x.md.orkestra-999999-0.tmp"]  # fmt: skip
+    assert given_.deleted == [".claude/agents/.x.md.orkestra-999999-0.tmp"]
