@@ -816,6 +816,7 @@ def test_a_write_leaves_a_record_the_next_sync_answers_from(
     proj: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    monkeypatch.setattr(noop, "SETTLE_AT", 0)  # settled however few files it wrote
     _reprompt(proj)
     wrote = noop.sync_result(proj, "write")
     assert wrote["written"] >= 2  # the agent's file and the lock
@@ -1258,3 +1259,25 @@ def test_the_racy_window_follows_the_granularity_of_the_latest_time() -> None:
     assert noop._racy(fat, 5_000_000_000) and not noop._racy(fat, 6_000_000_001)
     assert not noop._racy(set_back, 4_500_000_000)
     assert noop._racy(set_back, 4_050_000_000)
+
+
+def test_a_record_checking_few_written_files_keeps_checking_them_by_content(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hashing an agent's file and the lock on each run costs less than rewriting the record;
+    each run still sees an edit to them, and answers as a full run does."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    _reprompt(proj)
+    noop.sync_result(proj, "write")
+    expected = _record(proj)["expected"]
+    assert 0 < len(expected) <= noop.SETTLE_AT
+    hits = Hits(monkeypatch)
+    before = (proj / noop.record_path("sync")).read_bytes()
+    for _ in range(2):
+        assert noop.sync_result(proj, "check") == _reference(proj)[1]
+    assert hits.count == 2
+    assert (proj / noop.record_path("sync")).read_bytes() == before  # not rewritten
+    output = _written_output(proj)
+    output.write_text(output.read_text(encoding="utf-8") + "hand edit\n", encoding="utf-8")
+    assert noop.sync_result(proj, "check") == _reference(proj)[1]
+    assert hits.count == 2  # the edit is seen: a full run

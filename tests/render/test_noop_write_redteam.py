@@ -342,6 +342,7 @@ def test_a_settle_racing_another_write_never_vouches_for_the_new_state(
 ) -> None:
     """One run settles the old record while another (the registry edited again) writes and
     records: the settled record holds the stats the first run saw, so it answers nothing."""
+    monkeypatch.setattr(noop, "SETTLE_AT", 0)
     _recorded_write(proj)
     real = noop._settle
     others: list[dict[str, Any]] = []
