@@ -290,6 +290,16 @@ def test_an_edit_to_an_agent_with_a_finding_takes_the_full_sync(
     assert taken.runs == [False]
 
 
+def test_a_finding_elsewhere_that_quotes_the_file_counts_as_one_about_it() -> None:
+    quoting = {
+        "file": "registries/agents/a.yml",
+        "message": f"duplicate (also defined at {AGENT}:1)",
+    }
+    assert delta._names(quoting, [AGENT])
+    assert delta._names({"file": AGENT, "message": "x"}, [AGENT])
+    assert not delta._names({"file": OTHER, "message": "about something else"}, [AGENT])
+
+
 def test_a_broken_agent_file_takes_the_full_sync_and_its_error(
     proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -16,7 +16,7 @@ is not a no-op takes this path when, and only when:
 - each such file, loaded as a full load loads it (`loader.agent_file`), raises no load finding,
   still defines the agent kept, and differs from what the parse cache holds for its recorded
   identity in the own fields alone (the rest compared as parsed, in order); no finding of the
-  last run names the file, and its own fields raise none now;
+  last run is about the file or quotes it, and its own fields raise none now;
 - the lock is the recorded one and reads back as `render_lock.dumps` writes it; no killed sync
   left writes pending; each output is still the file the lock records.
 
@@ -104,7 +104,7 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
     if not files or len(files) > MAX_FILES or any(rel not in agents for rel in files):
         return None
     findings = _findings(root, record)
-    if findings is None or any(f["file"] in files for f in findings):
+    if findings is None or any(_names(f, files) for f in findings):
         return None
     lock = _lock(root)
     if lock is None:
@@ -137,6 +137,11 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
             "deleted": [], "unchanged": unchanged, "conflicts": []}  # fmt: skip
     noop.save_delta(root, record, start, now, plan.outputs, set(result["unchanged"]), findings)
     return data
+
+
+def _names(finding: dict[str, Any], files: list[str]) -> bool:
+    """True when `finding` is about one of `files`, or quotes one (`also defined at …`)."""
+    return finding["file"] in files or any(rel in finding["message"] for rel in files)
 
 
 def _settled(result: Any) -> bool:
