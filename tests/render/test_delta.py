@@ -41,8 +41,9 @@ def _today(monkeypatch: pytest.MonkeyPatch) -> None:
     """The date the template was synced on; edits set unique old mtimes, so no racy window is
     needed (a copied project's files all changed just now), except where it is the subject."""
     monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
-    monkeypatch.setattr(noop, "RACY_NS", 0)
-    monkeypatch.setattr(noop, "FINE_RACY_NS", 0)
+    for module in (noop, parse_cache):
+        monkeypatch.setattr(module, "RACY_NS", 0)
+        monkeypatch.setattr(module, "FINE_RACY_NS", 0)
 
 
 @pytest.fixture(scope="module")
@@ -300,6 +301,30 @@ def test_a_finding_elsewhere_that_quotes_the_file_counts_as_one_about_it() -> No
     assert not delta._names({"file": OTHER, "message": "about something else"}, [AGENT])
 
 
+def test_a_template_error_in_an_edited_agent_is_the_full_syncs_error(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The full sync validates every file first, then renders in name order: its error is the
+    one reported, whatever the shortcut met first (here the render error, in path order)."""
+    from orkestra.render.template_paths import bundled_templates
+
+    base = (bundled_templates() / "claude" / "agent.md.j2").read_text(encoding="utf-8")
+    trap = '{% if prompt.startswith("BOOM") %}{{ no_such_variable }}{% endif %}\n'
+    template = proj / "templates" / "claude" / "agent.md.j2"
+    template.parent.mkdir(parents=True)
+    template.write_text(trap + base, encoding="utf-8")
+    later = "registries/agents/zz-later.yaml"
+    (proj / later).write_text("name: zz-later\ndescription: Later.\nprompt: p\n", "utf-8")
+    noop.sync_result(proj, "write")
+    _recorded(proj)
+    _set(proj, AGENT, lambda d: d.update(prompt="BOOM\n"))
+    _set(proj, later, lambda d: d.update(tools=["NoSuchTool"]))  # a validation error, after
+    taken = Taken(monkeypatch)
+    got = _same_as_cold(proj, tmp_path)
+    assert taken.runs == [False]
+    assert got[0] == "ValidationFailed" and "NoSuchTool" in got[1]
+
+
 def test_a_broken_agent_file_takes_the_full_sync_and_its_error(
     proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -433,6 +458,22 @@ def test_a_file_changed_again_while_it_is_read_takes_the_full_sync(
     noop.sync_result(proj, "write")
     assert taken.runs == [False]
     assert "Be plain?" in (proj / OUTPUT).read_text(encoding="utf-8")
+
+
+def test_a_cache_entry_stored_within_a_tick_of_its_files_change_is_not_trusted(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its identity may be shared by another content written in the same tick: the full sync
+    (whose cache lookup checks such an entry by hash) decides."""
+    shard = proj / parse_cache.shard_path(parse_cache.shard_of(AGENT))
+    data = json.loads(shard.read_text(encoding="utf-8"))
+    entry = data["files"][AGENT]
+    entry[5] = max(entry[1], entry[2])  # "seen" at its change: racy
+    shard.write_text(json.dumps(data), encoding="utf-8")
+    taken = Taken(monkeypatch)
+    _replace(proj, AGENT, "Be plain.", "Be plain!")
+    _same_as_cold(proj, tmp_path)
+    assert taken.runs == [False]
 
 
 def test_pending_writes_of_a_killed_sync_take_the_full_sync(

@@ -30,6 +30,28 @@ def test_project_templates_override_bundled_ones(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "statement", ['{% set _ = tools.append("Write") %}', "{% set _ = extra.update(a=1) %}"]
+)
+def test_a_template_cannot_change_its_context(tmp_path: Path, statement: str) -> None:
+    """Its text is a function of its context alone (the render cache and the agent contexts
+    kept for the next sync rely on it): changing a list or mapping it was given is an error
+    naming the template and the line, and the context is left as it was."""
+    write(tmp_path, "templates/claude/command.md.j2", f"one\n{statement}\n{{{{ tools }}}}\n")
+    context = {"tools": ["Read"], "extra": {}}
+    with pytest.raises(InputError) as err:
+        Templates(tmp_path).render("claude/command.md.j2", context)
+    assert err.value.file is not None and err.value.file.endswith("claude/command.md.j2")
+    assert err.value.line == 2 and "unsafe" in err.value.message
+    assert context == {"tools": ["Read"], "extra": {}}
+
+
+def test_a_template_may_still_gather_in_a_namespace(tmp_path: Path) -> None:
+    text_ = "{% set ns = namespace(n=0) %}{% for t in tools %}{% set ns.n = ns.n + 1 %}{% endfor %}"
+    write(tmp_path, "templates/claude/command.md.j2", text_ + "{{ ns.n }}\n")
+    assert Templates(tmp_path).render("claude/command.md.j2", {"tools": ["a", "b"]}) == "2\n"
+
+
 def test_undefined_variable_names_template_and_line(tmp_path: Path) -> None:
     write(tmp_path, "templates/claude/command.md.j2", "line one\n{{ missing }}\n")
     with pytest.raises(InputError) as err:

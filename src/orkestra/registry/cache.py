@@ -84,6 +84,14 @@ def _window(st: os.stat_result) -> int:
     return RACY_NS if _changed_at(st) % 1_000_000_000 == 0 else FINE_RACY_NS
 
 
+def vouched(entry: list[Any]) -> bool:
+    """True when `entry` was recorded after its file's last change by more than the racy
+    window: its identity then stands for the content it holds (else only a hash check would)."""
+    latest = max(entry[1], entry[2])
+    window = RACY_NS if latest % 1_000_000_000 == 0 else FINE_RACY_NS
+    return bool(latest + window < entry[5])
+
+
 def digest(text: str) -> str:
     import hashlib  # not on the warm path: only a changed or just-written file is hashed
 

@@ -113,7 +113,10 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
     outputs: list[Output] = []
     for rel in files:
         path, context = agents[rel]
-        out = _render(root, rel, path, context, kept, record["files"][rel], now[rel])
+        try:  # a template error: the full sync reports it (after validating everything first)
+            out = _render(root, rel, path, context, kept, record["files"][rel], now[rel])
+        except OrkestraError:
+            return None
         entry = entries.get(path)
         if out is None or entry is None or entry.target != "claude":
             return None
@@ -224,6 +227,7 @@ def _render(
 ) -> Output | None:
     """Agent file `rel`'s output at `path`, rendered from its kept `context` with its own
     fields as the file holds them now; None when anything else about it changed."""
+    from orkestra.registry.cache import vouched
     from orkestra.registry.loader import agent_file
     from orkestra.registry.validate import own_findings
     from orkestra.render.environment import Templates
@@ -239,6 +243,8 @@ def _render(
     if reg.findings or list(reg.agents) != [name] or before is None or after is None:
         return None
     if before[:5] != recorded or after[:5] != now:  # the recorded version, and the one stat'ed
+        return None
+    if not vouched(before):  # stored within a tick of its change: another content may share it
         return None
     own = set(kept["own"])
     if _rest(before[7], own) is None or _rest(before[7], own) != _rest(after[7], own):

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from orkestra.core.errors import InputError
 from orkestra.render import text
@@ -30,8 +30,11 @@ def _loader(root: Path | None) -> jinja2.BaseLoader:
 
 
 @lru_cache(maxsize=8)
-def _environment(root: Path | None) -> SandboxedEnvironment:
-    env = SandboxedEnvironment(
+def _environment(root: Path | None) -> ImmutableSandboxedEnvironment:
+    # immutable: a template cannot change what it is given (`tools.append(...)`): its text is a
+    # function of its context alone, which the render cache and `render.delta` rely on, and
+    # the lists shared by every agent's context (the values) do not depend on render order
+    env = ImmutableSandboxedEnvironment(
         loader=_loader(root),
         undefined=jinja2.StrictUndefined,
         autoescape=False,  # markdown, not HTML
