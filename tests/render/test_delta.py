@@ -419,6 +419,15 @@ def test_contexts_recorded_with_a_digest_that_matches_but_a_wrong_shape_are_not_
     (proj / delta.CONTEXTS).write_bytes(data)
     assert delta._contexts(proj, hashlib.sha256(data).hexdigest()) is None
     assert delta._contexts(proj, "0" * 64) is None
+    kept: dict[str, Any] = {"schema": delta.SCHEMA, "template": "t", "own": ["prompt"],
+                            "agents": {AGENT: ["only a path"]}}  # fmt: skip
+    data = marshal.dumps(kept, 4)
+    (proj / delta.CONTEXTS).write_bytes(data)
+    assert delta._contexts(proj, hashlib.sha256(data).hexdigest()) is None
+    kept["agents"] = {AGENT: [OUTPUT, {"name": "plain-helper"}]}
+    data = marshal.dumps(kept, 4)
+    (proj / delta.CONTEXTS).write_bytes(data)
+    assert delta._contexts(proj, hashlib.sha256(data).hexdigest()) == kept
 
 
 def test_no_parse_cache_entry_for_the_recorded_version_takes_the_full_sync(

@@ -181,9 +181,15 @@ def _contexts(root: Path, sha256: str) -> dict[str, Any] | None:
         and isinstance(kept.get("own"), list)
         and all(isinstance(f, str) for f in kept["own"])
         and isinstance(kept.get("agents"), dict)
+        and all(_kept_agent(item) for item in kept["agents"].values())
     ):
         return None
     return kept
+
+
+def _kept_agent(item: Any) -> bool:
+    """One agent as `keep` writes it: [output path, context]."""
+    return type(item) is list and len(item) == 2 and type(item[0]) is str and type(item[1]) is dict
 
 
 def _findings(root: Path, record: dict[str, Any]) -> list[dict[str, Any]] | None:
