@@ -2,14 +2,12 @@
 
 `--version` answers before typer loads. `orkestra hook ...` goes to the standard-library hook
 runner instead of typer, because Claude Code calls it on every tool use and it must start in a
-few milliseconds; a bare `orkestra sync` goes to `cli.bare` for the same reason (hooks and
-editors run it after every change). Everything else is parsed by typer only; `cli.errors.report`
-turns every error into its message and exit code.
+few milliseconds. Everything else is parsed by typer only; `cli.errors.report` turns every error
+into its message and exit code.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs more than `--version`
@@ -29,10 +27,6 @@ def main(argv: list[str] | None = None) -> int:
         from orkestra.hooks import runner
 
         return runner.run(args[1:])
-    if args == ["sync"] and "ORKESTRA_ROOT" not in os.environ:  # the usual no-op: no typer
-        from orkestra.cli import bare
-
-        return bare.sync()
     return run(args)
 
 
