@@ -43,13 +43,34 @@ def test_a_template_cannot_change_its_context(tmp_path: Path, statement: str) ->
         Templates(tmp_path).render("claude/command.md.j2", context)
     assert err.value.file is not None and err.value.file.endswith("claude/command.md.j2")
     assert err.value.line == 2 and "unsafe" in err.value.message
+    assert "build a new one" in err.value.message  # and how to do without
     assert context == {"tools": ["Read"], "extra": {}}
+
+
+def test_a_list_the_template_built_cannot_be_appended_to_either(tmp_path: Path) -> None:
+    write(tmp_path, "templates/claude/command.md.j2", "{% set l = [] %}{% set _ = l.append(1) %}")
+    with pytest.raises(InputError, match="build a new one"):
+        Templates(tmp_path).render("claude/command.md.j2", {})
+    write(tmp_path, "templates/claude/skill.md.j2", "{% set l = [] %}{% set l = l + [1] %}{{ l }}")
+    assert Templates(tmp_path).render("claude/skill.md.j2", {}) == "[1]\n"
 
 
 def test_a_template_may_still_gather_in_a_namespace(tmp_path: Path) -> None:
     text_ = "{% set ns = namespace(n=0) %}{% for t in tools %}{% set ns.n = ns.n + 1 %}{% endfor %}"
     write(tmp_path, "templates/claude/command.md.j2", text_ + "{{ ns.n }}\n")
     assert Templates(tmp_path).render("claude/command.md.j2", {"tools": ["a", "b"]}) == "2\n"
+
+
+def test_an_override_added_later_is_used_by_the_same_process(tmp_path: Path) -> None:
+    """An environment is kept per project: one that loaded the bundled template must not keep
+    serving it once the project overrides it (a long-lived process: the MCP server, tests)."""
+    context = {"name": "x", "description": "d", "argument_hint": None, "allowed_tools": [],
+               "model": None, "body": "b"}  # fmt: skip
+    bundled = Templates(tmp_path).render("claude/command.md.j2", context)
+    write(tmp_path, "templates/claude/command.md.j2", "own {{ name }}\n")
+    assert Templates(tmp_path).render("claude/command.md.j2", context) == "own x\n" != bundled
+    (tmp_path / "templates/claude/command.md.j2").unlink()
+    assert Templates(tmp_path).render("claude/command.md.j2", context) == bundled
 
 
 def test_undefined_variable_names_template_and_line(tmp_path: Path) -> None:

@@ -21,16 +21,24 @@ if TYPE_CHECKING:
 
 
 def _loader(root: Path | None) -> jinja2.BaseLoader:
-    """The project's templates first, even while it has no such folder (the environment is
-    kept per project: one created later must be found), then the bundled ones."""
     folders = template_folders(root)
-    if root is not None and root / "templates" not in folders:
-        folders.insert(0, root / "templates")
     return jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(f)) for f in folders])
 
 
+def _overrides(root: Path | None) -> tuple[str, ...]:
+    """The project's own template files (names): a file added there overrides a bundled one
+    that an environment kept from before may have loaded already (Jinja's reload looks only
+    at the file it loaded)."""
+    folder = None if root is None else root / "templates"
+    if folder is None or not folder.is_dir():
+        return ()
+    return tuple(sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()))
+
+
 @lru_cache(maxsize=8)
-def _environment(root: Path | None) -> ImmutableSandboxedEnvironment:
+def _environment(root: Path | None, overrides: tuple[str, ...]) -> ImmutableSandboxedEnvironment:
+    """The environment of a project with these template overrides (kept: compiled templates
+    are reused by a long-lived process, and reloaded when their file changes)."""
     # immutable: a template cannot change what it is given (`tools.append(...)`): its text is a
     # function of its context alone, which the render cache and `render.delta` rely on, and
     # the lists shared by every agent's context (the values) do not depend on render order
@@ -57,7 +65,8 @@ class Templates:
     def __init__(
         self, root: Path | None = None, *, reuse: RenderCache | None = None, fork: bool = False
     ) -> None:
-        self.env = _environment(root.resolve() if root is not None else None)
+        root = root.resolve() if root is not None else None
+        self.env = _environment(root, _overrides(root))
         self._cache: dict[str, jinja2.Template] = {}
         #: texts of earlier renders, reused when the template and its context are the same
         self.reuse = reuse
@@ -137,12 +146,19 @@ class Templates:
             text = template.render(context)
         except Exception as exc:
             file, line = _template_frame(exc, template)
-            raise InputError(f"template error: {exc}", file=file, line=line) from None
+            hint = _MUTATION_HINT if isinstance(exc, jinja2.exceptions.SecurityError) else ""
+            raise InputError(f"template error: {exc}{hint}", file=file, line=line) from None
         text = text.rstrip("\n") + "\n"  # exactly one final newline, whatever the template does
         if key is not None:
             assert self.reuse is not None
             self.reuse.put(key, text)
         return text
+
+
+_MUTATION_HINT = (
+    "; templates may not change a list or mapping (`.append`, `.update`, ...): build a new one "
+    "(`{% set items = items + [x] %}`) or count in a `namespace()`"
+)
 
 
 def _template_frame(exc: BaseException, template: jinja2.Template) -> tuple[str, int | None]:
