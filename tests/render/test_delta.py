@@ -713,3 +713,95 @@ def test_a_plan_looks_for_stale_temporary_files_in_the_folders_it_is_given(proj:
     assert sorted(every.deleted) == [".claude/agents/.x.md.orkestra-999999-0.tmp",
                                      ".claude/commands/.x.md.orkestra-999999-0.tmp"]  # fmt: skip
     assert given_.deleted == [".claude/agents/.x.md.orkestra-999999-0.tmp"]
+
+
+# --- the rest of its refusals ----------------------------------------------------------------------
+
+
+def test_only_a_change_found_first_in_an_agent_file_tries_it(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sync the shortcut cannot serve pays nothing for it: a skill edit goes straight on."""
+    calls: list[str] = []
+    monkeypatch.setattr(delta, "sync", lambda root, record: calls.append("tried"))
+    skill = next((proj / "registries" / "skills").rglob("*.yaml"))
+    skill.write_text(skill.read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
+    _bump(skill)
+    noop.sync_result(proj, "write")
+    assert calls == []
+    _replace(proj, AGENT, "Be plain.", "Be plain!")
+    noop.sync_result(proj, "write")
+    assert calls == ["tried"]
+    assert delta.agent_file(AGENT) and not delta.agent_file("registries/agents/x/y.yaml")
+    assert not delta.agent_file("registries/agents/x.yml")
+
+
+def test_an_edit_that_renders_the_same_text_takes_the_full_sync(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same prompt written in another YAML style: nothing to write, a no-op to record."""
+    _replace(proj, AGENT, "prompt: |\n  Be plain.\n", 'prompt: "Be plain.\\n"\n')
+    taken = Taken(monkeypatch)
+    got = _same_as_cold(proj, tmp_path)
+    assert taken.runs == [False]
+    assert got["written"] == 0
+
+
+def test_a_record_that_does_not_list_the_output_is_not_trusted(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = proj / noop.record_path("sync")
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record["result"]["unchanged"].remove(OUTPUT)
+    path.write_text(json.dumps(record), encoding="utf-8")
+    _replace(proj, AGENT, "Be plain.", "Be plain!")
+    taken = Taken(monkeypatch)
+    _same_as_cold(proj, tmp_path)
+    assert taken.runs == [False]
+
+
+def test_an_output_edited_while_the_shortcut_runs_is_left_to_the_full_sync(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Edited after the stats were taken, before the plan reads it: the plan finds the hand
+    edit, and the full sync reports the conflict (the edit kept)."""
+    from orkestra.render import writer
+    from tests.render.conftest import at_call
+
+    out = proj / OUTPUT
+    _replace(proj, AGENT, "Be plain.", "Be plain!")
+    at_call(monkeypatch, writer, "plan", lambda: out.write_text("mine\n", encoding="utf-8"))
+    taken = Taken(monkeypatch)
+    got = _outcome(lambda: noop.sync_result(proj, "write"))
+    assert taken.runs == [False]
+    assert got[0] == "ConflictError" and OUTPUT in got[1]
+    assert out.read_text(encoding="utf-8") == "mine\n"
+
+
+def test_a_validate_record_of_another_run_is_not_taken_for_this_ones(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The project has a warning: its findings come from the validate record written with the
+    sync record, and only from that one."""
+    path = proj / noop.record_path("validate")
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record["start"] += 1
+    path.write_text(json.dumps(record), encoding="utf-8")
+    _replace(proj, AGENT, "Be plain.", "Be plain!")
+    taken = Taken(monkeypatch)
+    _same_as_cold(proj, tmp_path)
+    assert taken.runs == [False]
+
+
+def test_a_project_without_warnings_records_none_for_validate(
+    roster_off: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _set(roster_off, WARNED, lambda d: d.update(description="Guards the database."))
+    noop.sync_result(roster_off, "write")
+    assert not validate(load(roster_off)).findings
+    (roster_off / noop.record_path("validate")).unlink()  # not read: no warning to carry
+    taken = Taken(monkeypatch)
+    _replace(roster_off, AGENT, "Be plain.", "Be plain!")
+    _same_as_cold(roster_off, tmp_path)
+    assert taken.runs == [True]
+    assert noop.recorded(roster_off, "validate") == []

@@ -83,8 +83,8 @@ class Hits:
         self.count = 0
         real = noop._answer
 
-        def counted(root: Path, run: str, data: Any) -> Any:
-            found = real(root, run, data)
+        def counted(root: Path, run: str, data: Any, *rest: Any) -> Any:
+            found = real(root, run, data, *rest)
             self.count += found is not None
             return found
 

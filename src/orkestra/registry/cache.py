@@ -77,19 +77,22 @@ def _changed_at(st: os.stat_result) -> int:
 
 
 def _window(st: os.stat_result) -> int:
-    """How close to a change a recording is racy: `FINE_RACY_NS` where the file system keeps
-    sub-second times, `RACY_NS` where the time of the last change is whole seconds (a FAT mtime
-    moves in 2 s steps beside a fine creation time; an mtime set back to a whole second is
-    followed by a fine ctime)."""
-    return RACY_NS if _changed_at(st) % 1_000_000_000 == 0 else FINE_RACY_NS
+    return _window_at(_changed_at(st))
+
+
+def _window_at(changed: int) -> int:
+    """How close to a change (at `changed`, ns) a recording is racy: `FINE_RACY_NS` where the
+    file system keeps sub-second times, `RACY_NS` where the time of the last change is whole
+    seconds (a FAT mtime moves in 2 s steps beside a fine creation time; an mtime set back to a
+    whole second is followed by a fine ctime)."""
+    return RACY_NS if changed % 1_000_000_000 == 0 else FINE_RACY_NS
 
 
 def vouched(entry: list[Any]) -> bool:
     """True when `entry` was recorded after its file's last change by more than the racy
     window: its identity then stands for the content it holds (else only a hash check would)."""
-    latest = max(entry[1], entry[2])
-    window = RACY_NS if latest % 1_000_000_000 == 0 else FINE_RACY_NS
-    return bool(latest + window < entry[5])
+    changed = max(entry[1], entry[2])
+    return bool(changed + _window_at(changed) < entry[5])
 
 
 def digest(text: str) -> str:

@@ -51,6 +51,7 @@ SCHEMA = 1
 #: more changed files than this: the full sync (each one here is loaded and rendered on its own)
 MAX_FILES = 8
 _CHANGES = ("created", "updated", "deleted", "conflicts")
+AGENTS = "registries/agents/"
 
 
 def keep(
@@ -67,7 +68,7 @@ def keep(
     agents: dict[str, list[Any]] = {}
     for path, context in kept.items():
         name = context.get("name")
-        file = f"registries/agents/{name}.yaml"
+        file = f"{AGENTS}{name}.yaml"
         if isinstance(name, str) and reg.loc("agent", name).file == file:
             agents[file] = [path, context]
     payload = {"schema": SCHEMA, "template": claude.AGENT_TEMPLATE,
@@ -78,6 +79,11 @@ def keep(
     except (ValueError, OSError, OrkestraError):  # an object in a context; unwritable
         return None
     return {"sha256": hashlib.sha256(data).hexdigest()}
+
+
+def agent_file(rel: str) -> bool:
+    """Whether `rel` may be the file of an agent whose context is kept."""
+    return rel.startswith(AGENTS) and rel.endswith(".yaml") and "/" not in rel[len(AGENTS) :]
 
 
 def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
@@ -253,7 +259,8 @@ def _render(
     if not vouched(before):  # stored within a tick of its change: another content may share it
         return None
     own = set(kept["own"])
-    if _rest(before[7], own) is None or _rest(before[7], own) != _rest(after[7], own):
+    rest = _rest(before[7], own)
+    if rest is None or rest != _rest(after[7], own):
         return None
     agent = reg.agents[name]
     if own_findings(agent, reg.loc("agent", name)):

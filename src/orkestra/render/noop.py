@@ -457,8 +457,11 @@ def proven(root: Path, data: dict[str, Any] | None) -> dict[str, tuple[list[int]
     return out
 
 
-def _answer(root: Path, run: str, data: dict[str, Any] | None) -> Any:
-    """The recorded result in `data` when nothing the recording run read changed since."""
+def _answer(
+    root: Path, run: str, data: dict[str, Any] | None, first: list[str] | None = None
+) -> Any:
+    """The recorded result in `data` when nothing the recording run read changed since (else
+    None, and the first changed input found is added to `first`)."""
     if data is None or data["key"] != key(root):
         return None
     taken = time.time_ns()
@@ -466,18 +469,16 @@ def _answer(root: Path, run: str, data: dict[str, Any] | None) -> Any:
         now = snapshot(
             root, data["folders"], data["singles"], _Check(data["files"], data["expected"])
         )
-    except (Unfit, Changed):
+    except Changed as exc:
+        if first is not None:
+            first.append(exc.args[0])
+        return None
+    except Unfit:
+        return None
+    changed = _compare(data, now)
+    if changed is None or changed or not _held(root, data):
         return None
     expected: dict[str, Any] = data["expected"]
-    if not expected:
-        return data["result"] if now == data["files"] else None
-    recorded_files: dict[str, Any] = data["files"]
-    if now.keys() != recorded_files.keys() or any(
-        now[rel] != ident for rel, ident in recorded_files.items() if rel not in expected
-    ):
-        return None
-    if not all(_as_written(root, rel, want) for rel, want in expected.items()):
-        return None
     if len(expected) > SETTLE_AT and not any(_racy(now[rel], taken) for rel in expected):
         _settle(root, run, data, now)  # settled: plain stats from now on
     return data["result"]
@@ -547,6 +548,14 @@ def _racy(ident: Any, start: int) -> bool:
     """True when a file changed so close to the recording that a later edit may keep its stat:
     within `FINE_RACY_NS` where the file system keeps sub-second times (the kernel's clock lags
     by up to a tick), within `RACY_NS` where it keeps whole seconds (the later time is whole)."""
+    if (  # the usual file, outside either window: nothing more to look at (this runs per file)
+        type(ident) is list
+        and len(ident) == 5
+        and type(ident[0]) is type(ident[1]) is type(ident[2]) is type(ident[3]) is int
+        and type(ident[4]) is int
+        and max(ident[1], ident[2]) + max(RACY_NS, FINE_RACY_NS) < start
+    ):
+        return False
     if isinstance(ident, list) and len(ident) == 4 and all(type(i) is int for i in ident):
         return False  # a folder's mode, owner and inode: no timestamp to race
     if isinstance(ident, list) and len(ident) in (5, 6, 10) and all(type(i) is int for i in ident):
@@ -638,13 +647,27 @@ def changes(root: Path, data: dict[str, Any]) -> tuple[list[str], dict[str, Any]
         now = snapshot(root, data["folders"], data["singles"])
     except Unfit:
         return None
+    changed = _compare(data, now)
+    if changed is None or not _held(root, data):
+        return None
+    return changed, now
+
+
+def _compare(data: dict[str, Any], now: dict[str, Any]) -> list[str] | None:
+    """The recorded paths whose identity `now` is not the recorded one (those the recording run
+    wrote are checked by content instead: `_held`); None when a path appeared or went away."""
     files: dict[str, Any] = data["files"]
-    expected: dict[str, Any] = data["expected"]
+    if now == files:
+        return []
     if now.keys() != files.keys():
         return None
-    if not all(_as_written(root, rel, want) for rel, want in expected.items()):
-        return None
-    return [rel for rel, ident in files.items() if rel not in expected and now[rel] != ident], now
+    expected: dict[str, Any] = data["expected"]
+    return [rel for rel, ident in files.items() if rel not in expected and now[rel] != ident]
+
+
+def _held(root: Path, data: dict[str, Any]) -> bool:
+    """Every file and folder the recording run wrote still holds what it left there."""
+    return all(_as_written(root, rel, want) for rel, want in data["expected"].items())
 
 
 def walked_folder(data: dict[str, Any], rel: str) -> bool:
@@ -673,14 +696,14 @@ def save_delta(
     now: dict[str, Any],
     written: Mapping[str, Output],
     rendered: set[str],
-    findings: list[Any] | None,
+    findings: list[Any],
 ) -> None:
     """Record a `render.delta` sync as `save` records a full one: the record it started from
     (`data`) with the identities `now` (taken as it began), those of the files it wrote (and the
     folders on their way) as the write left them, checked by content until they settle; its
-    answer is the recorded one (nothing to change), `findings` `validate`'s (unchanged; None:
-    unknown, that record is left as it is). Nothing is recorded when the key changed meanwhile
-    or a file changed too close to the run."""
+    answer is the recorded one (nothing to change), `findings` `validate`'s (unchanged).
+    Nothing is recorded when the key changed meanwhile or a file changed too close to the
+    run."""
     if not all(_usable(root, run) for run in ("sync", "validate")) or key(root) != data["key"]:
         return
     marks = {rel: _identity(f"{root}{os.sep}{rel}", links=True)
@@ -691,10 +714,7 @@ def save_delta(
         return
     payload = {k: v for k, v in data.items() if k != "result"}
     payload.update(start=start, files=files, expected=expected)
-    results: dict[str, Any] = {"sync": data["result"]}
-    if findings is not None:
-        results["validate"] = findings
-    _write(root, payload, results)
+    _write(root, payload, {"sync": data["result"], "validate": findings})
 
 
 def _ways(paths: Any) -> set[str]:
@@ -723,16 +743,7 @@ def _expected(
     ways = _ways(written)
     rendered = written if rendered is None else rendered
     expected: dict[str, list[Any]] = {}
-    settled = start - max(RACY_NS, FINE_RACY_NS)  # a file's times both before this: not racy
     for rel, ident in files.items():
-        if (  # the usual file, settled: nothing more to look at
-            type(ident) is list
-            and len(ident) == 5
-            and type(ident[1]) is int
-            and type(ident[2]) is int
-            and ident[1] < settled > ident[2]
-        ):
-            continue
         if not _racy(ident, start):
             continue
         if (rel in written or rel in ways or rel in listings) and (
@@ -855,12 +866,15 @@ def sync_result(root: Path, mode: Mode) -> dict[str, Any]:
     inputs and a content check of the files just written)."""
     root = root.resolve()
     record = _record(root, "sync")
-    hit = _answer(root, "sync", record)
+    first: list[str] = []
+    hit = _answer(root, "sync", record, first)
     if isinstance(hit, dict) and hit.get("ok") is True:
         return {**hit, "mode": mode}
     from orkestra.render import delta
 
-    if mode == "write" and record is not None:  # an edit to agents' own text: those files alone
+    # an edit to agents' own text (an agent's file is the first change the stats found): only
+    # those files are rendered again
+    if mode == "write" and record is not None and first and delta.agent_file(first[0]):
         done = delta.sync(root, record)
         if done is not None:
             return done
