@@ -430,11 +430,48 @@ def test_contexts_recorded_with_a_digest_that_matches_but_a_wrong_shape_are_not_
     assert delta._contexts(proj, hashlib.sha256(data).hexdigest()) == kept
 
 
-def test_no_parse_cache_entry_for_the_recorded_version_takes_the_full_sync(
-    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def _no_shard(root: Path) -> None:
+    (root / parse_cache.shard_path(parse_cache.shard_of(AGENT))).unlink()
+
+
+def _edit_json(root: Path, rel: str, change: Any) -> None:
+    path = root / rel
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def _racy_entry(root: Path) -> None:
+    """Recorded at its file's change: another content written in the same tick may share its
+    identity (the full sync's cache lookup checks such an entry by hash)."""
+
+    def racy(data: dict[str, Any]) -> None:
+        entry = data["files"][AGENT]
+        entry[5] = max(entry[1], entry[2])
+
+    _edit_json(root, parse_cache.shard_path(parse_cache.shard_of(AGENT)), racy)
+
+
+def _unlisted(root: Path) -> None:
+    """A record whose answer does not list the agent's output."""
+    _edit_json(root, noop.record_path("sync"), lambda d: d["result"]["unchanged"].remove(OUTPUT))
+
+
+def _other_validate(root: Path) -> None:
+    """The project has a warning: its findings come from the validate record written with the
+    sync record, and from no other."""
+    _edit_json(root, noop.record_path("validate"), lambda d: d.update(start=d["start"] + 1))
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [_no_shard, _racy_entry, _unlisted, _other_validate],
+    ids=["no-cache-entry", "racy-cache-entry", "output-not-listed", "other-validate-record"],
+)
+def test_what_it_cannot_vouch_for_sends_the_sync_the_full_way(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: Any
 ) -> None:
-    shard = proj / parse_cache.shard_path(parse_cache.shard_of(AGENT))
-    shard.unlink()
+    damage(proj)
     taken = Taken(monkeypatch)
     _replace(proj, AGENT, "Be plain.", "Be plain!")
     _same_as_cold(proj, tmp_path)
@@ -467,22 +504,6 @@ def test_a_file_changed_again_while_it_is_read_takes_the_full_sync(
     noop.sync_result(proj, "write")
     assert taken.runs == [False]
     assert "Be plain?" in (proj / OUTPUT).read_text(encoding="utf-8")
-
-
-def test_a_cache_entry_stored_within_a_tick_of_its_files_change_is_not_trusted(
-    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Its identity may be shared by another content written in the same tick: the full sync
-    (whose cache lookup checks such an entry by hash) decides."""
-    shard = proj / parse_cache.shard_path(parse_cache.shard_of(AGENT))
-    data = json.loads(shard.read_text(encoding="utf-8"))
-    entry = data["files"][AGENT]
-    entry[5] = max(entry[1], entry[2])  # "seen" at its change: racy
-    shard.write_text(json.dumps(data), encoding="utf-8")
-    taken = Taken(monkeypatch)
-    _replace(proj, AGENT, "Be plain.", "Be plain!")
-    _same_as_cold(proj, tmp_path)
-    assert taken.runs == [False]
 
 
 def test_pending_writes_of_a_killed_sync_take_the_full_sync(
@@ -747,19 +768,6 @@ def test_an_edit_that_renders_the_same_text_takes_the_full_sync(
     assert got["written"] == 0
 
 
-def test_a_record_that_does_not_list_the_output_is_not_trusted(
-    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    path = proj / noop.record_path("sync")
-    record = json.loads(path.read_text(encoding="utf-8"))
-    record["result"]["unchanged"].remove(OUTPUT)
-    path.write_text(json.dumps(record), encoding="utf-8")
-    _replace(proj, AGENT, "Be plain.", "Be plain!")
-    taken = Taken(monkeypatch)
-    _same_as_cold(proj, tmp_path)
-    assert taken.runs == [False]
-
-
 def test_an_output_edited_while_the_shortcut_runs_is_left_to_the_full_sync(
     proj: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -776,21 +784,6 @@ def test_an_output_edited_while_the_shortcut_runs_is_left_to_the_full_sync(
     assert taken.runs == [False]
     assert got[0] == "ConflictError" and OUTPUT in got[1]
     assert out.read_text(encoding="utf-8") == "mine\n"
-
-
-def test_a_validate_record_of_another_run_is_not_taken_for_this_ones(
-    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The project has a warning: its findings come from the validate record written with the
-    sync record, and only from that one."""
-    path = proj / noop.record_path("validate")
-    record = json.loads(path.read_text(encoding="utf-8"))
-    record["start"] += 1
-    path.write_text(json.dumps(record), encoding="utf-8")
-    _replace(proj, AGENT, "Be plain.", "Be plain!")
-    taken = Taken(monkeypatch)
-    _same_as_cold(proj, tmp_path)
-    assert taken.runs == [False]
 
 
 def test_a_project_without_warnings_records_none_for_validate(
