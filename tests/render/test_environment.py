@@ -73,6 +73,27 @@ def test_an_override_added_later_is_used_by_the_same_process(tmp_path: Path) -> 
     assert Templates(tmp_path).render("claude/command.md.j2", context) == bundled
 
 
+def test_an_override_added_below_a_symlinked_folder_is_used_too(tmp_path: Path) -> None:
+    """The loader follows a symlinked folder in templates/: so does the environment's key."""
+    context = {"name": "x", "description": "d", "argument_hint": None, "allowed_tools": [],
+               "model": None, "body": "b"}  # fmt: skip
+    shared = tmp_path / "shared" / "claude"
+    shared.mkdir(parents=True)
+    write(tmp_path, "templates/README.txt", "mine\n")
+    (tmp_path / "templates" / "claude").symlink_to(shared, target_is_directory=True)
+    (tmp_path / "templates" / "loop").symlink_to(tmp_path / "templates", target_is_directory=True)
+    bundled = Templates(tmp_path).render("claude/command.md.j2", context)
+    (shared / "command.md.j2").write_text("own {{ name }}\n", encoding="utf-8")
+    assert Templates(tmp_path).render("claude/command.md.j2", context) == "own x\n" != bundled
+
+
+def test_the_way_out_is_named_only_for_a_change_of_a_list_or_mapping(tmp_path: Path) -> None:
+    write(tmp_path, "templates/claude/command.md.j2", "{{ name.__class__ }}\n")
+    with pytest.raises(InputError) as err:
+        Templates(tmp_path).render("claude/command.md.j2", {"name": "x"})
+    assert "unsafe" in err.value.message and "build a new one" not in err.value.message
+
+
 def test_undefined_variable_names_template_and_line(tmp_path: Path) -> None:
     write(tmp_path, "templates/claude/command.md.j2", "line one\n{{ missing }}\n")
     with pytest.raises(InputError) as err:

@@ -41,6 +41,7 @@ from orkestra.core.errors import OrkestraError
 
 if TYPE_CHECKING:
     from orkestra.registry.registry import Registry
+    from orkestra.render.environment import Templates
     from orkestra.render.plan import Output
     from orkestra.render.sync import SyncReport
 
@@ -90,6 +91,7 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
     """Plain `sync` after an edit to agents' own fields, as the full sync answers it; None when
     the full sync must run (see the module's rules)."""
     from orkestra.render import manifest, noop, pending, writer
+    from orkestra.render.environment import Templates
     from orkestra.render.plan import Output
 
     stamp, result = record.get("delta"), record["result"]
@@ -117,10 +119,12 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
         return None
     entries, servers = lock
     outputs: list[Output] = []
+    templates = Templates(root)
     for rel in files:
         path, context = agents[rel]
         try:  # a template error: the full sync reports it (after validating everything first)
-            out = _render(root, rel, path, context, kept, record["files"][rel], now[rel])
+            out = _render(root, templates, rel, path, context, kept, record["files"][rel],
+                          now[rel])  # fmt: skip
         except OrkestraError:
             return None
         entry = entries.get(path)
@@ -230,6 +234,7 @@ def _lock(root: Path) -> tuple[dict[str, Any], dict[str, dict[str, str]]] | None
 
 def _render(
     root: Path,
+    templates: Templates,
     rel: str,
     path: str,
     context: Any,
@@ -242,7 +247,6 @@ def _render(
     from orkestra.registry.cache import vouched
     from orkestra.registry.loader import agent_file
     from orkestra.registry.validate import own_findings
-    from orkestra.render.environment import Templates
     from orkestra.render.plan import Output
     from orkestra.render.targets.claude import own_context
 
@@ -266,7 +270,7 @@ def _render(
     if own_findings(agent, reg.loc("agent", name)):
         return None
     values = {**context, **own_context(agent)}
-    text = Templates(root).render(kept["template"], values)
+    text = templates.render(kept["template"], values)
     return Output(path, text.encode("utf-8"))
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 import traceback
 from collections.abc import Mapping
 from functools import lru_cache
@@ -28,11 +30,30 @@ def _loader(root: Path | None) -> jinja2.BaseLoader:
 def _overrides(root: Path | None) -> tuple[str, ...]:
     """The project's own template files (names): a file added there overrides a bundled one
     that an environment kept from before may have loaded already (Jinja's reload looks only
-    at the file it loaded)."""
+    at the file it loaded). Symlinked folders are followed, as the loader follows them (each
+    folder once)."""
     folder = None if root is None else root / "templates"
     if folder is None or not folder.is_dir():
         return ()
-    return tuple(sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()))
+    names: list[str] = []
+    seen: set[tuple[int, int]] = set()
+    stack = [(str(folder), "")]
+    while stack:
+        path, prefix = stack.pop()
+        try:
+            st = os.stat(path)  # noqa: PTH116 - text paths: this runs per folder
+            if (st.st_dev, st.st_ino) in seen:
+                continue
+            seen.add((st.st_dev, st.st_ino))
+            with os.scandir(path) as entries:
+                for entry in entries:
+                    if entry.is_dir():
+                        stack.append((entry.path, f"{prefix}{entry.name}/"))
+                    elif entry.is_file():
+                        names.append(f"{prefix}{entry.name}")
+        except OSError:  # unreadable: the loader reports what it cannot read
+            continue
+    return tuple(sorted(names))
 
 
 @lru_cache(maxsize=8)
@@ -146,8 +167,10 @@ class Templates:
             text = template.render(context)
         except Exception as exc:
             file, line = _template_frame(exc, template)
-            hint = _MUTATION_HINT if isinstance(exc, jinja2.exceptions.SecurityError) else ""
-            raise InputError(f"template error: {exc}{hint}", file=file, line=line) from None
+            message = str(exc)
+            if isinstance(exc, jinja2.exceptions.SecurityError) and _MUTATION.search(message):
+                message = message.rstrip(".") + _MUTATION_HINT
+            raise InputError(f"template error: {message}", file=file, line=line) from None
         text = text.rstrip("\n") + "\n"  # exactly one final newline, whatever the template does
         if key is not None:
             assert self.reuse is not None
@@ -155,6 +178,8 @@ class Templates:
         return text
 
 
+#: what the immutable sandbox says of a method that would change a list, mapping or set
+_MUTATION = re.compile(r"of '(list|dict|set|deque|OrderedDict|defaultdict|Counter)' object")
 _MUTATION_HINT = (
     "; templates may not change a list or mapping (`.append`, `.update`, ...): build a new one "
     "(`{% set items = items + [x] %}`) or count in a `namespace()`"

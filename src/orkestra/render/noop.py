@@ -461,7 +461,8 @@ def _answer(
     root: Path, run: str, data: dict[str, Any] | None, first: list[str] | None = None
 ) -> Any:
     """The recorded result in `data` when nothing the recording run read changed since (else
-    None, and the first changed input found is added to `first`)."""
+    None; the first changed file the walk of the recorded folders meets, if that is how the
+    change was found, is added to `first`)."""
     if data is None or data["key"] != key(root):
         return None
     taken = time.time_ns()
