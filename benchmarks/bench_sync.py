@@ -247,21 +247,25 @@ def main(runs: int = 5, where: str | None = None, rulesync: bool = True) -> None
         parse = statistics.median(times["parse"])
         parse_cpu = statistics.median(cpus["parse"])
         print(f"registry: {files} YAML files; a cold sync writes {written} files")
-        print(f"median of {runs} runs, alternating; CPU = user + system time of the process and "
-              "of the helpers it forks (a cold load and a big render use a second core)\n")  # fmt: skip
+        print(f"median of {runs} runs, alternating (the fastest and slowest run of each step at the "
+              "end of its line); CPU = user + system time of the process and of the helpers it "
+              "forks (a cold load and a big render use a second core)\n")  # fmt: skip
         print(
             f"{'step':<24} {'seconds':>8} {'x parse':>8} {'CPU s':>7} {'x parse':>8} {'target':>8}"
         )
-        print(f"{'C-loader parse':<24} {parse:8.3f} {1.0:8.2f} {parse_cpu:7.3f} {1.0:8.2f}")
+        spread = f"runs {min(times['parse']):.3f}-{max(times['parse']):.3f}s"
+        print(f"{'C-loader parse':<24} {parse:8.3f} {1.0:8.2f} {parse_cpu:7.3f} {1.0:8.2f}"
+              f"                   {spread}")  # fmt: skip
         for label, target in STEPS:
             value = statistics.median(times[label])
             cpu = statistics.median(cpus[label])
             row = f"{label:<24} {value:8.3f} {value / parse:8.2f} {cpu:7.3f} {cpu / parse_cpu:8.2f}"
+            spread = f"  runs {min(times[label]):.3f}-{max(times[label]):.3f}s"
             if target is None:
-                print(f"{row}        -")
+                print(f"{row}        -{spread}")
                 continue
             verdict = "ok" if value / parse <= target else "over"
-            print(f"{row} {target:7.2f}x  {verdict} (wall)")
+            print(f"{row} {target:7.2f}x  {verdict} (wall){spread}")
         print("\nfloors, whole processes timed like the steps, one core (MIN_COLD, MIN_ONE):")
         for label in ("floor, fsynced", "floor, no fsync", "one-file floor"):
             value = statistics.median(times[label])
