@@ -59,8 +59,8 @@ def keep(
     root: Path, reg: Registry, report: SyncReport, kept: dict[str, dict[str, Any]]
 ) -> dict[str, Any] | None:
     """Before a full sync's record is saved: write the agent contexts it rendered with, and
-    return what the record holds of them (None when this path cannot serve the project: another
-    target configured, or nothing kept)."""
+    return what the record holds of them, `{"delta": {"sha256": …}}` (None when this path
+    cannot serve the project: another target configured, or nothing kept)."""
     from orkestra.core import safewrite
     from orkestra.render.targets import claude
 
@@ -79,7 +79,7 @@ def keep(
         safewrite.write_file(root, CONTEXTS, data, durable=False)
     except (ValueError, OSError, OrkestraError):  # an object in a context; unwritable
         return None
-    return {"sha256": hashlib.sha256(data).hexdigest()}
+    return {"delta": {"sha256": hashlib.sha256(data).hexdigest()}}
 
 
 def agent_file(rel: str) -> bool:
@@ -117,7 +117,8 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
     lock = _lock(root)
     if lock is None:
         return None
-    entries, servers = lock
+    before, servers = lock
+    entries = dict(before)  # the lock to write: each rendered output's new hash
     outputs: list[Output] = []
     templates = Templates(root)
     for rel in files:
@@ -139,7 +140,6 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
     if len(unchanged) != len(result["unchanged"]) - len(written):
         return None
     outputs.append(Output(manifest.LOCK_PATH, manifest.dumps(entries, servers), target="lock"))
-    before = manifest.load(root)
     scanned = {o.path.rpartition("/")[0] for o in outputs if o.path != manifest.LOCK_PATH}
     plan = writer.plan(root, outputs, before, set(), scanned=scanned)
     if plan.created or plan.deleted or plan.conflicts or plan.updated != written:
@@ -210,10 +210,8 @@ def _findings(root: Path, record: dict[str, Any]) -> list[dict[str, Any]] | None
     count = record["result"]["warnings"]
     if count == 0:
         return []
-    found = noop.recorded_with(root, "validate", record)
-    if not isinstance(found, list) or len(found) != count:
-        return None
-    return found
+    found = noop.recorded_findings(root, record)
+    return found if found is not None and len(found) == count else None
 
 
 def _lock(root: Path) -> tuple[dict[str, Any], dict[str, dict[str, str]]] | None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import traceback
 from collections.abc import Mapping
@@ -15,7 +14,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from orkestra.core.errors import InputError
 from orkestra.render import text
-from orkestra.render.template_paths import template_folders
+from orkestra.render.template_paths import template_files, template_folders
 
 if TYPE_CHECKING:
     from orkestra.render.helper import Helper
@@ -30,30 +29,11 @@ def _loader(root: Path | None) -> jinja2.BaseLoader:
 def _overrides(root: Path | None) -> tuple[str, ...]:
     """The project's own template files (names): a file added there overrides a bundled one
     that an environment kept from before may have loaded already (Jinja's reload looks only
-    at the file it loaded). Symlinked folders are followed, as the loader follows them (each
-    folder once)."""
+    at the file it loaded)."""
     folder = None if root is None else root / "templates"
     if folder is None or not folder.is_dir():
         return ()
-    names: list[str] = []
-    seen: set[tuple[int, int]] = set()
-    stack = [(str(folder), "")]
-    while stack:
-        path, prefix = stack.pop()
-        try:
-            st = os.stat(path)  # noqa: PTH116 - text paths: this runs per folder
-            if (st.st_dev, st.st_ino) in seen:
-                continue
-            seen.add((st.st_dev, st.st_ino))
-            with os.scandir(path) as entries:
-                for entry in entries:
-                    if entry.is_dir():
-                        stack.append((entry.path, f"{prefix}{entry.name}/"))
-                    elif entry.is_file():
-                        names.append(f"{prefix}{entry.name}")
-        except OSError:  # unreadable: the loader reports what it cannot read
-            continue
-    return tuple(sorted(names))
+    return tuple(name for name, _ in template_files(folder))
 
 
 @lru_cache(maxsize=8)

@@ -678,16 +678,14 @@ def walked_folder(data: dict[str, Any], rel: str) -> bool:
     return inside and f"{rel}/" in data["files"]
 
 
-def recorded_with(root: Path, run: str, data: dict[str, Any]) -> Any:
-    """`run`'s recorded result when that record was written with `data` (same key and start),
-    else None."""
-    other = _record(root, run)
+def recorded_findings(root: Path, data: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """`validate`'s recorded findings when that record was written with the sync record `data`
+    (same key and start), else None."""
+    other = _record(root, "validate")
     if other is None or other["key"] != data["key"] or other["start"] != data["start"]:
         return None
     found = other["result"]
-    if run == "validate" and not (isinstance(found, list) and all(_finding_ok(f) for f in found)):
-        return None
-    return found
+    return found if isinstance(found, list) and all(_finding_ok(f) for f in found) else None
 
 
 def save_delta(
@@ -899,7 +897,7 @@ def sync_result(root: Path, mode: Mode) -> dict[str, Any]:
         return data
     if not report.plan.has_changes() and report.written == 0:
         results: dict[str, Any] = {"sync": data, "validate": _found(report.findings)}
-        extra = _kept(root, reg, report, kept)
+        extra = delta.keep(root, reg, report, kept)
         save(root, results, start, reg, _singles(root, reg, data, report.plan), trace, stamp,
              extra=extra)  # fmt: skip
     elif mode == "write":
@@ -907,17 +905,9 @@ def sync_result(root: Path, mode: Mode) -> dict[str, Any]:
         if after is not None:
             results, written, marks, listings = after
             singles = _singles(root, reg, results["sync"], report.plan)
-            extra = _kept(root, reg, report, kept)
+            extra = delta.keep(root, reg, report, kept)
             save(root, results, start, reg, singles, trace, stamp, written, marks, listings, extra)
     return data
-
-
-def _kept(root: Path, reg: Registry, report: Any, kept: dict[str, Any]) -> dict[str, Any] | None:
-    """What the record holds of the agent contexts kept for `render.delta` (None: not kept)."""
-    from orkestra.render import delta
-
-    stamp = delta.keep(root, reg, report, kept)
-    return None if stamp is None else {"delta": stamp}
 
 
 def _singles(root: Path, reg: Registry, data: dict[str, Any], plan: RenderPlan) -> list[str]:
