@@ -118,3 +118,21 @@ def test_an_unwritable_cache_folder_renders_without_it(scaffold: Path, tmp_path:
     sync(scaffold)
     assert not (tmp_path / "elsewhere.sqlite").exists()  # never written through a symlink
     assert _outputs(scaffold) == _cold(scaffold, tmp_path)
+
+
+def test_a_template_below_a_symlinked_folder_is_part_of_the_stamp(tmp_path: Path) -> None:
+    """The loader reads a template through a symlinked folder of templates/: an edit there must
+    change what every cached text depends on, or a cached render of the old text is reused."""
+    from orkestra.render.template_paths import template_files
+
+    shared = tmp_path / "shared" / "claude"
+    shared.mkdir(parents=True)
+    (shared / "command.md.j2").write_text("one {{ name }}\n", encoding="utf-8")
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "claude").symlink_to(shared, target_is_directory=True)
+    (tmp_path / "templates" / "loop").symlink_to(tmp_path / "templates", target_is_directory=True)
+    folders = [tmp_path / "templates"]
+    assert [name for name, _ in template_files(folders[0])] == ["claude/command.md.j2"]
+    before = reuse.stamp(tmp_path, folders)
+    (shared / "command.md.j2").write_text("two {{ name }}\n", encoding="utf-8")
+    assert reuse.stamp(tmp_path, folders) != before

@@ -43,9 +43,10 @@ def stamp(root: Path, folders: list[Path]) -> bytes:
 
 
 def _files(folders: list[Path]) -> list[Path]:
-    return [
-        p for folder in folders if folder.is_dir() for p in sorted(folder.rglob("*")) if p.is_file()
-    ]
+    """Every template file, read through a symlinked folder too (as the loader reads it)."""
+    from orkestra.render.template_paths import template_files
+
+    return [path for folder in folders if folder.is_dir() for _, path in template_files(folder)]
 
 
 class RenderCache:
