@@ -5,7 +5,9 @@ that imports yaml and parses every `registries/**/*.yaml` with yaml.CSafeLoader)
 cold validate and cold sync (no outputs, no lock, no `.orkestra/`: no parse cache, no render
 cache, no no-op record) <= 2x parse; no-op validate and no-op sync
 (nothing changed since the last run of the same command) <= 0.25x parse; one-file-changed sync
-<= 0.35x parse; the sync after that one (nothing changed since its write) <= 0.25x. The first
+(an agent's description) <= 0.35x parse; the sync after that one (nothing changed since its
+write) <= 0.25x; then a one-skill-changed sync (a skill's section body), held to the same 0.35x
+as any one changed file. The first
 validate and the first sync after a cold sync are printed too: both are answered from the record
 the cold sync left (docs/caches.md), checking the content of the 6,000 files it just wrote, and
 the first of them rewrites that record as plain stats once those files are older than the racy
@@ -136,8 +138,12 @@ STEPS: list[tuple[str, float | None]] = [
     ("no-op sync", 0.25),
     ("one-file-changed sync", 0.35),
     ("sync after that write", 0.25),
+    ("one-skill-changed sync", 0.35),
 ]
 CHANGED = "registries/agents/agent-0001.yaml"
+#: the skill whose section body the "one-skill-changed sync" step edits (its tier folder found
+#: at run time)
+SKILL = "skill-00001.yaml"
 
 
 def _time(cmd: list[str], cwd: Path, ok: tuple[int, ...] = (0,)) -> tuple[float, str, float]:
@@ -180,6 +186,16 @@ def _touch_one(root: Path, round_: int) -> None:
         for line in lines
     ]
     path.write_text("".join(out), encoding="utf-8")
+
+
+def _touch_skill(root: Path, round_: int) -> None:
+    """Change one skill's first section body (a different text each round)."""
+    import yaml
+
+    path = next((root / "registries" / "skills").glob(f"*/{SKILL}"))
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["sections"][0]["body"] = f"Changed in round {round_}: use it when benchmarking.\n"
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
 
 def _round(
@@ -229,6 +245,10 @@ def _round(
     out = step("sync after that write", [exe, "sync"])
     if json.loads(out)["written"] or before != _mtimes(root):
         raise SystemExit("the sync after that write wrote")
+    _touch_skill(root, round_)
+    out = step("one-skill-changed sync", [exe, "sync"])
+    if json.loads(out)["written"] != 2:  # the skill's SKILL.md and the lock
+        raise SystemExit(f"one-skill-changed sync wrote {json.loads(out)['written']} files")
     return written, root
 
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from orkestra.core.errors import OrkestraError
 from orkestra.registry import cache as parse_cache
-from orkestra.registry.loader import agent_file, load
+from orkestra.registry.loader import entry_file, load
 from orkestra.registry.validate import validate
 from orkestra.render import delta, noop, pending
 from orkestra.render.sync import sync
@@ -28,6 +28,9 @@ OUTPUT = ".claude/agents/plain-helper.md"
 #: an agent with a warning (ORK108: its description spans two lines)
 WARNED = "registries/agents/db-guardian.yaml"
 OTHER = "registries/agents/example-agent.yaml"
+#: a core skill with resources, rendered (an agent's scope reaches it)
+SKILL = "registries/skills/domains/schema-migration.yaml"
+SKILL_MD = ".claude/skills/schema-migration/SKILL.md"
 _TICK = [1_000_000_000_000_000_000]  # 2001: never racy
 
 
@@ -420,14 +423,24 @@ def test_contexts_recorded_with_a_digest_that_matches_but_a_wrong_shape_are_not_
     assert delta._contexts(proj, hashlib.sha256(data).hexdigest()) is None
     assert delta._contexts(proj, "0" * 64) is None
     kept: dict[str, Any] = {"schema": delta.SCHEMA, "template": "t", "own": ["prompt"],
-                            "agents": {AGENT: ["only a path"]}}  # fmt: skip
-    data = marshal.dumps(kept, 4)
-    (proj / delta.CONTEXTS).write_bytes(data)
-    assert delta._contexts(proj, hashlib.sha256(data).hexdigest()) is None
+                            "agents": {AGENT: ["only a path"]}, "skill_template": "s",
+                            "skills": {SKILL: [SKILL_MD, "schema-migration"]}}  # fmt: skip
+
+    def read() -> Any:
+        data = marshal.dumps(kept, 4)
+        (proj / delta.CONTEXTS).write_bytes(data)
+        return delta._contexts(proj, hashlib.sha256(data).hexdigest())
+
+    assert read() is None
     kept["agents"] = {AGENT: [OUTPUT, {"name": "plain-helper"}]}
-    data = marshal.dumps(kept, 4)
-    (proj / delta.CONTEXTS).write_bytes(data)
-    assert delta._contexts(proj, hashlib.sha256(data).hexdigest()) == kept
+    assert read() == kept
+    for wrong in ([SKILL_MD], [SKILL_MD, 1], (SKILL_MD, "schema-migration"), None):
+        kept["skills"] = {SKILL: wrong}
+        assert read() is None
+    kept["skills"] = []
+    assert read() is None
+    del kept["skills"]
+    assert read() is None
 
 
 def _no_shard(root: Path) -> None:
@@ -499,7 +512,7 @@ def test_a_file_changed_again_while_it_is_read_takes_the_full_sync(
     from tests.render.conftest import at_call
 
     _replace(proj, AGENT, "Be plain.", "Be plain!")
-    at_call(monkeypatch, loader, "agent_file", lambda: _replace(proj, AGENT, "plain!", "plain?"))
+    at_call(monkeypatch, loader, "entry_file", lambda: _replace(proj, AGENT, "plain!", "plain?"))
     taken = Taken(monkeypatch)
     noop.sync_result(proj, "write")
     assert taken.runs == [False]
@@ -574,6 +587,187 @@ def test_a_lock_not_as_dumps_writes_it_is_not_patched(proj: Path) -> None:
     assert delta._lock(proj) is None
 
 
+# --- skills' own text ----------------------------------------------------------------------------
+
+
+def _section(n: int, body: str) -> Any:
+    return lambda d: d["sections"][n].update(body=body)
+
+
+def test_a_skill_body_edit_writes_its_skill_md_and_the_lock_as_a_full_sync_does(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    taken = Taken(monkeypatch)
+    resources = {p: p.read_bytes() for p in (proj / ".claude/skills/schema-migration").rglob("*")
+                 if p.is_file() and p.name != "SKILL.md"}  # fmt: skip
+    _set(proj, SKILL, _section(1, "1. Back up.\n2. Migrate.\n3. Check.\n"))
+    got = _same_as_cold(proj, tmp_path)
+    assert taken.runs == [True]
+    assert got["updated"] == [SKILL_MD, "registries/.render-lock.json"]
+    assert got["written"] == 2
+    assert "2. Migrate." in (proj / SKILL_MD).read_text(encoding="utf-8")
+    assert resources and all(p.read_bytes() == data for p, data in resources.items())
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d.update(intro="Read this before the steps.\n"),
+        lambda d: d["sections"][0].pop("body"),
+        lambda d: d["sections"][3].update(body="Undo it.\n\n```sh\nrm -rf x\n```\n"),
+        lambda d: d["sections"][2].update(body="Voilà: ✓ — it works ‮ (bidi).\n"),
+    ],
+    ids=["intro-added", "body-removed", "code-block", "unicode-and-bidi"],
+)
+def test_any_edit_of_a_skills_own_text_takes_the_delta(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: Any
+) -> None:
+    taken = Taken(monkeypatch)
+    _set(proj, SKILL, change)
+    got = _same_as_cold(proj, tmp_path)
+    assert taken.runs == [True]
+    assert got["updated"] == [SKILL_MD, "registries/.render-lock.json"]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d["sections"][1].update(title="How"),  # ORK103: a required section gone
+        lambda d: d["sections"][1].update(title="Steps, in order"),
+        lambda d: d["sections"].append({"title": "More", "body": "x\n"}),
+        lambda d: d["sections"].pop(0),
+        lambda d: d["sections"].reverse(),
+        lambda d: d["metadata"].update(description="Safe schema steps, shorter. Use when asked."),
+        lambda d: d["metadata"].update(last_updated="2026-11-02"),
+        lambda d: d["frontmatter"].update(tags=["database"]),
+        lambda d: d["frontmatter"].update(allowed_tools=["Read"]),
+        lambda d: d.update(scopes=["example"]),
+        lambda d: d.pop("resources"),
+        lambda d: d["sections"][1].update(body="x\n", extra="y"),
+        lambda d: d.update(sections="not a list"),
+    ],
+    ids=["title-ork103", "title", "added", "removed", "reordered", "description",
+         "last-updated", "tags", "tools", "scopes", "resources", "unknown-key", "malformed"],
+)  # fmt: skip
+def test_a_skill_edit_beyond_its_own_text_takes_the_full_sync(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: Any
+) -> None:
+    taken = Taken(monkeypatch)
+    _set(proj, SKILL, change)
+    _same_as_cold(proj, tmp_path)
+    assert taken.runs == [False]
+
+
+def test_a_body_edit_to_a_skill_with_a_finding_takes_the_full_sync(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last run warned about the skill (ORK103): whatever changes, the full sync answers."""
+    _set(proj, SKILL, lambda d: d["sections"].pop())  # no "Recovery" section
+    noop.sync_result(proj, "write")
+    assert any(f.file == SKILL for f in validate(load(proj)).findings)
+    taken = Taken(monkeypatch)
+    _set(proj, SKILL, _section(1, "Other steps.\n"))
+    _same_as_cold(proj, tmp_path)
+    assert taken.runs == [False]
+
+
+@pytest.mark.parametrize("how", ["nul", "mapping", "yaml-syntax"])
+def test_a_body_that_does_not_load_takes_the_full_sync_and_its_error(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    taken = Taken(monkeypatch)
+    if how == "nul":
+        _set(proj, SKILL, _section(3, "Undo\x00 it.\n"))
+    elif how == "mapping":
+        _set(proj, SKILL, _section(3, {"undo": "it"}))
+    else:
+        _set(proj, SKILL, _section(3, "Undo it.\n"))
+        _replace(proj, SKILL, "'Undo it.", "'Undo it.' [unclosed")
+    got = _same_as_cold(proj, tmp_path)
+    assert taken.runs == [False]
+    assert isinstance(got, tuple) or got["ok"] is False  # refused, as the full sync refuses
+
+
+@pytest.mark.parametrize("how", ["resource", "dormant-skill", "agent-too", "two-skills"])
+def test_a_skill_body_edit_beside_other_changes(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    """A resource file changed too, or a skill no agent reaches (nothing of it rendered): the
+    full sync; an agent's prompt or a second skill's body edited too: both in the delta."""
+    taken = Taken(monkeypatch)
+    _set(proj, SKILL, _section(0, "When the schema changes.\n"))
+    if how == "resource":
+        guide = proj / "registries/skills/domains/schema-migration/references/guide.md"
+        guide.write_text("# Guide, revised\n", encoding="utf-8")
+        _bump(guide)
+    elif how == "dormant-skill":
+        _set(proj, "registries/skills/project/dormant-skill.yaml", _section(0, "Never.\n"))
+    elif how == "agent-too":
+        _replace(proj, AGENT, "Be plain.", "Be plain and brief.")
+    else:
+        other = next(p for p in (proj / "registries/skills").rglob("*.yaml")
+                     if "example-skill" in p.name)  # fmt: skip
+        _replace(proj, other.relative_to(proj).as_posix(), "\n", "\n# edited\n")
+        _set(proj, other.relative_to(proj).as_posix(), lambda d: d.update(intro="Example.\n"))
+    _same_as_cold(proj, tmp_path)
+    assert (True in taken.runs) == (how in ("agent-too", "two-skills"))
+
+
+def test_a_vendor_skill_edit_never_tries_the_delta(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[str] = []
+    real = delta.sync
+    monkeypatch.setattr(delta, "sync", lambda *a: calls.append("tried") or real(*a))
+    md = proj / "vendor/copied/other-csv/SKILL.md"
+    md.write_text(md.read_text(encoding="utf-8").replace("Vendor body.", "Vendor body, edited."))
+    _bump(md)
+    _same_as_cold(proj, tmp_path)
+    assert calls == []
+
+
+def test_entry_file_loads_one_skill_file_as_the_full_load_does(proj: Path) -> None:
+    _set(proj, SKILL, _section(1, "New steps.\n"))
+    reg, before, after = entry_file(proj, SKILL)
+    assert list(reg.skills) == ["schema-migration"] and not reg.findings and not reg.agents
+    assert before is not None and after is not None and before[7] != after[7]
+    full = load(proj)
+    assert full.skills["schema-migration"] == reg.skills["schema-migration"]
+    with pytest.raises(ValueError, match="not an agent's or a core skill's file"):
+        entry_file(proj, "registries/skills/K9/x.yaml")
+
+
+def test_no_rule_reads_a_skills_own_text(proj: Path) -> None:
+    """What the delta relies on: whatever a core skill's intro and bodies say, every rule finds
+    the same (a new rule reading them must make them part of the rest)."""
+
+    def found() -> list[tuple[str, str, str]]:
+        return sorted((f.file, f.code, f.message) for f in validate(load(proj)).findings)
+
+    before = found()
+    hostile = "Use when anything. \u202eevil\u202c <example>x</example>\n" + "# Steps\n" * 200
+    for path in (proj / "registries/skills").rglob("*.yaml"):
+        rel = path.relative_to(proj).as_posix()
+        if "/" not in rel[len("registries/skills/") :].partition("/")[2]:
+            _set(proj, rel, lambda d: d.update(intro=hostile, sections=[
+                {**s, "body": hostile} for s in d.get("sections", [])]))  # fmt: skip
+    assert found() == before
+
+
+def test_skill_rest_ignores_only_the_intro_and_the_bodies() -> None:
+    base = {"metadata": {"name": "a"}, "intro": "i", "sections": [{"title": "T", "body": "b"}]}
+    rest = delta._skill_rest(base)
+    assert rest is not None
+    assert delta._skill_rest({**base, "intro": "other"}) == rest
+    assert delta._skill_rest({**base, "sections": [{"title": "T", "body": "c"}]}) == rest
+    assert delta._skill_rest({**base, "sections": [{"title": "U", "body": "b"}]}) != rest
+    assert delta._skill_rest({"sections": base["sections"], "metadata": {"name": "a"}}) != rest
+    assert delta._skill_rest({**base, "sections": ["T"]}) is None
+    assert delta._skill_rest({**base, "sections": None}) is None
+    assert delta._skill_rest(["not", "a", "mapping"]) is None
+    assert delta._skill_rest({**base, "x": object()}) is None
+
+
 # --- the pieces ----------------------------------------------------------------------------------
 
 
@@ -581,14 +775,14 @@ def test_agent_file_loads_one_file_through_its_shard_alone(proj: Path) -> None:
     shards = sorted((proj / parse_cache.CACHE).iterdir())
     before_bytes = {p.name: p.read_bytes() for p in shards}
     _replace(proj, AGENT, "Be plain.", "Be plain!")
-    reg, before, after = agent_file(proj, AGENT)
+    reg, before, after = entry_file(proj, AGENT)
     assert list(reg.agents) == ["plain-helper"] and not reg.findings
     assert reg.agents["plain-helper"].prompt.endswith("Be plain!\n")
     assert before is not None and after is not None and before[7] != after[7]
     mine = Path(parse_cache.shard_path(parse_cache.shard_of(AGENT))).name
     changed = {p.name for p in shards if p.read_bytes() != before_bytes[p.name]}
     assert changed == {mine}
-    full = load(proj)  # the full load finds the entry agent_file stored: the same agent
+    full = load(proj)  # the full load finds the entry entry_file stored: the same agent
     assert full.agents["plain-helper"] == reg.agents["plain-helper"]
 
 
@@ -610,7 +804,10 @@ def test_the_validate_record_is_kept_with_its_findings(
 
 _EDITS = st.lists(
     st.sampled_from(
-        ["prompt", "prompt2", "warned", "description", "model", "new", "remove", "values"]
+        [
+            *("prompt", "prompt2", "warned", "description", "model", "new", "remove"),
+            *("values", "body", "intro", "title"),
+        ]
     ),
     min_size=1,
     max_size=4,
@@ -648,12 +845,18 @@ def test_any_edit_sequence_leaves_what_a_cold_sync_leaves(
             extra = sorted((root / "registries/agents").glob("extra-*.yaml"))
             if extra:
                 extra[0].unlink()
+        elif edit == "body":
+            _set(root, SKILL, lambda d, n=n: d["sections"][1].update(body=f"{n}. Do it.\n"))
+        elif edit == "intro":
+            _set(root, SKILL, lambda d, n=n: d.update(intro=f"Read this first ({n}).\n"))
+        elif edit == "title":
+            _set(root, SKILL, lambda d, n=n: d["sections"][1].update(title=f"Steps {n}"))
         else:
             _set(root, "registries/values.yaml", lambda d: d)
         _same_as_cold(root, where)
 
 
-def test_the_installed_cli_answers_an_agent_edit_as_a_cold_sync(
+def test_the_installed_cli_answers_agent_and_skill_edits_as_a_cold_sync(
     template: Path, tmp_path: Path
 ) -> None:
     """Separate processes, real racy windows: a scaffold synced, aged, edited, synced again."""
@@ -679,6 +882,16 @@ def test_the_installed_cli_answers_an_agent_edit_as_a_cold_sync(
     cold = tmp_path / "cold-cli"
     shutil.copytree(root, cold, symlinks=True, ignore=shutil.ignore_patterns(".orkestra"))
     assert run("sync") == run("sync", cwd=cold)
+    assert _tree(root) == _tree(cold)
+    assert run("sync", "--check")["ok"] is True
+    time.sleep(0.3)
+    _set(root, SKILL, lambda d: d["sections"][1].update(body="1. Back up.\n2. Migrate.\n"))
+    time.sleep(0.3)
+    shutil.rmtree(cold)
+    shutil.copytree(root, cold, symlinks=True, ignore=shutil.ignore_patterns(".orkestra"))
+    answer = run("sync")
+    assert answer == run("sync", cwd=cold)
+    assert answer["updated"] == [SKILL_MD, "registries/.render-lock.json"]
     assert _tree(root) == _tree(cold)
     assert run("sync", "--check")["ok"] is True
 
@@ -739,22 +952,29 @@ def test_a_plan_looks_for_stale_temporary_files_in_the_folders_it_is_given(proj:
 # --- the rest of its refusals ----------------------------------------------------------------------
 
 
-def test_only_a_change_found_first_in_an_agent_file_tries_it(
+def test_only_a_change_found_first_in_an_agent_or_skill_file_tries_it(
     proj: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A sync the shortcut cannot serve pays nothing for it: a skill edit goes straight on."""
+    """A sync the shortcut cannot serve pays nothing for it: a scopes edit goes straight on."""
     calls: list[str] = []
     monkeypatch.setattr(delta, "sync", lambda root, record: calls.append("tried"))
-    skill = next((proj / "registries" / "skills").rglob("*.yaml"))
-    skill.write_text(skill.read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
-    _bump(skill)
+    scopes = proj / "registries" / "scopes.yaml"
+    scopes.write_text(scopes.read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
+    _bump(scopes)
     noop.sync_result(proj, "write")
     assert calls == []
     _replace(proj, AGENT, "Be plain.", "Be plain!")
     noop.sync_result(proj, "write")
     assert calls == ["tried"]
-    assert delta.agent_file(AGENT) and not delta.agent_file("registries/agents/x/y.yaml")
-    assert not delta.agent_file("registries/agents/x.yml")
+    _replace(proj, SKILL, "Undo it.", "Undo it twice.")
+    noop.sync_result(proj, "write")
+    assert calls == ["tried", "tried"]
+    assert delta.own_file(AGENT) and not delta.own_file("registries/agents/x/y.yaml")
+    assert not delta.own_file("registries/agents/x.yml")
+    assert delta.own_file(SKILL) and delta.own_file("registries/skills/K9/x.yaml")
+    assert not delta.own_file("registries/skills/x.yaml")
+    assert not delta.own_file("registries/skills/domains/x/references/y.yaml")
+    assert not delta.own_file("registries/skills/domains/x.md")
 
 
 def test_an_edit_that_renders_the_same_text_takes_the_full_sync(

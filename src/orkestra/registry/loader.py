@@ -701,15 +701,24 @@ def load(root: Path, *, lazy_models: bool = False, use_cache: bool = True) -> Re
     return loader.reg
 
 
-def agent_file(root: Path, rel: str) -> tuple[Registry, Any, Any]:
-    """One agent file (`registries/agents/<name>.yaml`) loaded as `load` loads it, through its
-    parse cache shard alone: (the registry it makes on its own: its agent, where it is, its load
+def entry_file(root: Path, rel: str) -> tuple[Registry, Any, Any]:
+    """One agent file (`registries/agents/<name>.yaml`) or core skill file
+    (`registries/skills/<tier>/<name>.yaml`) loaded as `load` loads it, through its parse cache
+    shard alone: (the registry it makes on its own: its agent or skill, where it is, its load
     findings; the file's cache entry before; after). An entry is `[size, mtime_ns, ctime_ns,
     inode, device, seen, sha256, data, ops]` (`registry.cache`); None when there is none."""
-    loader = _Loader(root, use_cache=False)
+    parts = rel.split("/")
+    if len(parts) == 3 and parts[:2] == ["registries", "agents"]:
+        loader = _Loader(root, use_cache=False)
+        handler = loader._named("Agent", "agent", "agents", slug_ok=False)
+    elif len(parts) == 4 and parts[:2] == ["registries", "skills"] and parts[2] in TIER_LAYER:
+        loader = _Loader(root, use_cache=False)
+        handler = loader._core_skill(parts[2])
+    else:
+        raise ValueError(f"not an agent's or a core skill's file: {rel}")
     cache = loader.cache = parse_cache.ParseCache(root, {parse_cache.shard_of(rel)})
     before = cache.files.get(rel)
-    loader.unit(root / rel, loader._named("Agent", "agent", "agents", slug_ok=False))
+    loader.unit(root / rel, handler)
     cache.save()
     return loader.reg, before, cache.files.get(rel)
 

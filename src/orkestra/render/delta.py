@@ -1,27 +1,32 @@
-"""`sync` after an edit to agents' own text: their files and the lock rewritten, nothing else read.
+"""`sync` after an edit to agents' or skills' own text: their files and the lock rewritten,
+nothing else read.
 
 A full sync (`render.sync`) loads the whole registry, validates it, renders every output and
 compares each with the disk: on a registry of thousands of entries that is over a second, however
 small the edit. Most edits change an agent's description or prompt, which show in that agent's own
 file alone (`claude.OWN_FIELDS`; the prompt alone when the CLAUDE.md roster lists descriptions)
-and are checked by rules that read nothing else (`validate.own_findings`).
+and are checked by rules that read nothing else (`validate.own_findings`), or a core skill's text:
+the text above its sections and their bodies (`claude.SKILL_OWN_TEXT`), which its SKILL.md alone
+shows and no rule reads (its section titles are checked, ORK103: they are not its own text).
 
 So a full sync of the claude target alone that leaves a record (`render.noop`) also keeps each
-agent's template context in `CONTEXTS`, with its sha256 in the record. The next plain `sync` that
-is not a no-op takes this path when, and only when:
+agent's template context in `CONTEXTS`, and the SKILL.md rendered from each core skill's file,
+with its sha256 in the record. The next plain `sync` that is not a no-op takes this path when,
+and only when:
 
 - the record's key holds and, by the same stats, the files that changed are agent files whose
-  contexts were kept (and the folders holding them, whose names the walk proves unchanged);
-  nothing appeared or went away, and the files the last write left still hold what it wrote;
-- each such file, loaded as a full load loads it (`loader.agent_file`), raises no load finding,
-  still defines the agent kept, and differs from what the parse cache holds for its recorded
-  identity in the own fields alone (the rest compared as parsed, in order); no finding of the
-  last run is about the file or quotes it, and its own fields raise none now;
+  contexts were kept or skill files whose SKILL.md was (and the folders holding them, whose
+  names the walk proves unchanged); nothing appeared or went away, and the files the last write
+  left still hold what it wrote;
+- each such file, loaded as a full load loads it (`loader.entry_file`), raises no load finding,
+  still defines the agent or skill kept, and differs from what the parse cache holds for its
+  recorded identity in the own fields alone (the rest compared as parsed, in order); no finding
+  of the last run is about the file or quotes it, and an agent's own fields raise none now;
 - the lock is the recorded one and reads back as `render_lock.dumps` writes it; no killed sync
   left writes pending; each output is still the file the lock records.
 
-Then each agent's output is rendered from its kept context with the own fields replaced, and it
-and the lock (those hashes changed) go through the same plan and writer as a full sync (hand edits
+Then each agent's output is rendered from its kept context with the own fields replaced, each
+skill's SKILL.md from the skill as loaded (it reads nothing else), and they and the lock (those hashes changed) go through the same plan and writer as a full sync (hand edits
 found, temporary files, the pending record, the partial lock on a failure). The answer, the
 records and the files are what the full sync gives. In any other case, or any doubt, `sync`
 returns None and the full sync runs.
@@ -48,19 +53,21 @@ if TYPE_CHECKING:
 #: the kept contexts (derived, like the records beside it)
 CONTEXTS = ".orkestra/agent-contexts.bin"
 #: bump when the kept contexts' layout or meaning changes
-SCHEMA = 1
+SCHEMA = 2
 #: more changed files than this: the full sync (each one here is loaded and rendered on its own)
 MAX_FILES = 8
 _CHANGES = ("created", "updated", "deleted", "conflicts")
 AGENTS = "registries/agents/"
+SKILLS = "registries/skills/"
 
 
 def keep(
     root: Path, reg: Registry, report: SyncReport, kept: dict[str, dict[str, Any]]
 ) -> dict[str, Any] | None:
-    """Before a full sync's record is saved: write the agent contexts it rendered with, and
-    return what the record holds of them, `{"delta": {"sha256": …}}` (None when this path
-    cannot serve the project: another target configured, or nothing kept)."""
+    """Before a full sync's record is saved: write the agent contexts it rendered with and the
+    SKILL.md rendered from each core skill's file, and return what the record holds of them,
+    `{"delta": {"sha256": …}}` (None when this path cannot serve the project: another target
+    configured, or nothing kept)."""
     from orkestra.core import safewrite
     from orkestra.render.targets import claude
 
@@ -72,8 +79,14 @@ def keep(
         file = f"{AGENTS}{name}.yaml"
         if isinstance(name, str) and reg.loc("agent", name).file == file:
             agents[file] = [path, context]
+    skills: dict[str, list[str]] = {}
+    for skill in reg.skills.values():
+        path = f"{claude.SKILLS}/{skill.name}/SKILL.md"
+        if skill.core is not None and own_file(skill.loc.file) and path in report.plan.outputs:
+            skills[skill.loc.file] = [path, skill.name]
     payload = {"schema": SCHEMA, "template": claude.AGENT_TEMPLATE,
-               "own": list(claude.own_fields(reg)), "agents": agents}  # fmt: skip
+               "own": list(claude.own_fields(reg)), "agents": agents,
+               "skill_template": claude.SKILL_TEMPLATE, "skills": skills}  # fmt: skip
     try:
         data = marshal.dumps(payload, 4)
         safewrite.write_file(root, CONTEXTS, data, durable=False)
@@ -82,9 +95,14 @@ def keep(
     return {"delta": {"sha256": hashlib.sha256(data).hexdigest()}}
 
 
-def agent_file(rel: str) -> bool:
-    """Whether `rel` may be the file of an agent whose context is kept."""
-    return rel.startswith(AGENTS) and rel.endswith(".yaml") and "/" not in rel[len(AGENTS) :]
+def own_file(rel: str) -> bool:
+    """Whether `rel` may be the file of an agent whose context is kept, or of a core skill
+    (`registries/skills/<tier>/<name>.yaml`) whose SKILL.md is."""
+    if not rel.endswith(".yaml"):
+        return False
+    if rel.startswith(AGENTS):
+        return "/" not in rel[len(AGENTS) :]
+    return rel.startswith(SKILLS) and rel[len(SKILLS) :].count("/") == 1
 
 
 def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
@@ -108,8 +126,13 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
     if kept is None:
         return None
     agents: dict[str, Any] = kept["agents"]
+    skills: dict[str, Any] = kept["skills"]
     files = [rel for rel in changed if not noop.walked_folder(record, rel)]
-    if not files or len(files) > MAX_FILES or any(rel not in agents for rel in files):
+    if (
+        not files
+        or len(files) > MAX_FILES
+        or any(r not in agents and r not in skills for r in files)
+    ):
         return None
     findings = _findings(root, record)
     if findings is None or any(_names(f, files) for f in findings):
@@ -122,10 +145,14 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
     outputs: list[Output] = []
     templates = Templates(root)
     for rel in files:
-        path, context = agents[rel]
+        stats = (record["files"][rel], now[rel])
         try:  # a template error: the full sync reports it (after validating everything first)
-            out = _render(root, templates, rel, path, context, kept, record["files"][rel],
-                          now[rel])  # fmt: skip
+            if rel in agents:
+                path, context = agents[rel]
+                out = _render_agent(root, templates, rel, path, context, kept, stats)
+            else:
+                path, name = skills[rel]
+                out = _render_skill(root, templates, rel, path, name, kept, stats)
         except OrkestraError:
             return None
         entry = entries.get(path)
@@ -192,6 +219,9 @@ def _contexts(root: Path, sha256: str) -> dict[str, Any] | None:
         and all(isinstance(f, str) for f in kept["own"])
         and isinstance(kept.get("agents"), dict)
         and all(_kept_agent(item) for item in kept["agents"].values())
+        and isinstance(kept.get("skill_template"), str)
+        and isinstance(kept.get("skills"), dict)
+        and all(_kept_skill(item) for item in kept["skills"].values())
     ):
         return None
     return kept
@@ -200,6 +230,11 @@ def _contexts(root: Path, sha256: str) -> dict[str, Any] | None:
 def _kept_agent(item: Any) -> bool:
     """One agent as `keep` writes it: [output path, context]."""
     return type(item) is list and len(item) == 2 and type(item[0]) is str and type(item[1]) is dict
+
+
+def _kept_skill(item: Any) -> bool:
+    """One skill as `keep` writes it: [SKILL.md's path, skill name]."""
+    return type(item) is list and len(item) == 2 and all(type(i) is str for i in item)
 
 
 def _findings(root: Path, record: dict[str, Any]) -> list[dict[str, Any]] | None:
@@ -230,20 +265,34 @@ def _lock(root: Path) -> tuple[dict[str, Any], dict[str, dict[str, str]]] | None
     return entries, servers
 
 
-def _render(
+def _loaded(root: Path, rel: str, stats: tuple[Any, Any]) -> tuple[Registry, Any, Any] | None:
+    """(the registry file `rel` makes on its own, its parse cache entry before and after), when
+    it loads without a finding, its entry before is the recorded version (`stats[0]`), stored
+    once the file had settled, and the one after is the version stat'ed (`stats[1]`)."""
+    from orkestra.registry.cache import vouched
+    from orkestra.registry.loader import entry_file
+
+    reg, before, after = entry_file(root, rel)
+    if reg.findings or before is None or after is None:
+        return None
+    if before[:5] != stats[0] or after[:5] != stats[1]:  # the recorded version, and the one stat'ed
+        return None
+    if not vouched(before):  # stored within a tick of its change: another content may share it
+        return None
+    return reg, before, after
+
+
+def _render_agent(
     root: Path,
     templates: Templates,
     rel: str,
     path: str,
     context: Any,
     kept: dict[str, Any],
-    recorded: Any,
-    now: Any,
+    stats: tuple[Any, Any],
 ) -> Output | None:
     """Agent file `rel`'s output at `path`, rendered from its kept `context` with its own
     fields as the file holds them now; None when anything else about it changed."""
-    from orkestra.registry.cache import vouched
-    from orkestra.registry.loader import agent_file
     from orkestra.registry.validate import own_findings
     from orkestra.render.plan import Output
     from orkestra.render.targets.claude import own_context
@@ -253,12 +302,11 @@ def _render(
     name = context.get("name")
     if not isinstance(name, str):
         return None
-    reg, before, after = agent_file(root, rel)
-    if reg.findings or list(reg.agents) != [name] or before is None or after is None:
+    loaded = _loaded(root, rel, stats)
+    if loaded is None:
         return None
-    if before[:5] != recorded or after[:5] != now:  # the recorded version, and the one stat'ed
-        return None
-    if not vouched(before):  # stored within a tick of its change: another content may share it
+    reg, before, after = loaded
+    if list(reg.agents) != [name] or reg.skills:
         return None
     own = set(kept["own"])
     rest = _rest(before[7], own)
@@ -272,11 +320,66 @@ def _render(
     return Output(path, text.encode("utf-8"))
 
 
+def _render_skill(
+    root: Path,
+    templates: Templates,
+    rel: str,
+    path: str,
+    name: str,
+    kept: dict[str, Any],
+    stats: tuple[Any, Any],
+) -> Output | None:
+    """Core skill file `rel`'s SKILL.md at `path`, rendered from the skill as the file holds it
+    now (the context reads the skill alone); None when anything but its own text changed."""
+    from orkestra.render.plan import Output
+    from orkestra.render.targets.claude import skill_context
+
+    loaded = _loaded(root, rel, stats)
+    if loaded is None:
+        return None
+    reg, before, after = loaded
+    if list(reg.skills) != [name] or reg.agents:
+        return None
+    rest = _skill_rest(before[7])
+    if rest is None or rest != _skill_rest(after[7]):
+        return None
+    skill = reg.skills[name]
+    if skill.core is None or skill.vendor is not None:
+        return None
+    text = templates.render(kept["skill_template"], skill_context(skill))
+    return Output(path, text.encode("utf-8"))
+
+
 def _rest(raw: Any, own: set[str]) -> str | None:
     """An agent file's parsed data beyond its own fields, as text (keys in their order)."""
     if not isinstance(raw, dict):
         return None
     try:
         return json.dumps({k: v for k, v in raw.items() if k not in own}, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return None
+
+
+def _skill_rest(raw: Any) -> str | None:
+    """A skill file's parsed data beyond its own text (`claude.SKILL_OWN_TEXT`: `intro` and
+    each section's `body`), as text (keys in their order, each section's title kept)."""
+    from orkestra.render.targets.claude import SKILL_OWN_TEXT
+
+    intro, body = SKILL_OWN_TEXT
+    if not isinstance(raw, dict):
+        return None
+    sections = raw.get("sections", [])
+    if not isinstance(sections, list) or not all(isinstance(s, dict) for s in sections):
+        return None
+    rest: list[Any] = []
+    for key, value in raw.items():
+        if key == intro:
+            continue
+        if key == "sections":
+            rest.append([key, [{k: v for k, v in s.items() if k != body} for s in sections]])
+        else:
+            rest.append([key, value])
+    try:
+        return json.dumps(rest, ensure_ascii=False)
     except (TypeError, ValueError):
         return None

@@ -871,9 +871,9 @@ def sync_result(root: Path, mode: Mode) -> dict[str, Any]:
         return {**hit, "mode": mode}
     from orkestra.render import delta
 
-    # an edit to agents' own text (an agent's file is the first change the stats found): only
-    # those files are rendered again
-    if mode == "write" and record is not None and first and delta.agent_file(first[0]):
+    # an edit to agents' or skills' own text (such a file is the first change the stats
+    # found): only those files are rendered again
+    if mode == "write" and record is not None and first and delta.own_file(first[0]):
         done = delta.sync(root, record)
         if done is not None:
             return done

@@ -38,6 +38,11 @@ _DOMAIN_PURPOSE = {
 #: roster lists every description): an edit to these alone changes one output (`render.delta`)
 OWN_FIELDS = ("description", "prompt")
 AGENT_TEMPLATE = "claude/agent.md.j2"
+SKILL_TEMPLATE = "claude/skill.md.j2"
+#: a core skill's text that its own SKILL.md alone shows and no check reads (`render.delta`):
+#: the text above its sections (`intro`) and each section's `body`; section titles are checked
+#: (ORK103) and the description is listed in every agent that has the skill
+SKILL_OWN_TEXT = ("intro", "body")
 _SAFE_KEY = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
 
 
@@ -194,11 +199,11 @@ def skill_outputs(
             yield from _copy_tree(source, folder, skip=())  # verbatim
         else:
             # keys outside the spec move under `metadata`, so the copy passes the validator
-            text = templates.render("claude/skill.md.j2", vendor_context(skill))
+            text = templates.render(SKILL_TEMPLATE, vendor_context(skill))
             yield Output(f"{folder}/SKILL.md", text.encode("utf-8"))
             yield from _copy_tree(source, folder, skip=("SKILL.md",))
         return
-    text = templates.render("claude/skill.md.j2", skill_context(skill))
+    text = templates.render(SKILL_TEMPLATE, skill_context(skill))
     yield Output(f"{folder}/SKILL.md", text.encode("utf-8"))
     if skill.folder:
         yield from _copy_tree(reg.root / skill.folder, folder, skip=("SKILL.md",))
