@@ -26,8 +26,9 @@ and only when:
   left writes pending; each output is still the file the lock records.
 
 Then each agent's output is rendered from its kept context with the own fields replaced, each
-skill's SKILL.md from the skill as loaded (it reads nothing else), and they and the lock (those hashes changed) go through the same plan and writer as a full sync (hand edits
-found, temporary files, the pending record, the partial lock on a failure). The answer, the
+skill's SKILL.md from the skill as loaded (it reads nothing else), and they and the lock (those
+hashes changed) go through the same plan and writer as a full sync (hand edits found, temporary
+files, the pending record, the partial lock on a failure). The answer, the
 records and the files are what the full sync gives. In any other case, or any doubt, `sync`
 returns None and the full sync runs.
 """
