@@ -1281,3 +1281,20 @@ def test_a_record_checking_few_written_files_keeps_checking_them_by_content(
     output.write_text(output.read_text(encoding="utf-8") + "hand edit\n", encoding="utf-8")
     assert noop.sync_result(proj, "check") == _reference(proj)[1]
     assert hits.count == 2  # the edit is seen: a full run
+
+
+def test_a_read_file_inside_a_walked_folder_is_stat_ed_once(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run reads files the walk of `registries/` stats anyway: the snapshot keeps the walk's
+    identity instead of taking a second one (thousands of stats on a big registry)."""
+    noop.sync_result(proj, "write")
+    record = json.loads((proj / noop.record_path("sync")).read_text(encoding="utf-8"))
+    inside = [s for s in record["singles"] if s.startswith("registries/") and s.endswith(".yaml")]
+    assert inside  # what the run read, in the walked folder
+    seen: list[str] = []
+    real = os.lstat
+    monkeypatch.setattr(os, "lstat", lambda p, *a, **k: seen.append(str(p)) or real(p, *a, **k))
+    now = noop.snapshot(proj, record["folders"], record["singles"])
+    assert all(seen.count(f"{proj}/{rel}") == 1 for rel in inside)
+    assert now == record["files"] or noop._compare(record, now) == []

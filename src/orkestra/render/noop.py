@@ -357,6 +357,8 @@ def snapshot(
         _walk(root, folder, out, check)
     prefix = f"{root}{os.sep}"
     for rel in files:  # string joins: this runs once per rendered file
+        if rel in out:  # a file the walk just stat'ed (read by the run, inside a walked folder)
+            continue
         full = rel if rel.startswith(os.sep) else prefix + rel
         out[rel] = _folder(full) if rel.endswith("/") else _identity(full, links=True)
     out["./"] = _folder(str(root))  # its owner and mode: git's and the writer's checks
