@@ -41,7 +41,7 @@ def test_a_template_cannot_change_its_context(tmp_path: Path, statement: str) ->
     context = {"tools": ["Read"], "extra": {}}
     with pytest.raises(InputError) as err:
         Templates(tmp_path).render("claude/command.md.j2", context)
-    assert err.value.file is not None and err.value.file.endswith("claude/command.md.j2")
+    assert err.value.file == "templates/claude/command.md.j2"  # the project's, by its path there
     assert err.value.line == 2 and "unsafe" in err.value.message
     assert "build a new one" in err.value.message  # and how to do without
     assert context == {"tools": ["Read"], "extra": {}}
@@ -135,3 +135,17 @@ def test_yaml_str_handles_frontmatter_breakers(value: str) -> None:
     assert yaml.safe_load(f"description: {text.yaml_str(value + ': <example>')}")[
         "description"
     ] == (value + ": <example>")
+
+
+def test_a_template_error_names_a_project_template_by_its_path_there(tmp_path: Path) -> None:
+    """As registry files are named: the message reads the same in any copy of the project; a
+    bundled template, which the user does not edit, is named in full."""
+    write(tmp_path, "templates/claude/command.md.j2", "one\n{{ name }\n")
+    with pytest.raises(InputError) as err:
+        Templates(tmp_path).render("claude/command.md.j2", {"name": "x"})
+    assert (err.value.file, err.value.line) == ("templates/claude/command.md.j2", 2)
+    assert "syntax error" in err.value.message
+    with pytest.raises(InputError) as err:
+        Templates(tmp_path).render("claude/skill.md.j2", {})  # a bundled one, missing its values
+    assert err.value.file == str(bundled_templates() / "claude/skill.md.j2")
+    assert err.value.line is not None and "template error" in err.value.message

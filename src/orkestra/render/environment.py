@@ -67,6 +67,7 @@ class Templates:
         self, root: Path | None = None, *, reuse: RenderCache | None = None, fork: bool = False
     ) -> None:
         root = root.resolve() if root is not None else None
+        self.root = root
         self.env = _environment(root, _overrides(root))
         self._cache: dict[str, jinja2.Template] = {}
         #: texts of earlier renders, reused when the template and its context are the same
@@ -88,7 +89,7 @@ class Templates:
             except jinja2.TemplateSyntaxError as exc:
                 raise InputError(
                     f"template syntax error: {exc.message}",
-                    file=exc.filename or exc.name or name,
+                    file=self._shown(exc.filename or exc.name or name),
                     line=exc.lineno,
                 ) from None
             except jinja2.TemplateNotFound:
@@ -98,6 +99,14 @@ class Templates:
                 ) from None
             self._cache[name] = template
         return template
+
+    def _shown(self, file: str) -> str:
+        """A template's file as an error names it: a project's own by its path in the project
+        (`templates/claude/agent.md.j2`, as registry files are named), a bundled one in full."""
+        path = Path(file)
+        if self.root is not None and path.is_absolute() and path.is_relative_to(self.root):
+            return path.relative_to(self.root).as_posix()
+        return file
 
     def render(self, name: str, context: Mapping[str, Any], *, part: bool = False) -> str:
         """Render template `name` with `context`; errors become InputError(file, line). A `part`
@@ -150,7 +159,9 @@ class Templates:
             message = str(exc)
             if isinstance(exc, jinja2.exceptions.SecurityError) and _MUTATION.search(message):
                 message = message.rstrip(".") + _MUTATION_HINT
-            raise InputError(f"template error: {message}", file=file, line=line) from None
+            raise InputError(
+                f"template error: {message}", file=self._shown(file), line=line
+            ) from None
         text = text.rstrip("\n") + "\n"  # exactly one final newline, whatever the template does
         if key is not None:
             assert self.reuse is not None
