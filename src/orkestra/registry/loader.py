@@ -708,14 +708,15 @@ def entry_file(root: Path, rel: str) -> tuple[Registry, Any, Any]:
     findings; the file's cache entry before; after). An entry is `[size, mtime_ns, ctime_ns,
     inode, device, seen, sha256, data, ops]` (`registry.cache`); None when there is none."""
     parts = rel.split("/")
-    if len(parts) == 3 and parts[:2] == ["registries", "agents"]:
-        loader = _Loader(root, use_cache=False)
-        handler = loader._named("Agent", "agent", "agents", slug_ok=False)
-    elif len(parts) == 4 and parts[:2] == ["registries", "skills"] and parts[2] in TIER_LAYER:
-        loader = _Loader(root, use_cache=False)
-        handler = loader._core_skill(parts[2])
-    else:
+    agent = len(parts) == 3 and parts[:2] == ["registries", "agents"]
+    skill = len(parts) == 4 and parts[:2] == ["registries", "skills"] and parts[2] in TIER_LAYER
+    if not (agent or skill):
         raise ValueError(f"not an agent's or a core skill's file: {rel}")
+    loader = _Loader(root, use_cache=False)
+    if agent:
+        handler = loader._named("Agent", "agent", "agents", slug_ok=False)
+    else:
+        handler = loader._core_skill(parts[2])
     cache = loader.cache = parse_cache.ParseCache(root, {parse_cache.shard_of(rel)})
     before = cache.files.get(rel)
     loader.unit(root / rel, handler)
