@@ -859,13 +859,23 @@ def _finding_ok(f: Any) -> bool:
     )
 
 
-@gcpause.paused()
 def sync_result(root: Path, mode: Mode) -> dict[str, Any]:
     """Plain `sync` / `sync --check` as a JSON dict: the recorded no-op result when nothing
     changed, else a full sync. It is recorded when it found nothing to change, and after a
     write that left every output as rendered (the next run is then answered by a stat of the
-    inputs and a content check of the files just written)."""
+    inputs and a content check of the files just written). A writing sync holds the project's
+    sync lock from before it reads the record to after it writes one (`render.exclusive`)."""
     root = root.resolve()
+    if mode != "write":
+        return _sync_result(root, mode)
+    from orkestra.render import exclusive
+
+    with exclusive.held(root):
+        return _sync_result(root, mode)
+
+
+@gcpause.paused()
+def _sync_result(root: Path, mode: Mode) -> dict[str, Any]:
     record = _record(root, "sync")
     first: list[str] = []
     hit = _answer(root, "sync", record, first)

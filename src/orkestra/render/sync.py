@@ -197,7 +197,6 @@ def _tagged(outputs: Iterable[Output], target: str) -> Iterator[Output]:
         yield out if out.target == target else replace(out, target=target)
 
 
-@gcpause.paused()
 def sync(
     root: Path,
     *,
@@ -208,12 +207,31 @@ def sync(
     proven: Mapping[str, tuple[list[int], str]] | None = None,
     kept: dict[str, dict[str, Any]] | None = None,
 ) -> SyncReport:
-    """Validate, render, diff and (in write mode) apply. Check/dry-run never write. `proven`:
-    identities with the sha256 of the bytes they hold (`writer.plan`); `kept` receives the
-    context of each agent render (`render.delta`)."""
+    """Validate, render, diff and (in write mode) apply. Check/dry-run never write; a write
+    holds the project's sync lock throughout (`render.exclusive`). `proven`: identities with
+    the sha256 of the bytes they hold (`writer.plan`); `kept` receives the context of each agent
+    render (`render.delta`)."""
+    root = root.resolve()
+    if mode != "write":
+        return _sync(root, mode, target, force, registry, proven, kept)
+    from orkestra.render import exclusive
+
+    with exclusive.held(root):
+        return _sync(root, mode, target, force, registry, proven, kept)
+
+
+@gcpause.paused()
+def _sync(
+    root: Path,
+    mode: Mode,
+    target: str | None,
+    force: bool,
+    registry: Registry | None,
+    proven: Mapping[str, tuple[list[int], str]] | None,
+    kept: dict[str, dict[str, Any]] | None,
+) -> SyncReport:
     from orkestra.registry.loader import load
 
-    root = root.resolve()
     reg = registry if registry is not None else load(root)
     found = checked(reg)
     targets, skipped = choose_targets(reg, target)
