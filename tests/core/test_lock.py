@@ -37,6 +37,22 @@ def test_a_second_process_waits_for_the_lock(tmp_path: Path) -> None:
     assert waited > 0.3  # we got the lock only once the holder let go
 
 
+def test_waiting_is_called_once_and_only_when_another_holds_the_lock(tmp_path: Path) -> None:
+    target = tmp_path / "sync.lock"
+    calls: list[float] = []
+    with lock.locked(target, waiting=lambda: calls.append(time.monotonic())):
+        pass
+    assert calls == []  # free: taken at once, nothing said
+    command = [sys.executable, "-c", HOLDER, str(target), "0.6"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as holder:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "held"
+        start = time.monotonic()
+        with lock.locked(target, waiting=lambda: calls.append(time.monotonic())):
+            taken = time.monotonic()
+    assert len(calls) == 1 and calls[0] - start < 0.3 < taken - start  # said before it waited
+
+
 def test_appending_descriptor_writes_at_the_end(tmp_path: Path) -> None:
     target = tmp_path / "log.jsonl"
     target.write_bytes(b"one\n")

@@ -42,9 +42,13 @@ def _start(root: Path, *args: str) -> subprocess.Popen[str]:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
 
 
-def _finish(run: subprocess.Popen[str]) -> dict[str, Any]:
+WAITING = "orkestra: another sync is writing in this project; waiting for it to end"
+
+
+def _finish(run: subprocess.Popen[str], waited: bool = False) -> dict[str, Any]:
     out, err = run.communicate(timeout=120)
     assert run.returncode in (0, 1), err
+    assert (WAITING in err) == waited, err  # said once when it waited, never otherwise
     return dict(json.loads(out))
 
 
@@ -72,8 +76,19 @@ def test_a_writing_sync_waits_for_the_one_that_holds_the_lock(proj: Path) -> Non
         time.sleep(1.5)
         assert run.poll() is None  # waiting, nothing read or written yet
         assert "in turn" not in (proj / OUTPUT).read_text(encoding="utf-8")
-    assert _finish(run)["updated"] == [OUTPUT, "registries/.render-lock.json"]
+    assert _finish(run, waited=True)["updated"] == [OUTPUT, "registries/.render-lock.json"]
     assert "in turn" in (proj / OUTPUT).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("args", [["--force"], ["--target", "claude"]])
+def test_a_forced_or_targeted_sync_waits_too(proj: Path, args: list[str]) -> None:
+    """These run the full sync directly (no no-op record): the same lock."""
+    _edit(proj, "Be plain.", "Be plain, forced.")
+    with exclusive.held(proj):
+        run = _start(proj, "sync", *args)
+        time.sleep(1.0)
+        assert run.poll() is None
+    assert OUTPUT in _finish(run, waited=True)["updated"]
 
 
 def test_check_and_dry_run_do_not_wait(proj: Path) -> None:
@@ -100,7 +115,7 @@ def test_two_syncs_queued_behind_the_lock_leave_what_one_sync_leaves(
         _edit(proj, "first", "second")
         second = _start(proj, "sync")
         time.sleep(0.5)
-    answers = [_finish(first), _finish(second)]
+    answers = [_finish(first, waited=True), _finish(second, waited=True)]
     assert all(a["ok"] and not a["conflicts"] for a in answers)
     assert sorted(a["written"] for a in answers) == [0, 2]  # one wrote, the other had nothing
     again = _finish(_start(proj, "sync", "--check"))

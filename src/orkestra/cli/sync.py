@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -41,13 +42,23 @@ def sync(
     if target is None and not force and mode != "dry-run":  # a no-op is decided by a stat
         from orkestra.render.noop import sync_result
 
-        data = sync_result(project_root(), mode)
+        data = sync_result(project_root(), mode, _waiting)
     else:
         from orkestra.render.sync import sync as run
 
-        data = run(project_root(), mode=mode, target=target, force=force).to_dict()
+        report = run(project_root(), mode=mode, target=target, force=force, waiting=_waiting)
+        data = report.to_dict()
     emit(data, fmt, text=_text(data))
     return ExitCode.failed_if(not data["ok"])
+
+
+def _waiting() -> None:
+    """Why `sync` pauses: another writing sync holds the project's lock."""
+    sys.stderr.write(
+        "orkestra: another sync is writing in this project; waiting for it to end "
+        "(.orkestra/sync.lock)\n"
+    )
+    sys.stderr.flush()
 
 
 def _text(data: dict[str, Any]) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from orkestra.core.errors import OrkestraError, UnsafePathError
 
@@ -29,8 +29,9 @@ class LockError(OrkestraError):
     code = "lock"
 
 
-def acquire(fd: int) -> None:
-    """Block until this process holds the exclusive lock of open file `fd`.
+def acquire(fd: int, waiting: Callable[[], None] | None = None) -> None:
+    """Block until this process holds the exclusive lock of open file `fd`; `waiting` is
+    called first when another holds it (POSIX: to say why the command pauses).
 
     The lock is released by `release(fd)` or when `fd` is closed.
     """
@@ -39,6 +40,12 @@ def acquire(fd: int) -> None:
     except ImportError:
         _windows(fd, unlock=False)
         return
+    if waiting is not None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            waiting()
     fcntl.flock(fd, fcntl.LOCK_EX)
 
 
@@ -58,12 +65,14 @@ def locked(
     *,
     append: bool = False,
     root: str | os.PathLike[str] | None = None,
+    waiting: Callable[[], None] | None = None,
 ) -> Iterator[int]:
     """Open `path` (created, mode 0644, parents made) and hold its exclusive lock; yield the fd.
 
     A symlink at `path` is never followed (`UnsafePathError`): a planted link cannot redirect
     an append or a lock file outside the project. With `root`, the path must also stay inside
-    `root` with no symlinked folder on the way (a planted `.orkestra -> elsewhere`).
+    `root` with no symlinked folder on the way (a planted `.orkestra -> elsewhere`). `waiting`
+    is called once when another process holds the lock (`acquire`).
 
     With `append=True` the descriptor is opened with `O_APPEND`, so a ledger append written
     through it while the lock is held lands whole at the end. The fd is closed on exit.
@@ -89,7 +98,7 @@ def locked(
             file=os.fspath(path),
         ) from None
     try:
-        acquire(fd)
+        acquire(fd, waiting)
         yield fd
     finally:
         os.close(fd)

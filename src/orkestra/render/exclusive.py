@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from orkestra.core.errors import OrkestraError
@@ -31,10 +31,11 @@ _mine = threading.local()
 
 
 @contextlib.contextmanager
-def held(root: Path) -> Iterator[None]:
+def held(root: Path, waiting: Callable[[], None] | None = None) -> Iterator[None]:
     """Hold the project's sync lock for the time of the block (waiting for another writing
-    sync to end first). A block inside one that holds it already, in the same thread, is part
-    of the same sync: it goes on (another thread waits, as another process does)."""
+    sync to end first; `waiting` is called then, to say so). A block inside one that holds it
+    already, in the same thread, is part of the same sync: it goes on (another thread waits,
+    as another process does)."""
     from orkestra.core import lock
 
     depth: dict[Path, int] = _mine.__dict__.setdefault("depth", {})
@@ -48,7 +49,7 @@ def held(root: Path) -> Iterator[None]:
     with contextlib.ExitStack() as stack:
         # unwritable, a file or a symlink there, no file locking on this platform: without it
         with contextlib.suppress(OSError, OrkestraError):
-            stack.enter_context(lock.locked(root / LOCK, root=root))
+            stack.enter_context(lock.locked(root / LOCK, root=root, waiting=waiting))
         depth[root] = 1
         try:
             yield

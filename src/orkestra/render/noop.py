@@ -37,7 +37,7 @@ import re
 import stat
 import sys
 import time
-from collections.abc import Container, Iterator, Mapping
+from collections.abc import Callable, Container, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -859,18 +859,21 @@ def _finding_ok(f: Any) -> bool:
     )
 
 
-def sync_result(root: Path, mode: Mode) -> dict[str, Any]:
+def sync_result(
+    root: Path, mode: Mode, waiting: Callable[[], None] | None = None
+) -> dict[str, Any]:
     """Plain `sync` / `sync --check` as a JSON dict: the recorded no-op result when nothing
     changed, else a full sync. It is recorded when it found nothing to change, and after a
     write that left every output as rendered (the next run is then answered by a stat of the
     inputs and a content check of the files just written). A writing sync holds the project's
-    sync lock from before it reads the record to after it writes one (`render.exclusive`)."""
+    sync lock from before it reads the record to after it writes one (`render.exclusive`;
+    `waiting` is called when it waits for another sync first)."""
     root = root.resolve()
     if mode != "write":
         return _sync_result(root, mode)
     from orkestra.render import exclusive
 
-    with exclusive.held(root):
+    with exclusive.held(root, waiting):
         return _sync_result(root, mode)
 
 

@@ -206,17 +206,18 @@ def sync(
     registry: Registry | None = None,
     proven: Mapping[str, tuple[list[int], str]] | None = None,
     kept: dict[str, dict[str, Any]] | None = None,
+    waiting: Callable[[], None] | None = None,
 ) -> SyncReport:
     """Validate, render, diff and (in write mode) apply. Check/dry-run never write; a write
-    holds the project's sync lock throughout (`render.exclusive`). `proven`: identities with
-    the sha256 of the bytes they hold (`writer.plan`); `kept` receives the context of each agent
-    render (`render.delta`)."""
+    holds the project's sync lock throughout (`render.exclusive`; `waiting` is called when it
+    waits for another sync first). `proven`: identities with the sha256 of the bytes they hold
+    (`writer.plan`); `kept` receives the context of each agent render (`render.delta`)."""
     root = root.resolve()
     if mode != "write":
         return _sync(root, mode, target, force, registry, proven, kept)
     from orkestra.render import exclusive
 
-    with exclusive.held(root):
+    with exclusive.held(root, waiting):
         return _sync(root, mode, target, force, registry, proven, kept)
 
 
