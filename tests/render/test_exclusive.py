@@ -91,6 +91,64 @@ def test_a_forced_or_targeted_sync_waits_too(proj: Path, args: list[str]) -> Non
     assert OUTPUT in _finish(run, waited=True)["updated"]
 
 
+@pytest.mark.parametrize("stderr", ["full", "closed"])
+def test_a_sync_whose_stderr_cannot_be_written_still_waits(proj: Path, stderr: str) -> None:
+    """The notice failing (a full device, a closed stderr) neither skips the lock nor ends
+    the sync."""
+    exe = str(Path(sys.executable).with_name("orkestra"))
+    env = {**os.environ, "ORKESTRA_TODAY": TODAY}
+    _edit(proj, "Be plain.", "Be plain, quietly.")
+    with exclusive.held(proj):
+        if stderr == "full":
+            with Path("/dev/full").open("w") as full:  # every write fails: ENOSPC
+                run = subprocess.Popen([exe, "sync"], cwd=proj, env=env, text=True,
+                                       stdout=subprocess.PIPE, stderr=full)  # fmt: skip
+        else:
+            run = subprocess.Popen(["sh", "-c", 'exec "$0" sync 2>&-', exe], cwd=proj, env=env,
+                                   text=True, stdout=subprocess.PIPE)  # fmt: skip
+        time.sleep(1.0)
+        assert run.poll() is None  # waiting, not writing beside the holder
+        assert "quietly" not in (proj / OUTPUT).read_text(encoding="utf-8")
+    out, _ = run.communicate(timeout=120)
+    assert run.returncode == 0
+    assert json.loads(out)["updated"] == [OUTPUT, "registries/.render-lock.json"]
+    assert not (proj / ".orkestra" / "logs").exists()  # no crash log
+
+
+def test_with_format_json_stderr_holds_nothing_but_an_error(proj: Path) -> None:
+    _edit(proj, "Be plain.", "Be plain, as JSON.")
+    with exclusive.held(proj):
+        run = _start(proj, "sync", "--format", "json")
+        time.sleep(1.0)
+        assert run.poll() is None
+    out, err = run.communicate(timeout=120)
+    assert run.returncode == 0 and err == ""
+    assert json.loads(out)["updated"] == [OUTPUT, "registries/.render-lock.json"]
+
+
+def test_the_lock_is_one_however_the_project_is_named(proj: Path, tmp_path: Path) -> None:
+    """`.` and a symlink to the project are the same project: a nested block goes on."""
+    import threading
+
+    link = tmp_path / "link"
+    link.symlink_to(proj)
+    held: list[bool] = []
+
+    def nested() -> None:  # in a thread: a regression waits on itself, and the join says so
+        with (
+            exclusive.held(proj),
+            exclusive.held(Path(os.path.relpath(proj))),
+            exclusive.held(link),
+        ):
+            held.append(_held_elsewhere(proj))
+
+    thread = threading.Thread(target=nested, daemon=True)
+    thread.start()
+    thread.join(20)
+    assert not thread.is_alive() and held == [True]
+    assert not _held_elsewhere(proj)
+
+
 def test_check_and_dry_run_do_not_wait(proj: Path) -> None:
     _edit(proj, "Be plain.", "Be plain, checked.")
     with exclusive.held(proj):

@@ -19,6 +19,7 @@ app = new_app("Render the registries into each client's files.")
 
 @app.command()
 def sync(
+    ctx: typer.Context,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Print the plan as JSON; write nothing.")
     ] = False,
@@ -39,21 +40,32 @@ def sync(
     Orkestra did not write are never touched. The owned-file list is the committed lock
     registries/.render-lock.json."""
     mode: Mode = "check" if check else "dry-run" if dry_run else "write"
+    waiting = None if _json_asked(ctx) else _waiting  # stderr holds only a JSON error then
     if target is None and not force and mode != "dry-run":  # a no-op is decided by a stat
         from orkestra.render.noop import sync_result
 
-        data = sync_result(project_root(), mode, _waiting)
+        data = sync_result(project_root(), mode, waiting)
     else:
         from orkestra.render.sync import sync as run
 
-        report = run(project_root(), mode=mode, target=target, force=force, waiting=_waiting)
+        report = run(project_root(), mode=mode, target=target, force=force, waiting=waiting)
         data = report.to_dict()
     emit(data, fmt, text=_text(data))
     return ExitCode.failed_if(not data["ok"])
 
 
+def _json_asked(ctx: typer.Context) -> bool:
+    """`--format json` given on the command line (errors are JSON objects then, §5)."""
+    from orkestra.cli.clickcompat import click
+
+    return ctx.get_parameter_source("fmt") is click.core.ParameterSource.COMMANDLINE and (
+        ctx.params.get("fmt") is Format.json
+    )
+
+
 def _waiting() -> None:
-    """Why `sync` pauses: another writing sync holds the project's lock."""
+    """Why `sync` pauses: another writing sync holds the project's lock (one line on stderr,
+    as errors are; `core.lock.acquire` goes on waiting if stderr cannot take it)."""
     sys.stderr.write(
         "orkestra: another sync is writing in this project; waiting for it to end "
         "(.orkestra/sync.lock)\n"

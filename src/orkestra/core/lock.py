@@ -31,7 +31,9 @@ class LockError(OrkestraError):
 
 def acquire(fd: int, waiting: Callable[[], None] | None = None) -> None:
     """Block until this process holds the exclusive lock of open file `fd`; `waiting` is
-    called first when another holds it (POSIX: to say why the command pauses).
+    called first when another open file holds it (another process, or another thread here;
+    POSIX): to say why the command pauses. Whatever it raises (a closed or full stderr), the
+    wait goes on; an interrupt (Ctrl-C) still ends it.
 
     The lock is released by `release(fd)` or when `fd` is closed.
     """
@@ -45,7 +47,8 @@ def acquire(fd: int, waiting: Callable[[], None] | None = None) -> None:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             return
         except BlockingIOError:
-            waiting()
+            with contextlib.suppress(Exception):
+                waiting()
     fcntl.flock(fd, fcntl.LOCK_EX)
 
 
@@ -72,7 +75,7 @@ def locked(
     A symlink at `path` is never followed (`UnsafePathError`): a planted link cannot redirect
     an append or a lock file outside the project. With `root`, the path must also stay inside
     `root` with no symlinked folder on the way (a planted `.orkestra -> elsewhere`). `waiting`
-    is called once when another process holds the lock (`acquire`).
+    is called once when another open file holds the lock (`acquire`).
 
     With `append=True` the descriptor is opened with `O_APPEND`, so a ledger append written
     through it while the lock is held lands whole at the end. The fd is closed on exit.

@@ -6,7 +6,8 @@ an output the other one just wrote, which the next sync takes for a file edited 
 writing sync holds an exclusive lock on `.orkestra/sync.lock` (`core.lock`, released when the
 process ends, however it ends) from before it reads anything to after its last write; a second
 one waits, then reads what the first left, as if run after it. `--check` and `--dry-run` write
-nothing and do not wait.
+no output and do not wait (a `--check` may still write its no-op record, best effort, as it
+always did).
 
 Where `.orkestra/` cannot hold the lock file (a read-only checkout, a file or a symlink planted
 there), the sync runs without it: it writes nothing of its own there either (its caches and
@@ -38,6 +39,7 @@ def held(root: Path, waiting: Callable[[], None] | None = None) -> Iterator[None
     as another process does)."""
     from orkestra.core import lock
 
+    root = root.resolve()  # one project, however it is named (`.`, a symlink to it)
     depth: dict[Path, int] = _mine.__dict__.setdefault("depth", {})
     if depth.get(root):
         depth[root] += 1
