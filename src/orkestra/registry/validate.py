@@ -22,15 +22,15 @@ from orkestra.registry.models.common import bidi_controls
 from orkestra.registry.models.skills import REQUIRED_SECTIONS, SPEC_KEYS, trigger_phrase
 from orkestra.registry.package_rules import package_patterns
 from orkestra.registry.registry import Location, Registry, SkillEntry
-
-if TYPE_CHECKING:
-    from orkestra.registry.models import Agent
 from orkestra.registry.render_rules import (
     claude_md_target,
     lock_entries,
     outputs_outside_knowledge,
     vendor_links,
 )
+
+if TYPE_CHECKING:
+    from orkestra.registry.models import Agent
 
 Rule = Callable[[Registry], Iterable[Finding]]
 

@@ -40,6 +40,7 @@ import json
 import marshal
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -266,10 +267,13 @@ def _lock(root: Path) -> tuple[dict[str, Any], dict[str, dict[str, str]]] | None
     return entries, servers
 
 
-def _loaded(root: Path, rel: str, stats: tuple[Any, Any]) -> tuple[Registry, Any, Any] | None:
-    """(the registry file `rel` makes on its own, its parse cache entry before and after), when
-    it loads without a finding, its entry before is the recorded version (`stats[0]`), stored
-    once the file had settled, and the one after is the version stat'ed (`stats[1]`)."""
+def _loaded(
+    root: Path, rel: str, stats: tuple[Any, Any], rest: Callable[[Any], str | None]
+) -> Registry | None:
+    """The registry file `rel` makes on its own, when it loads without a finding, its parse
+    cache entry before is the recorded version (`stats[0]`), stored once the file had settled,
+    the one after is the version stat'ed (`stats[1]`), and the two differ in the file's own
+    text alone (`rest`: the parsed data beyond it, as text; None when it cannot tell)."""
     from orkestra.registry.cache import vouched
     from orkestra.registry.loader import entry_file
 
@@ -280,7 +284,8 @@ def _loaded(root: Path, rel: str, stats: tuple[Any, Any]) -> tuple[Registry, Any
         return None
     if not vouched(before):  # stored within a tick of its change: another content may share it
         return None
-    return reg, before, after
+    kept = rest(before[7])
+    return reg if kept is not None and kept == rest(after[7]) else None
 
 
 def _render_agent(
@@ -288,7 +293,7 @@ def _render_agent(
     templates: Templates,
     rel: str,
     path: str,
-    context: Any,
+    context: dict[str, Any],
     kept: dict[str, Any],
     stats: tuple[Any, Any],
 ) -> Output | None:
@@ -298,23 +303,12 @@ def _render_agent(
     from orkestra.render.plan import Output
     from orkestra.render.targets.claude import own_context
 
-    if not isinstance(path, str) or not isinstance(context, dict):
-        return None
-    name = context.get("name")
-    if not isinstance(name, str):
-        return None
-    loaded = _loaded(root, rel, stats)
-    if loaded is None:
-        return None
-    reg, before, after = loaded
-    if list(reg.agents) != [name] or reg.skills:
-        return None
     own = set(kept["own"])
-    rest = _rest(before[7], own)
-    if rest is None or rest != _rest(after[7], own):
+    reg = _loaded(root, rel, stats, lambda raw: _rest(raw, own))
+    if reg is None or list(reg.agents) != [context.get("name")]:  # the agent kept, by its name
         return None
-    agent = reg.agents[name]
-    if own_findings(agent, reg.loc("agent", name)):
+    (agent,) = reg.agents.values()
+    if own_findings(agent, reg.loc("agent", agent.name)):
         return None
     values = {**context, **own_context(agent)}
     text = templates.render(kept["template"], values)
@@ -335,19 +329,10 @@ def _render_skill(
     from orkestra.render.plan import Output
     from orkestra.render.targets.claude import skill_context
 
-    loaded = _loaded(root, rel, stats)
-    if loaded is None:
+    reg = _loaded(root, rel, stats, _skill_rest)
+    if reg is None or list(reg.skills) != [name]:
         return None
-    reg, before, after = loaded
-    if list(reg.skills) != [name] or reg.agents:
-        return None
-    rest = _skill_rest(before[7])
-    if rest is None or rest != _skill_rest(after[7]):
-        return None
-    skill = reg.skills[name]
-    if skill.core is None or skill.vendor is not None:
-        return None
-    text = templates.render(kept["skill_template"], skill_context(skill))
+    text = templates.render(kept["skill_template"], skill_context(reg.skills[name]))
     return Output(path, text.encode("utf-8"))
 
 
