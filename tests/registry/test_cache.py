@@ -647,3 +647,159 @@ def test_the_racy_window_is_a_tick_where_times_are_fine_and_two_seconds_where_wh
     monkeypatch.setattr(cache.ParseCache, "_confirm", spy)
     load(proj)
     assert rel not in confirmed
+
+
+# --- same bytes under a new identity (`cache.same_bytes`) ---------------------------------------
+
+REL = "registries/agents/example-agent.yaml"
+
+
+@pytest.fixture
+def settled(proj: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`proj` loaded once, with no racy window: every entry is vouched for."""
+    monkeypatch.setattr(cache, "RACY_NS", 0)
+    monkeypatch.setattr(cache, "FINE_RACY_NS", 0)
+    load(proj)
+    return proj
+
+
+def _moved(root: Path, change: Any) -> dict[str, tuple[Any, Any]]:
+    """`change` applied to REL: {REL: (identity before, identity after)}."""
+    path = root / REL
+    before = cache.identity(path.lstat())
+    change(path)
+    return {REL: (before, cache.identity(path.lstat()))}
+
+
+def _rewrite_same(path: Path) -> None:
+    path.write_bytes(path.read_bytes())
+
+
+def test_the_same_bytes_rewritten_are_confirmed_and_their_entry_rekeyed(settled: Path) -> None:
+    moved = _moved(settled, _rewrite_same)
+    shards = {p: p.read_bytes() for p in _shards(settled)}
+    assert cache.same_bytes(settled, moved, keep=False) is True
+    assert {p: p.read_bytes() for p in _shards(settled)} == shards  # keep=False: nothing written
+    assert cache.same_bytes(settled, moved) is True
+    assert _entries(settled)[REL][:5] == moved[REL][1]
+    parsed: list[str] = []
+    real = cache.ParseCache.store
+    try:  # the new identity is a hit: the file is not parsed again
+        cache.ParseCache.store = lambda self, rel, *a: parsed.append(rel) or real(self, rel, *a)  # type: ignore[method-assign]
+        same_as_cold(settled)
+    finally:
+        cache.ParseCache.store = real  # type: ignore[method-assign]
+    assert REL not in parsed
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "same size, other bytes",
+        "a byte order mark added",
+        "a line added",
+        "replaced by a symlink",
+        "replaced by a fifo",
+        "changed after the stat",
+    ],
+)
+def test_anything_but_the_same_bytes_is_refused(settled: Path, change: str) -> None:
+    path = settled / REL
+    text = path.read_bytes()
+    if change == "same size, other bytes":
+        at = text.index(b"description: ") + len(b"description: ")
+        swapped = b"Q" if text[at : at + 1] != b"Q" else b"R"
+        moved = _moved(settled, lambda p: p.write_bytes(text[:at] + swapped + text[at + 1 :]))
+    elif change == "a byte order mark added":  # the same text as loaded: not the same bytes
+        moved = _moved(settled, lambda p: p.write_bytes(b"\xef\xbb\xbf" + text))
+    elif change == "a line added":
+        moved = _moved(settled, lambda p: p.write_bytes(text + b"# more\n"))
+    elif change == "replaced by a symlink":
+        (settled / "copy.yaml").write_bytes(text)
+        moved = {REL: (cache.identity(path.lstat()), None)}
+        path.unlink()
+        path.symlink_to(settled / "copy.yaml")
+        moved[REL] = (moved[REL][0], cache.identity(path.stat()))  # what it leads to
+    elif change == "replaced by a fifo":
+        moved = {REL: (cache.identity(path.lstat()), None)}
+        path.unlink()
+        os.mkfifo(path)
+        moved[REL] = (moved[REL][0], cache.identity(path.lstat()))
+    else:  # the identity the caller saw is not the file's when it is read
+        moved = _moved(settled, _rewrite_same)
+        _rewrite_same(path)
+    shards = {p: p.read_bytes() for p in _shards(settled)}
+    assert cache.same_bytes(settled, moved) is None
+    assert {p: p.read_bytes() for p in _shards(settled)} == shards
+
+
+def test_a_change_during_the_read_is_refused(
+    settled: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    moved = _moved(settled, _rewrite_same)
+    inode = (settled / REL).stat().st_ino
+    real, calls = os.fstat, []
+
+    def fstat(fd: int) -> os.stat_result:
+        found = real(fd)
+        if found.st_ino != inode:  # another file (a shard)
+            return found
+        calls.append(fd)
+        if len(calls) == 2:  # after the read: written again meanwhile, in place
+            _rewrite_same(settled / REL)
+            return real(fd)
+        return found
+
+    monkeypatch.setattr(os, "fstat", fstat)
+    assert cache.same_bytes(settled, moved) is None
+    assert len(calls) == 2
+
+
+def test_an_entry_that_does_not_vouch_for_the_old_identity_is_refused(settled: Path) -> None:
+    """Stored within the racy window of the change (its sha256 may be of bytes written in the
+    same tick after it), or for another identity than the one recorded."""
+    moved = _moved(settled, _rewrite_same)
+    files = _entries(settled)
+    entry = list(files[REL])
+    files[REL][5] = max(entry[1], entry[2])  # recorded in the tick of the change
+    _rewrite(settled, files)
+    assert cache.same_bytes(settled, moved) is None
+    files[REL] = entry
+    _rewrite(settled, files)
+    assert cache.same_bytes(settled, moved) is True
+    other = {REL: ([moved[REL][0][0] + 1, *moved[REL][0][1:]], moved[REL][1])}
+    assert cache.same_bytes(settled, other) is None
+
+
+def test_the_same_bytes_changed_within_the_window_keep_nothing(
+    settled: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Confirmed, but an edit in the same tick could keep the new identity: False, and the
+    entry keeps its old identity."""
+    path = settled / REL
+    ahead = time.time_ns() + 60_000_000_000  # a change time ahead of the clock: in the window
+    moved = _moved(settled, lambda p: (_rewrite_same(p), os.utime(p, ns=(ahead, ahead))))
+    assert cache.same_bytes(settled, moved) is False
+    assert _entries(settled)[REL][:5] == moved[REL][0]
+    assert path.exists()
+
+
+def test_same_bytes_without_a_usable_cache_is_refused(settled: Path) -> None:
+    moved = _moved(settled, _rewrite_same)
+    assert cache.same_bytes(settled, {}) is None
+    shutil.rmtree(settled / ".orkestra")
+    assert cache.same_bytes(settled, moved) is None
+
+
+def test_an_empty_file_replaced_by_a_fifo_is_refused(settled: Path) -> None:
+    """The same size (0) and, read without blocking, the same (empty) text: only its kind
+    tells."""
+    rel = "registries/agents/empty.yaml"
+    path = settled / rel
+    path.write_bytes(b"")
+    load(settled)
+    before = cache.identity(path.lstat())
+    assert _entries(settled)[rel][:5] == before
+    path.unlink()
+    os.mkfifo(path)
+    assert cache.same_bytes(settled, {rel: (before, cache.identity(path.lstat()))}) is None

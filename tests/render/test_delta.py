@@ -977,15 +977,49 @@ def test_only_a_change_found_first_in_an_agent_or_skill_file_tries_it(
     assert not delta.own_file("registries/skills/domains/x.md")
 
 
-def test_an_edit_that_renders_the_same_text_takes_the_full_sync(
+def test_an_edit_that_renders_the_same_text_writes_nothing_and_is_recorded(
     proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The same prompt written in another YAML style: nothing to write, a no-op to record."""
+    """The same prompt written in another YAML style: the full sync's no-op answer, nothing
+    written, and the record made again so that the next run is a no-op by stat."""
     _replace(proj, AGENT, "prompt: |\n  Be plain.\n", 'prompt: "Be plain.\\n"\n')
+    lock = (proj / "registries" / ".render-lock.json").stat()
     taken = Taken(monkeypatch)
     got = _same_as_cold(proj, tmp_path)
-    assert taken.runs == [False]
+    assert taken.runs == [True]
+    assert got["written"] == 0 and got["updated"] == [] and got["mode"] == "write"
+    assert (proj / "registries" / ".render-lock.json").stat().st_mtime_ns == lock.st_mtime_ns
+    assert noop.recorded(proj, "sync") == got  # recorded: answered by stat from now on
+    assert noop.recorded(proj, "validate") is not None
+
+
+@pytest.mark.parametrize("rel", [AGENT, SKILL, WARNED])
+def test_a_file_saved_unchanged_is_answered_from_the_record(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rel: str
+) -> None:
+    """An editor's save with no change: the same bytes under a new stat are the no-op check's
+    (`noop._same_bytes`), before this path is tried, even for a file the last run warned
+    about (`WARNED`); the answer is a full sync's."""
+    path = proj / rel
+    path.write_bytes(path.read_bytes())
+    _bump(path)
+    taken = Taken(monkeypatch)
+    got = _same_as_cold(proj, tmp_path)
     assert got["written"] == 0
+    assert taken.runs == []
+
+
+def test_an_unchanged_file_beside_an_edited_one_writes_only_the_edit(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = proj / SKILL
+    path.write_bytes(path.read_bytes())
+    _bump(path)
+    _replace(proj, AGENT, "Be plain.", "Be plain!")
+    taken = Taken(monkeypatch)
+    got = _same_as_cold(proj, tmp_path)
+    assert taken.runs == [True]
+    assert got["updated"] == [OUTPUT, "registries/.render-lock.json"]
 
 
 def test_an_output_edited_while_the_shortcut_runs_is_left_to_the_full_sync(

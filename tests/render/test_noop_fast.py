@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from orkestra.core.errors import OrkestraError
+from orkestra.registry import cache as parse_cache
 from orkestra.registry.loader import load
 from orkestra.registry.validate import validate
 from orkestra.render import noop
@@ -72,8 +73,9 @@ def _no_racy_window(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPa
     """A copied project's files all changed (ctime) just now; every edit here sets a unique
     mtime instead, so the racy window is not needed, except where it is the subject."""
     if "racy" not in request.node.name:
-        monkeypatch.setattr(noop, "RACY_NS", 0)
-        monkeypatch.setattr(noop, "FINE_RACY_NS", 0)
+        for module in (noop, parse_cache):
+            monkeypatch.setattr(module, "RACY_NS", 0)
+            monkeypatch.setattr(module, "FINE_RACY_NS", 0)
 
 
 class Hits:
@@ -163,6 +165,32 @@ def _write_sync(root: Path) -> None:
     _outcome(lambda: noop.sync_result(root, "write"))
 
 
+def _same_bytes(root: Path) -> None:
+    """Written again with the bytes it holds (an editor's save with no change)."""
+    path = _agent_file(root)
+    path.write_bytes(path.read_bytes())
+    _bump(path)
+
+
+def _renamed_over(root: Path) -> None:
+    """The same bytes saved by rename (a new inode; the folder's times change)."""
+    path = root / "registries" / "scopes.yaml"
+    temporary = path.with_name("scopes.yaml.new")
+    temporary.write_bytes(path.read_bytes())
+    _bump(temporary)
+    temporary.replace(path)
+
+
+def _same_size_edit(root: Path) -> None:
+    """Another text of the same length: only the content tells."""
+    path = _agent_file(root)
+    text = path.read_text(encoding="utf-8")
+    at = text.index("description:") + len("description: ")
+    swapped = "X" if text[at] != "X" else "Y"
+    path.write_text(text[:at] + swapped + text[at + 1 :], encoding="utf-8")
+    _bump(path)
+
+
 EDITS: dict[str, Callable[[Path], None]] = {
     "nothing": lambda _root: None,
     "comment in an agent": _edit_agent,
@@ -176,7 +204,12 @@ EDITS: dict[str, Callable[[Path], None]] = {
     "unrelated file": _unrelated,
     "vendor skill": _vendor,
     "sync": _write_sync,
+    "same bytes saved": _same_bytes,
+    "same bytes renamed over": _renamed_over,
+    "same-size edit": _same_size_edit,
 }
+#: edits that leave every input's bytes as they were: the record still answers
+SAME_BYTES = {"touch", "same bytes saved", "same bytes renamed over"}
 
 
 @settings(
@@ -247,7 +280,9 @@ def test_a_changed_input_is_found_at_its_own_stat(
     assert _fast(proj) == _reference(proj)
 
 
-@pytest.mark.parametrize("edit", sorted(set(EDITS) - {"nothing", "sync", "unrelated file"}))
+@pytest.mark.parametrize(
+    "edit", sorted(set(EDITS) - {"nothing", "sync", "unrelated file"} - SAME_BYTES)
+)
 def test_every_kind_of_input_change_reaches_a_full_run(
     proj: Path, monkeypatch: pytest.MonkeyPatch, edit: str
 ) -> None:
@@ -258,6 +293,98 @@ def test_every_kind_of_input_change_reaches_a_full_run(
     EDITS[edit](proj)
     assert _fast(proj) == _reference(proj)
     assert hits.count == 0
+
+
+def _never_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from orkestra.registry import loader
+
+    def refused(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("the registry was loaded")
+
+    monkeypatch.setattr(loader, "load", refused)
+
+
+@pytest.mark.parametrize("edit", sorted(SAME_BYTES))
+def test_an_input_holding_the_same_bytes_is_answered_from_the_record(
+    proj: Path, monkeypatch: pytest.MonkeyPatch, edit: str
+) -> None:
+    """Its stat changed, its bytes did not (the parse cache's sha256 of them says so): the
+    recorded answers stand, nothing is loaded, and both records take the new identities, so
+    the runs after that only stat."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    noop.sync_result(proj, "write")
+    expected = _reference(proj)  # before the edit: a full load would store the new identity
+    EDITS[edit](proj)
+    with monkeypatch.context() as patched:
+        _never_loaded(patched)
+        assert _fast(proj) == expected
+        checks: list[Any] = []
+        real = noop.same_bytes
+        patched.setattr(noop, "same_bytes", lambda *a, **k: checks.append(a) or real(*a, **k))
+        for _ in range(2):
+            assert noop.sync_result(proj, "write") == {**expected[1], "mode": "write"}
+            assert _fast(proj) == expected
+        assert checks == []  # answered by the stats alone: the records were rewritten
+    assert _reference(proj) == expected
+
+
+def test_same_bytes_beside_a_real_edit_is_a_full_run(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    noop.sync_result(proj, "write")
+    _renamed_over(proj)
+    _hand_edit_output(proj)
+    hits = Hits(monkeypatch)
+    assert _fast(proj) == _reference(proj)
+    assert hits.count == 0
+
+
+def test_a_record_that_vouches_for_another_version_is_not_rewritten(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`validate`'s record, made with the sync's, holds another identity for the file (as if
+    another version of it had been validated): its answer is not carried to these bytes."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    noop.sync_result(proj, "write")
+    path = _agent_file(proj)
+    rel = path.relative_to(proj).as_posix()
+    record = proj / noop.record_path("validate")
+    data = json.loads(record.read_text(encoding="utf-8"))
+    data["files"][rel] = [1, 2, 3, 4, 5]
+    record.write_text(json.dumps(data), encoding="utf-8")
+    forged = record.read_bytes()
+    _same_bytes(proj)
+    hits = Hits(monkeypatch)
+    assert noop.sync_result(proj, "write")["written"] == 0
+    assert hits.count == 1
+    assert record.read_bytes() == forged
+    assert noop.recorded(proj, "validate") is None  # the full run decides
+    assert _fast(proj) == _reference(proj)
+
+
+def test_the_same_bytes_changed_within_the_window_answer_but_are_not_recorded(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Written again just now: an edit in the same tick could keep the new identity, so it
+    vouches for nothing yet; the record and the cache entry stay as they were, and the next
+    run reads the bytes again. (The racy windows are 0 here: a change time ahead of the clock
+    stands for one within the window.)"""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    noop.sync_result(proj, "write")
+    path = _agent_file(proj)
+    ahead = time.time_ns() + 60_000_000_000
+    os.utime(path, ns=(ahead, ahead))
+    records = {run: (proj / noop.record_path(run)).read_bytes() for run in ("sync", "validate")}
+    shards = {p.name: p.read_bytes() for p in (proj / parse_cache.CACHE).iterdir()}
+    hits = Hits(monkeypatch)
+    with monkeypatch.context() as patched:
+        _never_loaded(patched)
+        answers = _fast(proj)
+    assert hits.count == 2
+    assert {run: (proj / noop.record_path(run)).read_bytes() for run in records} == records
+    assert {p.name: p.read_bytes() for p in (proj / parse_cache.CACHE).iterdir()} == shards
+    assert answers == _reference(proj)
 
 
 def test_another_day_or_version_is_a_full_run(proj: Path, monkeypatch: pytest.MonkeyPatch) -> None:

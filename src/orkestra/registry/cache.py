@@ -263,6 +263,68 @@ class ParseCache:
             return
 
 
+def same_bytes(root: Path, moved: dict[str, tuple[Any, Any]], keep: bool = True) -> bool | None:
+    """Whether registry files whose identity changed since a run recorded them still hold the
+    bytes they held then: a save with no change, `touch`, a checkout writing the same bytes.
+    `moved` maps each path to (its identity then, its identity now). Each must have a vouched
+    entry for the identity then (stored once its change had settled, so the entry's sha256 is
+    of the bytes that identity stands for) and hold now, read under the identity now, bytes of
+    the same size and sha256; what loading it gives depends on nothing else. None when any
+    cannot be shown to: a changed or unreadable file, no entry, an entry of another version.
+    True when all hold the same bytes and each changed outside the racy window before it was
+    read: with `keep`, their entries then take the identities now (written back), so that
+    those identities vouch for the same entries. False when all hold the same bytes but one
+    changed within that window (an edit in the same tick may keep the identity now): nothing
+    is kept."""
+    if not moved or not _inside(root):
+        return None
+    cache = ParseCache(root, shards={shard_of(rel) for rel in moved})
+    settled = True
+    for rel, (was, now) in moved.items():
+        entry: list[Any] = cache.files.get(rel)  # type: ignore[assignment]  # checked next
+        if not (_entry_ok(entry) and entry[:5] == was and vouched(entry)):
+            return None
+        if not (type(now) is list and len(now) == 5 and all(type(i) is int for i in now)):
+            return None
+        if now[0] != was[0]:  # the same size too: the same text and the same byte order mark
+            return None
+        seen = time.time_ns()
+        text = _text_at(root / rel, now)
+        if text is None or digest(text) != entry[6]:
+            return None
+        changed = max(now[1], now[2])
+        if changed + _window_at(changed) < seen:
+            cache.files[rel] = [*now, seen, *entry[6:]]
+            cache.dirty.add(shard_of(rel))
+        else:
+            settled = False
+    if settled and keep:
+        cache.save()
+    return settled
+
+
+def _text_at(path: Path, ident: list[int]) -> str | None:
+    """The text of the regular file at `path` (as `ParseCache._confirm` decodes it), when it
+    has identity `ident` before and after the read; never through a symlink, never blocking on
+    a FIFO."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        with os.fdopen(fd, "rb") as handle:
+            st = os.fstat(handle.fileno())
+            if not stat.S_ISREG(st.st_mode) or identity(st) != ident:
+                return None
+            data = handle.read()
+            if identity(os.fstat(handle.fileno())) != ident:
+                return None
+        return data.decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
 def _inside(root: Path) -> bool:
     """True when the cache and its lock would be real inside the project: `.orkestra/` and the
     cache's folder real folders (or absent), the lock a real file (or absent), no symlink. Else

@@ -28,8 +28,10 @@ and only when:
 Then each agent's output is rendered from its kept context with the own fields replaced, each
 skill's SKILL.md from the skill as loaded (it reads nothing else), and they and the lock (those
 hashes changed) go through the same plan and writer as a full sync (hand edits found, temporary
-files, the pending record, the partial lock on a failure). The answer, the
-records and the files are what the full sync gives. In any other case, or any doubt, `sync`
+files, the pending record, the partial lock on a failure). An output rendered to the text the
+lock records for it is not written; when none differs (the same data in another YAML style, a
+comment), nothing is, and the answer is the full sync's no-op, recorded with the stats of now.
+The answer, the records and the files are what the full sync gives. In any other case, or any doubt, `sync`
 returns None and the full sync runs.
 """
 
@@ -161,9 +163,12 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
         if out is None or entry is None or entry.target != "claude":
             return None
         if entry.sha256 == manifest.digest(out.data):
-            return None  # the same text: nothing to write, a no-op the full sync records
+            continue  # the same text (saved unchanged, another YAML style): nothing to write
         entries[path] = manifest.Entry("claude", manifest.digest(out.data))
         outputs.append(out)
+    if not outputs:  # the full sync's no-op: its answer, recorded with the stats of now
+        noop.save_delta(root, record, start, now, {}, set(result["unchanged"]), findings)
+        return {**result, "mode": "write"}
     written = sorted([*(o.path for o in outputs), manifest.LOCK_PATH])
     unchanged = [p for p in result["unchanged"] if p not in written]
     if len(unchanged) != len(result["unchanged"]) - len(written):

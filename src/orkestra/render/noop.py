@@ -10,7 +10,10 @@ folder on the way to them (mode, owner, inode: swapped for a symlink, it is unfi
 Orkestra's version, its own files, the Python version, the site-packages folders, today's date
 (the stale-date gates), the project's path, the interpreter, the user and `HOME`. The next run
 re-lists the same folders and stats the same files; when everything matches, the recorded result
-is the answer and nothing is loaded. Else, and whenever a recorded file changed within `RACY_NS` of the recording
+is the answer and nothing is loaded. So it is when the only files whose identity changed are
+registry files holding the same bytes as the parse cache's vouched entry for the recorded
+identity says (a save with no change, `touch`, a checkout writing the same bytes back: the
+records then take the new identities). Else, and whenever a recorded file changed within `RACY_NS` of the recording
 (a change within one timestamp tick keeps the identity; 0.1 s on file systems with sub-second
 times, 2 s on those with whole seconds), the full run decides.
 
@@ -44,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 from orkestra.core import forking, gcpause, jsonio
 from orkestra.core.errors import InputError, OrkestraError
-from orkestra.registry.cache import FINE_RACY_NS, RACY_NS, identity
+from orkestra.registry.cache import FINE_RACY_NS, RACY_NS, identity, same_bytes
 
 if TYPE_CHECKING:
     from orkestra.registry.findings import Report
@@ -475,7 +478,7 @@ def _answer(
     except Changed as exc:
         if first is not None:
             first.append(exc.args[0])
-        return None
+        return _same_bytes(root, run, data, exc.args[0])
     except Unfit:
         return None
     changed = _compare(data, now)
@@ -485,6 +488,50 @@ def _answer(
     if len(expected) > SETTLE_AT and not any(_racy(now[rel], taken) for rel in expected):
         _settle(root, run, data, now)  # settled: plain stats from now on
     return data["result"]
+
+
+def _same_bytes(root: Path, run: str, data: dict[str, Any], first: str) -> Any:
+    """The recorded result in `data` when every recorded path whose identity changed (`first`
+    the first the walk met) is a registry file that holds the bytes it held then
+    (`cache.same_bytes`: saved with no change, touched, written back by a checkout) or a walked
+    folder listing the same names (a save by rename); else None. Each record made with `data`
+    (the same start: a sync's and its `validate`'s) then takes the identities now, unless one
+    of those files changed within the racy window."""
+    was = data["files"].get(first)
+    try:  # the first one alone, before the whole snapshot: an edit is turned away cheaply
+        now_first = _identity(_full(root, first))
+    except Unfit:
+        return None
+    if same_bytes(root, {first: (was, now_first)}, keep=False) is None:
+        return None
+    found = changes(root, data)
+    if found is None:
+        return None
+    changed, now = found
+    moved = {rel: (data["files"][rel], now[rel])
+             for rel in changed if not walked_folder(data, rel)}  # fmt: skip
+    settled = same_bytes(root, moved, keep=True)
+    if settled is None:
+        return None
+    if settled:
+        _restat(root, run, data, {rel: now[rel] for rel in changed})
+    return data["result"]
+
+
+def _restat(root: Path, run: str, data: dict[str, Any], moved: dict[str, Any]) -> None:
+    """Rewrite `run`'s record (`data`), and the other run's record made with it (the same key
+    and start), with the identities `moved` now has in place of those recorded."""
+    records = {run: data}
+    other = "validate" if run == "sync" else "sync"
+    found = _record(root, other)
+    if found is not None and (found["key"], found["start"]) == (data["key"], data["start"]):
+        records[other] = found
+    for name, record in records.items():
+        if any(record["files"].get(rel) != data["files"][rel] for rel in moved):
+            continue  # that record vouches for another version of them
+        payload = {k: v for k, v in record.items() if k != "result"}
+        payload["files"] = {**record["files"], **moved}
+        _write(root, payload, {name: record["result"]})
 
 
 def _full(root: Path, rel: str) -> str:
