@@ -7,7 +7,8 @@ cache, no no-op record) <= 2x parse; no-op validate and no-op sync
 (nothing changed since the last run of the same command) <= 0.25x parse; one-file-changed sync
 (an agent's description) <= 0.35x parse; the sync after that one (nothing changed since its
 write) <= 0.25x; then a one-skill-changed sync (a skill's section body), held to the same 0.35x
-as any one changed file. The first
+as any one changed file, and a sync after an agent's file was saved with no change (its stat
+changed, its bytes did not; no target of its own). The first
 validate and the first sync after a cold sync are printed too: both are answered from the record
 the cold sync left (docs/caches.md), checking the content of the 6,000 files it just wrote, and
 the first of them rewrites that record as plain stats once those files are older than the racy
@@ -139,6 +140,7 @@ STEPS: list[tuple[str, float | None]] = [
     ("one-file-changed sync", 0.35),
     ("sync after that write", 0.25),
     ("one-skill-changed sync", 0.35),
+    ("one-file-saved-unchanged", None),
 ]
 CHANGED = "registries/agents/agent-0001.yaml"
 #: the skill whose section body the "one-skill-changed sync" step edits (its tier folder found
@@ -198,6 +200,14 @@ def _touch_skill(root: Path, round_: int) -> None:
     path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
 
+def _save_unchanged(root: Path) -> None:
+    """Write an agent's file again with the bytes it holds (an editor's save with no change):
+    its stat changes, its content does not."""
+    path = root / "registries" / "agents" / "agent-0002.yaml"
+    path.write_bytes(path.read_bytes())
+    time.sleep(0.2)  # outside the racy window, as a sync run from a save hook would be
+
+
 def _round(
     exe: str, root: Path, round_: int, times: dict[str, list[float]], cpus: dict[str, list[float]]
 ) -> tuple[int, Path]:
@@ -249,6 +259,12 @@ def _round(
     out = step("one-skill-changed sync", [exe, "sync"])
     if json.loads(out)["written"] != 2:  # the skill's SKILL.md and the lock
         raise SystemExit(f"one-skill-changed sync wrote {json.loads(out)['written']} files")
+    time.sleep(0.2)  # the write's racy window (docs/caches.md) passes, as between two saves
+    _save_unchanged(root)
+    before = _mtimes(root)
+    out = step("one-file-saved-unchanged", [exe, "sync"])
+    if json.loads(out)["written"] or before != _mtimes(root):
+        raise SystemExit("the sync after a save with no change wrote")
     return written, root
 
 
