@@ -803,3 +803,38 @@ def test_an_empty_file_replaced_by_a_fifo_is_refused(settled: Path) -> None:
     path.unlink()
     os.mkfifo(path)
     assert cache.same_bytes(settled, {rel: (before, cache.identity(path.lstat()))}) is None
+
+
+@pytest.mark.parametrize("how", ["renamed over", "written in place"])
+def test_an_edit_between_the_stat_and_the_read_is_not_cached_under_the_old_identity(
+    settled: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    """The loader stats a file, then reads it: a save landing in between would pair the old
+    identity with the new text, which `same_bytes` would later take for the bytes the old
+    identity held (an edit of the same size would pass for a save with no change)."""
+    from orkestra.core import yamlio
+
+    shutil.rmtree(settled / CACHE)
+    path = settled / REL
+    old = path.read_bytes()
+    at = old.index(b"description: ") + len(b"description: ")
+    new = old[:at] + (b"Q" if old[at : at + 1] != b"Q" else b"R") + old[at + 1 :]
+    before = cache.identity(path.stat())
+    real = yamlio.read_text
+
+    def edited_first(file: Path, **kwargs: Any) -> str:
+        if Path(file) == path and path.read_bytes() == old:
+            if how == "renamed over":
+                (settled / "new.tmp").write_bytes(new)
+                (settled / "new.tmp").replace(path)
+            else:
+                path.write_bytes(new)
+        return real(file, **kwargs)
+
+    monkeypatch.setattr(yamlio, "read_text", edited_first)
+    assert load(settled).agents["example-agent"].description.startswith(("Q", "R"))
+    monkeypatch.setattr(yamlio, "read_text", real)
+    entry = _entries(settled).get(REL)
+    assert entry is None or entry[:5] != before
+    assert cache.same_bytes(settled, {REL: (before, cache.identity(path.lstat()))}) is None
+    same_as_cold(settled)

@@ -363,6 +363,39 @@ def test_a_record_that_vouches_for_another_version_is_not_rewritten(
     assert _fast(proj) == _reference(proj)
 
 
+def test_a_save_during_another_command_s_load_is_not_taken_for_the_same_bytes(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The parse cache deleted (always safe), then `agents list` or the MCP server loads while
+    an editor saves an edit of the same size: the load stats the file before the save and
+    reads it after. The next sync must see the edit, not the recorded answer."""
+    from orkestra.core import yamlio
+    from orkestra.registry.loader import load as loaded
+
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    noop.sync_result(proj, "write")
+    shutil.rmtree(proj / parse_cache.CACHE)
+    path = proj / "registries" / "agents" / "plain-helper.yaml"
+    text = path.read_text(encoding="utf-8")
+    edited = text.replace("Be plain.", "Be plane.", 1)  # the same size
+    assert edited != text
+    real = yamlio.read_text
+
+    def saved_meanwhile(file: Path, **kwargs: Any) -> str:
+        if Path(file) == path and path.read_text(encoding="utf-8") == text:
+            temporary = path.with_name("saved.tmp")
+            temporary.write_text(edited, encoding="utf-8")
+            temporary.replace(path)
+        return real(file, **kwargs)
+
+    monkeypatch.setattr(yamlio, "read_text", saved_meanwhile)
+    loaded(proj, lazy_models=True)
+    monkeypatch.setattr(yamlio, "read_text", real)
+    got = _fast(proj)  # before a full load, which would store the new identity
+    assert got == _reference(proj)
+    assert ".claude/agents/plain-helper.md" in got[1]["updated"]  # the edit shows
+
+
 def test_the_same_bytes_changed_within_the_window_answer_but_are_not_recorded(
     proj: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

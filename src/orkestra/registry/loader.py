@@ -38,6 +38,17 @@ _SKILL_TUPLES = ("tags", "allowed_tools", "scopes")
 __all__ = ["find_root", "load"]
 
 
+def _still(path: Path, st: os.stat_result) -> bool:
+    """True when `path` has identity `st` after it was read: the text read is the one that
+    identity stands for. An edit between the stat and the read (a save by rename, a write in
+    place) would pair the old identity with the new text, which a later run comparing bytes
+    under a new identity (`cache.same_bytes`) would take for the bytes the old one held."""
+    try:
+        return parse_cache.identity(os.stat(path)) == parse_cache.identity(st)  # noqa: PTH116
+    except OSError:
+        return False
+
+
 class _Loader:
     def __init__(self, root: Path, *, lazy_models: bool = False, use_cache: bool = True) -> None:
         self.root = root
@@ -124,7 +135,8 @@ class _Loader:
                 self.apply(op)
         if self.cache is None:
             return
-        if st is not None and text is not None and plain:  # the parser says: JSON-safe
+        # the parser says plain: JSON-safe; the identity still the one taken before the read
+        if st is not None and text is not None and plain and _still(path, st):
             self.cache.store(file, st, seen, text, data, [_encode_op(op) for op in ops])
         else:
             self.cache.forget(file)
