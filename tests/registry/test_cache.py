@@ -838,3 +838,35 @@ def test_an_edit_between_the_stat_and_the_read_is_not_cached_under_the_old_ident
     assert entry is None or entry[:5] != before
     assert cache.same_bytes(settled, {REL: (before, cache.identity(path.lstat()))}) is None
     same_as_cold(settled)
+
+
+def test_a_racy_entry_is_confirmed_only_by_bytes_read_under_its_identity(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file is replaced (the same bytes, a new inode) between the look at it and the
+    content check: those bytes say nothing of what the old identity holds, so the entry is
+    not marked settled for it (nor kept: the load parses the file itself)."""
+    monkeypatch.setattr(cache, "RACY_NS", 50_000_000)  # the file's ctime cannot be set back
+    monkeypatch.setattr(cache, "FINE_RACY_NS", 50_000_000)
+    path = proj / REL
+    past = path.stat().st_mtime_ns - 10 * cache.RACY_NS
+    os.utime(path, ns=(past, past))
+    time.sleep(0.1)  # its ctime (the utime) settles too: a confirmed entry would be vouched
+    load(proj)
+    files = _entries(proj)
+    files[REL][5] = files[REL][1]  # as if recorded in the tick of the file's last change
+    _rewrite(proj, files)
+    before = cache.identity(path.lstat())
+    real = cache.ParseCache._confirm
+
+    def replaced_first(self: Any, entry: Any, file: Path, *rest: Any) -> bool:
+        (proj / "same.tmp").write_bytes(file.read_bytes())
+        (proj / "same.tmp").replace(file)
+        return real(self, entry, file, *rest)
+
+    monkeypatch.setattr(cache.ParseCache, "_confirm", replaced_first)
+    load(proj)
+    monkeypatch.setattr(cache.ParseCache, "_confirm", real)
+    entry = _entries(proj).get(REL)
+    assert entry is None or entry[:5] != before or not cache.vouched(entry)
+    same_as_cold(proj)

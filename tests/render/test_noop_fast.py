@@ -396,6 +396,46 @@ def test_a_save_during_another_command_s_load_is_not_taken_for_the_same_bytes(
     assert ".claude/agents/plain-helper.md" in got[1]["updated"]  # the edit shows
 
 
+@pytest.mark.parametrize("folder", ["registries", "registries/agents", "registries/decisions"])
+def test_a_tree_swapped_in_while_a_run_reads_the_old_one_gets_no_record(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, folder: str
+) -> None:
+    """A deploy script renames a new `registries/` (or one of its folders) into place while
+    `validate` is between its load and its record. The new tree's files keep their old,
+    settled stats, and a folder is recorded by mode, owner and inode: only the folder's own
+    ctime shows the rename, so the run is not recorded and the next one loads the new tree."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    new = tmp_path / "new"
+    shutil.copytree(proj / folder, new, symlinks=True)
+    agent = new / "agents" / "plain-helper.yaml" if folder == "registries" else None
+    if folder == "registries/agents":
+        agent = new / "plain-helper.yaml"
+    if agent is not None:
+        agent.write_text(agent.read_text(encoding="utf-8") + "skills: [no-such-skill]\n",
+                         encoding="utf-8")  # fmt: skip
+    else:
+        shutil.rmtree(new)  # the decisions folder swapped for an empty one
+        new.mkdir()
+    settled = time.time_ns() - 10_000_000_000  # every stat in the new tree is an old one
+    for path in [new, *new.rglob("*")]:
+        os.utime(path, ns=(settled, settled), follow_symlinks=False)
+    monkeypatch.setattr(noop, "FINE_RACY_NS", 100_000_000)  # the real windows
+    monkeypatch.setattr(noop, "RACY_NS", 2_000_000_000)
+    time.sleep(0.2)  # the copied project's own changes settle
+
+    def swap() -> None:
+        (proj / folder).rename(tmp_path / "old")
+        new.rename(proj / folder)
+
+    at_call(monkeypatch, noop, "snapshot", swap)
+    noop.validate_report(proj)
+    assert not (proj / noop.record_path("validate")).exists()
+    expected = _findings(validate(load(proj)))
+    assert _findings(noop.validate_report(proj)) == expected
+    if agent is not None:
+        assert any(f[2] == "ORK024" for f in expected)
+
+
 def test_the_same_bytes_changed_within_the_window_answer_but_are_not_recorded(
     proj: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

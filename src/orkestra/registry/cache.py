@@ -194,11 +194,10 @@ class ParseCache:
 
     def _confirm(self, entry: list[Any], path: Path, rel: str, st: os.stat_result) -> bool:
         """Content check of an entry recorded within a timestamp tick of the file's change."""
-        try:  # the text yamlio.read_text gave when the entry was stored (no YAML import here)
-            text = path.read_bytes().decode("utf-8-sig")
-        except (OSError, UnicodeDecodeError):
-            return False
-        if digest(text) != entry[6]:
+        # the text yamlio.read_text gave when the entry was stored (no YAML import here), read
+        # under the identity looked up (a symlink inside the project: what it links to)
+        text = _text_at(path, identity(st), follow=True)
+        if text is None or digest(text) != entry[6]:
             return False
         now = time.time_ns()
         if _changed_at(st) + _window(st) < now:  # settled now: later runs skip the hash
@@ -303,11 +302,12 @@ def same_bytes(root: Path, moved: dict[str, tuple[Any, Any]], keep: bool = True)
     return settled
 
 
-def _text_at(path: Path, ident: list[int]) -> str | None:
-    """The text of the regular file at `path` (as `ParseCache._confirm` decodes it), when it
-    has identity `ident` before and after the read; never through a symlink, never blocking on
-    a FIFO."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+def _text_at(path: Path, ident: list[int], follow: bool = False) -> str | None:
+    """The text of the regular file at `path` (decoded as `yamlio.read_text` decodes it), when
+    it has identity `ident` before and after the read; never blocking on a FIFO, and never
+    through a symlink unless `follow`."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+    flags |= 0 if follow else getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags)
     except OSError:

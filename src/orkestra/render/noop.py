@@ -665,12 +665,35 @@ def save(
         files = snapshot(root, folders, singles)
     except Unfit:
         return
+    if not _folders_settled(root, files, folders, start, _ways(written or {})):
+        return
     expected = _expected(root, files, start, written or {}, marks or {}, listings or {})
     if expected is None:
         return  # changed too close to the run to vouch for: the next full run records
     payload = {"schema": SCHEMA, "key": stamp, "start": start, "folders": folders,
                "singles": singles, "files": files, "expected": expected, **(extra or {})}  # fmt: skip
     _write(root, payload, {run: results[run] for run in runs})
+
+
+def _folders_settled(
+    root: Path, files: dict[str, Any], folders: list[str], start: int, ways: set[str]
+) -> bool:
+    """True when no folder in or below the walked ones (the inputs) changed during the run or
+    just before it. A folder is recorded by its mode, owner and inode alone, and one renamed
+    into place (a whole tree swapped while the run read the old one) keeps its files' settled
+    stats: only its own ctime shows the rename. `ways`: the folders this run wrote into (the
+    lock's), whose times it changed itself."""
+    inside = tuple(f"{f.rstrip('/')}/" for f in folders)
+    for rel in files:
+        if not (rel.endswith("/") and rel.startswith(inside)) or rel[:-1] in ways:
+            continue
+        try:
+            st = os.lstat(rel[:-1] if rel.startswith(os.sep) else f"{root}{os.sep}{rel[:-1]}")
+        except (OSError, ValueError):
+            return False
+        if _racy(identity(st), start):
+            return False
+    return True
 
 
 def _write(root: Path, payload: dict[str, Any], results: dict[str, Any]) -> None:
