@@ -870,3 +870,30 @@ def test_a_racy_entry_is_confirmed_only_by_bytes_read_under_its_identity(
     entry = _entries(proj).get(REL)
     assert entry is None or entry[:5] != before or not cache.vouched(entry)
     same_as_cold(proj)
+
+
+def test_a_racy_entry_of_a_linked_registry_file_is_confirmed_through_the_link(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A registry file that is a symlink inside the project is keyed by what it links to, and
+    its content check reads through the link: confirmed, it is not parsed again."""
+    monkeypatch.setattr(cache, "RACY_NS", 50_000_000)
+    monkeypatch.setattr(cache, "FINE_RACY_NS", 50_000_000)
+    real = proj / "shared" / "agent.yaml"
+    real.parent.mkdir()
+    (proj / REL).replace(real)
+    (proj / REL).symlink_to(real)
+    load(proj)
+    files = _entries(proj)
+    files[REL][5] = max(files[REL][1], files[REL][2])  # recorded in the tick of the change
+    _rewrite(proj, files)
+    time.sleep(0.1)  # settled now: the confirmed entry is marked so
+    parsed: list[str] = []
+    store = cache.ParseCache.store
+    monkeypatch.setattr(
+        cache.ParseCache, "store", lambda self, rel, *a: parsed.append(rel) or store(self, rel, *a)
+    )
+    load(proj)
+    assert REL not in parsed
+    assert cache.vouched(_entries(proj)[REL])
+    same_as_cold(proj)

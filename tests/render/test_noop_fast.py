@@ -58,9 +58,12 @@ def _outcome(run: Callable[[], Any]) -> Any:
 
 
 def _reference(root: Path) -> tuple[Any, Any]:
-    """Full runs that neither read nor write a no-op record."""
-    findings = _outcome(lambda: _findings(validate(load(root))))
-    return findings, _outcome(lambda: sync(root, mode="check", registry=load(root)).to_dict())
+    """Full runs that neither read nor write a no-op record, nor the parse cache (a load that
+    stores an edited file's new identity would leave `same_bytes` nothing to prove)."""
+    findings = _outcome(lambda: _findings(validate(load(root, use_cache=False))))
+    return findings, _outcome(
+        lambda: sync(root, mode="check", registry=load(root, use_cache=False)).to_dict()
+    )
 
 
 def _fast(root: Path) -> tuple[Any, Any]:
@@ -172,10 +175,18 @@ def _same_bytes(root: Path) -> None:
     _bump(path)
 
 
-def _renamed_over(root: Path) -> None:
-    """The same bytes saved by rename (a new inode; the folder's times change)."""
+def _scopes_saved(root: Path) -> None:
+    """`scopes.yaml` written again with the bytes it holds."""
     path = root / "registries" / "scopes.yaml"
-    temporary = path.with_name("scopes.yaml.new")
+    path.write_bytes(path.read_bytes())
+    _bump(path)
+
+
+def _renamed_over(root: Path) -> None:
+    """The same bytes saved by rename (a new inode; the times of the folder, which the load
+    lists, change)."""
+    path = _agent_file(root)
+    temporary = path.with_name(f"{path.name}.new")
     temporary.write_bytes(path.read_bytes())
     _bump(temporary)
     temporary.replace(path)
@@ -206,10 +217,11 @@ EDITS: dict[str, Callable[[Path], None]] = {
     "sync": _write_sync,
     "same bytes saved": _same_bytes,
     "same bytes renamed over": _renamed_over,
+    "scopes saved unchanged": _scopes_saved,
     "same-size edit": _same_size_edit,
 }
 #: edits that leave every input's bytes as they were: the record still answers
-SAME_BYTES = {"touch", "same bytes saved", "same bytes renamed over"}
+SAME_BYTES = {"touch", "same bytes saved", "same bytes renamed over", "scopes saved unchanged"}
 
 
 @settings(
@@ -434,6 +446,87 @@ def test_a_tree_swapped_in_while_a_run_reads_the_old_one_gets_no_record(
     assert _findings(noop.validate_report(proj)) == expected
     if agent is not None:
         assert any(f[2] == "ORK024" for f in expected)
+
+
+def test_same_bytes_beside_a_new_file_is_a_full_run(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    noop.sync_result(proj, "write")
+    _same_bytes(proj)  # the first agent: the first change the walk meets
+    source = _agent_file(proj)
+    text = source.read_text(encoding="utf-8").replace(f"name: {source.stem}", "name: zz-new", 1)
+    (source.parent / "zz-new.yaml").write_text(text, encoding="utf-8")
+    _bump(source.parent / "zz-new.yaml")
+    hits = Hits(monkeypatch)
+    assert _fast(proj) == _reference(proj)
+    assert hits.count == 0
+
+
+def test_a_validate_record_made_on_its_own_is_rewritten_too(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`validate`'s record made after the sync's (another start) holds the same identity for
+    the file: both take the new one."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    noop.sync_result(proj, "write")
+    (proj / noop.record_path("validate")).unlink()
+    noop.validate_report(proj)
+    assert (
+        _record(proj)["start"]
+        != json.loads((proj / noop.record_path("validate")).read_text(encoding="utf-8"))["start"]
+    )
+    _same_bytes(proj)
+    assert noop.sync_result(proj, "write")["written"] == 0
+    checks: list[Any] = []
+    real = noop.same_bytes
+    monkeypatch.setattr(noop, "same_bytes", lambda *a, **k: checks.append(a) or real(*a, **k))
+    assert _findings(noop.validate_report(proj)) == _reference(proj)[0]
+    assert checks == []
+
+
+def test_a_folder_that_cannot_be_looked_at_when_recording_gets_no_record(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    decisions = str(proj / "registries" / "decisions")
+    real = os.lstat
+
+    def lstat(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+        if os.fspath(path) == decisions and calls:  # gone by the time the record is made
+            raise FileNotFoundError(path)
+        return real(path, *args, **kwargs)
+
+    calls: list[bool] = []
+    at_call(monkeypatch, noop, "_folders_settled", lambda: calls.append(True))
+    monkeypatch.setattr(os, "lstat", lstat)
+    noop.validate_report(proj)
+    monkeypatch.setattr(os, "lstat", real)
+    assert calls and not (proj / noop.record_path("validate")).exists()
+
+
+def test_a_tree_swapped_in_while_a_sync_writes_gets_no_record(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lock's folder is one a writing sync changes itself, so its times prove nothing: it
+    must still be the folder the run began with."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    from orkestra.render import writer
+
+    new = tmp_path / "new"
+    shutil.copytree(proj / "registries", new, symlinks=True)
+    agent = new / "agents" / "plain-helper.yaml"
+    agent.write_text(agent.read_text(encoding="utf-8") + "skills: [no-such-skill]\n", "utf-8")
+    _reprompt(proj)  # the sync writes
+
+    def swap() -> None:
+        (proj / "registries").rename(tmp_path / "old")
+        new.rename(proj / "registries")
+
+    at_call(monkeypatch, writer, "apply", swap)
+    noop.sync_result(proj, "write")
+    assert not (proj / noop.record_path("validate")).exists()
+    assert any(f[2] == "ORK024" for f in _findings(noop.validate_report(proj)))
 
 
 def test_the_same_bytes_changed_within_the_window_answer_but_are_not_recorded(

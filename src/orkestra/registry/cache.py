@@ -275,7 +275,11 @@ def same_bytes(root: Path, moved: dict[str, tuple[Any, Any]], keep: bool = True)
     those identities vouch for the same entries. False when all hold the same bytes but one
     changed within that window (an edit in the same tick may keep the identity now): nothing
     is kept."""
-    if not moved or not _inside(root):
+    if not moved or not all(_identity_ok(was) and _identity_ok(now) for was, now in moved.values()):
+        return None
+    if any(now[0] != was[0] for was, now in moved.values()):  # an edit that changed the size
+        return None  # (the same size too: the same text and the same byte order mark)
+    if not _inside(root):
         return None
     cache = ParseCache(root, shards={shard_of(rel) for rel in moved})
     settled = True
@@ -283,23 +287,24 @@ def same_bytes(root: Path, moved: dict[str, tuple[Any, Any]], keep: bool = True)
         entry: list[Any] = cache.files.get(rel)  # type: ignore[assignment]  # checked next
         if not (_entry_ok(entry) and entry[:5] == was and vouched(entry)):
             return None
-        if not (type(now) is list and len(now) == 5 and all(type(i) is int for i in now)):
-            return None
-        if now[0] != was[0]:  # the same size too: the same text and the same byte order mark
-            return None
         seen = time.time_ns()
         text = _text_at(root / rel, now)
         if text is None or digest(text) != entry[6]:
             return None
-        changed = max(now[1], now[2])
-        if changed + _window_at(changed) < seen:
-            cache.files[rel] = [*now, seen, *entry[6:]]
+        renewed = [*now, seen, *entry[6:]]
+        if vouched(renewed):
+            cache.files[rel] = renewed
             cache.dirty.add(shard_of(rel))
         else:
             settled = False
     if settled and keep:
         cache.save()
     return settled
+
+
+def _identity_ok(ident: Any) -> bool:
+    """A file's identity as `identity` gives it: five ints."""
+    return type(ident) is list and len(ident) == 5 and all(type(i) is int for i in ident)
 
 
 def _text_at(path: Path, ident: list[int], follow: bool = False) -> str | None:

@@ -519,12 +519,15 @@ def _same_bytes(root: Path, run: str, data: dict[str, Any], first: str) -> Any:
 
 
 def _restat(root: Path, run: str, data: dict[str, Any], moved: dict[str, Any]) -> None:
-    """Rewrite `run`'s record (`data`), and the other run's record made with it (the same key
-    and start), with the identities `moved` now has in place of those recorded."""
+    """Rewrite `run`'s record (`data`), and the other run's record when it holds the same
+    recorded identities for the paths in `moved`, with the identities they have now (their
+    bytes proven the same). Each keeps its start and result. A `validate` may rewrite the sync
+    record outside the sync lock: a sync that records meanwhile is overwritten by a record
+    vouching for less (its outputs' old stats), so the next run is a full one."""
     records = {run: data}
     other = "validate" if run == "sync" else "sync"
     found = _record(root, other)
-    if found is not None and (found["key"], found["start"]) == (data["key"], data["start"]):
+    if found is not None:
         records[other] = found
     for name, record in records.items():
         if any(record["files"].get(rel) != data["files"][rel] for rel in moved):
@@ -535,8 +538,9 @@ def _restat(root: Path, run: str, data: dict[str, Any], moved: dict[str, Any]) -
 
 
 def _full(root: Path, rel: str) -> str:
-    """A recorded path as a path: relative to the project, or the project folder itself."""
-    return rel if rel == str(root) else f"{root}{os.sep}{rel}"
+    """A recorded path as a path: relative to the project, or absolute (the project folder
+    itself, a bundled template folder outside it)."""
+    return rel if rel.startswith(os.sep) else f"{root}{os.sep}{rel}"
 
 
 def _as_written(root: Path, rel: str, want: Any) -> bool:
@@ -630,6 +634,7 @@ def save(
     marks: dict[str, Any] | None = None,
     listings: dict[str, list[str]] | None = None,
     extra: dict[str, Any] | None = None,
+    begun: dict[str, Any] | None = None,
 ) -> None:
     """Record each command's result (`results`: run name -> what it answers; a sync also
     answers for `validate`, whose findings it computed from the same load) with what the run
@@ -645,7 +650,9 @@ def save(
     since, even back to the same bytes, may have shown the validation after it something else.
     `listings` holds the names a folder beside the user's files (the project folder) must hold:
     what it held as the run began plus what the write added there. `extra` goes into the
-    record as it is (`render.delta`'s kept contexts)."""
+    record as it is (`render.delta`'s kept contexts). `begun`: the folder the lock is written
+    into, as the run began (`_lock_folder`): a writing run records only if it is still that
+    folder."""
     folders, evidence = _folders(reg), _evidence(reg)
     if folders is None or evidence is None or trace.unfit:
         return
@@ -665,7 +672,7 @@ def save(
         files = snapshot(root, folders, singles)
     except Unfit:
         return
-    if not _folders_settled(root, files, folders, start, _ways(written or {})):
+    if not _folders_settled(root, files, folders, start, _ways(written or {}), begun or {}):
         return
     expected = _expected(root, files, start, written or {}, marks or {}, listings or {})
     if expected is None:
@@ -676,24 +683,46 @@ def save(
 
 
 def _folders_settled(
-    root: Path, files: dict[str, Any], folders: list[str], start: int, ways: set[str]
+    root: Path,
+    files: dict[str, Any],
+    folders: list[str],
+    start: int,
+    ways: set[str],
+    begun: dict[str, Any],
 ) -> bool:
     """True when no folder in or below the walked ones (the inputs) changed during the run or
     just before it. A folder is recorded by its mode, owner and inode alone, and one renamed
     into place (a whole tree swapped while the run read the old one) keeps its files' settled
-    stats: only its own ctime shows the rename. `ways`: the folders this run wrote into (the
-    lock's), whose times it changed itself."""
+    stats: only its own ctime shows the rename. `ways`: the folders this run wrote into, whose
+    times it changed itself: each must be the folder it was as the run began (`begun`: the
+    lock's folder, by mode, owner and inode)."""
     inside = tuple(f"{f.rstrip('/')}/" for f in folders)
     for rel in files:
-        if not (rel.endswith("/") and rel.startswith(inside)) or rel[:-1] in ways:
+        if not (rel.endswith("/") and rel.startswith(inside)):
+            continue
+        if rel[:-1] in ways:
+            if rel[:-1] not in begun or begun[rel[:-1]] != files[rel]:
+                return False
             continue
         try:
-            st = os.lstat(rel[:-1] if rel.startswith(os.sep) else f"{root}{os.sep}{rel[:-1]}")
+            st = os.lstat(_full(root, rel[:-1]))
         except (OSError, ValueError):
             return False
         if _racy(identity(st), start):
             return False
     return True
+
+
+def _lock_folder(root: Path) -> dict[str, Any]:
+    """The folder the lock is written into, by mode, owner and inode, as a writing run begins
+    (`_folders_settled`)."""
+    from orkestra.registry.render_lock import LOCK_PATH
+
+    folder = LOCK_PATH.rpartition("/")[0]
+    try:
+        return {folder: _folder(_full(root, folder))}
+    except Unfit:
+        return {}
 
 
 def _write(root: Path, payload: dict[str, Any], results: dict[str, Any]) -> None:
@@ -968,6 +997,7 @@ def _sync_result(root: Path, mode: Mode) -> dict[str, Any]:
 
     stamp, start = key(root), time.time_ns()
     names = _names(str(root))  # the project folder as the run begins (a write may add to it)
+    begun = _lock_folder(root)  # and the folder the lock goes into (a tree swapped meanwhile)
     kept: dict[str, Any] = {}
     with tracing(root) as trace:
         reg = load(root)
@@ -991,7 +1021,8 @@ def _sync_result(root: Path, mode: Mode) -> dict[str, Any]:
             results, written, marks, listings = after
             singles = _singles(root, reg, results["sync"], report.plan)
             extra = delta.keep(root, reg, report, kept)
-            save(root, results, start, reg, singles, trace, stamp, written, marks, listings, extra)
+            save(root, results, start, reg, singles, trace, stamp, written, marks, listings, extra,
+                 begun)  # fmt: skip
     return data
 
 
