@@ -309,18 +309,13 @@ def _identity_ok(ident: Any) -> bool:
 
 def _text_at(path: Path, ident: list[int], follow: bool = False) -> str | None:
     """The text of the regular file at `path` (decoded as `yamlio.read_text` decodes it), when
-    it has identity `ident` before and after the read; never blocking on a FIFO, and never
-    through a symlink unless `follow`."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
-    flags |= 0 if follow else getattr(os, "O_NOFOLLOW", 0)
+    it has identity `ident` before and after the read (`core.readfile`: never blocking on a
+    FIFO; never through a symlink unless `follow`)."""
+    from orkestra.core.readfile import open_regular
+
     try:
-        fd = os.open(path, flags)
-    except OSError:
-        return None
-    try:
-        with os.fdopen(fd, "rb") as handle:
-            st = os.fstat(handle.fileno())
-            if not stat.S_ISREG(st.st_mode) or identity(st) != ident:
+        with open_regular(path, follow=follow) as handle:
+            if identity(os.fstat(handle.fileno())) != ident:
                 return None
             data = handle.read()
             if identity(os.fstat(handle.fileno())) != ident:
