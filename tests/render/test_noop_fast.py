@@ -529,6 +529,63 @@ def test_a_tree_swapped_in_while_a_sync_writes_gets_no_record(
     assert any(f[2] == "ORK024" for f in _findings(noop.validate_report(proj)))
 
 
+def test_a_tree_swapped_out_and_back_while_a_sync_reads_gets_no_record(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sync loads another `registries/` (swapped in, then the first one put back before the
+    write): it renders from the other tree and writes into the first. The folder is the same
+    one again, but its ctime moved before the write: no record, and the next runs see what a
+    cold run sees."""
+    from orkestra.registry import loader
+
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    other = tmp_path / "other"
+    shutil.copytree(proj / "registries", other, symlinks=True)
+    agent = other / "agents" / "plain-helper.yaml"
+    agent.write_text(agent.read_text(encoding="utf-8").replace("Be plain.", "Be plane.", 1),
+                     encoding="utf-8")  # fmt: skip
+    settled = time.time_ns() - 10_000_000_000
+    for path in [other, *other.rglob("*")]:
+        os.utime(path, ns=(settled, settled), follow_symlinks=False)
+    _reprompt(proj)  # the sync writes
+    real = loader.load
+
+    def swapped(*args: Any, **kwargs: Any) -> Any:
+        (proj / "registries").rename(tmp_path / "first")
+        other.rename(proj / "registries")
+        try:
+            return real(*args, **kwargs)
+        finally:
+            (proj / "registries").rename(other)
+            (tmp_path / "first").rename(proj / "registries")
+
+    monkeypatch.setattr(loader, "load", swapped)
+    noop.sync_result(proj, "write")
+    monkeypatch.setattr(loader, "load", real)
+    assert not (proj / noop.record_path("sync")).exists()
+    assert _fast(proj) == _reference(proj)
+
+
+def test_a_tree_swapped_in_after_a_sync_wrote_gets_no_record(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Swapped in once the write is done, before the record is made: the lock's folder is no
+    longer the one the write left."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    other = tmp_path / "other"
+    shutil.copytree(proj / "registries", other, symlinks=True)
+    _reprompt(proj)
+
+    def swap() -> None:
+        (proj / "registries").rename(tmp_path / "first")
+        other.rename(proj / "registries")
+
+    at_call(monkeypatch, noop, "_after_write", swap)
+    noop.sync_result(proj, "write")
+    assert not (proj / noop.record_path("sync")).exists()
+    assert _fast(proj) == _reference(proj)
+
+
 def test_the_same_bytes_changed_within_the_window_answer_but_are_not_recorded(
     proj: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -651,8 +651,8 @@ def save(
     `listings` holds the names a folder beside the user's files (the project folder) must hold:
     what it held as the run began plus what the write added there. `extra` goes into the
     record as it is (`render.delta`'s kept contexts). `begun`: the folder the lock is written
-    into, as the run began (`_lock_folder`): a writing run records only if it is still that
-    folder."""
+    into, as the write left it (`_lock_folder`; empty when it had changed between the run's
+    start and the write): a writing run records only if it is still that very folder."""
     folders, evidence = _folders(reg), _evidence(reg)
     if folders is None or evidence is None or trace.unfit:
         return
@@ -694,14 +694,14 @@ def _folders_settled(
     just before it. A folder is recorded by its mode, owner and inode alone, and one renamed
     into place (a whole tree swapped while the run read the old one) keeps its files' settled
     stats: only its own ctime shows the rename. `ways`: the folders this run wrote into, whose
-    times it changed itself: each must be the folder it was as the run began (`begun`: the
-    lock's folder, by mode, owner and inode)."""
+    times it changed itself: each must still be as the write left it (`begun`: the lock's
+    folder, by `_lock_folder`), which the run made sure was the folder it began with."""
     inside = tuple(f"{f.rstrip('/')}/" for f in folders)
     for rel in files:
         if not (rel.endswith("/") and rel.startswith(inside)):
             continue
         if rel[:-1] in ways:
-            if rel[:-1] not in begun or begun[rel[:-1]] != files[rel]:
+            if rel[:-1] not in begun or begun[rel[:-1]] != _folder_times(_full(root, rel[:-1])):
                 return False
             continue
         try:
@@ -714,15 +714,33 @@ def _folders_settled(
 
 
 def _lock_folder(root: Path) -> dict[str, Any]:
-    """The folder the lock is written into, by mode, owner and inode, as a writing run begins
-    (`_folders_settled`)."""
+    """The folder the lock is written into, by mode, owner, inode and times (`_folder_times`):
+    a writing run takes it as it begins and just before it writes (a tree swapped out and
+    back in between changes its ctime), then right after the write, for `_folders_settled`."""
     from orkestra.registry.render_lock import LOCK_PATH
 
     folder = LOCK_PATH.rpartition("/")[0]
+    return {folder: _folder_times(_full(root, folder))}
+
+
+def _same_folders(now: dict[str, Any], then: dict[str, Any]) -> bool:
+    """True when `now` and `then` (`_lock_folder`) name the same folders, each by the same
+    mode, owner, inode and device, whatever their times."""
+    return now.keys() == then.keys() and all(
+        now[k] is not None and then[k] is not None and now[k][:4] == then[k][:4] for k in now
+    )
+
+
+def _folder_times(path: str) -> list[int] | None:
+    """A folder's mode, owner, inode, device, mtime and ctime (None when it cannot be looked
+    at, or is not a folder)."""
     try:
-        return {folder: _folder(_full(root, folder))}
-    except Unfit:
-        return {}
+        st = os.lstat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISDIR(st.st_mode):
+        return None
+    return [st.st_mode, st.st_uid, st.st_ino, st.st_dev, st.st_mtime_ns, st.st_ctime_ns]
 
 
 def _write(root: Path, payload: dict[str, Any], results: dict[str, Any]) -> None:
@@ -997,7 +1015,7 @@ def _sync_result(root: Path, mode: Mode) -> dict[str, Any]:
 
     stamp, start = key(root), time.time_ns()
     names = _names(str(root))  # the project folder as the run begins (a write may add to it)
-    begun = _lock_folder(root)  # and the folder the lock goes into (a tree swapped meanwhile)
+    begun = _lock_folder(root)  # and the lock's folder (a tree swapped out and back meanwhile)
     kept: dict[str, Any] = {}
     with tracing(root) as trace:
         reg = load(root)
@@ -1006,7 +1024,11 @@ def _sync_result(root: Path, mode: Mode) -> dict[str, Any]:
                       proven=known, kept=kept)  # fmt: skip
     if mode == "write":  # applied outside the trace: its writes are what `_after_write` vouches
         report.mode = "write"
+        if _lock_folder(root) != begun:  # swapped, or changed, while the run read it
+            begun = {}
         report.written = writer.apply(root, report.plan)
+        left = _lock_folder(root)  # as the write left it (`save` wants it still so), and
+        begun = left if _same_folders(left, begun) else {}  # the same folder, its times moved
     data = report.to_dict()
     if not report.ok:
         return data
