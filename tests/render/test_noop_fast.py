@@ -586,6 +586,43 @@ def test_a_tree_swapped_in_after_a_sync_wrote_gets_no_record(
     assert _fast(proj) == _reference(proj)
 
 
+def test_a_lock_folder_changed_just_before_a_writing_sync_gets_no_record(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Changed within the racy window before the run began (a time ahead of the clock stands for
+    it, the windows being 0 here): where times are coarse, a swap in that tick would not show."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    ahead = time.time_ns() + 60_000_000_000
+    os.utime(proj / "registries", ns=(ahead, ahead))
+    _reprompt(proj)
+    assert noop.sync_result(proj, "write")["written"] >= 2
+    assert not (proj / noop.record_path("sync")).exists()
+    assert _fast(proj) == _reference(proj)
+
+
+def test_a_tree_swapped_out_and_back_after_a_sync_wrote_gets_no_record(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between the write and the record: the lock's folder is no longer as the write left it
+    (its ctime moved), so the record is not made (the same tree is back: a conservative
+    refusal)."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    other = tmp_path / "other"
+    shutil.copytree(proj / "registries", other, symlinks=True)
+    _reprompt(proj)
+
+    def out_and_back() -> None:
+        (proj / "registries").rename(tmp_path / "first")
+        other.rename(proj / "registries")
+        (proj / "registries").rename(other)
+        (tmp_path / "first").rename(proj / "registries")
+
+    at_call(monkeypatch, noop, "_after_write", out_and_back)
+    noop.sync_result(proj, "write")
+    assert not (proj / noop.record_path("sync")).exists()
+    assert _fast(proj) == _reference(proj)
+
+
 def test_the_same_bytes_changed_within_the_window_answer_but_are_not_recorded(
     proj: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

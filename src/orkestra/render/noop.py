@@ -651,8 +651,9 @@ def save(
     `listings` holds the names a folder beside the user's files (the project folder) must hold:
     what it held as the run began plus what the write added there. `extra` goes into the
     record as it is (`render.delta`'s kept contexts). `begun`: the folder the lock is written
-    into, as the write left it (`_lock_folder`; empty when it had changed between the run's
-    start and the write): a writing run records only if it is still that very folder."""
+    into, as the write left it (`_lock_folder`; empty when it changed just before the run's
+    start or between that and the write, is not the same folder after the write, or is missing
+    or a symlink): a writing run records only if it is still that very folder."""
     folders, evidence = _folders(reg), _evidence(reg)
     if folders is None or evidence is None or trace.unfit:
         return
@@ -723,9 +724,20 @@ def _lock_folder(root: Path) -> dict[str, Any]:
     return {folder: _folder_times(_full(root, folder))}
 
 
+def _settled_before(folders: dict[str, Any], start: int) -> bool:
+    """True when each of `folders` (`_lock_folder`) last changed outside the racy window before
+    `start`: where times are coarse, a swap out and back in the same tick as an earlier change
+    would keep every time it has."""
+    return all(
+        times is not None and not _racy([0, times[4], times[5], times[2], times[3]], start)
+        for times in folders.values()
+    )
+
+
 def _same_folders(now: dict[str, Any], then: dict[str, Any]) -> bool:
     """True when `now` and `then` (`_lock_folder`) name the same folders, each by the same
-    mode, owner, inode and device, whatever their times."""
+    mode, owner, inode and device, whatever their times; a folder missing (None) in either is
+    never the same."""
     return now.keys() == then.keys() and all(
         now[k] is not None and then[k] is not None and now[k][:4] == then[k][:4] for k in now
     )
@@ -1024,8 +1036,8 @@ def _sync_result(root: Path, mode: Mode) -> dict[str, Any]:
                       proven=known, kept=kept)  # fmt: skip
     if mode == "write":  # applied outside the trace: its writes are what `_after_write` vouches
         report.mode = "write"
-        if _lock_folder(root) != begun:  # swapped, or changed, while the run read it
-            begun = {}
+        if _lock_folder(root) != begun or not _settled_before(begun, start):
+            begun = {}  # swapped, or changed, while the run read it (or too close to its start)
         report.written = writer.apply(root, report.plan)
         left = _lock_folder(root)  # as the write left it (`save` wants it still so), and
         begun = left if _same_folders(left, begun) else {}  # the same folder, its times moved
