@@ -675,7 +675,9 @@ def _rewrite_same(path: Path) -> None:
     path.write_bytes(path.read_bytes())
 
 
-def test_the_same_bytes_rewritten_are_confirmed_and_their_entry_rekeyed(settled: Path) -> None:
+def test_the_same_bytes_rewritten_are_confirmed_and_their_entry_rekeyed(
+    settled: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     moved = _moved(settled, _rewrite_same)
     shards = {p: p.read_bytes() for p in _shards(settled)}
     assert cache.same_bytes(settled, moved, keep=False) is True
@@ -684,11 +686,13 @@ def test_the_same_bytes_rewritten_are_confirmed_and_their_entry_rekeyed(settled:
     assert _entries(settled)[REL][:5] == moved[REL][1]
     parsed: list[str] = []
     real = cache.ParseCache.store
-    try:  # the new identity is a hit: the file is not parsed again
-        cache.ParseCache.store = lambda self, rel, *a: parsed.append(rel) or real(self, rel, *a)  # type: ignore[method-assign]
+    with monkeypatch.context() as patched:  # the new identity is a hit: not parsed again
+        patched.setattr(
+            cache.ParseCache,
+            "store",
+            lambda self, rel, *a: parsed.append(rel) or real(self, rel, *a),
+        )
         same_as_cold(settled)
-    finally:
-        cache.ParseCache.store = real  # type: ignore[method-assign]
     assert REL not in parsed
 
 

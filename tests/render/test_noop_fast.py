@@ -408,6 +408,19 @@ def test_a_save_during_another_command_s_load_is_not_taken_for_the_same_bytes(
     assert ".claude/agents/plain-helper.md" in got[1]["updated"]  # the edit shows
 
 
+def _swap(proj: Path, folder: str, into: Path, aside: Path) -> None:
+    """`folder` of the project renamed to `aside`, and `into` renamed into its place."""
+    (proj / folder).rename(aside)
+    into.rename(proj / folder)
+
+
+def _settled_tree(top: Path) -> None:
+    """Every stat in the tree at `top` an old, settled one (a tree made long ago)."""
+    settled = time.time_ns() - 10_000_000_000
+    for path in [top, *top.rglob("*")]:
+        os.utime(path, ns=(settled, settled), follow_symlinks=False)
+
+
 @pytest.mark.parametrize("folder", ["registries", "registries/agents", "registries/decisions"])
 def test_a_tree_swapped_in_while_a_run_reads_the_old_one_gets_no_record(
     proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, folder: str
@@ -428,18 +441,11 @@ def test_a_tree_swapped_in_while_a_run_reads_the_old_one_gets_no_record(
     else:
         shutil.rmtree(new)  # the decisions folder swapped for an empty one
         new.mkdir()
-    settled = time.time_ns() - 10_000_000_000  # every stat in the new tree is an old one
-    for path in [new, *new.rglob("*")]:
-        os.utime(path, ns=(settled, settled), follow_symlinks=False)
+    _settled_tree(new)
     monkeypatch.setattr(noop, "FINE_RACY_NS", 100_000_000)  # the real windows
     monkeypatch.setattr(noop, "RACY_NS", 2_000_000_000)
     time.sleep(0.2)  # the copied project's own changes settle
-
-    def swap() -> None:
-        (proj / folder).rename(tmp_path / "old")
-        new.rename(proj / folder)
-
-    at_call(monkeypatch, noop, "snapshot", swap)
+    at_call(monkeypatch, noop, "snapshot", lambda: _swap(proj, folder, new, tmp_path / "old"))
     noop.validate_report(proj)
     assert not (proj / noop.record_path("validate")).exists()
     expected = _findings(validate(load(proj)))
@@ -518,12 +524,7 @@ def test_a_tree_swapped_in_while_a_sync_writes_gets_no_record(
     agent = new / "agents" / "plain-helper.yaml"
     agent.write_text(agent.read_text(encoding="utf-8") + "skills: [no-such-skill]\n", "utf-8")
     _reprompt(proj)  # the sync writes
-
-    def swap() -> None:
-        (proj / "registries").rename(tmp_path / "old")
-        new.rename(proj / "registries")
-
-    at_call(monkeypatch, writer, "apply", swap)
+    at_call(monkeypatch, writer, "apply", lambda: _swap(proj, "registries", new, tmp_path / "old"))
     noop.sync_result(proj, "write")
     assert not (proj / noop.record_path("validate")).exists()
     assert any(f[2] == "ORK024" for f in _findings(noop.validate_report(proj)))
@@ -544,20 +545,16 @@ def test_a_tree_swapped_out_and_back_while_a_sync_reads_gets_no_record(
     agent = other / "agents" / "plain-helper.yaml"
     agent.write_text(agent.read_text(encoding="utf-8").replace("Be plain.", "Be plane.", 1),
                      encoding="utf-8")  # fmt: skip
-    settled = time.time_ns() - 10_000_000_000
-    for path in [other, *other.rglob("*")]:
-        os.utime(path, ns=(settled, settled), follow_symlinks=False)
+    _settled_tree(other)
     _reprompt(proj)  # the sync writes
     real = loader.load
 
     def swapped(*args: Any, **kwargs: Any) -> Any:
-        (proj / "registries").rename(tmp_path / "first")
-        other.rename(proj / "registries")
+        _swap(proj, "registries", other, tmp_path / "first")
         try:
             return real(*args, **kwargs)
         finally:
-            (proj / "registries").rename(other)
-            (tmp_path / "first").rename(proj / "registries")
+            _swap(proj, "registries", tmp_path / "first", other)
 
     monkeypatch.setattr(loader, "load", swapped)
     noop.sync_result(proj, "write")
@@ -575,12 +572,12 @@ def test_a_tree_swapped_in_after_a_sync_wrote_gets_no_record(
     other = tmp_path / "other"
     shutil.copytree(proj / "registries", other, symlinks=True)
     _reprompt(proj)
-
-    def swap() -> None:
-        (proj / "registries").rename(tmp_path / "first")
-        other.rename(proj / "registries")
-
-    at_call(monkeypatch, noop, "_after_write", swap)
+    at_call(
+        monkeypatch,
+        noop,
+        "_after_write",
+        lambda: _swap(proj, "registries", other, tmp_path / "first"),
+    )
     noop.sync_result(proj, "write")
     assert not (proj / noop.record_path("sync")).exists()
     assert _fast(proj) == _reference(proj)
@@ -612,10 +609,8 @@ def test_a_tree_swapped_out_and_back_after_a_sync_wrote_gets_no_record(
     _reprompt(proj)
 
     def out_and_back() -> None:
-        (proj / "registries").rename(tmp_path / "first")
-        other.rename(proj / "registries")
-        (proj / "registries").rename(other)
-        (tmp_path / "first").rename(proj / "registries")
+        _swap(proj, "registries", other, tmp_path / "first")
+        _swap(proj, "registries", tmp_path / "first", other)
 
     at_call(monkeypatch, noop, "_after_write", out_and_back)
     noop.sync_result(proj, "write")

@@ -279,9 +279,7 @@ def same_bytes(root: Path, moved: dict[str, tuple[Any, Any]], keep: bool = True)
         return None
     if any(now[0] != was[0] for was, now in moved.values()):  # an edit that changed the size
         return None  # (the same size too: the same text and the same byte order mark)
-    if not _inside(root):
-        return None
-    cache = ParseCache(root, shards={shard_of(rel) for rel in moved})
+    cache = ParseCache(root, shards={shard_of(rel) for rel in moved})  # none: nothing usable
     settled = True
     for rel, (was, now) in moved.items():
         entry: list[Any] = cache.files.get(rel)  # type: ignore[assignment]  # checked next

@@ -532,9 +532,7 @@ def _restat(root: Path, run: str, data: dict[str, Any], moved: dict[str, Any]) -
     for name, record in records.items():
         if any(record["files"].get(rel) != data["files"][rel] for rel in moved):
             continue  # that record vouches for another version of them
-        payload = {k: v for k, v in record.items() if k != "result"}
-        payload["files"] = {**record["files"], **moved}
-        _write(root, payload, {name: record["result"]})
+        _rewrite(root, name, record, files={**record["files"], **moved})
 
 
 def _full(root: Path, rel: str) -> str:
@@ -571,14 +569,14 @@ def _as_written(root: Path, rel: str, want: Any) -> bool:
 def _settle(root: Path, run: str, data: dict[str, Any], now: dict[str, Any]) -> None:
     """Rewrite a record whose written files were checked by content as plain stats, once their
     times are outside the racy window (taken before `now` was): the next no-op only stats."""
-    from orkestra.core import safewrite
+    _rewrite(root, run, data, files=now, expected={})
 
-    payload = {**data, "files": now, "expected": {}}
-    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), check_circular=False)
-    try:
-        safewrite.write_file(root, record_path(run), text, durable=False)
-    except (OSError, OrkestraError, UnicodeEncodeError):
-        return
+
+def _rewrite(root: Path, run: str, record: dict[str, Any], **fields: Any) -> None:
+    """Write `run`'s record (`record`) again with `fields` in place of its own, its result
+    kept."""
+    payload = {k: v for k, v in record.items() if k != "result"}
+    _write(root, {**payload, **fields}, {run: record["result"]})
 
 
 def _well_formed(data: Any) -> bool:
@@ -728,10 +726,7 @@ def _settled_before(folders: dict[str, Any], start: int) -> bool:
     """True when each of `folders` (`_lock_folder`) last changed outside the racy window before
     `start`: where times are coarse, a swap out and back in the same tick as an earlier change
     would keep every time it has."""
-    return all(
-        times is not None and not _racy([0, times[4], times[5], times[2], times[3]], start)
-        for times in folders.values()
-    )
+    return all(times is not None and not _racy(times[:5], start) for times in folders.values())
 
 
 def _same_folders(now: dict[str, Any], then: dict[str, Any]) -> bool:
@@ -739,20 +734,20 @@ def _same_folders(now: dict[str, Any], then: dict[str, Any]) -> bool:
     mode, owner, inode and device, whatever their times; a folder missing (None) in either is
     never the same."""
     return now.keys() == then.keys() and all(
-        now[k] is not None and then[k] is not None and now[k][:4] == then[k][:4] for k in now
+        now[k] is not None and then[k] is not None and now[k][3:] == then[k][3:] for k in now
     )
 
 
 def _folder_times(path: str) -> list[int] | None:
-    """A folder's mode, owner, inode, device, mtime and ctime (None when it cannot be looked
-    at, or is not a folder)."""
+    """A folder's identity (size, mtime, ctime, inode, device: `identity`), then its mode and
+    owner (None when it cannot be looked at, or is not a folder)."""
     try:
         st = os.lstat(path)
     except (OSError, ValueError):
         return None
     if not stat.S_ISDIR(st.st_mode):
         return None
-    return [st.st_mode, st.st_uid, st.st_ino, st.st_dev, st.st_mtime_ns, st.st_ctime_ns]
+    return [*identity(st), st.st_mode, st.st_uid]
 
 
 def _write(root: Path, payload: dict[str, Any], results: dict[str, Any]) -> None:
@@ -1027,7 +1022,8 @@ def _sync_result(root: Path, mode: Mode) -> dict[str, Any]:
 
     stamp, start = key(root), time.time_ns()
     names = _names(str(root))  # the project folder as the run begins (a write may add to it)
-    begun = _lock_folder(root)  # and the lock's folder (a tree swapped out and back meanwhile)
+    # and the lock's folder, which a write changes (a tree swapped out and back meanwhile)
+    begun = _lock_folder(root) if mode == "write" else {}
     kept: dict[str, Any] = {}
     with tracing(root) as trace:
         reg = load(root)
