@@ -6,9 +6,11 @@ cold validate and cold sync (no outputs, no lock, no `.orkestra/`: no parse cach
 cache, no no-op record) <= 2x parse; no-op validate and no-op sync
 (nothing changed since the last run of the same command) <= 0.25x parse; one-file-changed sync
 (an agent's description) <= 0.35x parse; the sync after that one (nothing changed since its
-write) <= 0.25x; then a one-skill-changed sync (a skill's section body), held to the same 0.35x
-as any one changed file, and a sync after an agent's file was saved with no change (its stat
-changed, its bytes did not; no target of its own). The first
+write) <= 0.25x; then a one-skill-changed sync (a skill's section body) and a one-skill-
+description sync (the description shows in its SKILL.md and in the skill list of each agent
+that has the skill: about 40 of them here), each held to the same 0.35x as any one changed
+file, and a sync after an agent's file was saved with no change (its stat changed, its bytes
+did not; no target of its own). The first
 validate and the first sync after a cold sync are printed too: both are answered from the record
 the cold sync left (docs/caches.md), checking the content of the 6,000 files it just wrote, and
 the first of them rewrites that record as plain stats once those files are older than the racy
@@ -140,6 +142,7 @@ STEPS: list[tuple[str, float | None]] = [
     ("one-file-changed sync", 0.35),
     ("sync after that write", 0.25),
     ("one-skill-changed sync", 0.35),
+    ("one-skill-description sync", 0.35),
     ("one-file-saved-unchanged", None),
 ]
 CHANGED = "registries/agents/agent-0001.yaml"
@@ -197,6 +200,17 @@ def _touch_skill(root: Path, round_: int) -> None:
     path = next((root / "registries" / "skills").glob(f"*/{SKILL}"))
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     data["sections"][0]["body"] = f"Changed in round {round_}: use it when benchmarking.\n"
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
+def _describe_skill(root: Path, round_: int) -> None:
+    """Change one skill's description (a different text each round): its SKILL.md and the line
+    of each agent that lists it change."""
+    import yaml
+
+    path = next((root / "registries" / "skills").glob(f"*/{SKILL}"))
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["metadata"]["description"] = f"Changed in round {round_}. Use when benchmarking it."
     path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
 
@@ -260,6 +274,11 @@ def _round(
     if json.loads(out)["written"] != 2:  # the skill's SKILL.md and the lock
         raise SystemExit(f"one-skill-changed sync wrote {json.loads(out)['written']} files")
     time.sleep(0.2)  # the write's racy window (docs/caches.md) passes, as between two saves
+    _describe_skill(root, round_)
+    out = step("one-skill-description sync", [exe, "sync"])
+    if json.loads(out)["written"] < 3:  # its SKILL.md, each agent listing it, and the lock
+        raise SystemExit(f"one-skill-description sync wrote {json.loads(out)['written']} files")
+    time.sleep(0.2)
     _save_unchanged(root)
     before = _mtimes(root)
     out = step("one-file-saved-unchanged", [exe, "sync"])

@@ -143,14 +143,39 @@ def _same_as_cold(root: Path, where: Path) -> Any:
     """Sync `root` (the delta's way or not) and a cold copy made first: same answer, same files;
     then the next runs answer as full runs do."""
     expected, files = _cold(root, where)
+    begun = time.time_ns()
     got = _outcome(lambda: noop.sync_result(root, "write"))
     assert got == expected
     assert _tree(root) == files
+    mine = _kept(root, begun)
+    if mine is not None:
+        cold = _kept(where / "cold", 0)
+        assert cold is not None and _own_dropped(*mine, mine[1]) == _own_dropped(*cold, mine[1])
     check = _outcome(lambda: noop.sync_result(root, "check"))
     assert check == _outcome(lambda: sync(root, mode="check", registry=load(root)).to_dict())
     found = [(f.file, f.line, f.code, f.message) for f in noop.validate_report(root).findings]
     assert found == [(f.file, f.line, f.code, f.message) for f in validate(load(root)).findings]
     return got
+
+
+def _kept(root: Path, begun: int) -> tuple[dict[str, Any], set[str]] | None:
+    """The agent contexts named by the sync record of a run begun at `begun` or later, and the
+    agents it lists as edited since they were kept; None when there are none (no such record,
+    none named, or not the ones named)."""
+    path = root / noop.record_path("sync")
+    record = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    if "delta" not in record or record["start"] < begun:
+        return None
+    kept = delta._contexts(root, record["delta"]["sha256"])
+    return None if kept is None else (kept, set(record["delta"].get("edited", [])))
+
+
+def _own_dropped(kept: dict[str, Any], _edited: set[str], drop: set[str]) -> dict[str, Any]:
+    """`kept` without the own fields of the agents in `drop` (read from the file each time)."""
+    own = set(kept["own"])
+    agents = {rel: [path, {k: v for k, v in context.items() if rel not in drop or k not in own}]
+              for rel, (path, context) in kept["agents"].items()}  # fmt: skip
+    return {**kept, "agents": agents}
 
 
 # --- the path taken -----------------------------------------------------------------------------
@@ -181,6 +206,30 @@ def test_the_run_after_a_delta_is_answered_from_its_record(
     assert again["written"] == 0 and again["unchanged"] == sorted([*first["unchanged"],
                                                                    *first["updated"]])  # fmt: skip
     assert noop.validate_report(proj).findings == validate(load(proj)).findings
+
+
+@pytest.mark.parametrize("edit", ["skill-body", "skill-description"])
+def test_the_run_after_a_skill_delta_is_answered_from_its_record(
+    proj: Path, monkeypatch: pytest.MonkeyPatch, edit: str
+) -> None:
+    """schema-migration's folder holds its resources' folders beside the SKILL.md the delta
+    rewrote: known names (the way to outputs), so the write is recorded (a name of the user's
+    there is not: `test_a_folder_the_write_shares_with_a_file_of_the_user_gets_no_record`)."""
+    taken = Taken(monkeypatch)
+    if edit == "skill-body":
+        _set(proj, SKILL, _section(1, "1. Back up.\n2. Migrate.\n"))
+    else:
+        _set(
+            proj, SKILL, _describe("Safe schema migrations, step by step. Use when one is planned.")
+        )
+    first = noop.sync_result(proj, "write")
+    assert taken.runs == [True] and SKILL_MD in first["updated"]
+    answers: list[Any] = []
+    real = noop._answer
+    monkeypatch.setattr(noop, "_answer", lambda *a: answers.append(real(*a)) or answers[-1])
+    again = noop.sync_result(proj, "write")
+    assert answers and answers[0] is not None  # recorded: nothing loaded
+    assert again["written"] == 0 and taken.runs == [True]
 
 
 def test_edits_in_a_row_each_take_the_delta(
@@ -424,7 +473,8 @@ def test_contexts_recorded_with_a_digest_that_matches_but_a_wrong_shape_are_not_
     assert delta._contexts(proj, "0" * 64) is None
     kept: dict[str, Any] = {"schema": delta.SCHEMA, "template": "t", "own": ["prompt"],
                             "agents": {AGENT: ["only a path"]}, "skill_template": "s",
-                            "skills": {SKILL: [SKILL_MD, "schema-migration"]}}  # fmt: skip
+                            "skills": {SKILL: [SKILL_MD, "schema-migration"]},
+                            "item_template": "i"}  # fmt: skip
 
     def read() -> Any:
         data = marshal.dumps(kept, 4)
@@ -512,7 +562,7 @@ def test_a_file_changed_again_while_it_is_read_takes_the_full_sync(
     from tests.render.conftest import at_call
 
     _replace(proj, AGENT, "Be plain.", "Be plain!")
-    at_call(monkeypatch, loader, "entry_file", lambda: _replace(proj, AGENT, "plain!", "plain?"))
+    at_call(monkeypatch, loader, "entry_files", lambda: _replace(proj, AGENT, "plain!", "plain?"))
     taken = Taken(monkeypatch)
     noop.sync_result(proj, "write")
     assert taken.runs == [False]
@@ -637,7 +687,6 @@ def test_any_edit_of_a_skills_own_text_takes_the_delta(
         lambda d: d["sections"].append({"title": "More", "body": "x\n"}),
         lambda d: d["sections"].pop(0),
         lambda d: d["sections"].reverse(),
-        lambda d: d["metadata"].update(description="Safe schema steps, shorter. Use when asked."),
         lambda d: d["metadata"].update(last_updated="2026-11-02"),
         lambda d: d["frontmatter"].update(tags=["database"]),
         lambda d: d["frontmatter"].update(allowed_tools=["Read"]),
@@ -646,8 +695,7 @@ def test_any_edit_of_a_skills_own_text_takes_the_delta(
         lambda d: d["sections"][1].update(body="x\n", extra="y"),
         lambda d: d.update(sections="not a list"),
     ],
-    ids=["title-ork103", "title", "added", "removed", "reordered", "description",
-         "last-updated", "tags", "tools", "scopes", "resources", "unknown-key", "malformed"],
+    ids=["title-ork103", "title", "added", "removed", "reordered", "last-updated", "tags", "tools", "scopes", "resources", "unknown-key", "malformed"],
 )  # fmt: skip
 def test_a_skill_edit_beyond_its_own_text_takes_the_full_sync(
     proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: Any
@@ -713,6 +761,195 @@ def test_a_skill_body_edit_beside_other_changes(
     assert (True in taken.runs) == (how in ("agent-too", "two-skills"))
 
 
+#: a core skill one agent lists (example-agent: no finding)
+EXAMPLE_SKILL = "registries/skills/project/example-skill.yaml"
+EXAMPLE_MD = ".claude/skills/example-skill/SKILL.md"
+OTHER_OUTPUT = ".claude/agents/example-agent.md"
+WARNED_OUTPUT = ".claude/agents/db-guardian.md"
+LOCK = "registries/.render-lock.json"
+#: a description no check raises a finding about (50-400 characters, a trigger phrase)
+DESCRIBED = "Example workflow skill, revised. Use when you want to see how a skill is shaped."
+
+
+def _describe(text: str) -> Any:
+    return lambda d: d["metadata"].update(description=text)
+
+
+def test_a_skill_description_edit_writes_its_skill_md_each_agent_listing_it_and_the_lock(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    taken = Taken(monkeypatch)
+    _set(proj, EXAMPLE_SKILL, _describe(DESCRIBED))
+    got = _same_as_cold(proj, tmp_path)
+    assert taken.runs == [True]
+    assert got["updated"] == sorted([EXAMPLE_MD, OTHER_OUTPUT, LOCK])
+    assert f"`example-skill`: {DESCRIBED}" in (proj / OTHER_OUTPUT).read_text(encoding="utf-8")
+    assert f'description: "{DESCRIBED}"' in (proj / EXAMPLE_MD).read_text(encoding="utf-8")
+
+
+def test_an_agent_listing_the_skill_keeps_its_recorded_findings(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """db-guardian lists schema-migration and has a warning (ORK108): it was not edited, so
+    its findings are the recorded ones, and it is rendered again with the new line."""
+    taken = Taken(monkeypatch)
+    _set(proj, SKILL, _describe("Safe schema migrations, step by step. Use when one is planned."))
+    got = _same_as_cold(proj, tmp_path)
+    assert taken.runs == [True]
+    assert got["updated"] == sorted([SKILL_MD, WARNED_OUTPUT, LOCK]) and got["warnings"] > 0
+
+
+def test_the_next_edits_render_the_skill_line_as_it_reads_now(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kept contexts are written again with the new line: an edit of the agent after it,
+    and of the description again, render what a cold sync renders."""
+    taken = Taken(monkeypatch)
+    _set(proj, EXAMPLE_SKILL, _describe(DESCRIBED))
+    _same_as_cold(proj, tmp_path)
+    _set(proj, OTHER, lambda d: d.update(prompt="Round two.\n"))
+    assert _same_as_cold(proj, tmp_path)["updated"] == [OTHER_OUTPUT, LOCK]
+    _set(proj, EXAMPLE_SKILL, _describe(DESCRIBED.replace("revised", "revised twice")))
+    _same_as_cold(proj, tmp_path)
+    _set(proj, EXAMPLE_SKILL, _section(0, "When a new skill is planned.\n"))
+    _set(proj, OTHER, lambda d: d.update(prompt="Round three.\n"))
+    _same_as_cold(proj, tmp_path)
+    assert taken.runs == [True, True, True, True]
+
+
+def test_a_description_and_an_edit_of_an_agent_listing_it_in_one_run(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    taken = Taken(monkeypatch)
+    _set(proj, EXAMPLE_SKILL, _describe(DESCRIBED))
+    _set(proj, OTHER, lambda d: d.update(prompt="Both at once.\n"))
+    got = _same_as_cold(proj, tmp_path)
+    assert taken.runs == [True]
+    assert got["updated"] == sorted([EXAMPLE_MD, OTHER_OUTPUT, LOCK])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Too short. Use when asked.",  # ORK101
+        "Example workflow skill, revised, and it never says when it should be loaded.",  # ORK102
+        "Example workflow skill, \u202erevised\u202c. Use when you want to see its shape.",
+        "Example workflow skill. Use when asked. " + "x" * 1024,  # ORK044
+        DESCRIBED,  # with more agents listing the skill than allowed
+    ],
+    ids=["ork101-short", "ork102-no-trigger", "ork109-bidi", "ork044-long", "over-the-limit"],
+)
+def test_a_skill_description_the_delta_cannot_vouch_for_takes_the_full_sync(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    """It raises a finding, or more agents list the skill than `MAX_LISTING`."""
+    if text == DESCRIBED:
+        monkeypatch.setattr(delta, "MAX_LISTING", 0)
+    taken = Taken(monkeypatch)
+    _set(proj, EXAMPLE_SKILL, _describe(text))
+    _same_as_cold(proj, tmp_path)
+    assert taken.runs == [False]
+
+
+def test_a_description_edit_that_renders_the_same_lines_writes_nothing(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Spaces after the description: every output strips them (the length the checks see
+    changes, their answer does not)."""
+    taken = Taken(monkeypatch)
+    kept = (proj / delta.CONTEXTS).read_bytes()
+    text = yaml.safe_load((proj / EXAMPLE_SKILL).read_text(encoding="utf-8"))
+    _set(proj, EXAMPLE_SKILL, _describe(text["metadata"]["description"] + "   "))
+    got = _same_as_cold(proj, tmp_path)
+    assert taken.runs == [True] and got["written"] == 0
+    assert (proj / delta.CONTEXTS).read_bytes() == kept
+
+
+def test_kept_contexts_that_cannot_be_written_again_leave_no_record(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The outputs are written; the record is the last one, so the next run finds the writes
+    and takes the full sync (which keeps the contexts again); an agent edit after that renders
+    the new line."""
+    taken = Taken(monkeypatch)
+    with monkeypatch.context() as m:
+        m.setattr(delta, "_write_contexts", lambda *_a: None)
+        _set(proj, EXAMPLE_SKILL, _describe(DESCRIBED))
+        assert _same_as_cold(proj, tmp_path)["updated"] == sorted([EXAMPLE_MD, OTHER_OUTPUT, LOCK])
+    _set(proj, OTHER, lambda d: d.update(prompt="After the failed write.\n"))
+    _same_as_cold(proj, tmp_path)
+    _set(proj, OTHER, lambda d: d.update(prompt="Once more.\n"))
+    _same_as_cold(proj, tmp_path)
+    assert taken.runs == [True, False, True]
+
+
+def test_an_agent_edited_since_the_contexts_were_kept_is_loaded_when_it_lists_the_skill(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its kept prompt is the one before the edit: the record lists it, and a description edit
+    of a skill it has renders it with its prompt as the file holds it; the others are not
+    loaded."""
+    from orkestra.registry import loader
+
+    _set(proj, OTHER, lambda d: d.update(prompt="Edited first.\n"))
+    _same_as_cold(proj, tmp_path)
+    record = json.loads((proj / noop.record_path("sync")).read_text(encoding="utf-8"))
+    assert record["delta"]["edited"] == [OTHER]
+    loads: list[list[str]] = []
+    real = loader.entry_files
+    monkeypatch.setattr(
+        loader, "entry_files", lambda root, rels: loads.append(rels) or real(root, rels)
+    )
+    _set(proj, EXAMPLE_SKILL, _describe(DESCRIBED))
+    _set(proj, SKILL, _describe("Safe schema migrations, step by step. Use when one is planned."))
+    got = _same_as_cold(proj, tmp_path)
+    assert got["updated"] == sorted([EXAMPLE_MD, SKILL_MD, OTHER_OUTPUT, WARNED_OUTPUT, LOCK])
+    assert "Edited first." in (proj / OTHER_OUTPUT).read_text(encoding="utf-8")
+    assert loads == [sorted([EXAMPLE_SKILL, SKILL]), [OTHER]]  # db-guardian: as kept
+    record = json.loads((proj / noop.record_path("sync")).read_text(encoding="utf-8"))
+    assert record["delta"]["edited"] == [OTHER]
+
+
+@pytest.mark.parametrize(
+    "stamp",
+    [None, [], {"sha256": 1}, {"sha256": "x", "edited": "a"}, {"sha256": "x", "edited": [1]}],
+)
+def test_a_stamp_not_as_written_is_refused(stamp: Any) -> None:
+    assert not delta._stamp_ok(stamp)
+    assert delta._stamp_ok({"sha256": "x"}) and delta._stamp_ok({"sha256": "x", "edited": ["a"]})
+
+
+def test_a_stamp_listing_an_agent_not_kept_takes_the_full_sync(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = proj / noop.record_path("sync")
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record["delta"]["edited"] = ["registries/agents/nobody.yaml"]
+    path.write_text(json.dumps(record), encoding="utf-8")
+    taken = Taken(monkeypatch)
+    _set(proj, AGENT, lambda d: d.update(prompt="Refused.\n"))
+    _same_as_cold(proj, tmp_path)
+    assert taken.runs == [False]
+
+
+def test_skill_lines_are_changed_only_where_they_read_otherwise() -> None:
+    agents = {
+        "a.yaml": ["a.md", {"skills": ["s", "t"], "skill_lines": ["- s: old", "- t: same"]}],
+        "b.yaml": ["b.md", {"skills": ["t"], "skill_lines": ["- t: same"]}],
+        "c.yaml": ["c.md", {"skills": [], "skill_lines": []}],
+    }
+    got = delta._listing(agents, {"s": "- s: new", "t": "- t: same"})
+    assert got == {"a.yaml": {"skills": ["s", "t"], "skill_lines": ["- s: new", "- t: same"]}}
+    assert agents["a.yaml"][1]["skill_lines"] == ["- s: old", "- t: same"]  # a copy changed
+    assert delta._listing(agents, {}) == {}
+    for wrong in ({"skills": ["s"], "skill_lines": []}, {"skills": ["s", 1], "skill_lines": ["x", "y"]},
+                  {"skills": "s", "skill_lines": ["x"]}, {"skills": ["s"]},
+                  {"skills": [["s"]], "skill_lines": ["x"]}):  # fmt: skip
+        assert delta._listing({"d.yaml": ["d.md", wrong]}, {"s": "- s: new"}) is None
+    other = {"skills": [1], "skill_lines": ["x"]}  # lists no edited skill: never read
+    assert delta._listing({"d.yaml": ["d.md", other]}, {"s": "- s: new"}) == {}
+
+
 def test_a_vendor_skill_edit_never_tries_the_delta(
     proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -737,6 +974,30 @@ def test_entry_file_loads_one_skill_file_as_the_full_load_does(proj: Path) -> No
         entry_file(proj, "registries/skills/K9/x.yaml")
 
 
+def test_entry_files_loads_each_file_as_entry_file_reading_each_shard_once(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from orkestra.registry.loader import entry_files
+
+    rels = [AGENT, OTHER, SKILL, WARNED]
+    _set(proj, SKILL, _section(1, "New steps.\n"))
+    alone = {rel: entry_file(proj, rel) for rel in rels}
+    read: list[int] = []
+    real = parse_cache.ParseCache._shard
+    monkeypatch.setattr(parse_cache.ParseCache, "_shard",
+                        lambda self, shard: read.append(shard) or real(self, shard))  # fmt: skip
+    got = entry_files(proj, rels)
+    assert list(got) == rels
+    assert sorted(read) == sorted({parse_cache.shard_of(rel) for rel in rels})
+    for rel in rels:
+        reg, before, after = got[rel]
+        assert (reg.agents, reg.skills, reg.findings) == (
+            alone[rel][0].agents, alone[rel][0].skills, alone[rel][0].findings)  # fmt: skip
+        assert before == after == alone[rel][2]
+    with pytest.raises(ValueError, match="not an agent's or a core skill's file"):
+        entry_files(proj, [AGENT, "registries/scopes.yaml"])
+
+
 def test_no_rule_reads_a_skills_own_text(proj: Path) -> None:
     """What the delta relies on: whatever a core skill's intro and bodies say, every rule finds
     the same (a new rule reading them must make them part of the rest)."""
@@ -754,11 +1015,41 @@ def test_no_rule_reads_a_skills_own_text(proj: Path) -> None:
     assert found() == before
 
 
-def test_skill_rest_ignores_only_the_intro_and_the_bodies() -> None:
+def test_only_a_skills_own_checks_read_its_description(proj: Path) -> None:
+    """What the delta relies on: whatever core skills' descriptions say, every rule but
+    `skill_own_findings` finds the same (a new rule reading them must be one of those)."""
+    from orkestra.registry.validate import skill_own_findings
+
+    def found() -> list[tuple[str, str, str]]:
+        reg = load(proj)
+        own = {(f.file, f.code, f.message) for skill in reg.skills.values()
+               if skill.core is not None for f in skill_own_findings(skill)}  # fmt: skip
+        every = ((f.file, f.code, f.message) for f in validate(reg).findings)
+        return sorted(f for f in every if f not in own)
+
+    before = found()
+    hostile = [
+        "Use when anything. \u202eevil\u202c <example>x</example> --- schema-migration",
+        "x",
+        "Use for example-skill and db-guardian. " * 40,
+        "plain-helper",
+    ]
+    paths = sorted((proj / "registries/skills").glob("*/*.yaml"))
+    assert len(paths) >= 3
+    for n, path in enumerate(paths):
+        _set(proj, path.relative_to(proj).as_posix(), _describe(hostile[n % len(hostile)]))
+    assert found() == before
+
+
+def test_skill_rest_ignores_only_the_intro_the_bodies_and_the_description() -> None:
     base = {"metadata": {"name": "a"}, "intro": "i", "sections": [{"title": "T", "body": "b"}]}
     rest = delta._skill_rest(base)
     assert rest is not None
     assert delta._skill_rest({**base, "intro": "other"}) == rest
+    described = {**base, "metadata": {"name": "a", "description": "d"}}
+    assert delta._skill_rest(described) == rest
+    assert delta._skill_rest({**base, "metadata": {"name": "b", "description": "d"}}) != rest
+    assert delta._skill_rest({**base, "metadata": "not a mapping"}) is not None
     assert delta._skill_rest({**base, "sections": [{"title": "T", "body": "c"}]}) == rest
     assert delta._skill_rest({**base, "sections": [{"title": "U", "body": "b"}]}) != rest
     assert delta._skill_rest({"sections": base["sections"], "metadata": {"name": "a"}}) != rest
@@ -806,7 +1097,7 @@ _EDITS = st.lists(
     st.sampled_from(
         [
             *("prompt", "prompt2", "warned", "description", "model", "new", "remove"),
-            *("values", "body", "intro", "title"),
+            *("values", "body", "intro", "title", "skill-description"),
         ]
     ),
     min_size=1,
@@ -851,6 +1142,8 @@ def test_any_edit_sequence_leaves_what_a_cold_sync_leaves(
             _set(root, SKILL, lambda d, n=n: d.update(intro=f"Read this first ({n}).\n"))
         elif edit == "title":
             _set(root, SKILL, lambda d, n=n: d["sections"][1].update(title=f"Steps {n}"))
+        elif edit == "skill-description":
+            _set(root, SKILL, _describe(f"Safe schema migrations, round {n}. Use when planned."))
         else:
             _set(root, "registries/values.yaml", lambda d: d)
         _same_as_cold(root, where)
@@ -892,6 +1185,16 @@ def test_the_installed_cli_answers_agent_and_skill_edits_as_a_cold_sync(
     answer = run("sync")
     assert answer == run("sync", cwd=cold)
     assert answer["updated"] == [SKILL_MD, "registries/.render-lock.json"]
+    assert _tree(root) == _tree(cold)
+    assert run("sync", "--check")["ok"] is True
+    time.sleep(0.3)
+    _set(root, EXAMPLE_SKILL, _describe(DESCRIBED))
+    time.sleep(0.3)
+    shutil.rmtree(cold)
+    shutil.copytree(root, cold, symlinks=True, ignore=shutil.ignore_patterns(".orkestra"))
+    answer = run("sync")
+    assert answer == run("sync", cwd=cold)
+    assert answer["updated"] == sorted([EXAMPLE_MD, OTHER_OUTPUT, LOCK])
     assert _tree(root) == _tree(cold)
     assert run("sync", "--check")["ok"] is True
 

@@ -719,21 +719,33 @@ def entry_file(root: Path, rel: str) -> tuple[Registry, Any, Any]:
     shard alone: (the registry it makes on its own: its agent or skill, where it is, its load
     findings; the file's cache entry before; after). An entry is `[size, mtime_ns, ctime_ns,
     inode, device, seen, sha256, data, ops]` (`registry.cache`); None when there is none."""
-    parts = rel.split("/")
-    agent = len(parts) == 3 and parts[:2] == ["registries", "agents"]
-    skill = len(parts) == 4 and parts[:2] == ["registries", "skills"] and parts[2] in TIER_LAYER
-    if not (agent or skill):
-        raise ValueError(f"not an agent's or a core skill's file: {rel}")
-    loader = _Loader(root, use_cache=False)
-    if agent:
-        handler = loader._named("Agent", "agent", "agents", slug_ok=False)
-    else:
-        handler = loader._core_skill(parts[2])
-    cache = loader.cache = parse_cache.ParseCache(root, {parse_cache.shard_of(rel)})
-    before = cache.files.get(rel)
-    loader.unit(root / rel, handler)
+    return entry_files(root, [rel])[rel]
+
+
+def entry_files(root: Path, rels: list[str]) -> dict[str, tuple[Registry, Any, Any]]:
+    """`entry_file` of each of `rels`, in that order, each shard they use read once."""
+    handlers: list[tuple[str, Any]] = []
+    for rel in rels:
+        parts = rel.split("/")
+        agent = len(parts) == 3 and parts[:2] == ["registries", "agents"]
+        skill = len(parts) == 4 and parts[:2] == ["registries", "skills"] and parts[2] in TIER_LAYER
+        if not (agent or skill):
+            raise ValueError(f"not an agent's or a core skill's file: {rel}")
+        handlers.append((rel, parts[2] if skill else None))
+    cache = parse_cache.ParseCache(root, {parse_cache.shard_of(rel) for rel in rels})
+    out: dict[str, tuple[Registry, Any, Any]] = {}
+    for rel, tier in handlers:
+        loader = _Loader(root, use_cache=False)
+        if tier is None:
+            handler = loader._named("Agent", "agent", "agents", slug_ok=False)
+        else:
+            handler = loader._core_skill(tier)
+        loader.cache = cache
+        before = cache.files.get(rel)
+        loader.unit(root / rel, handler)
+        out[rel] = (loader.reg, before, cache.files.get(rel))
     cache.save()
-    return loader.reg, before, cache.files.get(rel)
+    return out
 
 
 def _load_kinds(loader: _Loader) -> None:

@@ -163,6 +163,13 @@ def skill_quality(reg: Registry) -> Iterator[Finding]:
                 )
 
 
+def skill_own_findings(skill: SkillEntry) -> list[Finding]:
+    """What a skill's description raises on its own (ORK044, ORK101, ORK102, ORK109), the only
+    checks that read it: an edit to it alone changes no other finding."""
+    what = f"skill '{skill.name}' description"
+    return [*_description_gates(skill), *_bidi(what, skill.description, skill.loc)]
+
+
 def _description_gates(skill: SkillEntry) -> Iterator[Finding]:
     size = len(skill.description)
     if size > 1024:

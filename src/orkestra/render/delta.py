@@ -7,7 +7,10 @@ small the edit. Most edits change an agent's description or prompt, which show i
 file alone (`claude.OWN_FIELDS`; the prompt alone when the CLAUDE.md roster lists descriptions)
 and are checked by rules that read nothing else (`validate.own_findings`), or a core skill's text:
 the text above its sections and their bodies (`claude.SKILL_OWN_TEXT`), which its SKILL.md alone
-shows and no rule reads (its section titles are checked, ORK103: they are not its own text).
+shows and no rule reads (its section titles are checked, ORK103: they are not its own text), or
+a core skill's description (`claude.SKILL_DESCRIPTION`), which its SKILL.md shows, each agent
+that has the skill lists (a line of the agent's kept context), and only the skill's own checks
+read (`validate.skill_own_findings`).
 
 So a full sync of the claude target alone that leaves a record (`render.noop`) also keeps each
 agent's template context in `CONTEXTS`, and the SKILL.md rendered from each core skill's file,
@@ -21,17 +24,24 @@ and only when:
 - each such file, loaded as a full load loads it (`loader.entry_file`), raises no load finding,
   still defines the agent or skill kept, and differs from what the parse cache holds for its
   recorded identity in the own fields alone (the rest compared as parsed, in order); no finding
-  of the last run is about the file or quotes it, and an agent's own fields raise none now;
+  of the last run is about the file or quotes it, and an agent's own fields or a skill's
+  description raise none now;
+- at most `MAX_LISTING` agents list a skill whose line in their list now reads otherwise; each
+  of their files is the recorded version and loads as above (its findings, unchanged, are the
+  recorded ones);
 - the lock is the recorded one and reads back as `render_lock.dumps` writes it; no killed sync
   left writes pending; each output is still the file the lock records.
 
-Then each agent's output is rendered from its kept context with the own fields replaced, each
-skill's SKILL.md from the skill as loaded (it reads nothing else), and they and the lock (those
-hashes changed) go through the same plan and writer as a full sync (hand edits found, temporary
-files, the pending record, the partial lock on a failure). An output rendered to the text the
-lock records for it is not written; when none differs (the same data in another YAML style, a
-comment), nothing is, and the answer is the full sync's no-op, recorded with the stats of now.
-The answer, the records and the files are what the full sync gives. In any other case, or any doubt, `sync`
+Then each agent's output is rendered from its kept context with the own fields replaced (and
+the skill lines that changed), each skill's SKILL.md from the skill as loaded (it reads nothing
+else), and they and the lock (those hashes changed) go through the same plan and writer as a
+full sync (hand edits found, temporary files, the pending record, the partial lock on a
+failure). An output rendered to the text the lock records for it is not written; when none
+differs (the same data in another YAML style, a comment), nothing is, and the answer is the
+full sync's no-op, recorded with the stats of now. When a skill line changed, the kept contexts
+are written again with it after the write, and the record names them; when they cannot be,
+nothing is recorded (the next run finds the writes and takes the full sync). The answer, the
+records and the files are what the full sync gives. In any other case, or any doubt, `sync`
 returns None and the full sync runs.
 """
 
@@ -44,7 +54,7 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from orkestra.core.errors import OrkestraError
 
@@ -57,9 +67,12 @@ if TYPE_CHECKING:
 #: the kept contexts (derived, like the records beside it)
 CONTEXTS = ".orkestra/agent-contexts.bin"
 #: bump when the kept contexts' layout or meaning changes
-SCHEMA = 2
+SCHEMA = 3
 #: more changed files than this: the full sync (each one here is loaded and rendered on its own)
 MAX_FILES = 8
+#: more agents than this listing a skill whose description changed: the full sync (each one is
+#: loaded and rendered on its own; a K0 skill is in every agent's list)
+MAX_LISTING = 64
 _CHANGES = ("created", "updated", "deleted", "conflicts")
 AGENTS = "registries/agents/"
 SKILLS = "registries/skills/"
@@ -72,7 +85,6 @@ def keep(
     SKILL.md rendered from each core skill's file, and return what the record holds of them,
     `{"delta": {"sha256": …}}` (None when this path cannot serve the project: another target
     configured, or nothing kept)."""
-    from orkestra.core import safewrite
     from orkestra.render.targets import claude
 
     if report.targets != [claude.NAME] or report.skipped_targets or not kept:
@@ -90,13 +102,23 @@ def keep(
             skills[skill.loc.file] = [path, skill.name]
     payload = {"schema": SCHEMA, "template": claude.AGENT_TEMPLATE,
                "own": list(claude.own_fields(reg)), "agents": agents,
-               "skill_template": claude.SKILL_TEMPLATE, "skills": skills}  # fmt: skip
+               "skill_template": claude.SKILL_TEMPLATE, "skills": skills,
+               "item_template": claude.SKILL_ITEM_TEMPLATE}  # fmt: skip
+    stamp = _write_contexts(root, payload)
+    return None if stamp is None else {"delta": stamp}
+
+
+def _write_contexts(root: Path, payload: dict[str, Any]) -> dict[str, str] | None:
+    """Write the kept contexts; the stamp a record names them by, `{"sha256": …}` (None when
+    they cannot be written)."""
+    from orkestra.core import safewrite
+
     try:
         data = marshal.dumps(payload, 4)
         safewrite.write_file(root, CONTEXTS, data, durable=False)
     except (ValueError, OSError, OrkestraError):  # an object in a context; unwritable
         return None
-    return {"delta": {"sha256": hashlib.sha256(data).hexdigest()}}
+    return {"sha256": hashlib.sha256(data).hexdigest()}
 
 
 def own_file(rel: str) -> bool:
@@ -117,7 +139,7 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
     from orkestra.render.plan import Output
 
     stamp, result = record.get("delta"), record["result"]
-    if not (isinstance(stamp, dict) and isinstance(stamp.get("sha256"), str) and _settled(result)):
+    if not (_stamp_ok(stamp) and _settled(result)):
         return None
     if record["key"] != noop.key(root):
         return None
@@ -127,7 +149,7 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
         return None
     changed, now = found
     kept = _contexts(root, stamp["sha256"])
-    if kept is None:
+    if kept is None or not all(rel in kept["agents"] for rel in stamp.get("edited", [])):
         return None
     agents: dict[str, Any] = kept["agents"]
     skills: dict[str, Any] = kept["skills"]
@@ -145,29 +167,29 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
     if lock is None:
         return None
     before, servers = lock
+    templates = Templates(root)
+    try:  # a template error: the full sync reports it (after validating everything first)
+        rendered = _render(root, templates, record, now, kept, files, set(stamp.get("edited", [])))
+    except OrkestraError:
+        return None
+    if rendered is None:
+        return None
+    made, contexts = rendered
+    edited = {rel for rel in files if rel in agents}
     entries = dict(before)  # the lock to write: each rendered output's new hash
     outputs: list[Output] = []
-    templates = Templates(root)
-    for rel in files:
-        stats = (record["files"][rel], now[rel])
-        try:  # a template error: the full sync reports it (after validating everything first)
-            if rel in agents:
-                path, context = agents[rel]
-                out = _render_agent(root, templates, rel, path, context, kept, stats)
-            else:
-                path, name = skills[rel]
-                out = _render_skill(root, templates, rel, path, name, kept, stats)
-        except OrkestraError:
-            return None
-        entry = entries.get(path)
-        if out is None or entry is None or entry.target != "claude":
+    for out in made:
+        entry = entries.get(out.path)
+        if entry is None or entry.target != "claude":
             return None
         if entry.sha256 == manifest.digest(out.data):
             continue  # the same text (saved unchanged, another YAML style): nothing to write
-        entries[path] = manifest.Entry("claude", manifest.digest(out.data))
+        entries[out.path] = manifest.Entry("claude", manifest.digest(out.data))
         outputs.append(out)
     if not outputs:  # the full sync's no-op: its answer, recorded with the stats of now
-        noop.save_delta(root, record, start, now, {}, set(result["unchanged"]), findings)
+        new = _new_stamp(root, stamp, kept, contexts, edited)
+        if new is not None:
+            noop.save_delta(root, record, start, now, {}, set(result["unchanged"]), findings, new)
         return {**result, "mode": "write"}
     written = sorted([*(o.path for o in outputs), manifest.LOCK_PATH])
     unchanged = [p for p in result["unchanged"] if p not in written]
@@ -182,8 +204,125 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
     count = writer.apply(root, plan)
     data = {**result, "mode": "write", "written": count, "created": [], "updated": written,
             "deleted": [], "unchanged": unchanged, "conflicts": []}  # fmt: skip
-    noop.save_delta(root, record, start, now, plan.outputs, set(result["unchanged"]), findings)
+    new = _new_stamp(root, stamp, kept, contexts, edited)
+    if new is not None:  # else the record is the last one: the next run finds the writes
+        rendered_paths = set(result["unchanged"])
+        noop.save_delta(root, record, start, now, plan.outputs, rendered_paths, findings, new)
     return data
+
+
+def _render(
+    root: Path,
+    templates: Templates,
+    record: dict[str, Any],
+    now: dict[str, Any],
+    kept: dict[str, Any],
+    files: list[str],
+    stale: set[str],
+) -> tuple[list[Output], dict[str, dict[str, Any]]] | None:
+    """The outputs of the edited `files` (each skill's SKILL.md and each agent's file), and of
+    the agents that list an edited skill whose description changed; with the kept context of
+    each agent whose skill list now reads otherwise (rel -> context). None when anything about
+    them is not as the module's rules need. An agent rendered for its list alone is loaded only
+    when it is one whose own fields a run since the contexts were kept changed (`stale`); the
+    others' are the kept ones, their files the version they were kept from."""
+    from orkestra.registry.loader import entry_files
+    from orkestra.render.plan import Output
+    from orkestra.render.targets.claude import skill_line
+
+    agents: dict[str, Any] = kept["agents"]
+    skills: dict[str, Any] = kept["skills"]
+    made: list[Output] = []
+    skill_files = [rel for rel in files if rel in skills]
+    loaded = entry_files(root, skill_files)
+    lines: dict[str, str] = {}  # each edited skill's line in its agents' lists, as it reads now
+    for rel in skill_files:
+        path, name = skills[rel]
+        found = (loaded[rel], _stats(record, now, rel))
+        done = _render_skill(templates, path, name, kept, found)
+        if done is None:
+            return None
+        made.append(done[0])
+        lines[name] = skill_line(templates, name, done[1], kept["item_template"])
+    contexts = _listing(agents, lines)
+    if contexts is None or len(contexts) > MAX_LISTING:
+        return None
+    listed = sorted({*(r for r in files if r in agents), *contexts})
+    loaded = entry_files(root, [rel for rel in listed if rel in files or rel in stale])
+    for rel in listed:
+        path, context = agents[rel]
+        context = contexts.get(rel, context)
+        if rel not in loaded:  # as kept: its own fields too
+            text = templates.render(kept["template"], context)
+            made.append(Output(path, text.encode("utf-8")))
+            continue
+        found = (loaded[rel], _stats(record, now, rel))
+        own = _render_agent(templates, path, context, kept, found, rel in files)
+        if own is None:
+            return None
+        made.append(own)
+    return made, contexts
+
+
+def _stats(record: dict[str, Any], now: dict[str, Any], rel: str) -> tuple[Any, Any]:
+    """(`rel`'s identity as recorded, as stat'ed now)."""
+    return record["files"].get(rel), now.get(rel)
+
+
+def _listing(agents: dict[str, Any], lines: dict[str, str]) -> dict[str, dict[str, Any]] | None:
+    """The kept context of each agent whose skill list has a line of `lines` (skill name ->
+    its line now) that reads otherwise, with its list as it reads now (rel -> context); None
+    when a kept skill list is not a list beside one line each, or one listing a skill of
+    `lines` is not a list of names."""
+    contexts: dict[str, dict[str, Any]] = {}
+    if not lines:
+        return contexts
+    for rel, (_path, context) in agents.items():
+        names, listed = context.get("skills"), context.get("skill_lines")
+        if type(names) is not list or type(listed) is not list or len(names) != len(listed):
+            return None
+        try:
+            if lines.keys().isdisjoint(names):  # the usual: no edited skill listed
+                continue
+        except TypeError:  # an unhashable name
+            return None
+        if not all(type(n) is str for n in names):
+            return None
+        now = [lines.get(n, line) for n, line in zip(names, listed, strict=True)]
+        if now != listed:
+            contexts[rel] = {**context, "skill_lines": now}
+    return contexts
+
+
+def _new_stamp(
+    root: Path,
+    stamp: dict[str, Any],
+    kept: dict[str, Any],
+    contexts: dict[str, dict[str, Any]],
+    edited: set[str],
+) -> dict[str, Any] | None:
+    """The stamp of the kept contexts once `contexts` replace theirs (the record's own,
+    `stamp`, when none does, else that of the contexts written again), listing the agents
+    whose own fields changed since they were kept (`edited` now, and before); None when they
+    cannot be written."""
+    sha256, stale = stamp["sha256"], sorted({*stamp.get("edited", []), *edited})
+    if contexts:
+        agents = {
+            rel: [item[0], contexts.get(rel, item[1])] for rel, item in kept["agents"].items()
+        }
+        written = _write_contexts(root, {**kept, "agents": agents})
+        if written is None:
+            return None
+        sha256 = written["sha256"]
+    return {"sha256": sha256, "edited": stale} if stale else {"sha256": sha256}
+
+
+def _stamp_ok(stamp: Any) -> TypeGuard[dict[str, Any]]:
+    """A record's stamp of the kept contexts as `_new_stamp` makes it."""
+    if not (isinstance(stamp, dict) and isinstance(stamp.get("sha256"), str)):
+        return False
+    edited = stamp.get("edited", [])
+    return isinstance(edited, list) and all(isinstance(rel, str) for rel in edited)
 
 
 def _names(finding: dict[str, Any], files: list[str]) -> bool:
@@ -227,6 +366,7 @@ def _contexts(root: Path, sha256: str) -> dict[str, Any] | None:
         and isinstance(kept.get("agents"), dict)
         and all(_kept_agent(item) for item in kept["agents"].values())
         and isinstance(kept.get("skill_template"), str)
+        and isinstance(kept.get("item_template"), str)
         and isinstance(kept.get("skills"), dict)
         and all(_kept_skill(item) for item in kept["skills"].values())
     ):
@@ -272,17 +412,18 @@ def _lock(root: Path) -> tuple[dict[str, Any], dict[str, dict[str, str]]] | None
     return entries, servers
 
 
-def _loaded(
-    root: Path, rel: str, stats: tuple[Any, Any], rest: Callable[[Any], str | None]
-) -> Registry | None:
-    """The registry file `rel` makes on its own, when it loads without a finding, its parse
-    cache entry before is the recorded version (`stats[0]`), stored once the file had settled,
-    the one after is the version stat'ed (`stats[1]`), and the two differ in the file's own
-    text alone (`rest`: the parsed data beyond it, as text; None when it cannot tell)."""
-    from orkestra.registry.cache import vouched
-    from orkestra.registry.loader import entry_file
+#: a file as `loader.entry_file` loaded it, with its identities (as recorded, as stat'ed)
+_Found = tuple[tuple["Registry", Any, Any], tuple[Any, Any]]
 
-    reg, before, after = entry_file(root, rel)
+
+def _loaded(found: _Found, rest: Callable[[Any], str | None]) -> Registry | None:
+    """The registry a file makes on its own (`found`), when it loads without a finding, its
+    parse cache entry before is the recorded version, stored once the file had settled, the
+    one after is the version stat'ed, and the two differ in the file's own text alone (`rest`:
+    the parsed data beyond it, as text; None when it cannot tell)."""
+    from orkestra.registry.cache import vouched
+
+    (reg, before, after), stats = found
     if reg.findings or before is None or after is None:
         return None
     if before[:5] != stats[0] or after[:5] != stats[1]:  # the recorded version, and the one stat'ed
@@ -294,26 +435,27 @@ def _loaded(
 
 
 def _render_agent(
-    root: Path,
     templates: Templates,
-    rel: str,
     path: str,
     context: dict[str, Any],
     kept: dict[str, Any],
-    stats: tuple[Any, Any],
+    found: _Found,
+    edited: bool,
 ) -> Output | None:
-    """Agent file `rel`'s output at `path`, rendered from its kept `context` with its own
-    fields as the file holds them now; None when anything else about it changed."""
+    """An agent file's output at `path`, rendered from its kept `context` with its own fields
+    as the file holds them now (`found`); None when anything else about it changed, or, when
+    it was `edited`, its own fields raise a finding (those of an agent not edited are the
+    recorded ones)."""
     from orkestra.registry.validate import own_findings
     from orkestra.render.plan import Output
     from orkestra.render.targets.claude import own_context
 
     own = set(kept["own"])
-    reg = _loaded(root, rel, stats, lambda raw: _rest(raw, own))
+    reg = _loaded(found, lambda raw: _rest(raw, own))
     if reg is None or list(reg.agents) != [context.get("name")]:  # the agent kept, by its name
         return None
     (agent,) = reg.agents.values()
-    if own_findings(agent, reg.loc("agent", agent.name)):
+    if edited and own_findings(agent, reg.loc("agent", agent.name)):
         return None
     values = {**context, **own_context(agent)}
     text = templates.render(kept["template"], values)
@@ -321,24 +463,23 @@ def _render_agent(
 
 
 def _render_skill(
-    root: Path,
-    templates: Templates,
-    rel: str,
-    path: str,
-    name: str,
-    kept: dict[str, Any],
-    stats: tuple[Any, Any],
-) -> Output | None:
-    """Core skill file `rel`'s SKILL.md at `path`, rendered from the skill as the file holds it
-    now (the context reads the skill alone); None when anything but its own text changed."""
+    templates: Templates, path: str, name: str, kept: dict[str, Any], found: _Found
+) -> tuple[Output, str] | None:
+    """A core skill file's SKILL.md at `path`, rendered from the skill as the file holds it
+    now (`found`; the context reads the skill alone), and its description now; None when
+    anything but its own text and description changed, or its description raises a finding."""
+    from orkestra.registry.validate import skill_own_findings
     from orkestra.render.plan import Output
     from orkestra.render.targets.claude import skill_context
 
-    reg = _loaded(root, rel, stats, _skill_rest)
+    reg = _loaded(found, _skill_rest)
     if reg is None or list(reg.skills) != [name]:
         return None
-    text = templates.render(kept["skill_template"], skill_context(reg.skills[name]))
-    return Output(path, text.encode("utf-8"))
+    skill = reg.skills[name]
+    if skill_own_findings(skill):
+        return None
+    text = templates.render(kept["skill_template"], skill_context(skill))
+    return Output(path, text.encode("utf-8")), skill.description
 
 
 def _rest(raw: Any, own: set[str]) -> str | None:
@@ -353,10 +494,12 @@ def _rest(raw: Any, own: set[str]) -> str | None:
 
 def _skill_rest(raw: Any) -> str | None:
     """A skill file's parsed data beyond its own text (`claude.SKILL_OWN_TEXT`: `intro` and
-    each section's `body`), as text (keys in their order, each section's title kept)."""
-    from orkestra.render.targets.claude import SKILL_OWN_TEXT
+    each section's `body`) and its description (`claude.SKILL_DESCRIPTION`), as text (keys in
+    their order, each section's title kept)."""
+    from orkestra.render.targets.claude import SKILL_DESCRIPTION, SKILL_OWN_TEXT
 
     intro, body = SKILL_OWN_TEXT
+    holder, description = SKILL_DESCRIPTION
     if not isinstance(raw, dict):
         return None
     sections = raw.get("sections", [])
@@ -368,6 +511,8 @@ def _skill_rest(raw: Any) -> str | None:
             continue
         if key == "sections":
             rest.append([key, [{k: v for k, v in s.items() if k != body} for s in sections]])
+        elif key == holder and isinstance(value, dict):
+            rest.append([key, {k: v for k, v in value.items() if k != description}])
         else:
             rest.append([key, value])
     try:

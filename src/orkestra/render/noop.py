@@ -40,7 +40,7 @@ import re
 import stat
 import sys
 import time
-from collections.abc import Callable, Container, Iterator, Mapping
+from collections.abc import Callable, Collection, Container, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -822,11 +822,13 @@ def save_delta(
     written: Mapping[str, Output],
     rendered: set[str],
     findings: list[Any],
+    stamp: dict[str, str],
 ) -> None:
     """Record a `render.delta` sync as `save` records a full one: the record it started from
     (`data`) with the identities `now` (taken as it began), those of the files it wrote (and the
     folders on their way) as the write left them, checked by content until they settle; its
-    answer is the recorded one (nothing to change), `findings` `validate`'s (unchanged).
+    answer is the recorded one (nothing to change), `findings` `validate`'s (unchanged), and
+    the kept contexts those named by `stamp`.
     Nothing is recorded when the key changed meanwhile or a file changed too close to the
     run."""
     if not all(_usable(root, run) for run in ("sync", "validate")) or key(root) != data["key"]:
@@ -838,7 +840,7 @@ def save_delta(
     if expected is None:
         return
     payload = {k: v for k, v in data.items() if k != "result"}
-    payload.update(start=start, files=files, expected=expected)
+    payload.update(start=start, files=files, expected=expected, delta=stamp)
     _write(root, payload, {"sync": data["result"], "validate": findings})
 
 
@@ -854,7 +856,7 @@ def _expected(
     written: Mapping[str, Output],
     marks: dict[str, Any],
     listings: dict[str, list[str]],
-    rendered: Container[str] | None = None,
+    rendered: Collection[str] | None = None,
 ) -> dict[str, list[Any]] | None:
     """What the next run checks by content instead of by stat: each file this run wrote, and
     each folder it wrote into (when that folder holds only what the run wrote there, or, for
@@ -890,10 +892,17 @@ def _expected(
         names = _names(_full(root, rel))
         if names is None:
             return None
-        if any(f"{rel}/{n}" not in rendered and f"{rel}/{n}" not in ways for n in names):
+        unknown = [n for n in names if f"{rel}/{n}" not in rendered and f"{rel}/{n}" not in ways]
+        if not all(_leads_to(f"{rel}/{n}/", rendered) for n in unknown):
             return None  # something else lies there: its listing vouches for nothing
         expected[rel] = ["listing", names]
     return expected
+
+
+def _leads_to(folder: str, rendered: Iterable[str]) -> bool:
+    """True when an output in `rendered` lies below `folder` (`a/b/`): a folder of a skill's
+    resources beside the SKILL.md a run rewrote."""
+    return any(path.startswith(folder) for path in rendered)
 
 
 def _temporaries(root: Path, listed: list[str]) -> bool:

@@ -41,8 +41,13 @@ AGENT_TEMPLATE = "claude/agent.md.j2"
 SKILL_TEMPLATE = "claude/skill.md.j2"
 #: a core skill's text that its own SKILL.md alone shows and no check reads (`render.delta`):
 #: the text above its sections (`intro`) and each section's `body`; section titles are checked
-#: (ORK103) and the description is listed in every agent that has the skill
+#: (ORK103)
 SKILL_OWN_TEXT = ("intro", "body")
+#: where a core skill's file holds its description, which its SKILL.md shows, every agent that
+#: has the skill lists (`skill_line`), and only its own checks read
+#: (`validate.skill_own_findings`): `render.delta` renders those agents again
+SKILL_DESCRIPTION = ("metadata", "description")
+SKILL_ITEM_TEMPLATE = "claude/skill_item.md.j2"
 _SAFE_KEY = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
 
 
@@ -89,10 +94,17 @@ class _Shared:
         """One skill's line in an agent's skill list, rendered once per skill."""
         line = self._skill_lines.get(name)
         if line is None:
-            skill = {"name": name, "description": self.reg.skills[name].description.strip()}
-            line = self.templates.render("claude/skill_item.md.j2", skill, part=True).rstrip("\n")
+            line = skill_line(self.templates, name, self.reg.skills[name].description)
             self._skill_lines[name] = line
         return line
+
+
+def skill_line(
+    templates: Templates, name: str, description: str, template: str = SKILL_ITEM_TEMPLATE
+) -> str:
+    """A skill's line in the skill list of each agent that has it."""
+    skill = {"name": name, "description": description.strip()}
+    return templates.render(template, skill, part=True).rstrip("\n")
 
 
 def agent_context(agent: Agent, shared: _Shared) -> dict[str, Any]:
