@@ -909,3 +909,89 @@ def test_a_racy_entry_of_a_linked_registry_file_is_confirmed_through_the_link(
     assert REL not in parsed
     assert cache.vouched(_entries(proj)[REL])
     same_as_cold(proj)
+
+
+# --- the entry a load replaced -------------------------------------------------------------------
+
+
+def _replaced(root: Path) -> dict[str, Any]:
+    return {
+        k: v
+        for s in _shards(root)
+        for k, v in json.loads(s.read_text()).get("replaced", {}).items()
+    }
+
+
+def _settled_edit(root: Path, rel: str, old: str, new: str) -> None:
+    """`old` -> `new` in `rel`, its times set well before now (outside every racy window)."""
+    path = root / rel
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    past = time.time_ns() - 10 * cache.RACY_NS
+    os.utime(path, ns=(past, past))
+
+
+def test_a_load_keeps_the_vouched_entry_it_replaced_for_its_identity(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another command's load moves an edited file's entry on; the entry it had (vouched)
+    stays, found by its identity, until a load that does not keep them (a sync recording
+    anew) or the file's removal."""
+    monkeypatch.setattr(cache, "RACY_NS", 0)
+    monkeypatch.setattr(cache, "FINE_RACY_NS", 0)
+    rel = "registries/agents/example-agent.yaml"
+    load(proj)
+    before = _entries(proj)[rel]
+    _settled_edit(proj, rel, "description: ", "description: Edited, ")
+    load(proj)
+    now = _entries(proj)[rel]
+    assert now[:5] != before[:5] and _replaced(proj) == {rel: before}
+    read = cache.ParseCache(proj, {cache.shard_of(rel)})
+    assert read.entry_for(rel, before[:5]) == before and read.entry_for(rel, now[:5]) == now
+    assert read.entry_for(rel, [0, 0, 0, 0, 0]) is None
+    same_as_cold(proj)  # replaced entries change no load; nothing rewrites them
+    assert _replaced(proj) == {rel: before}
+    load(proj, keep_replaced=False)
+    assert _replaced(proj) == {} and _entries(proj)[rel] == now
+    _settled_edit(proj, rel, "description: ", "description: Again, ")
+    load(proj)
+    assert _replaced(proj) == {rel: now}
+    (proj / rel).unlink()
+    load(proj)
+    assert rel not in _replaced(proj) and rel not in _entries(proj)
+
+
+def test_an_entry_stored_in_its_change_s_tick_is_not_kept_when_replaced(proj: Path) -> None:
+    """Not vouched: its identity may stand for other content (a save in the same tick)."""
+    rel = "registries/agents/example-agent.yaml"
+    load(proj)  # the scaffold was just written: every entry is within the racy window
+    _settled_edit(proj, rel, "description: ", "description: Edited, ")
+    load(proj)
+    assert _replaced(proj) == {}
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [lambda e: e.pop(), lambda e: e.__setitem__(0, "big"), lambda e: "not an entry"],
+    ids=["short", "size-not-int", "not-a-list"],
+)
+def test_a_malformed_replaced_entry_is_dropped(
+    proj: Path, monkeypatch: pytest.MonkeyPatch, damage: Any
+) -> None:
+    monkeypatch.setattr(cache, "RACY_NS", 0)
+    monkeypatch.setattr(cache, "FINE_RACY_NS", 0)
+    rel = "registries/agents/example-agent.yaml"
+    load(proj)
+    _settled_edit(proj, rel, "description: ", "description: Edited, ")
+    load(proj)
+    shard = proj / cache.shard_path(cache.shard_of(rel))
+    data = json.loads(shard.read_text())
+    entry = data["replaced"][rel]
+    data["replaced"][rel] = damage(entry) or entry
+    shard.write_text(json.dumps(data))
+    read = cache.ParseCache(proj, {cache.shard_of(rel)})
+    assert rel not in read.replaced and read.dirty == {cache.shard_of(rel)}
+    data["replaced"] = "not a mapping"
+    shard.write_text(json.dumps(data))
+    assert rel not in cache.ParseCache(proj, {cache.shard_of(rel)}).files  # rebuilt

@@ -232,6 +232,62 @@ def test_the_run_after_a_skill_delta_is_answered_from_its_record(
     assert again["written"] == 0 and taken.runs == [True]
 
 
+@pytest.mark.parametrize("edit", ["prompt", "skill-body", "skill-description"])
+@pytest.mark.parametrize("between", ["validate", "load"])
+def test_another_command_s_load_between_the_edit_and_the_sync_leaves_it_the_delta(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edit: str, between: str
+) -> None:
+    """`validate`, or any command's load (a list, the MCP server), parses the edited file and
+    moves its cache entry on: the entry for the recorded identity is kept as the replaced one,
+    so the sync still compares the edit with what it recorded."""
+    if edit == "prompt":
+        _set(proj, OTHER, lambda d: d.update(prompt="Edited, then validated.\n"))
+    elif edit == "skill-body":
+        _set(proj, SKILL, _section(1, "1. Validate.\n2. Sync.\n"))
+    else:
+        _set(proj, EXAMPLE_SKILL, _describe(DESCRIBED))
+    if between == "validate":
+        noop.validate_report(proj)
+    else:
+        load(proj)
+    taken = Taken(monkeypatch)
+    _same_as_cold(proj, tmp_path)
+    assert taken.runs == [True]
+
+
+def test_the_findings_of_a_validate_run_since_are_taken_only_while_it_holds(proj: Path) -> None:
+    _set(proj, OTHER, lambda d: d.update(prompt="Edited, then validated.\n"))
+    noop.validate_report(proj)
+    record = json.loads((proj / noop.record_path("sync")).read_text(encoding="utf-8"))
+    found = noop.changes(proj, record)
+    assert found is not None
+    now = found[1]
+    assert noop.recorded_findings(proj, record) is None  # not written with the sync record
+    expected = [f.to_dict() for f in validate(load(proj)).findings]
+    assert noop.recorded_findings(proj, record, now) == expected
+    moved = {**now, OTHER: [*now[OTHER][:1], 0, 0, *now[OTHER][3:]]}
+    assert noop.recorded_findings(proj, record, moved) is None  # changed since it ran
+    folder = ".claude/agents"
+    (proj / folder).rename(proj / "moved")
+    (proj / folder).symlink_to(proj / "moved")  # a folder only its record names, now a link
+    assert noop.recorded_findings(proj, record, now) is None
+
+
+def test_a_full_sync_drops_the_entries_other_loads_replaced(proj: Path) -> None:
+    """It records the identities it reads: no record names a replaced entry's any more."""
+
+    def replaced() -> list[str]:
+        shards = (proj / parse_cache.CACHE).glob("*.json")
+        return [rel for p in shards for rel in json.loads(p.read_text()).get("replaced", {})]
+
+    _set(proj, OTHER, lambda d: d.update(prompt="Edited, then loaded.\n"))
+    load(proj)
+    assert replaced() == [OTHER]
+    _set(proj, OTHER, lambda d: d.update(model="opus"))  # beyond the own fields: the full sync
+    noop.sync_result(proj, "write")
+    assert replaced() == []
+
+
 def test_edits_in_a_row_each_take_the_delta(
     proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -898,7 +954,7 @@ def test_an_agent_edited_since_the_contexts_were_kept_is_loaded_when_it_lists_th
     loads: list[list[str]] = []
     real = loader.entry_files
     monkeypatch.setattr(
-        loader, "entry_files", lambda root, rels: loads.append(rels) or real(root, rels)
+        loader, "entry_files", lambda root, rels, was: loads.append(rels) or real(root, rels, was)
     )
     _set(proj, EXAMPLE_SKILL, _describe(DESCRIBED))
     _set(proj, SKILL, _describe("Safe schema migrations, step by step. Use when one is planned."))

@@ -340,6 +340,24 @@ def test_an_input_holding_the_same_bytes_is_answered_from_the_record(
     assert _reference(proj) == expected
 
 
+@pytest.mark.parametrize("edit", ["touch", "same bytes saved"])
+def test_the_same_bytes_are_proven_after_another_command_s_load_moved_the_entry_on(
+    proj: Path, monkeypatch: pytest.MonkeyPatch, edit: str
+) -> None:
+    """A list command or the MCP server loaded the saved file first and stored its entry
+    under the identity now: the entry for the recorded identity is kept as the one it
+    replaced, and still proves the bytes."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    noop.sync_result(proj, "write")
+    expected = _reference(proj)
+    EDITS[edit](proj)
+    load(proj)
+    with monkeypatch.context() as patched:
+        _never_loaded(patched)
+        assert _fast(proj) == expected
+    assert _reference(proj) == expected
+
+
 def test_same_bytes_beside_a_real_edit_is_a_full_run(
     proj: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

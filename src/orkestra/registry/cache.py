@@ -22,7 +22,7 @@ import stat
 import time
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from orkestra.core import jsonio
 from orkestra.core.errors import InputError, OrkestraError
@@ -131,7 +131,9 @@ class Hit:
 class ParseCache:
     """The parse cache of one project, read once per load and written back if anything changed."""
 
-    def __init__(self, root: Path, shards: set[int] | None = None) -> None:
+    def __init__(
+        self, root: Path, shards: set[int] | None = None, *, keep_replaced: bool = True
+    ) -> None:
         self.root = root
         self.version = stamp()
         #: the shards to write back: an entry in them was added, changed or dropped
@@ -140,24 +142,40 @@ class ParseCache:
         self.usable = _inside(root)
         #: the shards read (None: all of them, a whole load: entries not used are dropped)
         self.shards = shards
+        #: each file's entry before the one that replaced it, when that one was vouched: a run's
+        #: record names the identity it read, which another command's load may have moved on
+        #: from (`entry_for`); with `keep_replaced` False (a sync about to record anew) they
+        #: are dropped
+        self.replaced: dict[str, Any] = {}
+        self.keep_replaced = keep_replaced
         self.files: dict[str, Any] = self._read() if self.usable else {}
 
     def _read(self) -> dict[str, Any]:
         files: dict[str, Any] = {}
         for shard in range(SHARDS) if self.shards is None else sorted(self.shards):
-            entries = self._shard(shard)
-            if entries is None:  # missing, unreadable, corrupt or another version's: rebuilt
+            found = self._shard(shard)
+            if found is None:  # missing, unreadable, corrupt or another version's: rebuilt
                 self.dirty.add(shard)
                 continue
+            entries, replaced = found
             for rel, entry in entries.items():
                 if shard_of(rel) == shard:
                     files[rel] = entry
                 else:  # not where this version puts it: the shard is written again
                     self.dirty.add(shard)
+            if replaced and not self.keep_replaced:
+                self.dirty.add(shard)
+                continue
+            for rel, entry in replaced.items():
+                if shard_of(rel) == shard and _entry_ok(entry) and rel in files:
+                    self.replaced[rel] = entry
+                else:
+                    self.dirty.add(shard)
         return files
 
-    def _shard(self, shard: int) -> dict[str, Any] | None:
-        """One shard's entries, None when it cannot be used (or does not exist yet)."""
+    def _shard(self, shard: int) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """One shard's entries and replaced entries, None when it cannot be used (or does not
+        exist yet)."""
         path = self.root / shard_path(shard)
         try:  # a symlink planted at a shard is never read through
             data = jsonio.loads_derived(jsonio.read_text(path, follow=False), source=str(path))
@@ -167,10 +185,24 @@ class ParseCache:
             not isinstance(data, dict)
             or data.get("version") != self.version
             or not isinstance(data.get("files"), dict)
+            or not isinstance(data.get("replaced", {}), dict)
         ):
             return None
-        files: dict[str, Any] = data["files"]
-        return files
+        return data["files"], data.get("replaced", {})
+
+    def entry_for(self, rel: str, ident: Any) -> list[Any] | None:
+        """`rel`'s entry for identity `ident`: the current one, or the one it replaced."""
+        for entry in (self.files.get(rel), self.replaced.get(rel)):
+            if _entry_ok(entry) and entry[:5] == ident:
+                return entry
+        return None
+
+    def _retire(self, rel: str, ident: list[int]) -> None:
+        """Keep `rel`'s entry as the replaced one when a new entry of another identity takes
+        its place and it was vouched (its identity stands for its content)."""
+        old = self.files.get(rel)
+        if self.keep_replaced and _entry_ok(old) and old[:5] != ident and vouched(old):
+            self.replaced[rel] = old
 
     def lookup(
         self, rel: str, path: Path, known: os.stat_result | None = None, seen: int | None = None
@@ -209,6 +241,7 @@ class ParseCache:
         self, rel: str, st: os.stat_result, seen: int, text: str, raw: Any, ops: list[Any]
     ) -> None:
         """Record what loading `rel` produced (ops already in their JSON form)."""
+        self._retire(rel, identity(st))
         self.files[rel] = [*identity(st), seen, digest(text), raw, ops]
         self.dirty.add(shard_of(rel))
 
@@ -216,10 +249,12 @@ class ParseCache:
         """An entry another process made for `rel` this run (`registry.prefetch`), looked up
         like any other: used only while the file keeps the identity it was made at."""
         if _entry_ok(entry):
+            self._retire(rel, entry[:5])
             self.files[rel] = entry
             self.dirty.add(shard_of(rel))
 
     def forget(self, rel: str) -> None:
+        self.replaced.pop(rel, None)
         if self.files.pop(rel, None) is not None:
             self.dirty.add(shard_of(rel))
 
@@ -231,14 +266,20 @@ class ParseCache:
         """
         for rel in set(self.files) - self.used if self.shards is None else ():
             del self.files[rel]
+            self.replaced.pop(rel, None)
             self.dirty.add(shard_of(rel))
         if not (self.dirty and self.usable):
             return
         from orkestra.core import lock, safewrite
 
         shards: dict[int, dict[str, Any]] = {shard: {} for shard in self.dirty}
+        replaced: dict[int, dict[str, Any]] = {shard: {} for shard in self.dirty}
         for rel, entry in self.files.items():
             found = shards.get(shard_of(rel))
+            if found is not None:
+                found[rel] = entry
+        for rel, entry in self.replaced.items():
+            found = replaced.get(shard_of(rel))
             if found is not None:
                 found[rel] = entry
         try:
@@ -246,8 +287,9 @@ class ParseCache:
                 for shard, files in sorted(shards.items()):
                     # trees: YAML anchors and aliases are refused (`yamlio`), ops are built
                     # fresh, entries read back are JSON: no cycle to look for (a fifth faster)
+                    kept = {"replaced": replaced[shard]} if replaced[shard] else {}
                     payload = json.dumps(
-                        {"version": self.version, "files": files},
+                        {"version": self.version, "files": files, **kept},
                         ensure_ascii=False,
                         separators=(",", ":"),
                         check_circular=False,
@@ -282,8 +324,8 @@ def same_bytes(root: Path, moved: dict[str, tuple[Any, Any]], keep: bool = True)
     cache = ParseCache(root, shards={shard_of(rel) for rel in moved})  # none: nothing usable
     settled = True
     for rel, (was, now) in moved.items():
-        entry: list[Any] = cache.files.get(rel)  # type: ignore[assignment]  # checked next
-        if not (_entry_ok(entry) and entry[:5] == was and vouched(entry)):
+        entry = cache.entry_for(rel, was)  # another command's load may have replaced it
+        if entry is None or not vouched(entry):
             return None
         seen = time.time_ns()
         text = _text_at(root / rel, now)
@@ -335,7 +377,7 @@ def _inside(root: Path) -> bool:
     )
 
 
-def _entry_ok(entry: Any) -> bool:
+def _entry_ok(entry: Any) -> TypeGuard[list[Any]]:
     return (
         isinstance(entry, list)
         and len(entry) == 9

@@ -50,7 +50,14 @@ def _still(path: Path, st: os.stat_result) -> bool:
 
 
 class _Loader:
-    def __init__(self, root: Path, *, lazy_models: bool = False, use_cache: bool = True) -> None:
+    def __init__(
+        self,
+        root: Path,
+        *,
+        lazy_models: bool = False,
+        use_cache: bool = True,
+        keep_replaced: bool = True,
+    ) -> None:
         self.root = root
         self.prefix = str(root).rstrip(os.sep) + os.sep
         self.lazy = lazy_models
@@ -64,7 +71,9 @@ class _Loader:
             self.reg = Registry(root=root)
         self.real_root = root.resolve()
         self.folder_inside: dict[Path, bool] = {}
-        self.cache = parse_cache.ParseCache(root) if use_cache else None
+        self.cache = (
+            parse_cache.ParseCache(root, keep_replaced=keep_replaced) if use_cache else None
+        )
         #: the helper loading every other agent and skill file of a cold load (`prefetch`)
         self.prefetch: prefetch.Prefetch | None = None
         #: while one file is processed: what it does to the registry, replayed by `apply`
@@ -690,17 +699,22 @@ class _Loader:
 
 
 @gcpause.paused()
-def load(root: Path, *, lazy_models: bool = False, use_cache: bool = True) -> Registry:
+def load(
+    root: Path, *, lazy_models: bool = False, use_cache: bool = True, keep_replaced: bool = True
+) -> Registry:
     """Load every registry kind under `root/registries`. Content problems become findings.
 
     Files unchanged since the last load are not parsed again (`registry.cache`); the result is
     the same either way. With `lazy_models` the entries of unchanged files stand in for their
     models and are validated again only when something beyond their plain fields is used (list
-    and info commands answer without loading pydantic).
+    and info commands answer without loading pydantic). `keep_replaced` False drops the cache's
+    replaced entries (`ParseCache.entry_for`): a sync about to record what it read needs none.
     """
     if not (root / "registries").is_dir():
         raise NotFound(f"no registries/ folder in {root}; run `orkestra init` to create one")
-    loader = _Loader(root, lazy_models=lazy_models, use_cache=use_cache)
+    loader = _Loader(
+        root, lazy_models=lazy_models, use_cache=use_cache, keep_replaced=keep_replaced
+    )
     if loader.cache is not None:
         loader.prefetch = prefetch.start(loader.cache, loader.bulk)
     try:
@@ -713,17 +727,21 @@ def load(root: Path, *, lazy_models: bool = False, use_cache: bool = True) -> Re
     return loader.reg
 
 
-def entry_file(root: Path, rel: str) -> tuple[Registry, Any, Any]:
+def entry_file(root: Path, rel: str, was: Any = None) -> tuple[Registry, Any, Any]:
     """One agent file (`registries/agents/<name>.yaml`) or core skill file
     (`registries/skills/<tier>/<name>.yaml`) loaded as `load` loads it, through its parse cache
     shard alone: (the registry it makes on its own: its agent or skill, where it is, its load
-    findings; the file's cache entry before; after). An entry is `[size, mtime_ns, ctime_ns,
-    inode, device, seen, sha256, data, ops]` (`registry.cache`); None when there is none."""
-    return entry_files(root, [rel])[rel]
+    findings; the file's cache entry before, for identity `was` when given (the current one or
+    the one it replaced); after). An entry is `[size, mtime_ns, ctime_ns, inode, device, seen,
+    sha256, data, ops]` (`registry.cache`); None when there is none."""
+    return entry_files(root, [rel], {rel: was} if was is not None else None)[rel]
 
 
-def entry_files(root: Path, rels: list[str]) -> dict[str, tuple[Registry, Any, Any]]:
-    """`entry_file` of each of `rels`, in that order, each shard they use read once."""
+def entry_files(
+    root: Path, rels: list[str], was: dict[str, Any] | None = None
+) -> dict[str, tuple[Registry, Any, Any]]:
+    """`entry_file` of each of `rels` (with `was`: path -> identity), in that order, each shard
+    they use read once."""
     handlers: list[tuple[str, Any]] = []
     for rel in rels:
         parts = rel.split("/")
@@ -741,7 +759,7 @@ def entry_files(root: Path, rels: list[str]) -> dict[str, tuple[Registry, Any, A
         else:
             handler = loader._core_skill(tier)
         loader.cache = cache
-        before = cache.files.get(rel)
+        before = cache.files.get(rel) if was is None else cache.entry_for(rel, was.get(rel))
         loader.unit(root / rel, handler)
         out[rel] = (loader.reg, before, cache.files.get(rel))
     cache.save()

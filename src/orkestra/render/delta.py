@@ -23,12 +23,14 @@ and only when:
   left still hold what it wrote;
 - each such file, loaded as a full load loads it (`loader.entry_file`), raises no load finding,
   still defines the agent or skill kept, and differs from what the parse cache holds for its
-  recorded identity in the own fields alone (the rest compared as parsed, in order); no finding
-  of the last run is about the file or quotes it, and an agent's own fields or a skill's
-  description raise none now;
+  recorded identity in the own fields alone (the rest compared as parsed, in order; that entry
+  may be the one another command's load replaced, `ParseCache.entry_for`); no finding of the
+  last run, or of a `validate` run since while nothing it read changed after it, is about the
+  file or quotes it, and an agent's own fields or a skill's description raise none now;
 - at most `MAX_LISTING` agents list a skill whose line in their list now reads otherwise; each
-  of their files is the recorded version and loads as above (its findings, unchanged, are the
-  recorded ones);
+  renders from its kept context, own fields included, unless a run since the contexts were kept
+  changed its own fields (the record's stamp lists it as `edited`): that one is loaded as above
+  and must be the recorded version (its findings, unchanged, are the recorded ones);
 - the lock is the recorded one and reads back as `render_lock.dumps` writes it; no killed sync
   left writes pending; each output is still the file the lock records.
 
@@ -160,7 +162,7 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
         or any(r not in agents and r not in skills for r in files)
     ):
         return None
-    findings = _findings(root, record)
+    findings = _findings(root, record, now)
     if findings is None or any(_names(f, files) for f in findings):
         return None
     lock = _lock(root)
@@ -233,8 +235,9 @@ def _render(
     agents: dict[str, Any] = kept["agents"]
     skills: dict[str, Any] = kept["skills"]
     made: list[Output] = []
+    was = record["files"].get  # each file's identity as recorded
     skill_files = [rel for rel in files if rel in skills]
-    loaded = entry_files(root, skill_files)
+    loaded = entry_files(root, skill_files, {rel: was(rel) for rel in skill_files})
     lines: dict[str, str] = {}  # each edited skill's line in its agents' lists, as it reads now
     for rel in skill_files:
         path, name = skills[rel]
@@ -248,7 +251,8 @@ def _render(
     if contexts is None or len(contexts) > MAX_LISTING:
         return None
     listed = sorted({*(r for r in files if r in agents), *contexts})
-    loaded = entry_files(root, [rel for rel in listed if rel in files or rel in stale])
+    load = [rel for rel in listed if rel in files or rel in stale]
+    loaded = entry_files(root, load, {rel: was(rel) for rel in load})
     for rel in listed:
         path, context = agents[rel]
         context = contexts.get(rel, context)
@@ -384,15 +388,19 @@ def _kept_skill(item: Any) -> bool:
     return type(item) is list and len(item) == 2 and all(type(i) is str for i in item)
 
 
-def _findings(root: Path, record: dict[str, Any]) -> list[dict[str, Any]] | None:
-    """`validate`'s findings as the record's run left them (none when it counted no warning);
-    None when they are not known."""
+def _findings(
+    root: Path, record: dict[str, Any], now: dict[str, Any]
+) -> list[dict[str, Any]] | None:
+    """`validate`'s findings as the record's run left them (none when it counted no warning),
+    or as a `validate` run since left them while nothing it read changed after (the identities
+    `now`): as many as the record counted; None when they are not known. A finding about an
+    edited file then is there still (the caller refuses it), or is gone and the count differs."""
     from orkestra.render import noop
 
     count = record["result"]["warnings"]
     if count == 0:
         return []
-    found = noop.recorded_findings(root, record)
+    found = noop.recorded_findings(root, record, now)
     return found if found is not None and len(found) == count else None
 
 

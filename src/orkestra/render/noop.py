@@ -804,14 +804,39 @@ def walked_folder(data: dict[str, Any], rel: str) -> bool:
     return inside and f"{rel}/" in data["files"]
 
 
-def recorded_findings(root: Path, data: dict[str, Any]) -> list[dict[str, Any]] | None:
+def recorded_findings(
+    root: Path, data: dict[str, Any], now: dict[str, Any] | None = None
+) -> list[dict[str, Any]] | None:
     """`validate`'s recorded findings when that record was written with the sync record `data`
-    (same key and start), else None."""
+    (same key and start), or, given the identities of `data`'s paths `now`, when it is its own
+    answer still: a `validate` run since, whose record's files all have those identities now
+    (what `validate` would answer from it); else None."""
     other = _record(root, "validate")
-    if other is None or other["key"] != data["key"] or other["start"] != data["start"]:
+    if other is None or other["key"] != data["key"]:
+        return None
+    if other["start"] != data["start"] and not (
+        now is not None and not other["expected"] and _still(root, other["files"], now)
+    ):
         return None
     found = other["result"]
     return found if isinstance(found, list) and all(_finding_ok(f) for f in found) else None
+
+
+def _still(root: Path, files: dict[str, Any], now: dict[str, Any]) -> bool:
+    """Every path of `files` has its identity there now: as in `now` (a snapshot of another
+    record's paths), or, for one it lacks (a folder on the way, named otherwise there), as
+    stat'ed here."""
+    for rel, ident in files.items():
+        have = now.get(rel, _ABSENT)
+        if have is _ABSENT:
+            full = rel if rel.startswith(os.sep) else f"{root}{os.sep}{rel}"
+            try:
+                have = _folder(full.rstrip("/")) if rel.endswith("/") else _identity(full, True)
+            except Unfit:
+                return False
+        if have != ident:
+            return False
+    return True
 
 
 def save_delta(
@@ -1035,7 +1060,7 @@ def _sync_result(root: Path, mode: Mode) -> dict[str, Any]:
     begun = _lock_folder(root) if mode == "write" else {}
     kept: dict[str, Any] = {}
     with tracing(root) as trace:
-        reg = load(root)
+        reg = load(root, keep_replaced=False)  # its record names what it reads
         known = proven(root, record)  # outputs the plan need not read again
         report = sync(root, mode="dry-run" if mode == "write" else mode, registry=reg,
                       proven=known, kept=kept)  # fmt: skip
