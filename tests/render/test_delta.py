@@ -988,6 +988,38 @@ def test_a_stamp_listing_an_agent_not_kept_takes_the_full_sync(
     assert taken.runs == [False]
 
 
+def test_an_agent_in_a_yml_file_is_kept_and_its_skill_list_follows(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The loader reads `.yml` agents too: one listing the skill is rendered with its new line,
+    and an edit of its own prompt takes the delta as a `.yaml` one does."""
+    text = (proj / OTHER).read_text(encoding="utf-8")
+    (proj / "registries/agents/yml-agent.yml").write_text(
+        text.replace("example-agent", "yml-agent"), encoding="utf-8"
+    )
+    _bump(proj / "registries/agents/yml-agent.yml")
+    _recorded(proj)  # a new file: the full sync, which keeps its context
+    taken = Taken(monkeypatch)
+    _set(proj, EXAMPLE_SKILL, _describe(DESCRIBED))
+    got = _same_as_cold(proj, tmp_path)
+    assert ".claude/agents/yml-agent.md" in got["updated"]
+    _set(proj, "registries/agents/yml-agent.yml", lambda d: d.update(prompt="From a .yml.\n"))
+    assert _same_as_cold(proj, tmp_path)["updated"] == [".claude/agents/yml-agent.md", LOCK]
+    assert taken.runs == [True, True]
+
+
+def test_contexts_are_not_kept_when_an_agent_s_file_cannot_be_named(proj: Path) -> None:
+    """Its skill list could not be followed: the path is not offered at all."""
+    from orkestra.render.sync import sync as full
+
+    reg = load(proj)
+    kept: dict[str, Any] = {}
+    report = full(proj, mode="dry-run", registry=reg, kept=kept)
+    assert delta.keep(proj, reg, report, dict(kept)) is not None
+    ghost = {**next(iter(kept.values())), "name": "nobody"}
+    assert delta.keep(proj, reg, report, {**kept, ".claude/agents/nobody.md": ghost}) is None
+
+
 def test_skill_lines_are_changed_only_where_they_read_otherwise() -> None:
     agents = {
         "a.yaml": ["a.md", {"skills": ["s", "t"], "skill_lines": ["- s: old", "- t: same"]}],
@@ -1329,7 +1361,8 @@ def test_only_a_change_found_first_in_an_agent_or_skill_file_tries_it(
     noop.sync_result(proj, "write")
     assert calls == ["tried", "tried"]
     assert delta.own_file(AGENT) and not delta.own_file("registries/agents/x/y.yaml")
-    assert not delta.own_file("registries/agents/x.yml")
+    assert delta.own_file("registries/agents/x.yml")
+    assert not delta.own_file("registries/agents/x.json")
     assert delta.own_file(SKILL) and delta.own_file("registries/skills/K9/x.yaml")
     assert not delta.own_file("registries/skills/x.yaml")
     assert not delta.own_file("registries/skills/domains/x/references/y.yaml")

@@ -94,9 +94,10 @@ def keep(
     agents: dict[str, list[Any]] = {}
     for path, context in kept.items():
         name = context.get("name")
-        file = f"{AGENTS}{name}.yaml"
-        if isinstance(name, str) and reg.loc("agent", name).file == file:
-            agents[file] = [path, context]
+        file = reg.loc("agent", name).file if isinstance(name, str) and name in reg.agents else ""
+        if not (file.startswith(AGENTS) and own_file(file)):
+            return None  # an agent this path could not find again: its skill list would go stale
+        agents[file] = [path, context]
     skills: dict[str, list[str]] = {}
     for skill in reg.skills.values():
         path = f"{claude.SKILLS}/{skill.name}/SKILL.md"
@@ -124,9 +125,10 @@ def _write_contexts(root: Path, payload: dict[str, Any]) -> dict[str, str] | Non
 
 
 def own_file(rel: str) -> bool:
-    """Whether `rel` may be the file of an agent whose context is kept, or of a core skill
+    """Whether `rel` may be the file of an agent whose context is kept
+    (`registries/agents/<name>.yaml`, or `.yml`), or of a core skill
     (`registries/skills/<tier>/<name>.yaml`) whose SKILL.md is."""
-    if not rel.endswith(".yaml"):
+    if not rel.endswith((".yaml", ".yml")):
         return False
     if rel.startswith(AGENTS):
         return "/" not in rel[len(AGENTS) :]
