@@ -233,13 +233,13 @@ def test_the_run_after_a_skill_delta_is_answered_from_its_record(
 
 
 @pytest.mark.parametrize("edit", ["prompt", "skill-body", "skill-description"])
-@pytest.mark.parametrize("between", ["validate", "load"])
+@pytest.mark.parametrize("between", ["validate", "load", "sync-check"])
 def test_another_command_s_load_between_the_edit_and_the_sync_leaves_it_the_delta(
     proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edit: str, between: str
 ) -> None:
-    """`validate`, or any command's load (a list, the MCP server), parses the edited file and
-    moves its cache entry on: the entry for the recorded identity is kept as the replaced one,
-    so the sync still compares the edit with what it recorded."""
+    """`validate`, `sync --check`, or any command's load (a list, the MCP server), parses the
+    edited file and moves its cache entry on: the entry for the recorded identity is kept as the
+    replaced one, so the sync still compares the edit with what it recorded."""
     if edit == "prompt":
         _set(proj, OTHER, lambda d: d.update(prompt="Edited, then validated.\n"))
     elif edit == "skill-body":
@@ -248,8 +248,23 @@ def test_another_command_s_load_between_the_edit_and_the_sync_leaves_it_the_delt
         _set(proj, EXAMPLE_SKILL, _describe(DESCRIBED))
     if between == "validate":
         noop.validate_report(proj)
-    else:
+    elif between == "load":
         load(proj)
+    else:  # a full run that records nothing: something would change
+        assert noop.sync_result(proj, "check")["ok"] is False
+    taken = Taken(monkeypatch)
+    _same_as_cold(proj, tmp_path)
+    assert taken.runs == [True]
+
+
+def test_edits_each_validated_before_the_sync_leave_it_the_delta(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`validate` keeps the entry sync's record names, not the one of an edit since: after two
+    edits, each validated, the sync still compares with what it recorded."""
+    for n in range(2):
+        _set(proj, OTHER, lambda d, n=n: d.update(prompt=f"Edit {n}, validated.\n"))
+        noop.validate_report(proj)
     taken = Taken(monkeypatch)
     _same_as_cold(proj, tmp_path)
     assert taken.runs == [True]
@@ -273,19 +288,31 @@ def test_the_findings_of_a_validate_run_since_are_taken_only_while_it_holds(proj
     assert noop.recorded_findings(proj, record, now) is None
 
 
-def test_a_full_sync_drops_the_entries_other_loads_replaced(proj: Path) -> None:
-    """It records the identities it reads: no record names a replaced entry's any more."""
+def test_a_full_sync_keeps_only_the_replaced_entries_its_record_names(proj: Path) -> None:
+    """Those stay of use while that record does (a sync that records nothing leaves it); any
+    other is dropped, those too once a later sync's record no longer names them: at most one
+    per file changed since the last record."""
 
     def replaced() -> list[str]:
         shards = (proj / parse_cache.CACHE).glob("*.json")
-        return [rel for p in shards for rel in json.loads(p.read_text()).get("replaced", {})]
+        return sorted(r for p in shards for r in json.loads(p.read_text()).get("replaced", {}))
 
     _set(proj, OTHER, lambda d: d.update(prompt="Edited, then loaded.\n"))
     load(proj)
-    assert replaced() == [OTHER]
+    _set(proj, AGENT, lambda d: d.update(prompt="Once.\n"))
+    load(proj)
+    _set(proj, AGENT, lambda d: d.update(prompt="Twice.\n"))
+    load(proj)  # AGENT's replaced entry is now its first edit's: no record names it
+    assert replaced() == sorted([OTHER, AGENT])
     _set(proj, OTHER, lambda d: d.update(model="opus"))  # beyond the own fields: the full sync
     noop.sync_result(proj, "write")
-    assert replaced() == []
+    assert replaced() == [OTHER]  # for the identity the record it began with named
+    _set(proj, OTHER, lambda d: d.update(model="sonnet"))
+    noop.sync_result(proj, "write")
+    assert replaced() == [OTHER]  # now the one the second record named
+    _set(proj, AGENT, lambda d: d.update(model="opus"))
+    noop.sync_result(proj, "write")
+    assert replaced() == [AGENT]  # OTHER's: no record names it any more
 
 
 def test_edits_in_a_row_each_take_the_delta(

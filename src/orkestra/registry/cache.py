@@ -21,6 +21,7 @@ import os
 import stat
 import time
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -42,6 +43,10 @@ SCHEMA = 1
 RACY_NS = 2_000_000_000
 #: the racy window where timestamps have sub-second precision: well above a kernel tick
 FINE_RACY_NS = 100_000_000
+
+#: which replaced entries a cache keeps: all (True), none, or those a test of (path, identity)
+#: accepts
+Keep = bool | Callable[[str, list[int]], bool]
 
 #: where a replayed op may put things on the Registry (a hostile cache cannot reach elsewhere)
 PLACE_TARGETS = frozenset(
@@ -132,7 +137,7 @@ class ParseCache:
     """The parse cache of one project, read once per load and written back if anything changed."""
 
     def __init__(
-        self, root: Path, shards: set[int] | None = None, *, keep_replaced: bool = True
+        self, root: Path, shards: set[int] | None = None, *, keep_replaced: Keep = True
     ) -> None:
         self.root = root
         self.version = stamp()
@@ -144,8 +149,8 @@ class ParseCache:
         self.shards = shards
         #: each file's entry before the one that replaced it, when that one was vouched: a run's
         #: record names the identity it read, which another command's load may have moved on
-        #: from (`entry_for`); with `keep_replaced` False (a sync about to record anew) they
-        #: are dropped
+        #: from (`entry_for`); `keep_replaced` says which to keep (those read and those replaced
+        #: now): all, or those a test of (path, identity) accepts (a sync: those its record names)
         self.replaced: dict[str, Any] = {}
         self.keep_replaced = keep_replaced
         self.files: dict[str, Any] = self._read() if self.usable else {}
@@ -163,11 +168,8 @@ class ParseCache:
                     files[rel] = entry
                 else:  # not where this version puts it: the shard is written again
                     self.dirty.add(shard)
-            if replaced and not self.keep_replaced:
-                self.dirty.add(shard)
-                continue
             for rel, entry in replaced.items():
-                if shard_of(rel) == shard and _entry_ok(entry) and rel in files:
+                if shard_of(rel) == shard and rel in files and self._keeps(entry, rel):
                     self.replaced[rel] = entry
                 else:
                     self.dirty.add(shard)
@@ -201,8 +203,15 @@ class ParseCache:
         """Keep `rel`'s entry as the replaced one when a new entry of another identity takes
         its place and it was vouched (its identity stands for its content)."""
         old = self.files.get(rel)
-        if self.keep_replaced and _entry_ok(old) and old[:5] != ident and vouched(old):
+        if self._keeps(old, rel) and old[:5] != ident and vouched(old):
             self.replaced[rel] = old
+
+    def _keeps(self, entry: Any, rel: str) -> TypeGuard[list[Any]]:
+        """Whether `entry` is one to keep as `rel`'s replaced entry (well formed, and wanted)."""
+        if not _entry_ok(entry):
+            return False
+        keep = self.keep_replaced
+        return keep if isinstance(keep, bool) else keep(rel, entry[:5])
 
     def lookup(
         self, rel: str, path: Path, known: os.stat_result | None = None, seen: int | None = None

@@ -56,7 +56,7 @@ class _Loader:
         *,
         lazy_models: bool = False,
         use_cache: bool = True,
-        keep_replaced: bool = True,
+        keep_replaced: parse_cache.Keep = True,
     ) -> None:
         self.root = root
         self.prefix = str(root).rstrip(os.sep) + os.sep
@@ -700,15 +700,20 @@ class _Loader:
 
 @gcpause.paused()
 def load(
-    root: Path, *, lazy_models: bool = False, use_cache: bool = True, keep_replaced: bool = True
+    root: Path,
+    *,
+    lazy_models: bool = False,
+    use_cache: bool = True,
+    keep_replaced: parse_cache.Keep = True,
 ) -> Registry:
     """Load every registry kind under `root/registries`. Content problems become findings.
 
     Files unchanged since the last load are not parsed again (`registry.cache`); the result is
     the same either way. With `lazy_models` the entries of unchanged files stand in for their
     models and are validated again only when something beyond their plain fields is used (list
-    and info commands answer without loading pydantic). `keep_replaced` False drops the cache's
-    replaced entries (`ParseCache.entry_for`): a sync about to record what it read needs none.
+    and info commands answer without loading pydantic). `keep_replaced`: which of the cache's
+    replaced entries to keep (`ParseCache.entry_for`): all, or those a test of (path, identity)
+    accepts (a sync keeps those its record names, which stays if it records nothing).
     """
     if not (root / "registries").is_dir():
         raise NotFound(f"no registries/ folder in {root}; run `orkestra init` to create one")
@@ -750,7 +755,12 @@ def entry_files(
         if not (agent or skill):
             raise ValueError(f"not an agent's or a core skill's file: {rel}")
         handlers.append((rel, parts[2] if skill else None))
-    cache = parse_cache.ParseCache(root, {parse_cache.shard_of(rel) for rel in rels})
+    named = {} if was is None else was  # a replaced entry is kept for those identities alone
+    cache = parse_cache.ParseCache(
+        root,
+        {parse_cache.shard_of(rel) for rel in rels},
+        keep_replaced=True if was is None else (lambda rel, ident: named.get(rel) == ident),
+    )
     out: dict[str, tuple[Registry, Any, Any]] = {}
     for rel, tier in handlers:
         loader = _Loader(root, use_cache=False)

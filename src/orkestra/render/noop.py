@@ -1001,7 +1001,8 @@ def validate_report(root: Path) -> Report:
 
     stamp, start = key(root), time.time_ns()
     with tracing(root) as trace:
-        reg = load(root)
+        # the parse cache keeps the entries sync's record names (the sync shortcut after this)
+        reg = load(root, keep_replaced=_named_by(_record(root, "sync")))
         report = validate(reg)
     save(root, {"validate": _found(report.findings)}, start, reg, _outputs(root, reg), trace,
          stamp)  # fmt: skip
@@ -1060,7 +1061,7 @@ def _sync_result(root: Path, mode: Mode) -> dict[str, Any]:
     begun = _lock_folder(root) if mode == "write" else {}
     kept: dict[str, Any] = {}
     with tracing(root) as trace:
-        reg = load(root, keep_replaced=False)  # its record names what it reads
+        reg = load(root, keep_replaced=_named_by(record))
         known = proven(root, record)  # outputs the plan need not read again
         report = sync(root, mode="dry-run" if mode == "write" else mode, registry=reg,
                       proven=known, kept=kept)  # fmt: skip
@@ -1088,6 +1089,14 @@ def _sync_result(root: Path, mode: Mode) -> dict[str, Any]:
             save(root, results, start, reg, singles, trace, stamp, written, marks, listings, extra,
                  begun)  # fmt: skip
     return data
+
+
+def _named_by(record: dict[str, Any] | None) -> Callable[[str, list[int]], bool]:
+    """Whether a parse cache entry is for the identity sync's `record` names (None: no record):
+    the replaced entries a full run keeps (that record stays when a sync records nothing, and
+    the shortcut and the same-bytes check compare with what it names; any other is of no use)."""
+    files: dict[str, Any] = {} if record is None else record["files"]
+    return lambda rel, ident: files.get(rel) == ident
 
 
 def _singles(root: Path, reg: Registry, data: dict[str, Any], plan: RenderPlan) -> list[str]:
