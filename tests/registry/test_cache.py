@@ -995,3 +995,30 @@ def test_a_malformed_replaced_entry_is_dropped(
     data["replaced"] = "not a mapping"
     shard.write_text(json.dumps(data))
     assert rel not in cache.ParseCache(proj, {cache.shard_of(rel)}).files  # rebuilt
+
+
+def test_no_more_than_a_few_replaced_entries_are_kept(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A checkout touching every file, then a list command: the cache does not double."""
+    monkeypatch.setattr(cache, "RACY_NS", 0)
+    monkeypatch.setattr(cache, "FINE_RACY_NS", 0)
+    monkeypatch.setattr(cache, "MAX_REPLACED", 2)
+    example = (proj / "registries/agents/example-agent.yaml").read_text(encoding="utf-8")
+    for name in ("second-agent", "third-agent"):
+        _write(proj, f"registries/agents/{name}.yaml", example.replace("example-agent", name))
+        past = time.time_ns() - 10 * cache.RACY_NS
+        os.utime(proj / f"registries/agents/{name}.yaml", ns=(past, past))
+    example_path = proj / "registries/agents/example-agent.yaml"
+    os.utime(example_path, ns=(time.time_ns() - 10 * cache.RACY_NS,) * 2)
+    load(proj)
+    agents = sorted((proj / "registries/agents").glob("*.yaml"))
+    assert len(agents) == 3
+    for path in agents:
+        _settled_edit(proj, path.relative_to(proj).as_posix(), "description: ", "description: X, ")
+    load(proj)
+    assert len(_replaced(proj)) == 2
+    first = sorted(_replaced(proj))[0]
+    _settled_edit(proj, first, "description: ", "description: Y, ")
+    load(proj)
+    assert len(_replaced(proj)) == 2 and first in _replaced(proj)  # its own is renewed

@@ -44,6 +44,9 @@ RACY_NS = 2_000_000_000
 #: the racy window where timestamps have sub-second precision: well above a kernel tick
 FINE_RACY_NS = 100_000_000
 
+#: at most this many replaced entries (`ParseCache.entry_for`) are kept: enough for the edits
+#: between two syncs, never a second copy of the cache
+MAX_REPLACED = 64
 #: which replaced entries a cache keeps: all (True), none, or those a test of (path, identity)
 #: accepts
 Keep = bool | Callable[[str, list[int]], bool]
@@ -203,6 +206,8 @@ class ParseCache:
         """Keep `rel`'s entry as the replaced one when a new entry of another identity takes
         its place and it was vouched (its identity stands for its content)."""
         old = self.files.get(rel)
+        if rel not in self.replaced and len(self.replaced) >= MAX_REPLACED:
+            return  # a checkout or a mass edit: the cache stays its size (a full run follows)
         if self._keeps(old, rel) and old[:5] != ident and vouched(old):
             self.replaced[rel] = old
 
