@@ -49,6 +49,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 from registry_gen import generate
@@ -193,25 +194,28 @@ def _touch_one(root: Path, round_: int) -> None:
     path.write_text("".join(out), encoding="utf-8")
 
 
-def _touch_skill(root: Path, round_: int) -> None:
-    """Change one skill's first section body (a different text each round)."""
+def _edit_skill(root: Path, change: Any) -> None:
+    """`change` applied to the parsed file of the skill `SKILL`, written back."""
     import yaml
 
     path = next((root / "registries" / "skills").glob(f"*/{SKILL}"))
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    data["sections"][0]["body"] = f"Changed in round {round_}: use it when benchmarking.\n"
+    change(data)
     path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
+def _touch_skill(root: Path, round_: int) -> None:
+    """Change one skill's first section body (a different text each round)."""
+    body = f"Changed in round {round_}: use it when benchmarking.\n"
+    _edit_skill(root, lambda d: d["sections"][0].update(body=body))
 
 
 def _describe_skill(root: Path, round_: int) -> None:
-    """Change one skill's description (a different text each round): its SKILL.md and the line
-    of each agent that lists it change."""
-    import yaml
-
-    path = next((root / "registries" / "skills").glob(f"*/{SKILL}"))
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    data["metadata"]["description"] = f"Changed in round {round_}. Use when benchmarking it."
-    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    """Change one skill's description (a different text each round, 50-400 characters with a
+    trigger phrase: no check warns about it): its SKILL.md and the line of each agent that lists
+    it change."""
+    text = f"Generated skill, changed in round {round_}. Use when benchmarking the sync."
+    _edit_skill(root, lambda d: d["metadata"].update(description=text))
 
 
 def _save_unchanged(root: Path) -> None:
@@ -276,8 +280,10 @@ def _round(
     time.sleep(0.2)  # the write's racy window (docs/caches.md) passes, as between two saves
     _describe_skill(root, round_)
     out = step("one-skill-description sync", [exe, "sync"])
-    if json.loads(out)["written"] < 3:  # its SKILL.md, each agent listing it, and the lock
-        raise SystemExit(f"one-skill-description sync wrote {json.loads(out)['written']} files")
+    answer = json.loads(out)  # its SKILL.md, each agent listing it, and the lock; no warning
+    if answer["written"] < 3 or answer["warnings"]:
+        raise SystemExit(f"one-skill-description sync: {answer['written']} files written, "
+                         f"{answer['warnings']} warnings")  # fmt: skip
     time.sleep(0.2)
     _save_unchanged(root)
     before = _mtimes(root)

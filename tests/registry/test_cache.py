@@ -971,6 +971,17 @@ def test_an_entry_stored_in_its_change_s_tick_is_not_kept_when_replaced(proj: Pa
     assert _replaced(proj) == {}
 
 
+def _with_a_replaced_entry(proj: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """An agent edited once its entry settled, then loaded: its old entry is the replaced one."""
+    monkeypatch.setattr(cache, "RACY_NS", 0)
+    monkeypatch.setattr(cache, "FINE_RACY_NS", 0)
+    rel = "registries/agents/example-agent.yaml"
+    load(proj)
+    _settled_edit(proj, rel, "description: ", "description: Edited, ")
+    load(proj)
+    return rel
+
+
 @pytest.mark.parametrize(
     "damage",
     [lambda e: e.pop(), lambda e: e.__setitem__(0, "big"), lambda e: "not an entry"],
@@ -979,12 +990,7 @@ def test_an_entry_stored_in_its_change_s_tick_is_not_kept_when_replaced(proj: Pa
 def test_a_malformed_replaced_entry_is_dropped(
     proj: Path, monkeypatch: pytest.MonkeyPatch, damage: Any
 ) -> None:
-    monkeypatch.setattr(cache, "RACY_NS", 0)
-    monkeypatch.setattr(cache, "FINE_RACY_NS", 0)
-    rel = "registries/agents/example-agent.yaml"
-    load(proj)
-    _settled_edit(proj, rel, "description: ", "description: Edited, ")
-    load(proj)
+    rel = _with_a_replaced_entry(proj, monkeypatch)
     shard = proj / cache.shard_path(cache.shard_of(rel))
     data = json.loads(shard.read_text())
     entry = data["replaced"][rel]
@@ -1022,3 +1028,19 @@ def test_no_more_than_a_few_replaced_entries_are_kept(
     _settled_edit(proj, first, "description: ", "description: Y, ")
     load(proj)
     assert len(_replaced(proj)) == 2 and first in _replaced(proj)  # its own is renewed
+
+
+def test_a_replaced_entry_without_its_file_s_entry_or_in_another_shard_is_dropped(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rel = _with_a_replaced_entry(proj, monkeypatch)
+    shard = cache.shard_of(rel)
+    other = next(n for n in range(cache.SHARDS) if n != shard)
+    entry = _replaced(proj)[rel]
+    for n, replaced in ((shard, {"registries/agents/gone.yaml": entry}), (other, {rel: entry})):
+        path = proj / cache.shard_path(n)
+        data = json.loads(path.read_text())
+        data["replaced"] = replaced
+        path.write_text(json.dumps(data))
+        read = cache.ParseCache(proj, {n})
+        assert read.replaced == {} and read.dirty == {n}

@@ -150,7 +150,7 @@ def _same_as_cold(root: Path, where: Path) -> Any:
     mine = _kept(root, begun)
     if mine is not None:
         cold = _kept(where / "cold", 0)
-        assert cold is not None and _own_dropped(*mine, mine[1]) == _own_dropped(*cold, mine[1])
+        assert cold is not None and _own_dropped(mine[0], mine[1]) == _own_dropped(cold[0], mine[1])
     check = _outcome(lambda: noop.sync_result(root, "check"))
     assert check == _outcome(lambda: sync(root, mode="check", registry=load(root)).to_dict())
     found = [(f.file, f.line, f.code, f.message) for f in noop.validate_report(root).findings]
@@ -170,7 +170,7 @@ def _kept(root: Path, begun: int) -> tuple[dict[str, Any], set[str]] | None:
     return None if kept is None else (kept, set(record["delta"].get("edited", [])))
 
 
-def _own_dropped(kept: dict[str, Any], _edited: set[str], drop: set[str]) -> dict[str, Any]:
+def _own_dropped(kept: dict[str, Any], drop: set[str]) -> dict[str, Any]:
     """`kept` without the own fields of the agents in `drop` (read from the file each time)."""
     own = set(kept["own"])
     agents = {rel: [path, {k: v for k, v in context.items() if rel not in drop or k not in own}]
@@ -252,6 +252,20 @@ def test_another_command_s_load_between_the_edit_and_the_sync_leaves_it_the_delt
         load(proj)
     else:  # a full run that records nothing: something would change
         assert noop.sync_result(proj, "check")["ok"] is False
+    taken = Taken(monkeypatch)
+    _same_as_cold(proj, tmp_path)
+    assert taken.runs == [True]
+
+
+def test_the_shortcut_s_load_keeps_the_replaced_entries_of_the_files_it_loads_later(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An agent and a skill whose entries share a shard, both edited and validated: loading the
+    skill first keeps the agent's replaced entry (the record names it) for the second load."""
+    assert parse_cache.shard_of(OTHER) == parse_cache.shard_of(SKILL)
+    _set(proj, OTHER, lambda d: d.update(prompt="Beside a skill.\n"))
+    _set(proj, SKILL, _section(1, "1. Beside an agent.\n"))
+    noop.validate_report(proj)
     taken = Taken(monkeypatch)
     _same_as_cold(proj, tmp_path)
     assert taken.runs == [True]

@@ -21,7 +21,7 @@ import os
 import stat
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -50,6 +50,13 @@ MAX_REPLACED = 64
 #: which replaced entries a cache keeps: all (True), none, or those a test of (path, identity)
 #: accepts
 Keep = bool | Callable[[str, list[int]], bool]
+
+
+def named_by(files: Mapping[str, Any]) -> Keep:
+    """Keep the replaced entries whose identity `files` (path -> identity: a run's record)
+    names: those a later run compares with what that record read."""
+    return lambda rel, ident: files.get(rel) == ident
+
 
 #: where a replayed op may put things on the Registry (a hostile cache cannot reach elsewhere)
 PLACE_TARGETS = frozenset(

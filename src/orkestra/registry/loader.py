@@ -6,7 +6,7 @@ import functools
 import os
 import stat
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -743,9 +743,10 @@ def entry_file(root: Path, rel: str, was: Any = None) -> tuple[Registry, Any, An
 
 
 def entry_files(
-    root: Path, rels: list[str], was: dict[str, Any] | None = None
+    root: Path, rels: list[str], was: Mapping[str, Any] | None = None
 ) -> dict[str, tuple[Registry, Any, Any]]:
-    """`entry_file` of each of `rels` (with `was`: path -> identity), in that order, each shard
+    """`entry_file` of each of `rels` (with `was`: path -> identity, a run's record, whose
+    replaced entries the cache keeps, those of other files too), in that order, each shard
     they use read once."""
     handlers: list[tuple[str, Any]] = []
     for rel in rels:
@@ -755,11 +756,10 @@ def entry_files(
         if not (agent or skill):
             raise ValueError(f"not an agent's or a core skill's file: {rel}")
         handlers.append((rel, parts[2] if skill else None))
-    named = {} if was is None else was  # a replaced entry is kept for those identities alone
     cache = parse_cache.ParseCache(
         root,
         {parse_cache.shard_of(rel) for rel in rels},
-        keep_replaced=True if was is None else (lambda rel, ident: named.get(rel) == ident),
+        keep_replaced=True if was is None else parse_cache.named_by(was),
     )
     out: dict[str, tuple[Registry, Any, Any]] = {}
     for rel, tier in handlers:

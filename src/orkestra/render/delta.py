@@ -136,8 +136,9 @@ def own_file(rel: str) -> bool:
 
 
 def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
-    """Plain `sync` after an edit to agents' own fields, as the full sync answers it; None when
-    the full sync must run (see the module's rules)."""
+    """Plain `sync` after an edit to agents' own fields or core skills' own text or
+    descriptions, as the full sync answers it; None when the full sync must run (see the
+    module's rules)."""
     from orkestra.render import manifest, noop, pending, writer
     from orkestra.render.environment import Templates
     from orkestra.render.plan import Output
@@ -179,7 +180,7 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
     if rendered is None:
         return None
     made, contexts = rendered
-    edited = {rel for rel in files if rel in agents}
+    changed_agents = {rel for rel in files if rel in agents}
     entries = dict(before)  # the lock to write: each rendered output's new hash
     outputs: list[Output] = []
     for out in made:
@@ -191,7 +192,7 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
         entries[out.path] = manifest.Entry("claude", manifest.digest(out.data))
         outputs.append(out)
     if not outputs:  # the full sync's no-op: its answer, recorded with the stats of now
-        new = _new_stamp(root, stamp, kept, contexts, edited)
+        new = _new_stamp(root, stamp, kept, contexts, changed_agents)
         if new is not None:
             noop.save_delta(root, record, start, now, {}, set(result["unchanged"]), findings, new)
         return {**result, "mode": "write"}
@@ -208,7 +209,7 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
     count = writer.apply(root, plan)
     data = {**result, "mode": "write", "written": count, "created": [], "updated": written,
             "deleted": [], "unchanged": unchanged, "conflicts": []}  # fmt: skip
-    new = _new_stamp(root, stamp, kept, contexts, edited)
+    new = _new_stamp(root, stamp, kept, contexts, changed_agents)
     if new is not None:  # else the record is the last one: the next run finds the writes
         rendered_paths = set(result["unchanged"])
         noop.save_delta(root, record, start, now, plan.outputs, rendered_paths, findings, new)
@@ -237,9 +238,9 @@ def _render(
     agents: dict[str, Any] = kept["agents"]
     skills: dict[str, Any] = kept["skills"]
     made: list[Output] = []
-    was = record["files"].get  # each file's identity as recorded
+    was = record["files"]  # each file's identity as recorded (the cache keeps those entries)
     skill_files = [rel for rel in files if rel in skills]
-    loaded = entry_files(root, skill_files, {rel: was(rel) for rel in skill_files})
+    loaded = entry_files(root, skill_files, was)
     lines: dict[str, str] = {}  # each edited skill's line in its agents' lists, as it reads now
     for rel in skill_files:
         path, name = skills[rel]
@@ -253,8 +254,7 @@ def _render(
     if contexts is None or len(contexts) > MAX_LISTING:
         return None
     listed = sorted({*(r for r in files if r in agents), *contexts})
-    load = [rel for rel in listed if rel in files or rel in stale]
-    loaded = entry_files(root, load, {rel: was(rel) for rel in load})
+    loaded = entry_files(root, [rel for rel in listed if rel in files or rel in stale], was)
     for rel in listed:
         path, context = agents[rel]
         context = contexts.get(rel, context)
@@ -263,7 +263,7 @@ def _render(
             made.append(Output(path, text.encode("utf-8")))
             continue
         found = (loaded[rel], _stats(record, now, rel))
-        own = _render_agent(templates, path, context, kept, found, rel in files)
+        own = _render_agent(templates, path, context, kept, found)
         if own is None:
             return None
         made.append(own)
@@ -450,12 +450,10 @@ def _render_agent(
     context: dict[str, Any],
     kept: dict[str, Any],
     found: _Found,
-    edited: bool,
 ) -> Output | None:
     """An agent file's output at `path`, rendered from its kept `context` with its own fields
-    as the file holds them now (`found`); None when anything else about it changed, or, when
-    it was `edited`, its own fields raise a finding (those of an agent not edited are the
-    recorded ones)."""
+    as the file holds them now (`found`); None when anything else about it changed, or its own
+    fields raise a finding."""
     from orkestra.registry.validate import own_findings
     from orkestra.render.plan import Output
     from orkestra.render.targets.claude import own_context
@@ -465,7 +463,7 @@ def _render_agent(
     if reg is None or list(reg.agents) != [context.get("name")]:  # the agent kept, by its name
         return None
     (agent,) = reg.agents.values()
-    if edited and own_findings(agent, reg.loc("agent", agent.name)):
+    if own_findings(agent, reg.loc("agent", agent.name)):
         return None
     values = {**context, **own_context(agent)}
     text = templates.render(kept["template"], values)

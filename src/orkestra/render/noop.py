@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 from orkestra.core import forking, gcpause, jsonio
 from orkestra.core.errors import InputError, OrkestraError
-from orkestra.registry.cache import FINE_RACY_NS, RACY_NS, identity, same_bytes
+from orkestra.registry.cache import FINE_RACY_NS, RACY_NS, Keep, identity, named_by, same_bytes
 
 if TYPE_CHECKING:
     from orkestra.registry.findings import Report
@@ -815,7 +815,7 @@ def recorded_findings(
     if other is None or other["key"] != data["key"]:
         return None
     if other["start"] != data["start"] and not (
-        now is not None and not other["expected"] and _still(root, other["files"], now)
+        now is not None and _still(root, other["files"], now)
     ):
         return None
     found = other["result"]
@@ -847,13 +847,14 @@ def save_delta(
     written: Mapping[str, Output],
     rendered: set[str],
     findings: list[Any],
-    stamp: dict[str, str],
+    stamp: dict[str, Any],
 ) -> None:
     """Record a `render.delta` sync as `save` records a full one: the record it started from
     (`data`) with the identities `now` (taken as it began), those of the files it wrote (and the
     folders on their way) as the write left them, checked by content until they settle; its
-    answer is the recorded one (nothing to change), `findings` `validate`'s (unchanged), and
-    the kept contexts those named by `stamp`.
+    answer is the recorded one (nothing to change), `findings` `validate`'s (those recorded
+    with it, or by a `validate` run since: unchanged by the edit), and the kept contexts those
+    named by `stamp`.
     Nothing is recorded when the key changed meanwhile or a file changed too close to the
     run."""
     if not all(_usable(root, run) for run in ("sync", "validate")) or key(root) != data["key"]:
@@ -889,7 +890,8 @@ def _expected(
     the write added). None when anything else changed during the run or just before it, or one
     of those changed after the write (its identity is not its `marks` one: the validation after
     the write may have read something else, even if it is back to the same bytes or names
-    now). A folder written into may hold the `rendered` outputs (default: `written`)."""
+    now). A folder written into may hold the `rendered` outputs (default: `written`), and
+    folders on the way to them (a skill's resources beside the SKILL.md a run rewrote)."""
     from orkestra.registry.render_lock import digest
 
     ways = _ways(written)
@@ -1091,12 +1093,11 @@ def _sync_result(root: Path, mode: Mode) -> dict[str, Any]:
     return data
 
 
-def _named_by(record: dict[str, Any] | None) -> Callable[[str, list[int]], bool]:
-    """Whether a parse cache entry is for the identity sync's `record` names (None: no record):
-    the replaced entries a full run keeps (that record stays when a sync records nothing, and
-    the shortcut and the same-bytes check compare with what it names; any other is of no use)."""
-    files: dict[str, Any] = {} if record is None else record["files"]
-    return lambda rel, ident: files.get(rel) == ident
+def _named_by(record: dict[str, Any] | None) -> Keep:
+    """The replaced parse cache entries a full run keeps: those sync's `record` names (None: no
+    record). That record stays when a sync records nothing, and the shortcut and the same-bytes
+    check compare with what it names; any other is of no use."""
+    return named_by({} if record is None else record["files"])
 
 
 def _singles(root: Path, reg: Registry, data: dict[str, Any], plan: RenderPlan) -> list[str]:
