@@ -59,3 +59,19 @@ def test_yaml_flow_reads_back_as_the_same_list(style: str) -> None:
 def test_yaml_flow_writes_plain_items_as_yaml_plain_does() -> None:
     assert yaml_flow(["code-review", "yes"]) == '[code-review, "yes"]'
     assert yaml_flow(["code-review"], "str") == '["code-review"]'
+
+
+def test_exactly_the_characters_yaml_refuses_or_breaks_lines_on_are_escaped() -> None:
+    """YAML 1.1's printable set, less its line breaks U+0085, U+2028 and U+2029, passes as it
+    is; every other code point is escaped (each one checked)."""
+    from orkestra.render.text import _YAML_UNSAFE
+
+    ranges = ((0x20, 0x7E), (0xA0, 0xD7FF), (0xE000, 0xFFFD), (0x10000, 0x10FFFF))
+    allowed = {0x9, 0xA, 0xD}
+
+    def plain(code: int) -> bool:
+        inside = code in allowed or any(lo <= code <= hi for lo, hi in ranges)
+        return inside and code not in (0x85, 0x2028, 0x2029)
+
+    found = {c for c in range(0x110000) if _YAML_UNSAFE.search(chr(c)) is not None}
+    assert found == {c for c in range(0x110000) if not plain(c)}
