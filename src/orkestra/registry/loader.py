@@ -732,14 +732,13 @@ def load(
     return loader.reg
 
 
-def entry_file(root: Path, rel: str, was: Any = None) -> tuple[Registry, Any, Any]:
+def entry_file(root: Path, rel: str) -> tuple[Registry, Any, Any]:
     """One agent file (`registries/agents/<name>.yaml`) or core skill file
     (`registries/skills/<tier>/<name>.yaml`) loaded as `load` loads it, through its parse cache
     shard alone: (the registry it makes on its own: its agent or skill, where it is, its load
-    findings; the file's cache entry before, for identity `was` when given (the current one or
-    the one it replaced); after). An entry is `[size, mtime_ns, ctime_ns, inode, device, seen,
-    sha256, data, ops]` (`registry.cache`); None when there is none."""
-    return entry_files(root, [rel], {rel: was} if was is not None else None)[rel]
+    findings; the file's cache entry before; after). An entry is `[size, mtime_ns, ctime_ns,
+    inode, device, seen, sha256, data, ops]` (`registry.cache`); None when there is none."""
+    return entry_files(root, [rel])[rel]
 
 
 def entry_files(

@@ -54,7 +54,7 @@ import json
 import marshal
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeGuard
 
@@ -154,7 +154,8 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
         return None
     changed, now = found
     kept = _contexts(root, stamp["sha256"])
-    if kept is None or not all(rel in kept["agents"] for rel in stamp.get("edited", [])):
+    stale = set(stamp.get("edited", []))  # agents whose kept own fields an edit left behind
+    if kept is None or not stale <= kept["agents"].keys():
         return None
     agents: dict[str, Any] = kept["agents"]
     skills: dict[str, Any] = kept["skills"]
@@ -174,13 +175,22 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
     before, servers = lock
     templates = Templates(root)
     try:  # a template error: the full sync reports it (after validating everything first)
-        rendered = _render(root, templates, record, now, kept, files, set(stamp.get("edited", [])))
+        rendered = _render(root, templates, record["files"], now, kept, files, stale)
     except OrkestraError:
         return None
     if rendered is None:
         return None
     made, contexts = rendered
-    changed_agents = {rel for rel in files if rel in agents}
+
+    def save(written: Mapping[str, Output]) -> None:
+        """Record the run (its contexts written first, when a skill line changed), unless
+        they cannot be written: then the last record stays, and the next run finds the
+        writes."""
+        new = _new_stamp(root, stamp, kept, contexts, {rel for rel in files if rel in agents})
+        if new is not None:
+            rendered_paths = set(result["unchanged"])
+            noop.save_delta(root, record, start, now, written, rendered_paths, findings, new)
+
     entries = dict(before)  # the lock to write: each rendered output's new hash
     outputs: list[Output] = []
     for out in made:
@@ -192,9 +202,7 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
         entries[out.path] = manifest.Entry("claude", manifest.digest(out.data))
         outputs.append(out)
     if not outputs:  # the full sync's no-op: its answer, recorded with the stats of now
-        new = _new_stamp(root, stamp, kept, contexts, changed_agents)
-        if new is not None:
-            noop.save_delta(root, record, start, now, {}, set(result["unchanged"]), findings, new)
+        save({})
         return {**result, "mode": "write"}
     written = sorted([*(o.path for o in outputs), manifest.LOCK_PATH])
     unchanged = [p for p in result["unchanged"] if p not in written]
@@ -209,17 +217,14 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
     count = writer.apply(root, plan)
     data = {**result, "mode": "write", "written": count, "created": [], "updated": written,
             "deleted": [], "unchanged": unchanged, "conflicts": []}  # fmt: skip
-    new = _new_stamp(root, stamp, kept, contexts, changed_agents)
-    if new is not None:  # else the record is the last one: the next run finds the writes
-        rendered_paths = set(result["unchanged"])
-        noop.save_delta(root, record, start, now, plan.outputs, rendered_paths, findings, new)
+    save(plan.outputs)
     return data
 
 
 def _render(
     root: Path,
     templates: Templates,
-    record: dict[str, Any],
+    was: dict[str, Any],
     now: dict[str, Any],
     kept: dict[str, Any],
     files: list[str],
@@ -228,7 +233,9 @@ def _render(
     """The outputs of the edited `files` (each skill's SKILL.md and each agent's file), and of
     the agents that list an edited skill whose description changed; with the kept context of
     each agent whose skill list now reads otherwise (rel -> context). None when anything about
-    them is not as the module's rules need. An agent rendered for its list alone is loaded only
+    them is not as the module's rules need (`was`, `now`: each file's identity as recorded, the
+    parse cache keeping those entries, and as stat'ed now). An agent rendered for its list alone
+    is loaded only
     when it is one whose own fields a run since the contexts were kept changed (`stale`); the
     others' are the kept ones, their files the version they were kept from."""
     from orkestra.registry.loader import entry_files
@@ -238,13 +245,12 @@ def _render(
     agents: dict[str, Any] = kept["agents"]
     skills: dict[str, Any] = kept["skills"]
     made: list[Output] = []
-    was = record["files"]  # each file's identity as recorded (the cache keeps those entries)
     skill_files = [rel for rel in files if rel in skills]
     loaded = entry_files(root, skill_files, was)
     lines: dict[str, str] = {}  # each edited skill's line in its agents' lists, as it reads now
     for rel in skill_files:
         path, name = skills[rel]
-        found = (loaded[rel], _stats(record, now, rel))
+        found = (loaded[rel], (was.get(rel), now.get(rel)))
         done = _render_skill(templates, path, name, kept, found)
         if done is None:
             return None
@@ -262,17 +268,12 @@ def _render(
             text = templates.render(kept["template"], context)
             made.append(Output(path, text.encode("utf-8")))
             continue
-        found = (loaded[rel], _stats(record, now, rel))
+        found = (loaded[rel], (was.get(rel), now.get(rel)))
         own = _render_agent(templates, path, context, kept, found)
         if own is None:
             return None
         made.append(own)
     return made, contexts
-
-
-def _stats(record: dict[str, Any], now: dict[str, Any], rel: str) -> tuple[Any, Any]:
-    """(`rel`'s identity as recorded, as stat'ed now)."""
-    return record["files"].get(rel), now.get(rel)
 
 
 def _listing(agents: dict[str, Any], lines: dict[str, str]) -> dict[str, dict[str, Any]] | None:

@@ -362,8 +362,7 @@ def snapshot(
     for rel in files:  # string joins: this runs once per rendered file
         if rel in out:  # a file the walk just stat'ed (read by the run, inside a walked folder)
             continue
-        full = rel if rel.startswith(os.sep) else prefix + rel
-        out[rel] = _folder(full) if rel.endswith("/") else _identity(full, links=True)
+        out[rel] = _single(prefix, rel)
     out["./"] = _folder(str(root))  # its owner and mode: git's and the writer's checks
     for rel in (*folders, *files):  # a folder on the way swapped for a symlink keeps the stats
         if rel.startswith(os.sep):
@@ -376,6 +375,14 @@ def snapshot(
             out[way] = _folder(prefix + rel[:cut])
             cut = rel.rfind("/", 0, cut)
     return out
+
+
+def _single(prefix: str, rel: str) -> list[int] | None:
+    """The identity of `rel` (relative to the project, whose path `prefix` ends with a
+    separator, or absolute): a folder's (`rel/`) as `_folder` (a symlink there is unfit, as on
+    the way to a file), a file's as `_identity`, links followed."""
+    full = rel if rel.startswith(os.sep) else prefix + rel
+    return _folder(full.rstrip("/")) if rel.endswith("/") else _identity(full, links=True)
 
 
 def _folder(path: str) -> list[int] | None:
@@ -826,12 +833,12 @@ def _still(root: Path, files: dict[str, Any], now: dict[str, Any]) -> bool:
     """Every path of `files` has its identity there now: as in `now` (a snapshot of another
     record's paths), or, for one it lacks (a folder on the way, named otherwise there), as
     stat'ed here."""
+    prefix = f"{root}{os.sep}"
     for rel, ident in files.items():
         have = now.get(rel, _ABSENT)
         if have is _ABSENT:
-            full = rel if rel.startswith(os.sep) else f"{root}{os.sep}{rel}"
             try:
-                have = _folder(full.rstrip("/")) if rel.endswith("/") else _identity(full, True)
+                have = _single(prefix, rel)
             except Unfit:
                 return False
         if have != ident:
