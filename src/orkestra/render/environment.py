@@ -80,6 +80,9 @@ class Templates:
         #: the context of each agent render of the claude target, by output path, when a caller
         #: keeps them (`render.delta`)
         self.kept: dict[str, dict[str, Any]] | None = None
+        #: what the targets of one render share (each agent composed once for all of them),
+        #: set by `render.sync.render_outputs` for the length of that render only
+        self.shared: dict[str, Any] | None = None
 
     def get(self, name: str) -> jinja2.Template:
         template = self._cache.get(name)

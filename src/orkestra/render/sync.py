@@ -135,15 +135,19 @@ def render_outputs(reg: Registry, targets: list[str], templates: Templates) -> l
     """Every output of the chosen targets; two outputs for one path is an error."""
     available = _targets()
     seen: dict[str, Output] = {}
-    for name in targets:
-        for out in _tagged(available[name](reg, templates), name):
-            if out.path in seen:
-                raise InputError(
-                    f"two rendered files want the path '{out.path}' "
-                    f"(targets {seen[out.path].target} and {name}); rename one source",
-                    file=out.path,
-                )
-            seen[out.path] = out
+    templates.shared = {}  # the targets compose each agent once between them (`Composer`)
+    try:
+        for name in targets:
+            for out in _tagged(available[name](reg, templates), name):
+                if out.path in seen:
+                    raise InputError(
+                        f"two rendered files want the path '{out.path}' "
+                        f"(targets {seen[out.path].target} and {name}); rename one source",
+                        file=out.path,
+                    )
+                seen[out.path] = out
+    finally:
+        templates.shared = None
     if manifest.LOCK_PATH in seen:
         raise InputError(
             f"a rendered file wants the render lock's path '{manifest.LOCK_PATH}'; rename it",

@@ -63,6 +63,47 @@ def test_each_target_alone_is_idempotent_and_check_clean(clients: Path, target: 
     assert not sync(clients, mode="check").ok
 
 
+def test_the_targets_of_one_render_compose_each_agent_once(
+    clients: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from orkestra.render import sync as sync_module
+    from orkestra.render.environment import Templates
+    from orkestra.render.targets import claude
+
+    reg = load(clients)
+    alone = {
+        out.path: out.data
+        for target in ALL
+        for out in sync_module.render_outputs(reg, [target], Templates(clients))
+    }
+    made: list[str] = []
+    composed = claude.agent_context
+    monkeypatch.setattr(claude, "agent_context", lambda a, s: made.append(a.name) or composed(a, s))
+    prompts: list[str] = []
+    render = Templates.render
+    monkeypatch.setattr(
+        Templates,
+        "render",
+        lambda self, name, context, **kw: (
+            (prompts.append(name) if name.startswith("shared/") else None)
+            or render(self, name, context, **kw)
+        ),
+    )
+    templates = Templates(clients)
+    together = {o.path: o.data for o in sync_module.render_outputs(reg, ALL, templates)}
+    assert together == alone  # byte for byte what each target renders on its own
+    assert sorted(made) == sorted(set(made)) and set(made) == set(reg.agents)
+    # one composed prompt per agent for the four targets that write it; the instruction block
+    # once with markers (AGENTS.md, Copilot's file) and once without (Cursor's rule)
+    assert sorted(prompts) == sorted(
+        ["shared/instructions.md.j2"] * 2 + ["shared/prompt.md.j2"] * len(reg.agents)
+    )
+    assert templates.shared is None  # nothing is shared with the next render
+    made.clear()
+    sync_module.render_outputs(reg, ["codex", "gemini"], templates)
+    assert sorted(made) == sorted(reg.agents)  # a new render composes again
+
+
 def test_full_sync_twice_writes_nothing_and_check_is_clean(clients: Path) -> None:
     sync(clients)
     assert sync(clients).written == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -53,12 +53,12 @@ _SAFE_KEY = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234
 
 def render(reg: Registry, templates: Templates) -> Iterator[Output]:
     """Every output of the Claude Code target, in a stable order."""
-    index = SkillIndex(reg)
-    context = _Shared(reg, index, templates)
+    context = _Shared.of(reg, templates)
+    index = context.index
     for agent in sorted(reg.agents.values(), key=lambda a: a.name):
         if not agent.rendered_for(NAME):
             continue  # its `clients` leave Claude Code out
-        values = agent_context(agent, context)
+        values = context.context(agent)
         path = f"{AGENTS}/{agent.name}.md"
         if templates.kept is not None:  # `render.delta` renders this agent again on its own
             templates.kept[path] = values
@@ -75,13 +75,19 @@ def render(reg: Registry, templates: Templates) -> Iterator[Output]:
 
 
 class _Shared:
-    """Per-registry lookups reused by every agent."""
+    """Per-registry lookups reused by every agent, and by every target of one render: each
+    agent's context is made once (`context`), as is the composed prompt and the instruction
+    block of the other targets (`targets.shared.Composer`)."""
 
     def __init__(self, reg: Registry, index: SkillIndex, templates: Templates) -> None:
         self.reg = reg
         self.index = index
         self.templates = templates
         self._skill_lines: dict[str, str] = {}
+        #: agent name -> (the agent, its context); the agent object is checked on use
+        self._contexts: dict[str, tuple[Agent, dict[str, Any]]] = {}
+        #: the texts made of one context or one registry: (name, context id) -> (context, text)
+        self.texts: dict[tuple[str, int], tuple[Any, str]] = {}
         self.values = [{"name": v.name, "statement": v.statement} for v in reg.values]
         self.truths: dict[str, list[dict[str, str]]] = {}
         for file, truth_registry in sorted(reg.truth_files.items()):
@@ -89,6 +95,32 @@ class _Shared:
             entry = {"path": meta.render.output, "title": meta.title}
             for key in {meta.owner, Path(file).stem}:
                 self.truths.setdefault(key, []).append(entry)
+
+    @classmethod
+    def of(cls, reg: Registry, templates: Templates) -> _Shared:
+        """The lookups of `reg`: those the targets of the current render share
+        (`Templates.shared`, set by `render.sync.render_outputs`), else new ones."""
+        memo = templates.shared
+        found = None if memo is None else memo.get(NAME)
+        if not isinstance(found, cls) or found.reg is not reg:
+            found = cls(reg, SkillIndex(reg), templates)
+            if memo is not None:
+                memo[NAME] = found
+        return found
+
+    def context(self, agent: Agent) -> dict[str, Any]:
+        """`agent_context(agent)`, made once per agent (never changed by its users)."""
+        item = self._contexts.get(agent.name)
+        if item is None or item[0] is not agent:
+            item = self._contexts[agent.name] = (agent, agent_context(agent, self))
+        return item[1]
+
+    def text(self, name: str, context: Any, make: Callable[[], str]) -> str:
+        """`make()`, the text `name` made of `context` (this very object), made once."""
+        item = self.texts.get((name, id(context)))
+        if item is None or item[0] is not context:
+            item = self.texts[(name, id(context))] = (context, make())  # keeps `context` alive
+        return item[1]
 
     def skill_line(self, name: str) -> str:
         """One skill's line in an agent's skill list, rendered once per skill."""

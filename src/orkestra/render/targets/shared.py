@@ -15,7 +15,6 @@ from orkestra.registry.models import Agent
 from orkestra.registry.registry import Registry
 from orkestra.render.environment import Templates
 from orkestra.render.plan import Output
-from orkestra.render.resolve import SkillIndex
 from orkestra.render.text import frontmatter_lines
 
 BEGIN, END = render_lock.BEGIN, render_lock.END
@@ -29,8 +28,8 @@ class Composer:
 
         self.reg = reg
         self.templates = templates
-        self.index = SkillIndex(reg)
-        self._shared = claude._Shared(reg, self.index, templates)
+        self._shared = claude._Shared.of(reg, templates)  # shared by the targets of one render
+        self.index = self._shared.index
 
     def agents(self, target: str) -> list[Agent]:
         """The agents rendered for `target`, by name."""
@@ -39,16 +38,20 @@ class Composer:
 
     def context(self, agent: Agent) -> dict[str, Any]:
         """The Claude target's template variables of `agent` (tools, skills, composition)."""
-        from orkestra.render.targets import claude
-
-        return claude.agent_context(agent, self._shared)
+        return self._shared.context(agent)
 
     def prompt(self, context: dict[str, Any]) -> str:
         """The composed prompt (identities … instructions) without frontmatter."""
-        return self.templates.render("shared/prompt.md.j2", context, part=True)
+        name = "shared/prompt.md.j2"
+        return self._shared.text(
+            name, context, lambda: self.templates.render(name, context, part=True)
+        )
 
     def instructions(self, *, markers: bool) -> str:
         """The instruction block: values, ground truths, agents and skills rosters."""
+        return self._shared.text(f"instructions/{markers}", None, lambda: self._block(markers))
+
+    def _block(self, markers: bool) -> str:
         reg = self.reg
         truths: dict[str, str] = {}
         for truth_registry in reg.truth_files.values():
