@@ -100,7 +100,8 @@ def main() -> None:
         parse: list[float] = []
         for run in range(args.runs):
             parse.append(_time([sys.executable, "-c", PARSE, str(root)], root))
-            for version, env in versions.items():
+            order = list(versions.items())
+            for version, env in order if run % 2 == 0 else order[::-1]:  # alternating
                 folder = base / f"{version.replace(' ', '-')}-{run}"
                 for step, seconds in zip(STEPS, _steps(root, folder, env, run), strict=True):
                     times[version][step].append(seconds)
