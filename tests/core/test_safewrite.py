@@ -562,3 +562,26 @@ def test_stale_temporary_files_are_looked_for_only_in_folders_that_are_there(
     folders = ["a", "gone", "gone/x", "gone/x/y"]
     assert safewrite.stale_temps(tmp_path, folders, guard=guard) == ["a/" + dead.name]
     assert listed == ["a"]
+
+
+def test_stale_temps_names_the_folders_it_listed_that_held_no_temporary_file(
+    tmp_path: Path,
+) -> None:
+    """`clean` receives a folder listed with no temporary file in it, whoever's: not one holding
+    a live writer's file (not stale), a dead one's, or a folder named like one; nor a folder not
+    there, nor one reached through a symlink (never listed)."""
+    for name in ("empty", "user", "live", "dead", "dirlike", "real"):
+        (tmp_path / name).mkdir()
+    (tmp_path / "user" / ".notes.tmp").write_text("x")
+    (tmp_path / "live" / f".f.orkestra-{os.getpid()}-0.tmp").write_text("x")
+    (tmp_path / "dead" / ".f.orkestra-999999999-0.tmp").write_text("x")
+    (tmp_path / "dirlike" / ".d.orkestra-999999999-0.tmp").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    clean: set[str] = set()
+    folders = ["empty", "user", "live", "dead", "dirlike", "link", "gone", ""]
+    stale = safewrite.stale_temps(tmp_path, folders, clean=clean)
+    assert stale == ["dead/.f.orkestra-999999999-0.tmp"]
+    assert clean == {"empty", "user", ""}
+    for folder in ("live", "dead", "dirlike"):  # as `holds_temporary` answers
+        assert safewrite.holds_temporary(str(tmp_path / folder))
+    assert not safewrite.holds_temporary(str(tmp_path / "user"))

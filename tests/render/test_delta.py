@@ -1381,6 +1381,50 @@ def test_a_plan_looks_for_stale_temporary_files_in_the_folders_it_is_given(proj:
     assert given_.deleted == [".claude/agents/.x.md.orkestra-999999-0.tmp"]
 
 
+def test_a_plan_lists_no_folder_a_record_vouches_for_while_its_identity_holds(
+    proj: Path, tmp_path: Path
+) -> None:
+    """A folder whose identity is the one a record gave it when it held no temporary file is
+    not listed (the identity here is forged, over a stale file, to show it is trusted); one
+    whose identity moved, one where a killed sync was writing, and a symlink are."""
+    from orkestra.registry.cache import identity
+    from orkestra.render import manifest, pending, writer
+    from orkestra.render.plan import Output
+
+    old = time.time() - 2 * 86400
+    scanned = {".claude/agents", ".claude/commands"}
+    for folder in sorted(scanned):
+        temp = proj / folder / ".x.md.orkestra-999999-0.tmp"
+        temp.write_bytes(b"")
+        os.utime(temp, (old, old))
+    out = Output(OUTPUT, (proj / OUTPUT).read_bytes())
+    owned = manifest.load(proj)
+
+    def plan(vouched: dict[str, Any]) -> Any:
+        return writer.plan(proj, [out], owned, set(), scanned=scanned, vouched=vouched)
+
+    def now() -> dict[str, Any]:
+        return {f: identity(os.lstat(proj / f)) for f in scanned}
+
+    done = plan(now())
+    assert done.deleted == [] and done.vouched == done.clean == scanned
+    moved = {**now(), ".claude/commands": [0, 0, 0, 0, 0]}
+    done = plan(moved)
+    assert done.deleted == [".claude/commands/.x.md.orkestra-999999-0.tmp"]
+    assert done.vouched == {".claude/agents"} and ".claude/commands" not in done.clean
+    assert plan({}).deleted == sorted(f"{f}/.x.md.orkestra-999999-0.tmp" for f in scanned)
+    pending.record(proj, None, {}, {".claude/agents/x.md": None})  # a killed sync wrote there
+    done = plan(now())
+    assert done.deleted == [".claude/agents/.x.md.orkestra-999999-0.tmp"]
+    assert done.vouched == {".claude/commands"}
+    (proj / pending.PATH).unlink()
+    elsewhere = tmp_path / "elsewhere"
+    (proj / ".claude/commands").rename(elsewhere)
+    (proj / ".claude/commands").symlink_to(elsewhere)
+    done = plan({**now(), ".claude/commands": identity(os.lstat(proj / ".claude/commands"))})
+    assert done.vouched == {".claude/agents"} and ".claude/commands" not in done.clean
+
+
 # --- the rest of its refusals ----------------------------------------------------------------------
 
 

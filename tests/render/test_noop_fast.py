@@ -1698,3 +1698,115 @@ def test_a_read_file_inside_a_walked_folder_is_stat_ed_once(
     now = noop.snapshot(proj, record["folders"], record["singles"])
     assert all(seen.count(f"{proj}/{rel}") == 1 for rel in inside)
     assert now == record["files"] or noop._compare(record, now) == []
+
+
+# --- folders a record vouches for: not listed again by a full sync -------------------------------
+
+
+def _stale_in(root: Path, folder: str, pid: int = 999_999_999) -> Path:
+    """A killed sync's temporary file in `folder`, a day old."""
+    temp = root / folder / f".x.md.orkestra-{pid}-1.tmp"
+    temp.write_text("partial", encoding="utf-8")
+    old = time.time() - 2 * 86400
+    os.utime(temp, (old, old))
+    return temp
+
+
+def test_a_full_sync_lists_only_output_folders_changed_since_the_record_and_records_all(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a recorded sync, a full one (a field edit the shortcut does not serve) lists for
+    stale temporary files only the folders whose identity moved; its record still lists every
+    output folder, so a temporary file left in one later is seen and deleted, as a cold run
+    deletes it."""
+    from orkestra.core import safewrite
+
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    _write_sync(proj)
+    _write_sync(proj)
+    record = noop._record(proj, "sync")
+    assert record is not None
+    outputs = {p.rpartition("/")[0] for p in record["result"]["unchanged"] if p[:8] == ".claude/"}
+    vouched = noop.vouched(record)
+    assert ".claude/commands" in outputs and outputs <= set(vouched)
+    listed: list[set[str]] = []
+    real = safewrite.stale_temps
+
+    def spy(root: Path, folders: Any, **kw: Any) -> list[str]:
+        listed.append(set(folders))
+        return real(root, folders, **kw)
+
+    looked: list[str] = []
+    holds = safewrite.holds_temporary
+    monkeypatch.setattr(safewrite, "stale_temps", spy)
+    monkeypatch.setattr(safewrite, "holds_temporary", lambda f: looked.append(f) or holds(f))
+    _describe_agent(proj)
+    _write_sync(proj)
+    assert listed and not listed[-1] & outputs  # none changed before the plan looked
+    assert not {f[len(str(proj)) + 1 :] for f in looked} & outputs  # nor when recording
+    record = noop._record(proj, "sync")
+    assert record is not None and outputs <= set(record["listed"])
+    temp = _stale_in(proj, ".claude/commands")
+    assert _fast(proj) == _reference(proj)  # `--check` has it to delete, as a cold run
+    listed.clear()
+    _describe_agent(proj)
+    _write_sync(proj)
+    assert listed[-1] & outputs == {".claude/commands"} and not temp.exists()
+    assert _fast(proj) == _reference(proj)
+
+
+def test_a_live_writers_temporary_file_in_a_vouched_folder_is_never_vouched_for(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A temporary file of a live writer appears in a folder the record vouches for: the full
+    sync lists that folder (its identity moved), keeps the file (not stale), and no record
+    vouches for the folder while it is there; once its writer is gone, the next sync deletes
+    it."""
+    import subprocess
+
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    _write_sync(proj)
+    _write_sync(proj)
+    assert ".claude/commands" in noop.vouched(noop._record(proj, "sync"))
+    writer = subprocess.Popen(["sleep", "30"])
+    try:
+        temp = _stale_in(proj, ".claude/commands", writer.pid)
+        recent = time.time() - 10
+        os.utime(temp, (recent, recent))
+        _describe_agent(proj)
+        _write_sync(proj)
+        assert temp.exists()
+        now = parse_cache.identity(os.lstat(temp.parent))  # no record vouches for it as it is
+        assert noop.vouched(noop._record(proj, "sync")).get(".claude/commands") != now
+        assert _fast(proj) == _reference(proj)
+    finally:
+        writer.kill()
+        writer.wait()
+    assert _fast(proj) == _reference(proj)  # stale now: sync --check has it to delete
+    _write_sync(proj)
+    assert not temp.exists() and _fast(proj) == _reference(proj)
+
+
+@pytest.mark.parametrize(
+    ("listed", "files", "expected", "want"),
+    [
+        (None, {"a": [1, 2, 3, 4, 5]}, {}, {}),  # a record made before `listed`
+        ("a", {"a": [1, 2, 3, 4, 5]}, {}, {}),
+        ([1, "a"], {"a": [1, 2, 3, 4, 5]}, {}, {"a": [1, 2, 3, 4, 5]}),
+        (["a", "b"], {"a": [1, 2, 3, 4, 5]}, {}, {"a": [1, 2, 3, 4, 5]}),  # b not stat'ed
+        (["a"], {"a": [1, 2, 3, 4, 5]}, {"a": ["listing", []]}, {}),  # checked by content
+        (["a"], {"a": [1, 2, 3, 4]}, {}, {}),  # a walked folder's: no times
+        (["a"], {"a": [1, 2, 3, 4, 5, -1]}, {}, {}),  # a link
+        (["a"], {"a": [1, 2, True, 4, 5]}, {}, {}),
+        (["a"], {"a": None}, {}, {}),
+        ([["a"]], {"a": [1, 2, 3, 4, 5]}, {}, {}),
+    ],
+)
+def test_only_well_formed_listed_folders_are_vouched_for(
+    listed: Any, files: dict[str, Any], expected: dict[str, Any], want: dict[str, Any]
+) -> None:
+    data: dict[str, Any] = {"files": files, "expected": expected}
+    if listed is not None:
+        data["listed"] = listed
+    assert noop.vouched(data) == want
+    assert noop.vouched(None) == {}

@@ -437,11 +437,16 @@ def clean_stale(root: Path, folders: Iterable[Path | str]) -> list[str]:
 
 
 def stale_temps(
-    root: Path, folders: Iterable[Path | str], *, guard: Guard | None = None
+    root: Path,
+    folders: Iterable[Path | str],
+    *,
+    guard: Guard | None = None,
+    clean: set[str] | None = None,
 ) -> list[str]:
     """Temporary files that killed runs left in `folders` (relative paths, sorted); a temporary
     file of a live process is not stale until it is a day old. `guard` may be one the caller
-    already asked about these folders (a folder it found missing is not looked at again)."""
+    already asked about these folders (a folder it found missing is not looked at again).
+    `clean`, when given, receives each folder listed that held no temporary file at all."""
     found: list[str] = []
     now = time.time()
     guard = guard or Guard(root)
@@ -454,9 +459,11 @@ def stale_temps(
             if not folder and os.path.islink(base):  # noqa: PTH114
                 continue
             with os.scandir(base) as entries:  # listed by path: the no-op record traces it
-                names = _stale_names(entries, now)
+                names, held = _stale_names(entries, now)
         except (OSError, UnsafePathError):
             continue
+        if clean is not None and not held:
+            clean.add(folder)
         found += (f"{folder}/{name}" if folder else name for name in names)
     return sorted(found)
 
@@ -471,15 +478,20 @@ def holds_temporary(folder: str) -> bool:
         return False
 
 
-def _stale_names(entries: Iterable[os.DirEntry[str]], now: float) -> list[str]:
-    names = []
+def _stale_names(entries: Iterable[os.DirEntry[str]], now: float) -> tuple[list[str], bool]:
+    """(the stale temporary files among `entries`, whether any name there is a temporary
+    file's, as `holds_temporary` answers)."""
+    names, held = [], False
     for entry in entries:
         match = TEMP_RE.match(entry.name) if entry.name.startswith(".") else None
-        if match is None or entry.is_dir(follow_symlinks=False):
+        if match is None:
+            continue
+        held = True
+        if entry.is_dir(follow_symlinks=False):
             continue
         if _stale(int(match.group("pid")), entry, now):
             names.append(entry.name)
-    return names
+    return names, held
 
 
 def _folder(roots: tuple[Path, Path], folder: Path | str) -> str:

@@ -640,6 +640,7 @@ def save(
     listings: dict[str, list[str]] | None = None,
     extra: dict[str, Any] | None = None,
     begun: dict[str, Any] | None = None,
+    clean: Collection[str] = (),
 ) -> None:
     """Record each command's result (`results`: run name -> what it answers; a sync also
     answers for `validate`, whose findings it computed from the same load) with what the run
@@ -658,7 +659,11 @@ def save(
     record as it is (`render.delta`'s kept contexts). `begun`: the folder the lock is written
     into, as the write left it (`_lock_folder`; empty when it changed just before the run's
     start or between that and the write, is not the same folder after the write, or is missing
-    or a symlink): a writing run records only if it is still that very folder."""
+    or a symlink): a writing run records only if it is still that very folder. `clean`: the
+    folders the run's plan found holding no temporary file (`RenderPlan.clean`), not listed
+    again here: one given a temporary file since then changed during the run, which `_expected`
+    refuses. The folders listed are recorded as such (`listed`): the next full sync does not
+    list again one whose identity is still the recorded one (`vouched`)."""
     folders, evidence = _folders(reg), _evidence(reg)
     if folders is None or evidence is None or trace.unfit:
         return
@@ -669,7 +674,7 @@ def save(
         return
     read, listed = trace.paths()
     tracked = _git_paths(root) if trace.git_listed else []
-    if tracked is None or _includes(tracked) or _temporaries(root, listed):
+    if tracked is None or _includes(tracked) or _temporaries(root, listed, clean):
         return
     inside = f"{root}{os.sep}"
     tracked = [p[len(inside) :] if p.startswith(inside) else p for p in tracked]
@@ -684,7 +689,9 @@ def save(
     if expected is None:
         return  # changed too close to the run to vouch for: the next full run records
     payload = {"schema": SCHEMA, "key": stamp, "start": start, "folders": folders,
-               "singles": singles, "files": files, "expected": expected, **(extra or {})}  # fmt: skip
+               "singles": singles, "files": files, "expected": expected,
+               "listed": [rel for rel in listed if not rel.startswith(os.sep)],
+               **(extra or {})}  # fmt: skip
     _write(root, payload, {run: results[run] for run in runs})
 
 
@@ -939,13 +946,38 @@ def _leads_to(folder: str, rendered: Iterable[str]) -> bool:
     return any(path.startswith(folder) for path in rendered)
 
 
-def _temporaries(root: Path, listed: list[str]) -> bool:
+def _temporaries(root: Path, listed: list[str], clean: Collection[str] = ()) -> bool:
     """True when a listed folder holds a write's temporary file: sync deletes it once its writer
-    is gone or it is a day old, which no stat of it vouches for."""
+    is gone or it is a day old, which no stat of it vouches for. A folder in `clean` held none
+    when this run's plan looked (listed, or vouched for by the last record) and is not listed
+    again."""
     from orkestra.core.safewrite import holds_temporary
 
     return any(holds_temporary(rel if rel.startswith(os.sep) else f"{root}{os.sep}{rel}")
-               for rel in listed)  # fmt: skip
+               for rel in listed if rel not in clean)  # fmt: skip
+
+
+def vouched(data: dict[str, Any] | None) -> dict[str, list[int]]:
+    """The folders a record (`data`, well formed) found holding no temporary file, each with
+    the identity it recorded (size, times, inode, device: a name added or removed there changes
+    it): those it listed and vouches for by stat (not the ones its run wrote into, which the
+    next run checks by content). {} for a record without them."""
+    if data is None:
+        return {}
+    listed, files, expected = data.get("listed"), data["files"], data["expected"]
+    if not isinstance(listed, list):
+        return {}
+    out: dict[str, list[int]] = {}
+    for rel in listed:
+        ident = files.get(rel) if isinstance(rel, str) else None
+        if (
+            type(ident) is list
+            and len(ident) == 5
+            and all(type(i) is int for i in ident)
+            and rel not in expected
+        ):
+            out[rel] = ident
+    return out
 
 
 def _evidence(reg: Registry) -> list[str] | None:
@@ -1073,7 +1105,9 @@ def _sync_result(root: Path, mode: Mode) -> dict[str, Any]:
         reg = load(root, keep_replaced=_named_by(record))
         known = proven(root, record)  # outputs the plan need not read again
         report = sync(root, mode="dry-run" if mode == "write" else mode, registry=reg,
-                      proven=known, kept=kept)  # fmt: skip
+                      proven=known, kept=kept, vouched=vouched(record))  # fmt: skip
+    # the folders the plan did not list, the last record vouching for them: listed still
+    trace.folders.update(f"{root}{os.sep}{rel}" for rel in report.plan.vouched)
     if mode == "write":  # applied outside the trace: its writes are what `_after_write` vouches
         report.mode = "write"
         if _lock_folder(root) != begun or not _settled_before(begun, start):
@@ -1088,7 +1122,7 @@ def _sync_result(root: Path, mode: Mode) -> dict[str, Any]:
         results: dict[str, Any] = {"sync": data, "validate": _found(report.findings)}
         extra = delta.keep(root, reg, report, kept)
         save(root, results, start, reg, _singles(root, reg, data, report.plan), trace, stamp,
-             extra=extra)  # fmt: skip
+             extra=extra, clean=report.plan.clean)  # fmt: skip
     elif mode == "write":
         after = _after_write(root, reg, report, trace, names)
         if after is not None:
@@ -1096,7 +1130,7 @@ def _sync_result(root: Path, mode: Mode) -> dict[str, Any]:
             singles = _singles(root, reg, results["sync"], report.plan)
             extra = delta.keep(root, reg, report, kept)
             save(root, results, start, reg, singles, trace, stamp, written, marks, listings, extra,
-                 begun)  # fmt: skip
+                 begun, report.plan.clean)  # fmt: skip
     return data
 
 

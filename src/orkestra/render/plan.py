@@ -52,6 +52,11 @@ class RenderPlan:
     #: what each file to write or delete held when it was read (sha256; None: absent), checked
     #: again just before the write: an edit made while sync ran is never overwritten
     expected: dict[str, str | None] = field(default_factory=dict)
+    #: the folders looked at for stale temporary files that held none when the plan was made:
+    #: listed then, or `vouched` for by a record (`render.noop`)
+    clean: set[str] = field(default_factory=set)
+    #: the folders a record vouched for, not listed (their identity still the recorded one)
+    vouched: set[str] = field(default_factory=set)
 
     @property
     def changes(self) -> list[str]:

@@ -211,18 +211,20 @@ def sync(
     proven: Mapping[str, tuple[list[int], str]] | None = None,
     kept: dict[str, dict[str, Any]] | None = None,
     waiting: Callable[[], None] | None = None,
+    vouched: Mapping[str, Any] | None = None,
 ) -> SyncReport:
     """Validate, render, diff and (in write mode) apply. Check/dry-run never write; a write
     holds the project's sync lock throughout (`render.exclusive`; `waiting` is called when it
-    waits for another sync first). `proven`: identities with the sha256 of the bytes they hold
-    (`writer.plan`); `kept` receives the context of each agent render (`render.delta`)."""
+    waits for another sync first). `proven`: identities with the sha256 of the bytes they hold,
+    `vouched`: identities of folders that held no temporary file (`writer.plan`); `kept`
+    receives the context of each agent render (`render.delta`)."""
     root = root.resolve()
     if mode != "write":
-        return _sync(root, mode, target, force, registry, proven, kept)
+        return _sync(root, mode, target, force, registry, proven, kept, vouched)
     from orkestra.render import exclusive
 
     with exclusive.held(root, waiting):
-        return _sync(root, mode, target, force, registry, proven, kept)
+        return _sync(root, mode, target, force, registry, proven, kept, vouched)
 
 
 @gcpause.paused()
@@ -234,6 +236,7 @@ def _sync(
     registry: Registry | None,
     proven: Mapping[str, tuple[list[int], str]] | None,
     kept: dict[str, dict[str, Any]] | None,
+    vouched: Mapping[str, Any] | None = None,
 ) -> SyncReport:
     from orkestra.registry.loader import load
 
@@ -270,7 +273,7 @@ def _sync(
     )
     lock = manifest.dumps(new_owned, servers)
     outputs.append(Output(manifest.LOCK_PATH, lock, target="lock"))
-    plan = writer.plan(root, outputs, owned, pruned, proven=proven)
+    plan = writer.plan(root, outputs, owned, pruned, proven=proven, vouched=vouched)
     plan.lock_after = new_owned
     # after a failure mid-apply, every entry either lock knows stays recorded (removal needs
     # the recorded digest to match, so recording too much never touches a user's entry)

@@ -17,6 +17,7 @@ import os
 import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 from orkestra.core import safewrite
 from orkestra.core.errors import (
@@ -107,13 +108,16 @@ def plan(
     *,
     proven: Mapping[str, tuple[list[int], str]] | None = None,
     scanned: set[str] | None = None,
+    vouched: Mapping[str, Any] | None = None,
 ) -> RenderPlan:
     """Compare `outputs` with the disk. `owned` is the lock (entries inside their roots only);
     only `targets` are pruned. `proven` holds identities (size, mtime_ns, ctime_ns, inode,
     device) with the sha256 their bytes hash to: an output found with its proven identity, whose
     hash `owned` records too and the render gives, is unchanged without being read. Stale
     temporary files are looked for in `scanned` folders (default: those of every output and
-    lock entry) and where a killed sync was writing."""
+    lock entry) and where a killed sync was writing, except in a folder `vouched` gives the
+    identity of, as a record that found no temporary file there left it (`render.noop`), when
+    it still has that identity: no name was added there since."""
     result = RenderPlan()
     result.outputs = {o.path: o for o in outputs}
     result.lock_before = dict(owned)
@@ -189,12 +193,27 @@ def plan(
     if scanned is None:
         every = [*result.outputs, *owned]
         scanned = {p.rpartition("/")[0] for p in every if p != manifest.LOCK_PATH}
-    # and where a killed sync was writing (its sources gone since)
-    folders = {*scanned, *pending.folders(root)}
-    stale = safewrite.stale_temps(root, folders, guard=guard)
+    # and where a killed sync was writing (its sources gone since), always
+    killed = set(pending.folders(root))
+    result.vouched = {f for f in scanned if f not in killed and _vouched(root, f, vouched)}
+    folders = {*scanned, *killed} - result.vouched
+    stale = safewrite.stale_temps(root, folders, guard=guard, clean=result.clean)
+    result.clean |= result.vouched
     result.deleted = sorted([*result.deleted, *stale])
     result.conflicts.sort()
     return result
+
+
+def _vouched(root: Path, folder: str, vouched: Mapping[str, Any] | None) -> bool:
+    """True when `folder` is a folder (not a symlink) with the identity `vouched` gives it."""
+    want = vouched.get(folder) if vouched and folder else None
+    if want is None:
+        return False
+    try:
+        st = os.lstat(f"{root}/{folder}")
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISDIR(st.st_mode) and identity(st) == want
 
 
 def _lstat(full: str, folder_missing: bool) -> os.stat_result | None:
