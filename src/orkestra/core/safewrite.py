@@ -473,14 +473,14 @@ def holds_temporary(folder: str) -> bool:
     be listed)."""
     try:
         with os.scandir(folder) as entries:
-            return any(TEMP_RE.match(entry.name) for entry in entries)
+            return _stale_names(entries, time.time())[1]
     except (OSError, ValueError):  # ValueError: a NUL in the path
         return False
 
 
 def _stale_names(entries: Iterable[os.DirEntry[str]], now: float) -> tuple[list[str], bool]:
     """(the stale temporary files among `entries`, whether any name there is a temporary
-    file's, as `holds_temporary` answers)."""
+    file's: what `holds_temporary` answers)."""
     names, held = [], False
     for entry in entries:
         match = TEMP_RE.match(entry.name) if entry.name.startswith(".") else None

@@ -235,9 +235,8 @@ def _render(
     each agent whose skill list now reads otherwise (rel -> context). None when anything about
     them is not as the module's rules need (`was`, `now`: each file's identity as recorded, the
     parse cache keeping those entries, and as stat'ed now). An agent rendered for its list alone
-    is loaded only
-    when it is one whose own fields a run since the contexts were kept changed (`stale`); the
-    others' are the kept ones, their files the version they were kept from."""
+    is loaded only when it is one whose own fields a run since the contexts were kept changed
+    (`stale`); the others' are the kept ones, their files the version they were kept from."""
     from orkestra.registry.loader import entry_files
     from orkestra.render.plan import Output
     from orkestra.render.targets.claude import skill_line

@@ -236,7 +236,7 @@ def _sync(
     registry: Registry | None,
     proven: Mapping[str, tuple[list[int], str]] | None,
     kept: dict[str, dict[str, Any]] | None,
-    vouched: Mapping[str, Any] | None = None,
+    vouched: Mapping[str, Any] | None,
 ) -> SyncReport:
     from orkestra.registry.loader import load
 

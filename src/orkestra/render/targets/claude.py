@@ -87,7 +87,7 @@ class _Shared:
         #: agent name -> (the agent, its context); the agent object is checked on use
         self._contexts: dict[str, tuple[Agent, dict[str, Any]]] = {}
         #: the texts made of one context or one registry: (name, context id) -> (context, text)
-        self.texts: dict[tuple[str, int], tuple[Any, str]] = {}
+        self._texts: dict[tuple[str, int], tuple[Any, str]] = {}
         self.values = [{"name": v.name, "statement": v.statement} for v in reg.values]
         self.truths: dict[str, list[dict[str, str]]] = {}
         for file, truth_registry in sorted(reg.truth_files.items()):
@@ -117,9 +117,9 @@ class _Shared:
 
     def text(self, name: str, context: Any, make: Callable[[], str]) -> str:
         """`make()`, the text `name` made of `context` (this very object), made once."""
-        item = self.texts.get((name, id(context)))
+        item = self._texts.get((name, id(context)))
         if item is None or item[0] is not context:
-            item = self.texts[(name, id(context))] = (context, make())  # keeps `context` alive
+            item = self._texts[(name, id(context))] = (context, make())  # keeps `context` alive
         return item[1]
 
     def skill_line(self, name: str) -> str:
