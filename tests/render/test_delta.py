@@ -669,11 +669,16 @@ def test_a_file_changed_again_while_it_is_read_takes_the_full_sync(
 def test_pending_writes_of_a_killed_sync_take_the_full_sync(
     proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The record is not looked at (`noop._answer`), so the shortcut is not tried; called with
+    the record all the same, it refuses."""
     (proj / pending.PATH).write_text('{"version": 1}', encoding="utf-8")
+    record = json.loads((proj / noop.record_path("sync")).read_text(encoding="utf-8"))
     taken = Taken(monkeypatch)
     _replace(proj, AGENT, "Be plain.", "Be plain!")
-    noop.sync_result(proj, "write")
-    assert taken.runs == [False]
+    assert delta.sync(proj, record) is None
+    taken.runs.clear()
+    assert noop.sync_result(proj, "write")["updated"] == [OUTPUT, "registries/.render-lock.json"]
+    assert taken.runs == []
 
 
 def test_check_and_dry_run_never_take_it(proj: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1810,3 +1810,39 @@ def test_only_well_formed_listed_folders_are_vouched_for(
         data["listed"] = listed
     assert noop.vouched(data) == want
     assert noop.vouched(None) == {}
+
+
+def test_a_record_of_pending_writes_is_never_answered_from_the_record(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`.orkestra/pending-writes.json` names folders a full sync looks in for stale temporary
+    files; written by hand after a recorded sync, naming a folder no record lists, the sync
+    answers what the full run answers (the stale file deleted), not the record."""
+    from orkestra.core import safewrite
+    from orkestra.render import pending
+
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    hits = Hits(monkeypatch)
+    (proj / "scratch").mkdir()  # the user's, before the sync: not an input, no record stats it
+    first = noop.sync_result(proj, "write")
+    assert noop.sync_result(proj, "write") == first and hits.count == 1
+    folder = proj / "scratch" / "by-hand"
+    folder.mkdir()
+    stale = folder / ".x.md.orkestra-4194301-1.tmp"
+    stale.write_text("half")
+    old = time.time() - safewrite.STALE_SECONDS - 3600
+    os.utime(stale, (old, old))
+    body = {"version": pending.VERSION, "lock": "", "files": {"scratch/by-hand/x.md": None},
+            "waiting": []}  # fmt: skip
+    assert noop.recorded(proj, "sync") == first  # nothing the sync reads changed
+    (proj / pending.PATH).write_text(json.dumps(body), encoding="utf-8")
+    assert noop.recorded(proj, "sync") is None
+    assert _fast(proj) == _reference(proj)
+    checked = noop.sync_result(proj, "check")
+    assert checked["deleted"] == ["scratch/by-hand/" + stale.name] and stale.exists()
+    assert noop.sync_result(proj, "write")["deleted"] == checked["deleted"]
+    assert not stale.exists() and not (proj / pending.PATH).exists()
+    assert noop.sync_result(proj, "write") == first  # a full run (a deletion is not recorded)
+    before = hits.count
+    assert noop.sync_result(proj, "write") == first
+    assert hits.count == before + 1  # the record answers again once the pending record is gone
