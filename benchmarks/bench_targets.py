@@ -1,10 +1,12 @@
 """Benchmark: sync with all six client targets on 1,000 agents + 5,000 skills.
 
-A team that uses several clients configures several targets. Then an edit to one agent is a
-full sync: the shortcut of `render.delta` serves the claude target alone (docs/caches.md). This
-prints, each against the bare C-loader parse of the same registry files (the baseline of
-`bench_sync.py`), in one run: a cold sync of the six targets, a no-op sync, and a sync after one
-agent's description changed (a different text each round).
+A team that uses several clients configures several targets. Then an edit to an agent's prompt
+renders that agent's file of each target (the shortcut of `render.delta`), while an edit to its
+description is a full sync: the instruction block of AGENTS.md, Copilot's instructions and
+Cursor's rule lists every description (docs/caches.md). This prints, each against the bare
+C-loader parse of the same registry files (the baseline of `bench_sync.py`), in one run: a cold
+sync of the six targets, a no-op sync, a sync after one agent's description changed, and one
+after its prompt changed (a different text each round).
 
 With `--baseline-src DIR` (a copy of another version's `src/`, e.g. from `git archive`), every
 step also runs with that code (`PYTHONPATH=DIR`, alternating with this checkout's), and the
@@ -32,7 +34,7 @@ from registry_gen import generate
 
 TARGETS = ["claude", "agents-md", "codex", "copilot", "cursor", "gemini"]
 CHANGED = "registries/agents/agent-0001.yaml"
-STEPS = ("cold sync", "no-op sync", "one-agent-changed sync")
+STEPS = ("cold sync", "no-op sync", "one-agent-changed sync", "one-agent-prompt sync")
 
 
 def _time(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
@@ -68,8 +70,18 @@ def _describe(root: Path, round_: int) -> None:
     time.sleep(0.3)  # outside the racy window, as a sync run from a save hook would be
 
 
+def _prompt(root: Path, round_: int) -> None:
+    """The agent's prompt gets one more line (a different text each round)."""
+    path = root / CHANGED
+    text = path.read_text(encoding="utf-8")
+    assert text.rstrip("\n").endswith("Work carefully."), "the generated prompt's last line"
+    path.write_text(text.rstrip("\n") + f"\n  Changed in round {round_}.\n", encoding="utf-8")
+    time.sleep(0.3)
+
+
 def _steps(root: Path, where: Path, env: dict[str, str] | None, round_: int) -> list[float]:
-    """Cold, no-op and one-agent-changed sync in a fresh copy of `root`'s sources."""
+    """Cold, no-op, one-agent-changed and one-agent-prompt sync in a fresh copy of `root`'s
+    sources."""
     shutil.copytree(root, where, symlinks=True)
     os.sync()
     exe = [sys.executable, "-m", "orkestra", "sync"]
@@ -79,7 +91,9 @@ def _steps(root: Path, where: Path, env: dict[str, str] | None, round_: int) -> 
     _describe(where, round_)
     _time(exe, where, env)  # the first edit also rewrites what the cold sync recorded
     _describe(where, round_ + 1000)
-    return [cold, noop, _time(exe, where, env)]
+    described = _time(exe, where, env)
+    _prompt(where, round_)
+    return [cold, noop, described, _time(exe, where, env)]
 
 
 def main() -> None:

@@ -171,10 +171,15 @@ def _kept(root: Path, begun: int) -> tuple[dict[str, Any], set[str]] | None:
 
 
 def _own_dropped(kept: dict[str, Any], drop: set[str]) -> dict[str, Any]:
-    """`kept` without the own fields of the agents in `drop` (read from the file each time)."""
-    own = set(kept["own"])
-    agents = {rel: [path, {k: v for k, v in context.items() if rel not in drop or k not in own}]
-              for rel, (path, context) in kept["agents"].items()}  # fmt: skip
+    """`kept` without the own fields of the agents in `drop` (read from the file each time),
+    nor what their other targets' files hold of them (their description and composed prompt)."""
+    own, put = set(kept["own"]), {"description", "prompt", "developer_instructions"}
+
+    def mine(rel: str, values: dict[str, Any], keys: set[str]) -> dict[str, Any]:
+        return {k: v for k, v in values.items() if rel not in drop or k not in keys}
+
+    agents = {rel: [path, mine(rel, context, own), [[*r[:3], mine(rel, r[3], put)] for r in made]]
+              for rel, (path, context, made) in kept["agents"].items()}  # fmt: skip
     return {**kept, "agents": agents}
 
 
@@ -579,7 +584,16 @@ def test_contexts_recorded_with_a_digest_that_matches_but_a_wrong_shape_are_not_
         return delta._contexts(proj, hashlib.sha256(data).hexdigest())
 
     assert read() is None
-    kept["agents"] = {AGENT: [OUTPUT, {"name": "plain-helper"}]}
+    kept["agents"] = {AGENT: [OUTPUT, {"name": "plain-helper"}]}  # schema 3's
+    assert read() is None
+    recipe = ["codex", ".codex/agents/plain-helper.toml", "", {"name": "plain-helper"}]
+    kept["agents"] = {AGENT: [OUTPUT, {"name": "plain-helper"}, [recipe]]}
+    assert read() == kept
+    for bad in (["claude", *recipe[1:]], ["other", *recipe[1:]], recipe[:3], [*recipe[:2], None,
+                recipe[3]], [*recipe[:3], []], (*recipe,), "codex"):  # fmt: skip
+        kept["agents"] = {AGENT: [OUTPUT, {"name": "plain-helper"}, [recipe, bad]]}
+        assert read() is None, bad
+    kept["agents"] = {AGENT: [OUTPUT, {"name": "plain-helper"}, []]}
     assert read() == kept
     for wrong in ([SKILL_MD], [SKILL_MD, 1], (SKILL_MD, "schema-migration"), None):
         kept["skills"] = {SKILL: wrong}
@@ -689,18 +703,108 @@ def test_check_and_dry_run_never_take_it(proj: Path, monkeypatch: pytest.MonkeyP
     assert taken.runs == []
 
 
-def test_another_target_configured_keeps_no_contexts(
+SIX = ["claude", "agents-md", "codex", "copilot", "cursor", "gemini"]
+#: plain-helper's file of each target
+FILES = {"claude": OUTPUT, "codex": ".codex/agents/plain-helper.toml",
+         "copilot": ".github/agents/plain-helper.agent.md",
+         "cursor": ".cursor/agents/plain-helper.md",
+         "gemini": ".gemini/agents/plain-helper.md"}  # fmt: skip
+
+
+def _targets(template: Path, where: Path, targets: list[str], edit: Any = None) -> Path:
+    """The project with these targets (and `edit` applied to it), after a recorded sync."""
+    root = where / "targets"
+    shutil.copytree(template, root, symlinks=True)
+    _set(root, "registries/orkestra.yaml", lambda d: d.update(targets=targets))
+    if edit is not None:
+        edit(root)
+    noop.sync_result(root, "write")
+    noop.sync_result(root, "write")
+    return root
+
+
+def _no_roster(root: Path) -> None:
+    _set(root, "registries/orkestra.yaml", lambda d: d["render"].update(claude_md=False))
+
+
+def test_with_every_target_a_prompt_edit_renders_the_agent_s_file_of_each(
     template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = tmp_path / "two"
-    shutil.copytree(template, root, symlinks=True)
-    _set(root, "registries/orkestra.yaml", lambda d: d.update(targets=["claude", "agents-md"]))
-    noop.sync_result(root, "write")
-    noop.sync_result(root, "write")
+    """Each target's file of the agent is made of its composed prompt; the instruction block
+    (AGENTS.md, Copilot's instructions, Cursor's rule) lists every description, so the prompt
+    alone is own: a description edit takes the full sync (here with no CLAUDE.md roster)."""
+    root = _targets(template, tmp_path, SIX, _no_roster)
+    assert "delta" in json.loads((root / noop.record_path("sync")).read_text("utf-8"))
+    taken = Taken(monkeypatch)
+    _replace(root, AGENT, "Be plain.", "Be plain!")
+    got = _same_as_cold(root, tmp_path)
+    assert got["updated"] == sorted([*FILES.values(), "registries/.render-lock.json"])
+    _replace(root, AGENT, "Be plain!", "Be plain, always.")  # again, from the same kept values
+    _same_as_cold(root, tmp_path)
+    _replace(root, AGENT, "Helps plainly.", "Helps plainly, always.")
+    got = _same_as_cold(root, tmp_path)
+    assert {"AGENTS.md", ".github/copilot-instructions.md"} <= set(got["updated"])
+    _replace(root, AGENT, "Be plain, always.", "Be plain.")
+    _same_as_cold(root, tmp_path)
+    assert taken.runs == [True, True, False, True]
+
+
+def test_without_a_roster_a_description_edit_renders_each_target_s_file(
+    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _targets(template, tmp_path, ["claude", "codex", "gemini"], _no_roster)
+    taken = Taken(monkeypatch)
+    _replace(root, AGENT, "Helps plainly.", "Helps plainly, always.")
+    got = _same_as_cold(root, tmp_path)
+    want = [FILES["claude"], FILES["codex"], FILES["gemini"], "registries/.render-lock.json"]
+    assert got["updated"] == sorted(want)
+    assert taken.runs == [True]
+
+
+def test_without_the_claude_target_no_contexts_are_kept(
+    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _targets(template, tmp_path, ["codex", "gemini"])
     assert "delta" not in json.loads((root / noop.record_path("sync")).read_text("utf-8"))
     taken = Taken(monkeypatch)
     _replace(root, AGENT, "Be plain.", "Be plain!")
     _same_as_cold(root, tmp_path)
+    assert taken.runs == [False]
+
+
+def test_an_agent_whose_codex_file_keeps_its_own_description_is_never_rendered_alone(
+    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An imported agent's `client_frontmatter.codex.description` wins in its Codex file: its
+    file is not its template with the agent's description put in, so an edit to that agent
+    takes the full sync; the others are still served."""
+
+    def own_codex(root: Path) -> None:
+        own = {"codex": {"description": "Codex's own words."}}
+        _set(root, AGENT, lambda d: d.update(client_frontmatter=own))
+
+    root = _targets(template, tmp_path, SIX, own_codex)
+    assert b"Codex's own words." in (root / FILES["codex"]).read_bytes()
+    taken = Taken(monkeypatch)
+    _replace(root, AGENT, "Be plain.", "Be plain!")
+    _same_as_cold(root, tmp_path)
+    assert b"Codex's own words." in (root / FILES["codex"]).read_bytes()
+    _replace(root, OTHER, "prompt: ", "prompt: Also. ")
+    _same_as_cold(root, tmp_path)
+    assert taken.runs == [False, True]
+
+
+def test_a_prompt_over_copilot_s_limit_is_the_full_sync_s_error(
+    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from orkestra.render.targets import copilot
+
+    root = _targets(template, tmp_path, SIX)
+    taken = Taken(monkeypatch)
+    long = "Be plain. " + "Say less. " * (copilot.BODY_LIMIT // 10)
+    _replace(root, AGENT, "Be plain.", long)
+    got = _same_as_cold(root, tmp_path)
+    assert got[0] == "InputError" and "Copilot reads at most" in got[1]
     assert taken.runs == [False]
 
 
@@ -1068,9 +1172,9 @@ def test_contexts_are_not_kept_when_an_agent_s_file_cannot_be_named(proj: Path) 
 
 def test_skill_lines_are_changed_only_where_they_read_otherwise() -> None:
     agents = {
-        "a.yaml": ["a.md", {"skills": ["s", "t"], "skill_lines": ["- s: old", "- t: same"]}],
-        "b.yaml": ["b.md", {"skills": ["t"], "skill_lines": ["- t: same"]}],
-        "c.yaml": ["c.md", {"skills": [], "skill_lines": []}],
+        "a.yaml": ["a.md", {"skills": ["s", "t"], "skill_lines": ["- s: old", "- t: same"]}, []],
+        "b.yaml": ["b.md", {"skills": ["t"], "skill_lines": ["- t: same"]}, []],
+        "c.yaml": ["c.md", {"skills": [], "skill_lines": []}, []],
     }
     got = delta._listing(agents, {"s": "- s: new", "t": "- t: same"})
     assert got == {"a.yaml": {"skills": ["s", "t"], "skill_lines": ["- s: new", "- t: same"]}}
@@ -1079,9 +1183,9 @@ def test_skill_lines_are_changed_only_where_they_read_otherwise() -> None:
     for wrong in ({"skills": ["s"], "skill_lines": []}, {"skills": ["s", 1], "skill_lines": ["x", "y"]},
                   {"skills": "s", "skill_lines": ["x"]}, {"skills": ["s"]},
                   {"skills": [["s"]], "skill_lines": ["x"]}):  # fmt: skip
-        assert delta._listing({"d.yaml": ["d.md", wrong]}, {"s": "- s: new"}) is None
+        assert delta._listing({"d.yaml": ["d.md", wrong, []]}, {"s": "- s: new"}) is None
     other = {"skills": [1], "skill_lines": ["x"]}  # lists no edited skill: never read
-    assert delta._listing({"d.yaml": ["d.md", other]}, {"s": "- s: new"}) == {}
+    assert delta._listing({"d.yaml": ["d.md", other, []]}, {"s": "- s: new"}) == {}
 
 
 def test_a_vendor_skill_edit_never_tries_the_delta(
@@ -1534,3 +1638,26 @@ def test_a_project_without_warnings_records_none_for_validate(
     _same_as_cold(roster_off, tmp_path)
     assert taken.runs == [True]
     assert noop.recorded(roster_off, "validate") == []
+
+
+def test_kept_skills_beside_other_targets_are_never_served(
+    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With other targets, no skill is kept (`keep`); kept contexts made to hold one anyway
+    (by hand: they and the record's stamp rewritten) serve no skill edit: an agent listing it
+    would be rendered from its kept context alone, its other targets' files not at all."""
+    root = _targets(template, tmp_path, SIX)
+    path = root / noop.record_path("sync")
+    record = json.loads(path.read_text(encoding="utf-8"))
+    kept = delta._contexts(root, record["delta"]["sha256"])
+    assert kept is not None and kept["skills"] == {}
+    kept["skills"] = {EXAMPLE_SKILL: [EXAMPLE_MD, "example-skill"]}
+    stamp = delta._write_contexts(root, kept)
+    assert stamp is not None
+    record["delta"] = stamp
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert noop.sync_result(root, "check")["ok"] is True  # the record still answers
+    taken = Taken(monkeypatch)
+    _set(root, EXAMPLE_SKILL, _describe(DESCRIBED))
+    _same_as_cold(root, tmp_path)
+    assert taken.runs == [False]

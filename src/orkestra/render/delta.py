@@ -12,10 +12,16 @@ a core skill's description (`claude.SKILL_DESCRIPTION`), which its SKILL.md show
 that has the skill lists (a line of the agent's kept context), and only the skill's own checks
 read (`validate.skill_own_findings`).
 
-So a full sync of the claude target alone that leaves a record (`render.noop`) also keeps each
-agent's template context in `CONTEXTS`, and the SKILL.md rendered from each core skill's file,
-with its sha256 in the record. The next plain `sync` that is not a no-op takes this path when,
-and only when:
+So a full sync of the claude target that leaves a record (`render.noop`) also keeps each
+agent's template context in `CONTEXTS`, and with the claude target alone the SKILL.md rendered
+from each core skill's file, with its sha256 in the record. With the other targets too
+(`SERVED`), it keeps how each of their agent files is made (`targets.shared.keep_recipe`): its
+template's values (Codex: its TOML items), into which the agent's description and composed
+prompt (`shared/prompt.md.j2`, rendered from the agent's Claude context) are put; an agent whose
+file there holds something else in their place (an imported file's own description) is not
+kept. The instruction block of `agents-md`, `copilot` and `cursor` lists every description
+(`ROSTERS`): with one of them, an agent's prompt alone is its own. The next plain `sync` that
+is not a no-op takes this path when, and only when:
 
 - the record's key holds and, by the same stats, the files that changed are agent files whose
   contexts were kept or skill files whose SKILL.md was (and the folders holding them, whose
@@ -35,8 +41,9 @@ and only when:
   left writes pending; each output is still the file the lock records.
 
 Then each agent's output is rendered from its kept context with the own fields replaced (and
-the skill lines that changed), each skill's SKILL.md from the skill as loaded (it reads nothing
-else), and they and the lock (those hashes changed) go through the same plan and writer as a
+the skill lines that changed), its other targets' files from their kept values with its
+description and composed prompt now (a prompt over Copilot's limit: the full sync, which
+reports it), each skill's SKILL.md from the skill as loaded (it reads nothing else), and they and the lock (those hashes changed) go through the same plan and writer as a
 full sync (hand edits found, temporary files, the pending record, the partial lock on a
 failure). An output rendered to the text the lock records for it is not written; when none
 differs (the same data in another YAML style, a comment), nothing is, and the answer is the
@@ -69,7 +76,15 @@ if TYPE_CHECKING:
 #: the kept contexts (derived, like the records beside it)
 CONTEXTS = ".orkestra/agent-contexts.bin"
 #: bump when the kept contexts' layout or meaning changes
-SCHEMA = 3
+SCHEMA = 4
+#: the targets whose files of an agent are all rendered here (with claude configured): each
+#: other target's agent file is its template (Codex: its TOML) with the agent's description
+#: and composed prompt put in. Skills are kept only with claude alone (with others, two
+#: SKILL.md files each, and the instruction block lists their descriptions)
+SERVED = ("claude", "agents-md", "codex", "copilot", "cursor", "gemini")
+#: the targets whose instruction block lists every agent's description: then an agent's
+#: prompt alone is its own
+ROSTERS = ("agents-md", "copilot", "cursor")
 #: more changed files than this: the full sync (each one here is loaded and rendered on its own)
 MAX_FILES = 8
 #: more agents than this listing a skill whose description changed: the full sync (each one is
@@ -81,31 +96,43 @@ SKILLS = "registries/skills/"
 
 
 def keep(
-    root: Path, reg: Registry, report: SyncReport, kept: dict[str, dict[str, Any]]
+    root: Path, reg: Registry, report: SyncReport, kept: dict[str, Any]
 ) -> dict[str, Any] | None:
-    """Before a full sync's record is saved: write the agent contexts it rendered with and the
-    SKILL.md rendered from each core skill's file, and return what the record holds of them,
-    `{"delta": {"sha256": …}}` (None when this path cannot serve the project: another target
-    configured, or nothing kept)."""
+    """Before a full sync's record is saved: write the agent contexts it rendered with (and how
+    the other targets' agent files are made of each agent's composed prompt) and the SKILL.md
+    rendered from each core skill's file, and return what the record holds of them,
+    `{"delta": {"sha256": …}}` (None when this path cannot serve the project: the claude target
+    not configured, a target skipped, or nothing kept)."""
     from orkestra.render.targets import claude
 
-    if report.targets != [claude.NAME] or report.skipped_targets or not kept:
+    targets = set(report.targets)
+    if not targets <= set(SERVED) or report.skipped_targets:
         return None
+    contexts = {path: item for path, item in kept.items() if type(item) is dict}
+    if not contexts:  # the claude target not configured, or no agent rendered for it
+        return None
+    recipes: dict[str, list[list[Any]]] = {}
+    for path, item in kept.items():
+        if type(item) is list:  # [target, agent name, template, values]
+            recipes.setdefault(item[1], []).append([item[0], path, item[2], item[3]])
     agents: dict[str, list[Any]] = {}
-    for path, context in kept.items():
+    for path, context in contexts.items():
         name = context.get("name")
         file = reg.loc("agent", name).file if isinstance(name, str) and name in reg.agents else ""
-        if not (file.startswith(AGENTS) and own_file(file)):
+        if not (isinstance(name, str) and file.startswith(AGENTS) and own_file(file)):
             return None  # an agent this path could not find again: its skill list would go stale
-        agents[file] = [path, context]
+        made = recipes.get(name, [])
+        if any(r[2] is None for r in made):  # not rendered on its own (no skill is kept then)
+            continue
+        agents[file] = [path, context, made]
     skills: dict[str, list[str]] = {}
-    for skill in reg.skills.values():
+    for skill in reg.skills.values() if targets == {claude.NAME} else ():
         path = f"{claude.SKILLS}/{skill.name}/SKILL.md"
         if skill.core is not None and own_file(skill.loc.file) and path in report.plan.outputs:
             skills[skill.loc.file] = [path, skill.name]
-    payload = {"schema": SCHEMA, "template": claude.AGENT_TEMPLATE,
-               "own": list(claude.own_fields(reg)), "agents": agents,
-               "skill_template": claude.SKILL_TEMPLATE, "skills": skills,
+    own = claude.own_fields(reg) if not targets & set(ROSTERS) else ("prompt",)
+    payload = {"schema": SCHEMA, "template": claude.AGENT_TEMPLATE, "own": list(own),
+               "agents": agents, "skill_template": claude.SKILL_TEMPLATE, "skills": skills,
                "item_template": claude.SKILL_ITEM_TEMPLATE}  # fmt: skip
     stamp = _write_contexts(root, payload)
     return None if stamp is None else {"delta": stamp}
@@ -195,11 +222,11 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
     outputs: list[Output] = []
     for out in made:
         entry = entries.get(out.path)
-        if entry is None or entry.target != "claude":
+        if entry is None or entry.target != out.target:
             return None
         if entry.sha256 == manifest.digest(out.data):
             continue  # the same text (saved unchanged, another YAML style): nothing to write
-        entries[out.path] = manifest.Entry("claude", manifest.digest(out.data))
+        entries[out.path] = manifest.Entry(out.target, manifest.digest(out.data))
         outputs.append(out)
     if not outputs:  # the full sync's no-op: its answer, recorded with the stats of now
         save({})
@@ -261,17 +288,19 @@ def _render(
     listed = sorted({*(r for r in files if r in agents), *contexts})
     loaded = entry_files(root, [rel for rel in listed if rel in files or rel in stale], was)
     for rel in listed:
-        path, context = agents[rel]
+        path, context, recipes = agents[rel]
         context = contexts.get(rel, context)
         if rel not in loaded:  # as kept: its own fields too
+            if recipes:  # its other targets' files compose its skill list: never here
+                return None
             text = templates.render(kept["template"], context)
             made.append(Output(path, text.encode("utf-8")))
             continue
         found = (loaded[rel], (was.get(rel), now.get(rel)))
-        own = _render_agent(templates, path, context, kept, found)
+        own = _render_agent(templates, path, context, recipes, kept, found)
         if own is None:
             return None
-        made.append(own)
+        made.extend(own)
     return made, contexts
 
 
@@ -283,7 +312,7 @@ def _listing(agents: dict[str, Any], lines: dict[str, str]) -> dict[str, dict[st
     contexts: dict[str, dict[str, Any]] = {}
     if not lines:
         return contexts
-    for rel, (_path, context) in agents.items():
+    for rel, (_path, context, _recipes) in agents.items():
         names, listed = context.get("skills"), context.get("skill_lines")
         if type(names) is not list or type(listed) is not list or len(names) != len(listed):
             return None
@@ -314,7 +343,8 @@ def _new_stamp(
     sha256, stale = stamp["sha256"], sorted({*stamp.get("edited", []), *edited})
     if contexts:
         agents = {
-            rel: [item[0], contexts.get(rel, item[1])] for rel, item in kept["agents"].items()
+            rel: [item[0], contexts.get(rel, item[1]), item[2]]
+            for rel, item in kept["agents"].items()
         }
         written = _write_contexts(root, {**kept, "agents": agents})
         if written is None:
@@ -381,8 +411,28 @@ def _contexts(root: Path, sha256: str) -> dict[str, Any] | None:
 
 
 def _kept_agent(item: Any) -> bool:
-    """One agent as `keep` writes it: [output path, context]."""
-    return type(item) is list and len(item) == 2 and type(item[0]) is str and type(item[1]) is dict
+    """One agent as `keep` writes it: [output path, context, recipes]: each recipe [target
+    served, output path, template (none for Codex), values]."""
+    return (
+        type(item) is list
+        and len(item) == 3
+        and type(item[0]) is str
+        and type(item[1]) is dict
+        and type(item[2]) is list
+        and all(_recipe(r) for r in item[2])
+    )
+
+
+def _recipe(item: Any) -> bool:
+    """[target, output path, template, values] as `keep` writes one."""
+    return (
+        type(item) is list
+        and len(item) == 4
+        and item[0] in SERVED
+        and item[0] != "claude"
+        and all(type(i) is str for i in item[1:3])
+        and type(item[3]) is dict
+    )
 
 
 def _kept_skill(item: Any) -> bool:
@@ -448,12 +498,14 @@ def _render_agent(
     templates: Templates,
     path: str,
     context: dict[str, Any],
+    recipes: list[list[Any]],
     kept: dict[str, Any],
     found: _Found,
-) -> Output | None:
+) -> list[Output] | None:
     """An agent file's output at `path`, rendered from its kept `context` with its own fields
-    as the file holds them now (`found`); None when anything else about it changed, or its own
-    fields raise a finding."""
+    as the file holds them now (`found`), and its files of the other targets (`recipes`) with
+    its description and composed prompt now; None when anything else about it changed, or its
+    own fields raise a finding."""
     from orkestra.registry.validate import own_findings
     from orkestra.render.plan import Output
     from orkestra.render.targets.claude import own_context
@@ -467,7 +519,40 @@ def _render_agent(
         return None
     values = {**context, **own_context(agent)}
     text = templates.render(kept["template"], values)
-    return Output(path, text.encode("utf-8"))
+    made = [Output(path, text.encode("utf-8"))]
+    if recipes:
+        others = _other_targets(templates, values, recipes)
+        if others is None:
+            return None
+        made.extend(others)
+    return made
+
+
+def _other_targets(
+    templates: Templates, values: dict[str, Any], recipes: list[list[Any]]
+) -> list[Output] | None:
+    """The agent's files of the other targets, made as each target makes them of the agent's
+    Claude context `values` (its own fields as they are now): the composed prompt, then each
+    file's kept values with the description and that prompt put in. None when Copilot's file
+    would be over its limit (the full sync reports that)."""
+    from orkestra.render.plan import Output
+    from orkestra.render.targets import codex, copilot
+    from orkestra.render.targets.shared import PROMPT_TEMPLATE
+
+    prompt = templates.render(PROMPT_TEMPLATE, values, part=True)
+    description = values["description"]
+    made: list[Output] = []
+    for target, path, template, kept in recipes:
+        if target == codex.NAME:
+            items = {**kept, "description": description, "developer_instructions": prompt}
+            text = codex.document(items)
+        else:
+            if target == copilot.NAME and len(prompt) > copilot.BODY_LIMIT:
+                return None
+            put = {**kept, "description": description, "prompt": prompt.rstrip("\n")}
+            text = templates.render(template, put)
+        made.append(Output(path, text.encode("utf-8"), target=target))
+    return made
 
 
 def _render_skill(

@@ -77,9 +77,10 @@ class Templates:
         self.fork = fork and reuse is not None
         self.misses = 0
         self.helper: Helper | None = None
-        #: the context of each agent render of the claude target, by output path, when a caller
-        #: keeps them (`render.delta`)
-        self.kept: dict[str, dict[str, Any]] | None = None
+        #: by output path, when a caller keeps them (`render.delta`): the context of each agent
+        #: render of the claude target, and how each other target's agent file is made of the
+        #: agent's composed prompt (`targets.shared.keep_recipe`)
+        self.kept: dict[str, Any] | None = None
         #: what the targets of one render share (each agent composed once for all of them),
         #: set by `render.sync.render_outputs` for the length of that render only
         self.shared: dict[str, Any] | None = None

@@ -177,10 +177,10 @@ def owned_entries(reg: Registry) -> dict[str, manifest.Entry]:
 
 
 def _render_reusing(
-    root: Path, reg: Registry, targets: list[str], kept: dict[str, dict[str, Any]] | None = None
+    root: Path, reg: Registry, targets: list[str], kept: dict[str, Any] | None = None
 ) -> list[Output]:
     """`render_outputs`, reusing the text of every template render whose inputs are unchanged
-    since the last sync (`render.reuse`); `kept` receives the agent contexts (`Templates.kept`)."""
+    since the last sync (`render.reuse`); `kept` receives the agent renders (`Templates.kept`)."""
     from orkestra.render import helper, reuse
     from orkestra.render.template_paths import template_folders
 
@@ -209,7 +209,7 @@ def sync(
     force: bool = False,
     registry: Registry | None = None,
     proven: Mapping[str, tuple[list[int], str]] | None = None,
-    kept: dict[str, dict[str, Any]] | None = None,
+    kept: dict[str, Any] | None = None,
     waiting: Callable[[], None] | None = None,
     vouched: Mapping[str, Any] | None = None,
 ) -> SyncReport:
@@ -235,7 +235,7 @@ def _sync(
     force: bool,
     registry: Registry | None,
     proven: Mapping[str, tuple[list[int], str]] | None,
-    kept: dict[str, dict[str, Any]] | None,
+    kept: dict[str, Any] | None,
     vouched: Mapping[str, Any] | None,
 ) -> SyncReport:
     from orkestra.registry.loader import load

@@ -23,6 +23,7 @@ from orkestra.render.targets.shared import (
     Composer,
     agent_values,
     extra,
+    keep_recipe,
     managed_file,
 )
 
@@ -30,6 +31,7 @@ NAME = "copilot"
 AGENTS = render_lock.TARGET_ROOTS[NAME][0].rstrip("/")
 INSTRUCTIONS = render_lock.BLOCK_FILES[NAME]
 BODY_LIMIT = 30_000
+TEMPLATE = "copilot/agent.md.j2"
 
 
 def render(reg: Registry, templates: Templates) -> Iterator[Output]:
@@ -51,6 +53,7 @@ def render(reg: Registry, templates: Templates) -> Iterator[Output]:
         tools, _ = map_tools(NAME, list(context["tools"]))
         kept = extra(agent, NAME)  # an imported file's keys (Copilot ignores unknown ones)
         values = agent_values(agent, NAME, tools, kept, prompt)
-        text = templates.render("copilot/agent.md.j2", values)
+        keep_recipe(templates, path, NAME, agent, TEMPLATE, values, prompt)
+        text = templates.render(TEMPLATE, values)
         yield Output(path, text.encode("utf-8"))
     yield managed_file(reg, INSTRUCTIONS, composer.instructions(markers=True))

@@ -17,11 +17,12 @@ from orkestra.registry.client_rules import client_model, read_only
 from orkestra.registry.registry import Registry
 from orkestra.render.environment import Templates
 from orkestra.render.plan import Output
-from orkestra.render.targets.shared import Composer, dump_extra, extra
+from orkestra.render.targets.shared import Composer, dump_extra, extra, keep_recipe
 
 NAME = "cursor"
 AGENTS = render_lock.TARGET_ROOTS[NAME][0].rstrip("/")
 (RULE,) = render_lock.TARGET_FILES[NAME]
+TEMPLATE = "cursor/agent.md.j2"
 #: documented agent frontmatter keys (cursor.com/docs/context/subagents)
 KEYS = ("name", "description", "model", "readonly", "is_background")
 RULE_KEYS = ("description", "globs", "alwaysApply")
@@ -33,15 +34,18 @@ def render(reg: Registry, templates: Templates) -> Iterator[Output]:
     for agent in composer.agents(NAME):
         context = composer.context(agent)
         kept = extra(agent, NAME)  # an imported file's own keys
+        prompt = composer.prompt(context)
         values = {
             "name": agent.name,
             "description": agent.description.strip(),
             "model": client_model(agent.models, NAME),
             "readonly": kept.pop("readonly", read_only(list(context["tools"]))),
             "extra_frontmatter": dump_extra(kept),
-            "prompt": composer.prompt(context).rstrip("\n"),
+            "prompt": prompt.rstrip("\n"),
         }
-        text = templates.render("cursor/agent.md.j2", values)
-        yield Output(f"{AGENTS}/{agent.name}.md", text.encode("utf-8"))
+        path = f"{AGENTS}/{agent.name}.md"
+        keep_recipe(templates, path, NAME, agent, TEMPLATE, values, prompt)
+        text = templates.render(TEMPLATE, values)
+        yield Output(path, text.encode("utf-8"))
     body = composer.instructions(markers=False).rstrip("\n")
     yield Output(RULE, templates.render("cursor/rule.mdc.j2", {"body": body}).encode("utf-8"))

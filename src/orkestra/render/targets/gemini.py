@@ -16,10 +16,11 @@ from orkestra.registry.client_rules import map_tools
 from orkestra.registry.registry import Registry
 from orkestra.render.environment import Templates
 from orkestra.render.plan import Output
-from orkestra.render.targets.shared import Composer, agent_values, extra
+from orkestra.render.targets.shared import Composer, agent_values, extra, keep_recipe
 
 NAME = "gemini"
 AGENTS = render_lock.TARGET_ROOTS[NAME][0].rstrip("/")
+TEMPLATE = "gemini/agent.md.j2"
 #: every key the client's local agent schema accepts (gemini-cli 0.61 `localAgentSchema`)
 SCHEMA_KEYS = (
     "kind", "name", "description", "display_name", "tools", "mcp_servers", "model",
@@ -35,6 +36,9 @@ def render(reg: Registry, templates: Templates) -> Iterator[Output]:
         context = composer.context(agent)
         tools, _ = map_tools(NAME, list(context["tools"]))
         kept = extra(agent, NAME, _KEPT)
-        values = agent_values(agent, NAME, tools, kept, composer.prompt(context))
-        text = templates.render("gemini/agent.md.j2", values)
-        yield Output(f"{AGENTS}/{agent.name}.md", text.encode("utf-8"))
+        prompt = composer.prompt(context)
+        values = agent_values(agent, NAME, tools, kept, prompt)
+        path = f"{AGENTS}/{agent.name}.md"
+        keep_recipe(templates, path, NAME, agent, TEMPLATE, values, prompt)
+        text = templates.render(TEMPLATE, values)
+        yield Output(path, text.encode("utf-8"))

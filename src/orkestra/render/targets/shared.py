@@ -18,6 +18,8 @@ from orkestra.render.plan import Output
 from orkestra.render.text import frontmatter_lines
 
 BEGIN, END = render_lock.BEGIN, render_lock.END
+#: the composed prompt (identities … instructions), rendered from the Claude agent's context
+PROMPT_TEMPLATE = "shared/prompt.md.j2"
 
 
 class Composer:
@@ -42,7 +44,7 @@ class Composer:
 
     def prompt(self, context: dict[str, Any]) -> str:
         """The composed prompt (identities … instructions) without frontmatter."""
-        name = "shared/prompt.md.j2"
+        name = PROMPT_TEMPLATE
         return self._shared.text(
             name, context, lambda: self.templates.render(name, context, part=True)
         )
@@ -71,6 +73,30 @@ class Composer:
             ],
         }
         return self.templates.render("shared/instructions.md.j2", context, part=True)
+
+
+def keep_recipe(
+    templates: Templates,
+    path: str,
+    target: str,
+    agent: Agent,
+    template: str,
+    values: dict[str, Any],
+    prompt: str,
+) -> None:
+    """For `render.delta`, when the caller keeps the agent renders (`Templates.kept`): the
+    agent file at `path` is `template` rendered with `values`, which hold the agent's
+    description and its composed `prompt` (`"description"`, `"prompt"` without its last
+    newlines; Codex's TOML items, with no template: `"developer_instructions"`, whole) and
+    nothing else made of its own fields. When they do not hold them as such (an imported
+    file's own `description` kept for the client), the template is None: that agent is not
+    rendered on its own."""
+    if templates.kept is None:
+        return
+    key, want = ("developer_instructions", prompt) if not template else ("prompt", prompt)
+    want = want if not template else want.rstrip("\n")
+    servable = values.get("description") == agent.description.strip() and values.get(key) == want
+    templates.kept[path] = [target, agent.name, template if servable else None, values]
 
 
 def extra(agent: Agent, target: str, allowed: tuple[str, ...] | None = None) -> dict[str, Any]:
