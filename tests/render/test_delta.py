@@ -1348,10 +1348,22 @@ _EDITS = st.lists(
 def test_any_edit_sequence_leaves_what_a_cold_sync_leaves(
     template: Path, tmp_path_factory: pytest.TempPathFactory, edits: list[str]
 ) -> None:
-    where = tmp_path_factory.mktemp("seq")
+    _edit_sequence(template, tmp_path_factory.mktemp("seq"), edits, ["claude"])
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@given(edits=_EDITS)
+def test_any_edit_sequence_with_every_target_leaves_what_a_cold_sync_leaves(
+    template: Path, tmp_path_factory: pytest.TempPathFactory, edits: list[str]
+) -> None:
+    _edit_sequence(template, tmp_path_factory.mktemp("seq6"), edits, SIX)
+
+
+def _edit_sequence(template: Path, where: Path, edits: list[str], targets: list[str]) -> None:
     root = where / "proj"
     shutil.copytree(template, root, symlinks=True)
-    _set(root, "registries/orkestra.yaml", lambda d: d["render"].update(claude_md=False))
+    _set(root, "registries/orkestra.yaml",
+         lambda d: (d["render"].update(claude_md=False), d.update(targets=targets)))  # fmt: skip
     noop.sync_result(root, "write")
     _recorded(root)
     for n, edit in enumerate(edits):
