@@ -1673,3 +1673,15 @@ def test_kept_skills_beside_other_targets_are_never_served(
     _set(root, EXAMPLE_SKILL, _describe(DESCRIBED))
     _same_as_cold(root, tmp_path)
     assert taken.runs == [False]
+
+
+def test_every_target_is_served_and_no_other_is() -> None:
+    """A target added later has no recipes: the kept contexts are not written for it (its
+    agent files would not be rendered again) until it is served here."""
+    from orkestra.render.plan import RenderPlan
+    from orkestra.render.sync import KNOWN_TARGETS, SyncReport
+
+    assert set(delta.SERVED) == set(KNOWN_TARGETS)
+    report = SyncReport("write", ["claude", "a-new-client"], RenderPlan())
+    kept = {OUTPUT: {"name": "plain-helper"}}
+    assert delta.keep(Path("/nonexistent"), None, report, kept) is None  # type: ignore[arg-type]
