@@ -47,11 +47,12 @@ reports it), each skill's SKILL.md from the skill as loaded (it reads nothing el
 and the lock (those hashes changed) go through the same plan and writer as a full sync (hand
 edits found, temporary files, the pending record, the partial lock on a failure). An output
 rendered to the text the lock records for it is not written; when none differs (the same data
-in another YAML style, a comment), nothing is, and the answer is the full sync's no-op, recorded with the stats of now. When a skill line changed, the kept contexts
-are written again with it after the write, and the record names them; when they cannot be,
-nothing is recorded (the next run finds the writes and takes the full sync). The answer, the
-records and the files are what the full sync gives. In any other case, or any doubt, `sync`
-returns None and the full sync runs.
+in another YAML style, a comment), nothing is, and the answer is the full sync's no-op,
+recorded with the stats of now. When a skill line changed, the kept contexts are written again
+with it after the write, and the record names them; when they cannot be, nothing is recorded
+(the next run finds the writes and takes the full sync). The answer, the records and the files
+are what the full sync gives. In any other case, or any doubt, `sync` returns None and the
+full sync runs.
 """
 
 from __future__ import annotations
