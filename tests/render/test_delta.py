@@ -1685,3 +1685,19 @@ def test_every_target_is_served_and_no_other_is() -> None:
     report = SyncReport("write", ["claude", "a-new-client"], RenderPlan())
     kept = {OUTPUT: {"name": "plain-helper"}}
     assert delta.keep(Path("/nonexistent"), None, report, kept) is None  # type: ignore[arg-type]
+
+
+def test_the_kept_recipes_hold_no_description_or_prompt(template: Path, tmp_path: Path) -> None:
+    """Put in again on use: kept, the composed prompt (a copy per target) would make the kept
+    file several times larger, read whole by every shortcut run."""
+    root = _targets(template, tmp_path, SIX)
+    record = json.loads((root / noop.record_path("sync")).read_text(encoding="utf-8"))
+    kept = delta._contexts(root, record["delta"]["sha256"])
+    assert kept is not None
+    (_path, _context, recipes) = kept["agents"][AGENT]
+    assert sorted(r[0] for r in recipes) == ["codex", "copilot", "cursor", "gemini"]
+    for target, path, _template, values in recipes:
+        assert path == FILES[target]
+        prompt = "developer_instructions" if target == "codex" else "prompt"
+        assert values["description"] is None and values[prompt] is None
+        assert list(values)[-1] == prompt or target != "codex"  # the TOML's order kept

@@ -88,15 +88,17 @@ def keep_recipe(
     agent file at `path` is `template` rendered with `values`, which hold the agent's
     description and its composed `prompt` (`"description"`, `"prompt"` without its last
     newlines; Codex's TOML items, with no template: `"developer_instructions"`, whole) and
-    nothing else made of its own fields. When they do not hold them as such (an imported
-    file's own `description` kept for the client), the template is None: that agent is not
-    rendered on its own."""
+    nothing else made of its own fields. They are kept as None (in their place: the TOML's
+    keys are written in order), put in again on use. When `values` do not hold them as such
+    (an imported file's own `description` kept for the client), the template is None: that
+    agent is not rendered on its own."""
     if templates.kept is None:
         return
     key, want = ("developer_instructions", prompt) if not template else ("prompt", prompt)
     want = want if not template else want.rstrip("\n")
     servable = values.get("description") == agent.description.strip() and values.get(key) == want
-    templates.kept[path] = [target, agent.name, template if servable else None, values]
+    kept = {**values, "description": None, key: None}
+    templates.kept[path] = [target, agent.name, template if servable else None, kept]
 
 
 def extra(agent: Agent, target: str, allowed: tuple[str, ...] | None = None) -> dict[str, Any]:
