@@ -772,26 +772,30 @@ def test_without_the_claude_target_no_contexts_are_kept(
     assert taken.runs == [False]
 
 
+@pytest.mark.parametrize("words", ["Codex's own words.", "Helps plainly."])
 def test_an_agent_whose_codex_file_keeps_its_own_description_is_never_rendered_alone(
-    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, words: str
 ) -> None:
-    """An imported agent's `client_frontmatter.codex.description` wins in its Codex file: its
-    file is not its template with the agent's description put in, so an edit to that agent
-    takes the full sync; the others are still served."""
+    """An imported agent's `client_frontmatter.codex.description` wins in its Codex file, even
+    one that reads as the agent's: its file is not its template with the agent's description
+    put in, so an edit to that agent takes the full sync; the others are still served."""
 
     def own_codex(root: Path) -> None:
-        own = {"codex": {"description": "Codex's own words."}}
+        _no_roster(root)
+        own = {"codex": {"description": words}}
         _set(root, AGENT, lambda d: d.update(client_frontmatter=own))
 
-    root = _targets(template, tmp_path, SIX, own_codex)
-    assert b"Codex's own words." in (root / FILES["codex"]).read_bytes()
+    root = _targets(template, tmp_path, ["claude", "codex"], own_codex)
+    assert f'description = "{words}"'.encode() in (root / FILES["codex"]).read_bytes()
     taken = Taken(monkeypatch)
     _replace(root, AGENT, "Be plain.", "Be plain!")
     _same_as_cold(root, tmp_path)
-    assert b"Codex's own words." in (root / FILES["codex"]).read_bytes()
+    _replace(root, AGENT, "Helps plainly.", "Helps plainly, now.")
+    _same_as_cold(root, tmp_path)
+    assert f'description = "{words}"'.encode() in (root / FILES["codex"]).read_bytes()
     _replace(root, OTHER, "prompt: ", "prompt: Also. ")
     _same_as_cold(root, tmp_path)
-    assert taken.runs == [False, True]
+    assert taken.runs == [False, False, True]
 
 
 def test_a_prompt_over_copilot_s_limit_is_the_full_sync_s_error(

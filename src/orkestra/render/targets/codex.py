@@ -42,12 +42,13 @@ def render(reg: Registry, templates: Templates) -> Iterator[Output]:
         path = f"{AGENTS}/{agent.name}.toml"
         items = agent_items(agent, composer)
         prompt = items["developer_instructions"]
-        keep_recipe(templates, path, NAME, agent, "", items, prompt)  # no template: `document`
+        own = "description" not in extra(agent, NAME)  # an imported file's own one wins
+        keep_recipe(templates, path, NAME, agent, "", items, prompt, own_description=own)
         yield Output(path, document(items).encode("utf-8"))
 
 
 def document(items: dict[str, Any]) -> str:
-    """The TOML document of an agent's `items` (`agent_items`)."""
+    """The TOML document of an agent's `items` (`agent_items`; no template)."""
     return HEADER + toml_out.table(None, items)
 
 

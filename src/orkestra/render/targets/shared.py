@@ -83,6 +83,8 @@ def keep_recipe(
     template: str,
     values: dict[str, Any],
     prompt: str,
+    *,
+    own_description: bool = True,
 ) -> None:
     """For `render.delta`, when the caller keeps the agent renders (`Templates.kept`): the
     agent file at `path` is `template` rendered with `values`, which hold the agent's
@@ -90,13 +92,14 @@ def keep_recipe(
     newlines; Codex's TOML items, with no template: `"developer_instructions"`, whole) and
     nothing else made of its own fields. They are kept as None (in their place: the TOML's
     keys are written in order), put in again on use. When `values` do not hold them as such
-    (an imported file's own `description` kept for the client), the template is None: that
-    agent is not rendered on its own."""
+    (`own_description` False: an imported file's own `description` kept for the client, even
+    one that reads the same), the template is None: that agent is not rendered on its own."""
     if templates.kept is None:
         return
     key, want = ("developer_instructions", prompt) if not template else ("prompt", prompt)
     want = want if not template else want.rstrip("\n")
-    servable = values.get("description") == agent.description.strip() and values.get(key) == want
+    described = own_description and values.get("description") == agent.description.strip()
+    servable = described and values.get(key) == want
     kept = {**values, "description": None, key: None}
     templates.kept[path] = [target, agent.name, template if servable else None, kept]
 
