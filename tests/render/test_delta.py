@@ -575,8 +575,8 @@ def test_contexts_recorded_with_a_digest_that_matches_but_a_wrong_shape_are_not_
     assert delta._contexts(proj, "0" * 64) is None
     kept: dict[str, Any] = {"schema": delta.SCHEMA, "template": "t", "own": ["prompt"],
                             "agents": {AGENT: ["only a path"]}, "skill_template": "s",
-                            "skills": {SKILL: [SKILL_MD, "schema-migration"]},
-                            "item_template": "i"}  # fmt: skip
+                            "skills": {SKILL: [SKILL_MD, "schema-migration", []]},
+                            "skill_description": True, "item_template": "i"}  # fmt: skip
 
     def read() -> Any:
         data = marshal.dumps(kept, 4)
@@ -589,15 +589,32 @@ def test_contexts_recorded_with_a_digest_that_matches_but_a_wrong_shape_are_not_
     recipe = ["codex", ".codex/agents/plain-helper.toml", "", {"name": "plain-helper"}]
     kept["agents"] = {AGENT: [OUTPUT, {"name": "plain-helper"}, [recipe]]}
     assert read() == kept
-    for bad in (["claude", *recipe[1:]], ["other", *recipe[1:]], recipe[:3], [*recipe[:2], None,
-                recipe[3]], [*recipe[:3], []], (*recipe,), "codex"):  # fmt: skip
+    for bad in (["claude", *recipe[1:]], ["other", *recipe[1:]], recipe[:3], [*recipe[:2], 1,
+                recipe[3]], [recipe[0], None, *recipe[2:]], [*recipe[:3], []], (*recipe,),
+                "codex"):  # fmt: skip
         kept["agents"] = {AGENT: [OUTPUT, {"name": "plain-helper"}, [recipe, bad]]}
         assert read() is None, bad
+    never = [*recipe[:2], None, recipe[3]]  # an agent never rendered on its own
+    kept["agents"] = {AGENT: [OUTPUT, {"name": "plain-helper"}, [never]]}
+    assert read() == kept
     kept["agents"] = {AGENT: [OUTPUT, {"name": "plain-helper"}, []]}
     assert read() == kept
-    for wrong in ([SKILL_MD], [SKILL_MD, 1], (SKILL_MD, "schema-migration"), None):
+    shared = ["agents-skills", ".agents/skills/schema-migration/SKILL.md"]
+    kept["skills"] = {SKILL: [SKILL_MD, "schema-migration", [shared]]}
+    assert read() == kept
+    for wrong in ([SKILL_MD], [SKILL_MD, 1, []], (SKILL_MD, "schema-migration", []), None,
+                  [SKILL_MD, "schema-migration"], [SKILL_MD, "schema-migration", [shared[1]]],
+                  [SKILL_MD, "schema-migration", [["claude", shared[1]]]],
+                  [SKILL_MD, "schema-migration", [[*shared, 1]]],
+                  [SKILL_MD, "schema-migration", [[shared[0], 1]]]):  # fmt: skip
         kept["skills"] = {SKILL: wrong}
+        assert read() is None, wrong
+    kept["skills"] = {SKILL: [SKILL_MD, "schema-migration", []]}
+    for value in (None, 1, "yes"):
+        kept["skill_description"] = value
         assert read() is None
+    kept["skill_description"] = False
+    assert read() == kept
     kept["skills"] = []
     assert read() is None
     del kept["skills"]
@@ -1656,26 +1673,43 @@ def test_a_project_without_warnings_records_none_for_validate(
     assert noop.recorded(roster_off, "validate") == []
 
 
-def test_kept_skills_beside_other_targets_are_never_served(
+def test_with_every_target_a_skill_body_edit_writes_both_its_skill_md_files(
     template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With other targets, no skill is kept (`keep`); kept contexts made to hold one anyway
-    (by hand: they and the record's stamp rewritten) serve no skill edit: an agent listing it
-    would be rendered from its kept context alone, its other targets' files not at all."""
     root = _targets(template, tmp_path, SIX)
-    path = root / noop.record_path("sync")
-    record = json.loads(path.read_text(encoding="utf-8"))
-    kept = delta._contexts(root, record["delta"]["sha256"])
-    assert kept is not None and kept["skills"] == {}
-    kept["skills"] = {EXAMPLE_SKILL: [EXAMPLE_MD, "example-skill"]}
-    stamp = delta._write_contexts(root, kept)
-    assert stamp is not None
-    record["delta"] = stamp
-    path.write_text(json.dumps(record), encoding="utf-8")
-    assert noop.sync_result(root, "check")["ok"] is True  # the record still answers
+    taken = Taken(monkeypatch)
+    _set(root, SKILL, lambda d: d["sections"][1].update(body="1. Back up.\n2. Migrate.\n"))
+    got = _same_as_cold(root, tmp_path)
+    shared = ".agents/skills/schema-migration/SKILL.md"
+    assert got["updated"] == sorted([SKILL_MD, shared, LOCK])
+    assert (root / SKILL_MD).read_bytes() == (root / shared).read_bytes()
+    assert taken.runs == [True]
+
+
+@pytest.mark.parametrize("targets", [["claude", "agents-md"], SIX])
+def test_with_a_roster_a_skill_description_edit_takes_the_full_sync(
+    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, targets: list[str]
+) -> None:
+    """AGENTS.md lists every skill's description: not the skill's own there (with agents-md
+    alone, the agent listing it has no other target's file to refuse it for)."""
+    root = _targets(template, tmp_path, targets, _no_roster)
     taken = Taken(monkeypatch)
     _set(root, EXAMPLE_SKILL, _describe(DESCRIBED))
-    _same_as_cold(root, tmp_path)
+    got = _same_as_cold(root, tmp_path)
+    assert "AGENTS.md" in got["updated"]
+    assert taken.runs == [False]
+
+
+def test_a_skill_description_edit_listed_by_an_agent_with_other_targets_takes_the_full_sync(
+    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No roster: the description is the skill's own, but the agent listing it has Codex and
+    Gemini files, whose composed prompt lists its skills: not rendered from its kept context."""
+    root = _targets(template, tmp_path, ["claude", "codex", "gemini"], _no_roster)
+    taken = Taken(monkeypatch)
+    _set(root, EXAMPLE_SKILL, _describe(DESCRIBED))
+    got = _same_as_cold(root, tmp_path)
+    assert ".codex/agents/example-agent.toml" in got["updated"]
     assert taken.runs == [False]
 
 

@@ -13,15 +13,18 @@ that has the skill lists (a line of the agent's kept context), and only the skil
 read (`validate.skill_own_findings`).
 
 So a full sync of the claude target that leaves a record (`render.noop`) also keeps each
-agent's template context in `CONTEXTS`, and with the claude target alone the SKILL.md rendered
-from each core skill's file, with its sha256 in the record. With the other targets too
-(`SERVED`), it keeps how each of their agent files is made (`targets.shared.keep_recipe`): its
-template's values (Codex: its TOML items), into which the agent's description and composed
-prompt (`shared/prompt.md.j2`, rendered from the agent's Claude context) are put; an agent whose
-file there holds something else in their place (an imported file's own description) is not
-kept. The instruction block of `agents-md`, `copilot` and `cursor` lists every description
-(`ROSTERS`): with one of them, an agent's prompt alone is its own. The next plain `sync` that
-is not a no-op takes this path when, and only when:
+agent's template context in `CONTEXTS`, and the SKILL.md rendered from each core skill's file
+(and where the same text goes in `.agents/skills/`), with its sha256 in the record. With the
+other targets too (`SERVED`), it keeps how each of their agent files is made
+(`targets.shared.keep_recipe`): its template's values (Codex: its TOML items), into which the
+agent's description and composed prompt (`shared/prompt.md.j2`, rendered from the agent's
+Claude context) are put; an agent whose file there holds something else in their place (an
+imported file's own description) is never rendered on its own. The instruction block of
+`agents-md`, `copilot` and `cursor` lists every agent's and skill's description (`ROSTERS`):
+with one of them, an agent's prompt alone is its own, and a skill's description is not. An
+agent whose skill list changed is rendered from its kept context only where it has no other
+target's file (which composes that list). The next plain `sync` that is not a no-op takes this
+path when, and only when:
 
 - the record's key holds and, by the same stats, the files that changed are agent files whose
   contexts were kept or skill files whose SKILL.md was (and the folders holding them, whose
@@ -80,11 +83,10 @@ CONTEXTS = ".orkestra/agent-contexts.bin"
 SCHEMA = 4
 #: the targets whose files of an agent are all rendered here (with claude configured): each
 #: other target's agent file is its template (Codex: its TOML) with the agent's description
-#: and composed prompt put in. Skills are kept only with claude alone (with others, two
-#: SKILL.md files each, and the instruction block lists their descriptions)
+#: and composed prompt put in
 SERVED = ("claude", "agents-md", "codex", "copilot", "cursor", "gemini")
-#: the targets whose instruction block lists every agent's description: then an agent's
-#: prompt alone is its own
+#: the targets whose instruction block lists every agent's and skill's description: then an
+#: agent's prompt alone is its own, and a skill's description is not
 ROSTERS = ("agents-md", "copilot", "cursor")
 #: more changed files than this: the full sync (each one here is loaded and rendered on its own)
 MAX_FILES = 8
@@ -122,21 +124,34 @@ def keep(
         file = reg.loc("agent", name).file if isinstance(name, str) and name in reg.agents else ""
         if not (isinstance(name, str) and file.startswith(AGENTS) and own_file(file)):
             return None  # an agent this path could not find again: its skill list would go stale
-        made = recipes.get(name, [])
-        if any(r[2] is None for r in made):  # not rendered on its own (no skill is kept then)
-            continue
-        agents[file] = [path, context, made]
-    skills: dict[str, list[str]] = {}
-    for skill in reg.skills.values() if targets == {claude.NAME} else ():
-        path = f"{claude.SKILLS}/{skill.name}/SKILL.md"
-        if skill.core is not None and own_file(skill.loc.file) and path in report.plan.outputs:
-            skills[skill.loc.file] = [path, skill.name]
-    own = claude.own_fields(reg) if not targets & set(ROSTERS) else ("prompt",)
+        agents[file] = [path, context, recipes.get(name, [])]  # a None template: never alone
+    skills = _skills(reg, report)
+    roster = bool(targets & set(ROSTERS))
+    own = claude.own_fields(reg) if not roster else ("prompt",)
     payload = {"schema": SCHEMA, "template": claude.AGENT_TEMPLATE, "own": list(own),
                "agents": agents, "skill_template": claude.SKILL_TEMPLATE, "skills": skills,
+               "skill_description": not roster,
                "item_template": claude.SKILL_ITEM_TEMPLATE}  # fmt: skip
     stamp = _write_contexts(root, payload)
     return None if stamp is None else {"delta": stamp}
+
+
+def _skills(reg: Registry, report: SyncReport) -> dict[str, list[Any]]:
+    """Each core skill file whose SKILL.md the sync rendered: [its path, the skill's name, the
+    same SKILL.md's other paths (`.agents/skills/`, [target, path])]."""
+    from orkestra.render.targets import claude, skills_shared
+
+    shared = skills_shared.needed(report.targets)
+    skills: dict[str, list[Any]] = {}
+    for skill in reg.skills.values():
+        path = f"{claude.SKILLS}/{skill.name}/SKILL.md"
+        if skill.core is None or not own_file(skill.loc.file) or path not in report.plan.outputs:
+            continue
+        # the same text: rendered from the skill alone, wherever it goes (a path the lock
+        # does not record for that target is refused by `sync`, as any output is)
+        others = [[skills_shared.NAME, f"{skills_shared.BASE}/{skill.name}/SKILL.md"]]
+        skills[skill.loc.file] = [path, skill.name, others if shared else []]
+    return skills
 
 
 def _write_contexts(root: Path, payload: dict[str, Any]) -> dict[str, str] | None:
@@ -276,12 +291,13 @@ def _render(
     loaded = entry_files(root, skill_files, was)
     lines: dict[str, str] = {}  # each edited skill's line in its agents' lists, as it reads now
     for rel in skill_files:
-        path, name = skills[rel]
+        path, name, others = skills[rel]
         found = (loaded[rel], (was.get(rel), now.get(rel)))
         done = _render_skill(templates, path, name, kept, found)
         if done is None:
             return None
         made.append(done[0])
+        made.extend(Output(other, done[0].data, target=target) for target, other in others)
         lines[name] = skill_line(templates, name, done[1], kept["item_template"])
     contexts = _listing(agents, lines)
     if contexts is None or len(contexts) > MAX_LISTING:
@@ -290,6 +306,8 @@ def _render(
     loaded = entry_files(root, [rel for rel in listed if rel in files or rel in stale], was)
     for rel in listed:
         path, context, recipes = agents[rel]
+        if any(r[2] is None for r in recipes):  # a file not made of its template alone
+            return None
         context = contexts.get(rel, context)
         if rel not in loaded:  # as kept: its own fields too
             if recipes:  # its other targets' files compose its skill list: never here
@@ -406,39 +424,52 @@ def _contexts(root: Path, sha256: str) -> dict[str, Any] | None:
         and isinstance(kept.get("item_template"), str)
         and isinstance(kept.get("skills"), dict)
         and all(_kept_skill(item) for item in kept["skills"].values())
+        and type(kept.get("skill_description")) is bool
     ):
         return None
     return kept
 
 
 def _kept_agent(item: Any) -> bool:
-    """One agent as `keep` writes it: [output path, context, recipes]: each recipe [target
-    served, output path, template (none for Codex), values]."""
-    return (
-        type(item) is list
-        and len(item) == 3
-        and type(item[0]) is str
-        and type(item[1]) is dict
-        and type(item[2]) is list
-        and all(_recipe(r) for r in item[2])
-    )
+    """One agent as `keep` writes it: [output path, context, recipes]."""
+    return _shaped(item, _is(str), _is(dict), lambda r: type(r) is list and all(map(_recipe, r)))
 
 
 def _recipe(item: Any) -> bool:
-    """[target, output path, template, values] as `keep` writes one."""
-    return (
-        type(item) is list
-        and len(item) == 4
-        and item[0] in SERVED
-        and item[0] != "claude"
-        and all(type(i) is str for i in item[1:3])
-        and type(item[3]) is dict
-    )
+    """[target served, output path, template (None: never rendered alone; "" for Codex's
+    TOML), values] as `keep` writes one."""
+
+    def served(target: Any) -> bool:
+        return target in SERVED and target != "claude"
+
+    def template(name: Any) -> bool:
+        return name is None or type(name) is str
+
+    return _shaped(item, served, _is(str), template, _is(dict))
 
 
 def _kept_skill(item: Any) -> bool:
-    """One skill as `keep` writes it: [SKILL.md's path, skill name]."""
-    return type(item) is list and len(item) == 2 and all(type(i) is str for i in item)
+    """One skill as `keep` writes it: [SKILL.md's path, skill name, other paths: each
+    [the shared skills target, path]]."""
+    from orkestra.render.targets import skills_shared
+
+    def other(place: Any) -> bool:
+        return _shaped(place, lambda target: target == skills_shared.NAME, _is(str))
+
+    return _shaped(item, _is(str), _is(str), lambda o: type(o) is list and all(map(other, o)))
+
+
+def _is(kind: type) -> Callable[[Any], bool]:
+    return lambda value: type(value) is kind
+
+
+def _shaped(item: Any, *parts: Callable[[Any], bool]) -> bool:
+    """`item` is a list of as many values as `parts`, each passing its own."""
+    return (
+        type(item) is list
+        and len(item) == len(parts)
+        and all(part(value) for part, value in zip(parts, item, strict=True))
+    )
 
 
 def _findings(
@@ -566,7 +597,7 @@ def _render_skill(
     from orkestra.render.plan import Output
     from orkestra.render.targets.claude import skill_context
 
-    reg = _loaded(found, _skill_rest)
+    reg = _loaded(found, lambda raw: _skill_rest(raw, kept["skill_description"]))
     if reg is None or list(reg.skills) != [name]:
         return None
     skill = reg.skills[name]
@@ -586,10 +617,11 @@ def _rest(raw: Any, own: set[str]) -> str | None:
         return None
 
 
-def _skill_rest(raw: Any) -> str | None:
+def _skill_rest(raw: Any, described: bool = True) -> str | None:
     """A skill file's parsed data beyond its own text (`claude.SKILL_OWN_TEXT`: `intro` and
-    each section's `body`) and its description (`claude.SKILL_DESCRIPTION`), as text (keys in
-    their order, each section's title kept)."""
+    each section's `body`) and, when `described`, its description (`claude.SKILL_DESCRIPTION`;
+    not when an instruction block lists every description), as text (keys in their order, each
+    section's title kept)."""
     from orkestra.render.targets.claude import SKILL_DESCRIPTION, SKILL_OWN_TEXT
 
     intro, body = SKILL_OWN_TEXT
@@ -605,7 +637,7 @@ def _skill_rest(raw: Any) -> str | None:
             continue
         if key == "sections":
             rest.append([key, [{k: v for k, v in s.items() if k != body} for s in sections]])
-        elif key == holder and isinstance(value, dict):
+        elif key == holder and isinstance(value, dict) and described:
             rest.append([key, {k: v for k, v in value.items() if k != description}])
         else:
             rest.append([key, value])
