@@ -5,8 +5,9 @@ renders that agent's file of each target (the shortcut of `render.delta`), while
 description is a full sync: the instruction block of AGENTS.md, Copilot's instructions and
 Cursor's rule lists every description (docs/caches.md). This prints, each against the bare
 C-loader parse of the same registry files (the baseline of `bench_sync.py`), in one run: a cold
-sync of the six targets, a no-op sync, a sync after one agent's description changed, and one
-after its prompt changed (a different text each round).
+sync of the six targets, a no-op sync, a sync after one agent's description changed, one
+after its prompt changed, and one after a skill's section body changed (a different text each
+round; the skill's SKILL.md is written in .claude/skills/ and .agents/skills/).
 
 With `--baseline-src DIR` (a copy of another version's `src/`, e.g. from `git archive`), every
 step also runs with that code (`PYTHONPATH=DIR`, alternating with this checkout's), and the
@@ -29,12 +30,18 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_sync import PARSE
+from bench_sync import PARSE, _touch_skill
 from registry_gen import generate
 
 TARGETS = ["claude", "agents-md", "codex", "copilot", "cursor", "gemini"]
 CHANGED = "registries/agents/agent-0001.yaml"
-STEPS = ("cold sync", "no-op sync", "one-agent-changed sync", "one-agent-prompt sync")
+STEPS = (
+    "cold sync",
+    "no-op sync",
+    "one-agent-changed sync",
+    "one-agent-prompt sync",
+    "one-skill-changed sync",
+)
 
 
 def _time(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
@@ -80,8 +87,8 @@ def _prompt(root: Path, round_: int) -> None:
 
 
 def _steps(root: Path, where: Path, env: dict[str, str] | None, round_: int) -> list[float]:
-    """Cold, no-op, one-agent-changed and one-agent-prompt sync in a fresh copy of `root`'s
-    sources."""
+    """Cold, no-op, one-agent-changed, one-agent-prompt and one-skill-changed sync in a fresh
+    copy of `root`'s sources."""
     shutil.copytree(root, where, symlinks=True)
     os.sync()
     exe = [sys.executable, "-m", "orkestra", "sync"]
@@ -93,7 +100,10 @@ def _steps(root: Path, where: Path, env: dict[str, str] | None, round_: int) -> 
     _describe(where, round_ + 1000)
     described = _time(exe, where, env)
     _prompt(where, round_)
-    return [cold, noop, described, _time(exe, where, env)]
+    prompted = _time(exe, where, env)
+    _touch_skill(where, round_)
+    time.sleep(0.3)
+    return [cold, noop, described, prompted, _time(exe, where, env)]
 
 
 def main() -> None:
