@@ -1713,6 +1713,26 @@ def test_a_skill_description_edit_listed_by_an_agent_with_other_targets_takes_th
     assert taken.runs == [False]
 
 
+@pytest.mark.parametrize("clients", [["gemini"], ["claude", "gemini"]])
+def test_a_skill_listed_by_an_agent_without_a_claude_file_keeps_its_description_not_own(
+    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clients: list[str]
+) -> None:
+    """An agent rendered for Gemini alone has no kept context: its Gemini file lists its
+    skills, so a skill's description edit takes the full sync (with Claude too: its kept context
+    lists it, and it has another target's file)."""
+
+    def gemini_only(root: Path) -> None:
+        _no_roster(root)
+        _set(root, OTHER, lambda d: d.update(clients=clients))
+
+    root = _targets(template, tmp_path, ["claude", "gemini"], gemini_only)
+    taken = Taken(monkeypatch)
+    _set(root, EXAMPLE_SKILL, _describe(DESCRIBED))
+    got = _same_as_cold(root, tmp_path)
+    assert ".gemini/agents/example-agent.md" in got["updated"]
+    assert taken.runs == [False]
+
+
 def test_every_target_is_served_and_no_other_is() -> None:
     """A target added later has no recipes: the kept contexts are not written for it (its
     agent files would not be rendered again) until it is served here."""

@@ -128,9 +128,12 @@ def keep(
     skills = _skills(reg, report)
     roster = bool(targets & set(ROSTERS))
     own = claude.own_fields(reg) if not roster else ("prompt",)
+    # an agent rendered for other targets but not for claude has no kept context: its skill
+    # lines would not be found, so no skill's description is its own then
+    unlisted = recipes.keys() - {context.get("name") for context in contexts.values()}
     payload = {"schema": SCHEMA, "template": claude.AGENT_TEMPLATE, "own": list(own),
                "agents": agents, "skill_template": claude.SKILL_TEMPLATE, "skills": skills,
-               "skill_description": not roster,
+               "skill_description": not roster and not unlisted,
                "item_template": claude.SKILL_ITEM_TEMPLATE}  # fmt: skip
     stamp = _write_contexts(root, payload)
     return None if stamp is None else {"delta": stamp}
