@@ -86,8 +86,8 @@ class Taken:
         self.runs: list[bool] = []
         real = delta.sync
 
-        def spied(root: Path, record: dict[str, Any]) -> Any:
-            out = real(root, record)
+        def spied(root: Path, record: dict[str, Any], first: str) -> Any:
+            out = real(root, record, first)
             self.runs.append(out is not None)
             return out
 
@@ -683,18 +683,24 @@ def test_a_cache_entry_of_a_later_version_is_not_taken_for_the_recorded_one(
     assert got["updated"] == [OUTPUT, "registries/.render-lock.json"]
 
 
+@pytest.mark.parametrize("when", ["before it is read", "after it is read"])
 def test_a_file_changed_again_while_it_is_read_takes_the_full_sync(
-    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, when: str
 ) -> None:
+    """Read first (`_own_edit`), stat'ed after: changed in between, its parse cache entry is
+    not the version stat'ed, and the full sync runs; changed before it is read, it is a later
+    edit like any other."""
     from orkestra.registry import loader
     from tests.render.conftest import at_call
 
     _replace(proj, AGENT, "Be plain.", "Be plain!")
-    at_call(monkeypatch, loader, "entry_files", lambda: _replace(proj, AGENT, "plain!", "plain?"))
+    owner, name = (loader, "entry_files") if when == "before it is read" else (noop, "changes")
+    at_call(monkeypatch, owner, name, lambda: _replace(proj, AGENT, "plain!", "plain?"))
     taken = Taken(monkeypatch)
     noop.sync_result(proj, "write")
-    assert taken.runs == [False]
+    assert taken.runs == [when == "before it is read"]
     assert "Be plain?" in (proj / OUTPUT).read_text(encoding="utf-8")
+    _same_as_cold(proj, tmp_path)
 
 
 def test_pending_writes_of_a_killed_sync_take_the_full_sync(
@@ -706,7 +712,7 @@ def test_pending_writes_of_a_killed_sync_take_the_full_sync(
     record = json.loads((proj / noop.record_path("sync")).read_text(encoding="utf-8"))
     taken = Taken(monkeypatch)
     _replace(proj, AGENT, "Be plain.", "Be plain!")
-    assert delta.sync(proj, record) is None
+    assert delta.sync(proj, record, AGENT) is None
     taken.runs.clear()
     assert noop.sync_result(proj, "write")["updated"] == [OUTPUT, "registries/.render-lock.json"]
     assert taken.runs == []
@@ -1132,7 +1138,8 @@ def test_an_agent_edited_since_the_contexts_were_kept_is_loaded_when_it_lists_th
     got = _same_as_cold(proj, tmp_path)
     assert got["updated"] == sorted([EXAMPLE_MD, SKILL_MD, OTHER_OUTPUT, WARNED_OUTPUT, LOCK])
     assert "Edited first." in (proj / OTHER_OUTPUT).read_text(encoding="utf-8")
-    assert loads == [sorted([EXAMPLE_SKILL, SKILL]), [OTHER]]  # db-guardian: as kept
+    assert loads == [[SKILL], [EXAMPLE_SKILL], [OTHER]]  # the first met, then the rest; not
+    # db-guardian: as kept
     record = json.loads((proj / noop.record_path("sync")).read_text(encoding="utf-8"))
     assert record["delta"]["edited"] == [OTHER]
 
@@ -1575,7 +1582,7 @@ def test_only_a_change_found_first_in_an_agent_or_skill_file_tries_it(
 ) -> None:
     """A sync the shortcut cannot serve pays nothing for it: a scopes edit goes straight on."""
     calls: list[str] = []
-    monkeypatch.setattr(delta, "sync", lambda root, record: calls.append("tried"))
+    monkeypatch.setattr(delta, "sync", lambda root, record, first: calls.append("tried"))
     scopes = proj / "registries" / "scopes.yaml"
     scopes.write_text(scopes.read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
     _bump(scopes)
@@ -1759,3 +1766,36 @@ def test_the_kept_recipes_hold_no_description_or_prompt(template: Path, tmp_path
         prompt = "developer_instructions" if target == "codex" else "prompt"
         assert values["description"] is None and values[prompt] is None
         assert list(values)[-1] == prompt or target != "codex"  # the TOML's order kept
+
+
+def test_an_edit_beyond_its_own_text_is_refused_before_the_stats(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first changed file is looked at first: a `model` edit is refused without the stats
+    of every recorded file (the full sync takes its own), and so is a file that cannot be
+    loaded on its own."""
+    from orkestra.core.errors import InputError
+    from orkestra.registry import loader
+
+    taken = Taken(monkeypatch)
+    stats: list[int] = []
+    real = noop.changes
+    monkeypatch.setattr(noop, "changes", lambda *a: stats.append(1) or real(*a))
+    _set(proj, AGENT, lambda d: d.update(model="opus"))
+    _same_as_cold(proj, tmp_path)
+    assert taken.runs == [False] and stats == []
+
+    def broken(*_args: Any) -> Any:
+        raise InputError("cannot be read", file=AGENT)
+
+    _replace(proj, AGENT, "Be plain.", "Be plain!")
+    with monkeypatch.context() as patch:
+        patch.setattr(loader, "entry_files", broken)
+        assert noop.sync_result(proj, "write")["updated"] == [OUTPUT, LOCK]
+    assert taken.runs == [False, False] and stats == []
+    _same_as_cold(proj, tmp_path)
+    _set(proj, OTHER, lambda d: d.update(clients=["codex"]))  # rendered nowhere here: not kept
+    _same_as_cold(proj, tmp_path)
+    _replace(proj, OTHER, "prompt: ", "# a comment\nprompt: ")
+    _same_as_cold(proj, tmp_path)
+    assert taken.runs == [False, False, False, False] and stats == []

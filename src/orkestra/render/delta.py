@@ -181,10 +181,11 @@ def own_file(rel: str) -> bool:
     return rel.startswith(SKILLS) and rel[len(SKILLS) :].count("/") == 1
 
 
-def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
+def sync(root: Path, record: dict[str, Any], first: str) -> dict[str, Any] | None:
     """Plain `sync` after an edit to agents' own fields or core skills' own text or
     descriptions, as the full sync answers it; None when the full sync must run (see the
-    module's rules)."""
+    module's rules). `first`: the first changed file the record's check met, looked at before
+    the stats of every other file (an edit beyond its own text costs the full sync little)."""
     from orkestra.render import manifest, noop, pending, writer
     from orkestra.render.environment import Templates
     from orkestra.render.plan import Output
@@ -194,15 +195,18 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
         return None
     if record["key"] != noop.key(root):
         return None
+    kept = _contexts(root, stamp["sha256"])
+    stale = set(stamp.get("edited", []))  # agents whose kept own fields an edit left behind
+    if kept is None or not stale <= kept["agents"].keys():
+        return None
+    early = _own_edit(root, record["files"], kept, first)
+    if early is None:
+        return None
     start = time.time_ns()
     found = noop.changes(root, record)
     if found is None or os.path.lexists(root / pending.PATH):
         return None
     changed, now = found
-    kept = _contexts(root, stamp["sha256"])
-    stale = set(stamp.get("edited", []))  # agents whose kept own fields an edit left behind
-    if kept is None or not stale <= kept["agents"].keys():
-        return None
     agents: dict[str, Any] = kept["agents"]
     skills: dict[str, Any] = kept["skills"]
     files = [rel for rel in changed if not noop.walked_folder(record, rel)]
@@ -221,7 +225,7 @@ def sync(root: Path, record: dict[str, Any]) -> dict[str, Any] | None:
     before, servers = lock
     templates = Templates(root)
     try:  # a template error: the full sync reports it (after validating everything first)
-        rendered = _render(root, templates, record["files"], now, kept, files, stale)
+        rendered = _render(root, templates, record["files"], now, kept, files, stale, early)
     except OrkestraError:
         return None
     if rendered is None:
@@ -275,6 +279,7 @@ def _render(
     kept: dict[str, Any],
     files: list[str],
     stale: set[str],
+    early: _Loads,
 ) -> tuple[list[Output], dict[str, dict[str, Any]]] | None:
     """The outputs of the edited `files` (each skill's SKILL.md and each agent's file), and of
     the agents that list an edited skill whose description changed; with the kept context of
@@ -282,8 +287,8 @@ def _render(
     them is not as the module's rules need (`was`, `now`: each file's identity as recorded, the
     parse cache keeping those entries, and as stat'ed now). An agent rendered for its list alone
     is loaded only when it is one whose own fields a run since the contexts were kept changed
-    (`stale`); the others' are the kept ones, their files the version they were kept from."""
-    from orkestra.registry.loader import entry_files
+    (`stale`); the others' are the kept ones, their files the version they were kept from
+    (`early`: the files loaded already)."""
     from orkestra.render.plan import Output
     from orkestra.render.targets.claude import skill_line
 
@@ -291,7 +296,7 @@ def _render(
     skills: dict[str, Any] = kept["skills"]
     made: list[Output] = []
     skill_files = [rel for rel in files if rel in skills]
-    loaded = entry_files(root, skill_files, was)
+    loaded = _loads(root, skill_files, was, early)
     lines: dict[str, str] = {}  # each edited skill's line in its agents' lists, as it reads now
     for rel in skill_files:
         path, name, others = skills[rel]
@@ -306,7 +311,7 @@ def _render(
     if contexts is None or len(contexts) > MAX_LISTING:
         return None
     listed = sorted({*(r for r in files if r in agents), *contexts})
-    loaded = entry_files(root, [rel for rel in listed if rel in files or rel in stale], was)
+    loaded = _loads(root, [rel for rel in listed if rel in files or rel in stale], was, early)
     for rel in listed:
         path, context, recipes = agents[rel]
         if any(r[2] is None for r in recipes):  # a file not made of its template alone
@@ -324,6 +329,40 @@ def _render(
             return None
         made.extend(own)
     return made, contexts
+
+
+def _own_edit(root: Path, was: dict[str, Any], kept: dict[str, Any], rel: str) -> _Loads | None:
+    """`rel` loaded as `_render` loads it (`loader.entry_files`), when it is a kept agent's or
+    skill's file whose parsed data beyond its own text is still the recorded version's, as far
+    as the parse cache tells (`_render` checks it all again, against the stats); None when it
+    is not: the full sync, without the stats and the rest of this path first."""
+    from orkestra.registry.loader import entry_files
+
+    own, described = set(kept["own"]), kept["skill_description"]
+
+    def rest(raw: Any) -> str | None:
+        return _rest(raw, own) if rel in kept["agents"] else _skill_rest(raw, described)
+
+    if rel not in kept["agents"] and rel not in kept["skills"]:
+        return None
+    try:
+        loaded = entry_files(root, [rel], was)
+    except OrkestraError:
+        return None
+    _reg, before, after = loaded[rel]
+    if before is None or after is None:
+        return None
+    mine = rest(after[7])
+    return loaded if mine is not None and rest(before[7]) == mine else None
+
+
+def _loads(root: Path, rels: list[str], was: dict[str, Any], early: _Loads) -> _Loads:
+    """`loader.entry_files` of `rels`, those loaded already (`early`) taken as they are."""
+    from orkestra.registry.loader import entry_files
+
+    rest = [rel for rel in rels if rel not in early]
+    return {**{rel: early[rel] for rel in rels if rel in early},
+            **(entry_files(root, rest, was) if rest else {})}  # fmt: skip
 
 
 def _listing(agents: dict[str, Any], lines: dict[str, str]) -> dict[str, dict[str, Any]] | None:
@@ -509,6 +548,8 @@ def _lock(root: Path) -> tuple[dict[str, Any], dict[str, dict[str, str]]] | None
 
 #: a file as `loader.entry_file` loaded it, with its identities (as recorded, as stat'ed)
 _Found = tuple[tuple["Registry", Any, Any], tuple[Any, Any]]
+#: files as `loader.entry_files` loads them: path -> (registry, entry before, entry after)
+_Loads = dict[str, tuple["Registry", Any, Any]]
 
 
 def _loaded(found: _Found, rest: Callable[[Any], str | None]) -> Registry | None:

@@ -1100,7 +1100,7 @@ def _sync_result(root: Path, mode: Mode) -> dict[str, Any]:
     # an edit to agents' or skills' own text (such a file is the first change the stats
     # found): only those files are rendered again
     if mode == "write" and record is not None and first and delta.own_file(first[0]):
-        done = delta.sync(root, record)
+        done = delta.sync(root, record, first[0])
         if done is not None:
             return done
     from orkestra.registry.loader import load
