@@ -96,8 +96,7 @@ def keep_recipe(
     one that reads the same), the template is None: that agent is not rendered on its own."""
     if templates.kept is None:
         return
-    key, want = ("developer_instructions", prompt) if not template else ("prompt", prompt)
-    want = want if not template else want.rstrip("\n")
+    key, want = ("prompt", prompt.rstrip("\n")) if template else ("developer_instructions", prompt)
     described = own_description and values.get("description") == agent.description.strip()
     servable = described and values.get(key) == want
     kept = {**values, "description": None, key: None}
