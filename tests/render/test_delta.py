@@ -1799,3 +1799,55 @@ def test_an_edit_beyond_its_own_text_is_refused_before_the_stats(
     _replace(proj, OTHER, "prompt: ", "# a comment\nprompt: ")
     _same_as_cold(proj, tmp_path)
     assert taken.runs == [False, False, False, False] and stats == []
+
+
+def test_the_installed_cli_answers_edits_with_every_target_as_a_cold_sync(
+    template: Path, tmp_path: Path
+) -> None:
+    """Separate processes, real racy windows, all six targets: a prompt edit and a skill body
+    edit are served (each target's file written; the next `--check` clean), a description edit
+    (listed by the instruction block) is a full sync; each answer and tree is a cold sync's."""
+    import subprocess
+    import sys
+
+    exe = Path(sys.executable).with_name("orkestra")
+    env = {**os.environ, "ORKESTRA_TODAY": "2026-11-30"}
+    root = tmp_path / "cli6"
+    shutil.copytree(template, root, symlinks=True)
+    _set(root, "registries/orkestra.yaml", lambda d: d.update(targets=SIX))
+
+    def run(*args: str, cwd: Path = root) -> dict[str, Any]:
+        done = subprocess.run([str(exe), *args], cwd=cwd, env=env, capture_output=True,
+                              text=True, check=False)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return dict(json.loads(done.stdout))
+
+    def same_as_cold() -> dict[str, Any]:
+        time.sleep(0.3)  # past the racy window, as a sync run from a save hook would be
+        cold = tmp_path / "cold6"
+        shutil.rmtree(cold, ignore_errors=True)
+        shutil.copytree(root, cold, symlinks=True, ignore=shutil.ignore_patterns(".orkestra"))
+        answer = run("sync")
+        assert answer == run("sync", cwd=cold)
+        assert _tree(root) == _tree(cold)
+        assert run("sync", "--check")["ok"] is True
+        return answer
+
+    run("sync")
+    time.sleep(0.3)
+    run("sync")
+
+    def edited() -> Any:  # the agents the shortcut rendered since a full sync kept contexts
+        record = json.loads((root / noop.record_path("sync")).read_text(encoding="utf-8"))
+        return record["delta"].get("edited")
+
+    _replace(root, AGENT, "Be plain.", "Be plain, from the shell.")
+    assert same_as_cold()["updated"] == sorted([*FILES.values(), LOCK])
+    assert edited() == [AGENT]  # served
+    _set(root, SKILL, lambda d: d["sections"][1].update(body="1. Back up.\n2. Migrate.\n"))
+    shared = ".agents/skills/schema-migration/SKILL.md"
+    assert same_as_cold()["updated"] == sorted([SKILL_MD, shared, LOCK])
+    assert edited() == [AGENT]  # served (the skill's kept name and paths are as they were)
+    _replace(root, AGENT, "Helps plainly.", "Helps plainly, from the shell.")
+    assert "AGENTS.md" in same_as_cold()["updated"]
+    assert edited() is None  # a full sync: contexts kept afresh
