@@ -204,7 +204,7 @@ def _edit_skill(root: Path, change: Any) -> None:
     path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
 
-def _touch_skill(root: Path, round_: int) -> None:
+def touch_skill(root: Path, round_: int) -> None:
     """Change one skill's first section body (a different text each round)."""
     body = f"Changed in round {round_}: use it when benchmarking.\n"
     _edit_skill(root, lambda d: d["sections"][0].update(body=body))
@@ -273,7 +273,7 @@ def _round(
     out = step("sync after that write", [exe, "sync"])
     if json.loads(out)["written"] or before != _mtimes(root):
         raise SystemExit("the sync after that write wrote")
-    _touch_skill(root, round_)
+    touch_skill(root, round_)
     out = step("one-skill-changed sync", [exe, "sync"])
     if json.loads(out)["written"] != 2:  # the skill's SKILL.md and the lock
         raise SystemExit(f"one-skill-changed sync wrote {json.loads(out)['written']} files")

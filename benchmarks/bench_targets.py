@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_sync import PARSE, _touch_skill
+from bench_sync import PARSE, touch_skill
 from registry_gen import generate
 
 TARGETS = ["claude", "agents-md", "codex", "copilot", "cursor", "gemini"]
@@ -101,7 +101,7 @@ def _steps(root: Path, where: Path, env: dict[str, str] | None, round_: int) -> 
     described = _time(exe, where, env)
     _prompt(where, round_)
     prompted = _time(exe, where, env)
-    _touch_skill(where, round_)
+    touch_skill(where, round_)
     time.sleep(0.3)
     return [cold, noop, described, prompted, _time(exe, where, env)]
 

@@ -204,7 +204,7 @@ def sync(root: Path, record: dict[str, Any], first: str) -> dict[str, Any] | Non
         return None
     start = time.time_ns()
     found = noop.changes(root, record)
-    if found is None or os.path.lexists(root / pending.PATH):
+    if found is None or pending.exists(root):
         return None
     changed, now = found
     agents: dict[str, Any] = kept["agents"]
@@ -338,13 +338,9 @@ def _own_edit(root: Path, was: dict[str, Any], kept: dict[str, Any], rel: str) -
     is not: the full sync, without the stats and the rest of this path first."""
     from orkestra.registry.loader import entry_files
 
-    own, described = set(kept["own"]), kept["skill_description"]
-
-    def rest(raw: Any) -> str | None:
-        return _rest(raw, own) if rel in kept["agents"] else _skill_rest(raw, described)
-
     if rel not in kept["agents"] and rel not in kept["skills"]:
         return None
+    rest = _beyond(kept, agent=rel in kept["agents"])
     try:
         loaded = entry_files(root, [rel], was)
     except OrkestraError:
@@ -586,8 +582,7 @@ def _render_agent(
     from orkestra.render.plan import Output
     from orkestra.render.targets.claude import own_context
 
-    own = set(kept["own"])
-    reg = _loaded(found, lambda raw: _rest(raw, own))
+    reg = _loaded(found, _beyond(kept, agent=True))
     if reg is None or list(reg.agents) != [context.get("name")]:  # the agent kept, by its name
         return None
     (agent,) = reg.agents.values()
@@ -641,7 +636,7 @@ def _render_skill(
     from orkestra.render.plan import Output
     from orkestra.render.targets.claude import skill_context
 
-    reg = _loaded(found, lambda raw: _skill_rest(raw, kept["skill_description"]))
+    reg = _loaded(found, _beyond(kept, agent=False))
     if reg is None or list(reg.skills) != [name]:
         return None
     skill = reg.skills[name]
@@ -649,6 +644,13 @@ def _render_skill(
         return None
     text = templates.render(kept["skill_template"], skill_context(skill))
     return Output(path, text.encode("utf-8")), skill.description
+
+
+def _beyond(kept: dict[str, Any], *, agent: bool) -> Callable[[Any], str | None]:
+    """How a kept agent's (`agent`) or skill's file is compared beyond its own text, as the
+    kept contexts say what is its own (`own`; `skill_description`)."""
+    own, described = set(kept["own"]), kept["skill_description"]
+    return (lambda raw: _rest(raw, own)) if agent else (lambda raw: _skill_rest(raw, described))
 
 
 def _rest(raw: Any, own: set[str]) -> str | None:

@@ -478,7 +478,9 @@ def _answer(
     record of pending writes is there: the full run looks in the folders it names."""
     if data is None or data["key"] != key(root):
         return None
-    if run == "sync" and _pending(root):
+    from orkestra.render import pending
+
+    if run == "sync" and pending.exists(root):
         return None
     taken = time.time_ns()
     try:  # a changed input is found at its own stat: the rest is not looked at
@@ -498,14 +500,6 @@ def _answer(
     if len(expected) > SETTLE_AT and not any(_racy(now[rel], taken) for rel in expected):
         _settle(root, run, data, now)  # settled: plain stats from now on
     return data["result"]
-
-
-def _pending(root: Path) -> bool:
-    """Whether `.orkestra/pending-writes.json` is there (`render.pending`): written by a
-    killed sync, or by hand, it names folders no record need list."""
-    from orkestra.render.pending import PATH
-
-    return os.path.lexists(f"{root}{os.sep}{PATH}")
 
 
 def _same_bytes(root: Path, run: str, data: dict[str, Any], first: str) -> Any:

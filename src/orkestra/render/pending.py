@@ -19,6 +19,7 @@ derived folder, can claim no more than the lock can.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,6 +99,12 @@ def _holding(root: Path, paths: list[str]) -> list[str]:
         if holding[folder]:
             kept.append(rel)
     return kept
+
+
+def exists(root: Path) -> bool:
+    """Whether the record is there (written by a killed sync, or by hand: whatever it holds, a
+    full sync reads it), without reading it."""
+    return os.path.lexists(f"{root}{os.sep}{PATH}")
 
 
 def folders(root: Path) -> set[str]:
