@@ -4,6 +4,7 @@ without a full load, and always leaves what a full sync leaves, with the same an
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import shutil
 import time
@@ -344,15 +345,26 @@ def test_edits_in_a_row_each_take_the_delta(
     assert taken.runs == [True, True, True]
 
 
-def test_a_description_edit_with_the_roster_on_takes_the_full_sync(
+def test_a_description_edit_with_the_roster_on_writes_claude_md_s_block(
     proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """CLAUDE.md's roster lists every description: not the agent's own text there."""
+    """CLAUDE.md's roster lists every description: its block is made again from the kept
+    roster, the user's text around it kept; two edits in a row each see the last one."""
     taken = Taken(monkeypatch)
+    claude_md = proj / "CLAUDE.md"
+    claude_md.write_text("# Mine\n\n" + claude_md.read_text(encoding="utf-8") + "\nAfter.\n")
+    _bump(claude_md)
+    noop.sync_result(proj, "write")  # the user's text changed: the full sync, which records
     _set(proj, AGENT, lambda d: d.update(description="Helps, carefully."))
     got = _same_as_cold(proj, tmp_path)
-    assert taken.runs == [False]
-    assert "CLAUDE.md" in got["updated"]
+    _set(proj, OTHER, lambda d: d.update(description="Shows the way, carefully."))
+    again = _same_as_cold(proj, tmp_path)
+    assert taken.runs == [True, True]
+    assert got["updated"] == sorted([OUTPUT, "CLAUDE.md", LOCK])
+    assert again["updated"] == sorted([".claude/agents/example-agent.md", "CLAUDE.md", LOCK])
+    text = claude_md.read_text(encoding="utf-8")
+    assert text.startswith("# Mine\n") and text.endswith("\nAfter.\n")
+    assert "Helps, carefully." in text and "Shows the way, carefully." in text
 
 
 def test_a_description_edit_without_the_roster_takes_the_delta(
@@ -567,7 +579,6 @@ def test_contexts_recorded_with_a_digest_that_matches_but_a_wrong_shape_are_not_
     proj: Path,
 ) -> None:
     import hashlib
-    import marshal
 
     data = marshal.dumps({"schema": delta.SCHEMA, "agents": []}, 4)
     (proj / delta.CONTEXTS).write_bytes(data)
@@ -576,7 +587,8 @@ def test_contexts_recorded_with_a_digest_that_matches_but_a_wrong_shape_are_not_
     kept: dict[str, Any] = {"schema": delta.SCHEMA, "template": "t", "own": ["prompt"],
                             "agents": {AGENT: ["only a path"]}, "skill_template": "s",
                             "skills": {SKILL: [SKILL_MD, "schema-migration", []]},
-                            "skill_description": True, "item_template": "i"}  # fmt: skip
+                            "skill_description": True, "item_template": "i",
+                            "roster": None, "blocks": []}  # fmt: skip
 
     def read() -> Any:
         data = marshal.dumps(kept, 4)
@@ -614,6 +626,31 @@ def test_contexts_recorded_with_a_digest_that_matches_but_a_wrong_shape_are_not_
         kept["skill_description"] = value
         assert read() is None
     kept["skill_description"] = False
+    assert read() == kept
+    roster = {"values": [{"name": "v", "statement": "s"}], "truths": [{"path": "p", "title": "t"}],
+              "agents": [{"name": "a", "role": "specialist", "description": "d"}],
+              "skills": [{"name": "k", "description": "d"}]}  # fmt: skip
+    kept.update(roster=roster, blocks=[["agents-md", "AGENTS.md"], ["claude", "docs/CLAUDE.md"]])
+    assert read() == kept
+    for blocks in ([], [["agents-md", "elsewhere.md"]], [["gemini", "GEMINI.md"]],
+                   [["claude", 1]], [("claude", "CLAUDE.md")], [["claude"]], None):  # fmt: skip
+        kept["blocks"] = blocks
+        assert read() is None, blocks
+    kept["blocks"] = [["cursor", ".cursor/rules/orkestra.mdc"]]
+    assert read() == kept
+    for part, item in (("agents", {"name": "a", "description": "d"}),
+                       ("agents", {"name": "a", "role": None, "description": "d"}),
+                       ("skills", {"description": "d", "name": "k"}), ("values", ["v", "s"]),
+                       ("truths", {"path": "p", "title": "t", "more": "x"})):  # fmt: skip
+        kept["roster"] = {**roster, part: [item]}
+        assert read() is None, (part, item)
+    kept["roster"] = {**roster, "more": []}
+    assert read() is None
+    kept["roster"] = {k: v for k, v in roster.items() if k != "truths"}
+    assert read() is None
+    kept["roster"] = None  # a roster needs its files, and files their roster
+    assert read() is None
+    kept["blocks"] = []
     assert read() == kept
     kept["skills"] = []
     assert read() is None
@@ -750,12 +787,16 @@ def _no_roster(root: Path) -> None:
     _set(root, "registries/orkestra.yaml", lambda d: d["render"].update(claude_md=False))
 
 
+#: the files made of the roster with every target (no CLAUDE.md roster)
+BLOCKS = ["AGENTS.md", ".github/copilot-instructions.md", ".cursor/rules/orkestra.mdc"]
+
+
 def test_with_every_target_a_prompt_edit_renders_the_agent_s_file_of_each(
     template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each target's file of the agent is made of its composed prompt; the instruction block
-    (AGENTS.md, Copilot's instructions, Cursor's rule) lists every description, so the prompt
-    alone is own: a description edit takes the full sync (here with no CLAUDE.md roster)."""
+    (AGENTS.md, Copilot's instructions, Cursor's rule) lists every description: a description
+    edit renders it again from the kept roster (here with no CLAUDE.md roster)."""
     root = _targets(template, tmp_path, SIX, _no_roster)
     assert "delta" in json.loads((root / noop.record_path("sync")).read_text("utf-8"))
     taken = Taken(monkeypatch)
@@ -766,10 +807,13 @@ def test_with_every_target_a_prompt_edit_renders_the_agent_s_file_of_each(
     _same_as_cold(root, tmp_path)
     _replace(root, AGENT, "Helps plainly.", "Helps plainly, always.")
     got = _same_as_cold(root, tmp_path)
-    assert {"AGENTS.md", ".github/copilot-instructions.md"} <= set(got["updated"])
+    assert got["updated"] == sorted([*FILES.values(), *BLOCKS, "registries/.render-lock.json"])
     _replace(root, AGENT, "Be plain, always.", "Be plain.")
     _same_as_cold(root, tmp_path)
-    assert taken.runs == [True, True, False, True]
+    _replace(root, AGENT, "Helps plainly, always.", "Helps plainly.")  # and back
+    _same_as_cold(root, tmp_path)
+    assert taken.runs == [True, True, True, True, True]
+    assert "Helps plainly, always" not in (root / "AGENTS.md").read_text(encoding="utf-8")
 
 
 def test_without_a_roster_a_description_edit_renders_each_target_s_file(
@@ -1095,7 +1139,10 @@ def test_a_description_edit_that_renders_the_same_lines_writes_nothing(
     _set(proj, EXAMPLE_SKILL, _describe(text["metadata"]["description"] + "   "))
     got = _same_as_cold(proj, tmp_path)
     assert taken.runs == [True] and got["written"] == 0
-    assert (proj / delta.CONTEXTS).read_bytes() == kept
+    was, now = marshal.loads(kept), marshal.loads((proj / delta.CONTEXTS).read_bytes())
+    assert {**now, "roster": None} == {**was, "roster": None}  # its roster alone is new:
+    listed = {item["name"]: item["description"] for item in now["roster"]["skills"]}
+    assert listed["example-skill"].endswith("   ")  # the text as written, rendered the same
 
 
 def test_kept_contexts_that_cannot_be_written_again_leave_no_record(
@@ -1693,17 +1740,32 @@ def test_with_every_target_a_skill_body_edit_writes_both_its_skill_md_files(
     assert taken.runs == [True]
 
 
-@pytest.mark.parametrize("targets", [["claude", "agents-md"], SIX])
-def test_with_a_roster_a_skill_description_edit_takes_the_full_sync(
-    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, targets: list[str]
+@pytest.mark.parametrize("roster", [False, True], ids=["agents-md", "and-claude-md"])
+def test_with_a_roster_a_skill_description_edit_writes_its_block(
+    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, roster: bool
 ) -> None:
-    """AGENTS.md lists every skill's description: not the skill's own there (with agents-md
-    alone, the agent listing it has no other target's file to refuse it for)."""
-    root = _targets(template, tmp_path, targets, _no_roster)
+    """AGENTS.md lists every active skill's description: its block is made again from the
+    kept roster, with the skill's SKILL.md and the list of the agent that has it (CLAUDE.md's
+    block lists no skill: not written)."""
+    root = _targets(template, tmp_path, ["claude", "agents-md"], None if roster else _no_roster)
     taken = Taken(monkeypatch)
     _set(root, EXAMPLE_SKILL, _describe(DESCRIBED))
     got = _same_as_cold(root, tmp_path)
-    assert "AGENTS.md" in got["updated"]
+    assert got["updated"] == sorted([EXAMPLE_MD, OTHER_OUTPUT, "AGENTS.md", LOCK])
+    assert DESCRIBED in (root / "AGENTS.md").read_text(encoding="utf-8")
+    assert taken.runs == [True]
+
+
+def test_with_every_target_a_skill_description_edit_takes_the_full_sync(
+    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The agent listing the skill has other targets' files, whose composed prompt lists its
+    skills: not rendered from its kept context."""
+    root = _targets(template, tmp_path, SIX, _no_roster)
+    taken = Taken(monkeypatch)
+    _set(root, EXAMPLE_SKILL, _describe(DESCRIBED))
+    got = _same_as_cold(root, tmp_path)
+    assert {*BLOCKS, ".codex/agents/example-agent.toml"} <= set(got["updated"])
     assert taken.runs == [False]
 
 
@@ -1804,9 +1866,10 @@ def test_an_edit_beyond_its_own_text_is_refused_before_the_stats(
 def test_the_installed_cli_answers_edits_with_every_target_as_a_cold_sync(
     template: Path, tmp_path: Path
 ) -> None:
-    """Separate processes, real racy windows, all six targets: a prompt edit and a skill body
-    edit are served (each target's file written; the next `--check` clean), a description edit
-    (listed by the instruction block) is a full sync; each answer and tree is a cold sync's."""
+    """Separate processes, real racy windows, all six targets: a prompt edit, a skill body edit
+    and an agent's description edit are served (each target's file written, and each roster;
+    the next `--check` clean), a skill's description edit (listed by an agent with other
+    targets' files) is a full sync; each answer and tree is a cold sync's."""
     import subprocess
     import sys
 
@@ -1849,5 +1912,9 @@ def test_the_installed_cli_answers_edits_with_every_target_as_a_cold_sync(
     assert same_as_cold()["updated"] == sorted([SKILL_MD, shared, LOCK])
     assert edited() == [AGENT]  # served (the skill's kept name and paths are as they were)
     _replace(root, AGENT, "Helps plainly.", "Helps plainly, from the shell.")
+    want = [*FILES.values(), *BLOCKS, "CLAUDE.md", LOCK]
+    assert same_as_cold()["updated"] == sorted(want)  # every file listing the description
+    assert edited() == [AGENT]  # served
+    _set(root, EXAMPLE_SKILL, _describe(DESCRIBED))  # listed by an agent with Codex's file
     assert "AGENTS.md" in same_as_cold()["updated"]
     assert edited() is None  # a full sync: contexts kept afresh

@@ -124,6 +124,8 @@ def client_models(reg: Registry) -> Iterator[Finding]:
 
 #: Codex reads at most this much of the project docs (AGENTS.md) by default
 CODEX_DOC_LIMIT = 32 * 1024
+#: the finding that says AGENTS.md is over it
+AGENTS_MD_SIZE = "ORK113"
 
 
 def agents_md_size(reg: Registry) -> Iterator[Finding]:
@@ -136,11 +138,20 @@ def agents_md_size(reg: Registry) -> Iterator[Finding]:
         size = path.lstat().st_size
     except OSError:
         return  # not rendered yet
-    if size > CODEX_DOC_LIMIT:
-        yield Finding.make(
-            "ORK113",
-            f"{name} is {size} bytes; Codex reads only the first {CODEX_DOC_LIMIT} by "
-            "default: raise `project_doc_max_bytes` in .codex/config.toml, or shorten the "
-            "registry descriptions the roster lists",
-            name,
-        )
+    found = agents_md_finding(size)
+    if found is not None:
+        yield found
+
+
+def agents_md_finding(size: int) -> Finding | None:
+    """ORK113 for an AGENTS.md of `size` bytes (None: within the limit)."""
+    name = render_lock.BLOCK_FILES["agents-md"]
+    if size <= CODEX_DOC_LIMIT:
+        return None
+    return Finding.make(
+        AGENTS_MD_SIZE,
+        f"{name} is {size} bytes; Codex reads only the first {CODEX_DOC_LIMIT} by "
+        "default: raise `project_doc_max_bytes` in .codex/config.toml, or shorten the "
+        "registry descriptions the roster lists",
+        name,
+    )

@@ -60,6 +60,7 @@ full sync runs.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import marshal
@@ -80,7 +81,7 @@ if TYPE_CHECKING:
 #: the kept contexts (derived, like the records beside it)
 CONTEXTS = ".orkestra/agent-contexts.bin"
 #: bump when the kept contexts' layout or meaning changes
-SCHEMA = 4
+SCHEMA = 5
 #: the targets whose files of an agent are all rendered here (with claude configured): each
 #: other target's agent file is its template (Codex: its TOML) with the agent's description
 #: and composed prompt put in
@@ -106,7 +107,7 @@ def keep(
     rendered from each core skill's file, and return what the record holds of them,
     `{"delta": {"sha256": …}}` (None when this path cannot serve the project: the claude target
     not configured, a target skipped, or nothing kept)."""
-    from orkestra.render.targets import claude
+    from orkestra.render.targets import claude, shared
 
     targets = set(report.targets)
     if not targets <= set(SERVED) or report.skipped_targets:
@@ -126,15 +127,17 @@ def keep(
             return None  # an agent this path could not find again: its skill list would go stale
         agents[file] = [path, context, recipes.get(name, [])]  # a None template: never alone
     skills = _skills(reg, report)
-    roster = bool(targets & set(ROSTERS))
-    own = claude.own_fields(reg) if not roster else ("prompt",)
+    blocks = _blocks(reg, report)
+    if blocks is None:
+        return None
     # an agent rendered for other targets but not for claude has no kept context: its skill
     # lines would not be found, so no skill's description is its own then
     unlisted = recipes.keys() - {context.get("name") for context in contexts.values()}
-    payload = {"schema": SCHEMA, "template": claude.AGENT_TEMPLATE, "own": list(own),
-               "agents": agents, "skill_template": claude.SKILL_TEMPLATE, "skills": skills,
-               "skill_description": not roster and not unlisted,
-               "item_template": claude.SKILL_ITEM_TEMPLATE}  # fmt: skip
+    payload = {"schema": SCHEMA, "template": claude.AGENT_TEMPLATE,
+               "own": list(claude.OWN_FIELDS), "agents": agents,
+               "skill_template": claude.SKILL_TEMPLATE, "skills": skills,
+               "skill_description": not unlisted, "item_template": claude.SKILL_ITEM_TEMPLATE,
+               "roster": shared.roster(reg) if blocks else None, "blocks": blocks}  # fmt: skip
     stamp = _write_contexts(root, payload)
     return None if stamp is None else {"delta": stamp}
 
@@ -155,6 +158,20 @@ def _skills(reg: Registry, report: SyncReport) -> dict[str, list[Any]]:
         others = [[skills_shared.NAME, f"{skills_shared.BASE}/{skill.name}/SKILL.md"]]
         skills[skill.loc.file] = [path, skill.name, others if shared else []]
     return skills
+
+
+def _blocks(reg: Registry, report: SyncReport) -> list[list[str]] | None:
+    """The files the sync rendered that list every agent's or skill's description (`ROSTERS`'
+    instruction block, CLAUDE.md's block): [target, path] each; None when one is not among its
+    outputs."""
+    from orkestra.render.targets import agents_md, claude, copilot, cursor
+
+    blocks = [[m.NAME, path] for m, path in ((agents_md, agents_md.PATH),
+              (copilot, copilot.INSTRUCTIONS), (cursor, cursor.RULE))
+              if m.NAME in report.targets]  # fmt: skip
+    if claude.NAME in report.targets and reg.config.render.claude_md:
+        blocks.append([claude.NAME, reg.config.render.claude_md_path])
+    return blocks if all(path in report.plan.outputs for _, path in blocks) else None
 
 
 def _write_contexts(root: Path, payload: dict[str, Any]) -> dict[str, str] | None:
@@ -230,30 +247,48 @@ def sync(root: Path, record: dict[str, Any], first: str) -> dict[str, Any] | Non
         return None
     if rendered is None:
         return None
-    made, contexts = rendered
+    made, contexts, roster = rendered
+    top: dict[str, list[str]] = {}  # the project folder's names, when a file there is written
 
-    def save(written: Mapping[str, Output]) -> None:
-        """Record the run (its contexts written first, when a skill line changed), unless
-        they cannot be written: then the last record stays, and the next run finds the
-        writes."""
-        new = _new_stamp(root, stamp, kept, contexts, {rel for rel in files if rel in agents})
+    def save(written: Mapping[str, Output], validated: list[dict[str, Any]]) -> None:
+        """Record the run (its contexts written first, when a skill line or the roster
+        changed), unless they cannot be written: then the last record stays, and the next run
+        finds the writes."""
+        edited = {rel for rel in files if rel in agents}
+        new = _new_stamp(root, stamp, kept, contexts, edited, roster)
         if new is not None:
             rendered_paths = set(result["unchanged"])
-            noop.save_delta(root, record, start, now, written, rendered_paths, findings, new)
+            noop.save_delta(root, record, start, now, written, rendered_paths, validated, new, top)
 
     entries = dict(before)  # the lock to write: each rendered output's new hash
     outputs: list[Output] = []
     for out in made:
         entry = entries.get(out.path)
+        if out.shared:  # the user's file with Orkestra's block: proven by what was read
+            if entry is not None or out.base is None:
+                return None
+            if out.base != manifest.digest(out.data):
+                outputs.append(out)
+            continue
         if entry is None or entry.target != out.target:
             return None
         if entry.sha256 == manifest.digest(out.data):
             continue  # the same text (saved unchanged, another YAML style): nothing to write
         entries[out.path] = manifest.Entry(out.target, manifest.digest(out.data))
         outputs.append(out)
+    after = _sized(findings, outputs)  # validate's, once the outputs are written
+    if after is None:
+        return None
     if not outputs:  # the full sync's no-op: its answer, recorded with the stats of now
-        save({})
+        save({}, after)
         return {**result, "mode": "write"}
+    if entries == before:  # a block alone changed (and the lock not): the full sync
+        return None
+    if any("/" not in out.path for out in outputs):
+        listing = noop.project_listing(root, now)
+        if listing is None:
+            return None
+        top.update(listing)
     written = sorted([*(o.path for o in outputs), manifest.LOCK_PATH])
     unchanged = [p for p in result["unchanged"] if p not in written]
     if len(unchanged) != len(result["unchanged"]) - len(written):
@@ -267,7 +302,7 @@ def sync(root: Path, record: dict[str, Any], first: str) -> dict[str, Any] | Non
     count = writer.apply(root, plan)
     data = {**result, "mode": "write", "written": count, "created": [], "updated": written,
             "deleted": [], "unchanged": unchanged, "conflicts": []}  # fmt: skip
-    save(plan.outputs)
+    save(plan.outputs, after)
     return data
 
 
@@ -280,10 +315,11 @@ def _render(
     files: list[str],
     stale: set[str],
     early: _Loads,
-) -> tuple[list[Output], dict[str, dict[str, Any]]] | None:
+) -> tuple[list[Output], dict[str, dict[str, Any]], dict[str, Any] | None] | None:
     """The outputs of the edited `files` (each skill's SKILL.md and each agent's file), and of
-    the agents that list an edited skill whose description changed; with the kept context of
-    each agent whose skill list now reads otherwise (rel -> context). None when anything about
+    the agents that list an edited skill whose description changed, and of the roster (when a
+    description it lists changed); with the kept context of each agent whose skill list now
+    reads otherwise (rel -> context), and the roster now (None: none kept). None when anything about
     them is not as the module's rules need (`was`, `now`: each file's identity as recorded, the
     parse cache keeping those entries, and as stat'ed now). An agent rendered for its list alone
     is loaded only when it is one whose own fields a run since the contexts were kept changed
@@ -298,6 +334,7 @@ def _render(
     skill_files = [rel for rel in files if rel in skills]
     loaded = _loads(root, skill_files, was, early)
     lines: dict[str, str] = {}  # each edited skill's line in its agents' lists, as it reads now
+    described: dict[str, dict[str, str]] = {"agents": {}, "skills": {}}  # name -> now
     for rel in skill_files:
         path, name, others = skills[rel]
         found = (loaded[rel], (was.get(rel), now.get(rel)))
@@ -307,6 +344,7 @@ def _render(
         made.append(done[0])
         made.extend(Output(other, done[0].data, target=target) for target, other in others)
         lines[name] = skill_line(templates, name, done[1], kept["item_template"])
+        described["skills"][name] = done[1]
     contexts = _listing(agents, lines)
     if contexts is None or len(contexts) > MAX_LISTING:
         return None
@@ -327,8 +365,60 @@ def _render(
         own = _render_agent(templates, path, context, recipes, kept, found)
         if own is None:
             return None
-        made.extend(own)
-    return made, contexts
+        made.extend(own[0])
+        described["agents"][context["name"]] = own[1]
+    roster = kept["roster"]
+    if roster is not None:
+        roster = _described(roster, described)
+        if roster is None:
+            return None
+        if roster != kept["roster"]:  # a description the blocks list changed
+            made.extend(_block_files(root, templates, roster, kept["blocks"]))
+    return made, contexts, roster
+
+
+def _described(roster: dict[str, Any], now: dict[str, dict[str, str]]) -> dict[str, Any] | None:
+    """The kept `roster` with the descriptions `now` of the agents and skills loaded (part ->
+    name -> description); None when an agent is not listed in it (each is)."""
+    if not now["agents"].keys() <= {item["name"] for item in roster["agents"]}:
+        return None
+    described = dict(roster)
+    for part in ("agents", "skills"):
+        put = now[part]
+        described[part] = [
+            {**item, "description": put[item["name"]]} if item["name"] in put else item
+            for item in roster[part]
+        ]
+    return described
+
+
+def _block_files(
+    root: Path, templates: Templates, roster: dict[str, Any], blocks: list[list[str]]
+) -> list[Output]:
+    """The files made of the `roster` (`blocks`: [target, path] each), as their targets make
+    them: the user's files with Orkestra's block in place (read now), Cursor's rule."""
+    from orkestra.render.targets import agents_md, claude, copilot, cursor
+    from orkestra.render.targets.shared import instructions
+
+    made: dict[bool, str] = {}  # the instruction block, with and without its markers
+
+    def block(markers: bool) -> str:
+        if markers not in made:
+            made[markers] = instructions(templates, roster, markers=markers)
+        return made[markers]
+
+    files: list[Output] = []
+    for target, path in blocks:
+        if target == agents_md.NAME:
+            out = agents_md.block_file(root, block(True))
+        elif target == copilot.NAME:
+            out = copilot.block_file(root, block(True))
+        elif target == cursor.NAME:
+            out = cursor.rule(templates, block(False))
+        else:
+            out = claude.claude_md_file(root, path, templates, roster)
+        files.append(dataclasses.replace(out, target=target))
+    return files
 
 
 def _own_edit(root: Path, was: dict[str, Any], kept: dict[str, Any], rel: str) -> _Loads | None:
@@ -392,18 +482,19 @@ def _new_stamp(
     kept: dict[str, Any],
     contexts: dict[str, dict[str, Any]],
     edited: set[str],
+    roster: dict[str, Any] | None,
 ) -> dict[str, Any] | None:
-    """The stamp of the kept contexts once `contexts` replace theirs (the record's own,
-    `stamp`, when none does, else that of the contexts written again), listing the agents
-    whose own fields changed since they were kept (`edited` now, and before); None when they
-    cannot be written."""
+    """The stamp of the kept contexts once `contexts` replace theirs and `roster` the kept
+    one (the record's own, `stamp`, when none differs, else that of the contexts written
+    again), listing the agents whose own fields changed since they were kept (`edited` now,
+    and before); None when they cannot be written."""
     sha256, stale = stamp["sha256"], sorted({*stamp.get("edited", []), *edited})
-    if contexts:
+    if contexts or roster != kept["roster"]:
         agents = {
             rel: [item[0], contexts.get(rel, item[1]), item[2]]
             for rel, item in kept["agents"].items()
         }
-        written = _write_contexts(root, {**kept, "agents": agents})
+        written = _write_contexts(root, {**kept, "agents": agents, "roster": roster})
         if written is None:
             return None
         sha256 = written["sha256"]
@@ -421,6 +512,26 @@ def _stamp_ok(stamp: Any) -> TypeGuard[dict[str, Any]]:
 def _names(finding: dict[str, Any], files: list[str]) -> bool:
     """True when `finding` is about one of `files`, or quotes one (`also defined at …`)."""
     return finding["file"] in files or any(rel in finding["message"] for rel in files)
+
+
+def _sized(findings: list[dict[str, Any]], outputs: list[Output]) -> list[dict[str, Any]] | None:
+    """`findings` once `outputs` are written: ORK113 tells AGENTS.md's size (the only finding
+    made of an output's text). None when it would come or go: the count the answer gives
+    changes, which the full sync tells."""
+    from orkestra.registry.client_rules import AGENTS_MD_SIZE, agents_md_finding
+    from orkestra.render.noop import finding_records
+    from orkestra.render.targets import agents_md
+
+    data = next((out.data for out in outputs if out.path == agents_md.PATH), None)
+    if data is None:
+        return findings
+    new = agents_md_finding(len(data))
+    at = [i for i, finding in enumerate(findings) if finding["code"] == AGENTS_MD_SIZE]
+    if len(at) != (new is not None):
+        return None
+    if new is None:
+        return findings
+    return [*findings[: at[0]], *finding_records([new]), *findings[at[0] + 1 :]]
 
 
 def _settled(result: Any) -> bool:
@@ -463,9 +574,50 @@ def _contexts(root: Path, sha256: str) -> dict[str, Any] | None:
         and isinstance(kept.get("skills"), dict)
         and all(_kept_skill(item) for item in kept["skills"].values())
         and type(kept.get("skill_description")) is bool
+        and _kept_blocks(kept.get("roster"), kept.get("blocks"))
     ):
         return None
     return kept
+
+
+def _kept_blocks(roster: Any, blocks: Any) -> bool:
+    """The roster (`targets.shared.roster`) and the files made of it ([target, path] each) as
+    `keep` writes them: no roster when there are none."""
+    from orkestra.render.targets import agents_md, claude, copilot, cursor
+
+    fixed = {agents_md.NAME: agents_md.PATH, copilot.NAME: copilot.INSTRUCTIONS,
+             cursor.NAME: cursor.RULE}  # fmt: skip
+
+    def block(item: Any) -> bool:  # CLAUDE.md's path is the project's setting
+        return (
+            _shaped(item, lambda target: target in (*fixed, claude.NAME), _is(str))
+            and fixed.get(item[0], item[1]) == item[1]
+        )
+
+    if type(blocks) is not list or not all(map(block, blocks)):
+        return False
+    if roster is None:
+        return not blocks
+    keys = {"values": ("name", "statement"), "truths": ("path", "title"),
+            "agents": ("name", "role", "description"), "skills": ("name", "description")}  # fmt: skip
+    return (
+        bool(blocks)
+        and type(roster) is dict
+        and roster.keys() == keys.keys()
+        and all(
+            type(roster[part]) is list and all(_record(item, fields) for item in roster[part])
+            for part, fields in keys.items()
+        )
+    )
+
+
+def _record(item: Any, fields: tuple[str, ...]) -> bool:
+    """`item` is a dict of `fields`, each a string."""
+    return (
+        type(item) is dict
+        and tuple(item) == fields
+        and all(type(value) is str for value in item.values())
+    )
 
 
 def _kept_agent(item: Any) -> bool:
@@ -573,11 +725,11 @@ def _render_agent(
     recipes: list[list[Any]],
     kept: dict[str, Any],
     found: _Found,
-) -> list[Output] | None:
+) -> tuple[list[Output], str] | None:
     """An agent file's output at `path`, rendered from its kept `context` with its own fields
     as the file holds them now (`found`), and its files of the other targets (`recipes`) with
-    its description and composed prompt now; None when anything else about it changed, or its
-    own fields raise a finding."""
+    its description and composed prompt now; with that description. None when anything else
+    about it changed, or its own fields raise a finding."""
     from orkestra.registry.validate import own_findings
     from orkestra.render.plan import Output
     from orkestra.render.targets.claude import own_context
@@ -596,7 +748,7 @@ def _render_agent(
         if others is None:
             return None
         made.extend(others)
-    return made
+    return made, agent.description
 
 
 def _other_targets(

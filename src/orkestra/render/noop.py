@@ -867,26 +867,41 @@ def save_delta(
     rendered: set[str],
     findings: list[Any],
     stamp: dict[str, Any],
+    listings: dict[str, list[str]] | None = None,
 ) -> None:
     """Record a `render.delta` sync as `save` records a full one: the record it started from
     (`data`) with the identities `now` (taken as it began), those of the files it wrote (and the
     folders on their way) as the write left them, checked by content until they settle; its
     answer is the recorded one (nothing to change), `findings` `validate`'s (those recorded
-    with it, or by a `validate` run since: unchanged by the edit), and the kept contexts those
-    named by `stamp`.
+    with it, or by a `validate` run since, with the outputs' sizes now), and the kept contexts
+    those named by `stamp`. `listings`: the project folder's names before the write
+    (`project_listing`), when it wrote a file there: it must hold them still.
     Nothing is recorded when the key changed meanwhile or a file changed too close to the
     run."""
     if not all(_usable(root, run) for run in ("sync", "validate")) or key(root) != data["key"]:
         return
+    listings = listings or {}
     marks = {rel: _identity(f"{root}{os.sep}{rel}", links=True)
              for rel in (*written, *_ways(written))}  # fmt: skip
+    marks.update((folder, _identity(folder, links=True)) for folder in listings)
     files = {rel: marks.get(rel, ident) for rel, ident in now.items()}
-    expected = _expected(root, files, start, written, marks, {}, {*rendered, *written})
+    expected = _expected(root, files, start, written, marks, listings, {*rendered, *written})
     if expected is None:
         return
     payload = {k: v for k, v in data.items() if k != "result"}
     payload.update(start=start, files=files, expected=expected, delta=stamp)
     _write(root, payload, {"sync": data["result"], "validate": findings})
+
+
+def project_listing(root: Path, now: dict[str, Any]) -> dict[str, list[str]] | None:
+    """The project folder's names, for `save_delta` after a write there, listed while its
+    identity is the one `now` holds (what the run's stats vouched for); None when it changed
+    since, or cannot be listed."""
+    folder = str(root)
+    names = _names(folder)
+    if names is None or folder not in now or _identity(folder, links=True) != now[folder]:
+        return None
+    return {folder: names}
 
 
 def _ways(paths: Any) -> set[str]:
@@ -1050,7 +1065,7 @@ def validate_report(root: Path) -> Report:
         # the parse cache keeps the entries sync's record names (the sync shortcut after this)
         reg = load(root, keep_replaced=_named_by(_record(root, "sync")))
         report = validate(reg)
-    save(root, {"validate": _found(report.findings)}, start, reg, _outputs(root, reg), trace,
+    save(root, {"validate": finding_records(report.findings)}, start, reg, _outputs(root, reg), trace,
          stamp)  # fmt: skip
     return report
 
@@ -1124,7 +1139,7 @@ def _sync_result(root: Path, mode: Mode) -> dict[str, Any]:
     if not report.ok:
         return data
     if not report.plan.has_changes() and report.written == 0:
-        results: dict[str, Any] = {"sync": data, "validate": _found(report.findings)}
+        results: dict[str, Any] = {"sync": data, "validate": finding_records(report.findings)}
         extra = delta.keep(root, reg, report, kept)
         save(root, results, start, reg, _singles(root, reg, data, report.plan), trace, stamp,
              extra=extra, clean=report.plan.clean)  # fmt: skip
@@ -1203,7 +1218,7 @@ def _after_write(
     if names is not None:  # and the state folder, which the caches may have just created
         top = {p for p in (*plan.outputs, *_ways(plan.outputs)) if "/" not in p}
         listings[str(root)] = sorted({*names, *top, FOLDER})
-    return {"sync": result, "validate": _found(found)}, plan.outputs, marks, listings
+    return {"sync": result, "validate": finding_records(found)}, plan.outputs, marks, listings
 
 
 def _names(folder: str) -> list[str] | None:
@@ -1214,7 +1229,7 @@ def _names(folder: str) -> list[str] | None:
         return None
 
 
-def _found(findings: Any) -> list[dict[str, Any]]:
+def finding_records(findings: Any) -> list[dict[str, Any]]:
     """Findings as a `validate` record holds them."""
     return [{"file": f.file, "line": f.line, "code": f.code, "severity": f.severity,
              "message": f.message} for f in findings]  # fmt: skip

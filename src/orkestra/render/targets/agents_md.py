@@ -4,6 +4,7 @@ Codex, Copilot, Cursor and others: values, ground truths, the agents and skills 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 from orkestra.registry import client_rules, render_lock
 from orkestra.registry.registry import Registry
@@ -19,5 +20,9 @@ CODEX_LIMIT = client_rules.CODEX_DOC_LIMIT
 
 def render(reg: Registry, templates: Templates) -> Iterator[Output]:
     """The AGENTS.md with its managed block."""
-    block = Composer(reg, templates).instructions(markers=True)
-    yield managed_file(reg, PATH, block)
+    yield block_file(reg.root, Composer(reg, templates).instructions(markers=True))
+
+
+def block_file(root: Path, block: str) -> Output:
+    """AGENTS.md with the instruction `block` (between markers) in place."""
+    return managed_file(root, PATH, block)

@@ -17,7 +17,7 @@ from orkestra.registry.registry import Registry, SkillEntry
 from orkestra.render.environment import Templates
 from orkestra.render.plan import Output
 from orkestra.render.resolve import SkillIndex
-from orkestra.render.targets.shared import managed_file
+from orkestra.render.targets.shared import managed_file, roster
 from orkestra.render.text import frontmatter_lines
 from orkestra.render.truths import truth_outputs
 
@@ -34,8 +34,8 @@ _DOMAIN_PURPOSE = {
     "anti-patterns.md": "failure modes and their remedies",
     "evolution.md": "dated log of how it changed",
 }
-#: the agent fields only that agent's own file shows (with `render.claude_md`, the CLAUDE.md
-#: roster lists every description): an edit to these alone changes one output (`render.delta`)
+#: the agent fields its own files show, beside the rosters of every description (the
+#: instruction block, CLAUDE.md's): an edit to these alone changes those (`render.delta`)
 OWN_FIELDS = ("description", "prompt")
 AGENT_TEMPLATE = "claude/agent.md.j2"
 SKILL_TEMPLATE = "claude/skill.md.j2"
@@ -174,11 +174,6 @@ def agent_context(agent: Agent, shared: _Shared) -> dict[str, Any]:
     composed = ("identities", "mindset", "style", "values", "domains", "truths", "skill_lines")
     context["composed"] = any(context[k] for k in (*composed, "tool_guides"))
     return context
-
-
-def own_fields(reg: Registry) -> tuple[str, ...]:
-    """The agent fields that show in that agent's own file alone, with this configuration."""
-    return ("prompt",) if reg.config.render.claude_md else OWN_FIELDS
 
 
 def own_context(agent: Agent) -> dict[str, Any]:
@@ -356,12 +351,14 @@ def command_context(command: Command) -> dict[str, Any]:
 
 def claude_md(reg: Registry, templates: Templates) -> Output:
     """CLAUDE.md with Orkestra's block between markers replaced (or appended); the rest kept."""
-    rel = reg.config.render.claude_md_path
-    agents = [
-        {"name": a.name, "role": a.role, "description": a.description}
-        for a in sorted(reg.agents.values(), key=lambda a: a.name)
-    ]
-    truths = sorted({t.metadata.render.output for t in reg.truth_files.values()})
-    block = templates.render("claude/claude_md_block.md.j2", {"agents": agents, "truths": truths})
+    return claude_md_file(reg.root, reg.config.render.claude_md_path, templates, roster(reg))
+
+
+def claude_md_file(root: Path, rel: str, templates: Templates, made: dict[str, Any]) -> Output:
+    """The file `rel` (`render.claude_md_path`) with the block made of the roster `made`
+    (`targets.shared.roster`: every agent, the ground truths' outputs) in place."""
+    truths = [truth["path"] for truth in made["truths"]]
+    context = {"agents": made["agents"], "truths": truths}
+    block = templates.render("claude/claude_md_block.md.j2", context)
     hint = "; or set render.claude_md_path to the file it points to (inside the project)"
-    return managed_file(reg, rel, block, unsafe_hint=hint)
+    return managed_file(root, rel, block, unsafe_hint=hint)

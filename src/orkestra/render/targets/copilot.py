@@ -12,6 +12,7 @@ Orkestra's choice; MCP servers: `.vscode/mcp.json` (`mcp_config`).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 from orkestra.core.errors import InputError
 from orkestra.registry import render_lock
@@ -56,4 +57,9 @@ def render(reg: Registry, templates: Templates) -> Iterator[Output]:
         keep_recipe(templates, path, NAME, agent, TEMPLATE, values, prompt)
         text = templates.render(TEMPLATE, values)
         yield Output(path, text.encode("utf-8"))
-    yield managed_file(reg, INSTRUCTIONS, composer.instructions(markers=True))
+    yield block_file(reg.root, composer.instructions(markers=True))
+
+
+def block_file(root: Path, block: str) -> Output:
+    """The instructions file with the instruction `block` (between markers) in place."""
+    return managed_file(root, INSTRUCTIONS, block)

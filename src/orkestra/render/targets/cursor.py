@@ -47,5 +47,10 @@ def render(reg: Registry, templates: Templates) -> Iterator[Output]:
         keep_recipe(templates, path, NAME, agent, TEMPLATE, values, prompt)
         text = templates.render(TEMPLATE, values)
         yield Output(path, text.encode("utf-8"))
-    body = composer.instructions(markers=False).rstrip("\n")
-    yield Output(RULE, templates.render("cursor/rule.mdc.j2", {"body": body}).encode("utf-8"))
+    yield rule(templates, composer.instructions(markers=False))
+
+
+def rule(templates: Templates, block: str) -> Output:
+    """The rule holding the instruction `block` (without markers)."""
+    body = block.rstrip("\n")
+    return Output(RULE, templates.render("cursor/rule.mdc.j2", {"body": body}).encode("utf-8"))

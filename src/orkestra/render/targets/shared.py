@@ -51,28 +51,40 @@ class Composer:
 
     def instructions(self, *, markers: bool) -> str:
         """The instruction block: values, ground truths, agents and skills rosters."""
-        return self._shared.text(f"instructions/{markers}", None, lambda: self._block(markers))
+        return self._shared.text(
+            f"instructions/{markers}",
+            None,
+            lambda: instructions(self.templates, roster(self.reg), markers=markers),
+        )
 
-    def _block(self, markers: bool) -> str:
-        reg = self.reg
-        truths: dict[str, str] = {}
-        for truth_registry in reg.truth_files.values():
-            meta = truth_registry.metadata
-            truths.setdefault(meta.render.output, meta.title)
-        context = {
-            "markers": markers,
-            "values": self._shared.values,
-            "truths": [{"path": p, "title": t} for p, t in sorted(truths.items())],
-            "agents": [
-                {"name": a.name, "role": a.role, "description": a.description}
-                for a in sorted(reg.agents.values(), key=lambda a: a.name)
-            ],
-            "skills": [
-                {"name": n, "description": reg.skills[n].description}
-                for n in sorted(self.index.active())
-            ],
-        }
-        return self.templates.render("shared/instructions.md.j2", context, part=True)
+
+def roster(reg: Registry) -> dict[str, Any]:
+    """What the instruction block and CLAUDE.md's block are made of: the values, the ground
+    truths (each output with its title), every agent's name, role and description, and every
+    active skill's name and description, by name. Plain data: `render.delta` keeps it, and
+    renders the blocks again from it with a description changed."""
+    truths: dict[str, str] = {}
+    for truth_registry in reg.truth_files.values():
+        meta = truth_registry.metadata
+        truths.setdefault(meta.render.output, meta.title)
+    return {
+        "values": [{"name": v.name, "statement": v.statement} for v in reg.values],
+        "truths": [{"path": p, "title": t} for p, t in sorted(truths.items())],
+        "agents": [
+            {"name": a.name, "role": a.role, "description": a.description}
+            for a in sorted(reg.agents.values(), key=lambda a: a.name)
+        ],
+        "skills": [
+            {"name": n, "description": reg.skills[n].description}
+            for n in sorted(reg.active_skills())
+        ],
+    }
+
+
+def instructions(templates: Templates, roster: dict[str, Any], *, markers: bool) -> str:
+    """The instruction block made of `roster` (`roster`), between markers when `markers`."""
+    context = {**roster, "markers": markers}
+    return templates.render("shared/instructions.md.j2", context, part=True)
 
 
 def keep_recipe(
@@ -146,12 +158,12 @@ def dump_extra(values: dict[str, Any]) -> str:
     return frontmatter_lines(values)
 
 
-def managed_file(reg: Registry, rel: str, block: str, *, unsafe_hint: str = "") -> Output:
+def managed_file(root: Path, rel: str, block: str, *, unsafe_hint: str = "") -> Output:
     """`rel` with Orkestra's block between the markers replaced (or appended); the rest of the
     file is the user's and is kept byte for byte. `unsafe_hint` is added to the message when the
     path is refused (e.g. which setting names it)."""
     try:  # refused before it is read, not only when it is written
-        path = reg.root / safewrite.check_target(reg.root, rel)
+        path = root / safewrite.check_target(root, rel)
     except UnsafePathError as exc:
         raise UnsafePathError(exc.message + unsafe_hint, file=exc.file or rel) from None
     current = yamlio.read_text(path, display=rel) if path.exists() else ""
