@@ -1756,6 +1756,85 @@ def test_with_a_roster_a_skill_description_edit_writes_its_block(
     assert taken.runs == [True]
 
 
+def _pad_agents_md(root: Path, size: int) -> None:
+    """The user's text before Orkestra's block makes AGENTS.md `size` bytes; then the full
+    sync that records (the file changed)."""
+    path = root / "AGENTS.md"
+    text = path.read_text(encoding="utf-8")
+    block = text[text.index("<!-- orkestra:begin") :]
+    head = "# Ours\n\n"
+    filler = size - len((head + "\n\n" + block).encode("utf-8"))
+    path.write_text(head + "y" * filler + "\n\n" + block, encoding="utf-8")
+    _bump(path)
+    noop.sync_result(root, "write")
+    assert path.stat().st_size == size
+
+
+def test_agents_md_over_codex_s_limit_keeps_its_finding_with_the_size_written(
+    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ORK113 tells AGENTS.md's size: a served edit records the finding with the size it
+    wrote (`_same_as_cold` compares `validate`'s answer); an edit that takes the file over the
+    limit, or back under it, changes the count the answer gives: the full sync."""
+    from orkestra.registry.client_rules import CODEX_DOC_LIMIT
+
+    root = _targets(template, tmp_path, ["claude", "agents-md"], _no_roster)
+    _pad_agents_md(root, CODEX_DOC_LIMIT - 5)
+    taken = Taken(monkeypatch)
+    _replace(root, AGENT, "Helps plainly.", "Helps plainly, now over the limit.")
+    assert _same_as_cold(root, tmp_path)["warnings"] == 1  # counted before the write
+    over = [f for f in noop.validate_report(root).findings if f.code == "ORK113"]
+    assert len(over) == 1
+    _replace(root, AGENT, "now over the limit.", "still over the limit, and longer.")
+    _same_as_cold(root, tmp_path)
+    (now,) = [f for f in noop.validate_report(root).findings if f.code == "ORK113"]
+    size = (root / "AGENTS.md").stat().st_size
+    assert f"AGENTS.md is {size} bytes" in now.message and now.message != over[0].message
+    _replace(root, AGENT, "Helps plainly, still over the limit, and longer.", "Helps.")
+    _same_as_cold(root, tmp_path)
+    assert not [f for f in noop.validate_report(root).findings if f.code == "ORK113"]
+    assert taken.runs == [False, True, False]
+
+
+def test_a_block_written_beside_the_user_s_files_leaves_a_record_that_answers(
+    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """AGENTS.md lies in the project folder, which holds the user's files: the record names
+    what it held before the write, and answers the next sync until a name is added there."""
+    root = _targets(template, tmp_path, ["claude", "agents-md"], _no_roster)
+    taken = Taken(monkeypatch)
+    _replace(root, AGENT, "Helps plainly.", "Helps plainly, always.")
+    assert "AGENTS.md" in noop.sync_result(root, "write")["updated"]
+    assert taken.runs == [True]
+    assert noop.recorded(root, "sync") is not None
+    (root / "NOTES.md").write_text("mine\n", encoding="utf-8")
+    assert noop.recorded(root, "sync") is None
+    _same_as_cold(root, tmp_path)
+
+
+def test_a_lock_entry_naming_a_file_with_a_block_takes_the_full_sync(
+    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The user's files with Orkestra's block are never in the lock (a full sync drops such
+    an entry): one there is not the lock this path knows how to write."""
+    from orkestra.render import manifest
+
+    root = _targets(template, tmp_path, ["claude", "agents-md"], _no_roster)
+    real = delta._lock
+
+    def listing_agents_md(at: Path) -> Any:
+        found = real(at)
+        if found is not None:
+            found[0]["AGENTS.md"] = manifest.Entry("agents-md", "0" * 64)
+        return found
+
+    monkeypatch.setattr(delta, "_lock", listing_agents_md)
+    taken = Taken(monkeypatch)
+    _replace(root, AGENT, "Helps plainly.", "Helps plainly, always.")
+    _same_as_cold(root, tmp_path)
+    assert taken.runs == [False]
+
+
 def test_with_every_target_a_skill_description_edit_takes_the_full_sync(
     template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -265,7 +265,7 @@ def sync(root: Path, record: dict[str, Any], first: str) -> dict[str, Any] | Non
     for out in made:
         entry = entries.get(out.path)
         if out.shared:  # the user's file with Orkestra's block: proven by what was read
-            if entry is not None or out.base is None:
+            if entry is not None:  # never in a lock a full sync wrote: not one known here
                 return None
             if out.base != manifest.digest(out.data):
                 outputs.append(out)
@@ -282,8 +282,6 @@ def sync(root: Path, record: dict[str, Any], first: str) -> dict[str, Any] | Non
     if not outputs:  # the full sync's no-op: its answer, recorded with the stats of now
         save({}, after)
         return {**result, "mode": "write"}
-    if entries == before:  # a block alone changed (and the lock not): the full sync
-        return None
     if any("/" not in out.path for out in outputs):
         listing = noop.project_listing(root, now)
         if listing is None:
