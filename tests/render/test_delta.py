@@ -1835,6 +1835,29 @@ def test_a_lock_entry_naming_a_file_with_a_block_takes_the_full_sync(
     assert taken.runs == [False]
 
 
+def test_a_roster_file_the_sync_did_not_render_keeps_nothing(
+    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Were a target's block file not among the sync's outputs, the roster could not be
+    served: nothing is kept."""
+    from types import SimpleNamespace
+
+    root = _targets(template, tmp_path, ["claude", "agents-md"])
+    reg = load(root)
+    rendered = {"AGENTS.md": None, "CLAUDE.md": None}
+    report = SimpleNamespace(
+        targets=["claude", "agents-md"], plan=SimpleNamespace(outputs=rendered)
+    )
+    assert delta._blocks(reg, report) == [["agents-md", "AGENTS.md"], ["claude", "CLAUDE.md"]]  # type: ignore[arg-type]
+    for missing in rendered:
+        report.plan.outputs = {k: v for k, v in rendered.items() if k != missing}
+        assert delta._blocks(reg, report) is None  # type: ignore[arg-type]
+    monkeypatch.setattr(delta, "_blocks", lambda *_a: None)
+    (root / noop.record_path("sync")).unlink()
+    noop.sync_result(root, "write")  # no record: a full sync, which keeps nothing
+    assert "delta" not in json.loads((root / noop.record_path("sync")).read_text("utf-8"))
+
+
 def test_with_every_target_a_skill_description_edit_takes_the_full_sync(
     template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -4,8 +4,8 @@ nothing else read.
 A full sync (`render.sync`) loads the whole registry, validates it, renders every output and
 compares each with the disk: on a registry of thousands of entries that is over a second, however
 small the edit. Most edits change an agent's description or prompt, which show in that agent's own
-file alone (`claude.OWN_FIELDS`; the prompt alone when the CLAUDE.md roster lists descriptions)
-and are checked by rules that read nothing else (`validate.own_findings`), or a core skill's text:
+files (`claude.OWN_FIELDS`) and, for the description, in the rosters (below), and are checked by
+rules that read nothing else (`validate.own_findings`), or a core skill's text:
 the text above its sections and their bodies (`claude.SKILL_OWN_TEXT`), which its SKILL.md alone
 shows and no rule reads (its section titles are checked, ORK103: they are not its own text), or
 a core skill's description (`claude.SKILL_DESCRIPTION`), which its SKILL.md shows, each agent
@@ -20,11 +20,14 @@ other targets too (`SERVED`), it keeps how each of their agent files is made
 agent's description and composed prompt (`shared/prompt.md.j2`, rendered from the agent's
 Claude context) are put; an agent whose file there holds something else in their place (an
 imported file's own description) is never rendered on its own. The instruction block of
-`agents-md`, `copilot` and `cursor` lists every agent's and skill's description (`ROSTERS`):
-with one of them, an agent's prompt alone is its own, and a skill's description is not. An
-agent whose skill list changed is rendered from its kept context only where it has no other
-target's file (which composes that list). The next plain `sync` that is not a no-op takes this
-path when, and only when:
+`agents-md`, `copilot` and `cursor` lists every agent's and active skill's description, and
+CLAUDE.md's block every agent's: with one of them, the roster they are made of
+(`targets.shared.roster`) and the files made of it are kept too, and a description edit renders
+those files again from it (the user's files read now, their block replaced), the roster kept
+anew. The one finding made of an output's text (ORK113, AGENTS.md's size) is made again with the
+size written; one that would come or go takes the full sync. An agent whose skill list changed
+is rendered from its kept context only where it has no other target's file (which composes that
+list). The next plain `sync` that is not a no-op takes this path when, and only when:
 
 - the record's key holds and, by the same stats, the files that changed are agent files whose
   contexts were kept or skill files whose SKILL.md was (and the folders holding them, whose
@@ -86,9 +89,6 @@ SCHEMA = 5
 #: other target's agent file is its template (Codex: its TOML) with the agent's description
 #: and composed prompt put in
 SERVED = ("claude", "agents-md", "codex", "copilot", "cursor", "gemini")
-#: the targets whose instruction block lists every agent's and skill's description: then an
-#: agent's prompt alone is its own, and a skill's description is not
-ROSTERS = ("agents-md", "copilot", "cursor")
 #: more changed files than this: the full sync (each one here is loaded and rendered on its own)
 MAX_FILES = 8
 #: more agents than this listing a skill whose description changed: the full sync (each one is
@@ -161,9 +161,9 @@ def _skills(reg: Registry, report: SyncReport) -> dict[str, list[Any]]:
 
 
 def _blocks(reg: Registry, report: SyncReport) -> list[list[str]] | None:
-    """The files the sync rendered that list every agent's or skill's description (`ROSTERS`'
-    instruction block, CLAUDE.md's block): [target, path] each; None when one is not among its
-    outputs."""
+    """The files the sync rendered that list every agent's or skill's description (the
+    instruction block of `agents-md`, `copilot` and `cursor`, CLAUDE.md's block): [target,
+    path] each; None when one is not among its outputs."""
     from orkestra.render.targets import agents_md, claude, copilot, cursor
 
     blocks = [[m.NAME, path] for m, path in ((agents_md, agents_md.PATH),
