@@ -1,9 +1,10 @@
 """Benchmark: sync with all six client targets on 1,000 agents + 5,000 skills.
 
 A team that uses several clients configures several targets. Then an edit to an agent's prompt
-renders that agent's file of each target (the shortcut of `render.delta`), while an edit to its
-description is a full sync: the instruction block of AGENTS.md, Copilot's instructions and
-Cursor's rule lists every description (docs/caches.md). This prints, each against the bare
+renders that agent's file of each target (the shortcut of `render.delta`), and an edit to its
+description renders those and the files whose instruction block lists every description
+(AGENTS.md, Copilot's instructions, Cursor's rule) from the roster the last sync kept
+(docs/caches.md). This prints, each against the bare
 C-loader parse of the same registry files (the baseline of `bench_sync.py`), in one run: a cold
 sync of the six targets, a no-op sync, a sync after one agent's description changed, one
 after its prompt changed, and one after a skill's section body changed (a different text each
