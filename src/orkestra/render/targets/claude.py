@@ -17,7 +17,7 @@ from orkestra.registry.registry import Registry, SkillEntry
 from orkestra.render.environment import Templates
 from orkestra.render.plan import Output
 from orkestra.render.resolve import SkillIndex
-from orkestra.render.targets.shared import managed_file, roster
+from orkestra.render.targets.shared import Composer, managed_file
 from orkestra.render.text import frontmatter_lines
 from orkestra.render.truths import truth_outputs
 
@@ -88,6 +88,8 @@ class _Shared:
         self._contexts: dict[str, tuple[Agent, dict[str, Any]]] = {}
         #: the texts made of one context or one registry: (name, context id) -> (context, text)
         self._texts: dict[tuple[str, int], tuple[Any, str]] = {}
+        #: what the rosters are made of (`targets.shared.roster`), once made
+        self.roster: dict[str, Any] | None = None
         self.values = [{"name": v.name, "statement": v.statement} for v in reg.values]
         self.truths: dict[str, list[dict[str, str]]] = {}
         for file, truth_registry in sorted(reg.truth_files.items()):
@@ -351,7 +353,8 @@ def command_context(command: Command) -> dict[str, Any]:
 
 def claude_md(reg: Registry, templates: Templates) -> Output:
     """CLAUDE.md with Orkestra's block between markers replaced (or appended); the rest kept."""
-    return claude_md_file(reg.root, reg.config.render.claude_md_path, templates, roster(reg))
+    made = Composer(reg, templates).roster()  # shared with the other targets' blocks
+    return claude_md_file(reg.root, reg.config.render.claude_md_path, templates, made)
 
 
 def claude_md_file(root: Path, rel: str, templates: Templates, made: dict[str, Any]) -> Output:

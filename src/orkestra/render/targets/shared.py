@@ -54,8 +54,14 @@ class Composer:
         return self._shared.text(
             f"instructions/{markers}",
             None,
-            lambda: instructions(self.templates, roster(self.reg), markers=markers),
+            lambda: instructions(self.templates, self.roster(), markers=markers),
         )
+
+    def roster(self) -> dict[str, Any]:
+        """`roster(reg)`, made once per render (never changed by its users)."""
+        if self._shared.roster is None:
+            self._shared.roster = roster(self.reg)
+        return self._shared.roster
 
 
 def roster(reg: Registry) -> dict[str, Any]:
