@@ -1858,6 +1858,24 @@ def test_a_roster_file_the_sync_did_not_render_keeps_nothing(
     assert "delta" not in json.loads((root / noop.record_path("sync")).read_text("utf-8"))
 
 
+def test_claude_md_s_block_in_agents_md_without_that_target_is_served_as_cold(
+    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`render.claude_md_path: AGENTS.md`, agents-md not configured: the file is CLAUDE.md's
+    block's (a full sync never takes it out as an unconfigured target's leftover)."""
+
+    def there(root: Path) -> None:
+        _set(root, "registries/orkestra.yaml", lambda d: d["render"].update(
+            claude_md_path="AGENTS.md"))  # fmt: skip
+
+    root = _targets(template, tmp_path, ["claude"], there)
+    taken = Taken(monkeypatch)
+    _replace(root, AGENT, "Helps plainly.", "Helps plainly, always.")
+    got = _same_as_cold(root, tmp_path)
+    assert got["updated"] == sorted([OUTPUT, "AGENTS.md", LOCK]) and not got["deleted"]
+    assert taken.runs == [True]
+
+
 def test_with_every_target_a_skill_description_edit_takes_the_full_sync(
     template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -36,13 +36,15 @@ def _targets() -> dict[str, TargetRender]:
     return {m.NAME: m.render for m in modules}
 
 
-def _blocks_removed(reg: Registry, configured: list[str]) -> Iterator[Output]:
-    """The instruction files of unconfigured targets with Orkestra's managed block taken out."""
+def _blocks_removed(reg: Registry, configured: list[str], rendered: set[str]) -> Iterator[Output]:
+    """The instruction files of unconfigured targets with Orkestra's managed block taken out,
+    unless a configured target renders that file (`rendered`: `render.claude_md_path` set to
+    AGENTS.md keeps CLAUDE.md's block there, between the same markers)."""
     from orkestra.render.targets import agents_md, copilot
     from orkestra.render.targets.shared import without_block
 
     for module, rel in ((agents_md, agents_md.PATH), (copilot, copilot.INSTRUCTIONS)):
-        if module.NAME not in configured:
+        if module.NAME not in configured and rel not in rendered:
             out = without_block(reg, rel)
             if out is not None:
                 yield replace(out, target=module.NAME)
@@ -256,7 +258,7 @@ def _sync(
     outputs.extend(mcp_config.outputs(reg, configs, servers_before))  # shared files, merged
     paths = {mcp_config.FILES[t].path for t in configs if t in mcp_config.FILES}
     if target is None:  # a target removed from orkestra.yaml leaves no block, no server behind
-        outputs.extend(_blocks_removed(reg, [*targets, *skipped]))
+        outputs.extend(_blocks_removed(reg, [*targets, *skipped], {o.path for o in outputs}))
         gone = [t for t in mcp_config.FILES if t not in configs]
         outputs.extend(mcp_config.withdrawn(reg, gone, servers_before))
         paths |= {mcp_config.FILES[t].path for t in gone}

@@ -158,3 +158,26 @@ def test_a_block_only_file_that_changed_since_it_was_read_is_left(clients: Path)
         clients, "AGENTS.md", Output("AGENTS.md", b"old", remove=True), guard, result
     )
     assert result.deleted == []
+
+
+@pytest.mark.parametrize("rel", ["AGENTS.md", ".github/copilot-instructions.md"])
+def test_claude_md_s_block_kept_in_an_unconfigured_target_s_file_stays(
+    clients: Path, rel: str
+) -> None:
+    """`render.claude_md_path` naming AGENTS.md (or Copilot's instructions) with that target
+    not configured: the file is the claude target's, its block is never taken out as an
+    unconfigured target's leftover (the two used to alternate: created, deleted, created)."""
+    from orkestra.core import yamlio
+
+    (clients / rel).unlink(missing_ok=True)
+    config = clients / "registries/orkestra.yaml"
+    data = dict(yamlio.loads(config.read_text()))
+    data.update(targets=["claude"], render={"claude_md": True, "claude_md_path": rel})
+    config.write_text(yamlio.dumps(data))
+    first = sync(clients)
+    assert rel in first.plan.created or rel in first.plan.updated
+    text = (clients / rel).read_text(encoding="utf-8")
+    for _ in range(2):
+        again = sync(clients)
+        assert again.plan.has_changes() is False, again.plan.to_dict()
+        assert (clients / rel).read_text(encoding="utf-8") == text
