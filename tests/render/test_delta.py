@@ -1796,18 +1796,36 @@ def test_agents_md_over_codex_s_limit_keeps_its_finding_with_the_size_written(
     assert taken.runs == [False, True, False]
 
 
+@pytest.mark.parametrize(
+    ("target", "block", "mine"),
+    [("agents-md", "AGENTS.md", "NOTES.md"),
+     ("copilot", ".github/copilot-instructions.md", ".github/workflows"),
+     ("cursor", ".cursor/rules/orkestra.mdc", ".cursor/rules/team.mdc")],
+)  # fmt: skip
 def test_a_block_written_beside_the_user_s_files_leaves_a_record_that_answers(
-    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    template: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    target: str,
+    block: str,
+    mine: str,
 ) -> None:
-    """AGENTS.md lies in the project folder, which holds the user's files: the record names
-    what it held before the write, and answers the next sync until a name is added there."""
-    root = _targets(template, tmp_path, ["claude", "agents-md"], _no_roster)
+    """AGENTS.md lies in the project folder, Copilot's instructions beside the user's
+    workflows, Cursor's rule beside the user's rules: the record names what each folder held
+    before the write, and answers the next sync until a name is added there."""
+
+    def with_mine(root: Path) -> None:
+        _no_roster(root)
+        (root / mine).parent.mkdir(parents=True, exist_ok=True)
+        (root / mine).write_text("mine\n", encoding="utf-8")
+
+    root = _targets(template, tmp_path, ["claude", target], with_mine)
     taken = Taken(monkeypatch)
     _replace(root, AGENT, "Helps plainly.", "Helps plainly, always.")
-    assert "AGENTS.md" in noop.sync_result(root, "write")["updated"]
+    assert block in noop.sync_result(root, "write")["updated"]
     assert taken.runs == [True]
     assert noop.recorded(root, "sync") is not None
-    (root / "NOTES.md").write_text("mine\n", encoding="utf-8")
+    (root / block).with_name("added.md").write_text("mine too\n", encoding="utf-8")
     assert noop.recorded(root, "sync") is None
     _same_as_cold(root, tmp_path)
 

@@ -248,7 +248,7 @@ def sync(root: Path, record: dict[str, Any], first: str) -> dict[str, Any] | Non
     if rendered is None:
         return None
     made, contexts, roster = rendered
-    top: dict[str, list[str]] = {}  # the project folder's names, when a file there is written
+    top: dict[str, list[str]] = {}  # the names of the folders written into, before the write
 
     def save(written: Mapping[str, Output], validated: list[dict[str, Any]]) -> None:
         """Record the run (its contexts written first, when a skill line or the roster
@@ -282,11 +282,10 @@ def sync(root: Path, record: dict[str, Any], first: str) -> dict[str, Any] | Non
     if not outputs:  # the full sync's no-op: its answer, recorded with the stats of now
         save({}, after)
         return {**result, "mode": "write"}
-    if any("/" not in out.path for out in outputs):
-        listing = noop.project_listing(root, now)
-        if listing is None:
-            return None
-        top.update(listing)
+    folders = noop.listings_before(root, {"", *noop.ways(o.path for o in outputs)}, now)
+    if folders is None:
+        return None
+    top.update(folders)
     written = sorted([*(o.path for o in outputs), manifest.LOCK_PATH])
     unchanged = [p for p in result["unchanged"] if p not in written]
     if len(unchanged) != len(result["unchanged"]) - len(written):

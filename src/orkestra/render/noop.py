@@ -688,7 +688,7 @@ def save(
         files = snapshot(root, folders, singles)
     except Unfit:
         return
-    if not _folders_settled(root, files, folders, start, _ways(written or {}), begun or {}):
+    if not _folders_settled(root, files, folders, start, ways(written or {}), begun or {}):
         return
     expected = _expected(root, files, start, written or {}, marks or {}, listings or {})
     if expected is None:
@@ -874,16 +874,16 @@ def save_delta(
     folders on their way) as the write left them, checked by content until they settle; its
     answer is the recorded one (nothing to change), `findings` `validate`'s (those recorded
     with it, or by a `validate` run since, with the outputs' sizes now), and the kept contexts
-    those named by `stamp`. `listings`: the project folder's names before the write
-    (`project_listing`), when it wrote a file there: it must hold them still.
+    those named by `stamp`. `listings`: the names of folders it wrote into before the write
+    (`listings_before`): each must hold them still.
     Nothing is recorded when the key changed meanwhile or a file changed too close to the
     run."""
     if not all(_usable(root, run) for run in ("sync", "validate")) or key(root) != data["key"]:
         return
     listings = listings or {}
     marks = {rel: _identity(f"{root}{os.sep}{rel}", links=True)
-             for rel in (*written, *_ways(written))}  # fmt: skip
-    marks.update((folder, _identity(folder, links=True)) for folder in listings)
+             for rel in (*written, *ways(written))}  # fmt: skip
+    marks.update((folder, _identity(_full(root, folder), links=True)) for folder in listings)
     files = {rel: marks.get(rel, ident) for rel, ident in now.items()}
     expected = _expected(root, files, start, written, marks, listings, {*rendered, *written})
     if expected is None:
@@ -893,18 +893,30 @@ def save_delta(
     _write(root, payload, {"sync": data["result"], "validate": findings})
 
 
-def project_listing(root: Path, now: dict[str, Any]) -> dict[str, list[str]] | None:
-    """The project folder's names, for `save_delta` after a write there, listed while its
-    identity is the one `now` holds (what the run's stats vouched for); None when it changed
-    since, or cannot be listed."""
-    folder = str(root)
-    names = _names(folder)
-    if names is None or folder not in now or _identity(folder, links=True) != now[folder]:
-        return None
-    return {folder: names}
+def listings_before(
+    root: Path, folders: Iterable[str], now: dict[str, Any]
+) -> dict[str, list[str]] | None:
+    """The names of each of `folders` (relative to the project; "" the project folder, recorded
+    by its own path) that a run's stats `now` hold a listed folder's identity of, for
+    `save_delta` after a write there: each listed while its identity is the one `now` holds
+    (what the stats vouched for). A folder the user's files lie in too (the project folder,
+    `.github/` beside its workflows) then needs no more than that its names are these still.
+    None when one changed since, or cannot be listed."""
+    found: dict[str, list[str]] = {}
+    for rel in folders:
+        key = str(root) if rel == "" else rel
+        want = now.get(key)
+        if type(want) is not list or len(want) != 5:  # not a listed folder's identity
+            continue
+        full = _full(root, key)
+        names = _names(full)
+        if names is None or _identity(full, links=True) != want:
+            return None
+        found[key] = names
+    return found
 
 
-def _ways(paths: Any) -> set[str]:
+def ways(paths: Any) -> set[str]:
     """Every folder on the way to `paths` (relative, without the project itself)."""
     return {rel[:cut] for rel in paths for cut in range(len(rel)) if rel[cut] == "/"}
 
@@ -928,13 +940,13 @@ def _expected(
     folders on the way to them (a skill's resources beside the SKILL.md a run rewrote)."""
     from orkestra.registry.render_lock import digest
 
-    ways = _ways(written)
+    on_way = ways(written)
     rendered = written if rendered is None else rendered
     expected: dict[str, list[Any]] = {}
     for rel, ident in files.items():
         if not _racy(ident, start):
             continue
-        if (rel in written or rel in ways or rel in listings) and (
+        if (rel in written or rel in on_way or rel in listings) and (
             rel not in marks or marks[rel] != ident
         ):
             return None
@@ -948,12 +960,12 @@ def _expected(
             kind = "file" if out.link is None else "link"
             expected[rel] = [kind, digest(out.data, link=out.link), out.executable]
             continue
-        if not written or rel.startswith(os.sep) or rel not in ways:
+        if not written or rel.startswith(os.sep) or rel not in on_way:
             return None
         names = _names(_full(root, rel))
         if names is None:
             return None
-        unknown = [n for n in names if f"{rel}/{n}" not in rendered and f"{rel}/{n}" not in ways]
+        unknown = [n for n in names if f"{rel}/{n}" not in rendered and f"{rel}/{n}" not in on_way]
         if not all(_leads_to(f"{rel}/{n}/", rendered) for n in unknown):
             return None  # something else lies there: its listing vouches for nothing
         expected[rel] = ["listing", names]
@@ -1203,7 +1215,7 @@ def _after_write(
     # what the write changed, as it left it (`_expected` refuses any that changed after this;
     # an output the write did not touch that changed during the run is refused too)
     marks = {rel: _identity(f"{root}{os.sep}{rel}", links=True)
-             for rel in (*changed, *_ways(changed))}  # fmt: skip
+             for rel in (*changed, *ways(changed))}  # fmt: skip
     marks[str(root)] = _identity(str(root), links=True)
     with tracing(root) as again:  # validation reads the lock and the managed files as written
         try:
@@ -1216,7 +1228,7 @@ def _after_write(
                         skipped_targets=report.skipped_targets).to_dict()  # fmt: skip
     listings = {}
     if names is not None:  # and the state folder, which the caches may have just created
-        top = {p for p in (*plan.outputs, *_ways(plan.outputs)) if "/" not in p}
+        top = {p for p in (*plan.outputs, *ways(plan.outputs)) if "/" not in p}
         listings[str(root)] = sorted({*names, *top, FOLDER})
     return {"sync": result, "validate": finding_records(found)}, plan.outputs, marks, listings
 
