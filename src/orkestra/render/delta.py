@@ -515,13 +515,14 @@ def _sized(findings: list[dict[str, Any]], outputs: list[Output]) -> list[dict[s
     """`findings` once `outputs` are written: ORK113 tells AGENTS.md's size (the only finding
     made of an output's text). None when it would come or go: the count the answer gives
     changes, which the full sync tells."""
+    from orkestra.registry.render_lock import BLOCK_FILES
+
+    data = next((out.data for out in outputs if out.path == BLOCK_FILES["agents-md"]), None)
+    if data is None:  # (the target's module is not imported for nothing)
+        return findings
     from orkestra.registry.client_rules import AGENTS_MD_SIZE, agents_md_finding
     from orkestra.render.noop import finding_records
-    from orkestra.render.targets import agents_md
 
-    data = next((out.data for out in outputs if out.path == agents_md.PATH), None)
-    if data is None:
-        return findings
     new = agents_md_finding(len(data))
     at = [i for i, finding in enumerate(findings) if finding["code"] == AGENTS_MD_SIZE]
     if len(at) != (new is not None):
@@ -580,6 +581,8 @@ def _contexts(root: Path, sha256: str) -> dict[str, Any] | None:
 def _kept_blocks(roster: Any, blocks: Any) -> bool:
     """The roster (`targets.shared.roster`) and the files made of it ([target, path] each) as
     `keep` writes them: no roster when there are none."""
+    if roster is None:  # without one, nothing is imported: the claude target's usual case
+        return type(blocks) is list and not blocks
     from orkestra.render.targets import agents_md, claude, copilot, cursor
 
     fixed = {agents_md.NAME: agents_md.PATH, copilot.NAME: copilot.INSTRUCTIONS,
@@ -593,8 +596,6 @@ def _kept_blocks(roster: Any, blocks: Any) -> bool:
 
     if type(blocks) is not list or not all(map(block, blocks)):
         return False
-    if roster is None:
-        return not blocks
     keys = {"values": ("name", "statement"), "truths": ("path", "title"),
             "agents": ("name", "role", "description"), "skills": ("name", "description")}  # fmt: skip
     return (
