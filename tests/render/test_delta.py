@@ -1894,6 +1894,19 @@ def test_claude_md_s_block_in_agents_md_without_that_target_is_served_as_cold(
     assert taken.runs == [True]
 
 
+def test_the_roster_takes_the_descriptions_now_of_the_agents_and_active_skills_loaded() -> None:
+    """An agent the kept roster does not list (it lists every one) is a kept file not to be
+    trusted; a skill it does not list is a dormant one, whose description no block shows."""
+    roster = {"values": [], "truths": [],
+              "agents": [{"name": "a", "role": "specialist", "description": "old"}],
+              "skills": [{"name": "k", "description": "old"}]}  # fmt: skip
+    now = delta._described(roster, {"agents": {"a": "new"}, "skills": {"k": "new", "z": "x"}})
+    assert now is not None and roster["agents"][0]["description"] == "old"  # not changed in place
+    assert [i["description"] for i in (*now["agents"], *now["skills"])] == ["new", "new"]
+    assert delta._described(roster, {"agents": {"b": "new"}, "skills": {}}) is None
+    assert delta._described(roster, {"agents": {}, "skills": {}}) == roster
+
+
 def test_with_every_target_a_skill_description_edit_takes_the_full_sync(
     template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
