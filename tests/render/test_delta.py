@@ -1907,6 +1907,29 @@ def test_the_roster_takes_the_descriptions_now_of_the_agents_and_active_skills_l
     assert delta._described(roster, {"agents": {}, "skills": {}}) == roster
 
 
+def test_a_folder_s_names_are_vouched_for_only_by_an_identity_older_than_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`noop.listings_before`: a folder changed just before the run may take a name within the
+    same tick as its stats without a new identity: left out (checked as any folder written
+    into); one changed since the stats is refused; one with no listed identity is left out."""
+    folder = tmp_path / "f"
+    folder.mkdir()
+    (folder / "a").write_text("x", encoding="utf-8")
+    os.utime(folder, ns=(_TICK[0], _TICK[0]))
+    now = {"f": noop._identity(str(folder)), str(tmp_path): noop._identity(str(tmp_path))}
+    changed = max(now["f"][1], now["f"][2])
+    for module in (noop, parse_cache):
+        monkeypatch.setattr(module, "RACY_NS", 2_000_000_000)
+        monkeypatch.setattr(module, "FINE_RACY_NS", 2_000_000_000)
+    assert noop.listings_before(tmp_path, ["f"], now, changed + 1) == {}
+    later = changed + 10_000_000_000
+    want = {"f": ["a"], str(tmp_path): ["f"]}
+    assert noop.listings_before(tmp_path, ["f", "", "g"], now, later) == want
+    (folder / "b").write_text("y", encoding="utf-8")
+    assert noop.listings_before(tmp_path, ["f"], now, later) is None
+
+
 def test_with_every_target_a_skill_description_edit_takes_the_full_sync(
     template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -282,7 +282,7 @@ def sync(root: Path, record: dict[str, Any], first: str) -> dict[str, Any] | Non
     if not outputs:  # the full sync's no-op: its answer, recorded with the stats of now
         save({}, after)
         return {**result, "mode": "write"}
-    folders = noop.listings_before(root, {"", *noop.ways(o.path for o in outputs)}, now)
+    folders = noop.listings_before(root, {"", *noop.ways(o.path for o in outputs)}, now, start)
     if folders is None:
         return None
     top.update(folders)

@@ -894,20 +894,22 @@ def save_delta(
 
 
 def listings_before(
-    root: Path, folders: Iterable[str], now: dict[str, Any]
+    root: Path, folders: Iterable[str], now: dict[str, Any], start: int
 ) -> dict[str, list[str]] | None:
     """The names of each of `folders` (relative to the project; "" the project folder, recorded
-    by its own path) that a run's stats `now` hold a listed folder's identity of, for
-    `save_delta` after a write there: each listed while its identity is the one `now` holds
-    (what the stats vouched for). A folder the user's files lie in too (the project folder,
-    `.github/` beside its workflows) then needs no more than that its names are these still.
-    None when one changed since, or cannot be listed."""
+    by its own path) that a run's stats `now` (taken from `start` on) hold a listed folder's
+    identity of, for `save_delta` after a write there: each listed while its identity is the
+    one `now` holds (what the stats vouched for). A folder the user's files lie in too (the
+    project folder, `.github/` beside its workflows) then needs no more than that its names are
+    these still. One that changed just before `start` is left out: a name added within the
+    same tick as the stats may keep its identity (its names are checked as any folder written
+    into). None when one changed since, or cannot be listed."""
     found: dict[str, list[str]] = {}
     for rel in folders:
         key = str(root) if rel == "" else rel
         want = now.get(key)
-        if type(want) is not list or len(want) != 5:  # not a listed folder's identity
-            continue
+        if type(want) is not list or len(want) != 5 or _racy(want, start):
+            continue  # not a listed folder's identity, or not one to vouch for its names
         full = _full(root, key)
         names = _names(full)
         if names is None or _identity(full, links=True) != want:
