@@ -164,14 +164,21 @@ def _blocks(reg: Registry, report: SyncReport) -> list[list[str]] | None:
     """The files the sync rendered that list every agent's or skill's description (the
     instruction block of `agents-md`, `copilot` and `cursor`, CLAUDE.md's block): [target,
     path] each; None when one is not among its outputs."""
-    from orkestra.render.targets import agents_md, claude, copilot, cursor
+    from orkestra.render.targets import claude
 
-    blocks = [[m.NAME, path] for m, path in ((agents_md, agents_md.PATH),
-              (copilot, copilot.INSTRUCTIONS), (cursor, cursor.RULE))
-              if m.NAME in report.targets]  # fmt: skip
+    blocks = [[target, path] for target, path in _block_paths().items() if target in report.targets]
     if claude.NAME in report.targets and reg.config.render.claude_md:
         blocks.append([claude.NAME, reg.config.render.claude_md_path])
     return blocks if all(path in report.plan.outputs for _, path in blocks) else None
+
+
+def _block_paths() -> dict[str, str]:
+    """Where each target's instruction block is (target -> path), CLAUDE.md's aside (its path
+    is the project's setting)."""
+    from orkestra.registry.render_lock import BLOCK_FILES, TARGET_FILES
+
+    (rule,) = TARGET_FILES["cursor"]  # the rule is all Cursor's, the block files the user's
+    return {**BLOCK_FILES, "cursor": rule}
 
 
 def _write_contexts(root: Path, payload: dict[str, Any]) -> dict[str, str] | None:
@@ -515,10 +522,8 @@ def _sized(findings: list[dict[str, Any]], outputs: list[Output]) -> list[dict[s
     """`findings` once `outputs` are written: ORK113 tells AGENTS.md's size (the only finding
     made of an output's text). None when it would come or go: the count the answer gives
     changes, which the full sync tells."""
-    from orkestra.registry.render_lock import BLOCK_FILES
-
-    data = next((out.data for out in outputs if out.path == BLOCK_FILES["agents-md"]), None)
-    if data is None:  # (the target's module is not imported for nothing)
+    data = next((out.data for out in outputs if out.path == _block_paths()["agents-md"]), None)
+    if data is None:
         return findings
     from orkestra.registry.client_rules import AGENTS_MD_SIZE, agents_md_finding
     from orkestra.render.noop import finding_records
@@ -581,12 +586,11 @@ def _contexts(root: Path, sha256: str) -> dict[str, Any] | None:
 def _kept_blocks(roster: Any, blocks: Any) -> bool:
     """The roster (`targets.shared.roster`) and the files made of it ([target, path] each) as
     `keep` writes them: no roster when there are none."""
-    if roster is None:  # without one, nothing is imported: the claude target's usual case
+    if roster is None:
         return type(blocks) is list and not blocks
-    from orkestra.render.targets import agents_md, claude, copilot, cursor
+    from orkestra.render.targets import claude
 
-    fixed = {agents_md.NAME: agents_md.PATH, copilot.NAME: copilot.INSTRUCTIONS,
-             cursor.NAME: cursor.RULE}  # fmt: skip
+    fixed = _block_paths()
 
     def block(item: Any) -> bool:  # CLAUDE.md's path is the project's setting
         return (
