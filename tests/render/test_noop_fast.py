@@ -1301,22 +1301,102 @@ def test_a_file_added_beside_the_outputs_after_a_write_is_a_full_run(
     assert answer["deleted"] == [".claude/agents/.stray.orkestra-999999-1.tmp"]
 
 
-def test_a_folder_the_write_shares_with_a_file_of_the_user_gets_no_record(
-    proj: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Its listing changed during the run, and not only by what the run wrote."""
-    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
-    mine = proj / ".claude" / "agents" / "hand-made.md"
+def _hand_made(root: Path) -> Path:
+    """The user's own agent beside the rendered ones in `.claude/agents/`."""
+    mine = root / ".claude" / "agents" / "hand-made.md"
     mine.write_text("---\nname: hand-made\n---\n", encoding="utf-8")
     _bump(mine)
-    noop.sync_result(proj, "write")  # a full run: records (nothing to change)
-    (proj / noop.record_path("sync")).unlink()
-    _reprompt(proj)
-    noop.sync_result(proj, "write")
-    assert not (proj / noop.record_path("sync")).exists()
+    return mine
+
+
+@pytest.mark.parametrize("edit", [_reprompt, _new_agent], ids=["updated", "created"])
+def test_a_folder_the_write_shares_with_a_file_of_the_user_is_recorded_by_its_names(
+    proj: Path, monkeypatch: pytest.MonkeyPatch, edit: Callable[[Path], None]
+) -> None:
+    """The user's own agent lies beside the rendered ones: the record keeps that folder's
+    names (those it held before the write, plus what the write added), and the next sync and
+    validate answer from it until a name is added there."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    _hand_made(proj)
+    edit(proj)
+    wrote = noop.sync_result(proj, "write")
+    assert any(p.startswith(".claude/agents/") for p in wrote["updated" if edit is _reprompt
+                                                              else "created"])  # fmt: skip
+    agents = proj / ".claude" / "agents"
+    assert _record(proj)["expected"][".claude/agents"] == [
+        "listing",
+        sorted(p.name for p in agents.iterdir()),
+    ]
     hits = Hits(monkeypatch)
-    assert noop.sync_result(proj, "check") == _reference(proj)[1]
+    assert _fast(proj) == _reference(proj)
+    assert hits.count == 2
+    (agents / "another.md").write_text("---\nname: another\n---\n", encoding="utf-8")
+    assert _fast(proj) == _reference(proj)
+    assert hits.count == 2
+
+
+@pytest.mark.parametrize("what", ["added", "removed", "temporary"])
+def test_a_name_of_a_shared_folder_changed_just_before_the_write_leaves_no_record(
+    proj: Path, monkeypatch: pytest.MonkeyPatch, what: str
+) -> None:
+    """Between the listing and the write, a name comes or goes beside the user's own agent
+    (or another writer's temporary file appears there): the names after the write are not
+    those listed plus what the write added, and nothing is recorded."""
+    from orkestra.render import writer
+
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    mine = _hand_made(proj)
+    _reprompt(proj)
+    agents = proj / ".claude" / "agents"
+
+    def meddle() -> None:
+        if what == "added":  # a folder: this process's own file write would be traced (unfit),
+            (agents / "notes").mkdir()  # another process's would not
+        elif what == "removed":
+            mine.unlink()
+        else:  # a live writer's (this process's): never stale, so the write leaves it
+            (agents / f".x.md.orkestra-{os.getpid()}-1.tmp").mkdir()
+
+    fired = at_call(monkeypatch, writer, "apply", meddle)
+    wrote = noop.sync_result(proj, "write")
+    assert fired and _written_output(proj).relative_to(proj).as_posix() in wrote["updated"]
+    assert not (proj / noop.record_path("sync")).exists()
+    monkeypatch.undo()
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    monkeypatch.setattr(noop, "RACY_NS", 0)
+    monkeypatch.setattr(noop, "FINE_RACY_NS", 0)
+    hits = Hits(monkeypatch)
+    assert _fast(proj) == _reference(proj)
     assert hits.count == 0
+
+
+def test_the_folders_a_write_goes_into_are_listed_top_down_before_it(tmp_path: Path) -> None:
+    """Only folders there already: one its parent does not list is made by the write (not
+    looked for, nor anything below it); the lock's folder is walked as an input; a folder
+    holding a write's temporary file vouches for nothing."""
+    (tmp_path / ".claude" / "agents").mkdir(parents=True)
+    (tmp_path / ".claude" / "agents" / "mine.md").write_text("mine\n", encoding="utf-8")
+    (tmp_path / ".github").mkdir()
+    (tmp_path / ".github" / ".c.md.orkestra-1-1.tmp").write_text("left\n", encoding="utf-8")
+    (tmp_path / "registries").mkdir()
+    looked: list[str] = []
+    real = noop._names
+
+    def names(folder: str) -> list[str] | None:
+        looked.append(os.path.relpath(folder, tmp_path))
+        return real(folder)
+
+    changed = [".claude/agents/a.md", ".claude/skills/s/SKILL.md", ".github/c.md",
+               "registries/.render-lock.json", ".cursor/rules/o.mdc"]  # fmt: skip
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(noop, "_names", names)
+        found = noop._listed_before_write(tmp_path, changed)
+    assert found == {".claude": ["agents"], ".claude/agents": ["mine.md"]}
+    assert sorted(looked) == [".claude", ".claude/agents", ".cursor", ".github"]
+    assert noop._added_to(found, [*changed, *noop.ways(changed)]) == {
+        ".claude": ["agents", "skills"],
+        ".claude/agents": ["a.md", "mine.md"],
+    }
 
 
 def test_a_write_that_deletes_leaves_no_record(proj: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -316,20 +316,40 @@ def test_a_forged_or_damaged_expected_entry_is_a_full_run(
     assert _check(proj) == _reference(proj)[1]
 
 
+@pytest.mark.parametrize("mine", [False, True], ids=["alone", "beside the user's files"])
 def test_every_client_target_converges_in_one_write(
-    proj: Path, monkeypatch: pytest.MonkeyPatch
+    proj: Path, monkeypatch: pytest.MonkeyPatch, mine: bool
 ) -> None:
     """Shared files in client folders (MCP configs, copilot instructions): what the record says
-    the next run answers is what it answers."""
+    the next run answers is what it answers. So too where the user's own files lie beside the
+    rendered ones (workflows beside Copilot's instructions, the team's Cursor rules, a
+    hand-written agent): those folders are recorded by their names."""
     config = proj / "registries" / "orkestra.yaml"
     data = yamlio.loads(config.read_text(encoding="utf-8"))
     data["targets"] = ["claude", "agents-md", "codex", "cursor", "gemini", "copilot"]
     config.write_text(yamlio.dumps(data), encoding="utf-8")
     sync(proj, mode="write")
+    # by the folder the write goes into
+    theirs = {
+        ".github": "workflows/ci.yml",
+        ".cursor/rules": "team.mdc",
+        ".claude/agents": "hand.md",
+    }
+    for folder, rel in theirs.items() if mine else ():
+        (proj / folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (proj / folder / rel).write_text("the user's\n", encoding="utf-8")
     _age(proj)
     _reprompt(proj)
+    if mine:  # and a description, listed in Copilot's instructions and Cursor's rule
+        path = _agent_file(proj)
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text.replace("Guards the database", "Keeps the database"), "utf-8")
     noop.sync_result(proj, "write")
-    assert len({rel.split("/")[0] for rel in _record(proj)["expected"]}) > 2
+    expected = _record(proj)["expected"]
+    assert len({rel.split("/")[0] for rel in expected}) > 2
+    for folder, rel in theirs.items() if mine else ():
+        names = sorted(p.name for p in (proj / folder).iterdir())
+        assert expected[folder] == ["listing", names] and rel.split("/")[0] in names
     hits = Hits(monkeypatch)
     assert _check(proj) == _reference(proj)[1]
     assert noop.sync_result(proj, "write") == {**_reference(proj)[1], "mode": "write"}

@@ -1,8 +1,8 @@
 """The whole-run no-op check of `sync` and `validate`: a stat of every input and output.
 
 After a full `validate`, or a full `sync` that changed nothing (or wrote cleanly: `_after_write`,
-with its written files checked by content until they settle, and the project folder, which holds
-the user's files too, by its names), the stat identity (size, mtime_ns, ctime_ns, inode,
+with its written files checked by content until they settle, and the folders it wrote into,
+the user's files may lie in too, by their names), the stat identity (size, mtime_ns, ctime_ns, inode,
 device) of every file the run read is recorded in `.orkestra/noop-<run>.json`
 (derived) with the run's result: each file under `registries/`, the vendor roots and the template
 folders (project and bundled), the rendered outputs and every client's MCP config, and every
@@ -659,9 +659,9 @@ def save(
     the next run checks their content instead, until their times settle (`_settle`). `marks` holds
     the identity of each output and folder on their way right after the write: one that changed
     since, even back to the same bytes, may have shown the validation after it something else.
-    `listings` holds the names a folder beside the user's files (the project folder) must hold:
-    what it held as the run began plus what the write added there. `extra` goes into the
-    record as it is (`render.delta`'s kept contexts). `begun`: the folder the lock is written
+    `listings` holds the names a folder the write went into (the user's files may lie there
+    too) must hold: what it held before the write plus what the write added there. `extra`
+    goes into the record as it is (`render.delta`'s kept contexts). `begun`: the folder the lock is written
     into, as the write left it (`_lock_folder`; empty when it changed just before the run's
     start or between that and the write, is not the same folder after the write, or is missing
     or a symlink): a writing run records only if it is still that very folder. `clean`: the
@@ -1135,6 +1135,7 @@ def _sync_result(root: Path, mode: Mode) -> dict[str, Any]:
     # and the lock's folder, which a write changes (a tree swapped out and back meanwhile)
     begun = _lock_folder(root) if mode == "write" else {}
     kept: dict[str, Any] = {}
+    beside: dict[str, list[str]] = {}  # the names of the folders a write goes into, before it
     with tracing(root) as trace:
         reg = load(root, keep_replaced=_named_by(record))
         known = proven(root, record)  # outputs the plan need not read again
@@ -1146,6 +1147,7 @@ def _sync_result(root: Path, mode: Mode) -> dict[str, Any]:
         report.mode = "write"
         if _lock_folder(root) != begun or not _settled_before(begun, start):
             begun = {}  # swapped, or changed, while the run read it (or too close to its start)
+        beside = _listed_before_write(root, [*report.plan.created, *report.plan.updated])
         report.written = writer.apply(root, report.plan)
         left = _lock_folder(root)  # as the write left it (`save` wants it still so), and
         begun = left if _same_folders(left, begun) else {}  # the same folder, its times moved
@@ -1158,7 +1160,7 @@ def _sync_result(root: Path, mode: Mode) -> dict[str, Any]:
         save(root, results, start, reg, _singles(root, reg, data, report.plan), trace, stamp,
              extra=extra, clean=report.plan.clean)  # fmt: skip
     elif mode == "write":
-        after = _after_write(root, reg, report, trace, names)
+        after = _after_write(root, reg, report, trace, names, beside)
         if after is not None:
             results, written, marks, listings = after
             singles = _singles(root, reg, results["sync"], report.plan)
@@ -1188,16 +1190,23 @@ def _singles(root: Path, reg: Registry, data: dict[str, Any], plan: RenderPlan) 
 
 
 def _after_write(
-    root: Path, reg: Registry, report: Any, trace: Trace, names: list[str] | None
+    root: Path,
+    reg: Registry,
+    report: Any,
+    trace: Trace,
+    names: list[str] | None,
+    beside: dict[str, list[str]],
 ) -> tuple[dict[str, Any], dict[str, Output], dict[str, Any], dict[str, list[str]]] | None:
     """What the next full sync and `validate` will answer after this write, what each output
-    now holds, the identities right after the write, and the names the project folder must
-    hold (`names`, as the run began, plus the outputs and folders written there: it holds the
-    user's files too); None when that is not certain: the write deleted something (a pruned
-    output, a stale temporary file, a shared file emptied), took Orkestra's part out of the file
-    of a target no longer configured (the next render has no output there, or another one when
-    a second block was left), wrote into a folder the load or the render reads (a vendor root at
-    `.agents/skills/`: the next load reads what it wrote), or validation fails now."""
+    now holds, the identities right after the write, and the names each folder written into
+    must hold, as it held them before plus what the write added there: the project folder
+    (`names`, as the run began) and each other one the user's files may lie in too (`beside`,
+    listed just before the write: `_listed_before_write`); None when that is not certain: the
+    write deleted something (a pruned output, a stale temporary file, a shared file emptied),
+    took Orkestra's part out of the file of a target no longer configured (the next render has
+    no output there, or another one when a second block was left), wrote into a folder the load
+    or the render reads (a vendor root at `.agents/skills/`: the next load reads what it
+    wrote), or validation fails now."""
     from orkestra.registry.render_lock import LOCK_PATH
     from orkestra.render import sync as sync_module
     from orkestra.render.plan import RenderPlan
@@ -1216,8 +1225,8 @@ def _after_write(
         return None  # the lock is the one output the load never reads
     # what the write changed, as it left it (`_expected` refuses any that changed after this;
     # an output the write did not touch that changed during the run is refused too)
-    marks = {rel: _identity(f"{root}{os.sep}{rel}", links=True)
-             for rel in (*changed, *ways(changed))}  # fmt: skip
+    made = [*changed, *ways(changed)]
+    marks = {rel: _identity(f"{root}{os.sep}{rel}", links=True) for rel in made}
     marks[str(root)] = _identity(str(root), links=True)
     with tracing(root) as again:  # validation reads the lock and the managed files as written
         try:
@@ -1228,11 +1237,49 @@ def _after_write(
     settled = RenderPlan(unchanged=sorted(plan.outputs))
     result = SyncReport("write", report.targets, settled, written=0, warnings=len(found),
                         skipped_targets=report.skipped_targets).to_dict()  # fmt: skip
-    listings = {}
+    listings = _added_to(beside, made)
     if names is not None:  # and the state folder, which the caches may have just created
         top = {p for p in (*plan.outputs, *ways(plan.outputs)) if "/" not in p}
         listings[str(root)] = sorted({*names, *top, FOLDER})
     return {"sync": result, "validate": finding_records(found)}, plan.outputs, marks, listings
+
+
+def _listed_before_write(root: Path, changed: list[str]) -> dict[str, list[str]]:
+    """The names of each folder (relative to the project) a write is about to go into
+    (`changed`: the outputs it creates or updates; the lock lies among the inputs, walked as
+    such) that is there already: the user's workflows beside Copilot's instructions, their own
+    agents in `.claude/agents/`. Listed top down just before the write: a folder its parent
+    does not list is made by the write (nothing to list). A folder holding a write's temporary
+    file is left out: another writer is at work there, or sync deletes it in time, which no
+    listing vouches for (`_expected` then finds a name that is no output)."""
+    from orkestra.core.safewrite import TEMP_RE
+    from orkestra.registry.render_lock import LOCK_PATH
+
+    found: dict[str, list[str]] = {}
+    there: dict[str, set[str]] = {}
+    for folder in sorted(ways(p for p in changed if p != LOCK_PATH), key=lambda f: f.count("/")):
+        parent, _, name = folder.rpartition("/")
+        if parent and name not in there.get(parent, ()):
+            continue  # made by the write, or below a folder that is
+        listed = _names(_full(root, folder))
+        if listed is None:
+            continue
+        there[folder] = set(listed)
+        if not any(n.startswith(".") and TEMP_RE.match(n) for n in listed):
+            found[folder] = listed
+    return found
+
+
+def _added_to(before: dict[str, list[str]], made: Iterable[str]) -> dict[str, list[str]]:
+    """Each folder of `before` (its names before a write) with the names the write put there
+    (`made`: every file it wrote and every folder on their way)."""
+    added: dict[str, set[str]] = {folder: set(names) for folder, names in before.items()}
+    for rel in made:
+        folder, _, name = rel.rpartition("/")
+        names = added.get(folder)
+        if names is not None:
+            names.add(name)
+    return {folder: sorted(names) for folder, names in added.items()}
 
 
 def _names(folder: str) -> list[str] | None:
