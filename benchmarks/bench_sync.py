@@ -210,7 +210,7 @@ def touch_skill(root: Path, round_: int) -> None:
     _edit_skill(root, lambda d: d["sections"][0].update(body=body))
 
 
-def _describe_skill(root: Path, round_: int) -> None:
+def describe_skill(root: Path, round_: int) -> None:
     """Change one skill's description (a different text each round, 50-400 characters with a
     trigger phrase: no check warns about it): its SKILL.md and the line of each agent that lists
     it change."""
@@ -278,7 +278,7 @@ def _round(
     if json.loads(out)["written"] != 2:  # the skill's SKILL.md and the lock
         raise SystemExit(f"one-skill-changed sync wrote {json.loads(out)['written']} files")
     time.sleep(0.2)  # the write's racy window (docs/caches.md) passes, as between two saves
-    _describe_skill(root, round_)
+    describe_skill(root, round_)
     out = step("one-skill-description sync", [exe, "sync"])
     answer = json.loads(out)  # its SKILL.md, each agent listing it, and the lock; no warning
     if answer["written"] < 3 or answer["warnings"]:

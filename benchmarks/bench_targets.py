@@ -7,8 +7,10 @@ description renders those and the files whose instruction block lists every desc
 (docs/caches.md). This prints, each against the bare
 C-loader parse of the same registry files (the baseline of `bench_sync.py`), in one run: a cold
 sync of the six targets, a no-op sync, a sync after one agent's description changed, one
-after its prompt changed, and one after a skill's section body changed (a different text each
-round; the skill's SKILL.md is written in .claude/skills/ and .agents/skills/).
+after its prompt changed, one after a skill's section body changed (a different text each
+round; the skill's SKILL.md is written in .claude/skills/ and .agents/skills/), and one after
+that skill's description changed (its SKILL.md in both folders, the file of each target of
+every agent listing it, about 40 agents here, and the three instruction blocks).
 
 With `--baseline-src DIR` (a copy of another version's `src/`, e.g. from `git archive`), every
 step also runs with that code (`PYTHONPATH=DIR`, alternating with this checkout's), and the
@@ -31,7 +33,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_sync import PARSE, touch_skill
+from bench_sync import PARSE, describe_skill, touch_skill
 from registry_gen import generate
 
 TARGETS = ["claude", "agents-md", "codex", "copilot", "cursor", "gemini"]
@@ -42,6 +44,7 @@ STEPS = (
     "one-agent-changed sync",
     "one-agent-prompt sync",
     "one-skill-changed sync",
+    "one-skill-description sync",
 )
 
 
@@ -88,8 +91,8 @@ def _prompt(root: Path, round_: int) -> None:
 
 
 def _steps(root: Path, where: Path, env: dict[str, str] | None, round_: int) -> list[float]:
-    """Cold, no-op, one-agent-changed, one-agent-prompt and one-skill-changed sync in a fresh
-    copy of `root`'s sources."""
+    """Cold, no-op, one-agent-changed, one-agent-prompt, one-skill-changed and
+    one-skill-description sync in a fresh copy of `root`'s sources."""
     shutil.copytree(root, where, symlinks=True)
     os.sync()
     exe = [sys.executable, "-m", "orkestra", "sync"]
@@ -104,7 +107,10 @@ def _steps(root: Path, where: Path, env: dict[str, str] | None, round_: int) -> 
     prompted = _time(exe, where, env)
     touch_skill(where, round_)
     time.sleep(0.3)
-    return [cold, noop, described, prompted, _time(exe, where, env)]
+    touched = _time(exe, where, env)
+    describe_skill(where, round_)
+    time.sleep(0.3)
+    return [cold, noop, described, prompted, touched, _time(exe, where, env)]
 
 
 def main() -> None:

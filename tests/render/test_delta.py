@@ -1930,39 +1930,82 @@ def test_a_folder_s_names_are_vouched_for_only_by_an_identity_older_than_the_run
     assert noop.listings_before(tmp_path, ["f"], now, later) is None
 
 
-def test_with_every_target_a_skill_description_edit_takes_the_full_sync(
+#: the example agent's file of each target, which lists the example skill
+EXAMPLE_AGENT = {
+    target: path.replace("plain-helper", "example-agent") for target, path in FILES.items()
+}
+
+
+def test_with_every_target_a_skill_description_edit_is_served(
     template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The agent listing the skill has other targets' files, whose composed prompt lists its
-    skills: not rendered from its kept context."""
+    """The agent listing the skill has a file for each target, whose composed prompt (made of
+    its kept Claude context) lists its skills: each is rendered from that context with the new
+    line, as are the rosters, and a second edit sees the first."""
     root = _targets(template, tmp_path, SIX, _no_roster)
     taken = Taken(monkeypatch)
     _set(root, EXAMPLE_SKILL, _describe(DESCRIBED))
     got = _same_as_cold(root, tmp_path)
-    assert {*BLOCKS, ".codex/agents/example-agent.toml"} <= set(got["updated"])
+    assert {*BLOCKS, *EXAMPLE_AGENT.values()} <= set(got["updated"])
+    _set(root, EXAMPLE_SKILL, _describe(DESCRIBED.replace("revised", "revised twice")))
+    got = _same_as_cold(root, tmp_path)
+    assert {*BLOCKS, *EXAMPLE_AGENT.values()} <= set(got["updated"])
+    assert taken.runs == [True, True]
+
+
+def test_a_skill_line_taking_a_listing_agent_over_copilot_s_limit_is_the_full_sync_s_error(
+    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The example agent's composed prompt is just under Copilot's limit; a longer description
+    of a skill it lists takes it over: the full sync reports it."""
+    from orkestra.registry.loader import load
+    from orkestra.render.environment import Templates
+    from orkestra.render.targets import copilot
+    from orkestra.render.targets.shared import Composer
+
+    def near_the_limit(root: Path) -> None:
+        composer = Composer(load(root, use_cache=False), Templates(root))
+        agent = composer.reg.agents["example-agent"]
+        room = copilot.BODY_LIMIT - len(composer.prompt(composer.context(agent)))
+        _set(root, OTHER, lambda d: d.update(prompt=d["prompt"] + "x" * (room - 3) + "\n"))
+
+    root = _targets(template, tmp_path, ["claude", "copilot"], near_the_limit)
+    taken = Taken(monkeypatch)
+    _set(root, EXAMPLE_SKILL, _describe(DESCRIBED.replace("see", "see, at some length,")))
+    got = _same_as_cold(root, tmp_path)
+    assert got[0] == "InputError" and "Copilot reads at most" in got[1]
     assert taken.runs == [False]
 
 
-def test_a_skill_description_edit_listed_by_an_agent_with_other_targets_takes_the_full_sync(
+def test_a_skill_description_edit_listed_by_an_agent_with_other_targets_renders_them_all(
     template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """No roster: the description is the skill's own, but the agent listing it has Codex and
-    Gemini files, whose composed prompt lists its skills: not rendered from its kept context."""
+    """No roster: the description is the skill's own; the agent listing it has Codex and
+    Gemini files too, whose composed prompt lists its skills: rendered from its kept context."""
     root = _targets(template, tmp_path, ["claude", "codex", "gemini"], _no_roster)
     taken = Taken(monkeypatch)
     _set(root, EXAMPLE_SKILL, _describe(DESCRIBED))
     got = _same_as_cold(root, tmp_path)
-    assert ".codex/agents/example-agent.toml" in got["updated"]
-    assert taken.runs == [False]
+    want = [EXAMPLE_AGENT[t] for t in ("claude", "codex", "gemini")]
+    assert set(want) <= set(got["updated"])
+    assert taken.runs == [True]
 
 
-@pytest.mark.parametrize("clients", [["gemini"], ["claude", "gemini"]])
+@pytest.mark.parametrize(
+    ("clients", "served"),
+    [(["gemini"], False), (["claude", "gemini"], True)],
+    ids=["gemini alone", "claude and gemini"],
+)
 def test_a_skill_listed_by_an_agent_without_a_claude_file_keeps_its_description_not_own(
-    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clients: list[str]
+    template: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    clients: list[str],
+    served: bool,
 ) -> None:
     """An agent rendered for Gemini alone has no kept context: its Gemini file lists its
-    skills, so a skill's description edit takes the full sync (with Claude too: its kept context
-    lists it, and it has another target's file)."""
+    skills, so a skill's description edit takes the full sync. With Claude too, its kept
+    context lists the skill, and its Gemini file is made of it: served."""
 
     def gemini_only(root: Path) -> None:
         _no_roster(root)
@@ -1973,7 +2016,7 @@ def test_a_skill_listed_by_an_agent_without_a_claude_file_keeps_its_description_
     _set(root, EXAMPLE_SKILL, _describe(DESCRIBED))
     got = _same_as_cold(root, tmp_path)
     assert ".gemini/agents/example-agent.md" in got["updated"]
-    assert taken.runs == [False]
+    assert taken.runs == [served]
 
 
 def test_every_target_is_served_and_no_other_is() -> None:
@@ -2042,8 +2085,8 @@ def test_the_installed_cli_answers_edits_with_every_target_as_a_cold_sync(
 ) -> None:
     """Separate processes, real racy windows, all six targets: a prompt edit, a skill body edit
     and an agent's description edit are served (each target's file written, and each roster;
-    the next `--check` clean), a skill's description edit (listed by an agent with other
-    targets' files) is a full sync; each answer and tree is a cold sync's."""
+    the next `--check` clean), and so is a skill's description edit (listed by an agent with
+    every target's file, and by the rosters); each answer and tree is a cold sync's."""
     import subprocess
     import sys
 
@@ -2090,5 +2133,10 @@ def test_the_installed_cli_answers_edits_with_every_target_as_a_cold_sync(
     assert same_as_cold()["updated"] == sorted(want)  # every file listing the description
     assert edited() == [AGENT]  # served
     _set(root, EXAMPLE_SKILL, _describe(DESCRIBED))  # listed by an agent with Codex's file
-    assert "AGENTS.md" in same_as_cold()["updated"]
-    assert edited() is None  # a full sync: contexts kept afresh
+    skill_files = [".claude/skills/example-skill/SKILL.md", ".agents/skills/example-skill/SKILL.md"]
+    want = [*EXAMPLE_AGENT.values(), *BLOCKS, *skill_files, LOCK]
+    assert same_as_cold()["updated"] == sorted(want)
+    assert edited() == [AGENT]  # served
+    _set(root, "registries/values.yaml", lambda d: d)  # the same data, rewritten: a full sync
+    assert same_as_cold()["updated"] == []
+    assert edited() is None  # contexts kept afresh

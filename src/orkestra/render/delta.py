@@ -26,8 +26,9 @@ CLAUDE.md's block every agent's: with one of them, the roster they are made of
 those files again from it (the user's files read now, their block replaced), the roster kept
 anew. The one finding made of an output's text (ORK113, AGENTS.md's size) is made again with the
 size written; one that would come or go takes the full sync. An agent whose skill list changed
-is rendered from its kept context only where it has no other target's file (which composes that
-list). The next plain `sync` that is not a no-op takes this path when, and only when:
+is rendered from its kept context, its other targets' files too (their composed prompt, which
+lists its skills, is made of that context). The next plain `sync` that is not a no-op takes
+this path when, and only when:
 
 - the record's key holds and, by the same stats, the files that changed are agent files whose
   contexts were kept or skill files whose SKILL.md was (and the folders holding them, whose
@@ -360,10 +361,12 @@ def _render(
             return None
         context = contexts.get(rel, context)
         if rel not in loaded:  # as kept: its own fields too
-            if recipes:  # its other targets' files compose its skill list: never here
-                return None
             text = templates.render(kept["template"], context)
             made.append(Output(path, text.encode("utf-8")))
+            others = _other_targets(templates, context, recipes) if recipes else []
+            if others is None:
+                return None
+            made.extend(others)  # their composed prompt lists its skills too
             continue
         found = (loaded[rel], (was.get(rel), now.get(rel)))
         own = _render_agent(templates, path, context, recipes, kept, found)
