@@ -48,9 +48,9 @@ def test_load_validate_and_sync_build_with_the_collector_off(
         seen.setdefault("load", gc.isenabled())
         real_config(self)
 
-    def checked(reg: Any) -> Any:
+    def checked(reg: Any, *rest: Any) -> Any:
         seen.setdefault("sync", gc.isenabled())
-        return real_check(reg)
+        return real_check(reg, *rest)
 
     def rule(reg: Any) -> list[Any]:
         seen.setdefault("validate", gc.isenabled())
@@ -58,7 +58,7 @@ def test_load_validate_and_sync_build_with_the_collector_off(
 
     monkeypatch.setattr(loader._Loader, "config", config)
     monkeypatch.setattr(sync, "checked", checked)
-    monkeypatch.setattr(validate, "RULES", [*validate.RULES, rule])
+    monkeypatch.setattr(validate, "DISK_RULES", (*validate.DISK_RULES, rule))
     reg = loader.load(project)
     validate.validate(reg)
     sync.sync(project, mode="check", registry=reg)

@@ -1532,6 +1532,38 @@ def test_a_sync_records_what_validate_answers(
     assert hits.count == 1  # an input changed: validated in full
 
 
+def test_the_validation_after_a_write_runs_the_registry_s_own_rules_no_more(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """They read the load alone, which the write did not change: their findings are those
+    taken before the render. The rules reading beside the registry run again, and the
+    recorded answer is still a full validation's."""
+    from orkestra.registry import validate as rules
+
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    runs = {"registry": 0, "disk": 0}
+
+    def counted(rule: Any, group: str) -> Any:
+        def run(reg: Any) -> Any:
+            runs[group] += 1
+            return rule(reg)
+
+        return run
+
+    monkeypatch.setattr(rules, "REGISTRY_RULES", (counted(rules.agent_references, "registry"),
+                                                  *rules.REGISTRY_RULES[1:]))  # fmt: skip
+    monkeypatch.setattr(rules, "DISK_RULES", (counted(rules.lock_entries, "disk"),
+                                              *rules.DISK_RULES[1:]))  # fmt: skip
+    _reprompt(proj)
+    assert noop.sync_result(proj, "write")["written"] >= 2
+    assert runs == {"registry": 1, "disk": 2}
+    monkeypatch.undo()
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    hits = Hits(monkeypatch)
+    assert _findings(noop.validate_report(proj)) == _reference(proj)[0]
+    assert hits.count == 1
+
+
 # --- the plan reads no output a record proves unchanged -----------------------------------------
 
 

@@ -214,14 +214,14 @@ def test_a_file_validation_reads_moved_away_and_back_during_it_is_a_full_run(
     real = sync_module.checked
     calls = [0]
 
-    def racing(reg: Any) -> Any:
+    def racing(reg: Any, *rest: Any) -> Any:
         calls[0] += 1
         if calls[0] == 1:
-            return real(reg)
+            return real(reg, *rest)
         aside = output.with_name("aside")
         output.rename(aside)
         try:
-            return real(reg)
+            return real(reg, *rest)
         finally:
             aside.rename(output)
 

@@ -311,32 +311,50 @@ def ledger_rules(reg: Registry) -> Iterable[Finding]:
         return [Finding.make("ORK001", exc.message, file, exc.line)]
 
 
-RULES: tuple[Rule, ...] = (
+#: the rules that read the loaded registry alone (the ledger's files too, which lie among the
+#: registry's own): a sync's write changes none of their findings
+REGISTRY_RULES: tuple[Rule, ...] = (
     agent_references,
     scope_references,
-    skill_resources,
     skill_quality,
-    truth_rules,
     decision_rules,
     vendor_roots,
     bidi_text,
     ledger_rules,
+    target_models,
+    client_tools,
+    client_models,
+)
+#: the rules that read what lies beside the registry (the render lock, CLAUDE.md, AGENTS.md,
+#: truth evidence, skills' resource folders, vendor roots' links, the tracked files): a sync's
+#: write may change their findings
+DISK_RULES: tuple[Rule, ...] = (
+    skill_resources,
+    truth_rules,
     lock_entries,
     claude_md_target,
     outputs_outside_knowledge,
     vendor_links,
     package_patterns,
-    target_models,
-    client_tools,
-    client_models,
     agents_md_size,
 )
 
 
-@gcpause.paused()
-def validate(reg: Registry) -> Report:
-    """Run every rule; return load findings plus rule findings, sorted and de-duplicated."""
+def registry_findings(reg: Registry) -> frozenset[Finding]:
+    """The load's findings and those of `REGISTRY_RULES`: they hold for this load whatever a
+    sync writes."""
     found: set[Finding] = set(reg.findings)
-    for rule in RULES:
+    for rule in REGISTRY_RULES:
+        found.update(rule(reg))
+    return frozenset(found)
+
+
+@gcpause.paused()
+def validate(reg: Registry, known: frozenset[Finding] | None = None) -> Report:
+    """Run every rule; return load findings plus rule findings, sorted and de-duplicated.
+    `known`: `registry_findings(reg)` of this very load, taken before a write: then only the
+    `DISK_RULES` run again."""
+    found = set(registry_findings(reg) if known is None else known)
+    for rule in DISK_RULES:
         found.update(rule(reg))
     return Report(tuple(sorted(found)))

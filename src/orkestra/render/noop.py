@@ -1228,9 +1228,10 @@ def _after_write(
     made = [*changed, *ways(changed)]
     marks = {rel: _identity(f"{root}{os.sep}{rel}", links=True) for rel in made}
     marks[str(root)] = _identity(str(root), links=True)
-    with tracing(root) as again:  # validation reads the lock and the managed files as written
+    # validation reads the lock and the managed files as written: those rules run again
+    with tracing(root) as again:
         try:
-            found = sync_module.checked(reg)
+            found = sync_module.checked(reg, report.known)
         except OrkestraError:
             return None
     trace.merge(again)

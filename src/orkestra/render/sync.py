@@ -78,6 +78,8 @@ class SyncReport:
     skipped_targets: list[str] = field(default_factory=list)
     #: validation's findings before the render (what `validate` answers); not in `to_dict`
     findings: list[Finding] = field(default_factory=list)
+    #: those of them a write cannot change (`validate.registry_findings`); not in `to_dict`
+    known: frozenset[Finding] | None = None
 
     @property
     def ok(self) -> bool:
@@ -96,16 +98,18 @@ class SyncReport:
         }
 
 
-def findings_of(reg: Registry) -> list[Finding]:
-    """All validation findings (errors and warnings)."""
+def findings_of(reg: Registry, known: frozenset[Finding] | None = None) -> list[Finding]:
+    """All validation findings (errors and warnings); `known`: those of the registry's own
+    rules, taken already for this load (`validate.registry_findings`): not made again."""
     from orkestra.registry.validate import validate
 
-    return list(validate(reg).findings)
+    return list(validate(reg, known).findings)
 
 
-def checked(reg: Registry) -> list[Finding]:
-    """Every finding, all of them warnings: ValidationFailed is raised on any error."""
-    found = findings_of(reg)
+def checked(reg: Registry, known: frozenset[Finding] | None = None) -> list[Finding]:
+    """Every finding, all of them warnings: ValidationFailed is raised on any error (`known`:
+    as `findings_of`)."""
+    found = findings_of(reg, known)
     errors = sorted(f for f in found if f.severity == "error")
     if errors:
         first = errors[0]
@@ -241,9 +245,11 @@ def _sync(
     vouched: Mapping[str, Any] | None,
 ) -> SyncReport:
     from orkestra.registry.loader import load
+    from orkestra.registry.validate import registry_findings
 
     reg = registry if registry is not None else load(root)
-    found = checked(reg)
+    known = registry_findings(reg)
+    found = checked(reg, known)
     targets, skipped = choose_targets(reg, target)
     if target is not None and mode == "write" and target not in reg.config.targets:
         raise UsageError(
@@ -282,7 +288,7 @@ def _sync(
     plan.lock_servers = {p: {**servers_before.get(p, {}), **servers.get(p, {})}
                          for p in {*servers_before, *servers}}  # fmt: skip
     report = SyncReport(mode, targets, plan, warnings=len(found), skipped_targets=skipped,
-                        findings=found)  # fmt: skip
+                        findings=found, known=known)  # fmt: skip
     if mode == "write":
         report.written = writer.apply(root, plan, force=force)
     return report
