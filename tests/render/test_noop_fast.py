@@ -1449,6 +1449,26 @@ def test_a_cold_sync_answers_the_next_sync_and_validate(
     assert hits.count == 2
 
 
+@pytest.mark.parametrize("folder", [".claude/agents", ".claude/skills/schema-migration"])
+def test_a_killed_run_s_file_in_a_folder_the_write_made_is_a_full_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, folder: str
+) -> None:
+    """A folder the first sync made held nothing its plan could look at: the record checks
+    its names all the same, so a killed run's temporary file left there later (which the next
+    full sync deletes) is not answered from the record."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    root = build_rich(tmp_path / "fresh")
+    noop.sync_result(root, "write")
+    assert folder in _record(root)["expected"]
+    stale = root / folder / ".x.md.orkestra-999999-1.tmp"
+    stale.write_text("left by a killed run\n", encoding="utf-8")
+    hits = Hits(monkeypatch)
+    answer = _fast(root)
+    assert answer == _reference(root)
+    assert answer[1]["deleted"] == [stale.relative_to(root).as_posix()]
+    assert hits.count == 0
+
+
 @pytest.mark.parametrize(
     "change",
     [

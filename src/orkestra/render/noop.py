@@ -1181,12 +1181,18 @@ def _singles(root: Path, reg: Registry, data: dict[str, Any], plan: RenderPlan) 
     """The files a sync's record stats besides the walked folders: what validation reads, the
     outputs, and every client's MCP config (an absent one is only checked to exist: a new one
     holding the `orkestra` entry sync would withdraw is a change). The lock's paths are the
-    plan's: the lock it left unchanged or wrote (the record checks the lock itself)."""
+    plan's: the lock it left unchanged or wrote (the record checks the lock itself). And the
+    folder of each output (the lock's aside, among the inputs), where the next full sync looks
+    for a killed run's temporary file: one the write made was not there for the plan to list,
+    yet a name added there is a change too."""
+    from orkestra.registry.render_lock import LOCK_PATH
     from orkestra.render.targets.mcp_config import FILES
 
     servers = (spec.path for spec in FILES.values())
     lock = [*plan.lock_after, *plan.lock_servers]
-    return sorted({*_outputs(root, reg, lock), *data["unchanged"], *servers})
+    folders = {rel.rpartition("/")[0] for rel in plan.outputs if rel != LOCK_PATH}
+    folders.discard("")  # the project folder: recorded by its own path
+    return sorted({*_outputs(root, reg, lock), *data["unchanged"], *servers, *folders})
 
 
 def _after_write(
