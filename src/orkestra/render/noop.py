@@ -2,9 +2,9 @@
 
 After a full `validate`, or a full `sync` that changed nothing (or wrote cleanly: `_after_write`,
 with its written files checked by content until they settle, and the folders it wrote into,
-the user's files may lie in too, by their names), the stat identity (size, mtime_ns, ctime_ns, inode,
-device) of every file the run read is recorded in `.orkestra/noop-<run>.json`
-(derived) with the run's result: each file under `registries/`, the vendor roots and the template
+the user's files may lie in too, by their names), the stat identity (size, mtime_ns, ctime_ns,
+inode, device) of every file the run read is recorded in `.orkestra/noop-<run>.json` (derived)
+with the run's result: each file under `registries/`, the vendor roots and the template
 folders (project and bundled), the rendered outputs and every client's MCP config, and every
 folder on the way to them (mode, owner, inode: swapped for a symlink, it is unfit), under a key of
 Orkestra's version, its own files, the Python version, the site-packages folders, today's date
@@ -661,13 +661,13 @@ def save(
     since, even back to the same bytes, may have shown the validation after it something else.
     `listings` holds the names a folder the write went into (the user's files may lie there
     too) must hold: what it held before the write plus what the write added there. `extra`
-    goes into the record as it is (`render.delta`'s kept contexts). `begun`: the folder the lock is written
-    into, as the write left it (`_lock_folder`; empty when it changed just before the run's
-    start or between that and the write, is not the same folder after the write, or is missing
-    or a symlink): a writing run records only if it is still that very folder. `clean`: the
-    folders the run's plan found holding no temporary file (`RenderPlan.clean`), not listed
-    again here: one given a temporary file since then changed during the run, which `_expected`
-    refuses. The folders listed are recorded as such (`listed`): the next full sync does not
+    goes into the record as it is (`render.delta`'s kept contexts). `begun`: the folder the
+    lock is written into, as the write left it (`_lock_folder`; empty when it changed just
+    before the run's start or between that and the write, is not the same folder after the
+    write, or is missing or a symlink): a writing run records only if it is still that very
+    folder. `clean`: the folders the run's plan found holding no temporary file
+    (`RenderPlan.clean`), not listed again here: one given a temporary file since then changed
+    during the run, which `_expected` refuses. The folders listed are recorded as such (`listed`): the next full sync does not
     list again one whose identity is still the recorded one (`vouched`)."""
     folders, evidence = _folders(reg), _evidence(reg)
     if folders is None or evidence is None or trace.unfit:
