@@ -38,8 +38,9 @@ def test_no_rule_is_in_both_groups() -> None:
 
 
 def test_the_registry_rules_open_and_list_nothing_beside_the_registry(synced: Path) -> None:
-    """What they read lies in `registries/` (the ledger's files): a sync never writes there
-    but the lock, which they do not read."""
+    """What they read lies among the inputs: the ledger's files, and the file a finding is
+    about (a registry file, or a vendor skill's SKILL.md: its line is looked up there). A sync
+    never writes there but the lock, which they do not read."""
     reg = load(synced, use_cache=False)
     with noop.tracing(synced) as trace:
         rules.registry_findings(reg)
@@ -49,6 +50,31 @@ def test_the_registry_rules_open_and_list_nothing_beside_the_registry(synced: Pa
     with noop.tracing(synced) as trace:  # the other group does read the outputs
         rules.validate(reg)
     assert "registries/.render-lock.json" in trace.paths()[0]
+
+
+def test_a_vendor_skill_s_finding_is_looked_up_in_its_own_file(
+    synced: Path, tmp_path: Path
+) -> None:
+    """A vendor root's default scope that does not exist: each of its skills refers to it,
+    and the line is looked up in the skill's SKILL.md, inside the vendor root (an input the
+    record walks)."""
+    import yaml
+
+    root = tmp_path / "proj"
+    shutil.copytree(synced, root, symlinks=True)
+    config = root / "registries" / "orkestra.yaml"
+    data = yaml.safe_load(config.read_text(encoding="utf-8"))
+    data["vendor_roots"][0]["default_scopes"].append("no-such-scope")
+    config.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    reg = load(root, use_cache=False)
+    with noop.tracing(root) as trace:
+        found = rules.registry_findings(reg)
+    vendor = f"{data['vendor_roots'][0]['path']}/"
+    assert any(f.file.startswith(vendor) for f in found)
+    read, listed = trace.paths()
+    inputs = tuple(f"{f}/" for f in noop._folders(reg) or ())
+    assert any(p.startswith(vendor) for p in read)
+    assert all(p.startswith(inputs) for p in (*read, *listed)), (read, listed)
 
 
 def test_a_write_s_outputs_gone_or_damaged_change_no_finding_of_the_registry_rules(

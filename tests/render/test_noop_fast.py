@@ -1370,6 +1370,17 @@ def test_a_name_of_a_shared_folder_changed_just_before_the_write_leaves_no_recor
     assert hits.count == 0
 
 
+def test_a_vendor_root_is_walked_by_its_normal_path(proj: Path) -> None:
+    """Written `./vendor//linked/`, it is the folder `vendor/linked`, as the outputs' paths
+    are written: a write into it is known as one (`_after_write` records nothing then)."""
+    config = proj / "registries" / "orkestra.yaml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace("path: vendor/linked", "path: ./vendor//linked/"), "utf-8")
+    reg = load(proj, use_cache=False)
+    assert reg.config.vendor_roots[0].path == "./vendor//linked/"
+    assert "vendor/linked" in (noop._folders(reg) or [])
+
+
 def test_the_folders_a_write_goes_into_are_listed_top_down_before_it(tmp_path: Path) -> None:
     """Only folders there already: one its parent does not list is made by the write (not
     looked for, nor anything below it); the lock's folder is walked as an input; a folder

@@ -311,8 +311,10 @@ def ledger_rules(reg: Registry) -> Iterable[Finding]:
         return [Finding.make("ORK001", exc.message, file, exc.line)]
 
 
-#: the rules that read the loaded registry alone (the ledger's files too, which lie among the
-#: registry's own): a sync's write changes none of their findings
+#: the rules that read the loaded registry alone, and the input files it was loaded from (a
+#: finding's line is looked up in its file: a registry file, or a vendor skill's SKILL.md; the
+#: ledger's files): a sync's write changes none of their findings (a write into an input folder
+#: leaves no record, `noop._after_write`)
 REGISTRY_RULES: tuple[Rule, ...] = (
     agent_references,
     scope_references,

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import re
 import stat
 import sys
@@ -1035,10 +1036,13 @@ def _evidence(reg: Registry) -> list[str] | None:
 
 
 def _folders(reg: Registry) -> list[str] | None:
-    """The folders the run read, or None when it read what a stat cannot vouch for."""
+    """The folders the run read, or None when it read what a stat cannot vouch for. A vendor
+    root as written may hold `./` or `//` (`./.agents/skills`): normalised, as the outputs'
+    paths are, so that `_after_write` knows a write into it."""
     from orkestra.render.template_paths import template_folders
 
-    roots = ["registries", *(v.path.rstrip("/") for v in reg.config.vendor_roots), "templates"]
+    vendor = (posixpath.normpath(v.path) for v in reg.config.vendor_roots)
+    roots = ["registries", *vendor, "templates"]
     for folder in template_folders(reg.root):  # the project's (when present) and the bundled
         inside = folder.is_relative_to(reg.root)
         roots.append(folder.relative_to(reg.root).as_posix() if inside else str(folder))
