@@ -668,8 +668,9 @@ def save(
     write, or is missing or a symlink): a writing run records only if it is still that very
     folder. `clean`: the folders the run's plan found holding no temporary file
     (`RenderPlan.clean`), not listed again here: one given a temporary file since then changed
-    during the run, which `_expected` refuses. The folders listed are recorded as such (`listed`): the next full sync does not
-    list again one whose identity is still the recorded one (`vouched`)."""
+    during the run, which `_expected` refuses. The folders listed are recorded as such
+    (`listed`): the next full sync does not list again one whose identity is still the
+    recorded one (`vouched`)."""
     folders, evidence = _folders(reg), _evidence(reg)
     if folders is None or evidence is None or trace.unfit:
         return
@@ -1186,16 +1187,13 @@ def _singles(root: Path, reg: Registry, data: dict[str, Any], plan: RenderPlan) 
     outputs, and every client's MCP config (an absent one is only checked to exist: a new one
     holding the `orkestra` entry sync would withdraw is a change). The lock's paths are the
     plan's: the lock it left unchanged or wrote (the record checks the lock itself). And the
-    folder of each output (the lock's aside, among the inputs), where the next full sync looks
-    for a killed run's temporary file: one the write made was not there for the plan to list,
-    yet a name added there is a change too."""
-    from orkestra.registry.render_lock import LOCK_PATH
+    folders the plan looks for a killed run's temporary file in (`RenderPlan.scanned`): one
+    the write made was not there for it to list, yet a name added there is a change too."""
     from orkestra.render.targets.mcp_config import FILES
 
     servers = (spec.path for spec in FILES.values())
     lock = [*plan.lock_after, *plan.lock_servers]
-    folders = {rel.rpartition("/")[0] for rel in plan.outputs if rel != LOCK_PATH}
-    folders.discard("")  # the project folder: recorded by its own path
+    folders = plan.scanned - {""}  # the project folder: recorded by its own path
     return sorted({*_outputs(root, reg, lock), *data["unchanged"], *servers, *folders})
 
 

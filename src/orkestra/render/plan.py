@@ -57,6 +57,8 @@ class RenderPlan:
     clean: set[str] = field(default_factory=set)
     #: the folders a record vouched for, not listed (their identity still the recorded one)
     vouched: set[str] = field(default_factory=set)
+    #: the folders looked at for stale temporary files, or vouched for ("" the project folder)
+    scanned: set[str] = field(default_factory=set)
 
     @property
     def changes(self) -> list[str]:

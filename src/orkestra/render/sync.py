@@ -40,14 +40,14 @@ def _blocks_removed(reg: Registry, configured: list[str], rendered: set[str]) ->
     """The instruction files of unconfigured targets with Orkestra's managed block taken out,
     unless a configured target renders that file (`rendered`: `render.claude_md_path` set to
     AGENTS.md keeps CLAUDE.md's block there, between the same markers)."""
-    from orkestra.render.targets import agents_md, copilot
+    from orkestra.registry.render_lock import BLOCK_FILES
     from orkestra.render.targets.shared import without_block
 
-    for module, rel in ((agents_md, agents_md.PATH), (copilot, copilot.INSTRUCTIONS)):
-        if module.NAME not in configured and rel not in rendered:
+    for name, rel in BLOCK_FILES.items():
+        if name not in configured and rel not in rendered:
             out = without_block(reg, rel)
             if out is not None:
-                yield replace(out, target=module.NAME)
+                yield replace(out, target=name)
 
 
 def _rendered(reg: Registry, targets: list[str], target: str | None) -> tuple[list[str], set[str]]:

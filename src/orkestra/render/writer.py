@@ -193,6 +193,7 @@ def plan(
     if scanned is None:
         every = [*result.outputs, *owned]
         scanned = {p.rpartition("/")[0] for p in every if p != manifest.LOCK_PATH}
+    result.scanned = set(scanned)
     # and where a killed sync was writing (its sources gone since), always
     killed = set(pending.folders(root))
     result.vouched = {f for f in scanned if f not in killed and _vouched(root, f, vouched)}
