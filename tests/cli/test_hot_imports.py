@@ -96,3 +96,32 @@ def test_a_full_validate_does_not_load_jinja(tmp_path: Path) -> None:
     assert json.loads(done.stdout)["ok"] is True
     assert done.stderr.strip().splitlines()[-1] == "False"
     assert list((root / ".orkestra").glob("noop-validate.json"))  # the result was recorded
+
+
+def test_a_model_s_validator_is_built_on_its_first_use_not_on_import() -> None:
+    """A command that validates one kind of file (a sync after an agent's edit) pays for the
+    schemas it uses, not for every model it imports (`Model`'s `defer_build`)."""
+    script = """
+import json
+import orkestra.registry.models as m
+from orkestra.registry.models.common import Model
+for name in m.__all__:
+    getattr(m, name)
+def walk(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from walk(sub)
+def built():
+    return sorted(c.__name__ for c in walk(Model) if c.__pydantic_complete__)
+print(json.dumps([len(list(walk(Model))), built()]))
+m.Agent.model_validate({"name": "a", "description": "Use when testing."})
+print(json.dumps(built()))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120
+    )
+    (count, on_import), after = (json.loads(line) for line in done.stdout.splitlines())
+    assert count > 20  # every registry model was imported
+    assert on_import == []
+    assert "Agent" in after
+    assert "DecisionRecord" not in after and "SkillFile" not in after

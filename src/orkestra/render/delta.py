@@ -577,8 +577,7 @@ def _contexts(root: Path, sha256: str) -> dict[str, Any] | None:
         and all(_kept_agent(item) for item in kept["agents"].values())
         and isinstance(kept.get("skill_template"), str)
         and isinstance(kept.get("item_template"), str)
-        and isinstance(kept.get("skills"), dict)
-        and all(_kept_skill(item) for item in kept["skills"].values())
+        and _kept_skills(kept.get("skills"))
         and type(kept.get("skill_description")) is bool
         and _kept_blocks(kept.get("roster"), kept.get("blocks"))
     ):
@@ -643,15 +642,25 @@ def _recipe(item: Any) -> bool:
     return _shaped(item, served, _is(str), template, _is(dict))
 
 
-def _kept_skill(item: Any) -> bool:
-    """One skill as `keep` writes it: [SKILL.md's path, skill name, other paths: each
-    [the shared skills target, path]]."""
+def _kept_skills(skills: Any) -> bool:
+    """The skills as `keep` writes them: path -> [SKILL.md's path, skill name, other paths: each
+    [the shared skills target, path]]. Written out, not with `_shaped`: a large registry keeps
+    thousands, and each is checked on every read."""
     from orkestra.render.targets import skills_shared
 
-    def other(place: Any) -> bool:
-        return _shaped(place, lambda target: target == skills_shared.NAME, _is(str))
-
-    return _shaped(item, _is(str), _is(str), lambda o: type(o) is list and all(map(other, o)))
+    shared = skills_shared.NAME
+    return type(skills) is dict and all(
+        type(item) is list
+        and len(item) == 3
+        and type(item[0]) is str
+        and type(item[1]) is str
+        and type(item[2]) is list
+        and all(
+            type(place) is list and len(place) == 2 and place[0] == shared and type(place[1]) is str
+            for place in item[2]
+        )
+        for item in skills.values()
+    )
 
 
 def _is(kind: type) -> Callable[[Any], bool]:

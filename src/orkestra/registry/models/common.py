@@ -43,9 +43,11 @@ __all__ = [
 
 
 class Model(BaseModel):
-    """Base: unknown keys are errors, instances are immutable."""
+    """Base: unknown keys are errors, instances are immutable. A model's validator is built on
+    its first use: a command that validates one kind of file (a sync after an agent's edit)
+    does not build the thirty-odd others it imports."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 def _not_device(value: str) -> str:
