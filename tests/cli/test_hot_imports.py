@@ -20,7 +20,7 @@ from orkestra.scaffold import init_project
 RUN = (
     "import sys, json; from orkestra.cli.entry import main; code = main(sys.argv[2:]); "
     "heavy = ('pydantic', 'yaml', 'orkestra.search.extract', 'orkestra.registry.models.agents', "
-    "'hashlib', 'orkestra.core.safewrite'); "
+    "'hashlib', 'orkestra.core.safewrite', 'jinja2'); "
     "print(json.dumps(sorted(m for m in heavy if m in sys.modules)), file=sys.stderr); "
     "sys.exit(code)"
 )
@@ -74,6 +74,22 @@ def test_search_on_a_fresh_index_does_not_load_the_extractors(warm: Path) -> Non
     out, heavy = _run(warm, "search", "example")
     assert json.loads(out)["results"]
     assert "orkestra.search.extract" not in heavy
+
+
+def test_a_no_op_sync_is_answered_without_models_yaml_templates_or_hashing(
+    tmp_path: Path,
+) -> None:
+    """The commonest run (an editor's or a hook's sync with nothing changed) stats what the last
+    run read and prints its answer: no YAML, no Pydantic, no Jinja, not even OpenSSL's hashes."""
+    root = tmp_path / "p"
+    init_project(root)
+    _run(root, "sync")  # writes: the next runs check what it wrote by content (a few files)
+    time.sleep(0.3)  # the write's racy window passes
+    (root / ".orkestra" / "noop-sync.json").unlink()
+    _run(root, "sync")  # a full run that writes nothing: its record holds plain stats
+    out, heavy = _run(root, "sync")
+    assert json.loads(out)["written"] == 0
+    assert heavy == ["orkestra.core.safewrite"]  # the sync lock's file is taken safely
 
 
 def test_a_full_validate_does_not_load_jinja(tmp_path: Path) -> None:

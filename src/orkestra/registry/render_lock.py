@@ -15,7 +15,6 @@ can never widen what sync may touch: it must lie inside its target's output root
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -78,6 +77,8 @@ class Entry:
 
 def digest(data: bytes | None = None, *, link: str | None = None) -> str:
     """The sha256 recorded for written bytes, or for a symlink to `link` (its target text)."""
+    import hashlib  # here: a no-op sync, which hashes nothing, does not load OpenSSL (6 ms)
+
     if link is not None:
         return hashlib.sha256(b"symlink:" + os.fsencode(link)).hexdigest()
     return hashlib.sha256(data or b"").hexdigest()
