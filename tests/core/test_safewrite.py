@@ -107,6 +107,41 @@ def test_the_mode_of_an_existing_file_is_kept(tmp_path: Path) -> None:
     assert stat.S_IMODE(script.stat().st_mode) == 0o600
 
 
+@pytest.mark.parametrize(
+    ("before", "executable", "after"),
+    [
+        (None, True, 0o755),  # a new file
+        (None, False, 0o644),
+        (0o600, False, 0o600),  # a file holding a secret stays private
+        (0o600, True, 0o700),  # a script: executable where it is readable
+        (0o640, True, 0o750),
+        (0o444, True, 0o555),
+        (0o755, False, 0o644),  # not a script (any more)
+        (0o750, True, 0o750),
+    ],
+)
+def test_executable_keeps_the_mode_and_sets_only_the_execute_bits(
+    tmp_path: Path, before: int | None, executable: bool, after: int
+) -> None:
+    path = tmp_path / "f"
+    if before is not None:
+        path.write_text("old")
+        path.chmod(before)
+    old = os.umask(0o077)  # whatever the umask
+    try:
+        safewrite.write_file(tmp_path, "f", "new", executable=executable)
+    finally:
+        os.umask(old)
+    assert path.read_text() == "new" and stat.S_IMODE(path.stat().st_mode) == after
+    batch_path = tmp_path / "g"
+    if before is not None:
+        batch_path.write_text("old")
+        batch_path.chmod(before)
+    with safewrite.Batch(tmp_path) as batch:
+        batch.file("g", "new", executable=executable)
+    assert stat.S_IMODE(batch_path.stat().st_mode) == after
+
+
 def test_an_explicit_mode_ignores_the_umask(tmp_path: Path) -> None:
     old = os.umask(0o077)
     try:

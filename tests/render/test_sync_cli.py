@@ -127,3 +127,40 @@ def test_installed_executable_check_mode(scaffold: Path) -> None:
     subprocess.run([exe, "sync"], cwd=scaffold, check=True, capture_output=True)
     done = subprocess.run([exe, "sync", "--check"], cwd=scaffold, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_sync_keeps_the_mode_of_every_file_it_writes_again(cli: Any, scaffold: Path) -> None:
+    """§13: a file written again keeps its mode. A user's `.mcp.json` holding a token, CLAUDE.md
+    and AGENTS.md at 0600 stay private once Orkestra's part is merged in; an output the user
+    made read-only keeps that when an edit rewrites it."""
+    import stat
+
+    (scaffold / "registries/orkestra.yaml").write_text(
+        "project: p\ntargets: [claude, agents-md]\nrender: {claude_md: true}\nmcp: {serve: true}\n"
+    )
+    mcp = '{"mcpServers": {"db": {"command": "db-mcp", "env": {"DB_TOKEN": "s3cr3t"}}}}\n'
+    write(scaffold, ".mcp.json", mcp)
+    write(scaffold, "CLAUDE.md", "# private notes\n")
+    write(scaffold, "AGENTS.md", "# agents\n")
+    private = [".mcp.json", "CLAUDE.md", "AGENTS.md"]
+    for rel in private:
+        (scaffold / rel).chmod(0o600)
+
+    def mode(rel: str) -> int:
+        return stat.S_IMODE((scaffold / rel).stat().st_mode)
+
+    first = cli("sync", cwd=scaffold)
+    assert first.exit_code == 0, first.stderr
+    assert set(private) <= set(first.json()["updated"])
+    assert {rel: mode(rel) for rel in private} == dict.fromkeys(private, 0o600)
+    assert "s3cr3t" in (scaffold / ".mcp.json").read_text()
+    agent = ".claude/agents/example-agent.md"
+    assert mode(agent) == 0o644  # a new file
+    (scaffold / agent).chmod(0o440)
+    source = scaffold / "registries/agents/example-agent.yaml"
+    source.write_text(source.read_text().replace("description: ", "description: Edited. ", 1))
+    second = cli("sync", cwd=scaffold)
+    assert second.exit_code == 0, second.stderr
+    assert agent in second.json()["updated"] and "Edited." in (scaffold / agent).read_text()
+    assert mode(agent) == 0o440
+    assert {rel: mode(rel) for rel in private} == dict.fromkeys(private, 0o600)

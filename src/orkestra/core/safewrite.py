@@ -169,13 +169,15 @@ def write_file(
     *,
     expected_old: bytes | _Unset | None = UNSET,
     mode: int | None = None,
+    executable: bool | None = None,
     replace_link: bool = False,
     durable: bool = True,
     guard: Guard | None = None,
 ) -> Path:
     """Write `data` (str is UTF-8) to `path` inside `root` atomically; return the full path.
 
-    `mode` defaults to the existing file's mode, else 0o644. With `expected_old` the file must
+    `mode` defaults to the existing file's mode, else 0o644; with `executable`, that mode's
+    execute bits follow it (`_mode`). With `expected_old` the file must
     still hold those bytes (None: must not exist) or ChangedOnDisk is raised and nothing written.
     `replace_link` lets an owned symlink at the path be replaced (never followed). `durable=False`
     skips the fsync (derived caches that are rebuilt if lost).
@@ -186,7 +188,7 @@ def write_file(
     current = _lstat(full)
     if not isinstance(expected_old, _Unset):
         _expect(full, rel, current, expected_old)
-    chosen = _mode(current, mode)
+    chosen = _mode(current, mode, executable)
     _replace(full, rel, lambda tmp: _fill(tmp, payload, chosen, durable), root)
     return Path(full)
 
@@ -228,14 +230,14 @@ class Batch:
 
     def file(
         self, path: Path | str, data: bytes | str, *, mode: int | None = None,
-        replace_link: bool = False,
+        executable: bool | None = None, replace_link: bool = False,
     ) -> None:  # fmt: skip
-        """Stage a file (see `write_file` for `mode` and `replace_link`). From the `_POOL_FROM`th
-        file on, a thread creates, writes and fsyncs it while the caller goes on."""
+        """Stage a file (see `write_file` for `mode`, `executable` and `replace_link`). From the
+        `_POOL_FROM`th file on, a thread creates, writes and fsyncs it while the caller goes on."""
         rel = check_target(self.root, path, guard=self.guard, replace_link=replace_link)
         full = f"{self.root}/{rel}"
         payload = data.encode("utf-8") if isinstance(data, str) else data
-        chosen = mode if mode is not None else _mode(_lstat(full), None)
+        chosen = mode if mode is not None else _mode(_lstat(full), None, executable)
         if len(self.staged) + 1 < _POOL_FROM:
             self._folder(full, rel)
             tmp = _stage(full, rel, lambda t: _fill(t, payload, chosen, durable=False))
@@ -528,13 +530,19 @@ def _stale(pid: int, entry: os.DirEntry[str], now: float) -> bool:
     return False
 
 
-def _mode(current: os.stat_result | None, mode: int | None) -> int:
-    """`mode` if given, else the existing regular file's mode, else 0o644."""
+def _mode(current: os.stat_result | None, mode: int | None, executable: bool | None = None) -> int:
+    """`mode` if given, else the existing regular file's mode (a 0600 file holding a secret
+    stays 0600), else 0o644. With `executable` (a rendered script, or a file that is not one)
+    the execute bits follow it: added where the file is readable, or all removed; a new file
+    is then 0o755 or 0o644."""
     if mode is not None:
         return mode
-    if current is not None and stat.S_ISREG(current.st_mode):
-        return stat.S_IMODE(current.st_mode)
-    return 0o644
+    if current is None or not stat.S_ISREG(current.st_mode):
+        return 0o755 if executable else 0o644
+    kept = stat.S_IMODE(current.st_mode)
+    if executable is None:
+        return kept
+    return kept | 0o100 | (kept & 0o044) >> 2 if executable else kept & ~0o111
 
 
 def _lstat(full: str) -> os.stat_result | None:

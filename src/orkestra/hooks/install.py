@@ -246,5 +246,5 @@ def _git_target(root: Path) -> Path:
 
 
 def _install_git(root: Path, command: str, hook: Path) -> str:
-    safewrite.write_file(_hook_base(root, hook), hook, git_script(command), mode=0o755)
+    safewrite.write_file(_hook_base(root, hook), hook, git_script(command), executable=True)
     return str(hook.relative_to(root)) if hook.is_relative_to(root) else str(hook)

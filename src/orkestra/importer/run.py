@@ -461,8 +461,8 @@ def _write(root: Path, report: ImportReport) -> None:
         safewrite.check_target(root, rel, guard=guard)
     safewrite.clean_stale(root, {str(Path(rel).parent) for rel in report.files})
     for rel, data in sorted(report.files.items()):
-        mode = 0o755 if rel in report.executable else 0o644
-        safewrite.write_file(root, rel, data, mode=mode, guard=guard)
+        executable = rel in report.executable  # a file there keeps its mode otherwise
+        safewrite.write_file(root, rel, data, executable=executable, guard=guard)
         report.written.append(rel)
 
 

@@ -409,9 +409,8 @@ def _record_partial(root: Path, result: RenderPlan) -> None:
 def _stage(batch: safewrite.Batch, out: Output) -> None:
     if out.link is not None:
         batch.link(out.path, out.link)
-    else:
-        mode = 0o755 if out.executable else 0o644
-        batch.file(out.path, out.data or b"", mode=mode, replace_link=True)
+    else:  # the file's own mode is kept (§13), its execute bits the render's
+        batch.file(out.path, out.data or b"", executable=out.executable, replace_link=True)
 
 
 def _delete(root: Path, path: str, guard: Guard) -> None:
