@@ -157,6 +157,20 @@ def test_agents_md_values_are_imported_and_other_sections_reported(tmp_path: Pat
     assert {c["name"] for c in again.collisions if c["kind"] == "value"} >= {"Small diffs"}
 
 
+def test_a_note_naming_the_markers_keeps_the_values_after_it(tmp_path: Path) -> None:
+    """Only marker lines of their own bound Orkestra's block: a note naming them leaves the
+    user's sections after it to be imported."""
+    source = tmp_path / "source"
+    write(source, "AGENTS.md", "# Repo\n\nThe part between `<!-- orkestra:begin -->` and "
+          "`<!-- orkestra:end -->` is generated.\n\n## Values\n\n- **Small diffs**: keep each "
+          "change reviewable.\n\n<!-- orkestra:begin x -->\n## Orkestra\n\n### Values\n\n"
+          "1. **Ours**: never imported.\n<!-- orkestra:end -->\n")  # fmt: skip
+    root = _project(tmp_path, ["claude", "agents-md"])
+    import_tree(root, source)
+    names = [v.name for v in load(root).values]
+    assert "Small diffs" in names and "Ours" not in names
+
+
 def test_rulesync_sources_round_trip(tmp_path: Path) -> None:
     source = tmp_path / "source"
     write(source, ".rulesync/subagents/planner.md",

@@ -186,3 +186,25 @@ def test_place_keeps_the_hand_written_text_and_is_stable(
     assert other.text[other.text.index(END) :].endswith(
         first.text[first.text.index(END) + len(END) :]
     )
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "Releases below `{begin}` are written by Orkestra.\n\nHAND-WRITTEN 2.0 NOTES\n",
+        "```\n{begin}\nHAND-WRITTEN 2.0 NOTES\n{end}\n```\n",
+    ],
+)
+def test_a_marker_the_changelog_s_author_names_is_not_the_block(note: str) -> None:
+    """The text between a marker named in prose (or shown in a fence) and the real block is the
+    author's: re-rendering replaces the block alone."""
+    from orkestra.mining.changelog_file import BEGIN, END, place
+
+    header = "# Changelog\n\nHEADER\n"
+    first = place("# Changelog\n\nOld history.\n", header, "\n- one\n", into_existing=True)
+    assert first.text is not None
+    at = first.text.index(BEGIN)
+    old = first.text[:at] + note.format(begin=BEGIN, end=END) + "\n" + first.text[at:]
+    again = place(old, header, "\n- two\n", into_existing=True)
+    assert again.action == "update-block" and again.text is not None
+    assert again.text.replace("- two", "- one") == old

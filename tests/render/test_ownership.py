@@ -265,6 +265,12 @@ def test_claude_md_path_may_not_name_a_users_file_without_markers(scaffold: Path
     with pytest.raises(ValidationFailed, match="ORK047"):
         sync(scaffold)
     assert readme.read_text() == "# Mine\n"
+    named = "# Mine\n\nOrkestra's block starts with `<!-- orkestra:begin -->`.\n"
+    readme.write_text(named)  # a marker named in prose makes no block: still the user's file
+    assert [f.code for f in validate(load(scaffold)).findings if f.code == "ORK047"] == ["ORK047"]
+    with pytest.raises(ValidationFailed, match="ORK047"):
+        sync(scaffold)
+    assert readme.read_text() == named
     readme.write_text("# Mine\n\n<!-- orkestra:begin -->\nold\n<!-- orkestra:end -->\n")
     sync(scaffold)  # with the markers it is Orkestra's block to keep
     assert readme.read_text().startswith("# Mine\n\n<!-- orkestra:begin")

@@ -164,3 +164,36 @@ def test_sync_keeps_the_mode_of_every_file_it_writes_again(cli: Any, scaffold: P
     assert agent in second.json()["updated"] and "Edited." in (scaffold / agent).read_text()
     assert mode(agent) == 0o440
     assert {rel: mode(rel) for rel in private} == dict.fromkeys(private, 0o600)
+
+
+def test_a_note_naming_the_markers_above_the_block_is_the_user_s_text(
+    cli: Any, scaffold: Path
+) -> None:
+    """The markers count as lines of their own, outside code fences: a note that names them
+    in prose, or shows them in an example, is kept byte for byte by every sync."""
+    (scaffold / "registries/orkestra.yaml").write_text(
+        "project: p\ntargets: [claude, agents-md]\nrender: {claude_md: true}\n"
+    )
+    assert cli("sync", cwd=scaffold).exit_code == 0
+    notes = {
+        "CLAUDE.md": "# Team notes\n\nOrkestra owns everything between `<!-- orkestra:begin -->`"
+        " and\nUSER TEXT B\nUSER TEXT C\n`<!-- orkestra:end -->`; do not edit it by hand.\n\n",
+        "AGENTS.md": "# Repo guide\n\nThe block below that starts with `<!-- orkestra:begin -->`"
+        " is generated.\n\n## Build\n\nmake all\n\n## Example\n\n```markdown\n"
+        "<!-- orkestra:begin -->\nan example\n<!-- orkestra:end -->\n```\n\n",
+    }
+    for rel, note in notes.items():
+        path = scaffold / rel
+        path.write_text(note + path.read_text())
+    before = {rel: (scaffold / rel).read_text() for rel in notes}
+    source = scaffold / "registries/agents/example-agent.yaml"
+    source.write_text(source.read_text().replace("description: ", "description: Edited. ", 1))
+    for _ in range(2):  # the run that rewrites the blocks, and the one after it
+        result = cli("sync", cwd=scaffold)
+        assert result.exit_code == 0, result.stderr
+        for rel, note in notes.items():
+            text = (scaffold / rel).read_text()
+            assert text.startswith(note) and text.count("<!-- orkestra:begin (managed") == 1
+    assert all("Edited." in (scaffold / rel).read_text() for rel in notes)
+    assert all((scaffold / rel).read_text() != before[rel] for rel in notes)
+    assert cli("sync", "--check", cwd=scaffold).exit_code == 0

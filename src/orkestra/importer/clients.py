@@ -223,10 +223,11 @@ def mcp_servers(data: Any, rel: str) -> dict[str, dict[str, Any]]:
 def values_of(text: str) -> tuple[list[dict[str, str]], list[str]]:
     """(values from the `Values`/`Principles` sections of an instruction file, titles of the
     sections that map to no registry kind). Orkestra's own managed block is skipped."""
+    from orkestra.core import managed_block
     from orkestra.importer.parse import split_sections
     from orkestra.registry.render_lock import BEGIN, END
 
-    start, end = text.find(BEGIN), text.find(END)
+    start, end = managed_block.find(text, BEGIN, END)
     if start >= 0 and end > start:
         text = text[:start] + text[end + len(END) :]
     text = re.sub(r"^#{3,} ", "## ", text, flags=re.MULTILINE)

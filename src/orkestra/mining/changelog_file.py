@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from orkestra.core import managed_block
+
 BEGIN = "<!-- orkestra:changelog:begin (managed by `orkestra changelog render`; edit outside) -->"
 END = "<!-- orkestra:changelog:end -->"
 
@@ -38,7 +40,7 @@ def place(old: str | None, header: str, body: str, *, into_existing: bool) -> Pl
         return Placement("replace", bom + header + body)
     newline = "\r\n" if text.split("\n", 1)[0].endswith("\r") else "\n"
     block = _block(body).replace("\n", newline)
-    begin, end = old.find(BEGIN), old.find(END)
+    begin, end = managed_block.find(old, BEGIN, END)
     if begin >= 0 and end > begin:
         after = old[end + len(END) :]
         after = after[len(newline) :] if after.startswith(newline) else after.removeprefix("\n")

@@ -14,6 +14,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from orkestra.core import managed_block
 from orkestra.core.errors import InputError
 from orkestra.registry import render_lock
 from orkestra.registry.findings import Finding
@@ -72,7 +73,8 @@ def claude_md_target(reg: Registry) -> Iterator[Finding]:
             text = handle.read(render_lock.MARKER_SCAN)
     except OSError:
         return
-    if render_lock.BEGIN.encode() in text:
+    marked = managed_block.find(text.decode("utf-8", "replace"), render_lock.BEGIN, render_lock.END)
+    if marked[0] >= 0:  # a marker line of its own, as sync finds it: not one named in prose
         return
     loc = reg.loc("config", "orkestra")
     yield Finding.make(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from orkestra.core import safewrite, yamlio
+from orkestra.core import managed_block, safewrite, yamlio
 from orkestra.core.errors import InputError, UnsafePathError
 from orkestra.core.readfile import open_regular
 from orkestra.registry import render_lock
@@ -176,7 +176,7 @@ def managed_file(root: Path, rel: str, block: str, *, unsafe_hint: str = "") -> 
     bom, newline = _style(path, current)
     base = _base(bom, current) if path.exists() else ""
     block = fenced(block).replace("\n", newline)
-    start, end = current.find(BEGIN), current.find(END)
+    start, end = managed_block.find(current, BEGIN, END)
     if start >= 0 and end > start:
         text = current[:start] + block.rstrip("\r\n") + current[end + len(END) :]
     elif start >= 0 or end >= 0:
@@ -229,7 +229,7 @@ def without_block(reg: Registry, rel: str) -> Output | None:
     if not path.is_file():
         return None
     current = yamlio.read_text(path, display=rel)
-    start, end = current.find(BEGIN), current.find(END)
+    start, end = managed_block.find(current, BEGIN, END)
     if start < 0 or end < start:
         return None
     bom, newline = _style(path, current)

@@ -1,0 +1,75 @@
+"""Where the managed block lies: marker lines of their own, outside the user's code fences."""
+
+from __future__ import annotations
+
+import pytest
+
+from orkestra.core.managed_block import find
+from orkestra.mining import changelog_file
+from orkestra.registry.render_lock import BEGIN, END
+
+LINE = f"{BEGIN} (managed by `orkestra sync`; edit the registries, not this block) -->"
+BLOCK = f"{LINE}\n## Agents\n- a\n{END}\n"
+
+
+def test_a_block_is_found_where_its_markers_are() -> None:
+    text = f"# Notes\n\nmine\n\n{BLOCK}\nafter\n"
+    assert find(text, BEGIN, END) == (text.find(BEGIN), text.find(END))
+    assert find(BLOCK, BEGIN, END) == (0, BLOCK.find(END))
+    assert find("# Notes\n", BEGIN, END) == (-1, -1)
+    assert find("", BEGIN, END) == (-1, -1)
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "The block below that starts with `<!-- orkestra:begin -->` is generated.\n",
+        "Orkestra owns everything between `<!-- orkestra:begin -->` and\nmy text\n"
+        "`<!-- orkestra:end -->`; do not edit it.\n",
+        "<!-- orkestra:begin --> is how the block starts\n",  # a line that goes on after it
+        "<!-- orkestra:beginning of my notes -->\n",  # another comment
+        "<!-- orkestra:begin --> x -->\n",
+        "    <!-- orkestra:begin -->\n    mine\n    <!-- orkestra:end -->\n",  # indented code
+        "```markdown\n<!-- orkestra:begin -->\nexample\n<!-- orkestra:end -->\n```\n",
+        "~~~~\n<!-- orkestra:begin -->\n```\n<!-- orkestra:end -->\n~~~~\n",  # a longer fence
+        "  ```\n<!-- orkestra:end -->\n  ````\n",
+    ],
+)
+def test_markers_the_user_names_or_shows_are_not_the_block_s_edges(note: str) -> None:
+    text = f"# Notes\n\n{note}\n{BLOCK}"
+    assert find(text, BEGIN, END) == (text.find(LINE), text.rfind(END))
+    assert find(f"# Notes\n\n{note}", BEGIN, END) == (-1, -1)
+
+
+def test_one_marker_alone_is_reported_by_its_offset() -> None:
+    assert find(f"x\n{LINE}\nmine\n", BEGIN, END) == (2, -1)
+    assert find(f"x\n{END}\n", BEGIN, END) == (-1, 2)
+    assert find(f"x\n`{END}`\n", BEGIN, END) == (-1, -1)
+
+
+def test_the_end_is_looked_for_without_fences_inside_the_block() -> None:
+    """A description holding three backticks leaves a fence open inside Orkestra's block."""
+    block = f"{LINE}\n- a: uses ``` to quote\n```\n{END}\n"
+    text = f"# Notes\n\n{block}tail\n"
+    assert find(text, BEGIN, END) == (text.find(LINE), text.find(END))
+
+
+def test_a_fence_never_closed_hides_no_marker() -> None:
+    """Else the block would be added again below it on every run, the file growing."""
+    text = f"# Notes\n\n```\nunclosed example\n\n{BLOCK}"
+    assert find(text, BEGIN, END) == (text.find(LINE), text.find(END))
+
+
+def test_markers_may_be_indented_up_to_three_spaces_and_follow_a_byte_order_mark() -> None:
+    text = f"   {LINE}\nx\n  {END}  \n"
+    assert find(text, BEGIN, END) == (3, text.find(END))
+    assert find(f"\ufeff{BLOCK}", BEGIN, END) == (1, 1 + BLOCK.find(END))
+    crlf = BLOCK.replace("\n", "\r\n")
+    assert find(crlf, BEGIN, END) == (0, crlf.find(END))
+
+
+def test_a_whole_line_begin_marker_must_be_the_line() -> None:
+    begin, end = changelog_file.BEGIN, changelog_file.END
+    text = f"# Changelog\n\nSee `{begin}` below.\n\n{begin}\n## 1.0\n{end}\n"
+    assert find(text, begin, end) == (text.rfind(begin), text.find(end))
+    assert find(f"{begin} more\n{end}\n", begin, end) == (-1, len(begin) + 6)
