@@ -197,3 +197,25 @@ def test_a_note_naming_the_markers_above_the_block_is_the_user_s_text(
     assert all("Edited." in (scaffold / rel).read_text() for rel in notes)
     assert all((scaffold / rel).read_text() != before[rel] for rel in notes)
     assert cli("sync", "--check", cwd=scaffold).exit_code == 0
+
+
+def test_a_users_mcp_entry_under_a_registry_server_s_name_stops_the_sync(
+    cli: Any, scaffold: Path
+) -> None:
+    """Through the CLI: exit 1, the message names the server, the file and what to do (with a
+    file conflict beside it, both), nothing is written; `--check` lists the file."""
+    (scaffold / "registries/orkestra.yaml").write_text("project: p\ntargets: [claude]\n")
+    write(scaffold, "registries/mcp.yaml", "db:\n  command: team-db-server\n")
+    mcp = '{\n  "mcpServers": {\n    "db": {"command": "my-db"}\n  }\n}\n'
+    write(scaffold, ".mcp.json", mcp)
+    write(scaffold, ".claude/agents/example-agent.md", "mine\n")
+    result = cli("sync", cwd=scaffold)
+    assert result.exit_code == 1
+    assert "1 file(s) exist that Orkestra did not write" in result.stderr
+    assert "'db' in .mcp.json are not the ones Orkestra wrote" in result.stderr
+    assert "registries/mcp.yaml" in result.stderr and "--force" in result.stderr
+    assert (scaffold / ".mcp.json").read_text() == mcp
+    assert not (scaffold / "registries/.render-lock.json").exists()
+    (scaffold / ".claude/agents/example-agent.md").unlink()
+    check = cli("sync", "--check", cwd=scaffold)
+    assert check.exit_code == 1 and check.json()["conflicts"] == [".mcp.json"]

@@ -303,7 +303,7 @@ def sync(root: Path, record: dict[str, Any], first: str) -> dict[str, Any] | Non
     plan = writer.plan(root, outputs, before, set(), scanned=scanned)
     if plan.created or plan.deleted or plan.conflicts or plan.updated != written:
         return None
-    plan.lock_after, plan.lock_servers = entries, servers
+    plan.lock_after, plan.lock_servers, plan.servers_before = entries, servers, servers
     count = writer.apply(root, plan)
     data = {**result, "mode": "write", "written": count, "created": [], "updated": written,
             "deleted": [], "unchanged": unchanged, "conflicts": []}  # fmt: skip

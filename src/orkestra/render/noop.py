@@ -1192,7 +1192,7 @@ def _singles(root: Path, reg: Registry, data: dict[str, Any], plan: RenderPlan) 
     from orkestra.render.targets.mcp_config import FILES
 
     servers = (spec.path for spec in FILES.values())
-    lock = [*plan.lock_after, *plan.lock_servers]
+    lock = [*plan.lock_after, *plan.lock_servers, *plan.servers_before]
     folders = plan.scanned - {""}  # the project folder: recorded by its own path
     return sorted({*_outputs(root, reg, lock), *data["unchanged"], *servers, *folders})
 

@@ -26,6 +26,9 @@ class Output:
     #: for a shared file, the sha256 of the bytes it was made from ("" when it did not exist):
     #: the write checks the file still holds them, or the user's edit since would be lost
     base: str | None = None
+    #: for a shared file, why writing it would replace something of the user's (an MCP server
+    #: entry Orkestra did not write, or edited since): a conflict, written only with `--force`
+    conflict: str | None = None
 
 
 @dataclass
@@ -47,8 +50,10 @@ class RenderPlan:
     #: lock when the OS fails mid-apply)
     lock_before: dict[str, Entry] = field(default_factory=dict)
     lock_after: dict[str, Entry] = field(default_factory=dict)
-    #: the MCP server entries recorded in the lock (path -> name -> digest), kept on a failure
+    #: the MCP server entries the lock records after this sync (path -> name -> digest), and
+    #: before it: after a failure, each config file keeps those of the bytes it holds
     lock_servers: dict[str, dict[str, str]] = field(default_factory=dict)
+    servers_before: dict[str, dict[str, str]] = field(default_factory=dict)
     #: what each file to write or delete held when it was read (sha256; None: absent), checked
     #: again just before the write: an edit made while sync ran is never overwritten
     expected: dict[str, str | None] = field(default_factory=dict)

@@ -283,10 +283,7 @@ def _sync(
     outputs.append(Output(manifest.LOCK_PATH, lock, target="lock"))
     plan = writer.plan(root, outputs, owned, pruned, proven=proven, vouched=vouched)
     plan.lock_after = new_owned
-    # after a failure mid-apply, every entry either lock knows stays recorded (removal needs
-    # the recorded digest to match, so recording too much never touches a user's entry)
-    plan.lock_servers = {p: {**servers_before.get(p, {}), **servers.get(p, {})}
-                         for p in {*servers_before, *servers}}  # fmt: skip
+    plan.lock_servers, plan.servers_before = servers, servers_before
     report = SyncReport(mode, targets, plan, warnings=len(found), skipped_targets=skipped,
                         findings=found, known=known)  # fmt: skip
     if mode == "write":

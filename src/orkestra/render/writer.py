@@ -180,6 +180,9 @@ def plan(
         elif path == manifest.LOCK_PATH:
             result.updated.append(path)
             _seen(root, path, result.expected)  # committed: a checkout may change it meanwhile
+        elif out.shared and out.conflict is not None:
+            result.conflicts.append(path)
+            _seen(root, path, result.expected)  # `--force` takes over these bytes, not a later edit
         elif out.shared:
             result.updated.append(path)
             seen = out.base if out.base is not None else manifest.disk_digest(root, path)
@@ -265,14 +268,7 @@ def apply(root: Path, result: RenderPlan, *, force: bool = False) -> int:
     OS fails mid-apply the lock is rewritten to what was done and WriteFailed names the path.
     """
     if result.conflicts and not force:
-        shown = ", ".join(result.conflicts[:5])
-        more = f" and {len(result.conflicts) - 5} more" if len(result.conflicts) > 5 else ""
-        raise ConflictError(
-            f"{len(result.conflicts)} file(s) exist that Orkestra did not write (or that were "
-            f"edited since it wrote them): {shown}{more}; move them away (or run "
-            "`orkestra sync --force` to take them over)",
-            file=result.conflicts[0],
-        )
+        raise ConflictError(_conflicts(result), file=result.conflicts[0])
     # an orphan (edited by hand, its source gone) is never deleted: `--force` releases it from
     # the lock and leaves it on disk
     deletions = result.deleted
@@ -400,10 +396,46 @@ def _record_partial(root: Path, result: RenderPlan) -> None:
             partial[path] = new
         elif old is not None and on_disk is not None:
             partial[path] = old
-    data = manifest.dumps(partial, result.lock_servers)
+    data = manifest.dumps(partial, _servers_on_disk(root, result))
     with contextlib.suppress(OrkestraError, OSError):  # a full disk may refuse this too
         safewrite.write_file(root, manifest.LOCK_PATH, data, replace_link=True)
         pending.clear(root)  # the lock says it all now (when it could not be written: not)
+
+
+def _servers_on_disk(root: Path, result: RenderPlan) -> dict[str, dict[str, str]]:
+    """After a failure mid-apply, the MCP server entries each config file holds: the new ones
+    where its new bytes were written (or it needed none), else those the lock held before.
+    Recording a new entry the file does not hold would make it look edited by the user."""
+    out: dict[str, dict[str, str]] = {}
+    for path in sorted({*result.servers_before, *result.lock_servers}):
+        planned = result.outputs.get(path)
+        written = (
+            planned is None
+            or planned.data is None
+            or path not in result.expected
+            or (manifest.disk_digest(root, path) == manifest.digest(planned.data))
+        )
+        chosen = (result.lock_servers if written else result.servers_before).get(path)
+        if chosen:
+            out[path] = chosen
+    return out
+
+
+def _conflicts(result: RenderPlan) -> str:
+    """What stops the write: files Orkestra did not write (or that were edited since), and the
+    shared files whose merge would replace an entry of the user's, each with its reason."""
+    reasons = {
+        p: o.conflict for p in result.conflicts if (o := result.outputs.get(p)) and o.conflict
+    }
+    files = [p for p in result.conflicts if p not in reasons]
+    parts = list(reasons.values())  # each names its file
+    if files:
+        shown = ", ".join(files[:5])
+        more = f" and {len(files) - 5} more" if len(files) > 5 else ""
+        parts.insert(0, f"{len(files)} file(s) exist that Orkestra did not write (or that were "
+                     f"edited since it wrote them): {shown}{more}; move them away (or run "
+                     "`orkestra sync --force` to take them over)")  # fmt: skip
+    return "; ".join(parts)
 
 
 def _stage(batch: safewrite.Batch, out: Output) -> None:

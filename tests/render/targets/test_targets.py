@@ -274,6 +274,62 @@ def test_mcp_servers_merge_with_the_users_entries(clients: Path) -> None:
     assert sync(clients).written == 0
 
 
+@pytest.mark.parametrize("spelling", ["json", "toml"])
+def test_a_server_entry_the_user_wrote_under_a_registry_name_is_a_conflict(
+    clients: Path, spelling: str
+) -> None:
+    """A user's own `github` entry is not Orkestra's to replace: the sync stops, naming the
+    server, the file and what to do, and writes nothing; `--force` writes Orkestra's, which
+    the lock then records."""
+    from orkestra.core.errors import ConflictError
+
+    if spelling == "json":
+        rel, theirs = ".vscode/mcp.json", '{"servers": {"github": {"command": "my-gh"}}}\n'
+    else:
+        rel, theirs = ".codex/config.toml", '[mcp_servers.github]\ncommand = "my-gh"\n'
+    (clients / rel).parent.mkdir()
+    (clients / rel).write_text(theirs)
+
+    def tree() -> dict[Path, bytes]:  # the project, not the derived caches under .orkestra/
+        return {p: p.read_bytes() for p in clients.rglob("*") if p.is_file() and
+                ".orkestra" not in p.relative_to(clients).parts}  # fmt: skip
+
+    before = tree()
+    with pytest.raises(ConflictError, match=rf"'github' in {rel}.*registries/mcp.yaml") as caught:
+        sync(clients)
+    assert caught.value.file == rel
+    assert tree() == before
+    check = sync(clients, mode="check")
+    assert check.plan.conflicts == [rel] and not check.ok
+    assert sync(clients, force=True).written > 0
+    assert "my-gh" not in (clients / rel).read_text()
+    lock = json.loads((clients / "registries/.render-lock.json").read_text())
+    assert "github" in lock["mcp_servers"][rel]
+    assert sync(clients).written == 0
+
+
+def test_a_server_entry_edited_since_it_was_written_is_a_conflict(clients: Path) -> None:
+    """The user's edit of an entry Orkestra wrote is never overwritten silently; put back,
+    or changed in registries/mcp.yaml while the entry is still as written, it syncs again."""
+    from orkestra.core.errors import ConflictError
+
+    sync(clients)
+    path = clients / ".mcp.json"
+    written = path.read_text()
+    data = json.loads(written)
+    data["mcpServers"]["github"]["env"]["EXTRA"] = "mine"
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    with pytest.raises(ConflictError, match=r"'github' in \.mcp\.json"):
+        sync(clients)
+    assert json.loads(path.read_text())["mcpServers"]["github"]["env"]["EXTRA"] == "mine"
+    path.write_text(written)
+    assert sync(clients).written == 0
+    servers = clients / "registries/mcp.yaml"
+    servers.write_text(servers.read_text().replace("server-github", "server-github@2"))
+    assert sync(clients).written > 0
+    assert "server-github@2" in path.read_text()
+
+
 def test_a_long_prompt_stops_the_copilot_target_naming_the_agent(clients: Path) -> None:
     from orkestra.core.errors import InputError
 

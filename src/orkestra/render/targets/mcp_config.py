@@ -5,6 +5,8 @@ config file of each configured target. These files belong to the user: only the 
 the servers table is Orkestra's, every other entry and key is kept (a file already holding the same
 entry is left byte for byte). With `serve: false`, an `orkestra` entry equal to the one Orkestra
 would write is removed again; any other `orkestra` entry is the user's and is left alone.
+The servers of registries/mcp.yaml are owned as files are (the lock records each entry's digest
+as written): an entry of that name the user wrote, or edited since, is a conflict (`Output.conflict`).
 """
 
 from __future__ import annotations
@@ -76,18 +78,47 @@ def outputs(
             continue
         keep, drop = wanted(reg, target)
         base = _base(reg, spec)  # before the merges read it: a later edit is not lost
+        written = (previous or {}).get(spec.path, {})
         data: bytes | None = None
+        theirs: list[str] = []
         for name, ours in [*((n, (e, True)) for n, e in keep.items()),
                            *((n, (e, False)) for n, e in drop.items())]:  # fmt: skip
+            if ours[1] and name != SERVER and _theirs(reg, spec, name, ours[0], data, written):
+                theirs.append(name)
             data = merged(reg, spec, ours[0], keep=ours[1], name=name, current=data)
-        for name, sha in sorted((previous or {}).get(spec.path, {}).items()):
+        for name, sha in sorted(written.items()):
             if name in keep or name == SERVER:
                 continue
             found = _entry_in(reg, spec, name, data)
             if found is not None and digest(found) == sha:  # unchanged since written: ours
                 data = merged(reg, spec, found, keep=False, name=name, current=data)
         if data is not None:
-            yield Output(spec.path, data, target=target, shared=True, base=base)
+            clash = _clash(spec, theirs) if theirs else None
+            yield Output(spec.path, data, target=target, shared=True, base=base, conflict=clash)
+
+
+def _theirs(
+    reg: Registry,
+    spec: ConfigFile,
+    name: str,
+    ours: dict[str, Any],
+    current: bytes | None,
+    written: dict[str, str],
+) -> bool:
+    """Server `name` is in the file, is not the entry Orkestra would write, and is not the one
+    the last sync wrote (the lock's `written`: name -> digest): the user's own entry of that
+    name, or ours edited by hand since. Writing ours would lose it, as a file would be."""
+    found = _entry_in(reg, spec, name, current)
+    return found is not None and found != ours and digest(found) != written.get(name)
+
+
+def _clash(spec: ConfigFile, names: list[str]) -> str:
+    listed = ", ".join(f"'{name}'" for name in names)
+    return (
+        f"the MCP server(s) {listed} in {spec.path} are not the ones Orkestra wrote (written by "
+        f"hand, or edited since): rename the server in registries/mcp.yaml, or remove or rename "
+        f"the entry in {spec.path}, or run `orkestra sync --force` to write Orkestra's over it"
+    )
 
 
 def withdrawn(
