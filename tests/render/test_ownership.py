@@ -212,6 +212,28 @@ def test_a_lock_naming_a_hand_written_ground_truths_file_never_deletes_it(
     assert "docs/team/GROUND_TRUTHS.md" not in manifest.load(scaffold)
 
 
+@pytest.mark.parametrize("nested", ["registries/orkestra.yaml", ".git/HEAD"])
+def test_a_ground_truths_file_of_a_project_nested_in_this_one_is_never_pruned(
+    scaffold: Path, nested: str
+) -> None:
+    """A package with its own Orkestra project, or a submodule, holds a GROUND_TRUTHS.md its
+    own sync wrote (the bundled mark and all): an entry of this project's lock naming it, with
+    its hash, deletes nothing, and the lock forgets it. Outside such a folder, the same file
+    is an earlier output and is pruned."""
+    sync(scaffold)
+    bundled = (scaffold / "GROUND_TRUTHS.md").read_bytes()
+    for where in ("packages/other", "docs/old"):
+        write(scaffold, f"{where}/GROUND_TRUTHS.md", bundled.decode())
+    write(scaffold, f"packages/other/{nested}", "project: other\n")
+    _tamper(scaffold, {f"{where}/GROUND_TRUTHS.md": {"target": "claude", "sha256": _sha(bundled)}
+                       for where in ("packages/other", "docs/old")})  # fmt: skip
+    report = sync(scaffold)
+    assert report.plan.deleted == ["docs/old/GROUND_TRUTHS.md"] and not report.plan.conflicts
+    assert (scaffold / "packages/other/GROUND_TRUTHS.md").read_bytes() == bundled
+    assert not (scaffold / "docs/old/GROUND_TRUTHS.md").exists()
+    assert "packages/other/GROUND_TRUTHS.md" not in manifest.load(scaffold)
+
+
 def test_a_moved_ground_truths_output_of_a_projects_own_template_is_kept_not_a_conflict(
     scaffold: Path,
 ) -> None:
