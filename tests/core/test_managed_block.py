@@ -60,12 +60,44 @@ def test_a_fence_never_closed_hides_no_marker() -> None:
     assert find(text, BEGIN, END) == (text.find(LINE), text.find(END))
 
 
-def test_markers_may_be_indented_up_to_three_spaces_and_follow_a_byte_order_mark() -> None:
-    text = f"   {LINE}\nx\n  {END}  \n"
-    assert find(text, BEGIN, END) == (3, text.find(END))
+def test_markers_start_their_line_and_may_follow_a_byte_order_mark() -> None:
+    text = f"{LINE}  \nx\n{END}\t\n"
+    assert find(text, BEGIN, END) == (0, text.find(END))
     assert find(f"\ufeff{BLOCK}", BEGIN, END) == (1, 1 + BLOCK.find(END))
     crlf = BLOCK.replace("\n", "\r\n")
     assert find(crlf, BEGIN, END) == (0, crlf.find(END))
+    cr = BLOCK.replace("\n", "\r")  # a line ending in Markdown too
+    assert find(cr, BEGIN, END) == (0, cr.find(END))
+
+
+@pytest.mark.parametrize(
+    "example",
+    [
+        "   <!-- orkestra:begin -->\n   KEEP-ME\n   <!-- orkestra:end -->\n",  # indented
+        "\t<!-- orkestra:begin -->\n\tKEEP-ME\n\t<!-- orkestra:end -->\n",  # indented code
+        "\u00a0<!-- orkestra:begin -->\nKEEP-ME\n\u00a0<!-- orkestra:end -->\n",
+        "> <!-- orkestra:begin -->\n> KEEP-ME\n> <!-- orkestra:end -->\n",  # a quote
+        "- ```md\n  <!-- orkestra:begin -->\n  KEEP-ME\n  <!-- orkestra:end -->\n  ```\n",
+        "1. ```md\n<!-- orkestra:begin -->\nKEEP-ME\n<!-- orkestra:end -->\n   ```\n",
+        "> ```\n<!-- orkestra:begin -->\nKEEP-ME\n<!-- orkestra:end -->\n> ```\n",
+        "The block starts at\u2028<!-- orkestra:begin -->\nKEEP-ME\n",  # not a line ending
+        "A\x0c<!-- orkestra:begin -->\nKEEP-ME\nB\x85<!-- orkestra:end -->\n",
+    ],
+)
+def test_an_example_of_the_markers_is_the_user_s_text(example: str) -> None:
+    text = f"# Notes\n\n{example}\n{BLOCK}"
+    assert find(text, BEGIN, END) == (text.find(LINE), text.rfind(END))
+    assert find(f"# Notes\n\n{example}", BEGIN, END) == (-1, -1)
+
+
+def test_a_fence_left_open_hides_no_marker_after_it_but_a_closed_one_still_does() -> None:
+    example = "```md\n<!-- orkestra:begin -->\nKEEP-ME\n<!-- orkestra:end -->\n```\n"
+    text = f"# Notes\n\n{example}\n```bash\nmake\n\n{BLOCK}"
+    assert find(text, BEGIN, END) == (text.find(LINE), text.rfind(END))
+    text = f"# Notes\n\n{example}\n```bash\nmake\n"  # no block yet: none is found
+    assert find(text, BEGIN, END) == (-1, -1)
+    twice = f"```a\n\n```b\n{BLOCK}"  # two fences left open
+    assert find(twice, BEGIN, END) == (twice.find(LINE), twice.find(END))
 
 
 def test_a_whole_line_begin_marker_must_be_the_line() -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -208,3 +209,22 @@ def test_a_marker_the_changelog_s_author_names_is_not_the_block(note: str) -> No
     again = place(old, header, "\n- two\n", into_existing=True)
     assert again.action == "update-block" and again.text is not None
     assert again.text.replace("- two", "- one") == old
+
+
+def test_all_leaves_a_hand_written_root_changelog_that_names_the_marker_alone(
+    tmp_path: Path,
+) -> None:
+    """`--all` takes the root package when its CHANGELOG.md holds Orkestra's block: a line of
+    its own, not the marker named in the author's prose."""
+    from types import SimpleNamespace
+
+    from orkestra.mining.changelog import _every
+    from orkestra.mining.changelog_file import BEGIN, END
+
+    config = SimpleNamespace(root_package="demo", mining=SimpleNamespace(packages={"lib": "lib"}))
+    known = {"demo": "CHANGELOG.md", "lib": "lib/CHANGELOG.md"}
+    log = tmp_path / "CHANGELOG.md"
+    log.write_text(f"# Changelog\n\nPackage changelogs start with `{BEGIN}`.\n", encoding="utf-8")
+    assert _every(tmp_path, config, known, {}) == ["lib"]
+    log.write_text(f"# Changelog\n\n{BEGIN}\n- one\n{END}\n", encoding="utf-8")
+    assert _every(tmp_path, config, known, {}) == ["demo", "lib"]

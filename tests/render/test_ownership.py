@@ -227,9 +227,11 @@ def test_a_ground_truths_file_of_a_project_nested_in_this_one_is_never_pruned(
     write(scaffold, f"packages/other/{nested}", "project: other\n")
     _tamper(scaffold, {f"{where}/GROUND_TRUTHS.md": {"target": "claude", "sha256": _sha(bundled)}
                        for where in ("packages/other", "docs/old")})  # fmt: skip
+    rewritten = bundled + b"\n- a truth the nested project's own sync added\n"
+    (scaffold / "packages/other/GROUND_TRUTHS.md").write_bytes(rewritten)  # not "edited": theirs
     report = sync(scaffold)
     assert report.plan.deleted == ["docs/old/GROUND_TRUTHS.md"] and not report.plan.conflicts
-    assert (scaffold / "packages/other/GROUND_TRUTHS.md").read_bytes() == bundled
+    assert (scaffold / "packages/other/GROUND_TRUTHS.md").read_bytes() == rewritten
     assert not (scaffold / "docs/old/GROUND_TRUTHS.md").exists()
     assert "packages/other/GROUND_TRUTHS.md" not in manifest.load(scaffold)
 

@@ -1,20 +1,30 @@
 """Where Orkestra's managed block lies in a file the user also writes (CLAUDE.md, AGENTS.md,
 Copilot's instructions, a hand-written CHANGELOG.md): between a begin and an end marker.
 
-A marker counts only as a line of its own (up to three spaces before it, as Markdown allows),
-outside the user's fenced code blocks. A note that names the markers in its prose ("the block
-below that starts with `<!-- orkestra:begin -->` is generated") or shows them in an example
-fence is the user's text, never the block's edge: taking it for one would replace everything
-between it and the real marker. Inside the block Orkestra writes, a marker's text is escaped
-and a fence may be left open (a description holding three backticks), so the end marker is
-looked for after the begin marker without fences.
-Standard library only.
+A marker counts only as a line of its own, starting the line as Orkestra writes it, outside the
+user's fenced code blocks (a fence may open in a list item or a quote). A note that names the
+markers in its prose ("the block below that starts with `<!-- orkestra:begin -->` is
+generated"), shows them in an example fence, indents them (indented code) or quotes them is the
+user's text, never the block's edge: taking it for one would replace everything between it and
+the real marker. Lines end at `\\n`, `\\r\\n` or `\\r`, as in Markdown (not at U+2028 or a form
+feed). Inside the block Orkestra writes, a marker's text is escaped and a fence may be left open
+(a description holding three backticks), so the end marker is looked for after the begin marker
+without fences.
+Standard library only (`re`).
 """
 
 from __future__ import annotations
 
-#: Markdown allows this many spaces before a line's block (four make it indented code)
-_INDENT = 3
+import re
+
+#: a line with its ending (Markdown's: LF, CRLF or CR)
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+#: an opening fence: up to three spaces, list items' and quotes' markers, then ``` or ~~~
+_OPENS = re.compile(
+    r"(?: {0,3}(?:>|[-+*]|\d{1,9}[.)])(?:[ \t]+|(?=[\r\n]|\Z)))* {0,3}(`{3,}|~{3,})"
+)
+#: what may stand before a closing fence: indentation, list items' and quotes' markers
+_BEFORE_CLOSE = re.compile(r"(?:[ \t]*(?:>|[-+*]|\d{1,9}[.)])(?=[ \t]))*[ \t]*")
 
 
 def find(text: str, begin: str, end: str) -> tuple[int, int]:
@@ -22,42 +32,46 @@ def find(text: str, begin: str, end: str) -> tuple[int, int]:
     there, like `text.find` of each: with no begin marker, the offset of an end marker alone
     (a file holding only one of them). `begin` is the marker's opening (its line may go on
     with a note and must close the comment) or, ending with `-->`, the whole line; `end` is
-    the whole line. A fence never closed (to the file's end) hides nothing: the block would
-    otherwise be added again below it on every run."""
-    found, unclosed = _find(text, begin, end, fences=True)
-    return _find(text, begin, end, fences=False)[0] if unclosed else found
+    the whole line. A fence never closed (to the file's end) is not taken for one: the block
+    below it would otherwise be added again on every run."""
+    skip: set[int] = set()
+    while True:
+        found, unclosed = _find(text, begin, end, skip)
+        if unclosed is None:
+            return found
+        skip.add(unclosed)
 
 
-def _find(text: str, begin: str, end: str, *, fences: bool) -> tuple[tuple[int, int], bool]:
-    """`find`'s answer, and whether a fence was left open before a begin marker was found."""
+def _find(text: str, begin: str, end: str, skip: set[int]) -> tuple[tuple[int, int], int | None]:
+    """`find`'s answer with the fences opened at the offsets `skip` not taken for fences, and
+    the offset of a fence left open before a begin marker was found (None: none was)."""
     start = alone = -1
-    fence = ""  # the fence that opened the code block we are in, "" outside one
-    offset = 1 if text.startswith("\ufeff") else 0  # a byte-order mark is not the line's text
-    for line in text[offset:].splitlines(keepends=True):
-        bare = line.strip()
-        lead = len(line) - len(line.lstrip(" "))
-        if lead > _INDENT or not bare:
-            pass
-        elif start >= 0:
+    fence, opened = "", 0  # the open fence's run of backticks or tildes ("" outside one)
+    at = 1 if text.startswith("\ufeff") else 0  # a byte-order mark is not the line's text
+    for match in _LINE.finditer(text, at):
+        line, offset = match.group(), match.start()
+        bare = line.rstrip("\r\n").rstrip(" \t")
+        if start >= 0:
             if bare == end:
-                return (start, offset + lead), False
+                return (start, offset), None
         elif fence:
-            if set(bare) == {fence[0]} and len(bare) >= len(fence):
+            before = _BEFORE_CLOSE.match(bare)
+            closing = bare[before.end() :] if before else bare
+            if set(closing) == {fence[0]} and len(closing) >= len(fence):
                 fence = ""
-        elif fences and bare.startswith(("```", "~~~")):
-            fence = bare[: len(bare) - len(bare.lstrip(bare[0]))]
+        elif (opening := _OPENS.match(bare)) is not None and offset not in skip:
+            fence, opened = opening.group(1), offset
         elif _opens(bare, begin):
-            start = offset + lead
+            start = offset
         elif bare == end and alone < 0:
-            alone = offset + lead
-        offset += len(line)
-    return (start, -1 if start >= 0 else alone), bool(fence)
+            alone = offset
+    return (start, -1 if start >= 0 else alone), opened if fence else None
 
 
 def _opens(bare: str, begin: str) -> bool:
-    """`bare` (a stripped line) is the begin marker: `begin` itself when it is a whole comment,
-    else `begin`, then nothing or a note after a space, closing the comment at the line's end
-    and nowhere before."""
+    """`bare` (a line without its ending and trailing blanks) is the begin marker: `begin`
+    itself when it is a whole comment, else `begin`, then nothing or a note after a space,
+    closing the comment at the line's end and nowhere before."""
     if begin.endswith("-->"):
         return bare == begin
     rest = bare[len(begin) :]
@@ -65,5 +79,5 @@ def _opens(bare: str, begin: str) -> bool:
         bare.startswith(begin)
         and rest.endswith("-->")
         and "-->" not in rest[:-3]
-        and (rest == "-->" or rest[0].isspace())
+        and (rest == "-->" or rest[0] in " \t")
     )

@@ -145,7 +145,8 @@ def _every(
     """`--all`: every configured package, and the root package when the ledger gives it notes
     or its CHANGELOG.md is already Orkestra's (a hand-written root changelog of a monorepo is
     left alone until a release note belongs there)."""
-    from orkestra.mining.changelog_file import BEGIN
+    from orkestra.core import managed_block
+    from orkestra.mining.changelog_file import BEGIN, END
 
     names = sorted(known)
     rootp = config.root_package
@@ -156,8 +157,11 @@ def _every(
         text = path.read_text(encoding="utf-8") if path.is_file() else ""
     except (OSError, UnicodeDecodeError):  # unreadable: the render of it would report why
         return names
-    if text.startswith(HEADER.format(package=rootp)) or BEGIN in text:
-        return names
+    if (
+        text.startswith(HEADER.format(package=rootp))
+        or managed_block.find(text, BEGIN, END)[0] >= 0
+    ):
+        return names  # Orkestra's, or holding its block (a marker named in prose is not one)
     return [n for n in names if n != rootp]
 
 

@@ -90,14 +90,9 @@ def _proven(root: Path, path: str, owned: Mapping[str, Entry]) -> bool:
 def _marked(root: Path, path: str, entry: Entry) -> bool:
     """False for an earlier ground-truths output (`render_lock.earlier_truths`) that does not
     start as the bundled template's do: a hand-written file a tampered lock names, or one a
-    project's own template made; or that lies in another project nested in this one (a folder
-    on its way holds its own `registries/orkestra.yaml` or `.git`: a package, a submodule, a
-    vendored project), whose own sync wrote it. Either way it is kept, and released from the
-    lock."""
+    project's own template made. Either way it is kept, and released from the lock."""
     if not earlier_truths(path, entry):
         return True
-    if _nested_project(root, path):
-        return False
     try:
         with open_regular(root / path, follow=False) as handle:
             return handle.read(len(TRUTHS_MARK)) == TRUTHS_MARK
@@ -106,7 +101,9 @@ def _marked(root: Path, path: str, entry: Entry) -> bool:
 
 
 def _nested_project(root: Path, path: str) -> bool:
-    """A folder between the project and `path` is the root of another project or repository."""
+    """A folder between the project and `path` is the root of another project or repository
+    (it holds its own `registries/orkestra.yaml` or `.git`: a package, a submodule, a vendored
+    project): an earlier ground-truths output there is that project's, never pruned."""
     cut = path.find("/")
     while cut > 0:
         folder = root / path[:cut]
@@ -152,6 +149,8 @@ def plan(
             st = os.lstat(root / path)
             if not (stat.S_ISLNK(st.st_mode) or stat.S_ISREG(st.st_mode)):
                 continue
+            if earlier_truths(path, owned[path]) and _nested_project(root, path):
+                continue  # another project's own (its sync may have rewritten it): forgotten
             if not _proven(root, path, owned):
                 result.conflicts.append(path)  # edited since it was written: never deleted
                 result.orphans.add(path)

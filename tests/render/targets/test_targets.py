@@ -308,6 +308,20 @@ def test_a_server_entry_the_user_wrote_under_a_registry_name_is_a_conflict(
     assert sync(clients).written == 0
 
 
+def test_a_registry_server_named_orkestra_is_owned_as_the_others_are(clients: Path) -> None:
+    """Only the built-in entry (`mcp.serve`) is Orkestra's by its name: a server of mcp.yaml
+    named `orkestra` does not replace the user's own `orkestra` entry."""
+    from orkestra.core.errors import ConflictError
+
+    servers = clients / "registries/mcp.yaml"
+    servers.write_text(servers.read_text() + "orkestra:\n  command: something-else\n")
+    mine = '{"mcpServers": {"orkestra": {"command": "my-own", "args": ["--token", "t"]}}}\n'
+    (clients / ".mcp.json").write_text(mine)
+    with pytest.raises(ConflictError, match=r"'orkestra' in \.mcp\.json"):
+        sync(clients)
+    assert (clients / ".mcp.json").read_text() == mine
+
+
 def test_a_server_entry_edited_since_it_was_written_is_a_conflict(clients: Path) -> None:
     """The user's edit of an entry Orkestra wrote is never overwritten silently; put back,
     or changed in registries/mcp.yaml while the entry is still as written, it syncs again."""

@@ -83,7 +83,8 @@ def outputs(
         theirs: list[str] = []
         for name, ours in [*((n, (e, True)) for n, e in keep.items()),
                            *((n, (e, False)) for n, e in drop.items())]:  # fmt: skip
-            if ours[1] and name != SERVER and _theirs(reg, spec, name, ours[0], data, written):
+            registry = name != SERVER or name in reg.mcp_servers  # not the built-in entry
+            if ours[1] and registry and _theirs(reg, spec, name, ours[0], data, written):
                 theirs.append(name)
             data = merged(reg, spec, ours[0], keep=ours[1], name=name, current=data)
         for name, sha in sorted(written.items()):
