@@ -308,6 +308,22 @@ def test_a_server_entry_the_user_wrote_under_a_registry_name_is_a_conflict(
     assert sync(clients).written == 0
 
 
+def test_a_codex_server_whose_quoted_name_starts_with_ours_is_its_own(clients: Path) -> None:
+    """`[mcp_servers."github.replica"]` is one server of the user's, not a sub-table of
+    `github`: the merge adds `github` beside it and keeps it."""
+    (clients / ".codex").mkdir()
+    mine = (
+        '[mcp_servers."github.replica"]\ncommand = "replica"\n\n[mcp_servers.\'x.y\']\nurl = "u"\n'
+    )
+    (clients / ".codex/config.toml").write_text(mine)
+    sync(clients)
+    text = (clients / ".codex/config.toml").read_text()
+    servers = tomllib.loads(text)["mcp_servers"]
+    assert servers["github.replica"] == {"command": "replica"} and servers["x.y"] == {"url": "u"}
+    assert servers["github"]["command"] == "npx" and text.startswith(mine)
+    assert sync(clients).written == 0
+
+
 def test_a_registry_server_named_orkestra_is_owned_as_the_others_are(clients: Path) -> None:
     """Only the built-in entry (`mcp.serve`) is Orkestra's by its name: a server of mcp.yaml
     named `orkestra` does not replace the user's own `orkestra` entry."""

@@ -311,7 +311,7 @@ def _toml(
     current = before.get(spec.table, {}).get(name) if isinstance(before, dict) else None
     if (keep and current == ours) or (not keep and current != ours):
         return text.encode("utf-8")
-    rest = _without_table(text, f"{spec.table}.{name}")
+    rest = _without_table(text, [spec.table, name])
     new = rest.rstrip("\n") + "\n" + _toml_table(spec.table, ours, name) if keep else rest
     try:
         after = tomllib.loads(new)
@@ -343,17 +343,42 @@ def _others(data: dict[str, Any], table: str, name: str) -> dict[str, Any]:
     return {**{k: v for k, v in data.items() if k != table}, table: servers}
 
 
-def _without_table(text: str, name: str) -> str:
-    """`text` without the `[name]` table and its sub-tables (up to the next other header)."""
+def _without_table(text: str, name: list[str]) -> str:
+    """`text` without the table whose key is `name` (its parts) and its sub-tables, up to the
+    next other header. A user's `[mcp_servers."db.replica"]` is one key, not `db`'s sub-table."""
     out, skipping = [], False
     for line in text.splitlines(keepends=True):
         header = _HEADER.match(line)
         if header is not None:
-            key = re.sub(r"\s*\.\s*", ".", header.group(1)).replace('"', "")
-            skipping = key == name or key.startswith(name + ".")
+            skipping = _key_parts(header.group(1))[: len(name)] == name
         if not skipping:
             out.append(line)
     return "".join(out)
+
+
+#: one part of a dotted TOML key: a basic string, a literal string or a bare key
+_KEY_PART = re.compile(r"""\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*(\.|$)""")
+
+
+def _key_parts(key: str) -> list[str]:
+    """The parts of a table header's key (`a."b.c"` is ["a", "b.c"]); a key this does not read
+    is split at its dots, quotes dropped (the merge's own check refuses what that cuts wrong)."""
+    parts: list[str] = []
+    at = 0
+    while at < len(key):
+        found = _KEY_PART.match(key, at)
+        if found is None or found.end() == at:
+            return re.sub(r"\s*\.\s*", ".", key).replace('"', "").split(".")
+        basic, literal, bare, _dot = found.groups()
+        if basic is not None:
+            try:
+                parts.append(json.loads(f'"{basic}"'))
+            except ValueError:
+                parts.append(basic)
+        else:
+            parts.append(literal if literal is not None else bare)
+        at = found.end()
+    return parts
 
 
 def _toml_table(table: str, ours: dict[str, Any], name: str) -> str:
