@@ -370,10 +370,10 @@ def _key_parts(key: str) -> list[str]:
         if found is None or found.end() == at:
             return re.sub(r"\s*\.\s*", ".", key).replace('"', "").split(".")
         basic, literal, bare, _dot = found.groups()
-        if basic is not None:
+        if basic is not None:  # its escapes read as TOML reads them
             try:
-                parts.append(json.loads(f'"{basic}"'))
-            except ValueError:
+                parts.append(str(tomllib.loads(f'k = "{basic}"')["k"]))
+            except tomllib.TOMLDecodeError:
                 parts.append(basic)
         else:
             parts.append(literal if literal is not None else bare)
