@@ -177,8 +177,8 @@ def write_file(
     """Write `data` (str is UTF-8) to `path` inside `root` atomically; return the full path.
 
     `mode` defaults to the existing file's mode, else 0o644; with `executable`, that mode's
-    execute bits follow it (`_mode`). With `expected_old` the file must
-    still hold those bytes (None: must not exist) or ChangedOnDisk is raised and nothing written.
+    execute bits follow it (`_mode`). With `expected_old` the file must still hold those bytes
+    (None: must not exist) or ChangedOnDisk is raised and nothing written.
     `replace_link` lets an owned symlink at the path be replaced (never followed). `durable=False`
     skips the fsync (derived caches that are rebuilt if lost).
     """
