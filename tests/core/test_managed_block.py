@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from orkestra.core.managed_block import find
@@ -105,3 +107,26 @@ def test_a_whole_line_begin_marker_must_be_the_line() -> None:
     text = f"# Changelog\n\nSee `{begin}` below.\n\n{begin}\n## 1.0\n{end}\n"
     assert find(text, begin, end) == (text.rfind(begin), text.find(end))
     assert find(f"{begin} more\n{end}\n", begin, end) == (-1, len(begin) + 6)
+
+
+def test_a_file_of_fences_left_open_costs_a_bounded_number_of_passes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A hostile CLAUDE.md of 20,000 fences none of which closes: each left open would cost a
+    pass over the rest of the file; past `_REOPENED` of them fences are not looked at."""
+    from orkestra.core import managed_block
+
+    passes: list[int] = []
+    real = managed_block._find
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        passes.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(managed_block, "_find", counted)
+    text = "```a\n" * 20_000 + BLOCK
+    assert find(text, BEGIN, END) == (text.find(LINE), text.find(END))
+    assert len(passes) == managed_block._REOPENED + 1
+    passes.clear()
+    few = "```a\n" * 3 + BLOCK  # three left open: three steps over them, then the block
+    assert find(few, BEGIN, END) == (few.find(LINE), few.find(END)) and len(passes) == 4

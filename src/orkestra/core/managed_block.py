@@ -33,39 +33,49 @@ def find(text: str, begin: str, end: str) -> tuple[int, int]:
     (a file holding only one of them). `begin` is the marker's opening (its line may go on
     with a note and must close the comment) or, ending with `-->`, the whole line; `end` is
     the whole line. A fence never closed (to the file's end) is not taken for one: the block
-    below it would otherwise be added again on every run."""
-    skip: set[int] = set()
-    while True:
-        found, unclosed = _find(text, begin, end, skip)
-        if unclosed is None:
-            return found
-        skip.add(unclosed)
-
-
-def _find(text: str, begin: str, end: str, skip: set[int]) -> tuple[tuple[int, int], int | None]:
-    """`find`'s answer with the fences opened at the offsets `skip` not taken for fences, and
-    the offset of a fence left open before a begin marker was found (None: none was)."""
-    start = alone = -1
-    fence, opened = "", 0  # the open fence's run of backticks or tildes ("" outside one)
+    below it would otherwise be added again on every run. The look goes on after it, at most
+    `_REOPENED` times (a file of unclosed fences costs a few passes, never one per fence);
+    after that, fences are not looked at."""
     at = 1 if text.startswith("\ufeff") else 0  # a byte-order mark is not the line's text
+    alone = -1
+    for _ in range(_REOPENED):
+        found, resume, alone = _find(text, begin, end, at, alone, fences=True)
+        if resume is None:
+            return found
+        at = resume  # the fence left open is not one: the look goes on on its next line
+    return _find(text, begin, end, at, alone, fences=False)[0]
+
+
+#: how many fences left open `find` steps over before it stops looking at fences
+_REOPENED = 16
+
+
+def _find(
+    text: str, begin: str, end: str, at: int, alone: int, *, fences: bool
+) -> tuple[tuple[int, int], int | None, int]:
+    """`find`'s answer looking from offset `at` (`alone`: an end marker alone found before it),
+    the offset of the line after a fence left open with no begin marker before it (None: there
+    is none), and `alone` as it stands then."""
+    start = -1
+    fence, reopen = "", 0  # the open fence's run of backticks or tildes ("" outside one)
     for match in _LINE.finditer(text, at):
         line, offset = match.group(), match.start()
         bare = line.rstrip("\r\n").rstrip(" \t")
         if start >= 0:
             if bare == end:
-                return (start, offset), None
+                return (start, offset), None, alone
         elif fence:
             before = _BEFORE_CLOSE.match(bare)
             closing = bare[before.end() :] if before else bare
             if set(closing) == {fence[0]} and len(closing) >= len(fence):
                 fence = ""
-        elif (opening := _OPENS.match(bare)) is not None and offset not in skip:
-            fence, opened = opening.group(1), offset
+        elif fences and (opening := _OPENS.match(bare)) is not None:
+            fence, reopen = opening.group(1), match.end()
         elif _opens(bare, begin):
             start = offset
         elif bare == end and alone < 0:
             alone = offset
-    return (start, -1 if start >= 0 else alone), opened if fence else None
+    return (start, -1 if start >= 0 else alone), reopen if fence else None, alone
 
 
 def _opens(bare: str, begin: str) -> bool:
