@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from orkestra.core import safewrite
+from orkestra.core import project, safewrite
 from orkestra.core.errors import (
     ChangedOnDisk,
     ConflictError,
@@ -107,7 +107,7 @@ def _nested_project(root: Path, path: str) -> bool:
     cut = path.find("/")
     while cut > 0:
         folder = root / path[:cut]
-        if (folder / ".git").exists() or (folder / "registries" / "orkestra.yaml").exists():
+        if (folder / ".git").exists() or project.config_path(folder).exists():
             return True
         cut = path.find("/", cut + 1)
     return False

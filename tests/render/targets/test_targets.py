@@ -452,3 +452,15 @@ def test_a_server_removed_from_mcp_yaml_leaves_the_clients_files(clients: Path) 
     assert set(kept) == {"data_lake"}  # edited since it was written: never removed
     assert "mcp_servers" not in json.loads((clients / "registries/.render-lock.json").read_text())
     assert sync(clients).written == 0
+
+
+def test_a_toml_table_key_is_read_into_its_parts() -> None:
+    """Basic, literal and bare parts; a basic string's escapes read as TOML reads them (a bad
+    one kept as written); a key this does not read is split at its dots, quotes dropped."""
+    from orkestra.render.targets.mcp_config import _key_parts
+
+    assert _key_parts('mcp_servers . "db.replica"') == ["mcp_servers", "db.replica"]
+    assert _key_parts("mcp_servers.'x.y'.env") == ["mcp_servers", "x.y", "env"]
+    assert _key_parts('mcp_servers."a\\"b\\u00e9"') == ["mcp_servers", 'a"bé']
+    assert _key_parts('mcp_servers."bad\\q"') == ["mcp_servers", "bad\\q"]
+    assert _key_parts('mcp_servers.d b."x"') == ["mcp_servers", "d b", "x"]
