@@ -1044,3 +1044,50 @@ def test_a_replaced_entry_without_its_file_s_entry_or_in_another_shard_is_droppe
         path.write_text(json.dumps(data))
         read = cache.ParseCache(proj, {n})
         assert read.replaced == {} and read.dirty == {n}
+
+
+def _clock_ahead(monkeypatch: pytest.MonkeyPatch, ns: int) -> None:
+    """This process's clock `ns` ahead of the one that stamps the files (a network file
+    system whose server lags): file times stay real, every `time.time_ns()` runs ahead."""
+    real = time.time_ns
+    monkeypatch.setattr(time, "time_ns", lambda: real() + ns)
+
+
+def test_a_file_clock_lagging_ours_never_vouches_for_an_entry_of_a_change_just_made(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server's clock 10 s behind: a file changed just now looks 10 s old by our clock.
+    Recorded by our clock, its entry would vouch for it at once, and a same-size edit in the
+    same timestamp tick (the identity a coarse clock keeps) would be answered from the cache
+    for good. Recorded by the file system's clock (`core.clock.files_behind`), it is
+    confirmed by content until the change has settled by that clock."""
+    _clock_ahead(monkeypatch, 5 * cache.RACY_NS)
+    path = proj / REL
+    path.write_text(path.read_text().replace("description: ", "description: Q"))
+    load(proj)
+    assert not cache.vouched(_entries(proj)[REL])
+    load(proj)  # confirmed by content: still not settled by the file system's clock
+    assert not cache.vouched(_entries(proj)[REL])
+    text = path.read_text()
+    path.write_text(text.replace("description: Q", "description: R"))  # the same size
+    files = _entries(proj)
+    files[REL][:5] = cache.identity(path.stat())  # the identity a coarse clock would have kept
+    _rewrite(proj, files)
+    assert load(proj).agents["example-agent"].description.startswith("R")
+    same_as_cold(proj)
+
+
+def test_the_same_bytes_written_again_under_a_lagging_file_clock_are_not_settled(
+    settled: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rewritten just now, with the server's clock 10 s behind ours: the same bytes answer, but
+    nothing is rekeyed (an edit in the same tick could keep the new identity)."""
+    monkeypatch.setattr(cache, "RACY_NS", 2_000_000_000)
+    monkeypatch.setattr(cache, "FINE_RACY_NS", 100_000_000)
+    files = _entries(settled)
+    files[REL][5] = max(files[REL][1:3]) + 5 * cache.RACY_NS  # recorded long after its change
+    _rewrite(settled, files)
+    moved = _moved(settled, _rewrite_same)
+    _clock_ahead(monkeypatch, 5 * cache.RACY_NS)
+    assert cache.same_bytes(settled, moved) is False
+    assert _entries(settled)[REL][:5] == moved[REL][0]

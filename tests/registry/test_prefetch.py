@@ -200,3 +200,36 @@ def test_cold_loads_with_a_helper_equal_loads_alone_over_random_edits(
             assert snap(load(root)) == snap(load(root, use_cache=False))
     finally:
         prefetch.MIN_FILES = saved
+
+
+def test_the_file_clock_is_read_by_the_parent_once_and_the_helper_s_entries_use_it(
+    tmp_path: Path, taken: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server's clock 10 s behind ours: the lag is read (a write under `.orkestra/`) once,
+    by the parent before the fork, so the helper writes nothing; every entry, the helper's
+    too, is recorded by the file system's clock, so none vouches for a change just made."""
+    import time
+
+    from orkestra.core import clock
+
+    root = _project(tmp_path / "p")
+    calls = tmp_path / "calls"
+    real_behind, real_now = clock.files_behind, time.time_ns
+
+    def counted(at: Path) -> int:
+        with calls.open("a", encoding="utf-8") as handle:
+            handle.write(f"{os.getpid()}\n")
+        return real_behind(at)
+
+    monkeypatch.setattr(clock, "files_behind", counted)
+    monkeypatch.setattr(time, "time_ns", lambda: real_now() + 5 * cache.RACY_NS)
+    load(root)
+    assert taken == [SHARE]
+    assert calls.read_text(encoding="utf-8").split() == [str(os.getpid())]
+    entries = [
+        entry
+        for shard in sorted((root / cache.CACHE).glob("*.json"))
+        for entry in json.loads(shard.read_text(encoding="utf-8"))["files"].values()
+    ]
+    assert len(entries) > SHARE and not any(cache.vouched(entry) for entry in entries)
+    no_child_left()

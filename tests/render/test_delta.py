@@ -2140,3 +2140,18 @@ def test_the_installed_cli_answers_edits_with_every_target_as_a_cold_sync(
     _set(root, "registries/values.yaml", lambda d: d)  # the same data, rewritten: a full sync
     assert same_as_cold()["updated"] == []
     assert edited() is None  # contexts kept afresh
+
+
+def test_the_delta_s_record_starts_by_the_clock_that_stamps_the_files(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server 10 s behind ours: the start the delta records is our clock less the lag read
+    from a file written under `.orkestra/`, as a full run's is."""
+    _replace(proj, AGENT, "Be plain.", "Be plain, once more.")
+    taken = Taken(monkeypatch)
+    real = time.time_ns
+    monkeypatch.setattr(time, "time_ns", lambda: real() + 10_000_000_000)
+    assert noop.sync_result(proj, "write")["written"] >= 2
+    assert taken.runs == [True]
+    recorded = json.loads((proj / noop.record_path("sync")).read_text("utf-8"))["start"]
+    assert recorded <= real()

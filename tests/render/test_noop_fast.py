@@ -1989,3 +1989,43 @@ def test_a_record_of_pending_writes_is_never_answered_from_the_record(
     before = hits.count
     assert noop.sync_result(proj, "write") == first
     assert hits.count == before + 1  # the record answers again once the pending record is gone
+
+
+def _clock_ahead(monkeypatch: pytest.MonkeyPatch, ns: int) -> Callable[[], int]:
+    """This process's clock `ns` ahead of the one that stamps the files (a network file
+    system whose server lags); returns the real clock."""
+    real = time.time_ns
+    monkeypatch.setattr(time, "time_ns", lambda: real() + ns)
+    return real
+
+
+@pytest.mark.parametrize("run", ["validate", "sync"])
+def test_a_record_s_start_is_taken_by_the_clock_that_stamps_the_files(
+    proj: Path, monkeypatch: pytest.MonkeyPatch, run: str
+) -> None:
+    """The server 10 s behind ours: a file changed just before the run would look 10 s old by
+    our clock, and settled; the start recorded is our clock less the lag read from a file
+    written under `.orkestra/` (`core.clock.files_behind`)."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    for name in ("sync", "validate"):
+        (proj / noop.record_path(name)).unlink(missing_ok=True)
+    time.sleep(0.05)  # the copy's changes a tick before the start (no racy window here)
+    real = _clock_ahead(monkeypatch, 10_000_000_000)
+    noop.validate_report(proj) if run == "validate" else noop.sync_result(proj, "write")
+    recorded = json.loads((proj / noop.record_path(run)).read_text("utf-8"))["start"]
+    assert recorded <= real()
+
+
+def test_a_record_is_not_settled_while_its_files_are_racy_by_the_file_clock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file written just now by the server's clock, 10 s behind ours: by our clock alone its
+    change would look settled, and the record rewritten as plain stats."""
+    path = tmp_path / "written"
+    path.write_text("x", encoding="utf-8")
+    real = _clock_ahead(monkeypatch, 10_000_000_000)
+    soon = real() + 1_000_000_000  # changed (by the file system's clock) within the window
+    os.utime(path, ns=(soon, soon))
+    ident = parse_cache.identity(path.stat())
+    assert noop._settled_by(tmp_path, [ident], time.time_ns() + 20_000_000_000)
+    assert not noop._settled_by(tmp_path, [ident], time.time_ns())

@@ -54,6 +54,25 @@ def test_same_size_edit_within_the_timestamp_window_is_seen(root: Path) -> None:
     assert ids(root, "qlites") == ["DEC-SR-001"]
 
 
+def test_same_size_edit_is_seen_when_the_file_clock_lags_ours(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server that stamps the files 10 s behind our clock: a file edited just now looks
+    10 s old by our clock. Its index time is taken by the file system's clock
+    (`core.clock.files_behind`), so it stays racy and a same-size edit in its tick is seen."""
+    age(root)
+    path = root / DECISION
+    path.write_text(path.read_text().replace("Use SQLite FTS5", "Use zeppelin FTS5"))
+    real = time.time_ns
+    monkeypatch.setattr(time, "time_ns", lambda: real() + 10_000_000_000)
+    assert ids(root, "zeppelin") == ["DEC-SR-001"]
+    stat = path.stat()
+    path.write_text(path.read_text().replace("zeppelin", "dirigibl"))
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same mtime, same size
+    assert path.stat().st_size == stat.st_size
+    assert ids(root, "dirigibl") == ["DEC-SR-001"]
+
+
 def test_added_and_removed_files(root: Path) -> None:
     age(root)
     assert ids(root, "DEC-SR-002") == []

@@ -1,9 +1,18 @@
-"""Today's date, pinnable for tests and reproducible runs with ORKESTRA_TODAY=YYYY-MM-DD."""
+"""Today's date, pinnable for tests and reproducible runs with ORKESTRA_TODAY=YYYY-MM-DD; and how
+far the clock that stamps the project's files lags this process's (`files_behind`).
+
+Standard library only at import time.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 import os
+import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def today() -> dt.date:
@@ -19,3 +28,36 @@ def today() -> dt.date:
                 f"ORKESTRA_TODAY={pinned!r} is not a date; set it as YYYY-MM-DD, or unset it"
             ) from None
     return dt.date.today()
+
+
+#: the file a run writes to read the file system's clock (derived state: safe to delete)
+PROBE = ".orkestra/clock"
+#: a lag up to this is the kernel's coarse clock stamping files up to a tick late, which the
+#: racy windows allow for already (the finest, `registry.cache.FINE_RACY_NS`, is 100 ms, the
+#: tick at most 10 ms): it is not taken off
+ALLOWED_NS = 50_000_000
+
+
+def files_behind(root: Path) -> int:
+    """How many nanoseconds the clock that stamps the project's files runs behind this
+    process's clock: 0 when it does not (or cannot be read). It is read as git reads it, from
+    the modification time of a file written just now (`PROBE`, through `core.safewrite`): a
+    network file system stamps files with its server's clock, which may lag the client's. A
+    time recorded to compare with file times later (a racy window: a file changed this close
+    to the recording may change again within its timestamp tick) has this taken off, so that
+    a lagging server cannot make a file changed after the recording look settled before it.
+    A lag up to `ALLOWED_NS` is taken as none. On a file system that keeps whole seconds the
+    lag read includes up to a second of rounding down: the recording is then taken as a little
+    earlier than it was, which costs only a content check more. A write, so it is only called
+    by runs that record."""
+    from orkestra.core import safewrite
+    from orkestra.core.errors import OrkestraError
+
+    before = time.time_ns()
+    try:
+        safewrite.write_file(root, PROBE, b"", durable=False)
+        stamped = os.lstat(root / PROBE).st_mtime_ns
+    except (OSError, OrkestraError):  # a read-only project records nothing either
+        return 0
+    lag = before - stamped
+    return lag if lag > ALLOWED_NS else 0

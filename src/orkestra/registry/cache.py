@@ -164,6 +164,16 @@ class ParseCache:
         self.replaced: dict[str, Any] = {}
         self.keep_replaced = keep_replaced
         self.files: dict[str, Any] = self._read() if self.usable else {}
+        self._behind: int | None = None
+
+    def behind(self) -> int:
+        """How far the project's file clock lags this process's (`core.clock.files_behind`),
+        read once, by the first entry recorded: a recorded time has it taken off."""
+        if self._behind is None:
+            from orkestra.core.clock import files_behind
+
+            self._behind = files_behind(self.root) if self.usable else 0
+        return self._behind
 
     def _read(self) -> dict[str, Any]:
         files: dict[str, Any] = {}
@@ -254,16 +264,19 @@ class ParseCache:
             return False
         now = time.time_ns()
         if _changed_at(st) + _window(st) < now:  # settled now: later runs skip the hash
-            entry[5] = now
-            self.dirty.add(shard_of(rel))
+            now -= self.behind()  # (by the file system's clock)
+            if _changed_at(st) + _window(st) < now:
+                entry[5] = now
+                self.dirty.add(shard_of(rel))
         return True
 
     def store(
         self, rel: str, st: os.stat_result, seen: int, text: str, raw: Any, ops: list[Any]
     ) -> None:
-        """Record what loading `rel` produced (ops already in their JSON form)."""
+        """Record what loading `rel` produced (ops already in their JSON form); `seen`: when
+        its identity was taken, by this process's clock."""
         self._retire(rel, identity(st))
-        self.files[rel] = [*identity(st), seen, digest(text), raw, ops]
+        self.files[rel] = [*identity(st), seen - self.behind(), digest(text), raw, ops]
         self.dirty.add(shard_of(rel))
 
     def offer(self, rel: str, entry: Any) -> None:
@@ -348,7 +361,7 @@ def same_bytes(root: Path, moved: dict[str, tuple[Any, Any]], keep: bool = True)
         entry = cache.entry_for(rel, was)  # another command's load may have replaced it
         if entry is None or not vouched(entry):
             return None
-        seen = time.time_ns()
+        seen = time.time_ns() - cache.behind()
         text = _text_at(root / rel, now)
         if text is None or digest(text) != entry[6]:
             return None

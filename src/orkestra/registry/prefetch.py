@@ -86,6 +86,7 @@ def start(
     if len(listed) < MIN_FILES or known * 2 >= len(listed):
         return None
     owned = listed[1::2]
+    cache.behind()  # read by the parent: the helper writes nothing
     helper = forking.Forked()
     if helper.child:  # the helper: load its files, send their entries, end
         status = 1

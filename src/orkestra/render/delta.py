@@ -69,7 +69,6 @@ import hashlib
 import json
 import marshal
 import os
-import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeGuard
@@ -227,7 +226,7 @@ def sync(root: Path, record: dict[str, Any], first: str) -> dict[str, Any] | Non
     early = _own_edit(root, record["files"], kept, first)
     if early is None:
         return None
-    start = time.time_ns()
+    start = noop.recording_starts(root)
     found = noop.changes(root, record)
     if found is None or pending.exists(root):
         return None

@@ -498,9 +498,30 @@ def _answer(
     if changed is None or changed or not _held(root, data):
         return None
     expected: dict[str, Any] = data["expected"]
-    if len(expected) > SETTLE_AT and not any(_racy(now[rel], taken) for rel in expected):
+    if len(expected) > SETTLE_AT and _settled_by(root, [now[rel] for rel in expected], taken):
         _settle(root, run, data, now)  # settled: plain stats from now on
     return data["result"]
+
+
+def _settled_by(root: Path, idents: list[Any], taken: int) -> bool:
+    """True when none of `idents` changed within the racy window before `taken` (this
+    process's clock), by this process's clock and then by the file system's: a lagging file
+    clock is read (a write) only when the record is about to be written anyway."""
+    if any(_racy(ident, taken) for ident in idents):
+        return False
+    from orkestra.core.clock import files_behind
+
+    taken -= files_behind(root)
+    return not any(_racy(ident, taken) for ident in idents)
+
+
+def recording_starts(root: Path) -> int:
+    """When a run that records begins: this process's clock less the file clock's lag
+    (`core.clock.files_behind`), so that a file changed after it never looks settled before it."""
+    from orkestra.core.clock import files_behind
+
+    start = time.time_ns()
+    return start - files_behind(root)
 
 
 def _same_bytes(root: Path, run: str, data: dict[str, Any], first: str) -> Any:
@@ -1079,7 +1100,7 @@ def validate_report(root: Path) -> Report:
     from orkestra.registry.loader import load
     from orkestra.registry.validate import validate
 
-    stamp, start = key(root), time.time_ns()
+    stamp, start = key(root), recording_starts(root)
     with tracing(root) as trace:
         # the parse cache keeps the entries sync's record names (the sync shortcut after this)
         reg = load(root, keep_replaced=_named_by(_record(root, "sync")))
@@ -1135,7 +1156,7 @@ def _sync_result(root: Path, mode: Mode) -> dict[str, Any]:
     from orkestra.render import writer
     from orkestra.render.sync import sync
 
-    stamp, start = key(root), time.time_ns()
+    stamp, start = key(root), recording_starts(root)
     names = _names(str(root))  # the project folder as the run begins (a write may add to it)
     # and the lock's folder, which a write changes (a tree swapped out and back meanwhile)
     begun = _lock_folder(root) if mode == "write" else {}

@@ -4,8 +4,9 @@ Every search stats the source files (`layout.scan`) and compares one fingerprint
 size) per scan unit with the `units` table (`is_fresh`). Only in a unit that differs are files
 compared one by one with the `files` table, only files that differ are hashed, and only files
 whose content hash changed are parsed again, their documents replaced (`apply`). A file modified
-less than `RACY_NS` before it was indexed is re-hashed on every search until it is older, because
-a second edit within the file system's timestamp granularity would not change its mtime.
+less than `RACY_NS` before it was indexed (by the file system's clock: `core.clock.files_behind`)
+is re-hashed on every search until it is older, because a second edit within the file system's
+timestamp granularity would not change its mtime.
 """
 
 from __future__ import annotations
@@ -182,7 +183,9 @@ def apply(
             check, gone = _changes(conn, units, settings)
     hashes = _hashes(conn, check)
     dirty: set[str] = set()
-    now = time.time_ns()
+    from orkestra.core.clock import files_behind
+
+    now = time.time_ns() - files_behind(root)  # by the clock the file system stamps with
     racy = []
     for path, (unit, mtime, size) in sorted(check.items()):
         digest = _digest(root, path)
