@@ -215,3 +215,99 @@ def test_concurrent_indexes_and_reads_see_a_whole_map(code_project: Path) -> Non
     for thread in threads:
         thread.join()
     assert errors == []
+
+
+CORE = "src/app/core.py"
+
+
+def _same_size_edit(root: Path) -> None:
+    """`load_config` renamed `read_config` (the same length): the file keeps its size."""
+    path = root / CORE
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("load_config", "read_config"), encoding="utf-8")
+    assert len(path.read_bytes()) == len(text.encode())
+
+
+def _row(root: Path, **values: int) -> None:
+    with _db(root) as conn:
+        sets = ", ".join(f"{k} = ?" for k in values)
+        conn.execute(f"UPDATE files SET {sets} WHERE path = ?", (*values.values(), CORE))
+
+
+def test_a_same_size_edit_in_the_tick_the_file_was_indexed_in_is_seen(code_project: Path) -> None:
+    """A coarse clock can give a file edited after it was read the identity it was read with;
+    read that close to its change, the file is read again (its hash compared) by the next
+    run, until its change has settled."""
+    api.index(code_project)
+    _same_size_edit(code_project)
+    st = (code_project / CORE).stat()  # the identity a coarse clock would have kept:
+    _row(code_project, mtime_ns=st.st_mtime_ns, ctime_ns=st.st_ctime_ns, inode=st.st_ino)
+    assert api.find_symbol(code_project, "read_config")["total"] == 1
+    assert api.find_symbol(code_project, "load_config")["total"] == 1  # the vendored copy
+
+
+def test_a_same_size_edit_that_sets_the_old_mtime_back_is_seen_by_its_ctime(
+    code_project: Path,
+) -> None:
+    """`cp -p`, `rsync -t`, `touch -r`: the same size and mtime, read long after its change
+    (settled); the ctime moved, so the file is read again."""
+    api.index(code_project)
+    path = code_project / CORE
+    before = path.stat()
+    _row(code_project, seen_ns=before.st_ctime_ns + 10 * store.RACY_NS)  # read long after
+    _same_size_edit(code_project)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert api.find_symbol(code_project, "read_config")["total"] == 1
+
+
+def test_a_settled_file_is_not_read_again_and_a_racy_unchanged_one_writes_nothing(
+    code_project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from orkestra.codemap import indexer
+
+    api.index(code_project)
+    seen = dict(_db(code_project).execute("SELECT path, seen_ns FROM files").fetchall())
+    assert api.index(code_project)["indexed"] == 0  # racy (just written): hashed, same bytes,
+    assert dict(_db(code_project).execute("SELECT path, seen_ns FROM files").fetchall()) == seen
+    import time
+
+    from orkestra.core import clock
+
+    later = time.time_ns  # ten seconds on (the file clock in step): settled, recorded so,
+    monkeypatch.setattr(time, "time_ns", lambda: later() + 5 * store.RACY_NS)
+    monkeypatch.setattr(clock, "files_behind", lambda root: 0)
+    api.index(code_project)
+    settled = dict(_db(code_project).execute("SELECT path, seen_ns FROM files").fetchall())
+    assert all(settled[p] > seen[p] for p in seen)
+    read: list[str] = []
+    real = indexer.hashlib.sha1
+    monkeypatch.setattr(indexer.hashlib, "sha1", lambda *a, **k: read.append(1) or real(*a, **k))
+    assert api.index(code_project)["indexed"] == 0  # and the one after only stats
+    assert read == []
+
+
+def test_an_update_meeting_a_map_a_full_build_replaced_opens_the_new_one(
+    code_project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process's full build installs a new map file between this update's open and its
+    first write (SQLite: the file moved): the update is rolled back and done on the new map."""
+    from orkestra.codemap import indexer
+
+    api.index(code_project)
+    _same_size_edit(code_project)
+    real, raced = indexer._update, []
+
+    def racing(conn: sqlite3.Connection, root: Path, *, full: bool) -> dict[str, object]:
+        if not full and not raced:
+            raced.append(True)
+            indexer.build(root)  # installed after this connection opened the old file
+            _same_size_edit(root)  # (and a change for the update to write)
+            (root / CORE).write_text(
+                (root / CORE).read_text(encoding="utf-8").replace("read_config", "new_config"),
+                encoding="utf-8",
+            )
+        return real(conn, root, full=full)
+
+    monkeypatch.setattr(indexer, "_update", racing)
+    assert api.find_symbol(code_project, "new_config")["total"] == 1
+    assert raced == [True]

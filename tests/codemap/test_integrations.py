@@ -27,6 +27,36 @@ def test_evidence_symbol_resolves_to_its_definition_through_the_map(code_project
     assert check_evidence(code_project, "src/app/cli.py:Engine")["line"] == 1
 
 
+def test_a_file_indexed_in_its_change_s_tick_is_answered_only_while_it_holds_those_bytes(
+    code_project: Path,
+) -> None:
+    """A same-size edit right after the index, which a coarse clock can leave with the identity
+    the file was indexed with: its stat vouches for nothing yet, so its bytes are compared."""
+    import sqlite3
+
+    from orkestra.codemap import store
+
+    api.index(code_project)
+    locator = Locator(code_project)
+    try:
+        assert locator.line("src/app/core.py", "load_config") == 4  # the same bytes: answered
+    finally:
+        locator.close()
+    core = code_project / "src/app/core.py"
+    core.write_text(core.read_text(encoding="utf-8").replace("load_config", "read_config"), "utf-8")
+    st = core.stat()
+    with sqlite3.connect(store.map_path(code_project)) as conn:  # the identity kept
+        conn.execute(
+            "UPDATE files SET size = ?, mtime_ns = ?, ctime_ns = ?, inode = ? WHERE path = ?",
+            (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, "src/app/core.py"),
+        )
+    locator = Locator(code_project)
+    try:
+        assert locator.line("src/app/core.py", "load_config") is None
+    finally:
+        locator.close()
+
+
 def test_a_file_changed_since_indexing_falls_back_to_text(code_project: Path) -> None:
     api.index(code_project)
     core = code_project / "src/app/core.py"

@@ -21,14 +21,15 @@ def opened(root: Path, *, refresh: bool = True) -> Iterator[sqlite3.Connection]:
     """A connection to an up-to-date map (built on first use)."""
     if refresh or not store.exists(root):
         languages.require()  # before anything is created
-        if not store.exists(root):
+        if store.exists(root):
+            conn, _ = indexer.current(root)
+        else:
             indexer.build(root)
-            refresh = False
-        conn = store.connect(root, create=True)
+            conn = store.connect(root, create=True)
     else:
         conn = store.connect(root, create=False)
     try:
-        if refresh or not store.meta(conn, "indexed_at"):
+        if not store.meta(conn, "indexed_at"):
             indexer.refresh(conn, root)
         yield conn
     finally:

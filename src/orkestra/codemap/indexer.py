@@ -1,7 +1,9 @@
 """`orkestra code index`: bring `.orkestra/code.sqlite` up to date, incrementally.
 
-A file is re-read only when its size or modification time changed, and re-parsed only when its
-content hash changed. After any change, references and imports are re-resolved over the whole map
+A file is re-read only when its identity (size, mtime, ctime, inode) changed, or when it changed
+within `store.RACY_NS` of the run that read it (an edit in the same timestamp tick keeps the identity;
+that moment is taken by the file system's clock, `core.clock.files_behind`), and re-parsed only
+when its content hash changed. After any change, references and imports are re-resolved over the whole map
 and centrality recomputed (in memory; a few hundred milliseconds on a large tree), all inside one
 write transaction.
 """
@@ -43,10 +45,12 @@ def index(root: Path, *, full: bool = False) -> dict[str, Any]:
     """Index `root` (everything again with `full`); return what was done and the map's state."""
     languages.require()  # before anything is created
     started = time.perf_counter()
-    counts = build(root) if full or not store.exists(root) else None
-    conn = store.connect(root, create=True)
+    if full or not store.exists(root):
+        counts = build(root)
+        conn = store.connect(root, create=True)
+    else:
+        conn, counts = current(root)
     try:
-        counts = counts or _update(conn, root, full=False)
         summary = overview(conn)
     finally:
         conn.close()
@@ -68,8 +72,31 @@ def build(root: Path) -> dict[str, Any]:
 
 
 def refresh(conn: sqlite3.Connection, root: Path) -> dict[str, Any]:
-    """Re-index what changed since the last run, on an open map (the commands' first step)."""
+    """Re-index what changed since the last run, on an open map."""
     return _update(conn, root, full=False)
+
+
+#: how often `current` opens the map again when a full build replaced it under the update
+REOPEN = 3
+
+
+def current(root: Path) -> tuple[sqlite3.Connection, dict[str, Any]]:
+    """The map opened and brought up to date (the commands' first step), with what was done. A
+    full build in another process installs a new map file at any time; an update that meets
+    one at its first write (SQLite: the file moved) is rolled back, and the new map is opened
+    and updated instead, up to `REOPEN` times."""
+    for attempt in range(1, REOPEN + 1):
+        conn = store.connect(root, create=True)
+        try:
+            return conn, _update(conn, root, full=False)
+        except sqlite3.OperationalError as exc:
+            conn.close()
+            if exc.sqlite_errorcode != sqlite3.SQLITE_READONLY_DBMOVED or attempt == REOPEN:
+                raise
+        except BaseException:
+            conn.close()
+            raise
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _update(conn: sqlite3.Connection, root: Path, *, full: bool) -> dict[str, Any]:
@@ -95,14 +122,19 @@ def _update(conn: sqlite3.Connection, root: Path, *, full: bool) -> dict[str, An
 def _sync(
     conn: sqlite3.Connection, root: Path, paths: list[str], changes: Changes
 ) -> dict[str, Any]:
+    from orkestra.core.clock import files_behind
+
     known = {
         row[1]: row
-        for row in conn.execute("SELECT id, path, size, mtime_ns, sha FROM files").fetchall()
+        for row in conn.execute(
+            "SELECT id, path, size, mtime_ns, sha, ctime_ns, inode, seen_ns FROM files"
+        ).fetchall()
     }
+    seen = time.time_ns() - files_behind(root)  # before any file is looked at
     indexed = unchanged = removed = 0
     skipped: dict[str, int] = {"binary": 0, "oversized": 0, "unreadable": 0}
     for rel in paths:
-        outcome = _one(conn, root, rel, known.pop(rel, None), changes)
+        outcome = _one(conn, root, rel, known.pop(rel, None), changes, seen)
         if outcome == "indexed":
             indexed += 1
         elif outcome == "unchanged":
@@ -118,7 +150,12 @@ def _sync(
 
 
 def _one(
-    conn: sqlite3.Connection, root: Path, rel: str, old: tuple[Any, ...] | None, changes: Changes
+    conn: sqlite3.Connection,
+    root: Path,
+    rel: str,
+    old: tuple[Any, ...] | None,
+    changes: Changes,
+    seen: int,
 ) -> str:
     full = os.path.join(root, rel)  # noqa: PTH118 (thousands of files: strings are cheaper)
     try:
@@ -131,7 +168,11 @@ def _one(
         return _drop(conn, old, "unreadable", changes)
     if st.st_size > walk.MAX_BYTES:
         return _drop(conn, old, "oversized", changes)
-    if old is not None and old[2] == st.st_size and old[3] == st.st_mtime_ns:
+    if (
+        old is not None
+        and old[2:4] + old[5:7] == store.stamp(st)
+        and store.settled(old[3], old[5], old[7])
+    ):
         return "unchanged"
     try:
         with open(full, "rb") as handle:  # noqa: PTH123
@@ -141,17 +182,20 @@ def _one(
     if walk.is_binary(data):
         return _drop(conn, old, "binary", changes)
     sha = hashlib.sha1(data, usedforsecurity=False).hexdigest()
-    if old is not None and old[4] == sha:
-        conn.execute(
-            "UPDATE files SET size = ?, mtime_ns = ? WHERE id = ?",
-            (st.st_size, st.st_mtime_ns, old[0]),
-        )
+    if old is not None and old[4] == sha:  # the same content: its stat is kept once it
+        now = store.stamp(st)  # moved, or once its change settled (else read again next run)
+        if old[2:4] + old[5:7] != now or store.settled(st.st_mtime_ns, st.st_ctime_ns, seen):
+            conn.execute(
+                "UPDATE files SET size = ?, mtime_ns = ?, ctime_ns = ?, inode = ?, seen_ns = ? "
+                "WHERE id = ?",
+                (*now, seen, old[0]),
+            )
         return "unchanged"
     if old is not None:
         changes.forget(conn, old[0], keep_row=True)
     else:
         changes.paths = True
-    changes.files.add(_insert(conn, rel, data, st, sha, changes, old[0] if old else None))
+    changes.files.add(_insert(conn, rel, data, (st, seen), sha, changes, old[0] if old else None))
     return "indexed"
 
 
@@ -174,25 +218,26 @@ def _insert(
     conn: sqlite3.Connection,
     rel: str,
     data: bytes,
-    st: os.stat_result,
+    read: tuple[os.stat_result, int],
     sha: str,
     changes: Changes,
     fid: int | None,
 ) -> int:
+    """Put a file read into the map; `read`: its stat and when the run began reading."""
     language = languages.language_of(rel)
     text = data.decode("utf-8", "replace")
-    values = (language, st.st_size, st.st_mtime_ns, sha, text.count("\n") + 1, is_demoted(rel))
+    values = (language, *store.stamp(read[0]), read[1], sha, text.count("\n") + 1, is_demoted(rel))
     if fid is None:
         cur = conn.execute(
-            "INSERT INTO files (language, size, mtime_ns, sha, lines, demoted, path) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO files (language, size, mtime_ns, ctime_ns, inode, seen_ns, sha, lines, "
+            "demoted, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (*values, rel),
         )
         fid = int(cur.lastrowid or 0)
     else:
         conn.execute(
-            "UPDATE files SET language = ?, size = ?, mtime_ns = ?, sha = ?, lines = ?, "
-            "demoted = ? WHERE id = ?",
+            "UPDATE files SET language = ?, size = ?, mtime_ns = ?, ctime_ns = ?, inode = ?, "
+            "seen_ns = ?, sha = ?, lines = ?, demoted = ? WHERE id = ?",
             (*values, fid),
         )
     conn.execute("INSERT INTO text (rowid, body) VALUES (?, ?)", (fid, text))

@@ -1,6 +1,8 @@
 """A symbol's current line from an existing code map, for evidence (`path:symbol`) and note
 sources: read-only, standard library only. A file changed since it was indexed is not answered
-(the caller falls back to searching the text)."""
+(the caller falls back to searching the text); one indexed so soon after its change that its
+stat does not vouch for its content (`store.settled`) is answered only while it holds the bytes
+indexed."""
 
 from __future__ import annotations
 
@@ -33,17 +35,20 @@ class Locator:
         rel = path.removeprefix("./")
         try:
             row = conn.execute(
-                "SELECT f.size, f.mtime_ns, min(s.line) FROM files f "
-                "JOIN symbols s ON s.file_id = f.id "
+                "SELECT f.size, f.mtime_ns, f.ctime_ns, f.inode, f.seen_ns, f.sha, min(s.line) "
+                "FROM files f JOIN symbols s ON s.file_id = f.id "
                 "WHERE f.path = ? AND (s.name = ? OR s.qualname = ?)",
                 (rel, symbol, symbol.replace("::", ".")),
             ).fetchone()
-            st = os.stat(os.path.join(self.root, rel))  # noqa: PTH116, PTH118 (hot path)
+            full = os.path.join(self.root, rel)  # noqa: PTH118 (hot path)
+            st = os.stat(full)  # noqa: PTH116
         except (sqlite3.Error, OSError):  # no answer from the map: the caller reads the text
             return None
-        if row is None or row[2] is None or (row[0], row[1]) != (st.st_size, st.st_mtime_ns):
+        if row is None or row[6] is None or row[:4] != store.stamp(st):
             return None
-        return int(row[2])
+        if not store.settled(row[1], row[2], row[4]) and _sha(full) != row[5]:
+            return None  # read in its change's tick, and changed since: its stat vouches nothing
+        return int(row[6])
 
     def _connect(self) -> sqlite3.Connection | None:
         if not self.opened:
@@ -69,3 +74,14 @@ def symbol_line(root: Path, path: str, symbol: str) -> int | None:
         return locator.line(path, symbol)
     finally:
         locator.close()
+
+
+def _sha(path: str) -> str | None:
+    """The sha1 the indexer keeps of a file's bytes (None when it cannot be read)."""
+    import hashlib
+
+    try:
+        with open(path, "rb") as handle:  # noqa: PTH123
+            return hashlib.sha1(handle.read(), usedforsecurity=False).hexdigest()
+    except OSError:
+        return None

@@ -17,14 +17,18 @@ from pathlib import Path
 from orkestra.core import safewrite
 
 MAP_PATH = ".orkestra/code.sqlite"
-SCHEMA = 4
+SCHEMA = 5
 BUSY_TIMEOUT_S = 30.0
+#: a file changed this close to the run that read it is read again by the next run (its hash
+#: compared): a second edit within the file system's timestamp tick would keep its identity
+RACY_NS = 2_000_000_000
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files (
   id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, language TEXT, size INTEGER NOT NULL,
-  mtime_ns INTEGER NOT NULL, sha TEXT NOT NULL, lines INTEGER NOT NULL, demoted INTEGER NOT NULL,
+  mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL, inode INTEGER NOT NULL,
+  seen_ns INTEGER NOT NULL, sha TEXT NOT NULL, lines INTEGER NOT NULL, demoted INTEGER NOT NULL,
   centrality REAL NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS symbols (
   id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, name TEXT NOT NULL, qualname TEXT NOT NULL,
@@ -54,6 +58,18 @@ CREATE INDEX IF NOT EXISTS targets_file ON import_targets (file_id);
 CREATE INDEX IF NOT EXISTS targets_import ON import_targets (import_id);
 CREATE INDEX IF NOT EXISTS targets_target ON import_targets (target_file);
 """
+
+
+def stamp(st: os.stat_result) -> tuple[int, int, int, int]:
+    """What makes a file unchanged without reading it: size, mtime, ctime (an edit that sets
+    the old mtime back still moves it) and inode (a file replaced by another)."""
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+def settled(mtime_ns: int, ctime_ns: int, seen_ns: int) -> bool:
+    """True when a file's last change lies more than `RACY_NS` before the run that read it
+    (`seen_ns`): its stat then stands for the content read."""
+    return max(mtime_ns, ctime_ns) + RACY_NS < seen_ns
 
 
 def map_path(root: Path) -> Path:
