@@ -302,3 +302,29 @@ def test_damage_found_while_querying_falls_back_and_rebuilds_next_time(
     assert not index.index_path(root).exists()
     assert [h.to_dict() for h in search(root, "duckdb").hits] == expected
     assert index.index_path(root).is_file()
+
+
+def test_a_same_size_file_copied_in_with_its_old_mtime_is_seen_by_its_ctime(root: Path) -> None:
+    """`cp -p`, `tar x`, a restore: another text of the same size, with the mtime the indexed one
+    had, long after that one settled; only the ctime says it changed."""
+    age(root)
+    path = root / DECISION
+    assert ids(root, "sqlite") == ["DEC-SR-001"]
+    assert ids(root, "zephyr") == []
+    stat = path.stat()
+    path.write_text(path.read_text().replace("SQLite", "Zephyr").replace("sqlite", "zephyr"))
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same mtime, same size
+    assert path.stat().st_size == stat.st_size
+    assert ids(root, "zephyr") == ["DEC-SR-001"]
+
+
+def test_a_unit_s_fingerprint_depends_on_its_values_alone() -> None:
+    """The same (name, last change, size) list gives the same fingerprint whether or not another
+    reference holds one of its ints (a stat result the scan still keeps): else a warm search
+    would find every unit changed and write."""
+    from orkestra.search import freshness
+
+    st = Path(__file__).stat()
+    held = {"a.yaml": (max(st.st_mtime_ns, st.st_ctime_ns), st.st_size)}  # `st` holds the int
+    fresh = {"a.yaml": (max(st.st_mtime_ns, st.st_ctime_ns) + 0, st.st_size + 0)}
+    assert freshness._fingerprint(held) == freshness._fingerprint(fresh)

@@ -1,4 +1,5 @@
-"""File identity of every source the server answers from: (mtime_ns, size) per path.
+"""File identity of every source the server answers from: (last change, size) per path (the
+later of mtime and ctime: `search.layout.changed`).
 
 The scan units are the search index's (`search.layout.scan`: registries, vendor roots, the
 knowledge tree); the registry files that search does not index (characters, tools, values,
@@ -15,9 +16,10 @@ from pathlib import Path
 
 from orkestra.search import extract, layout
 
-#: path -> (mtime_ns, size, content digest); the digest only for a file modified less than
-#: `RACY_NS` before the snapshot (else ""): a second edit within the file system's timestamp
-#: granularity that keeps the size would not change the first two (as `search.freshness`)
+#: path -> (last change, size, content digest); the digest only for a file changed less than
+#: `RACY_NS` before the snapshot, by the clock that stamps the files (else ""): a second edit
+#: within the file system's timestamp granularity that keeps the size would not change the
+#: first two (as `search.freshness`)
 Snapshot = dict[str, tuple[int, int, str]]
 RACY_NS = 2_000_000_000
 
@@ -25,15 +27,16 @@ RACY_NS = 2_000_000_000
 _COVERED = ("agents", "truths", "decisions/records", "domains", "skills")
 
 
-def snapshot(root: Path) -> Snapshot:
-    """Every source file's identity now, keyed by its project-relative path."""
+def snapshot(root: Path, behind: int = 0) -> Snapshot:
+    """Every source file's identity now, keyed by its project-relative path; `behind`: how far
+    the file clock lags ours (`core.clock.files_behind`)."""
     settings, _ = extract.settings(root)
     stats: dict[str, tuple[int, int]] = {}
     for unit, files in layout.scan(str(root), settings).items():
         for name, ident in files.items():
             stats[layout.unit_path(unit, name, settings)] = ident
     _registry_rest(f"{root}/registries", stats)
-    racy = time.time_ns() - RACY_NS
+    racy = time.time_ns() - behind - RACY_NS
     return {
         path: (mtime, size, _digest(root, path) if mtime > racy else "")
         for path, (mtime, size) in stats.items()
@@ -59,7 +62,7 @@ def _registry_rest(base: str, out: dict[str, tuple[int, int]]) -> None:
             except OSError:  # vanished between listing and stat: absent from this snapshot
                 continue
             if stat.S_ISREG(st.st_mode):
-                out[f"registries/{rel}{name}"] = (st.st_mtime_ns, st.st_size)
+                out[f"registries/{rel}{name}"] = (layout.changed(st), st.st_size)
 
 
 def changed(before: Snapshot, after: Snapshot) -> list[str]:

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 #: remembered search answers (dropped at every change)
 MEMO_SIZE = 256
+#: how long a reading of the file clock's lag stands (`Workspace.files_behind`)
+BEHIND_TTL_S = 60.0
 #: Registry attributes holding entries, by the location kind of their entries
 _KINDS = {
     "agent": "agents",
@@ -59,6 +61,9 @@ class Workspace:
     _memo: dict[Hashable, dict[str, Any]] = field(default_factory=dict)
     _memo_generation: int = -1
     _reload_after_call: bool = False
+    #: how far the file clock lags ours (`core.clock.files_behind`), and until when (monotonic
+    #: seconds) that reading stands
+    _behind: tuple[int, float] = (0, -1.0)
     #: the search index's tables kept in memory between searches (`search.warm`)
     warm_search: WarmState = field(default_factory=lambda: _warm_state())
 
@@ -68,7 +73,7 @@ class Workspace:
         ws = cls(root.resolve())
         ws._day = _today()
         ws.watcher.watch(ws._folders())
-        ws.snapshot = identity.snapshot(ws.root)
+        ws.snapshot = identity.snapshot(ws.root, ws.files_behind())
         ws.preload()
         ws.connection()
         return ws
@@ -86,7 +91,7 @@ class Workspace:
         self._day = today
         if self.watcher.active:  # before the snapshot: a new folder's files are seen
             self.watcher.watch(self._folders())
-        now = identity.snapshot(self.root)
+        now = identity.snapshot(self.root, self.files_behind())
         changes = identity.changed(self.snapshot, now)
         self.snapshot = now
         if changes or new_day:
@@ -96,6 +101,19 @@ class Workspace:
                 self._refresh_index(self._conn)
             self._reload_after_call = True
         return changes
+
+    def files_behind(self) -> int:
+        """How far the clock that stamps the project's files lags ours, read again (a write
+        under `.orkestra/`) at most every `BEHIND_TTL_S` seconds."""
+        import time
+
+        lag, until = self._behind
+        if time.monotonic() >= until:
+            from orkestra.core.clock import files_behind
+
+            lag = files_behind(self.root)
+            self._behind = (lag, time.monotonic() + BEHIND_TTL_S)
+        return lag
 
     def after_call(self) -> None:
         """Start the registry's background reload once the answer is out (not during the call,

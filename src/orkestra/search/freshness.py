@@ -1,7 +1,7 @@
 """Is the index in step with the sources, and bringing it there (inside a write transaction).
 
-Every search stats the source files (`layout.scan`) and compares one fingerprint of (name, mtime,
-size) per scan unit with the `units` table (`is_fresh`). Only in a unit that differs are files
+Every search stats the source files (`layout.scan`) and compares one fingerprint of (name, last
+change: the later of mtime and ctime, size) per scan unit with the `units` table (`is_fresh`). Only in a unit that differs are files
 compared one by one with the `files` table, only files that differ are hashed, and only files
 whose content hash changed are parsed again, their documents replaced (`apply`). A file modified
 less than `RACY_NS` before it was indexed (by the file system's clock: `core.clock.files_behind`)
@@ -32,7 +32,7 @@ _TODAY = "@today"
 #: `orkestra.knowledge.outcomes.PATH` (not imported: this module is on every search's path)
 _OUTCOMES = ".orkestra/notes-outcomes.json"
 
-#: unit -> path -> (mtime_ns, size)
+#: unit -> path -> (when it last changed, size): `layout.changed`
 Units = dict[str, layout.Stats]
 
 
@@ -49,13 +49,13 @@ def current(root: Path, settings: layout.Settings) -> Units:
     except OSError:
         pass  # the provider module has no file to stat: only the knowledge folder is watched
     else:
-        provider[_PROVIDER_NAME] = (st.st_mtime_ns, st.st_size)
+        provider[_PROVIDER_NAME] = (layout.changed(st), st.st_size)
         # the provider ranks notes by age: a new day re-reads the knowledge base
         provider[_TODAY] = (_today(), 0)
     # the last `notes check` outcomes mark and demote notes: a new check re-reads the knowledge
     with contextlib.suppress(OSError):  # never checked: nothing to watch
         st = (root / _OUTCOMES).stat()
-        provider[_OUTCOMES] = (st.st_mtime_ns, st.st_size)
+        provider[_OUTCOMES] = (layout.changed(st), st.st_size)
     units[PROVIDER] = provider
     return units
 
@@ -71,7 +71,10 @@ def _path(unit: str, name: str, settings: layout.Settings) -> str:
 
 
 def _fingerprint(stats: layout.Stats) -> str:
-    return blake2b(marshal.dumps(list(stats.items())), digest_size=16).hexdigest()
+    """One digest of a unit's (name, last change, size) list, the same for the same values:
+    marshal format 2, which writes no back-references (from format 3 an object another
+    reference holds, such as an int a stat result still keeps, is written as a reference)."""
+    return blake2b(marshal.dumps(list(stats.items()), 2), digest_size=16).hexdigest()
 
 
 def _group(unit: str, path: str) -> str:
