@@ -164,8 +164,10 @@ def _age(*paths: Path) -> None:
 
 
 def test_cache_reuses_unchanged_files_and_sees_changes(project: Path, monkeypatch: Any) -> None:
+    from orkestra.knowledge import cache
     from orkestra.knowledge import notes as notes_module
 
+    monkeypatch.setattr(cache, "FRESH_SECONDS", 0.0)  # the ctime of a change made here is now
     code = write(project, "app/task.py", "class Task:\n")
     path = note(project, "case", sources=["app/task.py#class Task"])
     _age(code, path)
@@ -175,11 +177,11 @@ def test_cache_reuses_unchanged_files_and_sees_changes(project: Path, monkeypatc
     def boom(*args: object) -> str:
         raise AssertionError("an unchanged note was read again")
 
-    monkeypatch.setattr(notes_module, "read_note", boom)
-    again = check(settings(project), DAY)
+    with monkeypatch.context() as patched:
+        patched.setattr(notes_module, "read_note", boom)
+        again = check(settings(project), DAY)
     assert again["index"]["written"] is False  # INDEX.md is rewritten only when it changed
     assert {**again, "index": None} == {**first, "index": None}
-    monkeypatch.undo()
     code.write_text("class Case:\n")  # same size, other content, other mtime
     _age(path, code)
     assert by_name(check(settings(project), DAY))["case"]["outcome"] == "contradicted"
@@ -187,6 +189,38 @@ def test_cache_reuses_unchanged_files_and_sees_changes(project: Path, monkeypatc
     _age(code, path)
     assert check(settings(project), DAY)["notes"][0]["name"] == "case"
     assert load_notes(project, "knowledge").notes[0].title == "Case 2"
+
+
+def test_a_same_size_file_copied_in_with_its_old_mtime_is_read_again(
+    project: Path, monkeypatch: Any
+) -> None:
+    """`cp -p`, `tar x`, a restore: another text of the same size with the mtime the cached one
+    had; only its ctime moved."""
+    from orkestra.knowledge import cache
+
+    monkeypatch.setattr(cache, "FRESH_SECONDS", 0.0)
+    code = write(project, "app/task.py", "class Task:\n")
+    note(project, "case", sources=["app/task.py#class Task"])
+    _age(code)
+    assert by_name(check(settings(project), DAY))["case"]["outcome"] == "confirmed"
+    assert str(code) in json.loads((project / CACHE).read_text(encoding="utf-8"))["files"]
+    code.write_text("class Case:\n")  # the same size
+    _age(code)  # the mtime the cached one had
+    assert by_name(check(settings(project), DAY))["case"]["outcome"] == "contradicted"
+
+
+def test_files_changed_just_now_by_a_lagging_file_clock_are_not_cached(
+    project: Path, monkeypatch: Any
+) -> None:
+    """The server that stamps the files 10 s behind our clock: a note written just now looks
+    10 s old by our clock; by the file clock it is fresh, so it is not cached."""
+    import time
+
+    note(project, "case")
+    real = time.time_ns
+    monkeypatch.setattr(time, "time_ns", lambda: real() + 10_000_000_000)
+    check(settings(project), DAY)
+    assert not (project / CACHE).exists()
 
 
 def test_fresh_files_are_not_cached(project: Path) -> None:

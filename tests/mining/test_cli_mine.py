@@ -172,3 +172,26 @@ def test_candidates_table(repo: GitRepo, shas: list[str], cli: Any) -> None:
     result = cli("mine", "candidates", "--format", "table", cwd=repo.path)
     assert result.exit_code == 0
     assert shas[1][:10] in result.stdout and "+1/-0" in result.stdout
+
+
+def test_status_sees_a_same_size_ledger_copied_in_with_its_old_mtime(
+    repo: GitRepo, shas: list[str], cli: Any
+) -> None:
+    """`cp -p`, a restore: the classifications ledger replaced in place by another text of the
+    same size with the mtime the cached one had; only its ctime moved."""
+    import os
+
+    from orkestra.mining.report import status
+    from orkestra.registry import ledger
+
+    cli("mine", "sync", cwd=repo.path)
+    cli("mine", "classify", shas[0], "--changelog", "added", cwd=repo.path)
+    assert status(repo.path)["changelog"]["processed"] == 1  # cached now
+    path = repo.path / ledger.CLASSIFICATIONS
+    before = path.stat()
+    text = path.read_text(encoding="utf-8")
+    other = "0" if shas[0][0] != "0" else "1"  # a commit the index does not hold
+    path.write_text(text.replace(shas[0], other + shas[0][1:]), encoding="utf-8")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert path.stat().st_size == before.st_size
+    assert status(repo.path)["changelog"]["processed"] == 0

@@ -1,9 +1,11 @@
 """A derived cache for `notes check` under `.orkestra/cache/` (gitignored, safe to delete).
 
 It keeps each note's parsed frontmatter and each cited file's pattern lines, keyed by the file's
-(mtime_ns, size), so an unchanged knowledge base is checked with one `stat` per file instead of
-reading and parsing everything again. Like git's index it does not trust entries whose mtime is
-within `FRESH_SECONDS` of now (a same-size rewrite in the same clock tick would go unseen).
+last change (the later of its mtime and ctime: a same-size file copied in with the old mtime
+still moves the ctime) and size, so an unchanged knowledge base is checked with one `stat` per
+file instead of reading and parsing everything again. Like git's index it does not trust entries
+whose last change is within `FRESH_SECONDS` of the run's start, by the clock that stamps the files
+(`core.clock.files_behind`): a same-size rewrite in the same clock tick would go unseen.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ Stat = tuple[int, int]
 
 
 def stat_key(st: os.stat_result) -> Stat:
-    return (st.st_mtime_ns, st.st_size)
+    return (max(st.st_mtime_ns, st.st_ctime_ns), st.st_size)
 
 
 def _note_to(note: Note) -> dict[str, Any]:
@@ -55,7 +57,9 @@ class CheckCache:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.path = root / CACHE
-        self.now_ns = int((time.time() - FRESH_SECONDS) * 1e9)
+        self.started = time.time_ns()
+        #: changes before this are trusted: read by the first entry kept (`_trusted`)
+        self.trusted_before: int | None = None
         self.dirty = False
         data: Any = {}
         try:
@@ -67,7 +71,12 @@ class CheckCache:
         self.files: dict[str, Any] = data.get("files", {}) if ok else {}
 
     def _trusted(self, key: Stat) -> bool:
-        return key[0] < self.now_ns
+        if self.trusted_before is None:
+            from orkestra.core.clock import files_behind  # a write: only when keeping entries
+
+            lag = files_behind(self.root)
+            self.trusted_before = self.started - lag - int(FRESH_SECONDS * 1e9)
+        return key[0] < self.trusted_before
 
     def note(self, rel: str, key: Stat) -> tuple[Note, list[Problem]] | None:
         entry = self.notes.get(rel)

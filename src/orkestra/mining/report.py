@@ -31,14 +31,15 @@ SUGGESTED = {
 def _classified(root: Path) -> dict[str, dict[str, str]]:
     """Domain -> sha -> action of its current classification.
 
-    Derived from the ledger and cached in the index folder, keyed by the ledger's size and
-    modification time, so listing candidates does not re-parse tens of thousands of lines.
+    Derived from the ledger and cached in the index folder, keyed by the ledger's size, mtime,
+    ctime (a same-size copy with the old mtime still moves it) and inode, so listing candidates
+    does not re-parse tens of thousands of lines.
     """
     path = root / ledger.CLASSIFICATIONS
     cache = index.folder(root) / "classified.json"
     try:
         info = path.stat()
-        key = [info.st_size, info.st_mtime_ns, info.st_ino]
+        key = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
     except FileNotFoundError:  # nothing classified yet
         return {domain: {} for domain in DOMAINS}
     try:
