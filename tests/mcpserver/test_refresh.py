@@ -161,3 +161,30 @@ def test_the_background_load_collects_garbage_itself(root: Path, monkeypatch: An
     ws.preload()
     ws.join()
     assert "orkestra-registry" in collected
+
+
+def test_a_load_begun_before_a_counted_change_does_not_stand_for_it(
+    root: Path, monkeypatch: Any
+) -> None:
+    """A background load that began before an edit, with `refresh` counting the edit while it
+    runs: its registry stands for the generation it began in, so the next call that needs the
+    registry loads it again instead of serving the files as they were."""
+    import orkestra.registry.loader as loader
+
+    ws = Workspace(root.resolve())
+    real = loader.load
+
+    def counted_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        reg = real(*args, **kwargs)
+        ws.generation += 1  # an edit `refresh` counted while this load read the old files
+        return reg
+
+    try:
+        monkeypatch.setattr(loader, "load", counted_meanwhile)
+        ws.registry()
+        assert ws._registry_generation == ws.generation - 1
+        monkeypatch.setattr(loader, "load", real)
+        ws.registry()
+        assert ws._registry_generation == ws.generation  # loaded again
+    finally:
+        ws.close()

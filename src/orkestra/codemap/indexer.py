@@ -1,11 +1,11 @@
 """`orkestra code index`: bring `.orkestra/code.sqlite` up to date, incrementally.
 
 A file is re-read only when its identity (size, mtime, ctime, inode) changed, or when it changed
-within `store.RACY_NS` of the run that read it (an edit in the same timestamp tick keeps the identity;
-that moment is taken by the file system's clock, `core.clock.files_behind`), and re-parsed only
-when its content hash changed. After any change, references and imports are re-resolved over the whole map
-and centrality recomputed (in memory; a few hundred milliseconds on a large tree), all inside one
-write transaction.
+within `store.RACY_NS` of the run that read it (an edit in the same timestamp tick keeps the
+identity; that moment is taken by the file system's clock, `core.clock.files_behind`), and
+re-parsed only when its content hash changed. After any change, references and imports are
+re-resolved over the whole map and centrality recomputed (in memory; a few hundred milliseconds
+on a large tree), all inside one write transaction.
 """
 
 from __future__ import annotations

@@ -25,3 +25,10 @@ def file_marks(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
             f"{os.fspath(path)}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
         )
     return marks
+
+
+def changed_at(st: os.stat_result) -> int:
+    """When a file last changed: its mtime, or its ctime when later. An edit that sets the old
+    mtime back (`touch -d`, `cp -p`, `tar x`, a restore) still moves the ctime; so does a chmod,
+    which costs only a content check."""
+    return max(st.st_mtime_ns, st.st_ctime_ns)

@@ -19,6 +19,7 @@ from typing import Any
 
 from orkestra.core import jsonio
 from orkestra.core.errors import InputError
+from orkestra.core.stamp import changed_at
 from orkestra.knowledge.notes import Note, Problem, Source
 
 CACHE = ".orkestra/cache/notes-check.json"
@@ -29,7 +30,7 @@ Stat = tuple[int, int]
 
 
 def stat_key(st: os.stat_result) -> Stat:
-    return (max(st.st_mtime_ns, st.st_ctime_ns), st.st_size)
+    return (changed_at(st), st.st_size)
 
 
 def _note_to(note: Note) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """File identity of every source the server answers from: (last change, size) per path (the
-later of mtime and ctime: `search.layout.changed`).
+later of mtime and ctime: `core.stamp.changed_at`).
 
 The scan units are the search index's (`search.layout.scan`: registries, vendor roots, the
 knowledge tree); the registry files that search does not index (characters, tools, values,
@@ -14,6 +14,7 @@ import stat
 import time
 from pathlib import Path
 
+from orkestra.core.stamp import changed_at
 from orkestra.search import extract, layout
 
 #: path -> (last change, size, content digest); the digest only for a file changed less than
@@ -62,7 +63,7 @@ def _registry_rest(base: str, out: dict[str, tuple[int, int]]) -> None:
             except OSError:  # vanished between listing and stat: absent from this snapshot
                 continue
             if stat.S_ISREG(st.st_mode):
-                out[f"registries/{rel}{name}"] = (layout.changed(st), st.st_size)
+                out[f"registries/{rel}{name}"] = (changed_at(st), st.st_size)
 
 
 def changed(before: Snapshot, after: Snapshot) -> list[str]:

@@ -184,15 +184,19 @@ class Workspace:
         return [f.to_dict() for f in self._errors]
 
     def _reload(self) -> None:
+        """Load the registry as the files are now. It stands for the generation current when
+        the load began: a change that `refresh` counts while it runs (a background load started
+        before an edit) makes the next call that needs the registry load it again."""
         from orkestra.registry.loader import load
         from orkestra.registry.validate import validate
 
+        generation = self.generation
         fresh = load(self.root)
         errors = sorted(f for f in validate(fresh).findings if f.severity == "error")
         if errors and self._registry is not None:
             fresh = _keep_last_good(fresh, self._registry, {f.file for f in errors})
         self._registry, self._errors = fresh, errors
-        self._registry_generation = self.generation
+        self._registry_generation = generation
 
     # --- search index ----------------------------------------------------------------------------
 

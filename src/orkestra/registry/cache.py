@@ -27,6 +27,7 @@ from typing import Any, TypeGuard
 
 from orkestra.core import jsonio
 from orkestra.core.errors import InputError, OrkestraError
+from orkestra.core.stamp import changed_at
 from orkestra.registry import lazy
 
 #: the cache's folder, relative to the project root (one JSON file per shard)
@@ -85,14 +86,8 @@ def identity(st: os.stat_result) -> list[int]:
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
 
 
-def _changed_at(st: os.stat_result) -> int:
-    """When the file last changed: its mtime, or its ctime when later (an edit that set the
-    old mtime back still moves the ctime, and within a tick keeps the rest of the identity)."""
-    return max(st.st_mtime_ns, st.st_ctime_ns)
-
-
 def _window(st: os.stat_result) -> int:
-    return _window_at(_changed_at(st))
+    return _window_at(changed_at(st))
 
 
 def _window_at(changed: int) -> int:
@@ -251,7 +246,7 @@ class ParseCache:
         entry: list[Any] = self.files.get(rel)  # type: ignore[assignment]  # shape checked next
         if not _entry_ok(entry) or entry[:5] != identity(st):
             return None, st, seen
-        if _changed_at(st) + _window(st) >= entry[5] and not self._confirm(entry, path, rel, st):
+        if changed_at(st) + _window(st) >= entry[5] and not self._confirm(entry, path, rel, st):
             return None, st, seen
         return Hit(entry[7], entry[8]), st, seen
 
@@ -263,9 +258,9 @@ class ParseCache:
         if text is None or digest(text) != entry[6]:
             return False
         now = time.time_ns()
-        if _changed_at(st) + _window(st) < now:  # settled now: later runs skip the hash
+        if changed_at(st) + _window(st) < now:  # settled now: later runs skip the hash
             now -= self.behind()  # (by the file system's clock)
-            if _changed_at(st) + _window(st) < now:
+            if changed_at(st) + _window(st) < now:
                 entry[5] = now
                 self.dirty.add(shard_of(rel))
         return True

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from orkestra.core.digest import blake2b
+from orkestra.core.stamp import changed_at
 from orkestra.search import layout, store
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ _TODAY = "@today"
 #: `orkestra.knowledge.outcomes.PATH` (not imported: this module is on every search's path)
 _OUTCOMES = ".orkestra/notes-outcomes.json"
 
-#: unit -> path -> (when it last changed, size): `layout.changed`
+#: unit -> path -> (when it last changed, size): `core.stamp.changed_at`
 Units = dict[str, layout.Stats]
 
 
@@ -49,13 +50,13 @@ def current(root: Path, settings: layout.Settings) -> Units:
     except OSError:
         pass  # the provider module has no file to stat: only the knowledge folder is watched
     else:
-        provider[_PROVIDER_NAME] = (layout.changed(st), st.st_size)
+        provider[_PROVIDER_NAME] = (changed_at(st), st.st_size)
         # the provider ranks notes by age: a new day re-reads the knowledge base
         provider[_TODAY] = (_today(), 0)
     # the last `notes check` outcomes mark and demote notes: a new check re-reads the knowledge
     with contextlib.suppress(OSError):  # never checked: nothing to watch
         st = (root / _OUTCOMES).stat()
-        provider[_OUTCOMES] = (layout.changed(st), st.st_size)
+        provider[_OUTCOMES] = (changed_at(st), st.st_size)
     units[PROVIDER] = provider
     return units
 

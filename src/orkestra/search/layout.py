@@ -13,6 +13,7 @@ import stat
 from dataclasses import dataclass
 
 from orkestra.core import project
+from orkestra.core.stamp import changed_at
 
 CONFIG = project.CONFIG
 SCOPES = "registries/scopes.yaml"
@@ -26,15 +27,8 @@ YAML = (".yaml", ".yml")
 #: the group all knowledge files belong to: any change re-reads the whole knowledge base
 KNOWLEDGE = "@knowledge"
 
-#: path -> (when it last changed, size): `changed`
+#: path -> (when it last changed, size): `core.stamp.changed_at`
 Stats = dict[str, tuple[int, int]]
-
-
-def changed(st: os.stat_result) -> int:
-    """When a file last changed: its mtime, or its ctime when later. A file copied in with the
-    mtime the old one had (`cp -p`, `tar x`, a restore) and the same size moves only its ctime;
-    so does a chmod, which costs only a hash (the content is compared)."""
-    return max(st.st_mtime_ns, st.st_ctime_ns)
 
 
 @dataclass(frozen=True)
@@ -64,7 +58,7 @@ def scan(root: str, settings: Settings) -> dict[str, Stats]:
         except OSError:  # absent: nothing to index (validate reports a missing orkestra.yaml)
             continue
         if stat.S_ISREG(st.st_mode):
-            top[name] = (changed(st), st.st_size)
+            top[name] = (changed_at(st), st.st_size)
     overlays = _folder(f"{root}/{OVERLAYS}", YAML)  # intake's allow-lists (`skills intake --apply`)
     top.update((f"vendor/{name}", stats) for name, stats in overlays.items())
     units["registries"] = top
@@ -107,7 +101,7 @@ def _folder(folder: str, suffixes: tuple[str, ...]) -> Stats:
     try:
         try:
             return {
-                n: (max(s.st_mtime_ns, s.st_ctime_ns), s.st_size)  # `changed`, inlined
+                n: (max(s.st_mtime_ns, s.st_ctime_ns), s.st_size)  # `changed_at`, inlined
                 for n in names
                 for s in (st(n, dir_fd=fd),)
             }
@@ -116,7 +110,7 @@ def _folder(folder: str, suffixes: tuple[str, ...]) -> Stats:
             for name in names:
                 with contextlib.suppress(OSError):
                     s = st(name, dir_fd=fd)
-                    out[name] = (changed(s), s.st_size)
+                    out[name] = (changed_at(s), s.st_size)
             return out
     finally:
         os.close(fd)
@@ -136,7 +130,7 @@ def _domains(folder: str, prefix: str, out: Stats) -> None:
             _domains(entry.path, f"{prefix}{entry.name}/", out)
         elif prefix and entry.name in DOMAIN_FILES and entry.is_file():
             st = entry.stat()
-            out[prefix + entry.name] = (changed(st), st.st_size)
+            out[prefix + entry.name] = (changed_at(st), st.st_size)
 
 
 def _vendor(folder: str, allowed: tuple[str, ...] | None) -> Stats:
@@ -148,7 +142,7 @@ def _vendor(folder: str, allowed: tuple[str, ...] | None) -> Stats:
             except OSError:  # adopted but gone: validate reports the overlay entry
                 continue
             if stat.S_ISREG(st.st_mode) and not os.path.islink(f"{folder}/{name}"):  # noqa: PTH114
-                out[f"{name}/SKILL.md"] = (changed(st), st.st_size)
+                out[f"{name}/SKILL.md"] = (changed_at(st), st.st_size)
         return out
     for entry in _listing(folder):
         if entry.is_dir(follow_symlinks=False):
@@ -157,7 +151,7 @@ def _vendor(folder: str, allowed: tuple[str, ...] | None) -> Stats:
             except OSError:  # a folder without SKILL.md is not a skill
                 continue
             if stat.S_ISREG(st.st_mode):
-                out[f"{entry.name}/SKILL.md"] = (changed(st), st.st_size)
+                out[f"{entry.name}/SKILL.md"] = (changed_at(st), st.st_size)
     return out
 
 
@@ -168,7 +162,7 @@ def _tree(folder: str, prefix: str, out: Stats) -> None:
                 _tree(entry.path, f"{prefix}{entry.name}/", out)  # log) do count
         elif entry.is_file(follow_symlinks=False):
             st = entry.stat(follow_symlinks=False)
-            out[prefix + entry.name] = (changed(st), st.st_size)
+            out[prefix + entry.name] = (changed_at(st), st.st_size)
 
 
 def kind_of(rel: str, settings: Settings) -> str | None:
