@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,6 +41,27 @@ def test_a_same_size_edit_that_sets_the_old_mtime_back_is_seen_by_its_ctime(
     assert identity.changed(before, identity.snapshot(root)) == [rel]
 
 
+def test_an_edit_in_the_tick_of_a_racy_file_is_seen_by_a_later_snapshot(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A call takes a racy file's digest; a same-size edit in the same tick keeps its identity
+    (a file system of whole seconds); the next call comes after the window, with no digest of
+    its own to compare: the file's bytes are compared once more, then its identity vouches."""
+    path = root / DECISION
+    first = identity.snapshot(root)
+    assert first[DECISION][2] != ""  # racy: just copied
+    _same_size_edit_keeping_the_mtime(path)
+    st = path.stat()
+    kept = (max(st.st_mtime_ns, st.st_ctime_ns), st.st_size)  # the identity a coarse clock keeps
+    before = {**first, DECISION: (*kept, first[DECISION][2])}
+    monkeypatch.setattr(identity, "RACY_NS", -(10**12))  # the next call, long after
+    later = identity.snapshot(root, 0, before)
+    assert identity.changed(before, later) == [DECISION]
+    settled = identity.snapshot(root, 0, later)
+    assert settled[DECISION][2] == "" and identity.changed(later, settled) == []
+    assert identity.snapshot(root, 0, settled)[DECISION][2] == ""
+
+
 def test_a_file_changed_just_now_by_a_lagging_file_clock_is_racy(
     root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -64,7 +86,13 @@ def test_the_workspace_reads_the_file_clock_s_lag_once_a_minute(
     ws.watcher.close()  # every call compares identities
     seen: list[int] = []
     real = identity.snapshot
-    monkeypatch.setattr(identity, "snapshot", lambda at, behind=0: seen.append(behind) or real(at))
+
+    def spied(at: Path, behind: int = 0, before: identity.Snapshot | None = None) -> Any:
+        assert before is ws.snapshot  # the last call's: a racy file's bytes compared once more
+        seen.append(behind)
+        return real(at)
+
+    monkeypatch.setattr(identity, "snapshot", spied)
     try:
         assert calls  # read as it opened
         calls.clear()

@@ -28,9 +28,13 @@ RACY_NS = 2_000_000_000
 _COVERED = ("agents", "truths", "decisions/records", "domains", "skills")
 
 
-def snapshot(root: Path, behind: int = 0) -> Snapshot:
+def snapshot(root: Path, behind: int = 0, before: Snapshot | None = None) -> Snapshot:
     """Every source file's identity now, keyed by its project-relative path; `behind`: how far
-    the file clock lags ours (`core.clock.files_behind`)."""
+    the file clock lags ours (`core.clock.files_behind`). A racy file keeps its content digest.
+    So, once, does a file that was racy in the last snapshot (`before`) and keeps its identity:
+    an edit in the tick of its change, after that snapshot, shows only in its bytes. Its digest
+    is kept when they differ (`changed` reports it) and dropped when they match (settled: its
+    identity vouches from then on)."""
     settings, _ = extract.settings(root)
     stats: dict[str, tuple[int, int]] = {}
     for unit, files in layout.scan(str(root), settings).items():
@@ -38,10 +42,18 @@ def snapshot(root: Path, behind: int = 0) -> Snapshot:
             stats[layout.unit_path(unit, name, settings)] = ident
     _registry_rest(f"{root}/registries", stats)
     racy = time.time_ns() - behind - RACY_NS
-    return {
-        path: (mtime, size, _digest(root, path) if mtime > racy else "")
-        for path, (mtime, size) in stats.items()
-    }
+    out: Snapshot = {}
+    for path, (changed, size) in stats.items():
+        digest = ""
+        if changed > racy:
+            digest = _digest(root, path)
+        elif before is not None:
+            was = before.get(path)
+            if was is not None and was[2] and was[:2] == (changed, size):
+                digest = _digest(root, path)
+                digest = "" if digest == was[2] else digest
+        out[path] = (changed, size, digest)
+    return out
 
 
 def _digest(root: Path, path: str) -> str:

@@ -91,7 +91,7 @@ class Workspace:
         self._day = today
         if self.watcher.active:  # before the snapshot: a new folder's files are seen
             self.watcher.watch(self._folders())
-        now = identity.snapshot(self.root, self.files_behind())
+        now = identity.snapshot(self.root, self.files_behind(), self.snapshot)
         changes = identity.changed(self.snapshot, now)
         self.snapshot = now
         if changes or new_day:
