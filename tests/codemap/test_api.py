@@ -311,3 +311,70 @@ def test_an_update_meeting_a_map_a_full_build_replaced_opens_the_new_one(
     monkeypatch.setattr(indexer, "_update", racing)
     assert api.find_symbol(code_project, "new_config")["total"] == 1
     assert raced == [True]
+
+
+def test_a_map_that_cannot_be_written_still_answers_after_files_settle(
+    code_project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Built right after the files were written (a clone), then read, once they have settled,
+    where the map cannot be written (a read-only mount): keeping their settled stats is
+    bookkeeping, left out."""
+    import time
+
+    from orkestra.codemap import indexer
+    from orkestra.core import clock
+
+    api.index(code_project)
+    later = time.time_ns
+    monkeypatch.setattr(time, "time_ns", lambda: later() + 5 * store.RACY_NS)
+    monkeypatch.setattr(clock, "files_behind", lambda root: 0)
+    uri = f"file:{store.map_path(code_project)}?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+    try:
+        counts = indexer.refresh(conn, code_project)  # every file racy: read again, same bytes
+        assert counts["indexed"] == 0 and counts["unchanged"] > 0
+    finally:
+        conn.close()
+
+
+def test_inode_numbers_over_63_bits_are_kept_as_sqlite_integers() -> None:
+    for number in (0, 5, 2**63 - 1, 2**63, 2**64 - 1, 2**64 + 7, 2**127 + 3):
+        folded = store._signed(number)
+        assert -(2**63) <= folded < 2**63
+    assert store._signed(2**63) != store._signed(2**63 + 1)
+    assert store._signed(12345) == 12345
+
+
+def test_a_file_dated_in_the_future_settles_by_its_ctime(
+    code_project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dated tomorrow (an archive from a clock ahead): not re-read on every run once its ctime
+    has settled."""
+    import time
+
+    from orkestra.codemap import indexer
+    from orkestra.core import clock
+
+    tomorrow = time.time_ns() + 86_400 * 10**9
+    os.utime(code_project / CORE, ns=(tomorrow, tomorrow))
+    api.index(code_project)
+    later = time.time_ns
+    monkeypatch.setattr(time, "time_ns", lambda: later() + 5 * store.RACY_NS)
+    monkeypatch.setattr(clock, "files_behind", lambda root: 0)
+    api.index(code_project)  # settled by its ctime: recorded so
+    read: list[int] = []
+    real = indexer.hashlib.sha1
+    monkeypatch.setattr(indexer.hashlib, "sha1", lambda *a, **k: read.append(1) or real(*a, **k))
+    api.index(code_project)
+    assert read == []
+
+
+def test_a_query_with_nothing_changed_writes_nothing(code_project: Path) -> None:
+    """No row to write, no look at the file clock (a write under `.orkestra/`)."""
+    from orkestra.core import clock
+
+    api.index(code_project)
+    probe = code_project / clock.PROBE
+    probe.unlink(missing_ok=True)
+    api.find_symbol(code_project, "Engine.start")  # racy files read again: same bytes, no write
+    assert not probe.exists()

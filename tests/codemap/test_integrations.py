@@ -117,3 +117,15 @@ def test_a_note_source_pattern_that_names_a_symbol_gives_its_definition(
     )
     api.index(code_project)
     assert check_source(settings, main, _Files())["line"] == 5  # the definition, not the comment
+
+
+def test_the_locator_never_blocks_on_a_fifo_in_a_file_s_place(tmp_path: Path) -> None:
+    """A file swapped for a FIFO between the stat and the read: refused, not read (a plain open
+    would wait for a writer forever)."""
+    import os
+
+    from orkestra.codemap import locate
+
+    fifo = tmp_path / "core.py"
+    os.mkfifo(fifo)
+    assert locate._sha(str(fifo), (0, 0, 0, 0)) is None

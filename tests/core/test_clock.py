@@ -39,7 +39,7 @@ def test_a_lag_just_over_the_allowance_is_taken_off_whole(
     assert clock.files_behind(tmp_path) > clock.ALLOWED_NS + 20_000_000  # (the write takes a while)
 
 
-def test_a_project_it_cannot_write_into_has_no_lag_and_nothing_is_written_through_a_link(
+def test_a_linked_orkestra_folder_gives_an_unknown_lag_and_nothing_is_written_through_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`.orkestra` a symlink leaving the project: the safe writer refuses, nothing lands there."""
@@ -49,5 +49,27 @@ def test_a_project_it_cannot_write_into_has_no_lag_and_nothing_is_written_throug
     root.mkdir()
     (root / ".orkestra").symlink_to(elsewhere)
     _ahead(monkeypatch, 10_000_000_000)
-    assert clock.files_behind(root) == 0
+    assert clock.files_behind(root) == clock.UNKNOWN_NS  # nothing recorded vouches meanwhile
     assert list(elsewhere.iterdir()) == []
+
+
+def test_a_folder_in_the_probe_s_place_gives_an_unknown_lag(tmp_path: Path) -> None:
+    (tmp_path / clock.PROBE).mkdir(parents=True)
+    assert clock.files_behind(tmp_path) == clock.UNKNOWN_NS
+
+
+def test_the_write_s_own_time_counts_as_lag(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A slow write (a network round trip) makes the lag read larger, never smaller."""
+    from orkestra.core import safewrite
+
+    real = safewrite.write_file
+
+    def slow(*args: object, **kwargs: object) -> Path:
+        done = real(*args, **kwargs)  # type: ignore[arg-type]
+        time.sleep(0.08)  # the reply comes back 80 ms after the server stamped the file
+        return done
+
+    monkeypatch.setattr(safewrite, "write_file", slow)
+    assert clock.files_behind(tmp_path) >= 80_000_000

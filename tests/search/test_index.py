@@ -328,3 +328,37 @@ def test_a_unit_s_fingerprint_depends_on_its_values_alone() -> None:
     held = {"a.yaml": (max(st.st_mtime_ns, st.st_ctime_ns), st.st_size)}  # `st` holds the int
     fresh = {"a.yaml": (max(st.st_mtime_ns, st.st_ctime_ns) + 0, st.st_size + 0)}
     assert freshness._fingerprint(held) == freshness._fingerprint(fresh)
+
+
+def test_a_lagging_file_clock_does_not_make_every_search_write(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server 10 s behind our clock: a file edited just now stays racy by the file clock;
+    the searches meanwhile re-hash it but do not write the index (its lag is kept with the
+    racy list)."""
+    age(root)
+    search(root, "kubernetes")
+    real = time.time_ns
+    monkeypatch.setattr(time, "time_ns", lambda: real() + 10_000_000_000)
+    path = root / DECISION
+    path.write_text(path.read_text().replace("Use SQLite FTS5", "Use zeppelin FTS5"))
+    assert ids(root, "zeppelin") == ["DEC-SR-001"]
+    before = index.index_path(root).stat().st_mtime_ns
+    time.sleep(0.01)
+    assert ids(root, "zeppelin") == ["DEC-SR-001"]
+    assert index.index_path(root).stat().st_mtime_ns == before
+
+
+@pytest.mark.parametrize(
+    "where",
+    [b"knowledge/caf\xff.md", b"registries/agents/caf\xff.yaml",
+     b"registries/domains/caf\xff/decisions.md"],
+)  # fmt: skip
+def test_a_file_name_that_is_not_utf8_is_left_out_not_fatal(root: Path, where: bytes) -> None:
+    """The index keeps paths as UTF-8 text; `validate` names such a registry file for renaming."""
+    path = os.fsencode(root) + b"/" + where
+    os.makedirs(os.path.dirname(path), exist_ok=True)  # noqa: PTH103, PTH120 (a bytes path)
+    with open(path, "wb") as handle:  # noqa: PTH123 (a bytes path)
+        handle.write(b"x: 1\n")
+    assert ids(root, "duckdb") == ["DEC-PL-142", "DEC-PL-151"]
+    assert ids(root, "duckdb") == ["DEC-PL-142", "DEC-PL-151"]

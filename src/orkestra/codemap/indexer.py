@@ -20,6 +20,7 @@ from typing import Any
 
 from orkestra.codemap import extract, gate, graph, languages, resolve, store, walk, words
 from orkestra.core import gcpause
+from orkestra.core.readfile import open_regular
 from orkestra.retrieval.fusion import is_demoted
 
 #: re-read files after which centrality is recomputed (warm-started) on an incremental update
@@ -33,11 +34,31 @@ class Changes:
     files: set[int] = field(default_factory=set)
     names: set[str] = field(default_factory=set)
     paths: bool = False  # a file appeared or went away: import targets may all change
+    #: files read again that hold the bytes indexed: (size, mtime, ctime, inode, seen, id), the
+    #: stat to keep (bookkeeping: left out where the map cannot be written)
+    restat: list[tuple[int, ...]] = field(default_factory=list)
 
     def forget(self, conn: sqlite3.Connection, file_id: int, *, keep_row: bool = False) -> None:
         """Note the names a file defined and bound, then delete it from the map."""
         self.names.update(store.names_of(conn, file_id))
         store.delete_file(conn, file_id, keep_row=keep_row)
+
+
+class Reading:
+    """When a run began reading the files: by our clock (`started`), and by the clock that
+    stamps the files (`seen`), read (a write under `.orkestra/`) only once a row is written."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.started = time.time_ns()
+        self._seen: int | None = None
+
+    def seen(self) -> int:
+        if self._seen is None:
+            from orkestra.core.clock import files_behind
+
+            self._seen = self.started - files_behind(self.root)
+        return self._seen
 
 
 @gcpause.paused()
@@ -122,19 +143,17 @@ def _update(conn: sqlite3.Connection, root: Path, *, full: bool) -> dict[str, An
 def _sync(
     conn: sqlite3.Connection, root: Path, paths: list[str], changes: Changes
 ) -> dict[str, Any]:
-    from orkestra.core.clock import files_behind
-
     known = {
         row[1]: row
         for row in conn.execute(
             "SELECT id, path, size, mtime_ns, sha, ctime_ns, inode, seen_ns FROM files"
         ).fetchall()
     }
-    seen = time.time_ns() - files_behind(root)  # before any file is looked at
+    reading = Reading(root)  # before any file is looked at
     indexed = unchanged = removed = 0
     skipped: dict[str, int] = {"binary": 0, "oversized": 0, "unreadable": 0}
     for rel in paths:
-        outcome = _one(conn, root, rel, known.pop(rel, None), changes, seen)
+        outcome = _one(conn, root, rel, known.pop(rel, None), changes, reading)
         if outcome == "indexed":
             indexed += 1
         elif outcome == "unchanged":
@@ -146,7 +165,25 @@ def _sync(
     for row in known.values():
         changes.forget(conn, row[0])
     removed += len(known)
+    _restat(conn, changes.restat)
     return {"indexed": indexed, "unchanged": unchanged, "removed": removed, "skipped": skipped}
+
+
+def _restat(conn: sqlite3.Connection, rows: list[tuple[int, ...]]) -> None:
+    """Keep the stats of files read again with the bytes indexed. Only bookkeeping (the next run
+    reads them again): a map that cannot be written (a read-only project) answers as it is."""
+    if not rows:
+        return
+    try:
+        conn.executemany(
+            "UPDATE files SET size = ?, mtime_ns = ?, ctime_ns = ?, inode = ?, seen_ns = ? "
+            "WHERE id = ?",
+            rows,
+        )
+    except sqlite3.OperationalError as exc:
+        code = exc.sqlite_errorcode
+        if code & 0xFF != sqlite3.SQLITE_READONLY or code == sqlite3.SQLITE_READONLY_DBMOVED:
+            raise
 
 
 def _one(
@@ -155,7 +192,7 @@ def _one(
     rel: str,
     old: tuple[Any, ...] | None,
     changes: Changes,
-    seen: int,
+    reading: Reading,
 ) -> str:
     full = os.path.join(root, rel)  # noqa: PTH118 (thousands of files: strings are cheaper)
     try:
@@ -174,8 +211,8 @@ def _one(
         and store.settled(old[3], old[5], old[7])
     ):
         return "unchanged"
-    try:
-        with open(full, "rb") as handle:  # noqa: PTH123
+    try:  # a regular file only (one swapped for a FIFO meanwhile would block the read)
+        with open_regular(full, follow=False) as handle:
             data = handle.read()
     except OSError:  # permission denied or vanished: reported in the counts
         return _drop(conn, old, "unreadable", changes)
@@ -184,18 +221,19 @@ def _one(
     sha = hashlib.sha1(data, usedforsecurity=False).hexdigest()
     if old is not None and old[4] == sha:  # the same content: its stat is kept once it
         now = store.stamp(st)  # moved, or once its change settled (else read again next run)
-        if old[2:4] + old[5:7] != now or store.settled(st.st_mtime_ns, st.st_ctime_ns, seen):
-            conn.execute(
-                "UPDATE files SET size = ?, mtime_ns = ?, ctime_ns = ?, inode = ?, seen_ns = ? "
-                "WHERE id = ?",
-                (*now, seen, old[0]),
-            )
+        if old[2:4] + old[5:7] != now or (
+            store.settled(st.st_mtime_ns, st.st_ctime_ns, reading.started)
+            and store.settled(st.st_mtime_ns, st.st_ctime_ns, reading.seen())
+        ):
+            changes.restat.append((*now, reading.seen(), old[0]))
         return "unchanged"
     if old is not None:
         changes.forget(conn, old[0], keep_row=True)
     else:
         changes.paths = True
-    changes.files.add(_insert(conn, rel, data, (st, seen), sha, changes, old[0] if old else None))
+    changes.files.add(
+        _insert(conn, rel, data, (st, reading.seen()), sha, changes, old[0] if old else None)
+    )
     return "indexed"
 
 

@@ -46,7 +46,7 @@ class Locator:
             return None
         if row is None or row[6] is None or row[:4] != store.stamp(st):
             return None
-        if not store.settled(row[1], row[2], row[4]) and _sha(full) != row[5]:
+        if not store.settled(row[1], row[2], row[4]) and _sha(full, row[:4]) != row[5]:
             return None  # read in its change's tick, and changed since: its stat vouches nothing
         return int(row[6])
 
@@ -76,12 +76,17 @@ def symbol_line(root: Path, path: str, symbol: str) -> int | None:
         locator.close()
 
 
-def _sha(path: str) -> str | None:
-    """The sha1 the indexer keeps of a file's bytes (None when it cannot be read)."""
+def _sha(path: str, stamp: tuple[int, ...]) -> str | None:
+    """The sha1 the indexer keeps of a file's bytes, read from the regular file with the stamp
+    the map holds (None when it cannot be read so: another file, a FIFO, gone)."""
     import hashlib
 
+    from orkestra.core.readfile import open_regular
+
     try:
-        with open(path, "rb") as handle:  # noqa: PTH123
+        with open_regular(path, follow=False) as handle:
+            if store.stamp(os.fstat(handle.fileno())) != stamp:
+                return None
             return hashlib.sha1(handle.read(), usedforsecurity=False).hexdigest()
     except OSError:
         return None

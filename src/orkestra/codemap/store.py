@@ -62,14 +62,26 @@ CREATE INDEX IF NOT EXISTS targets_target ON import_targets (target_file);
 
 def stamp(st: os.stat_result) -> tuple[int, int, int, int]:
     """What makes a file unchanged without reading it: size, mtime, ctime (an edit that sets
-    the old mtime back still moves it) and inode (a file replaced by another)."""
-    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+    the old mtime back still moves it) and inode (a file replaced by another), as SQLite keeps
+    integers (`_signed`)."""
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, _signed(st.st_ino))
+
+
+def _signed(number: int) -> int:
+    """`number` folded into a signed 64-bit integer: inode numbers of 2**63 and over (SMB file
+    ids, 128-bit ReFS ids) would not fit an SQLite INTEGER."""
+    while number >> 64:
+        number = (number & (1 << 64) - 1) ^ (number >> 64)
+    return number - (1 << 64) if number >> 63 else number
 
 
 def settled(mtime_ns: int, ctime_ns: int, seen_ns: int) -> bool:
     """True when a file's last change lies more than `RACY_NS` before the run that read it
-    (`seen_ns`): its stat then stands for the content read."""
-    return max(mtime_ns, ctime_ns) + RACY_NS < seen_ns
+    (`seen_ns`): its stat then stands for the content read. A file dated after that run (a
+    clock ahead, an archive from one) is judged by its ctime, which every change moves to the
+    clock's now: an edit would also replace the mtime, so the identity would not stay."""
+    changed = ctime_ns if mtime_ns > seen_ns else max(mtime_ns, ctime_ns)
+    return changed + RACY_NS < seen_ns
 
 
 def map_path(root: Path) -> Path:

@@ -36,6 +36,9 @@ PROBE = ".orkestra/clock"
 #: racy windows allow for already (the finest, `registry.cache.FINE_RACY_NS`, is 100 ms, the
 #: tick at most 10 ms): it is not taken off
 ALLOWED_NS = 50_000_000
+#: the lag taken when the probe cannot be written or read (a folder or a link in its place, a
+#: read-only project): wide, so that nothing recorded vouches for a change made in it
+UNKNOWN_NS = 10_000_000_000
 
 
 def files_behind(root: Path) -> int:
@@ -46,18 +49,19 @@ def files_behind(root: Path) -> int:
     time recorded to compare with file times later (a racy window: a file changed this close
     to the recording may change again within its timestamp tick) has this taken off, so that
     a lagging server cannot make a file changed after the recording look settled before it.
-    A lag up to `ALLOWED_NS` is taken as none. On a file system that keeps whole seconds the
-    lag read includes up to a second of rounding down: the recording is then taken as a little
-    earlier than it was, which costs only a content check more. A write, so it is only called
-    by runs that record."""
+    It is read against our clock after the write, so the write's own time counts as lag: an
+    over-estimate, the safe side. A lag up to `ALLOWED_NS` is taken as none. On a file system
+    that keeps whole seconds the lag read includes up to a second of rounding down: the
+    recording is then taken as a little earlier than it was, which costs only a content check
+    more. When the probe cannot be written or read, the lag is `UNKNOWN_NS`. A write, so it
+    is only called by runs that record."""
     from orkestra.core import safewrite
     from orkestra.core.errors import OrkestraError
 
-    before = time.time_ns()
     try:
         safewrite.write_file(root, PROBE, b"", durable=False)
         stamped = os.lstat(root / PROBE).st_mtime_ns
-    except (OSError, OrkestraError):  # a read-only project records nothing either
-        return 0
-    lag = before - stamped
+    except (OSError, OrkestraError):  # (a read-only project records nothing either)
+        return UNKNOWN_NS
+    lag = time.time_ns() - stamped
     return lag if lag > ALLOWED_NS else 0

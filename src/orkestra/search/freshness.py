@@ -101,6 +101,12 @@ def _racy(conn: sqlite3.Connection) -> list[tuple[str, int]]:
     return [(str(item[0]), int(item[1])) for item in raw]
 
 
+def _behind(conn: sqlite3.Connection) -> int:
+    """The file clock's lag `apply` last read (0 when none was recorded)."""
+    raw = store.get_meta(conn, "behind")
+    return raw if type(raw) is int and raw >= 0 else 0
+
+
 def is_fresh(conn: sqlite3.Connection, root: Path, units: Units) -> bool:
     """True when nothing scanned differs from the index (the warm path: reads only)."""
     stored = dict(conn.execute("SELECT name, digest FROM units").fetchall())
@@ -108,8 +114,9 @@ def is_fresh(conn: sqlite3.Connection, root: Path, units: Units) -> bool:
         return False
     if any(stored[name] != _fingerprint(stats) for name, stats in units.items()):
         return False
-    now = time.time_ns()
-    for path, mtime in _racy(conn):
+    racy = _racy(conn)
+    now = time.time_ns() - _behind(conn) if racy else 0  # by the file clock, as `apply` did
+    for path, mtime in racy:
         if mtime < now - RACY_NS:
             return False  # old enough now: one write clears it from the racy list
         row = conn.execute("SELECT hash FROM files WHERE path = ?", (path,)).fetchone()
@@ -189,7 +196,8 @@ def apply(
     dirty: set[str] = set()
     from orkestra.core.clock import files_behind
 
-    now = time.time_ns() - files_behind(root)  # by the clock the file system stamps with
+    behind = files_behind(root)
+    now = time.time_ns() - behind  # by the clock the file system stamps with
     racy = []
     for path, (unit, mtime, size) in sorted(check.items()):
         digest = _digest(root, path)
@@ -218,6 +226,7 @@ def apply(
         [(name, _fingerprint(stats)) for name, stats in sorted(units.items())],
     )
     store.put_meta(conn, "racy", racy)
+    store.put_meta(conn, "behind", behind)
 
 
 def _hashes(conn: sqlite3.Connection, paths: dict[str, tuple[str, int, int]]) -> dict[str, str]:

@@ -93,7 +93,8 @@ def _folder(folder: str, suffixes: tuple[str, ...]) -> Stats:
     except OSError:  # no such folder: this kind has no files
         return {}
     try:
-        names = [n for n in os.listdir(fd) if n.endswith(suffixes)]  # noqa: PTH208 - hot path
+        listed = os.listdir(fd)  # noqa: PTH208 - hot path
+        names = [n for n in listed if n.endswith(suffixes) and (n.isascii() or utf8(n))]
     except OSError:  # not a folder (or gone since): no files, as the loader sees it
         os.close(fd)
         return {}
@@ -119,9 +120,20 @@ def _folder(folder: str, suffixes: tuple[str, ...]) -> Stats:
 def _listing(folder: str) -> list[os.DirEntry[str]]:
     try:
         with os.scandir(folder) as it:
-            return sorted(it, key=lambda e: e.name)
+            return sorted((e for e in it if e.name.isascii() or utf8(e.name)), key=lambda e: e.name)
     except OSError:  # no such folder: nothing to list
         return []
+
+
+def utf8(name: str) -> bool:
+    """True when a file name is valid UTF-8. One that is not (its bytes kept as surrogate
+    escapes) cannot be a search source: the index keeps paths as UTF-8 text, and `validate`
+    names such a registry file for renaming."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _domains(folder: str, prefix: str, out: Stats) -> None:
