@@ -294,23 +294,47 @@ def test_an_update_meeting_a_map_a_full_build_replaced_opens_the_new_one(
     from orkestra.codemap import indexer
 
     api.index(code_project)
-    _same_size_edit(code_project)
-    real, raced = indexer._update, []
+    real, raced = store.connect, []
 
-    def racing(conn: sqlite3.Connection, root: Path, *, full: bool) -> dict[str, object]:
-        if not full and not raced:
+    def racing(root: Path, *, create: bool) -> sqlite3.Connection:
+        conn = real(root, create=create)
+        if not raced:
             raced.append(True)
             indexer.build(root)  # installed after this connection opened the old file
-            _same_size_edit(root)  # (and a change for the update to write)
-            (root / CORE).write_text(
-                (root / CORE).read_text(encoding="utf-8").replace("read_config", "new_config"),
+            (root / CORE).write_text(  # (and a change for the update to write)
+                (root / CORE).read_text(encoding="utf-8").replace("load_config", "new_config"),
                 encoding="utf-8",
             )
-        return real(conn, root, full=full)
+        return conn
 
-    monkeypatch.setattr(indexer, "_update", racing)
+    monkeypatch.setattr(store, "connect", racing)
     assert api.find_symbol(code_project, "new_config")["total"] == 1
     assert raced == [True]
+
+
+def test_an_install_waits_for_an_update_in_its_transaction(code_project: Path) -> None:
+    """A writer's journal is named after the map's path: renamed over meanwhile, the new map's
+    first reader would roll that journal back into it. So an install waits for the writers'
+    lock, and removes a killed writer's journal before the rename."""
+    import threading
+
+    from orkestra.codemap import indexer
+
+    api.index(code_project)
+    conn, temp = store.fresh(code_project)
+    conn.close()
+    done = threading.Event()
+    with store.writing(code_project):  # an update in its transaction
+        installer = threading.Thread(target=lambda: (store.install(code_project, temp), done.set()))
+        installer.start()
+        assert not done.wait(0.3)
+    installer.join(10)
+    assert done.is_set()
+    journal = Path(f"{store.map_path(code_project)}-journal")
+    journal.write_bytes(b"a killed writer's journal")
+    indexer.build(code_project)
+    assert not journal.exists()
+    assert api.find_symbol(code_project, "Engine.start")["total"] == 1
 
 
 def test_a_map_that_cannot_be_written_still_answers_after_files_settle(

@@ -104,3 +104,18 @@ def test_the_workspace_reads_the_file_clock_s_lag_once_a_minute(
         assert calls == [ws.root] and seen == [7, 7, 7]
     finally:
         ws.close()
+
+
+def test_a_registry_file_named_in_bytes_that_are_not_utf8_is_watched(root: Path) -> None:
+    """Search leaves such a file out, but `validate` names it (ORK001): its coming and going
+    changes the server's findings, so the snapshot keeps it."""
+    bad = os.fsencode(root / "registries/agents") + b"/caf\xff.yaml"
+    before = identity.snapshot(root)
+    with open(bad, "wb") as handle:  # noqa: PTH123 (a bytes path)
+        handle.write(b"name: x\n")
+    added = identity.snapshot(root)
+    assert identity.changed(before, added) == [os.fsdecode(b"registries/agents/caf\xff.yaml")]
+    os.remove(bad)  # noqa: PTH107 (a bytes path)
+    assert identity.changed(added, identity.snapshot(root)) == [
+        os.fsdecode(b"registries/agents/caf\xff.yaml")
+    ]

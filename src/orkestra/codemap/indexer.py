@@ -93,8 +93,9 @@ def build(root: Path) -> dict[str, Any]:
 
 
 def refresh(conn: sqlite3.Connection, root: Path) -> dict[str, Any]:
-    """Re-index what changed since the last run, on an open map."""
-    return _update(conn, root, full=False)
+    """Re-index what changed since the last run, on an open map (under the writers' lock)."""
+    with store.writing(root):
+        return _update(conn, root, full=False)
 
 
 #: how often `current` opens the map again when a full build replaced it under the update
@@ -109,7 +110,7 @@ def current(root: Path) -> tuple[sqlite3.Connection, dict[str, Any]]:
     for attempt in range(1, REOPEN + 1):
         conn = store.connect(root, create=True)
         try:
-            return conn, _update(conn, root, full=False)
+            return conn, refresh(conn, root)
         except sqlite3.OperationalError as exc:
             conn.close()
             if exc.sqlite_errorcode != sqlite3.SQLITE_READONLY_DBMOVED or attempt == REOPEN:

@@ -10,13 +10,18 @@ otherwise stay as that extractor left them.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from orkestra.core import safewrite
 
 MAP_PATH = ".orkestra/code.sqlite"
+#: held by every writer of the map for its whole transaction, and by a full build's install
+LOCK_PATH = ".orkestra/code.lock"
 SCHEMA = 5
 BUSY_TIMEOUT_S = 30.0
 #: a file changed this close to the run that read it is read again by the next run (its hash
@@ -114,9 +119,10 @@ def connect(root: Path, *, create: bool) -> sqlite3.Connection:
             f"{MAP_PATH} is out of date (an old schema, or built by another version of the "
             "extractor or its grammars) or damaged"
         )
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
-    return _create(path)
+    with writing(root):
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+        return _create(path)
 
 
 def fresh(root: Path) -> tuple[sqlite3.Connection, Path]:
@@ -132,10 +138,30 @@ def fresh(root: Path) -> tuple[sqlite3.Connection, Path]:
     return conn, temp
 
 
+@contextmanager
+def writing(root: Path) -> Iterator[None]:
+    """Hold the map's writers' lock (`LOCK_PATH`). A write transaction keeps a journal named
+    after the map's path: a full build renamed over the map meanwhile would make a reader of the
+    new file take that journal for its own and roll it back into it (a damaged map). So every
+    update holds this lock from before its transaction to after it ends, and an install holds it
+    to rename. Where the lock cannot be made (a read-only project) nobody writes the map."""
+    from orkestra.core import lock
+
+    with contextlib.ExitStack() as stack:
+        with contextlib.suppress(OSError):  # a read-only project: its map is not written either
+            stack.enter_context(lock.locked(root / LOCK_PATH, root=root))
+        yield
+
+
 def install(root: Path, temp: Path) -> None:
-    """Replace the map with a finished temporary build."""
+    """Replace the map with a finished temporary build, under the writers' lock: no update is
+    in a transaction, so a journal still there is a killed writer's, of the map being replaced
+    (removed first, or the new map's first reader would roll it back into the new file)."""
     safewrite.check_target(root, MAP_PATH)
-    temp.replace(map_path(root))
+    path = map_path(root)
+    with writing(root):
+        Path(f"{path}-journal").unlink(missing_ok=True)
+        temp.replace(path)
 
 
 def add_indexes(conn: sqlite3.Connection) -> None:

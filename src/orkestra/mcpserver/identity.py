@@ -37,10 +37,17 @@ def snapshot(root: Path, behind: int = 0, before: Snapshot | None = None) -> Sna
     identity vouches from then on)."""
     settings, _ = extract.settings(root)
     stats: dict[str, tuple[int, int]] = {}
-    for unit, files in layout.scan(str(root), settings).items():
+    left: list[str] = []  # names search leaves out (not UTF-8): `validate` reports them
+    for unit, files in layout.scan(str(root), settings, left).items():
         for name, ident in files.items():
             stats[layout.unit_path(unit, name, settings)] = ident
     _registry_rest(f"{root}/registries", stats)
+    for path in left:
+        try:
+            st = os.lstat(path)
+        except OSError:  # gone since the scan: absent from this snapshot
+            continue
+        stats[os.path.relpath(path, root)] = (changed_at(st), st.st_size)
     racy = time.time_ns() - behind - RACY_NS
     out: Snapshot = {}
     for path, (changed, size) in stats.items():

@@ -42,13 +42,15 @@ class Settings:
     vendor_allow: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
-def scan(root: str, settings: Settings) -> dict[str, Stats]:
+def scan(root: str, settings: Settings, left: list[str] | None = None) -> dict[str, Stats]:
     """Scan units (a folder, a vendor root, the knowledge tree) -> name in unit -> (when it last
     changed, size).
 
     A file's project-relative path is `unit/name`. Each unit is compared with the index as a
     whole first (one fingerprint per unit), so an unchanged registry costs one `stat` per file
-    and no per-file lookups.
+    and no per-file lookups. A file or folder whose name is not valid UTF-8 is left out (`utf8`);
+    its path is added to `left` when given (the MCP server still watches it: `validate` names
+    it).
     """
     units: dict[str, Stats] = {}
     top: Stats = {}
@@ -59,22 +61,24 @@ def scan(root: str, settings: Settings) -> dict[str, Stats]:
             continue
         if stat.S_ISREG(st.st_mode):
             top[name] = (changed_at(st), st.st_size)
-    overlays = _folder(f"{root}/{OVERLAYS}", YAML)  # intake's allow-lists (`skills intake --apply`)
+    overlays = _folder(
+        f"{root}/{OVERLAYS}", YAML, left
+    )  # intake's allow-lists (`skills intake --apply`)
     top.update((f"vendor/{name}", stats) for name, stats in overlays.items())
     units["registries"] = top
     for folder in ("agents", "truths", "decisions/records"):
-        units[f"registries/{folder}"] = _folder(f"{root}/registries/{folder}", YAML)
+        units[f"registries/{folder}"] = _folder(f"{root}/registries/{folder}", YAML, left)
     for tier in TIERS:
-        units[f"registries/skills/{tier}"] = _folder(f"{root}/registries/skills/{tier}", YAML)
+        units[f"registries/skills/{tier}"] = _folder(f"{root}/registries/skills/{tier}", YAML, left)
     domains: Stats = {}
-    _domains(f"{root}/registries/domains", "", domains)
+    _domains(f"{root}/registries/domains", "", domains, left)
     units["registries/domains"] = domains
     allow = dict(settings.vendor_allow)
     for vendor in settings.vendor_roots:
-        units.setdefault(vendor, {}).update(_vendor(f"{root}/{vendor}", allow.get(vendor)))
+        units.setdefault(vendor, {}).update(_vendor(f"{root}/{vendor}", allow.get(vendor), left))
     knowledge: Stats = {}
     if settings.knowledge:
-        _tree(f"{root}/{settings.knowledge}", "", knowledge)
+        _tree(f"{root}/{settings.knowledge}", "", knowledge, left)
     units[KNOWLEDGE] = knowledge
     return units
 
@@ -86,7 +90,7 @@ def unit_path(unit: str, name: str, settings: Settings) -> str:
     return f"{unit}/{name}"
 
 
-def _folder(folder: str, suffixes: tuple[str, ...]) -> Stats:
+def _folder(folder: str, suffixes: tuple[str, ...], left: list[str] | None = None) -> Stats:
     """Files of one folder with a suffix: names relative to the folder (the hot loop of search)."""
     try:
         fd = os.open(folder, os.O_RDONLY)
@@ -95,6 +99,8 @@ def _folder(folder: str, suffixes: tuple[str, ...]) -> Stats:
     try:
         listed = os.listdir(fd)  # noqa: PTH208 - hot path
         names = [n for n in listed if n.endswith(suffixes) and (n.isascii() or utf8(n))]
+        if left is not None and len(names) < len(listed):
+            left.extend(f"{folder}/{n}" for n in listed if not (n.isascii() or utf8(n)))
     except OSError:  # not a folder (or gone since): no files, as the loader sees it
         os.close(fd)
         return {}
@@ -117,12 +123,16 @@ def _folder(folder: str, suffixes: tuple[str, ...]) -> Stats:
         os.close(fd)
 
 
-def _listing(folder: str) -> list[os.DirEntry[str]]:
+def _listing(folder: str, left: list[str] | None = None) -> list[os.DirEntry[str]]:
     try:
         with os.scandir(folder) as it:
-            return sorted((e for e in it if e.name.isascii() or utf8(e.name)), key=lambda e: e.name)
+            entries = list(it)
     except OSError:  # no such folder: nothing to list
         return []
+    named = [e for e in entries if e.name.isascii() or utf8(e.name)]
+    if left is not None and len(named) < len(entries):
+        left.extend(e.path for e in entries if not (e.name.isascii() or utf8(e.name)))
+    return sorted(named, key=lambda e: e.name)
 
 
 def utf8(name: str) -> bool:
@@ -136,16 +146,16 @@ def utf8(name: str) -> bool:
     return True
 
 
-def _domains(folder: str, prefix: str, out: Stats) -> None:
-    for entry in _listing(folder):
+def _domains(folder: str, prefix: str, out: Stats, left: list[str] | None = None) -> None:
+    for entry in _listing(folder, left):
         if entry.is_dir():
-            _domains(entry.path, f"{prefix}{entry.name}/", out)
+            _domains(entry.path, f"{prefix}{entry.name}/", out, left)
         elif prefix and entry.name in DOMAIN_FILES and entry.is_file():
             st = entry.stat()
             out[prefix + entry.name] = (changed_at(st), st.st_size)
 
 
-def _vendor(folder: str, allowed: tuple[str, ...] | None) -> Stats:
+def _vendor(folder: str, allowed: tuple[str, ...] | None, left: list[str] | None = None) -> Stats:
     out: Stats = {}
     if allowed is not None:  # the overlay lists exactly what was adopted (nested paths too)
         for name in allowed:
@@ -156,7 +166,7 @@ def _vendor(folder: str, allowed: tuple[str, ...] | None) -> Stats:
             if stat.S_ISREG(st.st_mode) and not os.path.islink(f"{folder}/{name}"):  # noqa: PTH114
                 out[f"{name}/SKILL.md"] = (changed_at(st), st.st_size)
         return out
-    for entry in _listing(folder):
+    for entry in _listing(folder, left):
         if entry.is_dir(follow_symlinks=False):
             try:
                 st = os.lstat(f"{entry.path}/SKILL.md")
@@ -167,11 +177,11 @@ def _vendor(folder: str, allowed: tuple[str, ...] | None) -> Stats:
     return out
 
 
-def _tree(folder: str, prefix: str, out: Stats) -> None:
-    for entry in _listing(folder):
+def _tree(folder: str, prefix: str, out: Stats, left: list[str] | None = None) -> None:
+    for entry in _listing(folder, left):
         if entry.is_dir(follow_symlinks=False):
             if not entry.name.startswith("."):  # .git and the like; hidden files (the usage
-                _tree(entry.path, f"{prefix}{entry.name}/", out)  # log) do count
+                _tree(entry.path, f"{prefix}{entry.name}/", out, left)  # log) do count
         elif entry.is_file(follow_symlinks=False):
             st = entry.stat(follow_symlinks=False)
             out[prefix + entry.name] = (changed_at(st), st.st_size)
