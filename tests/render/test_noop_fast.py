@@ -605,8 +605,10 @@ def test_a_lock_folder_changed_just_before_a_writing_sync_gets_no_record(
     proj: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Changed within the racy window before the run began (a time ahead of the clock stands for
-    it, the windows being 0 here): where times are coarse, a swap in that tick would not show."""
+    it, the windows being 0 here, and counted from the mtime: `settles_from` would count a
+    future mtime from the ctime): where times are coarse, a swap in that tick would not show."""
     monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    monkeypatch.setattr(noop, "settles_from", lambda mtime, ctime, at: max(mtime, ctime))
     ahead = time.time_ns() + 60_000_000_000
     os.utime(proj / "registries", ns=(ahead, ahead))
     _reprompt(proj)
@@ -2029,3 +2031,23 @@ def test_a_record_is_not_settled_while_its_files_are_racy_by_the_file_clock(
     ident = parse_cache.identity(path.stat())
     assert noop._settled_by(tmp_path, [ident], time.time_ns() + 20_000_000_000)
     assert not noop._settled_by(tmp_path, [ident], time.time_ns())
+
+
+def test_registry_files_dated_in_the_future_settle_by_their_ctime_racy(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files dated tomorrow (an archive from a clock ahead): counted from their mtime they would
+    never settle before that date, and every run would be a full one; counted from their ctime
+    (`core.stamp.settles_from`), the runs after a recorded one are answered from the record."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    tomorrow = time.time_ns() + 86_400 * 10**9
+    for path in (proj / "registries").rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            os.utime(path, ns=(tomorrow, tomorrow))
+    time.sleep(0.3)  # the utimes' ctimes settle (sub-second times here: a 0.1 s window)
+    noop.sync_result(proj, "write")
+    noop.validate_report(proj)
+    hits = Hits(monkeypatch)
+    answers = _fast(proj)
+    assert hits.count == 2
+    assert answers == _reference(proj)

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from orkestra.core import safewrite
+from orkestra.core.stamp import settles_from
 
 MAP_PATH = ".orkestra/code.sqlite"
 #: held by every writer of the map for its whole transaction, and by a full build's install
@@ -82,11 +83,9 @@ def _signed(number: int) -> int:
 
 def settled(mtime_ns: int, ctime_ns: int, seen_ns: int) -> bool:
     """True when a file's last change lies more than `RACY_NS` before the run that read it
-    (`seen_ns`): its stat then stands for the content read. A file dated after that run (a
-    clock ahead, an archive from one) is judged by its ctime, which every change moves to the
-    clock's now: an edit would also replace the mtime, so the identity would not stay."""
-    changed = ctime_ns if mtime_ns > seen_ns else max(mtime_ns, ctime_ns)
-    return changed + RACY_NS < seen_ns
+    (`seen_ns`): its stat then stands for the content read. A file dated after that run is
+    judged by its ctime (`core.stamp.settles_from`)."""
+    return settles_from(mtime_ns, ctime_ns, seen_ns) + RACY_NS < seen_ns
 
 
 def map_path(root: Path) -> Path:

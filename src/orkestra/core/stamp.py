@@ -32,3 +32,15 @@ def changed_at(st: os.stat_result) -> int:
     mtime back (`touch -d`, `cp -p`, `tar x`, a restore) still moves the ctime; so does a chmod,
     which costs only a content check."""
     return max(st.st_mtime_ns, st.st_ctime_ns)
+
+
+def settles_from(mtime_ns: int, ctime_ns: int, at_ns: int) -> int:
+    """The change a racy window is counted from, for a file recorded at `at_ns`: its last change
+    (`changed_at`), or on POSIX its ctime alone when its mtime is after `at_ns` (a file dated in
+    the future: a clock ahead, an archive from one). Every change moves the ctime to the clock's
+    now, and an edit also replaces the mtime, so such a file's identity does not stay through an
+    edit once its ctime has settled; counted from its mtime it would never settle before that
+    date. (Elsewhere the ctime is the creation time.)"""
+    if mtime_ns > at_ns and os.name == "posix":
+        return ctime_ns
+    return max(mtime_ns, ctime_ns)

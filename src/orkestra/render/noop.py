@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 from orkestra.core import forking, gcpause, jsonio
 from orkestra.core.errors import InputError, OrkestraError
+from orkestra.core.stamp import settles_from
 from orkestra.registry.cache import FINE_RACY_NS, RACY_NS, Keep, identity, named_by, same_bytes
 
 if TYPE_CHECKING:
@@ -646,7 +647,8 @@ def _racy(ident: Any, start: int) -> bool:
         return False  # a folder's mode, owner and inode: no timestamp to race
     if isinstance(ident, list) and len(ident) in (5, 6, 10) and all(type(i) is int for i in ident):
         for times in (ident[1:3], ident[6:8]):  # the file's, then a link's target's
-            latest = max(times) if times else 0  # its granularity decides (FAT: a 2 s mtime)
+            # its granularity decides (FAT: a 2 s mtime); one dated after the run: its ctime
+            latest = settles_from(times[0], times[1], start) if times else 0
             coarse = latest % 1_000_000_000 == 0
             if times and latest + (RACY_NS if coarse else FINE_RACY_NS) >= start:
                 return True
