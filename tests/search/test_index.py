@@ -362,3 +362,42 @@ def test_a_file_name_that_is_not_utf8_is_left_out_not_fatal(root: Path, where: b
         handle.write(b"x: 1\n")
     assert ids(root, "duckdb") == ["DEC-PL-142", "DEC-PL-151"]
     assert ids(root, "duckdb") == ["DEC-PL-142", "DEC-PL-151"]
+
+
+def test_an_index_that_cannot_be_brought_in_step_gives_way_to_the_sources(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read-only view of the project (a read-only mount): the index is there but its lock
+    cannot be made, so an edit cannot be written into it. Search answers from the sources,
+    edit included, instead of failing."""
+    import errno
+
+    from orkestra.core import lock
+
+    age(root)
+    assert ids(root, "zeppelin") == []
+    path = root / DECISION
+    path.write_text(path.read_text().replace("Use SQLite FTS5", "Use zeppelin FTS5"))
+
+    def read_only(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(lock, "locked", read_only)
+    assert ids(root, "zeppelin") == ["DEC-SR-001"]
+
+
+def test_no_index_and_no_way_to_build_one_gives_way_to_the_sources(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    from orkestra.core import lock
+
+    (root / ".orkestra").mkdir(exist_ok=True)  # there, but read-only: no lock, no index
+
+    def read_only(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(lock, "locked", read_only)
+    assert ids(root, "duckdb") == ["DEC-PL-142", "DEC-PL-151"]
+    assert not index.index_path(root).exists()

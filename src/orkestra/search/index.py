@@ -38,13 +38,15 @@ def open_index(root: Path) -> sqlite3.Connection | None:
         return None
     for _attempt in range(3):
         if not path.is_file():
-            rebuild(root, seen=None)
+            if not _rebuilt(root, None):
+                return None
             continue
         seen = _identity(path)
         try:
             conn = _connect(path)
         except sqlite3.Error:  # corrupt or foreign: rebuilt from the sources (docs/search.md)
-            rebuild(root, seen=seen)
+            if not _rebuilt(root, seen):
+                return None
             continue
         try:
             _check(conn)
@@ -52,8 +54,22 @@ def open_index(root: Path) -> sqlite3.Connection | None:
             return conn
         except sqlite3.DatabaseError:  # damaged or old schema: rebuilt (docs/search.md)
             conn.close()
-            rebuild(root, seen=seen)
+            if not _rebuilt(root, seen):
+                return None
+        except OSError:  # it cannot be brought in step here (a read-only view of the project):
+            conn.close()  # search reads the sources, as where `.orkestra/` cannot be written
+            return None
     return None
+
+
+def _rebuilt(root: Path, seen: tuple[int, int, int] | None) -> bool:
+    """`rebuild`, False when the index cannot be written here (a read-only view of the
+    project): search then reads the sources."""
+    try:
+        rebuild(root, seen=seen)
+    except OSError:
+        return False
+    return True
 
 
 def _identity(path: Path) -> tuple[int, int, int] | None:
