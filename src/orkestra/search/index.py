@@ -13,6 +13,7 @@ reading the file it opened.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -56,10 +57,19 @@ def open_index(root: Path) -> sqlite3.Connection | None:
             conn.close()
             if not _rebuilt(root, seen):
                 return None
-        except OSError:  # it cannot be brought in step here (a read-only view of the project):
-            conn.close()  # search reads the sources, as where `.orkestra/` cannot be written
+        except OSError as exc:  # it cannot be brought in step here (a read-only view of the
+            conn.close()  # project): search reads the sources, as where `.orkestra/` cannot
+            if not _read_only(exc):  # be written; anything else in the way is a clear error
+                raise
             return None
     return None
+
+
+def _read_only(exc: OSError) -> bool:
+    """True when `exc` says the index cannot be written here at all (a read-only file system,
+    no permission), as against something in the way that the user can fix (a folder where the
+    index file goes), which stays a clear error."""
+    return exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM)
 
 
 def _rebuilt(root: Path, seen: tuple[int, int, int] | None) -> bool:
@@ -67,7 +77,9 @@ def _rebuilt(root: Path, seen: tuple[int, int, int] | None) -> bool:
     project): search then reads the sources."""
     try:
         rebuild(root, seen=seen)
-    except OSError:
+    except OSError as exc:
+        if not _read_only(exc):
+            raise
         return False
     return True
 
