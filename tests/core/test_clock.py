@@ -73,3 +73,15 @@ def test_the_write_s_own_time_counts_as_lag(
 
     monkeypatch.setattr(safewrite, "write_file", slow)
     assert clock.files_behind(tmp_path) >= 80_000_000
+
+
+def test_a_reading_looks_at_the_file_clock_once_and_only_when_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _ahead(monkeypatch, 10_000_000_000)
+    reading = clock.Reading(tmp_path)
+    assert not (tmp_path / clock.PROBE).exists()  # a run that records nothing writes nothing
+    seen = reading.seen()
+    assert reading.started - 10_500_000_000 < seen <= reading.started - 9_900_000_000
+    (tmp_path / clock.PROBE).unlink()
+    assert reading.seen() == seen and not (tmp_path / clock.PROBE).exists()  # read once

@@ -20,6 +20,7 @@ from typing import Any
 
 from orkestra.codemap import extract, gate, graph, languages, resolve, store, walk, words
 from orkestra.core import gcpause
+from orkestra.core.clock import Reading
 from orkestra.core.readfile import open_regular
 from orkestra.retrieval.fusion import is_demoted
 
@@ -42,23 +43,6 @@ class Changes:
         """Note the names a file defined and bound, then delete it from the map."""
         self.names.update(store.names_of(conn, file_id))
         store.delete_file(conn, file_id, keep_row=keep_row)
-
-
-class Reading:
-    """When a run began reading the files: by our clock (`started`), and by the clock that
-    stamps the files (`seen`), read (a write under `.orkestra/`) only once a row is written."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.started = time.time_ns()
-        self._seen: int | None = None
-
-    def seen(self) -> int:
-        if self._seen is None:
-            from orkestra.core.clock import files_behind
-
-            self._seen = self.started - files_behind(self.root)
-        return self._seen
 
 
 @gcpause.paused()

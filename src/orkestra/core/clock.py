@@ -6,17 +6,19 @@ Standard library only at import time.
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import time
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import datetime as dt
     from pathlib import Path
 
 
 def today() -> dt.date:
     """The current date, or ORKESTRA_TODAY when set."""
+    import datetime as dt  # (not at import: the no-op and the caches use the file clock only)
+
     pinned = os.environ.get("ORKESTRA_TODAY")
     if pinned:
         try:
@@ -65,3 +67,22 @@ def files_behind(root: Path) -> int:
         return UNKNOWN_NS
     lag = time.time_ns() - stamped
     return lag if lag > ALLOWED_NS else 0
+
+
+class Reading:
+    """When a run began reading files: `started`, by this process's clock, and `seen()`, the
+    same moment by the clock that stamps the files. The lag (`files_behind`, a write under
+    `.orkestra/`) is read once, the first time the run records something that needs it."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.started = time.time_ns()
+        self._lag: int | None = None
+
+    def lag(self) -> int:
+        if self._lag is None:
+            self._lag = files_behind(self.root)
+        return self._lag
+
+    def seen(self) -> int:
+        return self.started - self.lag()

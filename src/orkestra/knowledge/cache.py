@@ -13,11 +13,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import time
 from pathlib import Path
 from typing import Any
 
 from orkestra.core import jsonio
+from orkestra.core.clock import Reading
 from orkestra.core.errors import InputError
 from orkestra.core.stamp import changed_at
 from orkestra.knowledge.notes import Note, Problem, Source
@@ -58,9 +58,8 @@ class CheckCache:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.path = root / CACHE
-        self.started = time.time_ns()
-        #: changes before this are trusted: read by the first entry kept (`_trusted`)
-        self.trusted_before: int | None = None
+        #: when this run began, and by the file clock (read by the first entry kept)
+        self.reading = Reading(root)
         self.dirty = False
         data: Any = {}
         try:
@@ -72,12 +71,7 @@ class CheckCache:
         self.files: dict[str, Any] = data.get("files", {}) if ok else {}
 
     def _trusted(self, key: Stat) -> bool:
-        if self.trusted_before is None:
-            from orkestra.core.clock import files_behind  # a write: only when keeping entries
-
-            lag = files_behind(self.root)
-            self.trusted_before = self.started - lag - int(FRESH_SECONDS * 1e9)
-        return key[0] < self.trusted_before
+        return key[0] < self.reading.seen() - int(FRESH_SECONDS * 1e9)
 
     def note(self, rel: str, key: Stat) -> tuple[Note, list[Problem]] | None:
         entry = self.notes.get(rel)

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from orkestra.core import jsonio
+from orkestra.core.clock import Reading
 from orkestra.core.errors import InputError, OrkestraError
 from orkestra.core.stamp import changed_at
 from orkestra.registry import lazy
@@ -159,16 +160,12 @@ class ParseCache:
         self.replaced: dict[str, Any] = {}
         self.keep_replaced = keep_replaced
         self.files: dict[str, Any] = self._read() if self.usable else {}
-        self._behind: int | None = None
+        self.reading = Reading(root)
 
     def behind(self) -> int:
-        """How far the project's file clock lags this process's (`core.clock.files_behind`),
-        read once, by the first entry recorded: a recorded time has it taken off."""
-        if self._behind is None:
-            from orkestra.core.clock import files_behind
-
-            self._behind = files_behind(self.root) if self.usable else 0
-        return self._behind
+        """How far the project's file clock lags this process's (`core.clock.Reading`), read
+        once, by the first entry recorded: a recorded time has it taken off."""
+        return self.reading.lag() if self.usable else 0
 
     def _read(self) -> dict[str, Any]:
         files: dict[str, Any] = {}

@@ -73,6 +73,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeGuard
 
+from orkestra.core.clock import Reading
 from orkestra.core.errors import OrkestraError
 
 if TYPE_CHECKING:
@@ -226,7 +227,7 @@ def sync(root: Path, record: dict[str, Any], first: str) -> dict[str, Any] | Non
     early = _own_edit(root, record["files"], kept, first)
     if early is None:
         return None
-    start = noop.recording_starts(root)
+    start = Reading(root).seen()  # by the file clock
     found = noop.changes(root, record)
     if found is None or pending.exists(root):
         return None

@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from orkestra.core import forking, gcpause, jsonio
+from orkestra.core.clock import Reading
 from orkestra.core.errors import InputError, OrkestraError
 from orkestra.core.stamp import settles_from
 from orkestra.registry.cache import FINE_RACY_NS, RACY_NS, Keep, identity, named_by, same_bytes
@@ -514,15 +515,6 @@ def _settled_by(root: Path, idents: list[Any], taken: int) -> bool:
 
     taken -= files_behind(root)
     return not any(_racy(ident, taken) for ident in idents)
-
-
-def recording_starts(root: Path) -> int:
-    """When a run that records begins: this process's clock less the file clock's lag
-    (`core.clock.files_behind`), so that a file changed after it never looks settled before it."""
-    from orkestra.core.clock import files_behind
-
-    start = time.time_ns()
-    return start - files_behind(root)
 
 
 def _same_bytes(root: Path, run: str, data: dict[str, Any], first: str) -> Any:
@@ -1102,7 +1094,7 @@ def validate_report(root: Path) -> Report:
     from orkestra.registry.loader import load
     from orkestra.registry.validate import validate
 
-    stamp, start = key(root), recording_starts(root)
+    stamp, start = key(root), Reading(root).seen()
     with tracing(root) as trace:
         # the parse cache keeps the entries sync's record names (the sync shortcut after this)
         reg = load(root, keep_replaced=_named_by(_record(root, "sync")))
@@ -1158,7 +1150,7 @@ def _sync_result(root: Path, mode: Mode) -> dict[str, Any]:
     from orkestra.render import writer
     from orkestra.render.sync import sync
 
-    stamp, start = key(root), recording_starts(root)
+    stamp, start = key(root), Reading(root).seen()
     names = _names(str(root))  # the project folder as the run begins (a write may add to it)
     # and the lock's folder, which a write changes (a tree swapped out and back meanwhile)
     begun = _lock_folder(root) if mode == "write" else {}

@@ -1,12 +1,12 @@
 """Is the index in step with the sources, and bringing it there (inside a write transaction).
 
 Every search stats the source files (`layout.scan`) and compares one fingerprint of (name, last
-change: the later of mtime and ctime, size) per scan unit with the `units` table (`is_fresh`). Only in a unit that differs are files
-compared one by one with the `files` table, only files that differ are hashed, and only files
-whose content hash changed are parsed again, their documents replaced (`apply`). A file modified
-less than `RACY_NS` before it was indexed (by the file system's clock: `core.clock.files_behind`)
-is re-hashed on every search until it is older, because a second edit within the file system's
-timestamp granularity would not change its mtime.
+change: the later of mtime and ctime, size) per scan unit with the `units` table (`is_fresh`). Only
+in a unit that differs are files compared one by one with the `files` table, only files that differ
+are hashed, and only files whose content hash changed are parsed again, their documents replaced
+(`apply`). A file modified less than `RACY_NS` before it was indexed (by the file system's clock:
+`core.clock.files_behind`) is re-hashed on every search until it is older, because a second edit
+within the file system's timestamp granularity would not change its mtime.
 """
 
 from __future__ import annotations
