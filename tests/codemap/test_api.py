@@ -402,3 +402,31 @@ def test_a_query_with_nothing_changed_writes_nothing(code_project: Path) -> None
     probe.unlink(missing_ok=True)
     api.find_symbol(code_project, "Engine.start")  # racy files read again: same bytes, no write
     assert not probe.exists()
+
+
+@pytest.mark.parametrize(("code", "calls"), [("moved", 3), ("other", 1)])
+def test_only_a_moved_map_is_opened_again_and_only_a_few_times(
+    code_project: Path, monkeypatch: pytest.MonkeyPatch, code: str, calls: int
+) -> None:
+    """A map replaced under every try is opened `REOPEN` times, then the error stands; any
+    other SQLite error is not retried. Each connection opened is closed."""
+    from orkestra.codemap import indexer
+
+    api.index(code_project)
+    tried: list[sqlite3.Connection] = []
+
+    def failing(conn: sqlite3.Connection, root: Path) -> dict[str, object]:
+        tried.append(conn)
+        error = sqlite3.OperationalError("attempt to write a readonly database")
+        error.sqlite_errorcode = (  # type: ignore[attr-defined]
+            sqlite3.SQLITE_READONLY_DBMOVED if code == "moved" else sqlite3.SQLITE_IOERR
+        )
+        raise error
+
+    monkeypatch.setattr(indexer, "refresh", failing)
+    with pytest.raises(sqlite3.OperationalError):
+        indexer.current(code_project)
+    assert len(tried) == calls == (indexer.REOPEN if code == "moved" else 1)
+    for conn in tried:
+        with pytest.raises(sqlite3.ProgrammingError):  # closed
+            conn.execute("SELECT 1")
