@@ -636,6 +636,20 @@ def test_contexts_recorded_with_a_digest_that_matches_but_a_wrong_shape_are_not_
                    [["claude", 1]], [("claude", "CLAUDE.md")], [["claude"]], None):  # fmt: skip
         kept["blocks"] = blocks
         assert read() is None, blocks
+    # CLAUDE.md's path as a configured output path must be (kept files never widen a sync)
+    for path in (
+        ".git/config",
+        "registries/values.yaml",
+        "knowledge/INDEX.md",
+        "sub/.git/x.md",
+        ".orkestra/x.md",
+        "../outside.md",
+        "/etc/motd.md",
+        "docs/./CLAUDE.md",
+        "a.txt",
+    ):
+        kept["blocks"] = [["claude", path]]
+        assert read() is None, path
     kept["blocks"] = [["cursor", ".cursor/rules/orkestra.mdc"]]
     assert read() == kept
     for part, item in (("agents", {"name": "a", "description": "d"}),

@@ -269,6 +269,19 @@ def load_servers(root: Path) -> dict[str, dict[str, str]]:
     }
 
 
+def output_problem(rel: str) -> str | None:
+    """What is wrong with `rel` as a configurable output path (§4: `render.claude_md_path`, a
+    truth registry's `render.output`): a markdown file outside `.git/`, `registries/`,
+    `knowledge/` and `.orkestra/`; None when it is one. That it stays inside the project is the
+    path type's check (`RelPath`, `safewrite.check_relative`)."""
+    folder = protected_part(rel.replace("\\", "/"))
+    if folder is not None:
+        return f"must not lie in '{folder}/' (Orkestra never writes there)"
+    if not rel.casefold().endswith(".md") or rel.endswith("/"):
+        return "must name a markdown file (ending in .md)"
+    return None
+
+
 def protected_part(rel: str, extra: Iterable[str] = ()) -> str | None:
     """The protected folder `rel` lies in (`.git` at any depth), or None."""
     parts = rel.split("/")

@@ -594,10 +594,9 @@ def _kept_blocks(roster: Any, blocks: Any) -> bool:
 
     fixed = _block_paths()
 
-    def block(item: Any) -> bool:  # CLAUDE.md's path is the project's setting
-        return (
-            _shaped(item, lambda target: target in (*fixed, claude.NAME), _is(str))
-            and fixed.get(item[0], item[1]) == item[1]
+    def block(item: Any) -> bool:  # CLAUDE.md's path is the project's setting: held to its rules
+        return _shaped(item, lambda target: target in (*fixed, claude.NAME), _is(str)) and (
+            fixed[item[0]] == item[1] if item[0] in fixed else _output_path(item[1])
         )
 
     if type(blocks) is not list or not all(map(block, blocks)):
@@ -613,6 +612,20 @@ def _kept_blocks(roster: Any, blocks: Any) -> bool:
             for part, fields in keys.items()
         )
     )
+
+
+def _output_path(rel: str) -> bool:
+    """`rel` may be a configured output path (§4): inside the project, outside `.git/`,
+    `registries/`, `knowledge/` and `.orkestra/`, a markdown file (kept files are derived data:
+    never trusted to widen what a sync touches)."""
+    from orkestra.core import safewrite
+    from orkestra.registry.render_lock import output_problem
+
+    try:
+        safewrite.check_relative(rel)
+    except OrkestraError:
+        return False
+    return output_problem(rel) is None
 
 
 def _record(item: Any, fields: tuple[str, ...]) -> bool:

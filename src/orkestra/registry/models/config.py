@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field
 
 from orkestra.registry.models.common import Model, Name, NonEmpty, RelPath
-from orkestra.registry.render_lock import protected_part
+from orkestra.registry.render_lock import output_problem, protected_part
 
 #: top-level folders of the clients' own configuration: a ground-truths file there would be
 #: read as an agent, a command or a setting
@@ -17,11 +17,9 @@ CLIENT_FOLDERS = (".claude", ".codex", ".cursor", ".gemini", ".agents", ".vscode
 def _check_output(value: str) -> str:
     """A configurable output path (§4): a markdown file inside the project, outside `.git/`,
     `registries/`, `knowledge/` and `.orkestra/` (RelPath has checked it stays inside)."""
-    folder = protected_part(value.replace("\\", "/"))
-    if folder is not None:
-        raise ValueError(f"must not lie in '{folder}/' (Orkestra never writes there)")
-    if not value.casefold().endswith(".md") or value.endswith("/"):
-        raise ValueError("must name a markdown file (ending in .md)")
+    problem = output_problem(value)
+    if problem is not None:
+        raise ValueError(problem)
     return value
 
 
