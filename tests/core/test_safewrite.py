@@ -222,6 +222,41 @@ def test_stale_temporary_files_of_dead_runs_are_removed(tmp_path: Path) -> None:
     assert not dead.exists() and not old.exists() and mine.exists() and user.exists()
 
 
+def test_a_derived_write_removes_killed_runs_temporary_files_in_its_folder_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`.orkestra/`'s folders are in no sync plan: a derived write there cleans them."""
+    monkeypatch.setattr(safewrite, "_swept", set())
+    (tmp_path / ".orkestra" / "cache").mkdir(parents=True)
+    dead = tmp_path / ".orkestra" / ".record.json.orkestra-999999999-3.tmp"  # no such process
+    live = tmp_path / ".orkestra" / f".other.orkestra-{os.getpid()}-9.tmp"  # a write in progress
+    below = tmp_path / ".orkestra" / "cache" / ".00.json.orkestra-999999999-1.tmp"
+    for path in (dead, live, below):
+        path.write_text("half")
+    safewrite.write_file(tmp_path, ".orkestra/clock", b"")  # durable: an output's own rules
+    assert dead.exists()
+    safewrite.write_file(tmp_path, ".orkestra/record.json", "{}", durable=False)
+    assert not dead.exists() and live.exists() and below.exists()  # its own folder only
+    dead.write_text("again")  # once a process: the next derived write there does not list it
+    safewrite.write_file(tmp_path, ".orkestra/record.json", "{}", durable=False)
+    assert dead.exists()
+    safewrite.write_file(tmp_path, ".orkestra/cache/00.json", "{}", durable=False)
+    assert not below.exists()
+
+
+def test_a_derived_write_succeeds_when_its_folder_cannot_be_cleaned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(safewrite, "_swept", set())
+
+    def refused(*_args: object) -> list[str]:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(safewrite, "clean_stale", refused)
+    safewrite.write_file(tmp_path, "record.json", "{}", durable=False)
+    assert (tmp_path / "record.json").read_text() == "{}"
+
+
 def test_the_temporary_name_is_the_one_clean_stale_recognises(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -180,7 +180,9 @@ def write_file(
     execute bits follow it (`_mode`). With `expected_old` the file must still hold those bytes
     (None: must not exist) or ChangedOnDisk is raised and nothing written.
     `replace_link` lets an owned symlink at the path be replaced (never followed). `durable=False`
-    skips the fsync (derived caches that are rebuilt if lost).
+    skips the fsync (derived caches that are rebuilt if lost); such a write also removes, once a
+    process, the temporary files killed runs left in its folder (`.orkestra/`'s folders, which
+    no sync plan lists).
     """
     rel = check_target(root, path, guard=guard, replace_link=replace_link)
     full = f"{root}/{rel}"
@@ -190,7 +192,24 @@ def write_file(
         _expect(full, rel, current, expected_old)
     chosen = _mode(current, mode, executable)
     _replace(full, rel, lambda tmp: _fill(tmp, payload, chosen, durable), root)
+    if not durable:
+        _sweep(root, rel)
     return Path(full)
+
+
+#: the folders (full paths) a derived write has swept in this process
+_swept: set[str] = set()
+
+
+def _sweep(root: Path, rel: str) -> None:
+    """Remove the stale temporary files in `rel`'s folder, the first time this process writes
+    derived data there (a failure to list or remove is no error: the next run tries again)."""
+    folder = rel.rpartition("/")[0]
+    key = f"{root}/{folder}"
+    if key not in _swept:
+        _swept.add(key)
+        with contextlib.suppress(OSError):
+            clean_stale(root, [folder])
 
 
 def write_link(root: Path, path: Path | str, target: str, *, guard: Guard | None = None) -> Path:
