@@ -250,6 +250,24 @@ def test_the_recorded_result_is_always_the_full_run_s(
     assert any(hit is not None for hit in hits)  # the record did answer
 
 
+def test_a_missing_folder_the_run_looks_in_is_recorded_absent(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git keeps no empty folder: a clone has no `registries/changelog/` until a record is
+    written. Its absence is recorded (the record still answers), and its arrival is a change."""
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    shutil.rmtree(proj / "registries" / "changelog")
+    hits = Hits(monkeypatch)
+    first = noop.sync_result(proj, "write")
+    assert noop.sync_result(proj, "write") == first
+    assert hits.count == 1
+    record = json.loads((proj / noop.record_path("sync")).read_text(encoding="utf-8"))
+    assert record["files"]["registries/changelog/"] is None
+    (proj / "registries" / "changelog").mkdir()
+    assert _fast(proj) == _reference(proj)
+    assert hits.count == 1
+
+
 def test_an_unchanged_project_is_answered_from_the_record(
     proj: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -732,9 +732,9 @@ def _folders_settled(
     times it changed itself: each must still be as the write left it (`begun`: the lock's
     folder, by `_lock_folder`), which the run made sure was the folder it began with."""
     inside = tuple(f"{f.rstrip('/')}/" for f in folders)
-    for rel in files:
-        if not (rel.endswith("/") and rel.startswith(inside)):
-            continue
+    for rel, recorded in files.items():
+        if not (rel.endswith("/") and rel.startswith(inside)) or recorded is None:
+            continue  # a folder recorded absent (git keeps no empty one): its arrival is a change
         if rel[:-1] in ways:
             if rel[:-1] not in begun or begun[rel[:-1]] != _folder_times(_full(root, rel[:-1])):
                 return False
