@@ -575,6 +575,22 @@ def test_a_batch_whose_rename_fails_leaves_no_temporary_file(
     assert files(tmp_path) == {"a.txt": b"a"}
 
 
+def test_a_batch_checks_each_file_just_before_its_own_rename(tmp_path: Path) -> None:
+    """`check_each` raising keeps the files renamed before and discards the rest."""
+    seen: list[str] = []
+
+    def check_each(rel: str) -> None:
+        seen.append(rel)
+        if rel == "b.txt":
+            raise ChangedOnDisk("'b.txt' changed on disk while sync ran", file="b.txt")
+
+    with pytest.raises(ChangedOnDisk), safewrite.Batch(tmp_path, check_each=check_each) as batch:
+        for name in ("a", "b", "c"):
+            batch.file(f"{name}.txt", name)
+    assert seen == ["a.txt", "b.txt"]
+    assert files(tmp_path) == {"a.txt": b"a"}  # no temporary file left either
+
+
 def test_stale_cleanup_never_reaches_through_a_symlinked_folder(tmp_path: Path) -> None:
     root, outside = tmp_path / "project", tmp_path / "outside"
     root.mkdir()

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from orkestra.core import safewrite
-from orkestra.core.errors import ChangedOnDisk
+from orkestra.core.errors import ChangedOnDisk, ConflictError
 from orkestra.render import sync as sync_module
 from orkestra.render import writer
 from orkestra.render.sync import sync
@@ -100,6 +100,39 @@ def test_an_owned_output_edited_while_sync_writes_it_is_kept(
         sync(proj, mode="write")
     assert caught.value.file == target.relative_to(proj).as_posix()
     assert tree(proj) == before  # the other agent's output was not written either
+
+
+def test_an_owned_output_edited_while_the_files_before_it_are_renamed_is_kept(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The content check runs once before the renames; an edit landing after it, before the
+    file's own rename, is caught by its stat: the files renamed before it stay, the lock says
+    so, and the next sync reports the edited file as a conflict instead of taking it over."""
+    first, second = _agents(proj)[:2]
+    _reprompt(first, "Newly")
+    _reprompt(second, "Also")
+    target = _output(proj, second)
+    rel = target.relative_to(proj).as_posix()
+    edited = target.read_text(encoding="utf-8") + "\nmy own note\n"
+    real, fired = safewrite._rename, []
+
+    def rename(tmp: str, full: str, rel_: str) -> None:  # the edit lands once `first`'s is done
+        real(tmp, full, rel_)
+        if full == str(_output(proj, first)):
+            fired.append(target.write_text(edited, encoding="utf-8"))
+
+    monkeypatch.setattr(safewrite, "_rename", rename)
+    with pytest.raises(ChangedOnDisk) as caught:
+        sync(proj, mode="write")
+    assert fired and caught.value.file == rel
+    assert target.read_text(encoding="utf-8") == edited
+    assert "Newly." in _output(proj, first).read_text(encoding="utf-8")  # renamed before it
+    monkeypatch.undo()
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    with pytest.raises(ConflictError) as conflict:
+        sync(proj, mode="write")
+    assert conflict.value.file == rel
+    assert target.read_text(encoding="utf-8") == edited
 
 
 @pytest.mark.parametrize("moment", ["after plan", "while fsyncing"])

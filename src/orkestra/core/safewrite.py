@@ -229,16 +229,24 @@ class Batch:
     the file system commits many together); on `commit` every write is waited for, the first
     few files are fsynced, and only then is each renamed, in staging order. `check`, when given,
     runs just before the first rename: raising there (a target changed since it was read)
-    discards everything. A failure before the renames
+    discards everything. `check_each`, when given, runs with each file's relative path just
+    before its own rename: raising there keeps the files renamed so far and discards the rest
+    (a target changed while the others were renamed). A failure before the renames
     leaves every target untouched, and temporary files never stay behind. Use as a context
     manager: commit on success, discard on error.
     """
 
     def __init__(
-        self, root: Path, *, guard: Guard | None = None, check: Callable[[], None] | None = None
+        self,
+        root: Path,
+        *,
+        guard: Guard | None = None,
+        check: Callable[[], None] | None = None,
+        check_each: Callable[[str], None] | None = None,
     ) -> None:
         self.root = root
         self.check = check
+        self.check_each = check_each
         self.guard = guard or Guard(root)
         self.staged: list[tuple[str, str, str, bool]] = []  # tmp, full, rel, regular file
         #: the files written (and fsynced) in threads: temporary file -> its write
@@ -327,6 +335,8 @@ class Batch:
             if self.check is not None:
                 self.check()
             for tmp, full, rel, _ in self.staged:
+                if self.check_each is not None:
+                    self.check_each(rel)
                 _rename(tmp, full, rel)
                 done += 1
         except BaseException:

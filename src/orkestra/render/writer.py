@@ -312,18 +312,31 @@ def _carry_out(root: Path, result: RenderPlan, writes: list[str], deletions: lis
     guard.forget()  # deletions may have removed owned links and emptied folders
 
     # one batch: every file staged (written and fsynced in threads, `safewrite.Batch`), then
-    # renamed; each file is checked once more just before the renames: one edited (or created)
-    # while sync ran is never overwritten
+    # renamed; each file is checked by content once more just before the renames, and by its
+    # stat just before its own rename: one edited (or created) while sync ran is never
+    # overwritten (the files renamed before it stay, and the lock says so: `_record_partial`)
+    marks: dict[str, tuple[int, ...] | None] = {}
+
     def unchanged() -> None:
         for path in writes:
-            _unchanged(root, path, result.expected)
+            mark = marks[path] = _mark(root, path)  # before the content: an edit after it shows
+            if mark is not None or result.expected.get(path, "") is not None:
+                _unchanged(root, path, result.expected)  # (absent where absence is expected)
+
+    def still(path: str) -> None:
+        if path in marks and _mark(root, path) != marks[path]:
+            raise ChangedOnDisk(
+                f"'{path}' changed on disk while sync ran; nothing more was written, run "
+                "`orkestra sync` again",
+                file=path,
+            )
 
     # before the first temporary file: a sync killed from here on leaves this record, and the
     # next one looks there for its temporary files and adopts the files it renamed
     writing = {p: result.lock_after.get(p) for p in writes if p != manifest.LOCK_PATH}
     pending.record(root, result.expected.get(manifest.LOCK_PATH), result.lock_before, writing)
 
-    with safewrite.Batch(root, guard=guard, check=unchanged) as batch:
+    with safewrite.Batch(root, guard=guard, check=unchanged, check_each=still) as batch:
         for path in writes:
             if path != manifest.LOCK_PATH:
                 _stage(batch, result.outputs[path])
@@ -331,6 +344,16 @@ def _carry_out(root: Path, result: RenderPlan, writes: list[str], deletions: lis
         lock = result.outputs[manifest.LOCK_PATH]
         safewrite.write_file(root, lock.path, lock.data or b"", replace_link=True, guard=guard)
     pending.clear(root)
+
+
+def _mark(root: Path, path: str) -> tuple[int, ...] | None:
+    """What `path` is by its stat (type and mode, size, times, inode), None when absent: any
+    write, replacement or `touch` changes it."""
+    try:
+        st = os.lstat(f"{root}/{path}")
+    except (OSError, ValueError):
+        return None
+    return (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
 
 
 def _unchanged(root: Path, path: str, expected: Mapping[str, str | None]) -> None:
