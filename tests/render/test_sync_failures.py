@@ -119,6 +119,66 @@ def test_an_unwritable_folder_refuses_the_whole_plan_before_the_first_write(
     assert tree(scaffold) == before  # not even the deletion of .claude/agents/second.md
 
 
+def test_a_folder_on_a_read_only_file_system_is_named_as_such(scaffold: Path, cli: Any) -> None:
+    sync(scaffold)
+    agent = "registries/agents/example-agent.yaml"
+    (scaffold / agent).write_text((scaffold / agent).read_text().replace("prompt: ", "prompt: X"))
+    before = tree(scaffold)
+    agents = str(scaffold / ".claude/agents")
+    real_access, real_statvfs = os.access, os.statvfs
+
+    class ReadOnly:
+        f_flag = os.ST_RDONLY
+
+    def access(path: Any, mode: int, **kw: Any) -> bool:
+        return False if str(path) == agents else real_access(path, mode, **kw)
+
+    def statvfs(path: Any) -> Any:
+        return ReadOnly() if str(path) == agents else real_statvfs(path)
+
+    with mock.patch.object(os, "access", access), mock.patch.object(os, "statvfs", statvfs):
+        result = cli("sync", cwd=scaffold)
+    assert result.exit_code == 1
+    assert "folder '.claude/agents' is on a read-only file system" in result.stderr
+    assert "permission denied" not in result.stderr
+    assert tree(scaffold) == before
+
+
+def test_an_owned_output_that_cannot_be_read_is_named_as_such(scaffold: Path, cli: Any) -> None:
+    """Whether Orkestra wrote a file it cannot read is unknown: the error says why, not that
+    someone else wrote it."""
+    sync(scaffold)
+    agent = "registries/agents/example-agent.yaml"
+    (scaffold / agent).write_text((scaffold / agent).read_text().replace("prompt: ", "prompt: X"))
+    target = ".claude/agents/example-agent.md"
+    full = str(scaffold / target)
+    os.chmod(full, 0o200)  # noqa: PTH101 - as `chmod`: a new ctime, so it is read again
+    real_open, real_digest = os.open, manifest.disk_digest
+
+    def refused(path: Any, *args: Any, **kwargs: Any) -> int:  # root reads any file: pretend
+        if str(path) == full:
+            raise PermissionError(errno.EACCES, "Permission denied", path)
+        return real_open(path, *args, **kwargs)
+
+    def digest(root: Any, rel: str) -> str | None:
+        return None if rel == target else real_digest(root, rel)
+
+    with mock.patch.object(os, "open", refused), mock.patch.object(manifest, "disk_digest", digest):
+        result = cli("sync", cwd=scaffold)
+    assert result.exit_code == 1
+    assert f"1 file(s) cannot be read (permission denied), so whether Orkestra wrote them is " \
+           f"unknown: {target}" in result.stderr  # fmt: skip
+    assert "did not write" not in result.stderr
+
+
+def test_a_long_list_of_files_in_an_error_shows_five_and_counts_the_rest() -> None:
+    from orkestra.render import writer
+
+    paths = [f"f{i}.md" for i in range(7)]
+    assert writer._some(paths[:5]) == "f0.md, f1.md, f2.md, f3.md, f4.md"
+    assert writer._some(paths) == "f0.md, f1.md, f2.md, f3.md, f4.md and 2 more"
+
+
 def test_an_unwritable_folder_is_named_when_the_new_folders_below_it_are_not_there_yet(
     scaffold: Path, cli: Any
 ) -> None:

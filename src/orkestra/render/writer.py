@@ -283,7 +283,7 @@ def apply(root: Path, result: RenderPlan, *, force: bool = False) -> int:
     OS fails mid-apply the lock is rewritten to what was done and WriteFailed names the path.
     """
     if result.conflicts and not force:
-        raise ConflictError(_conflicts(result), file=result.conflicts[0])
+        raise ConflictError(_conflicts(root, result), file=result.conflicts[0])
     # an orphan (edited by hand, its source gone) is never deleted: `--force` releases it from
     # the lock and leaves it on disk
     deletions = result.deleted
@@ -392,11 +392,22 @@ def _preconditions(root: Path, result: RenderPlan, writes: list[str], deletions:
             writable[folder] = os.access(f"{root}/{folder}" if folder else root, os.W_OK | os.X_OK)
         if not writable[folder]:
             shown = folder or "."
+            why = _not_writable(f"{root}/{folder}" if folder else str(root))
             raise WriteFailed(
-                f"cannot write '{path}': folder '{shown}' is not writable (permission denied); "
-                "nothing was written",
+                f"cannot write '{path}': folder '{shown}' {why}; nothing was written",
                 file=shown,
             )
+
+
+def _not_writable(folder: str) -> str:
+    """Why a folder `os.access` finds not writable is not (an error path)."""
+    try:
+        read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # AttributeError: no statvfs (Windows)
+        read_only = False
+    if read_only:
+        return "is on a read-only file system (mount it read-write, or sync a writable copy)"
+    return "is not writable (permission denied)"
 
 
 def _nearest_folder(root: str, folder: str, known: dict[str, str]) -> str:
@@ -459,21 +470,43 @@ def _servers_on_disk(root: Path, result: RenderPlan) -> dict[str, dict[str, str]
     return out
 
 
-def _conflicts(result: RenderPlan) -> str:
-    """What stops the write: files Orkestra did not write (or that were edited since), and the
-    shared files whose merge would replace an entry of the user's, each with its reason."""
+def _conflicts(root: Path, result: RenderPlan) -> str:
+    """What stops the write: files Orkestra did not write (or that were edited since), files it
+    cannot read to tell, and the shared files whose merge would replace an entry of the user's,
+    each with its reason."""
     reasons = {
         p: o.conflict for p in result.conflicts if (o := result.outputs.get(p)) and o.conflict
     }
-    files = [p for p in result.conflicts if p not in reasons]
+    unreadable = [p for p in result.conflicts if p not in reasons and _unreadable(root, p)]
+    files = [p for p in result.conflicts if p not in reasons and p not in unreadable]
     parts = list(reasons.values())  # each names its file
+    if unreadable:
+        parts.insert(0, f"{len(unreadable)} file(s) cannot be read (permission denied), so "
+                     f"whether Orkestra wrote them is unknown: {_some(unreadable)}; give them "
+                     "read permission (chmod u+r) and run `orkestra sync` again")  # fmt: skip
     if files:
-        shown = ", ".join(files[:5])
-        more = f" and {len(files) - 5} more" if len(files) > 5 else ""
         parts.insert(0, f"{len(files)} file(s) exist that Orkestra did not write (or that were "
-                     f"edited since it wrote them): {shown}{more}; move them away (or run "
+                     f"edited since it wrote them): {_some(files)}; move them away (or run "
                      "`orkestra sync --force` to take them over)")  # fmt: skip
     return "; ".join(parts)
+
+
+def _some(paths: list[str]) -> str:
+    """The first five of `paths`, and how many more."""
+    more = f" and {len(paths) - 5} more" if len(paths) > 5 else ""
+    return ", ".join(paths[:5]) + more
+
+
+def _unreadable(root: Path, path: str) -> bool:
+    """True when `path` is there but opening it is refused (an error path: costs nothing)."""
+    try:
+        fd = os.open(f"{root}/{path}", os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except PermissionError:
+        return True
+    except (OSError, ValueError):
+        return False
+    os.close(fd)
+    return False
 
 
 def _stage(batch: safewrite.Batch, out: Output) -> None:
