@@ -9,6 +9,7 @@ it, and nothing more is written; the next sync starts from the user's version.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -133,6 +134,27 @@ def test_an_owned_output_edited_while_the_files_before_it_are_renamed_is_kept(
         sync(proj, mode="write")
     assert conflict.value.file == rel
     assert target.read_text(encoding="utf-8") == edited
+
+
+def test_a_stat_that_moves_while_others_are_renamed_with_the_bytes_kept_is_no_edit(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Renaming over one of two hard-linked outputs moves the other's ctime (its link count
+    drops); the bytes tell: the sync writes both, as before."""
+    first, second = _agents(proj)[:2]
+    _reprompt(first, "Newly")
+    _reprompt(second, "Also")
+    target = _output(proj, second)
+    real, fired = safewrite._rename, []
+
+    def rename(tmp: str, full: str, rel_: str) -> None:
+        real(tmp, full, rel_)
+        if full == str(_output(proj, first)):  # a new ctime, the same bytes
+            fired.append(os.chmod(target, os.lstat(target).st_mode & 0o777))  # noqa: PTH101
+
+    monkeypatch.setattr(safewrite, "_rename", rename)
+    assert sync(proj, mode="write").written
+    assert fired and "Also." in target.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("moment", ["after plan", "while fsyncing"])

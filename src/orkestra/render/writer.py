@@ -323,13 +323,9 @@ def _carry_out(root: Path, result: RenderPlan, writes: list[str], deletions: lis
             if mark is not None or result.expected.get(path, "") is not None:
                 _unchanged(root, path, result.expected)  # (absent where absence is expected)
 
-    def still(path: str) -> None:
-        if path in marks and _mark(root, path) != marks[path]:
-            raise ChangedOnDisk(
-                f"'{path}' changed on disk while sync ran; nothing more was written, run "
-                "`orkestra sync` again",
-                file=path,
-            )
+    def still(path: str) -> None:  # a stat that moved is looked at by content (a hard link
+        if path in marks and _mark(root, path) != marks[path]:  # renamed over moves ctime)
+            _unchanged(root, path, result.expected)
 
     # before the first temporary file: a sync killed from here on leaves this record, and the
     # next one looks there for its temporary files and adopts the files it renamed
