@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -249,6 +250,43 @@ def test_claude_md_block_is_replaced_and_the_rest_kept(rich: Path) -> None:
     assert text.endswith("<!-- orkestra:end -->\n\nMore hand-written text.\n")
     assert text.count("orkestra:begin") == 1
     assert "CLAUDE.md" not in manifest.load(rich)  # shared, never owned, never pruned
+
+
+BUNDLED = Path(__file__).parents[2] / "templates"
+
+
+@pytest.mark.parametrize(
+    ("template", "change", "shown"),
+    [
+        ("shared/instructions.md.j2", lambda t: t + "<!-- footer -->\n", "'<!-- footer -->'"),
+        ("claude/claude_md_block.md.j2", lambda t: "Header\n" + t, "'Header'"),
+        ("shared/instructions.md.j2", lambda t: t.replace("<!-- orkestra:end -->", ""), None),
+    ],
+    ids=["footer", "header", "no-end-marker"],
+)
+def test_a_block_template_rendering_outside_its_markers_is_a_clear_error(
+    rich: Path, template: str, change: Any, shown: str | None
+) -> None:
+    """Text outside the markers would be taken for the user's on the next run and added again,
+    growing the file on every sync: the override is refused, naming it, and nothing is written."""
+    config = (rich / "registries/orkestra.yaml").read_text()
+    (rich / "registries/orkestra.yaml").write_text(
+        config.replace("  - claude\n", "  - claude\n  - agents-md\n  - copilot\n", 1)
+    )
+    sync(rich)
+    override = rich / "templates" / template
+    override.parent.mkdir(parents=True, exist_ok=True)
+    override.write_text(change((BUNDLED / template).read_text()))
+    before = tree(rich)
+    with pytest.raises(InputError) as info:
+        sync(rich)
+    assert info.value.file == f"templates/{template}"
+    if shown is None:
+        assert "without its orkestra:begin/end markers" in info.value.message
+    else:
+        assert "renders text outside the orkestra:begin/end markers of" in info.value.message
+        assert shown in info.value.message
+    assert tree(rich) == before
 
 
 @pytest.mark.parametrize("inside", [True, False], ids=["to-agents-md", "to-outside"])

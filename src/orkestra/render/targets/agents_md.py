@@ -10,7 +10,7 @@ from orkestra.registry import client_rules, render_lock
 from orkestra.registry.registry import Registry
 from orkestra.render.environment import Templates
 from orkestra.render.plan import Output
-from orkestra.render.targets.shared import Composer, managed_file
+from orkestra.render.targets.shared import INSTRUCTIONS_TEMPLATE, Composer, managed_file
 
 NAME = "agents-md"
 PATH = render_lock.BLOCK_FILES[NAME]
@@ -25,4 +25,4 @@ def render(reg: Registry, templates: Templates) -> Iterator[Output]:
 
 def block_file(root: Path, block: str) -> Output:
     """AGENTS.md with the instruction `block` (between markers) in place."""
-    return managed_file(root, PATH, block)
+    return managed_file(root, PATH, block, INSTRUCTIONS_TEMPLATE)

@@ -38,6 +38,8 @@ _DOMAIN_PURPOSE = {
 #: instruction block, CLAUDE.md's): an edit to these alone changes those (`render.delta`)
 OWN_FIELDS = ("description", "prompt")
 AGENT_TEMPLATE = "claude/agent.md.j2"
+#: the block of CLAUDE.md (`render.claude_md_path`)
+BLOCK_TEMPLATE = "claude/claude_md_block.md.j2"
 SKILL_TEMPLATE = "claude/skill.md.j2"
 #: a core skill's text that its own SKILL.md alone shows and no check reads (`render.delta`):
 #: the text above its sections (`intro`) and each section's `body`; section titles are checked
@@ -362,6 +364,6 @@ def claude_md_file(root: Path, rel: str, templates: Templates, made: dict[str, A
     (`targets.shared.roster`: every agent, the ground truths' outputs) in place."""
     truths = [truth["path"] for truth in made["truths"]]
     context = {"agents": made["agents"], "truths": truths}
-    block = templates.render("claude/claude_md_block.md.j2", context)
+    block = templates.render(BLOCK_TEMPLATE, context)
     hint = "; or set render.claude_md_path to the file it points to (inside the project)"
-    return managed_file(root, rel, block, unsafe_hint=hint)
+    return managed_file(root, rel, block, BLOCK_TEMPLATE, unsafe_hint=hint)

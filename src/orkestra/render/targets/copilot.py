@@ -21,6 +21,7 @@ from orkestra.registry.registry import Registry
 from orkestra.render.environment import Templates
 from orkestra.render.plan import Output
 from orkestra.render.targets.shared import (
+    INSTRUCTIONS_TEMPLATE,
     Composer,
     agent_values,
     extra,
@@ -62,4 +63,4 @@ def render(reg: Registry, templates: Templates) -> Iterator[Output]:
 
 def block_file(root: Path, block: str) -> Output:
     """The instructions file with the instruction `block` (between markers) in place."""
-    return managed_file(root, INSTRUCTIONS, block)
+    return managed_file(root, INSTRUCTIONS, block, INSTRUCTIONS_TEMPLATE)

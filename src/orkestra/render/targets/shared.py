@@ -20,6 +20,8 @@ from orkestra.render.text import frontmatter_lines
 BEGIN, END = render_lock.BEGIN, render_lock.END
 #: the composed prompt (identities … instructions), rendered from the Claude agent's context
 PROMPT_TEMPLATE = "shared/prompt.md.j2"
+#: the instruction block of AGENTS.md and Copilot's instructions
+INSTRUCTIONS_TEMPLATE = "shared/instructions.md.j2"
 
 
 class Composer:
@@ -90,7 +92,7 @@ def roster(reg: Registry) -> dict[str, Any]:
 def instructions(templates: Templates, roster: dict[str, Any], *, markers: bool) -> str:
     """The instruction block made of `roster` (`roster`), between markers when `markers`."""
     context = {**roster, "markers": markers}
-    return templates.render("shared/instructions.md.j2", context, part=True)
+    return templates.render(INSTRUCTIONS_TEMPLATE, context, part=True)
 
 
 def keep_recipe(
@@ -164,14 +166,18 @@ def dump_extra(values: dict[str, Any]) -> str:
     return frontmatter_lines(values)
 
 
-def managed_file(root: Path, rel: str, block: str, *, unsafe_hint: str = "") -> Output:
+def managed_file(
+    root: Path, rel: str, block: str, template: str, *, unsafe_hint: str = ""
+) -> Output:
     """`rel` with Orkestra's block between the markers replaced (or appended); the rest of the
-    file is the user's and is kept byte for byte. `unsafe_hint` is added to the message when the
+    file is the user's and is kept byte for byte. `block` is what `template` rendered: the
+    markers and only what lies between them. `unsafe_hint` is added to the message when the
     path is refused (e.g. which setting names it)."""
     try:  # refused before it is read, not only when it is written
         path = root / safewrite.check_target(root, rel)
     except UnsafePathError as exc:
         raise UnsafePathError(exc.message + unsafe_hint, file=exc.file or rel) from None
+    _within_markers(block, rel, template)
     current = yamlio.read_text(path, display=rel) if path.exists() else ""
     bom, newline = _style(path, current)
     base = _base(bom, current) if path.exists() else ""
@@ -186,6 +192,27 @@ def managed_file(root: Path, rel: str, block: str, *, unsafe_hint: str = "") -> 
     else:
         text = (current.rstrip("\r\n") + newline * 2 if current.strip() else "") + block
     return Output(rel, (bom + text).encode("utf-8"), shared=True, base=base)
+
+
+def _within_markers(block: str, rel: str, template: str) -> None:
+    """InputError unless `block` holds both markers and nothing outside them: a template
+    override that drops a marker or adds a footer after the end marker would leave text the
+    next sync takes for the user's and adds again, on every run."""
+    first, last = block.find(BEGIN), block.rfind(END)
+    where = f"templates/{template}"
+    if first < 0 or last < first:
+        raise InputError(
+            f"this template renders the block of {rel} without its orkestra:begin/end "
+            "markers; keep both marker lines in it",
+            file=where,
+        )
+    outside = (block[:first] + block[last + len(END) :]).strip()
+    if outside:
+        raise InputError(
+            f"this template renders text outside the orkestra:begin/end markers of {rel} "
+            f"({outside.splitlines()[0][:60]!r}); move it between the marker lines",
+            file=where,
+        )
 
 
 def _base(bom: str, current: str) -> str:
