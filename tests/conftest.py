@@ -94,3 +94,24 @@ def write(root: Path, rel: str, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def read_json_file(path: Path) -> Any:
+    """A JSON file as parsed: a derived one written sealed (`jsonio.sealed`) or a plain one."""
+    from orkestra.core import jsonio
+
+    if path.read_bytes().startswith(jsonio.SEAL):
+        return jsonio.read_sealed(path)
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def write_json_file(path: Path, data: Any) -> None:
+    """`data` written back as `path` holds JSON now: sealed when it was (a test's edit to a
+    derived file that must still be read), plain otherwise."""
+    from orkestra.core import jsonio
+
+    text = json.dumps(data)
+    if path.is_file() and path.read_bytes().startswith(jsonio.SEAL):
+        path.write_bytes(jsonio.sealed(text))
+    else:
+        path.write_text(text, encoding="utf-8")

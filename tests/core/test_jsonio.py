@@ -104,3 +104,42 @@ def test_oversized_jsonl_line_is_an_error_line(tmp_path: Path) -> None:
     lines = list(jsonio.iter_jsonl(path, max_line_bytes=50))
     assert lines[0].error == "line longer than 50 bytes"
     assert lines[1].data == {"id": 1}
+
+
+def test_a_sealed_file_reads_back_and_any_damage_is_an_input_error(tmp_path: Path) -> None:
+    path = tmp_path / "record.json"
+    text = json.dumps({"a": ["é", 1]}, ensure_ascii=False)
+    path.write_bytes(jsonio.sealed(text))
+    assert jsonio.read_sealed(path) == {"a": ["é", 1]}
+    raw = path.read_bytes()
+    head, body = raw.split(b"\n", 1)
+    damaged = {
+        "a letter": head + b"\n" + body.replace(b"1", b"2"),
+        "plain JSON": body,
+        "no line end": head,
+        "not hex": jsonio.SEAL + b"zzzzzzzz\n" + body,
+        "another sum": jsonio.SEAL + b"00000000\n" + body,
+        "not UTF-8": (b"%s%08x\n" % (jsonio.SEAL, __import__("zlib").crc32(b"\xff"))) + b"\xff",
+        "not JSON": jsonio.sealed("{"),
+    }
+    for name, data in damaged.items():
+        path.write_bytes(data)
+        with pytest.raises(InputError) as info:
+            jsonio.read_sealed(path)
+        assert info.value.file == str(path), name
+    path.unlink()
+    with pytest.raises(FileNotFoundError):
+        jsonio.read_sealed(path)
+    path.mkdir()
+    with pytest.raises(InputError, match="cannot read"):
+        jsonio.read_sealed(path)
+
+
+def test_a_sealed_file_over_the_limit_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "record.json"
+    path.write_bytes(jsonio.sealed(json.dumps(["x" * 100])))
+    monkeypatch.setattr(jsonio, "MAX_BYTES", 50)
+    with pytest.raises(InputError, match="not a sealed derived file"):
+        jsonio.read_sealed(path)

@@ -16,6 +16,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from orkestra.core import jsonio
 from orkestra.registry import cache, inventory
 from orkestra.registry.loader import load
 from orkestra.registry.registry import Registry
@@ -196,7 +197,21 @@ def test_a_corrupt_or_foreign_cache_is_rebuilt(proj: Path, content: bytes) -> No
     for shard in _shards(proj):
         shard.write_bytes(content)
     same_as_cold(proj)
-    assert all(json.loads(s.read_text())["version"] == cache.stamp() for s in _shards(proj))
+    assert all(jsonio.read_sealed(s)["version"] == cache.stamp() for s in _shards(proj))
+
+
+def test_a_shard_damaged_into_other_valid_data_is_rebuilt(proj: Path) -> None:
+    """One letter of a cached text changed, the JSON still valid and the entry still well
+    formed: the checksum finds it, and the file is parsed again, never the damaged text."""
+    load(proj)
+    rel = "registries/agents/example-agent.yaml"
+    shard = proj / cache.shard_path(cache.shard_of(rel))
+    raw = shard.read_bytes()
+    at = raw.index(b"Example specialist")
+    shard.write_bytes(raw[:at] + b"Eyample" + raw[at + 7 :])
+    assert "Eyample" in json.dumps(json.loads(shard.read_bytes().split(b"\n", 1)[1]))
+    same_as_cold(proj)
+    assert "Example specialist" in load(proj).agents["example-agent"].description
 
 
 def _shards(root: Path) -> list[Path]:
@@ -207,14 +222,14 @@ def _shards(root: Path) -> list[Path]:
 
 
 def _entries(root: Path) -> dict[str, Any]:
-    return {k: v for s in _shards(root) for k, v in json.loads(s.read_text())["files"].items()}
+    return {k: v for s in _shards(root) for k, v in jsonio.read_sealed(s)["files"].items()}
 
 
 def _rewrite(root: Path, files: dict[str, Any]) -> None:
     for n, shard in enumerate(_shards(root)):
-        data = json.loads(shard.read_text())
+        data = jsonio.read_sealed(shard)
         data["files"] = {rel: entry for rel, entry in files.items() if cache.shard_of(rel) == n}
-        shard.write_text(json.dumps(data))
+        shard.write_bytes(jsonio.sealed(json.dumps(data)))
 
 
 @pytest.mark.parametrize(
@@ -374,7 +389,7 @@ def test_a_file_s_entry_is_the_same_in_every_process(proj: Path, tmp_path: Path)
         subprocess.run([sys.executable, "-c", code, str(copy)], check=True, env=env)
         files = {}
         for shard in (copy / CACHE).glob("*.json"):
-            files.update(json.loads(shard.read_text(encoding="utf-8"))["files"])
+            files.update(jsonio.read_sealed(shard)["files"])
         entries.append(files["registries/tools.yaml"][8])
     assert entries[0] == entries[1] == entries[2]
 
@@ -560,9 +575,9 @@ def test_a_symlink_planted_at_a_shard_is_neither_read_nor_written_through(
     load(proj)
     shard = proj / cache.shard_path(cache.shard_of(rel))
     planted = tmp_path / "planted.json"
-    data = json.loads(shard.read_text())
+    data = jsonio.read_sealed(shard)
     data["files"][rel][8] = []  # would drop the agent if replayed
-    planted.write_text(json.dumps(data))
+    planted.write_bytes(jsonio.sealed(json.dumps(data)))
     shard.unlink()
     shard.symlink_to(planted)
     before = planted.read_text()
@@ -578,15 +593,15 @@ def test_an_entry_in_another_shard_than_its_own_is_not_used(proj: Path) -> None:
     entry = files[rel]
     entry[8] = []  # would drop the agent if replayed
     other = proj / cache.shard_path((cache.shard_of(rel) + 1) % cache.SHARDS)
-    data = json.loads(other.read_text())
+    data = jsonio.read_sealed(other)
     data["files"][rel] = entry
-    other.write_text(json.dumps(data))
+    other.write_bytes(jsonio.sealed(json.dumps(data)))
     own = proj / cache.shard_path(cache.shard_of(rel))
-    data = json.loads(own.read_text())
+    data = jsonio.read_sealed(own)
     del data["files"][rel]
-    own.write_text(json.dumps(data))
+    own.write_bytes(jsonio.sealed(json.dumps(data)))
     assert "example-agent" in load(proj).agents
-    assert rel not in json.loads(other.read_text())["files"]  # written again without it
+    assert rel not in jsonio.read_sealed(other)["files"]  # written again without it
     same_as_cold(proj)
 
 
@@ -916,9 +931,7 @@ def test_a_racy_entry_of_a_linked_registry_file_is_confirmed_through_the_link(
 
 def _replaced(root: Path) -> dict[str, Any]:
     return {
-        k: v
-        for s in _shards(root)
-        for k, v in json.loads(s.read_text()).get("replaced", {}).items()
+        k: v for s in _shards(root) for k, v in jsonio.read_sealed(s).get("replaced", {}).items()
     }
 
 
@@ -992,14 +1005,14 @@ def test_a_malformed_replaced_entry_is_dropped(
 ) -> None:
     rel = _with_a_replaced_entry(proj, monkeypatch)
     shard = proj / cache.shard_path(cache.shard_of(rel))
-    data = json.loads(shard.read_text())
+    data = jsonio.read_sealed(shard)
     entry = data["replaced"][rel]
     data["replaced"][rel] = damage(entry) or entry
-    shard.write_text(json.dumps(data))
+    shard.write_bytes(jsonio.sealed(json.dumps(data)))
     read = cache.ParseCache(proj, {cache.shard_of(rel)})
     assert rel not in read.replaced and read.dirty == {cache.shard_of(rel)}
     data["replaced"] = "not a mapping"
-    shard.write_text(json.dumps(data))
+    shard.write_bytes(jsonio.sealed(json.dumps(data)))
     assert rel not in cache.ParseCache(proj, {cache.shard_of(rel)}).files  # rebuilt
 
 
@@ -1039,9 +1052,9 @@ def test_a_replaced_entry_without_its_file_s_entry_or_in_another_shard_is_droppe
     entry = _replaced(proj)[rel]
     for n, replaced in ((shard, {"registries/agents/gone.yaml": entry}), (other, {rel: entry})):
         path = proj / cache.shard_path(n)
-        data = json.loads(path.read_text())
+        data = jsonio.read_sealed(path)
         data["replaced"] = replaced
-        path.write_text(json.dumps(data))
+        path.write_bytes(jsonio.sealed(json.dumps(data)))
         read = cache.ParseCache(proj, {n})
         assert read.replaced == {} and read.dirty == {n}
 

@@ -17,6 +17,7 @@ from orkestra.core import jsonio, readfile, yamlio
 from orkestra.core.errors import InputError
 from orkestra.registry import cache
 from orkestra.registry.loader import load
+from tests.conftest import read_json_file, write_json_file
 from tests.registry.helpers import scaffold
 from tests.registry.test_cache import _apply, _entries, _shards, snap
 
@@ -183,15 +184,15 @@ def test_a_forged_entry_in_every_other_shard_is_never_replayed(proj: Path) -> No
         if n == mine:
             shard.write_text("{not json")
             continue
-        data = json.loads(shard.read_text())
+        data = read_json_file(shard)
         data["files"][AGENT_REL] = forged
-        shard.write_text(json.dumps(data))
+        write_json_file(shard, data)
     expected = _cold(proj)
     assert "example-agent" in expected["agents"]
     for _ in range(2):
         assert snap(load(proj)) == expected
     for n, shard in enumerate(_shards(proj)):  # every copy gone, the right one back
-        held = json.loads(shard.read_text())["files"]
+        held = read_json_file(shard)["files"]
         assert (AGENT_REL in held) == (n == mine)
 
 
@@ -235,9 +236,9 @@ def _damage(root: Path, rng: random.Random) -> None:
     elif what == "corrupt":
         shard.write_bytes(shard.read_bytes()[: rng.randrange(max(shard.stat().st_size, 1))])
     elif what == "foreign":
-        data = json.loads(shard.read_text())
+        data = read_json_file(shard)
         data["version"] = "0|foreign"
-        shard.write_text(json.dumps(data))
+        write_json_file(shard, data)
     elif what == "swap":  # two shards exchange their files: every entry in the wrong shard
         other = rng.choice(shards)
         if other.is_file():

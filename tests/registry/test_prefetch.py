@@ -3,7 +3,6 @@ with a forked helper gives exactly what one process gives, and leaves the same p
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from pathlib import Path
@@ -15,6 +14,7 @@ from hypothesis import strategies as st
 
 from orkestra.registry import cache, prefetch
 from orkestra.registry.loader import load
+from tests.conftest import read_json_file
 from tests.forking import another_thread, no_child_left, recorded_kills, refuse_fork
 from tests.registry.helpers import scaffold
 from tests.registry.test_cache import AGENT, EDITS, SKILL, _apply, _write, snap
@@ -59,7 +59,7 @@ def _entries(root: Path) -> dict[str, Any]:
     each file was looked at)."""
     out = {}
     for shard in sorted((root / cache.CACHE).glob("*.json")):
-        for rel, entry in json.loads(shard.read_text(encoding="utf-8"))["files"].items():
+        for rel, entry in read_json_file(shard)["files"].items():
             out[rel] = [*entry[:5], *entry[6:8]]
     return out
 
@@ -229,7 +229,7 @@ def test_the_file_clock_is_read_by_the_parent_once_and_the_helper_s_entries_use_
     entries = [
         entry
         for shard in sorted((root / cache.CACHE).glob("*.json"))
-        for entry in json.loads(shard.read_text(encoding="utf-8"))["files"].values()
+        for entry in read_json_file(shard)["files"].values()
     ]
     assert len(entries) > SHARE and not any(cache.vouched(entry) for entry in entries)
     no_child_left()

@@ -16,12 +16,14 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from orkestra.core import jsonio
 from orkestra.core.errors import OrkestraError
 from orkestra.registry import cache as parse_cache
 from orkestra.registry.loader import entry_file, load
 from orkestra.registry.validate import validate
 from orkestra.render import delta, noop, pending
 from orkestra.render.sync import sync
+from tests.conftest import read_json_file, write_json_file
 from tests.render.conftest import synced_rich
 
 AGENT = "registries/agents/plain-helper.yaml"
@@ -59,7 +61,7 @@ def _recorded(root: Path) -> Path:
     """`root` after a recorded full sync: the record and the kept contexts are there."""
     noop.sync_result(root, "write")
     assert (root / delta.CONTEXTS).is_file()
-    assert "delta" in json.loads((root / noop.record_path("sync")).read_text(encoding="utf-8"))
+    assert "delta" in jsonio.read_sealed(root / noop.record_path("sync"))
     return root
 
 
@@ -164,7 +166,7 @@ def _kept(root: Path, begun: int) -> tuple[dict[str, Any], set[str]] | None:
     agents it lists as edited since they were kept; None when there are none (no such record,
     none named, or not the ones named)."""
     path = root / noop.record_path("sync")
-    record = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    record = read_json_file(path) if path.is_file() else {}
     if "delta" not in record or record["start"] < begun:
         return None
     kept = delta._contexts(root, record["delta"]["sha256"])
@@ -293,7 +295,7 @@ def test_edits_each_validated_before_the_sync_leave_it_the_delta(
 def test_the_findings_of_a_validate_run_since_are_taken_only_while_it_holds(proj: Path) -> None:
     _set(proj, OTHER, lambda d: d.update(prompt="Edited, then validated.\n"))
     noop.validate_report(proj)
-    record = json.loads((proj / noop.record_path("sync")).read_text(encoding="utf-8"))
+    record = jsonio.read_sealed(proj / noop.record_path("sync"))
     found = noop.changes(proj, record)
     assert found is not None
     now = found[1]
@@ -315,7 +317,7 @@ def test_a_full_sync_keeps_only_the_replaced_entries_its_record_names(proj: Path
 
     def replaced() -> list[str]:
         shards = (proj / parse_cache.CACHE).glob("*.json")
-        return sorted(r for p in shards for r in json.loads(p.read_text()).get("replaced", {}))
+        return sorted(r for p in shards for r in read_json_file(p).get("replaced", {}))
 
     _set(proj, OTHER, lambda d: d.update(prompt="Edited, then loaded.\n"))
     load(proj)
@@ -678,9 +680,9 @@ def _no_shard(root: Path) -> None:
 
 def _edit_json(root: Path, rel: str, change: Any) -> None:
     path = root / rel
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = read_json_file(path)
     change(data)
-    path.write_text(json.dumps(data), encoding="utf-8")
+    write_json_file(path, data)
 
 
 def _racy_entry(root: Path) -> None:
@@ -760,7 +762,7 @@ def test_pending_writes_of_a_killed_sync_take_the_full_sync(
     """The record is not looked at (`noop._answer`), so the shortcut is not tried; called with
     the record all the same, it refuses."""
     (proj / pending.PATH).write_text('{"version": 1}', encoding="utf-8")
-    record = json.loads((proj / noop.record_path("sync")).read_text(encoding="utf-8"))
+    record = jsonio.read_sealed(proj / noop.record_path("sync"))
     taken = Taken(monkeypatch)
     _replace(proj, AGENT, "Be plain.", "Be plain!")
     assert delta.sync(proj, record, AGENT) is None
@@ -812,7 +814,7 @@ def test_with_every_target_a_prompt_edit_renders_the_agent_s_file_of_each(
     (AGENTS.md, Copilot's instructions, Cursor's rule) lists every description: a description
     edit renders it again from the kept roster (here with no CLAUDE.md roster)."""
     root = _targets(template, tmp_path, SIX, _no_roster)
-    assert "delta" in json.loads((root / noop.record_path("sync")).read_text("utf-8"))
+    assert "delta" in jsonio.read_sealed(root / noop.record_path("sync"))
     taken = Taken(monkeypatch)
     _replace(root, AGENT, "Be plain.", "Be plain!")
     got = _same_as_cold(root, tmp_path)
@@ -846,7 +848,7 @@ def test_without_the_claude_target_no_contexts_are_kept(
     template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = _targets(template, tmp_path, ["codex", "gemini"])
-    assert "delta" not in json.loads((root / noop.record_path("sync")).read_text("utf-8"))
+    assert "delta" not in jsonio.read_sealed(root / noop.record_path("sync"))
     taken = Taken(monkeypatch)
     _replace(root, AGENT, "Be plain.", "Be plain!")
     _same_as_cold(root, tmp_path)
@@ -924,7 +926,7 @@ def test_an_edit_within_the_racy_window_is_written_but_not_recorded(
 def test_a_lock_not_as_dumps_writes_it_is_not_patched(proj: Path) -> None:
     lock = proj / "registries/.render-lock.json"
     assert delta._lock(proj) is not None
-    lock.write_text(json.dumps(json.loads(lock.read_text(encoding="utf-8"))), encoding="utf-8")
+    lock.write_text(json.dumps(read_json_file(lock)), encoding="utf-8")
     assert delta._lock(proj) is None
 
 
@@ -1187,7 +1189,7 @@ def test_an_agent_edited_since_the_contexts_were_kept_is_loaded_when_it_lists_th
 
     _set(proj, OTHER, lambda d: d.update(prompt="Edited first.\n"))
     _same_as_cold(proj, tmp_path)
-    record = json.loads((proj / noop.record_path("sync")).read_text(encoding="utf-8"))
+    record = jsonio.read_sealed(proj / noop.record_path("sync"))
     assert record["delta"]["edited"] == [OTHER]
     loads: list[list[str]] = []
     real = loader.entry_files
@@ -1201,7 +1203,7 @@ def test_an_agent_edited_since_the_contexts_were_kept_is_loaded_when_it_lists_th
     assert "Edited first." in (proj / OTHER_OUTPUT).read_text(encoding="utf-8")
     assert loads == [[SKILL], [EXAMPLE_SKILL], [OTHER]]  # the first met, then the rest; not
     # db-guardian: as kept
-    record = json.loads((proj / noop.record_path("sync")).read_text(encoding="utf-8"))
+    record = jsonio.read_sealed(proj / noop.record_path("sync"))
     assert record["delta"]["edited"] == [OTHER]
 
 
@@ -1218,9 +1220,9 @@ def test_a_stamp_listing_an_agent_not_kept_takes_the_full_sync(
     proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = proj / noop.record_path("sync")
-    record = json.loads(path.read_text(encoding="utf-8"))
+    record = read_json_file(path)
     record["delta"]["edited"] = ["registries/agents/nobody.yaml"]
-    path.write_text(json.dumps(record), encoding="utf-8")
+    write_json_file(path, record)
     taken = Taken(monkeypatch)
     _set(proj, AGENT, lambda d: d.update(prompt="Refused.\n"))
     _same_as_cold(proj, tmp_path)
@@ -1887,7 +1889,7 @@ def test_a_roster_file_the_sync_did_not_render_keeps_nothing(
     monkeypatch.setattr(delta, "_blocks", lambda *_a: None)
     (root / noop.record_path("sync")).unlink()
     noop.sync_result(root, "write")  # no record: a full sync, which keeps nothing
-    assert "delta" not in json.loads((root / noop.record_path("sync")).read_text("utf-8"))
+    assert "delta" not in jsonio.read_sealed(root / noop.record_path("sync"))
 
 
 def test_claude_md_s_block_in_agents_md_without_that_target_is_served_as_cold(
@@ -2049,7 +2051,7 @@ def test_the_kept_recipes_hold_no_description_or_prompt(template: Path, tmp_path
     """Put in again on use: kept, the composed prompt (a copy per target) would make the kept
     file several times larger, read whole by every shortcut run."""
     root = _targets(template, tmp_path, SIX)
-    record = json.loads((root / noop.record_path("sync")).read_text(encoding="utf-8"))
+    record = jsonio.read_sealed(root / noop.record_path("sync"))
     kept = delta._contexts(root, record["delta"]["sha256"])
     assert kept is not None
     (_path, _context, recipes) = kept["agents"][AGENT]
@@ -2132,7 +2134,7 @@ def test_the_installed_cli_answers_edits_with_every_target_as_a_cold_sync(
     run("sync")
 
     def edited() -> Any:  # the agents the shortcut rendered since a full sync kept contexts
-        record = json.loads((root / noop.record_path("sync")).read_text(encoding="utf-8"))
+        record = jsonio.read_sealed(root / noop.record_path("sync"))
         return record["delta"].get("edited")
 
     _replace(root, AGENT, "Be plain.", "Be plain, from the shell.")
@@ -2167,5 +2169,5 @@ def test_the_delta_s_record_starts_by_the_clock_that_stamps_the_files(
     monkeypatch.setattr(time, "time_ns", lambda: real() + 10_000_000_000)
     assert noop.sync_result(proj, "write")["written"] >= 2
     assert taken.runs == [True]
-    recorded = json.loads((proj / noop.record_path("sync")).read_text("utf-8"))["start"]
+    recorded = jsonio.read_sealed(proj / noop.record_path("sync"))["start"]
     assert recorded <= real()

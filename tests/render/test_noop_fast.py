@@ -16,12 +16,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from orkestra.core import jsonio
 from orkestra.core.errors import OrkestraError
 from orkestra.registry import cache as parse_cache
 from orkestra.registry.loader import load
 from orkestra.registry.validate import validate
 from orkestra.render import noop
 from orkestra.render.sync import sync
+from tests.conftest import read_json_file, write_json_file
 from tests.render.conftest import at_call, build_rich, synced_rich
 
 _TICK = [1_000_000_000_000_000_000]  # 2001: in the past, so never racy
@@ -261,7 +263,7 @@ def test_a_missing_folder_the_run_looks_in_is_recorded_absent(
     first = noop.sync_result(proj, "write")
     assert noop.sync_result(proj, "write") == first
     assert hits.count == 1
-    record = json.loads((proj / noop.record_path("sync")).read_text(encoding="utf-8"))
+    record = jsonio.read_sealed(proj / noop.record_path("sync"))
     assert record["files"]["registries/changelog/"] is None
     (proj / "registries" / "changelog").mkdir()
     assert _fast(proj) == _reference(proj)
@@ -279,7 +281,7 @@ def test_an_unchanged_project_is_answered_from_the_record(
     report = noop.validate_report(proj)
     assert _findings(noop.validate_report(proj)) == _findings(report)
     assert hits.count == 4  # the sync recorded `validate`'s answer too
-    record = json.loads((proj / noop.record_path("sync")).read_text(encoding="utf-8"))
+    record = jsonio.read_sealed(proj / noop.record_path("sync"))
     assert "vendor/linked" in record["folders"]
     assert "CLAUDE.md" in record["singles"]
 
@@ -398,9 +400,9 @@ def test_a_record_that_vouches_for_another_version_is_not_rewritten(
     path = _agent_file(proj)
     rel = path.relative_to(proj).as_posix()
     record = proj / noop.record_path("validate")
-    data = json.loads(record.read_text(encoding="utf-8"))
+    data = read_json_file(record)
     data["files"][rel] = [1, 2, 3, 4, 5]
-    record.write_text(json.dumps(data), encoding="utf-8")
+    write_json_file(record, data)
     forged = record.read_bytes()
     _same_bytes(proj)
     hits = Hits(monkeypatch)
@@ -515,8 +517,7 @@ def test_a_validate_record_made_on_its_own_is_rewritten_too(
     (proj / noop.record_path("validate")).unlink()
     noop.validate_report(proj)
     assert (
-        _record(proj)["start"]
-        != json.loads((proj / noop.record_path("validate")).read_text(encoding="utf-8"))["start"]
+        _record(proj)["start"] != jsonio.read_sealed(proj / noop.record_path("validate"))["start"]
     )
     _same_bytes(proj)
     assert noop.sync_result(proj, "write")["written"] == 0
@@ -693,7 +694,7 @@ def test_another_day_or_version_is_a_full_run(proj: Path, monkeypatch: pytest.Mo
 
 @pytest.mark.parametrize(
     "damage",
-    ["{not json", "[]", '{"schema": 1}', "", "null"],
+    ["{not json", "[]", '{"schema": 1}', "", "null", "one letter"],
 )
 def test_a_damaged_record_is_ignored_and_replaced(
     proj: Path, monkeypatch: pytest.MonkeyPatch, damage: str
@@ -701,11 +702,16 @@ def test_a_damaged_record_is_ignored_and_replaced(
     monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
     expected = _findings(noop.validate_report(proj))
     record = proj / noop.record_path("validate")
-    record.write_text(damage, encoding="utf-8")
+    if damage == "one letter":  # still valid JSON, a well-formed record: the checksum tells
+        raw = record.read_bytes()
+        at = raw.index(b'"message":"') + len(b'"message":"')
+        record.write_bytes(raw[:at] + (b"X" if raw[at : at + 1] != b"X" else b"Y") + raw[at + 1 :])
+    else:
+        record.write_text(damage, encoding="utf-8")
     hits = Hits(monkeypatch)
     assert _findings(noop.validate_report(proj)) == expected
     assert hits.count == 0
-    assert json.loads(record.read_text(encoding="utf-8"))["schema"] == noop.SCHEMA
+    assert read_json_file(record)["schema"] == noop.SCHEMA
 
 
 def test_a_forged_result_with_changed_files_is_not_trusted(
@@ -714,11 +720,11 @@ def test_a_forged_result_with_changed_files_is_not_trusted(
     monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
     noop.validate_report(proj)
     record = proj / noop.record_path("validate")
-    data = json.loads(record.read_text(encoding="utf-8"))
+    data = read_json_file(record)
     data["result"] = [{"file": "x", "line": 1, "code": "ORK999", "severity": "error",
                        "message": "forged"}]  # fmt: skip
     data["files"][next(iter(data["files"]))] = [1, 2, 3, 4, 5]
-    record.write_text(json.dumps(data), encoding="utf-8")
+    write_json_file(record, data)
     assert all(f.code != "ORK999" for f in noop.validate_report(proj).findings)
 
 
@@ -819,7 +825,7 @@ def test_a_file_the_run_read_is_recorded_even_when_nobody_listed_it(
     extra.write_text("v1\n", encoding="utf-8")
     _validation_also_reads(monkeypatch, extra)
     noop.validate_report(proj)
-    record = json.loads((proj / noop.record_path("validate")).read_text(encoding="utf-8"))
+    record = jsonio.read_sealed(proj / noop.record_path("validate"))
     assert "docs/policy.txt" in record["singles"]
     assert "v1" in {f.message for f in noop.validate_report(proj).findings}
     extra.write_text("v2\n", encoding="utf-8")
@@ -873,7 +879,7 @@ def test_a_file_read_outside_the_project_is_recorded_by_its_absolute_path(
     outside.write_text("v1\n", encoding="utf-8")
     _validation_also_reads(monkeypatch, outside)
     noop.validate_report(proj)
-    record = json.loads((proj / noop.record_path("validate")).read_text(encoding="utf-8"))
+    record = jsonio.read_sealed(proj / noop.record_path("validate"))
     assert record["files"][str(outside)] is not None  # its real identity, not "absent"
     outside.write_text("v2 longer\n", encoding="utf-8")
     _bump(outside)
@@ -902,7 +908,7 @@ def test_packages_are_recorded_by_the_git_index_and_a_git_add_is_a_full_run(
     assert "ORK048" in {f.code for f in noop.validate_report(proj).findings}
     assert "ORK048" in {f.code for f in noop.validate_report(proj).findings}
     assert hits.count == 1  # the second answer came from the record
-    record = json.loads((proj / noop.record_path("validate")).read_text(encoding="utf-8"))
+    record = jsonio.read_sealed(proj / noop.record_path("validate"))
     assert {".git", ".git/index"} <= set(record["singles"])
     (proj / "web").mkdir()
     (proj / "web" / "app.js").write_text("x\n", encoding="utf-8")
@@ -1107,7 +1113,7 @@ def test_a_lock_entry_with_a_nul_is_reported_not_a_crash(
     path that cannot exist, which validation reports (ORK046) rather than a ValueError."""
     monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
     lock = proj / "registries" / ".render-lock.json"
-    data = json.loads(lock.read_text(encoding="utf-8"))
+    data = read_json_file(lock)
     data["files"]["bad\0name.md"] = next(iter(data["files"].values()))
     lock.write_text(json.dumps(data, indent=2), encoding="utf-8")
     _bump(lock)
@@ -1228,7 +1234,7 @@ def _reprompt(root: Path) -> None:
 
 
 def _record(root: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((root / noop.record_path("sync")).read_text("utf-8"))
+    data: dict[str, Any] = jsonio.read_sealed(root / noop.record_path("sync"))
     return data
 
 
@@ -1683,7 +1689,7 @@ def test_a_lock_changed_since_the_record_proves_nothing(
     _reprompt(proj)
     rendered = sync(proj, mode="dry-run", registry=load(proj)).plan.outputs[rel].data
     lock = proj / "registries" / ".render-lock.json"
-    data = json.loads(lock.read_text(encoding="utf-8"))
+    data = read_json_file(lock)
     data["files"][rel]["sha256"] = hashlib.sha256(rendered or b"").hexdigest()
     lock.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     _bump(lock)
@@ -1852,7 +1858,7 @@ def test_a_read_file_inside_a_walked_folder_is_stat_ed_once(
     """A run reads files the walk of `registries/` stats anyway: the snapshot keeps the walk's
     identity instead of taking a second one (thousands of stats on a big registry)."""
     noop.sync_result(proj, "write")
-    record = json.loads((proj / noop.record_path("sync")).read_text(encoding="utf-8"))
+    record = jsonio.read_sealed(proj / noop.record_path("sync"))
     inside = [s for s in record["singles"] if s.startswith("registries/") and s.endswith(".yaml")]
     assert inside  # what the run read, in the walked folder
     seen: list[str] = []
@@ -2032,7 +2038,7 @@ def test_a_record_s_start_is_taken_by_the_clock_that_stamps_the_files(
     time.sleep(0.05)  # the copy's changes a tick before the start (no racy window here)
     real = _clock_ahead(monkeypatch, 10_000_000_000)
     noop.validate_report(proj) if run == "validate" else noop.sync_result(proj, "write")
-    recorded = json.loads((proj / noop.record_path(run)).read_text("utf-8"))["start"]
+    recorded = jsonio.read_sealed(proj / noop.record_path(run))["start"]
     assert recorded <= real()
 
 

@@ -18,6 +18,7 @@ from orkestra.core import yamlio
 from orkestra.render import noop, writer
 from orkestra.render import sync as sync_module
 from orkestra.render.sync import sync
+from tests.conftest import read_json_file, write_json_file
 from tests.render.conftest import at_call, synced_rich
 from tests.render.test_noop_fast import (
     Hits,
@@ -312,7 +313,7 @@ def test_a_forged_or_damaged_expected_entry_is_a_full_run(
         data["files"].setdefault(key, data["files"][rel])
     data["expected"] = {**{k: v for k, v in data["expected"].items() if k != rel}, **forged}
     data["result"] = {**data["result"], "warnings": 99}
-    path.write_text(json.dumps(data), encoding="utf-8")
+    write_json_file(path, data)
     assert _check(proj) == _reference(proj)[1]
 
 
@@ -487,7 +488,7 @@ def test_client_mcp_configs_rewritten_by_a_server_rename_converge_in_one_write(
     servers.write_text(yamlio.dumps({"github": {"command": "npx"}, "lake": lake}), "utf-8")
     sync(proj, mode="write")
     mine = proj / ".cursor" / "mcp.json"
-    held = json.loads(mine.read_text(encoding="utf-8"))
+    held = read_json_file(mine)
     held["mcpServers"]["mine"] = {"command": "my-server"}
     mine.write_text(json.dumps(held, indent=2) + "\n", encoding="utf-8")
     sync(proj, mode="write")
@@ -499,7 +500,7 @@ def test_client_mcp_configs_rewritten_by_a_server_rename_converge_in_one_write(
     hits = Hits(monkeypatch)
     assert _check(proj) == _reference(proj)[1]
     assert hits.count == 1
-    after = json.loads(mine.read_text(encoding="utf-8"))["mcpServers"]
+    after = read_json_file(mine)["mcpServers"]
     assert {"github", "lake2", "mine"} <= set(after) and "lake" not in after  # the user's kept
 
 

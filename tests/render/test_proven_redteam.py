@@ -17,6 +17,7 @@ from orkestra.registry.loader import load
 from orkestra.render import noop
 from orkestra.render import sync as sync_module
 from orkestra.render.sync import sync
+from tests.conftest import read_json_file, write_json_file
 from tests.render.conftest import at_call, synced_rich
 from tests.render.test_noop_fast import (
     _agent_file,
@@ -120,7 +121,7 @@ def _lock_owning_new_render(root: Path, rel: str) -> None:
     """A checkout: the lock now records the new render of `rel` (the disk holds the old)."""
     rendered = sync(root, mode="dry-run", registry=load(root)).plan.outputs[rel].data
     lock = root / LOCK
-    data = json.loads(lock.read_text(encoding="utf-8"))
+    data = read_json_file(lock)
     data["files"][rel]["sha256"] = hashlib.sha256(rendered or b"").hexdigest()
     lock.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     _bump(lock)
@@ -305,9 +306,9 @@ def test_a_file_the_last_write_made_is_never_proven_by_its_identity(
     assert rel in _record(proj)["expected"]
     output.write_bytes(output.read_bytes().replace(b"a", b"b", 1))
     record = proj / noop.record_path("sync")
-    data = json.loads(record.read_text("utf-8"))
+    data = read_json_file(record)
     data["files"][rel] = noop._identity(str(output))
-    record.write_text(json.dumps(data), encoding="utf-8")
+    write_json_file(record, data)
     _input_comment(proj)
     answer = noop.sync_result(proj, "check")
     assert answer == _check(proj)
@@ -411,9 +412,9 @@ def test_a_forged_record_hides_an_edit_but_never_overwrites_it(
     _append(output, "the user's edit\n")
     edited = output.read_bytes()
     record = proj / noop.record_path("sync")
-    data = json.loads(record.read_text("utf-8"))
+    data = read_json_file(record)
     data["files"][rel] = noop._identity(str(output))
-    record.write_text(json.dumps(data), encoding="utf-8")
+    write_json_file(record, data)
     _input_comment(proj)
     assert rel in _check(proj)["conflicts"]
     assert rel not in noop.sync_result(proj, "write")["conflicts"]  # the accepted gap

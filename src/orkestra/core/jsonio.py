@@ -109,6 +109,45 @@ def loads_derived(text: str, *, source: str) -> Any:
         raise InputError("JSON nested too deeply", file=source) from None
 
 
+#: the first line of a sealed derived file: this, the CRC-32 of the rest (8 hex digits), "\n"
+SEAL = b"orkestra-crc32 "
+
+
+def sealed(text: str) -> bytes:
+    """`text` (a derived JSON document) as the bytes to write, after a line holding their
+    CRC-32: a flipped bit that leaves valid JSON (another letter in a cached description, a
+    digit in a recorded answer) is then found, and the file rebuilt, instead of trusted."""
+    import zlib
+
+    body = text.encode("utf-8")
+    return b"%s%08x\n%s" % (SEAL, zlib.crc32(body), body)
+
+
+def read_sealed(path: str | os.PathLike[str], *, follow: bool = True) -> Any:
+    """A derived JSON document written with `sealed`: an `InputError` when it is not one, when
+    its bytes do not match their CRC-32, or when they are not JSON (see `loads_derived`)."""
+    import zlib
+
+    source = os.fspath(path)
+    try:
+        raw, size = read_regular(source, max_bytes=MAX_BYTES, follow=follow)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", file=source) from exc
+    head = len(SEAL) + 9
+    if size > MAX_BYTES or not raw.startswith(SEAL) or raw[head - 1 : head] != b"\n":
+        raise InputError("not a sealed derived file (rebuilt)", file=source)
+    try:
+        crc = int(raw[len(SEAL) : head - 1], 16)
+    except ValueError:
+        crc = -1
+    body = memoryview(raw)[head:]
+    if zlib.crc32(body) != crc:
+        raise InputError("damaged: its bytes do not match their checksum (rebuilt)", file=source)
+    return loads_derived(decode(bytes(body), source=source, line=2), source=source)
+
+
 def loads_many(texts: list[str], *, source: str, max_depth: int = MAX_DEPTH) -> list[Any]:
     """Each text parsed alone as one JSON document (the n-th is line n of `source`): exactly
     `loads` on each, in one tight loop for the many small lines of an index."""

@@ -39,7 +39,7 @@ OLD_CACHE = ".orkestra/registry-cache.json"
 #: how many shard files the entries are spread over (a one-file change rewrites a sixteenth)
 SHARDS = 16
 #: bump when the entry layout or the meaning of ops changes
-SCHEMA = 1
+SCHEMA = 2
 #: a file modified this close to when its entry was recorded is confirmed by content hash (on
 #: a file system that keeps whole seconds, or for a file whose times are whole)
 RACY_NS = 2_000_000_000
@@ -192,7 +192,7 @@ class ParseCache:
         exist yet)."""
         path = self.root / shard_path(shard)
         try:  # a symlink planted at a shard is never read through
-            data = jsonio.loads_derived(jsonio.read_text(path, follow=False), source=str(path))
+            data = jsonio.read_sealed(path, follow=False)
         except (OSError, InputError):
             return None
         if (
@@ -321,7 +321,9 @@ class ParseCache:
                         check_circular=False,
                     )
                     try:  # one shard that cannot be written (a folder there) spoils no other
-                        safewrite.write_file(self.root, shard_path(shard), payload, durable=False)
+                        safewrite.write_file(
+                            self.root, shard_path(shard), jsonio.sealed(payload), durable=False
+                        )
                     except OrkestraError:
                         continue
                     self.dirty.discard(shard)

@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from orkestra.render.sync import Mode
 
 #: bump when the record's layout or meaning changes
-SCHEMA = 3
+SCHEMA = 4
 FOLDER = ".orkestra"
 
 
@@ -419,7 +419,7 @@ def _record(root: Path, run: str) -> dict[str, Any] | None:
         return None
     path = root / record_path(run)
     try:
-        data = jsonio.loads_derived(jsonio.read_text(path), source=str(path))
+        data = jsonio.read_sealed(path)
     except (OSError, InputError):
         return None
     return data if _well_formed(data) else None
@@ -797,7 +797,7 @@ def _write(root: Path, payload: dict[str, Any], results: dict[str, Any]) -> None
         for run, result in results.items():
             answer = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
             text = f'{common},"result":{answer}}}'
-            safewrite.write_file(root, record_path(run), text, durable=False)
+            safewrite.write_file(root, record_path(run), jsonio.sealed(text), durable=False)
     except (OSError, OrkestraError, UnicodeEncodeError):  # a file name that is not UTF-8
         return
 
