@@ -323,8 +323,10 @@ def _carry_out(root: Path, result: RenderPlan, writes: list[str], deletions: lis
             if mark is not None or result.expected.get(path, "") is not None:
                 _unchanged(root, path, result.expected)  # (absent where absence is expected)
 
-    def still(path: str) -> None:  # a stat that moved is looked at by content (a hard link
-        if path in marks and _mark(root, path) != marks[path]:  # renamed over moves ctime)
+    def still(path: str) -> None:
+        """A stat that moved is looked at by content: a rename over a hard-linked twin moves
+        this file's ctime, not its bytes."""
+        if path in marks and _mark(root, path) != marks[path]:
             _unchanged(root, path, result.expected)
 
     # before the first temporary file: a sync killed from here on leaves this record, and the
