@@ -13,7 +13,7 @@ from orkestra.knowledge.cache import CACHE
 from orkestra.knowledge.check import check
 from orkestra.knowledge.notes import load_notes
 from orkestra.search.knowledge_docs import documents
-from tests.conftest import write
+from tests.conftest import read_json_file, write
 from tests.knowledge.helpers import note, settings
 
 DAY = dt.date(2026, 6, 1)
@@ -203,10 +203,27 @@ def test_a_same_size_file_copied_in_with_its_old_mtime_is_read_again(
     note(project, "case", sources=["app/task.py#class Task"])
     _age(code)
     assert by_name(check(settings(project), DAY))["case"]["outcome"] == "confirmed"
-    assert str(code) in json.loads((project / CACHE).read_text(encoding="utf-8"))["files"]
+    assert str(code) in read_json_file(project / CACHE)["files"]
     code.write_text("class Case:\n")  # the same size
     _age(code)  # the mtime the cached one had
     assert by_name(check(settings(project), DAY))["case"]["outcome"] == "contradicted"
+
+
+def test_a_cache_damaged_into_other_valid_data_is_not_used(project: Path, monkeypatch: Any) -> None:
+    """A cached line number changed (still JSON, still a well-formed entry): the checksum
+    finds it and the sources are read again, never the damaged answer."""
+    from orkestra.knowledge import cache
+
+    monkeypatch.setattr(cache, "FRESH_SECONDS", 0.0)
+    code = write(project, "app/task.py", "\n\nclass Task:\n")
+    note(project, "case", sources=["app/task.py#class Task"])
+    _age(code)
+    first = check(settings(project), DAY)
+    assert by_name(first)["case"]["sources"][0]["line"] == 3
+    raw = (project / CACHE).read_bytes()
+    assert raw.count(b'"class Task":3') == 1
+    (project / CACHE).write_bytes(raw.replace(b'"class Task":3', b'"class Task":7'))
+    assert by_name(check(settings(project), DAY))["case"]["sources"][0]["line"] == 3
 
 
 def test_files_changed_just_now_by_a_lagging_file_clock_are_not_cached(
@@ -237,6 +254,6 @@ def test_corrupt_cache_is_ignored(project: Path) -> None:
     write(
         project,
         CACHE,
-        json.dumps({"version": 1, "notes": {"knowledge/glossary/case.md": {"stat": [1, 2]}}}),
+        json.dumps({"version": 2, "notes": {"knowledge/glossary/case.md": {"stat": [1, 2]}}}),
     )
     assert check(settings(project), DAY)["checked"] == 1

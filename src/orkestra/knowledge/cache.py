@@ -5,7 +5,9 @@ last change (the later of its mtime and ctime: a same-size file copied in with t
 still moves the ctime) and size, so an unchanged knowledge base is checked with one `stat` per
 file instead of reading and parsing everything again. Like git's index it does not trust entries
 whose last change is within `FRESH_SECONDS` of the run's start, by the clock that stamps the files
-(`core.clock.files_behind`): a same-size rewrite in the same clock tick would go unseen.
+(`core.clock.files_behind`): a same-size rewrite in the same clock tick would go unseen. The
+file carries the CRC-32 of its bytes (`jsonio.sealed`): damage that leaves valid JSON (another
+line number) empties it instead of being answered.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from orkestra.core.stamp import changed_at
 from orkestra.knowledge.notes import Note, Problem, Source
 
 CACHE = ".orkestra/cache/notes-check.json"
-VERSION = 1
+VERSION = 2
 FRESH_SECONDS = 2.0
 
 Stat = tuple[int, int]
@@ -63,8 +65,8 @@ class CheckCache:
         self.dirty = False
         data: Any = {}
         try:
-            data = jsonio.read_json(self.path)
-        except (OSError, InputError):  # a missing, damaged or too deep derived cache: empty
+            data = jsonio.read_sealed(self.path)
+        except (OSError, InputError):  # missing, damaged (its checksum) or not JSON: empty
             data = {}
         ok = isinstance(data, dict) and data.get("version") == VERSION
         self.notes: dict[str, Any] = data.get("notes", {}) if ok else {}
@@ -126,4 +128,4 @@ class CheckCache:
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         # a refused or failed write only costs speed next time
         with contextlib.suppress(OrkestraError):
-            safewrite.write_file(self.root, CACHE, text, durable=False)
+            safewrite.write_file(self.root, CACHE, jsonio.sealed(text), durable=False)
