@@ -144,12 +144,19 @@ def test_a_folder_on_a_read_only_file_system_is_named_as_such(scaffold: Path, cl
     assert tree(scaffold) == before
 
 
-def test_an_owned_output_that_cannot_be_read_is_named_as_such(scaffold: Path, cli: Any) -> None:
+@pytest.mark.parametrize("edited", [True, False], ids=["its-source-edited", "unchanged"])
+def test_an_owned_output_that_cannot_be_read_is_named_as_such(
+    scaffold: Path, cli: Any, monkeypatch: pytest.MonkeyPatch, edited: bool
+) -> None:
     """Whether Orkestra wrote a file it cannot read is unknown: the error says why, not that
-    someone else wrote it."""
+    someone else wrote it (an unchanged render of the same size is compared by content first)."""
+    from orkestra.render import writer
+
     sync(scaffold)
     agent = "registries/agents/example-agent.yaml"
-    (scaffold / agent).write_text((scaffold / agent).read_text().replace("prompt: ", "prompt: X"))
+    if edited:
+        text = (scaffold / agent).read_text().replace("prompt: ", "prompt: X")
+        (scaffold / agent).write_text(text)
     target = ".claude/agents/example-agent.md"
     full = str(scaffold / target)
     os.chmod(full, 0o200)  # noqa: PTH101 - as `chmod`: a new ctime, so it is read again
@@ -163,6 +170,12 @@ def test_an_owned_output_that_cannot_be_read_is_named_as_such(scaffold: Path, cl
     def digest(root: Any, rel: str) -> str | None:
         return None if rel == target else real_digest(root, rel)
 
+    def opened(path: Any, *args: Any, **kwargs: Any) -> Any:
+        if str(path) == full:
+            raise PermissionError(errno.EACCES, "Permission denied", path)
+        return open(path, *args, **kwargs)  # noqa: PTH123
+
+    monkeypatch.setattr(writer, "open", opened, raising=False)
     with mock.patch.object(os, "open", refused), mock.patch.object(manifest, "disk_digest", digest):
         result = cli("sync", cwd=scaffold)
     assert result.exit_code == 1
