@@ -289,6 +289,25 @@ def test_a_block_template_rendering_outside_its_markers_is_a_clear_error(
     assert tree(rich) == before
 
 
+def test_blank_lines_a_block_template_renders_around_its_markers_are_not_kept(
+    rich: Path,
+) -> None:
+    """Blanks outside the markers are dropped: kept, they would stay in the user's text and be
+    added again each time the override comes back."""
+    sync(rich)
+    bundled = (rich / "CLAUDE.md").read_bytes()
+    override = rich / "templates" / "claude" / "claude_md_block.md.j2"
+    override.parent.mkdir(parents=True, exist_ok=True)
+    for _ in range(2):
+        override.write_text("\n \n" + (BUNDLED / "claude/claude_md_block.md.j2").read_text()
+                            + "   \n\t\n")  # fmt: skip
+        sync(rich)
+        assert (rich / "CLAUDE.md").read_bytes() == bundled
+        override.unlink()
+        sync(rich)
+        assert (rich / "CLAUDE.md").read_bytes() == bundled
+
+
 @pytest.mark.parametrize("inside", [True, False], ids=["to-agents-md", "to-outside"])
 def test_symlinked_claude_md_is_refused_never_read_or_replaced(
     rich: Path, tmp_path: Path, inside: bool

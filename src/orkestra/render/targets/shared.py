@@ -177,7 +177,7 @@ def managed_file(
         path = root / safewrite.check_target(root, rel)
     except UnsafePathError as exc:
         raise UnsafePathError(exc.message + unsafe_hint, file=exc.file or rel) from None
-    _within_markers(block, rel, template)
+    block = _within_markers(block, rel, template)
     current = yamlio.read_text(path, display=rel) if path.exists() else ""
     bom, newline = _style(path, current)
     base = _base(bom, current) if path.exists() else ""
@@ -194,10 +194,11 @@ def managed_file(
     return Output(rel, (bom + text).encode("utf-8"), shared=True, base=base)
 
 
-def _within_markers(block: str, rel: str, template: str) -> None:
-    """InputError unless `block` holds both markers and nothing outside them: a template
-    override that drops a marker or adds a footer after the end marker would leave text the
-    next sync takes for the user's and adds again, on every run."""
+def _within_markers(block: str, rel: str, template: str) -> str:
+    """`block` from its begin marker to its end marker and a newline; InputError unless it
+    holds both markers and nothing but blanks outside them: a template override that drops a
+    marker or adds a footer (or blank lines) after the end marker would leave text the next
+    sync takes for the user's and adds again, on every run."""
     first, last = block.find(BEGIN), block.rfind(END)
     where = f"templates/{template}"
     if first < 0 or last < first:
@@ -213,6 +214,7 @@ def _within_markers(block: str, rel: str, template: str) -> None:
             f"({outside.splitlines()[0][:60]!r}); move it between the marker lines",
             file=where,
         )
+    return block[first : last + len(END)] + "\n"
 
 
 def _base(bom: str, current: str) -> str:
