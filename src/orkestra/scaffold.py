@@ -230,7 +230,11 @@ def _check_writable(root: Path, rels: list[str]) -> None:
         checked.add(folder)
         if not os.access(folder, os.W_OK | os.X_OK):
             shown = _shown(root, folder)
-            why = "a read-only file system" if _read_only_fs(folder) else "not writable by you"
+            why = (
+                "a read-only file system"
+                if safewrite.read_only_fs(folder)
+                else "not writable by you"
+            )
             raise WriteFailed(
                 f"cannot write into '{shown}' ({why}); nothing was written: run `orkestra init` "
                 "in a folder you can write to",
@@ -242,13 +246,6 @@ def _shown(root: Path, folder: Path) -> str:
     """A folder below the project as a relative path; the project itself or above it in full."""
     inside = folder != root and folder.is_relative_to(root)
     return folder.relative_to(root).as_posix() if inside else str(folder)
-
-
-def _read_only_fs(folder: Path) -> bool:
-    try:
-        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
-    except (OSError, AttributeError):  # no statvfs (Windows): say "not writable"
-        return False
 
 
 def _with_lines(root: Path, name: str, lines: tuple[str, ...]) -> str | None:

@@ -357,6 +357,7 @@ def test_init_in_a_read_only_folder_exits_1_and_writes_nothing(tmp_path: Path, c
         result = cli("init", str(folder), cwd=tmp_path)
         assert result.exit_code == 1, result.stderr
         assert "cannot write into" in result.stderr and "nothing was written" in result.stderr
+        assert ("a read-only file system" if ROOT else "not writable by you") in result.stderr
         assert "internal error" not in result.stderr
         assert _tree(folder) == before
         nested = cli("init", str(folder / "sub" / "p"), cwd=tmp_path)

@@ -129,12 +129,7 @@ def read_sealed(path: str | os.PathLike[str], *, follow: bool = True) -> Any:
     import zlib
 
     source = os.fspath(path)
-    try:
-        raw, size = read_regular(source, max_bytes=MAX_BYTES, follow=follow)
-    except FileNotFoundError:
-        raise
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", file=source) from exc
+    raw, size = _read(source, MAX_BYTES, follow)
     head = len(SEAL) + 9
     if size > MAX_BYTES or not raw.startswith(SEAL) or raw[head - 1 : head] != b"\n":
         raise InputError("not a sealed derived file (rebuilt)", file=source)
@@ -176,16 +171,21 @@ def read_text(
     """A UTF-8 file's text (without a byte-order mark), refused when larger than `max_bytes` or
     not UTF-8 (and, with `follow=False`, when a symlink stands at `path`)."""
     source = os.fspath(path)
-    try:
-        raw, size = read_regular(source, max_bytes=max_bytes, follow=follow)
-    except FileNotFoundError:
-        raise
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", file=source) from exc
+    raw, size = _read(source, max_bytes, follow)
     if size > max_bytes:
         raise InputError(f"larger than the {max_bytes}-byte limit for JSON input", file=source)
     # RFC 8259 lets a parser ignore a byte-order mark; Windows editors and PowerShell write one
     return decode(raw.removeprefix(b"\xef\xbb\xbf"), source=source)
+
+
+def _read(source: str, max_bytes: int, follow: bool) -> tuple[bytes, int]:
+    """`read_regular`'s (bytes, size), a failure other than a missing file as an InputError."""
+    try:
+        return read_regular(source, max_bytes=max_bytes, follow=follow)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", file=source) from exc
 
 
 def decode(raw: bytes, *, source: str, line: int = 1) -> str:

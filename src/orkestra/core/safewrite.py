@@ -443,6 +443,15 @@ def _fsync(path: str) -> None:
         os.close(fd)
 
 
+def read_only_fs(folder: Path | str) -> bool:
+    """True when `folder` lies on a file system mounted read-only (what to tell the user when
+    it cannot be written: not "permission denied"); False where that cannot be asked."""
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # AttributeError: no statvfs (Windows)
+        return False
+
+
 def remove_file(root: Path, path: Path | str, *, guard: Guard | None = None) -> bool:
     """Delete the file (or symlink, never its target) at `path`; False when it was not there."""
     rel = relative(root, path)

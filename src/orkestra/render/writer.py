@@ -402,11 +402,7 @@ def _preconditions(root: Path, result: RenderPlan, writes: list[str], deletions:
 
 def _not_writable(folder: str) -> str:
     """Why a folder `os.access` finds not writable is not (an error path)."""
-    try:
-        read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
-    except (OSError, AttributeError):  # AttributeError: no statvfs (Windows)
-        read_only = False
-    if read_only:
+    if safewrite.read_only_fs(folder):
         return "is on a read-only file system (mount it read-write, or sync a writable copy)"
     return "is not writable (permission denied)"
 
@@ -501,13 +497,12 @@ def _some(paths: list[str]) -> str:
 def _unreadable(root: Path, path: str) -> bool:
     """True when `path` is there but opening it is refused (an error path: costs nothing)."""
     try:
-        fd = os.open(f"{root}/{path}", os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        with open_regular(f"{root}/{path}", follow=False):
+            return False
     except PermissionError:
         return True
     except (OSError, ValueError):
         return False
-    os.close(fd)
-    return False
 
 
 def _stage(batch: safewrite.Batch, out: Output) -> None:
