@@ -23,7 +23,8 @@ def test_bundled_templates_are_found() -> None:
 
 def test_project_templates_override_bundled_ones(tmp_path: Path) -> None:
     write(tmp_path, "templates/claude/command.md.j2", "custom {{ name }}\n")
-    assert Templates(tmp_path).render("claude/command.md.j2", {"name": "x"}) == "custom x\n"
+    rendered = Templates(tmp_path).render("claude/command.md.j2", {"name": "x"})
+    assert rendered == text.with_mark("custom x\n")  # a whole file: Orkestra's mark goes first
     # templates it does not override still come from the bundle
     assert (
         Templates(tmp_path).get("claude/skill.md.j2").filename.startswith(str(bundled_templates()))
@@ -52,13 +53,14 @@ def test_a_list_the_template_built_cannot_be_appended_to_either(tmp_path: Path) 
     with pytest.raises(InputError, match="build a new one"):
         Templates(tmp_path).render("claude/command.md.j2", {})
     write(tmp_path, "templates/claude/skill.md.j2", "{% set l = [] %}{% set l = l + [1] %}{{ l }}")
-    assert Templates(tmp_path).render("claude/skill.md.j2", {}) == "[1]\n"
+    assert Templates(tmp_path).render("claude/skill.md.j2", {}) == text.with_mark("[1]\n")
 
 
 def test_a_template_may_still_gather_in_a_namespace(tmp_path: Path) -> None:
     text_ = "{% set ns = namespace(n=0) %}{% for t in tools %}{% set ns.n = ns.n + 1 %}{% endfor %}"
     write(tmp_path, "templates/claude/command.md.j2", text_ + "{{ ns.n }}\n")
-    assert Templates(tmp_path).render("claude/command.md.j2", {"tools": ["a", "b"]}) == "2\n"
+    rendered = Templates(tmp_path).render("claude/command.md.j2", {"tools": ["a", "b"]})
+    assert rendered == text.with_mark("2\n")
 
 
 def test_an_override_added_later_is_used_by_the_same_process(tmp_path: Path) -> None:
@@ -68,7 +70,8 @@ def test_an_override_added_later_is_used_by_the_same_process(tmp_path: Path) -> 
                "model": None, "body": "b"}  # fmt: skip
     bundled = Templates(tmp_path).render("claude/command.md.j2", context)
     write(tmp_path, "templates/claude/command.md.j2", "own {{ name }}\n")
-    assert Templates(tmp_path).render("claude/command.md.j2", context) == "own x\n" != bundled
+    own = Templates(tmp_path).render("claude/command.md.j2", context)
+    assert own == text.with_mark("own x\n") != bundled
     (tmp_path / "templates/claude/command.md.j2").unlink()
     assert Templates(tmp_path).render("claude/command.md.j2", context) == bundled
 
@@ -84,7 +87,8 @@ def test_an_override_added_below_a_symlinked_folder_is_used_too(tmp_path: Path) 
     (tmp_path / "templates" / "loop").symlink_to(tmp_path / "templates", target_is_directory=True)
     bundled = Templates(tmp_path).render("claude/command.md.j2", context)
     (shared / "command.md.j2").write_text("own {{ name }}\n", encoding="utf-8")
-    assert Templates(tmp_path).render("claude/command.md.j2", context) == "own x\n" != bundled
+    own = Templates(tmp_path).render("claude/command.md.j2", context)
+    assert own == text.with_mark("own x\n") != bundled
 
 
 def test_the_way_out_is_named_only_for_a_change_of_a_list_or_mapping(tmp_path: Path) -> None:

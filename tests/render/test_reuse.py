@@ -78,7 +78,8 @@ def test_a_changed_project_template_is_used(scaffold: Path, tmp_path: Path) -> N
     write(scaffold, "templates/claude/agent.md.j2", "MARK\n" + bundled.read_text())
     environment._environment.cache_clear()  # as a new process would see it
     sync(scaffold)
-    assert (scaffold / ".claude/agents/example-agent.md").read_text().startswith("MARK")
+    written = (scaffold / ".claude/agents/example-agent.md").read_text()
+    assert written.split("\n")[1] == "MARK"  # after Orkestra's mark: it has no frontmatter first
     assert _outputs(scaffold) == _cold(scaffold, tmp_path)
 
 

@@ -26,6 +26,7 @@ def test_sync_prints_the_plan_and_second_run_writes_nothing(cli: Any, scaffold: 
         "deleted",
         "unchanged",
         "conflicts",
+        "released",
     ]
     assert data["written"] == 4 and data["targets"] == ["claude"]
     second = cli("sync", cwd=scaffold).json()

@@ -306,7 +306,7 @@ def sync(root: Path, record: dict[str, Any], first: str) -> dict[str, Any] | Non
     plan.lock_after, plan.lock_servers, plan.servers_before = entries, servers, servers
     count = writer.apply(root, plan)
     data = {**result, "mode": "write", "written": count, "created": [], "updated": written,
-            "deleted": [], "unchanged": unchanged, "conflicts": []}  # fmt: skip
+            "deleted": [], "unchanged": unchanged, "conflicts": [], "released": []}  # fmt: skip
     save(plan.outputs, after)
     return data
 

@@ -15,6 +15,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from orkestra.core.errors import InputError
 from orkestra.render import text
 from orkestra.render.template_paths import template_files, template_folders
+from orkestra.render.text import with_mark
 
 if TYPE_CHECKING:
     from orkestra.render.helper import Helper
@@ -58,6 +59,21 @@ def _environment(root: Path | None, overrides: tuple[str, ...]) -> ImmutableSand
     env.filters["block"] = text.block
     env.filters["one_line"] = text.one_line
     return env
+
+
+#: the templates that render a whole file: each text carries Orkestra's mark (`text.with_mark`)
+WHOLE_FILES = frozenset(
+    {
+        "claude/agent.md.j2",
+        "claude/command.md.j2",
+        "claude/skill.md.j2",
+        "claude/ground_truths.md.j2",
+        "copilot/agent.md.j2",
+        "cursor/agent.md.j2",
+        "cursor/rule.mdc.j2",
+        "gemini/agent.md.j2",
+    }
+)
 
 
 class Templates:
@@ -167,6 +183,8 @@ class Templates:
                 f"template error: {message}", file=self._shown(file), line=line
             ) from None
         text = text.rstrip("\n") + "\n"  # exactly one final newline, whatever the template does
+        if name in WHOLE_FILES:
+            text = with_mark(text)
         if key is not None:
             assert self.reuse is not None
             self.reuse.put(key, text)

@@ -46,6 +46,9 @@ class RenderPlan:
     #: conflicts that are owned-but-edited files whose source is gone (`--force` releases them
     #: from the lock, never deletes them)
     orphans: set[str] = field(default_factory=set)
+    #: owned files whose source is gone, still holding the bytes the lock records, that carry
+    #: no Orkestra mark (`writer._authored`): kept on disk, and the lock forgets them
+    released: list[str] = field(default_factory=list)
     #: the lock's proven-or-not entries before this sync, and the lock it writes (for a partial
     #: lock when the OS fails mid-apply)
     lock_before: dict[str, Entry] = field(default_factory=dict)
@@ -79,4 +82,5 @@ class RenderPlan:
             "deleted": self.deleted,
             "unchanged": self.unchanged,
             "conflicts": self.conflicts,
+            "released": self.released,
         }

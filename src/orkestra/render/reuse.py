@@ -34,8 +34,10 @@ def stamp(root: Path, folders: list[Path]) -> bytes:
     import jinja2
 
     from orkestra import __version__
+    from orkestra.registry.render_lock import MARK_LINE
 
-    digest = hashlib.sha256(f"{SCHEMA}|{__version__}|{jinja2.__version__}|{sys.version}".encode())
+    versions = f"{SCHEMA}|{__version__}|{jinja2.__version__}|{sys.version}|{MARK_LINE}"
+    digest = hashlib.sha256(versions.encode())
     here = Path(__file__).parent
     for source in (here / "environment.py", here / "text.py", *_files(folders)):
         digest.update(str(source).encode() + b"\0" + source.read_bytes() + b"\0")

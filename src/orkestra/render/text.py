@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from orkestra.core import yamlio
+from orkestra.registry.render_lock import MARK_LINE, carries_mark
 
 # Characters YAML treats as line breaks or refuses in a stream; always escaped inside quotes.
 # Listed as they are (every one outside YAML's printable set, and its line breaks U+0085,
@@ -107,3 +108,18 @@ def join_blocks(parts: list[str]) -> str:
     kept = [block(p) for p in parts]
     body = "\n\n".join(p for p in kept if p)
     return body + "\n" if body else ""
+
+
+def with_mark(text: str) -> str:
+    """`text`, a whole file sync renders, with Orkestra's mark in its first lines (what proves
+    it Orkestra's once its source is gone: `render_lock.authored`): a YAML comment first in its
+    frontmatter, else an HTML comment as its first line. A text that holds it already (the
+    ground truths' first line, a project template that writes it) is returned as it is."""
+    if carries_mark(text[:512].encode("utf-8", "surrogatepass")):
+        return text
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    body = text[len(bom) :]
+    for fence in ("---\n", "---\r\n"):
+        if body.startswith(fence):
+            return f"{bom}{fence}# {MARK_LINE}{fence[3:]}{body[len(fence) :]}"
+    return f"{bom}<!-- {MARK_LINE} -->\n{body}"

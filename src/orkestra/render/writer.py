@@ -30,7 +30,13 @@ from orkestra.core.errors import (
 from orkestra.core.readfile import open_regular
 from orkestra.core.safewrite import Guard, check_relative
 from orkestra.registry.cache import identity
-from orkestra.registry.render_lock import TRUTHS_MARK, earlier_truths
+from orkestra.registry.render_lock import (
+    MARK_SCAN,
+    TRUTHS_MARK,
+    carries_mark,
+    earlier_truths,
+    mark_holder,
+)
 from orkestra.render import manifest, pending
 from orkestra.render.manifest import Entry
 from orkestra.render.plan import Output, RenderPlan
@@ -90,17 +96,25 @@ def _proven(root: Path, path: str, owned: Mapping[str, Entry]) -> bool:
     )
 
 
-def _marked(root: Path, path: str, entry: Entry) -> bool:
-    """False for an earlier ground-truths output (`render_lock.earlier_truths`) that does not
-    start as the bundled template's do: a hand-written file a tampered lock names, or one a
-    project's own template made. Either way it is kept, and released from the lock."""
-    if not earlier_truths(path, entry):
+def _authored(root: Path, path: str, entry: Entry, st: os.stat_result) -> bool:
+    """True when the owned file `path`, its source gone, is provably Orkestra's own: it (or,
+    in a skill's folder, that folder's SKILL.md: `render_lock.mark_holder`) carries Orkestra's
+    mark in its first lines (`render_lock.carries_mark`); an earlier ground-truths output
+    (`render_lock.earlier_truths`) must start as the bundled template's do. A lock entry with
+    the right hash proves nothing more than that the file's bytes are known (a committed file's
+    are): a hand-written file a tampered lock names is kept, and released from the lock. A
+    symlink is removed on its lock entry alone: that never touches what it points to."""
+    if stat.S_ISLNK(st.st_mode):
         return True
+    holder = path if earlier_truths(path, entry) else mark_holder(path)
     try:
-        with open_regular(root / path, follow=False) as handle:
-            return handle.read(len(TRUTHS_MARK)) == TRUTHS_MARK
+        with open_regular(root / holder, follow=False) as handle:
+            head = handle.read(MARK_SCAN)
     except OSError:
         return False
+    if earlier_truths(path, entry):
+        return head.startswith(TRUTHS_MARK)
+    return carries_mark(head)
 
 
 def _nested_project(root: Path, path: str) -> bool:
@@ -158,8 +172,9 @@ def plan(
                 result.conflicts.append(path)  # edited since it was written: never deleted
                 result.orphans.add(path)
                 continue
-            if not _marked(root, path, owned[path]):
-                continue  # kept, and the lock forgets it: perhaps never Orkestra's
+            if not _authored(root, path, owned[path], st):
+                result.released.append(path)  # kept, and the lock forgets it
+                continue
             result.deleted.append(path)
             result.expected[path] = owned[path].sha256
             if stat.S_ISLNK(st.st_mode):

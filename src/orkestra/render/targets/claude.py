@@ -3,6 +3,7 @@ optional CLAUDE.md managed block."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from collections.abc import Callable, Iterator
@@ -238,8 +239,9 @@ def skill_outputs(
         if skill.vendor_root is not None and skill.vendor_root.link == "symlink":
             link = os.path.relpath(source, reg.root / base)
             yield Output(folder, link=link)
-        elif _spec_only(skill):
-            yield from _copy_tree(source, folder, skip=())  # verbatim
+        elif _spec_only(skill):  # verbatim, with Orkestra's mark first in the frontmatter
+            yield from _marked_copy(source / "SKILL.md", f"{folder}/SKILL.md")
+            yield from _copy_tree(source, folder, skip=("SKILL.md",))
         else:
             # keys outside the spec move under `metadata`, so the copy passes the validator
             text = templates.render(SKILL_TEMPLATE, vendor_context(skill))
@@ -316,6 +318,21 @@ def _key(key: str) -> str:
     from orkestra.render.text import yaml_str
 
     return key if key and set(key) <= _SAFE_KEY and key[0].isalpha() else yaml_str(key)
+
+
+def _marked_copy(path: Path, dest: str) -> Iterator[Output]:
+    """A vendor's SKILL.md as it is, but for Orkestra's mark (`text.with_mark`), which proves the
+    skill's folder Orkestra's once the skill is gone (a symlink is never copied, as
+    `_copy_tree` copies none)."""
+    from orkestra.render.text import with_mark
+
+    st = os.lstat(path)
+    if not stat.S_ISREG(st.st_mode):
+        return
+    data = path.read_bytes()
+    with contextlib.suppress(UnicodeError):  # the loader read it as UTF-8: not met
+        data = with_mark(data.decode("utf-8")).encode("utf-8")
+    yield Output(dest, data, executable=bool(st.st_mode & 0o100))
 
 
 def _copy_tree(source: Path, dest: str, *, skip: tuple[str, ...]) -> Iterator[Output]:
