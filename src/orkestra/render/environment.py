@@ -61,19 +61,18 @@ def _environment(root: Path | None, overrides: tuple[str, ...]) -> ImmutableSand
     return env
 
 
-#: the templates that render a whole file: each text carries Orkestra's mark (`text.with_mark`)
-WHOLE_FILES = frozenset(
-    {
-        "claude/agent.md.j2",
-        "claude/command.md.j2",
-        "claude/skill.md.j2",
-        "claude/ground_truths.md.j2",
-        "copilot/agent.md.j2",
-        "cursor/agent.md.j2",
-        "cursor/rule.mdc.j2",
-        "gemini/agent.md.j2",
-    }
-)
+#: the templates that render a whole file: each text carries Orkestra's mark (`text.with_mark`),
+#: after the frontmatter where True (Cursor reads its rules' frontmatter with a parser of its own)
+WHOLE_FILES = {
+    "claude/agent.md.j2": False,
+    "claude/command.md.j2": False,
+    "claude/skill.md.j2": False,
+    "claude/ground_truths.md.j2": False,
+    "copilot/agent.md.j2": False,
+    "cursor/agent.md.j2": False,
+    "cursor/rule.mdc.j2": True,
+    "gemini/agent.md.j2": False,
+}
 
 
 class Templates:
@@ -184,7 +183,7 @@ class Templates:
             ) from None
         text = text.rstrip("\n") + "\n"  # exactly one final newline, whatever the template does
         if name in WHOLE_FILES:
-            text = with_mark(text)
+            text = with_mark(text, in_body=WHOLE_FILES[name])
         if key is not None:
             assert self.reuse is not None
             self.reuse.put(key, text)

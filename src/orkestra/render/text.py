@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from orkestra.core import yamlio
-from orkestra.registry.render_lock import MARK_LINE, carries_mark
+from orkestra.registry.render_lock import MARK_LINE, MARK_LINES, MARK_SCAN, carries_mark
 
 # Characters YAML treats as line breaks or refuses in a stream; always escaped inside quotes.
 # Listed as they are (every one outside YAML's printable set, and its line breaks U+0085,
@@ -110,16 +110,24 @@ def join_blocks(parts: list[str]) -> str:
     return body + "\n" if body else ""
 
 
-def with_mark(text: str) -> str:
+def with_mark(text: str, *, in_body: bool = False) -> str:
     """`text`, a whole file sync renders, with Orkestra's mark in its first lines (what proves
-    it Orkestra's once its source is gone: `render_lock.authored`): a YAML comment first in its
-    frontmatter, else an HTML comment as its first line. A text that holds it already (the
-    ground truths' first line, a project template that writes it) is returned as it is."""
-    if carries_mark(text[:512].encode("utf-8", "surrogatepass")):
+    it Orkestra's once its source is gone: `writer._authored`): a YAML comment first in its
+    frontmatter, or with `in_body` an HTML comment just after a frontmatter short enough (a
+    client whose parser of the frontmatter is its own: Cursor's rules), else an HTML comment as
+    its first line. A text that holds it already (the ground truths' first line, a project
+    template that writes it) is returned as it is."""
+    if carries_mark(text[:MARK_SCAN].encode("utf-8", "surrogatepass")):
         return text
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     body = text[len(bom) :]
     for fence in ("---\n", "---\r\n"):
-        if body.startswith(fence):
-            return f"{bom}{fence}# {MARK_LINE}{fence[3:]}{body[len(fence) :]}"
+        if not body.startswith(fence):
+            continue
+        newline = fence[3:]
+        end = body.find(f"{newline}{fence}", len(fence) - len(newline))  # the closing fence
+        if in_body and end >= 0 and body.count(newline, 0, end + 1) < MARK_LINES - 1:
+            cut = end + len(newline) + len(fence)
+            return f"{bom}{body[:cut]}<!-- {MARK_LINE} -->{newline}{body[cut:]}"
+        return f"{bom}{fence}# {MARK_LINE}{newline}{body[len(fence) :]}"
     return f"{bom}<!-- {MARK_LINE} -->\n{body}"
