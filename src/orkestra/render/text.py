@@ -8,7 +8,13 @@ import re
 from typing import Any
 
 from orkestra.core import yamlio
-from orkestra.registry.render_lock import MARK_LINE, MARK_LINES, MARK_SCAN, carries_mark
+from orkestra.registry.render_lock import (
+    MARK_FORMS,
+    MARK_LINE,
+    MARK_LINES,
+    MARK_SCAN,
+    carries_mark,
+)
 
 # Characters YAML treats as line breaks or refuses in a stream; always escaped inside quotes.
 # Listed as they are (every one outside YAML's printable set, and its line breaks U+0085,
@@ -112,22 +118,43 @@ def join_blocks(parts: list[str]) -> str:
 
 def with_mark(text: str, *, in_body: bool = False) -> str:
     """`text`, a whole file sync renders, with Orkestra's mark in its first lines (what proves
-    it Orkestra's once its source is gone: `writer._authored`): a YAML comment first in its
-    frontmatter, or with `in_body` an HTML comment just after a frontmatter short enough (a
-    client whose parser of the frontmatter is its own: Cursor's rules), else an HTML comment as
-    its first line. A text that holds it already (the ground truths' first line, a project
-    template that writes it) is returned as it is."""
+    it Orkestra's: `writer._authored`): a YAML comment first in its frontmatter, or with
+    `in_body` an HTML comment just after a frontmatter short enough (a client whose parser of
+    the frontmatter is its own: Cursor's rules), else an HTML comment as its first line. The
+    frontmatter's fences are found as the loader finds them (`core.frontmatter.split`), and the
+    mark's line ends as the first line does. A text that holds the mark already (the ground
+    truths' first line, a project template that writes it) is returned as it is."""
     if carries_mark(text[:MARK_SCAN].encode("utf-8", "surrogatepass")):
         return text
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     body = text[len(bom) :]
-    for fence in ("---\n", "---\r\n"):
-        if not body.startswith(fence):
-            continue
-        newline = fence[3:]
-        end = body.find(f"{newline}{fence}", len(fence) - len(newline))  # the closing fence
-        if in_body and end >= 0 and body.count(newline, 0, end + 1) < MARK_LINES - 1:
-            cut = end + len(newline) + len(fence)
-            return f"{bom}{body[:cut]}<!-- {MARK_LINE} -->{newline}{body[cut:]}"
-        return f"{bom}{fence}# {MARK_LINE}{newline}{body[len(fence) :]}"
-    return f"{bom}<!-- {MARK_LINE} -->\n{body}"
+    lines = body.splitlines(keepends=True)
+    if not lines or lines[0].strip() != "---":
+        return f"{bom}<!-- {MARK_LINE} -->\n{body}"
+    ending = lines[0][len(lines[0].rstrip("\r\n")) :]
+    newline = ending if ending in ("\n", "\r\n", "\r") else "\n"
+    if in_body:
+        close = next(
+            (i for i in range(1, len(lines)) if lines[i].rstrip("\r\n").rstrip() == "---"), None
+        )
+        if close is not None and close + 1 < MARK_LINES:
+            head = "".join(lines[: close + 1])
+            if not head.endswith(("\n", "\r")):
+                head += newline
+            marked = f"{head}<!-- {MARK_LINE} -->{newline}"
+            if len(marked.encode("utf-8", "surrogatepass")) <= MARK_SCAN:
+                return bom + marked + "".join(lines[close + 1 :])
+    first = lines[0] if ending else lines[0] + newline  # a file of one line: `---` alone
+    return f"{bom}{first}# {MARK_LINE}{newline}{''.join(lines[1:])}"
+
+
+def unmarked(data: bytes) -> bytes:
+    """`data`, a rendered file, without the mark line `with_mark` added (what an Orkestra from
+    before the mark wrote for the same render); `data` itself when it holds no such line."""
+    lines = data[:MARK_SCAN].splitlines(keepends=True)[:MARK_LINES]
+    at = 0
+    for line in lines:
+        if line.strip() in MARK_FORMS:
+            return data[:at] + data[at + len(line) :]
+        at += len(line)
+    return data
