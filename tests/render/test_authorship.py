@@ -22,7 +22,15 @@ import yaml
 
 from orkestra.core import frontmatter
 from orkestra.core.errors import ConflictError
-from orkestra.registry.render_lock import MARK_LINE, carries_mark, mark_holder, skill_link_path
+from orkestra.registry.render_lock import (
+    MARK_LINE,
+    carries_any_mark,
+    carries_mark,
+    mark_holder,
+    mark_line,
+    marked_name,
+    skill_link_path,
+)
 from orkestra.render import manifest
 from orkestra.render.sync import sync
 from orkestra.render.text import unmarked, with_mark
@@ -101,8 +109,8 @@ def test_every_file_sync_renders_whole_carries_the_mark_and_is_pruned_by_it(rich
         path = rich / rel
         if path.is_symlink():
             continue  # a linked vendor skill: a link has no text
-        holder = rich / mark_holder(rel)
-        assert carries_mark(holder.read_bytes()[:512]), rel
+        holder = mark_holder(rel)
+        assert carries_mark((rich / holder).read_bytes()[:512], marked_name(holder)), rel
     # its sources gone, every one of them is deleted: its mark proves it Orkestra's
     shutil.rmtree(rich / "registries/agents")
     shutil.rmtree(rich / "registries/commands")
@@ -120,8 +128,8 @@ def test_a_vendor_skill_copied_as_it_is_carries_the_mark_and_its_folder_is_prune
     source = rich / "vendor/copied/other-csv/SKILL.md"
     sync(rich)
     copied = (rich / ".claude/skills/other-csv/SKILL.md").read_text()
-    assert copied == with_mark(source.read_text())  # its own bytes, but for the mark
-    assert copied.startswith(f"---\n# {MARK_LINE}\nname: other-csv\n")
+    assert copied == with_mark(source.read_text(), name="other-csv")  # its bytes, and the mark
+    assert copied.startswith(f"---\n# {mark_line('other-csv')}\nname: other-csv\n")
     resource = rich / ".claude/skills/other-csv/references/notes.md"
     assert resource.read_text() == "notes\n"  # a resource is copied byte for byte
     shutil.rmtree(rich / "vendor/copied/other-csv")
@@ -156,15 +164,16 @@ def test_an_output_of_an_earlier_version_is_rewritten_with_the_mark_or_released(
     sync(rich)
     lock = json.loads((rich / manifest.LOCK_PATH).read_text())
     for rel in (kept, gone):
-        unmarked = (rich / rel).read_text().replace(f"# {MARK_LINE}\n", "", 1)
-        assert not carries_mark(unmarked.encode())
+        mark = f"# {mark_line(marked_name(rel))}\n"
+        unmarked = (rich / rel).read_text().replace(mark, "", 1)
+        assert not carries_mark(unmarked.encode(), marked_name(rel))
         (rich / rel).write_text(unmarked)
         lock["files"][rel]["sha256"] = _sha(unmarked.encode())
     (rich / manifest.LOCK_PATH).write_text(json.dumps(lock, indent=2))
     before = (rich / gone).read_text()
     (rich / "registries/agents/plain-helper.yaml").unlink()
     plan = sync(rich).plan
-    assert kept in plan.updated and carries_mark((rich / kept).read_bytes())
+    assert kept in plan.updated and carries_mark((rich / kept).read_bytes(), "db-guardian")
     assert plan.released == [gone] and gone not in plan.deleted
     assert (rich / gone).read_text() == before
     assert gone not in manifest.load(rich)
@@ -270,7 +279,7 @@ def test_a_forged_entry_and_a_registry_entry_rendering_there_do_not_overwrite_it
         sync(scaffold)
     assert mine.read_text() == HAND
     sync(scaffold, force=True)
-    assert carries_mark(mine.read_bytes())
+    assert carries_mark(mine.read_bytes(), "mine")
 
 
 def test_a_symlink_is_removed_on_its_entry_only_where_sync_makes_one(scaffold: Path) -> None:
@@ -293,3 +302,58 @@ def test_a_file_in_a_skill_folder_answers_by_its_skill_md() -> None:
     assert mark_holder(".claude/agents/a.md") == ".claude/agents/a.md"
     assert skill_link_path(".claude/skills/a") and skill_link_path(".agents/skills/a")
     assert not skill_link_path(".claude/agents/a.md") and not skill_link_path(".claude/skills/a/b")
+
+
+def test_a_copy_of_a_generated_file_under_another_name_is_not_marked_for_it(scaffold: Path) -> None:
+    """A user copies a generated agent to make one of their own: the copy keeps the mark, which
+    names the agent it was rendered for, so the copy is no longer marked as Orkestra's."""
+    sync(scaffold)
+    source = (scaffold / ".claude/agents/example-agent.md").read_text()
+    mine = write(scaffold, ".claude/agents/my-reviewer.md",
+                 source.replace("name: example-agent", "name: my-reviewer"))  # fmt: skip
+    _forge(scaffold, ".claude/agents/my-reviewer.md", "claude")
+    assert sync(scaffold).plan.released == [".claude/agents/my-reviewer.md"]
+    assert mine.read_text().startswith(f"---\n# {mark_line('example-agent')}\n")
+
+
+def test_a_mark_of_another_wording_is_rewritten_and_only_the_exact_one_is_pruned(
+    rich: Path,
+) -> None:
+    """A file whose mark an earlier Orkestra worded otherwise is rewritten (no conflict for a
+    new wording); once its source is gone it proves nothing more and is released."""
+    kept, gone = ".claude/agents/db-guardian.md", ".claude/agents/plain-helper.md"
+    sync(rich)
+    lock = json.loads((rich / manifest.LOCK_PATH).read_text())
+    for rel in (kept, gone):
+        name = marked_name(rel)
+        old = (rich / rel).read_text().replace(mark_line(name), MARK_LINE, 1)  # the generic one
+        assert carries_any_mark(old.encode()) and not carries_mark(old.encode(), name)
+        (rich / rel).write_text(old)
+        lock["files"][rel]["sha256"] = _sha(old.encode())
+    (rich / manifest.LOCK_PATH).write_text(json.dumps(lock, indent=2))
+    (rich / "registries/agents/plain-helper.yaml").unlink()
+    plan = sync(rich).plan
+    assert kept in plan.updated and plan.released == [gone] and plan.conflicts == []
+    assert carries_mark((rich / kept).read_bytes(), "db-guardian")
+
+
+@pytest.mark.parametrize(
+    ("rel", "name"),
+    [
+        (".claude/agents/a-b.md", "a-b"),
+        (".claude/commands/learn.md", "learn"),
+        (".github/agents/a.agent.md", "a"),
+        (".codex/agents/a.toml", "a"),
+        (".cursor/agents/a.md", "a"),
+        (".gemini/agents/a.md", "a"),
+        (".claude/skills/s/SKILL.md", "s"),
+        (".agents/skills/s/SKILL.md", "s"),
+        (".claude/skills/s/references/x.md", None),
+        (".claude/agents/sub/a.md", None),
+        (".claude/agents/.md", None),
+        (".cursor/rules/orkestra.mdc", None),
+        ("GROUND_TRUTHS.md", None),
+    ],
+)
+def test_the_mark_of_a_file_names_what_its_path_is_named_after(rel: str, name: str | None) -> None:
+    assert marked_name(rel) == name

@@ -16,7 +16,7 @@ import pytest
 
 from orkestra.core.errors import ConflictError, InputError, ValidationFailed
 from orkestra.registry.loader import load
-from orkestra.registry.render_lock import MARK_LINE
+from orkestra.registry.render_lock import mark_line
 from orkestra.registry.validate import validate
 from orkestra.render import manifest
 from orkestra.render.sync import sync
@@ -133,7 +133,11 @@ def test_an_owned_file_edited_since_is_a_conflict_and_force_takes_it_over(scaffo
     assert err.value.file == AGENT and "--force" in err.value.message
     assert (scaffold / AGENT).read_text() == "my edits\n"
     sync(scaffold, force=True)
-    assert (scaffold / AGENT).read_text().startswith(f"---\n# {MARK_LINE}\nname: example-agent\n")
+    assert (
+        (scaffold / AGENT)
+        .read_text()
+        .startswith(f"---\n# {mark_line('example-agent')}\nname: example-agent\n")
+    )
     recorded = manifest.load(scaffold)[AGENT]
     assert recorded.sha256 == _sha((scaffold / AGENT).read_bytes())
 

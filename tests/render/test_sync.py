@@ -18,7 +18,7 @@ from orkestra.core.errors import (
     ValidationFailed,
     WriteFailed,
 )
-from orkestra.registry.render_lock import MARK_LINE
+from orkestra.registry.render_lock import mark_line
 from orkestra.render import manifest, writer
 from orkestra.render.sync import sync
 from tests.conftest import write
@@ -127,7 +127,11 @@ def test_existing_file_not_written_by_orkestra_is_a_conflict(scaffold: Path) -> 
     assert "did not write" in err.value.message and "--force" in err.value.message
     assert tree(scaffold) == before  # nothing written, not even the other files
     sync(scaffold, force=True)
-    assert (scaffold / AGENT).read_text().startswith(f"---\n# {MARK_LINE}\nname: example-agent\n")
+    assert (
+        (scaffold / AGENT)
+        .read_text()
+        .startswith(f"---\n# {mark_line('example-agent')}\nname: example-agent\n")
+    )
     assert AGENT in manifest.load(scaffold)
 
 

@@ -62,16 +62,18 @@ def _environment(root: Path | None, overrides: tuple[str, ...]) -> ImmutableSand
 
 
 #: the templates that render a whole file: each text carries Orkestra's mark (`text.with_mark`),
-#: after the frontmatter where True (Cursor reads its rules' frontmatter with a parser of its own)
+#: naming the agent, skill or command it is for (its context's `name`) where the first flag is
+#: True, after the frontmatter where the second is (Cursor reads its rules' frontmatter with a
+#: parser of its own)
 WHOLE_FILES = {
-    "claude/agent.md.j2": False,
-    "claude/command.md.j2": False,
-    "claude/skill.md.j2": False,
-    "claude/ground_truths.md.j2": False,
-    "copilot/agent.md.j2": False,
-    "cursor/agent.md.j2": False,
-    "cursor/rule.mdc.j2": True,
-    "gemini/agent.md.j2": False,
+    "claude/agent.md.j2": (True, False),
+    "claude/command.md.j2": (True, False),
+    "claude/skill.md.j2": (True, False),
+    "claude/ground_truths.md.j2": (False, False),
+    "copilot/agent.md.j2": (True, False),
+    "cursor/agent.md.j2": (True, False),
+    "cursor/rule.mdc.j2": (False, True),
+    "gemini/agent.md.j2": (True, False),
 }
 
 
@@ -183,7 +185,9 @@ class Templates:
             ) from None
         text = text.rstrip("\n") + "\n"  # exactly one final newline, whatever the template does
         if name in WHOLE_FILES:
-            text = with_mark(text, in_body=WHOLE_FILES[name])
+            named, in_body = WHOLE_FILES[name]
+            own = context.get("name") if named else None
+            text = with_mark(text, name=own if isinstance(own, str) else None, in_body=in_body)
         if key is not None:
             assert self.reuse is not None
             self.reuse.put(key, text)

@@ -34,9 +34,9 @@ def stamp(root: Path, folders: list[Path]) -> bytes:
     import jinja2
 
     from orkestra import __version__
-    from orkestra.registry.render_lock import MARK_LINE
+    from orkestra.registry.render_lock import mark_line
 
-    versions = f"{SCHEMA}|{__version__}|{jinja2.__version__}|{sys.version}|{MARK_LINE}"
+    versions = f"{SCHEMA}|{__version__}|{jinja2.__version__}|{sys.version}|{mark_line('-')}"
     digest = hashlib.sha256(versions.encode())
     here = Path(__file__).parent
     for source in (here / "environment.py", here / "text.py", *_files(folders)):

@@ -9,11 +9,11 @@ from typing import Any
 
 from orkestra.core import yamlio
 from orkestra.registry.render_lock import (
-    MARK_FORMS,
-    MARK_LINE,
     MARK_LINES,
     MARK_SCAN,
     carries_mark,
+    mark_forms,
+    mark_line,
 )
 
 # Characters YAML treats as line breaks or refuses in a stream; always escaped inside quotes.
@@ -116,21 +116,26 @@ def join_blocks(parts: list[str]) -> str:
     return body + "\n" if body else ""
 
 
-def with_mark(text: str, *, in_body: bool = False) -> str:
+def with_mark(text: str, *, name: str | None = None, in_body: bool = False) -> str:
     """`text`, a whole file sync renders, with Orkestra's mark in its first lines (what proves
     it Orkestra's: `writer._authored`): a YAML comment first in its frontmatter, or with
     `in_body` an HTML comment just after a frontmatter short enough (a client whose parser of
     the frontmatter is its own: Cursor's rules), else an HTML comment as its first line. The
     frontmatter's fences are found as the loader finds them (`core.frontmatter.split`), and the
-    mark's line ends as the first line does. A text that holds the mark already (the ground
-    truths' first line, a project template that writes it) is returned as it is."""
-    if carries_mark(text[:MARK_SCAN].encode("utf-8", "surrogatepass")):
+    mark's line ends as the first line does. The mark names `name`, the agent, skill or command
+    the file is rendered for (`render_lock.mark_line`). A text that holds the mark already (the
+    ground truths' first line, a project template that writes it) is returned as it is."""
+    if carries_mark(text[:MARK_SCAN].encode("utf-8", "surrogatepass"), name):
         return text
+    mark = mark_line(name)
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     body = text[len(bom) :]
-    lines = body.splitlines(keepends=True)
+    window = body[:MARK_SCAN]  # the mark goes no further: only these lines are looked at
+    lines = window.splitlines(keepends=True)[:MARK_LINES]
+    if len(window) < len(body) and len(lines) == len(window.splitlines()):
+        lines = lines[:-1]  # the last may be cut by the window: not a whole line
     if not lines or lines[0].strip() != "---":
-        return f"{bom}<!-- {MARK_LINE} -->\n{body}"
+        return f"{bom}<!-- {mark} -->\n{body}"
     ending = lines[0][len(lines[0].rstrip("\r\n")) :]
     newline = ending if ending in ("\n", "\r\n", "\r") else "\n"
     if in_body:
@@ -139,22 +144,24 @@ def with_mark(text: str, *, in_body: bool = False) -> str:
         )
         if close is not None and close + 1 < MARK_LINES:
             head = "".join(lines[: close + 1])
+            rest = body[len(head) :]
             if not head.endswith(("\n", "\r")):
                 head += newline
-            marked = f"{head}<!-- {MARK_LINE} -->{newline}"
+            marked = f"{head}<!-- {mark} -->{newline}"
             if len(marked.encode("utf-8", "surrogatepass")) <= MARK_SCAN:
-                return bom + marked + "".join(lines[close + 1 :])
+                return bom + marked + rest
     first = lines[0] if ending else lines[0] + newline  # a file of one line: `---` alone
-    return f"{bom}{first}# {MARK_LINE}{newline}{''.join(lines[1:])}"
+    return f"{bom}{first}# {mark}{newline}{body[len(lines[0]) :]}"
 
 
-def unmarked(data: bytes) -> bytes:
-    """`data`, a rendered file, without the mark line `with_mark` added (what an Orkestra from
-    before the mark wrote for the same render); `data` itself when it holds no such line."""
+def unmarked(data: bytes, name: str | None = None) -> bytes:
+    """`data`, a rendered file, without the mark line `with_mark` added for `name` (what an
+    Orkestra from before the mark wrote for the same render); `data` itself when it holds none."""
+    forms = mark_forms(name)
     lines = data[:MARK_SCAN].splitlines(keepends=True)[:MARK_LINES]
     at = 0
     for line in lines:
-        if line.strip() in MARK_FORMS:
+        if line.strip() in forms:
             return data[:at] + data[at + len(line) :]
         at += len(line)
     return data

@@ -33,9 +33,11 @@ from orkestra.registry.cache import identity
 from orkestra.registry.render_lock import (
     MARK_SCAN,
     TRUTHS_MARK,
+    carries_any_mark,
     carries_mark,
     earlier_truths,
     mark_holder,
+    marked_name,
     skill_link_path,
 )
 from orkestra.render import manifest, pending
@@ -110,27 +112,29 @@ def _authored(root: Path, path: str, entry: Entry, st: os.stat_result) -> bool:
     if stat.S_ISLNK(st.st_mode):
         return skill_link_path(path)
     earlier = earlier_truths(path, entry)
-    head = _head(root, path if earlier else mark_holder(path))
+    holder = path if earlier else mark_holder(path)
+    head = _head(root, holder)
     if head is None:
         return False
-    return head.startswith(TRUTHS_MARK) if earlier else carries_mark(head)
+    return head.startswith(TRUTHS_MARK) if earlier else carries_mark(head, marked_name(holder))
 
 
 def _rewritable(root: Path, path: str, out: Output) -> bool:
     """True when the owned file `path` (listed, holding the recorded bytes) that a registry
-    entry now renders to is Orkestra's to rewrite: it carries the mark, or it is what an
-    Orkestra from before the mark wrote for this very render (the render without its mark). A
+    entry now renders to is Orkestra's to rewrite: it carries a mark (`carries_any_mark`: any
+    wording, any name), or it is what an Orkestra from before the mark wrote for this very
+    render (the render without its mark). A
     hand-written file a tampered lock names, with a registry entry added to render there, is a
     conflict (`--force` takes it over). A file in a skill's folder is answered for by the skill
     (its SKILL.md is checked in its own right), a link by its lock entry."""
     if out.link is not None or mark_holder(path) != path:
         return True
     head = _head(root, path)
-    if head is None or carries_mark(head):
+    if head is None or carries_any_mark(head):
         return head is not None
     try:
         with open_regular(root / path, follow=False) as handle:
-            return handle.read() == unmarked(out.data or b"")
+            return handle.read() == unmarked(out.data or b"", marked_name(path))
     except OSError:
         return False
 
