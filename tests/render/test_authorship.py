@@ -24,7 +24,7 @@ from orkestra.core import frontmatter
 from orkestra.core.errors import ConflictError
 from orkestra.registry.render_lock import (
     MARK_LINE,
-    carries_any_mark,
+    TARGET_ROOTS,
     carries_mark,
     mark_holder,
     mark_line,
@@ -128,8 +128,10 @@ def test_a_vendor_skill_copied_as_it_is_carries_the_mark_and_its_folder_is_prune
     source = rich / "vendor/copied/other-csv/SKILL.md"
     sync(rich)
     copied = (rich / ".claude/skills/other-csv/SKILL.md").read_text()
-    assert copied == with_mark(source.read_text(), name="other-csv")  # its bytes, and the mark
-    assert copied.startswith(f"---\n# {mark_line('other-csv')}\nname: other-csv\n")
+    assert copied == with_mark(
+        source.read_text(), name="skill other-csv"
+    )  # its bytes, and the mark
+    assert copied.startswith(f"---\n# {mark_line('skill other-csv')}\nname: other-csv\n")
     resource = rich / ".claude/skills/other-csv/references/notes.md"
     assert resource.read_text() == "notes\n"  # a resource is copied byte for byte
     shutil.rmtree(rich / "vendor/copied/other-csv")
@@ -173,7 +175,7 @@ def test_an_output_of_an_earlier_version_is_rewritten_with_the_mark_or_released(
     before = (rich / gone).read_text()
     (rich / "registries/agents/plain-helper.yaml").unlink()
     plan = sync(rich).plan
-    assert kept in plan.updated and carries_mark((rich / kept).read_bytes(), "db-guardian")
+    assert kept in plan.updated and carries_mark((rich / kept).read_bytes(), "agent db-guardian")
     assert plan.released == [gone] and gone not in plan.deleted
     assert (rich / gone).read_text() == before
     assert gone not in manifest.load(rich)
@@ -279,7 +281,7 @@ def test_a_forged_entry_and_a_registry_entry_rendering_there_do_not_overwrite_it
         sync(scaffold)
     assert mine.read_text() == HAND
     sync(scaffold, force=True)
-    assert carries_mark(mine.read_bytes(), "mine")
+    assert carries_mark(mine.read_bytes(), "agent mine")
 
 
 def test_a_symlink_is_removed_on_its_entry_only_where_sync_makes_one(scaffold: Path) -> None:
@@ -313,7 +315,7 @@ def test_a_copy_of_a_generated_file_under_another_name_is_not_marked_for_it(scaf
                  source.replace("name: example-agent", "name: my-reviewer"))  # fmt: skip
     _forge(scaffold, ".claude/agents/my-reviewer.md", "claude")
     assert sync(scaffold).plan.released == [".claude/agents/my-reviewer.md"]
-    assert mine.read_text().startswith(f"---\n# {mark_line('example-agent')}\n")
+    assert mine.read_text().startswith(f"---\n# {mark_line('agent example-agent')}\n")
 
 
 def test_a_mark_of_another_wording_is_rewritten_and_only_the_exact_one_is_pruned(
@@ -327,27 +329,29 @@ def test_a_mark_of_another_wording_is_rewritten_and_only_the_exact_one_is_pruned
     for rel in (kept, gone):
         name = marked_name(rel)
         old = (rich / rel).read_text().replace(mark_line(name), MARK_LINE, 1)  # the generic one
-        assert carries_any_mark(old.encode()) and not carries_mark(old.encode(), name)
+        assert carries_mark(old.encode()) and not carries_mark(old.encode(), name)
         (rich / rel).write_text(old)
         lock["files"][rel]["sha256"] = _sha(old.encode())
     (rich / manifest.LOCK_PATH).write_text(json.dumps(lock, indent=2))
     (rich / "registries/agents/plain-helper.yaml").unlink()
     plan = sync(rich).plan
     assert kept in plan.updated and plan.released == [gone] and plan.conflicts == []
-    assert carries_mark((rich / kept).read_bytes(), "db-guardian")
+    assert carries_mark((rich / kept).read_bytes(), "agent db-guardian")
 
 
 @pytest.mark.parametrize(
     ("rel", "name"),
     [
-        (".claude/agents/a-b.md", "a-b"),
-        (".claude/commands/learn.md", "learn"),
-        (".github/agents/a.agent.md", "a"),
-        (".codex/agents/a.toml", "a"),
-        (".cursor/agents/a.md", "a"),
-        (".gemini/agents/a.md", "a"),
-        (".claude/skills/s/SKILL.md", "s"),
-        (".agents/skills/s/SKILL.md", "s"),
+        (".claude/agents/a-b.md", "agent a-b"),
+        (".claude/commands/learn.md", "command learn"),
+        (".github/agents/a.agent.md", "agent a"),
+        (".github/agents/a.md", None),
+        (".gemini/agents/a.toml", None),
+        (".codex/agents/a.toml", "agent a"),
+        (".cursor/agents/a.md", "agent a"),
+        (".gemini/agents/a.md", "agent a"),
+        (".claude/skills/s/SKILL.md", "skill s"),
+        (".agents/skills/s/SKILL.md", "skill s"),
         (".claude/skills/s/references/x.md", None),
         (".claude/agents/sub/a.md", None),
         (".claude/agents/.md", None),
@@ -357,3 +361,90 @@ def test_a_mark_of_another_wording_is_rewritten_and_only_the_exact_one_is_pruned
 )
 def test_the_mark_of_a_file_names_what_its_path_is_named_after(rel: str, name: str | None) -> None:
     assert marked_name(rel) == name
+
+
+@pytest.mark.parametrize(
+    ("source", "copy"),
+    [
+        ("GROUND_TRUTHS.md", ".claude/agents/truths-notes.md"),
+        (".cursor/rules/orkestra.mdc", ".claude/agents/mine.md"),
+        (".cursor/rules/orkestra.mdc", ".cursor/agents/drafts/my-rule.md"),
+        (".claude/agents/example-agent.md", ".github/agents/example-agent.md"),
+        (".claude/agents/example-agent.md", ".gemini/agents/example-agent.toml"),
+        (".claude/agents/example-agent.md", ".claude/commands/example-agent.md"),
+        (".claude/commands/learn.md", ".claude/agents/learn.md"),
+    ],
+)
+def test_a_copy_whose_mark_names_something_else_is_kept(rich: Path, source: str, copy: str) -> None:
+    """A mark proves authorship only where its file is rendered: the ground truths' and
+    Cursor's rule's (naming nothing) at their own paths, another's for the agent, command or
+    skill of that kind and name, with its folder's suffix. A user's copy saved elsewhere,
+    listed by a tampered lock with its hash, is kept."""
+    config = rich / "registries/orkestra.yaml"
+    data = yaml.safe_load(config.read_text())
+    data["targets"] = ["claude", "cursor"]
+    config.write_text(yaml.safe_dump(data))
+    sync(rich)
+    mine = write(rich, copy, (rich / source).read_text() + "\nMy own additions.\n")
+    owner = next(t for t, roots in TARGET_ROOTS.items() if copy.startswith(roots or ("-",)))
+    _forge(rich, copy, owner)
+    report = sync(rich)
+    assert report.plan.released == [copy] and copy not in report.plan.deleted
+    assert mine.read_text().endswith("My own additions.\n")
+
+
+def test_a_renamed_copy_a_registry_entry_now_renders_to_is_a_conflict(scaffold: Path) -> None:
+    """The user's agent began as a copy of a generated one: its mark names that other agent,
+    so an agent added to render there (with a lock entry naming the file) does not take it."""
+    sync(scaffold)
+    source = (scaffold / ".claude/agents/example-agent.md").read_text()
+    mine = write(scaffold, ".claude/agents/mine.md", source + "\nMine now.\n")
+    agent = scaffold / "registries/agents/example-agent.yaml"
+    write(scaffold, "registries/agents/mine.yaml", agent.read_text().replace(
+        "name: example-agent", "name: mine"))  # fmt: skip
+    _forge(scaffold, ".claude/agents/mine.md", "claude")
+    assert sync(scaffold, mode="dry-run").plan.conflicts == [".claude/agents/mine.md"]
+    with pytest.raises(ConflictError):
+        sync(scaffold)
+    assert mine.read_text().endswith("Mine now.\n")
+
+
+def test_a_file_where_sync_puts_a_link_is_not_replaced_by_it(rich: Path) -> None:
+    """Sync makes a linked vendor skill's symlink: a user's regular file at that path, listed by
+    a tampered lock with its hash, is a conflict, never replaced by the link."""
+    config = rich / "registries/orkestra.yaml"
+    config.write_text(config.read_text().replace("link: copy", "link: symlink"))
+    mine = write(rich, ".claude/skills/acme-pdf", "my own file\n")
+    write(rich, manifest.LOCK_PATH, json.dumps({"generator": "orkestra", "version": 2, "files": {
+        ".claude/skills/acme-pdf": {"target": "claude", "sha256": _sha(b"my own file\n")}}}))  # fmt: skip
+    assert ".claude/skills/acme-pdf" in sync(rich, mode="dry-run").plan.conflicts
+    with pytest.raises(ConflictError):
+        sync(rich)
+    assert mine.read_text() == "my own file\n" and not mine.is_symlink()
+
+
+def test_a_skill_folder_is_deleted_with_its_skill_md_last(
+    rich: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run killed while it deletes a skill's folder leaves its SKILL.md, which still proves the
+    rest Orkestra's: the next sync deletes them (none is released)."""
+    from orkestra.render import writer
+
+    sync(rich)
+    shutil.rmtree(rich / "vendor/copied/other-csv")
+    real, done = writer._delete, []
+
+    def killed(root: Path, path: str, guard: Any) -> None:
+        if len(done) == 1:
+            raise KeyboardInterrupt
+        done.append(path)
+        real(root, path, guard)
+
+    monkeypatch.setattr(writer, "_delete", killed)
+    with pytest.raises(KeyboardInterrupt):
+        sync(rich)
+    assert done == [".claude/skills/other-csv/references/notes.md"]
+    monkeypatch.undo()
+    plan = sync(rich).plan
+    assert plan.released == [] and ".claude/skills/other-csv/SKILL.md" in plan.deleted
+    assert not (rich / ".claude/skills/other-csv").exists()

@@ -25,7 +25,7 @@ def test_project_templates_override_bundled_ones(tmp_path: Path) -> None:
     write(tmp_path, "templates/claude/command.md.j2", "custom {{ name }}\n")
     rendered = Templates(tmp_path).render("claude/command.md.j2", {"name": "x"})
     assert rendered == text.with_mark(
-        "custom x\n", name="x"
+        "custom x\n", name="command x"
     )  # a whole file: Orkestra's mark goes first
     # templates it does not override still come from the bundle
     assert (
@@ -73,7 +73,7 @@ def test_an_override_added_later_is_used_by_the_same_process(tmp_path: Path) -> 
     bundled = Templates(tmp_path).render("claude/command.md.j2", context)
     write(tmp_path, "templates/claude/command.md.j2", "own {{ name }}\n")
     own = Templates(tmp_path).render("claude/command.md.j2", context)
-    assert own == text.with_mark("own x\n", name="x") != bundled
+    assert own == text.with_mark("own x\n", name="command x") != bundled
     (tmp_path / "templates/claude/command.md.j2").unlink()
     assert Templates(tmp_path).render("claude/command.md.j2", context) == bundled
 
@@ -90,7 +90,7 @@ def test_an_override_added_below_a_symlinked_folder_is_used_too(tmp_path: Path) 
     bundled = Templates(tmp_path).render("claude/command.md.j2", context)
     (shared / "command.md.j2").write_text("own {{ name }}\n", encoding="utf-8")
     own = Templates(tmp_path).render("claude/command.md.j2", context)
-    assert own == text.with_mark("own x\n", name="x") != bundled
+    assert own == text.with_mark("own x\n", name="command x") != bundled
 
 
 def test_the_way_out_is_named_only_for_a_change_of_a_list_or_mapping(tmp_path: Path) -> None:

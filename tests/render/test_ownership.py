@@ -16,7 +16,7 @@ import pytest
 
 from orkestra.core.errors import ConflictError, InputError, ValidationFailed
 from orkestra.registry.loader import load
-from orkestra.registry.render_lock import mark_line
+from orkestra.registry.render_lock import MARK_LINE, mark_line
 from orkestra.registry.validate import validate
 from orkestra.render import manifest
 from orkestra.render.sync import sync
@@ -136,7 +136,7 @@ def test_an_owned_file_edited_since_is_a_conflict_and_force_takes_it_over(scaffo
     assert (
         (scaffold / AGENT)
         .read_text()
-        .startswith(f"---\n# {mark_line('example-agent')}\nname: example-agent\n")
+        .startswith(f"---\n# {mark_line('agent example-agent')}\nname: example-agent\n")
     )
     recorded = manifest.load(scaffold)[AGENT]
     assert recorded.sha256 == _sha((scaffold / AGENT).read_bytes())
@@ -241,11 +241,12 @@ def test_a_ground_truths_file_of_a_project_nested_in_this_one_is_never_pruned(
     assert "packages/other/GROUND_TRUTHS.md" not in manifest.load(scaffold)
 
 
-def test_a_moved_ground_truths_output_of_a_projects_own_template_is_kept_not_a_conflict(
+def test_a_moved_ground_truths_output_of_a_projects_own_template_is_pruned_by_its_mark(
     scaffold: Path,
 ) -> None:
-    """A project's own template need not start as the bundled one: its earlier output is kept
-    (never taken for a hand-written file to delete) and sync goes on."""
+    """A project's own template need not start as the bundled one: its output still carries
+    Orkestra's mark (put first, as the template wrote none first), so once it moved the earlier
+    output is pruned, not taken for a hand-written file."""
     from orkestra.render.template_paths import template_folders
 
     bundled = template_folders(scaffold)[-1] / "claude" / "ground_truths.md.j2"
@@ -253,12 +254,12 @@ def test_a_moved_ground_truths_output_of_a_projects_own_template_is_kept_not_a_c
         scaffold, "templates/claude/ground_truths.md.j2", "# Team truths\n\n" + bundled.read_text()
     )
     sync(scaffold)
+    assert (scaffold / "GROUND_TRUTHS.md").read_text().startswith(f"<!-- {MARK_LINE} -->\n")
     _truths_output(scaffold, "docs/GROUND_TRUTHS.md")
     report = sync(scaffold)
-    assert report.plan.deleted == [] and report.plan.conflicts == []
-    assert (scaffold / "GROUND_TRUTHS.md").is_file() and (
-        scaffold / "docs/GROUND_TRUTHS.md"
-    ).is_file()
+    assert report.plan.deleted == ["GROUND_TRUTHS.md"] and report.plan.conflicts == []
+    assert not (scaffold / "GROUND_TRUTHS.md").exists()
+    assert (scaffold / "docs/GROUND_TRUTHS.md").is_file()
     assert "GROUND_TRUTHS.md" not in manifest.load(scaffold)
 
 

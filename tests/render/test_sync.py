@@ -130,7 +130,7 @@ def test_existing_file_not_written_by_orkestra_is_a_conflict(scaffold: Path) -> 
     assert (
         (scaffold / AGENT)
         .read_text()
-        .startswith(f"---\n# {mark_line('example-agent')}\nname: example-agent\n")
+        .startswith(f"---\n# {mark_line('agent example-agent')}\nname: example-agent\n")
     )
     assert AGENT in manifest.load(scaffold)
 

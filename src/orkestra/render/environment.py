@@ -61,19 +61,19 @@ def _environment(root: Path | None, overrides: tuple[str, ...]) -> ImmutableSand
     return env
 
 
-#: the templates that render a whole file: each text carries Orkestra's mark (`text.with_mark`),
-#: naming the agent, skill or command it is for (its context's `name`) where the first flag is
-#: True, after the frontmatter where the second is (Cursor reads its rules' frontmatter with a
-#: parser of its own)
-WHOLE_FILES = {
-    "claude/agent.md.j2": (True, False),
-    "claude/command.md.j2": (True, False),
-    "claude/skill.md.j2": (True, False),
-    "claude/ground_truths.md.j2": (False, False),
-    "copilot/agent.md.j2": (True, False),
-    "cursor/agent.md.j2": (True, False),
-    "cursor/rule.mdc.j2": (False, True),
-    "gemini/agent.md.j2": (True, False),
+#: the templates that render a whole file: each text carries Orkestra's mark (`text.with_mark`)
+#: naming the agent, command or skill it is for (`<kind> <its context's name>`) where a kind is
+#: given, after the frontmatter where the flag is True (Cursor reads its rules' frontmatter with
+#: a parser of its own)
+WHOLE_FILES: dict[str, tuple[str | None, bool]] = {
+    "claude/agent.md.j2": ("agent", False),
+    "claude/command.md.j2": ("command", False),
+    "claude/skill.md.j2": ("skill", False),
+    "claude/ground_truths.md.j2": (None, False),
+    "copilot/agent.md.j2": ("agent", False),
+    "cursor/agent.md.j2": ("agent", False),
+    "cursor/rule.mdc.j2": (None, True),
+    "gemini/agent.md.j2": ("agent", False),
 }
 
 
@@ -185,9 +185,10 @@ class Templates:
             ) from None
         text = text.rstrip("\n") + "\n"  # exactly one final newline, whatever the template does
         if name in WHOLE_FILES:
-            named, in_body = WHOLE_FILES[name]
-            own = context.get("name") if named else None
-            text = with_mark(text, name=own if isinstance(own, str) else None, in_body=in_body)
+            kind, in_body = WHOLE_FILES[name]
+            own = context.get("name") if kind else None
+            label = f"{kind} {own}" if isinstance(own, str) else None
+            text = with_mark(text, name=label, in_body=in_body)
         if key is not None:
             assert self.reuse is not None
             self.reuse.put(key, text)

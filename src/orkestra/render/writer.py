@@ -33,12 +33,12 @@ from orkestra.registry.cache import identity
 from orkestra.registry.render_lock import (
     MARK_SCAN,
     TRUTHS_MARK,
-    carries_any_mark,
     carries_mark,
     earlier_truths,
     mark_holder,
     marked_name,
     skill_link_path,
+    unnamed_mark_path,
 )
 from orkestra.render import manifest, pending
 from orkestra.render.manifest import Entry
@@ -102,13 +102,16 @@ def _proven(root: Path, path: str, owned: Mapping[str, Entry]) -> bool:
 
 def _authored(root: Path, path: str, entry: Entry, st: os.stat_result) -> bool:
     """True when the owned file `path`, its source gone, is provably Orkestra's own: it (or,
-    in a skill's folder, that folder's SKILL.md: `render_lock.mark_holder`) carries Orkestra's
-    mark in its first lines (`render_lock.carries_mark`); an earlier ground-truths output
-    (`render_lock.earlier_truths`) must start as the bundled template's do. A lock entry with
-    the right hash proves nothing more than that the file's bytes are known (a committed file's
-    are): a hand-written file a tampered lock names is kept, and released from the lock. A
-    symlink, which has no text, is removed where sync makes one (a linked vendor skill, right in
-    a skills folder), which never touches what it points to; anywhere else it is kept too."""
+    in a skill's folder, that folder's SKILL.md: `render_lock.mark_holder`) carries in its
+    first lines Orkestra's mark for what its path is named after (`render_lock.marked_name`:
+    a copy saved under another name is no longer marked), or the mark naming nothing at the
+    one place such a file is rendered (`render_lock.unnamed_mark_path`); an earlier
+    ground-truths output (`render_lock.earlier_truths`) must start as the bundled template's
+    do. A lock entry with the right hash proves nothing more than that the file's bytes are
+    known (a committed file's are): a hand-written file a tampered lock names is kept, and
+    released from the lock. A symlink, which has no text, is removed where sync makes one (a
+    linked vendor skill, right in a skills folder), which never touches what it points to;
+    anywhere else it is kept too."""
     if stat.S_ISLNK(st.st_mode):
         return skill_link_path(path)
     earlier = earlier_truths(path, entry)
@@ -116,25 +119,38 @@ def _authored(root: Path, path: str, entry: Entry, st: os.stat_result) -> bool:
     head = _head(root, holder)
     if head is None:
         return False
-    return head.startswith(TRUTHS_MARK) if earlier else carries_mark(head, marked_name(holder))
+    if earlier:
+        return head.startswith(TRUTHS_MARK)
+    label = marked_name(holder)
+    if label is not None:
+        return carries_mark(head, label)
+    place = unnamed_mark_path(holder)
+    return place is not None and carries_mark(head, truths=place == "truths")
 
 
-def _rewritable(root: Path, path: str, out: Output) -> bool:
+def _rewritable(root: Path, path: str, out: Output, there: os.stat_result) -> bool:
     """True when the owned file `path` (listed, holding the recorded bytes) that a registry
-    entry now renders to is Orkestra's to rewrite: it carries a mark (`carries_any_mark`: any
-    wording, any name), or it is what an Orkestra from before the mark wrote for this very
-    render (the render without its mark). A
-    hand-written file a tampered lock names, with a registry entry added to render there, is a
-    conflict (`--force` takes it over). A file in a skill's folder is answered for by the skill
-    (its SKILL.md is checked in its own right), a link by its lock entry."""
-    if out.link is not None or mark_holder(path) != path:
+    entry now renders to is Orkestra's to rewrite: it carries the mark for what its path is
+    named after, or the mark naming nothing (its wording before marks named anything), or it
+    is what an Orkestra from before the mark wrote for this very render (the render without
+    its mark). A hand-written file a tampered lock names, with a registry entry added to render
+    there (or a copy of a generated file saved there), is a conflict (`--force` takes it over).
+    A file in a skill's folder is answered for by the skill (its SKILL.md is checked in its own
+    right); where sync puts a link, only a link is replaced on its lock entry."""
+    if out.link is not None:
+        return stat.S_ISLNK(there.st_mode)
+    if mark_holder(path) != path:
         return True
     head = _head(root, path)
-    if head is None or carries_any_mark(head):
-        return head is not None
+    if head is None:
+        return False
+    label = marked_name(path)
+    truths = unnamed_mark_path(path) == "truths"
+    if carries_mark(head, truths=truths) or (label and carries_mark(head, label)):
+        return True
     try:
         with open_regular(root / path, follow=False) as handle:
-            return handle.read() == unmarked(out.data or b"", marked_name(path))
+            return handle.read() == unmarked(out.data or b"", label)
     except OSError:
         return False
 
@@ -251,7 +267,7 @@ def plan(
             result.updated.append(path)
             seen = out.base if out.base is not None else manifest.disk_digest(root, path)
             result.expected[path] = seen or None
-        elif _proven(root, path, owned) and _rewritable(root, path, out):
+        elif _proven(root, path, owned) and _rewritable(root, path, out, there):
             result.updated.append(path)
             result.expected[path] = owned[path].sha256
         else:
@@ -355,7 +371,8 @@ def apply(root: Path, result: RenderPlan, *, force: bool = False) -> int:
 
 def _carry_out(root: Path, result: RenderPlan, writes: list[str], deletions: list[str]) -> None:
     guard = Guard(root)
-    for path in deletions:
+    # a skill folder's SKILL.md last: a killed run leaves it proving the rest Orkestra's
+    for path in sorted(deletions, key=lambda p: (p.endswith("/SKILL.md"), p)):
         _unchanged(root, path, result.expected)
         _delete(root, path, guard)
     guard.forget()  # deletions may have removed owned links and emptied folders

@@ -240,7 +240,9 @@ def skill_outputs(
             link = os.path.relpath(source, reg.root / base)
             yield Output(folder, link=link)
         elif _spec_only(skill):  # verbatim, with Orkestra's mark first in the frontmatter
-            yield from _marked_copy(source / "SKILL.md", f"{folder}/SKILL.md", skill.name)
+            yield from _marked_copy(
+                source / "SKILL.md", f"{folder}/SKILL.md", f"skill {skill.name}"
+            )
             yield from _copy_tree(source, folder, skip=("SKILL.md",))
         else:
             # keys outside the spec move under `metadata`, so the copy passes the validator
@@ -320,7 +322,7 @@ def _key(key: str) -> str:
     return key if key and set(key) <= _SAFE_KEY and key[0].isalpha() else yaml_str(key)
 
 
-def _marked_copy(path: Path, dest: str, name: str) -> Iterator[Output]:
+def _marked_copy(path: Path, dest: str, label: str) -> Iterator[Output]:
     """A vendor's SKILL.md as it is, but for Orkestra's mark (`text.with_mark`), which proves the
     skill's folder Orkestra's once the skill is gone (a symlink is never copied, as
     `_copy_tree` copies none)."""
@@ -331,7 +333,7 @@ def _marked_copy(path: Path, dest: str, name: str) -> Iterator[Output]:
         return
     data = path.read_bytes()
     with contextlib.suppress(UnicodeError):  # the loader read it as UTF-8: not met
-        data = with_mark(data.decode("utf-8"), name=name).encode("utf-8")
+        data = with_mark(data.decode("utf-8"), name=label).encode("utf-8")
     yield Output(dest, data, executable=bool(st.st_mode & 0o100))
 
 

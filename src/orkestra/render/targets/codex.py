@@ -47,7 +47,8 @@ def render(reg: Registry, templates: Templates) -> Iterator[Output]:
 
 def document(items: dict[str, Any]) -> str:
     """The TOML document of an agent's `items` (`agent_items`; no template)."""
-    return f"# {mark_line(items['name'])}\n" + toml_out.table(None, items)  # its first line
+    mark = mark_line(f"agent {items['name']}")  # its first line
+    return f"# {mark}\n" + toml_out.table(None, items)
 
 
 def agent_items(agent: Agent, composer: Composer) -> dict[str, Any]:
