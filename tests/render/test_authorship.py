@@ -28,12 +28,13 @@ from orkestra.registry.render_lock import (
     carries_mark,
     mark_holder,
     mark_line,
+    mark_state,
     marked_name,
     skill_link_path,
 )
 from orkestra.render import manifest
 from orkestra.render.sync import sync
-from orkestra.render.text import unmarked, with_mark
+from orkestra.render.text import with_mark
 from tests.conftest import write
 
 HAND = "---\nname: mine\ndescription: mine, by hand\n---\n\nHand-written.\n"
@@ -109,8 +110,8 @@ def test_every_file_sync_renders_whole_carries_the_mark_and_is_pruned_by_it(rich
         path = rich / rel
         if path.is_symlink():
             continue  # a linked vendor skill: a link has no text
-        holder = mark_holder(rel)
-        assert carries_mark((rich / holder).read_bytes()[:512], marked_name(holder)), rel
+        holder, target = mark_holder(rel), owned[rel].target
+        assert mark_state((rich / holder).read_bytes()[:512], holder, target) is True, rel
     # its sources gone, every one of them is deleted: its mark proves it Orkestra's
     shutil.rmtree(rich / "registries/agents")
     shutil.rmtree(rich / "registries/commands")
@@ -157,28 +158,77 @@ def test_a_resource_listed_in_a_hand_written_skill_folder_is_kept(rich: Path) ->
     assert plan.deleted == [".claude/skills/schema-migration/references/guide.md"]
 
 
-def test_an_output_of_an_earlier_version_is_rewritten_with_the_mark_or_released(
+def _as_before_the_mark(root: Path) -> None:
+    """The project as an Orkestra from before the mark left it: every owned file without its
+    mark line (Codex's began with the mark naming nothing), the lock recording those bytes."""
+    lock = json.loads((root / manifest.LOCK_PATH).read_text())
+    for rel, entry in lock["files"].items():
+        path, label = root / rel, marked_name(rel)
+        if path.is_symlink() or not path.is_file() or label is None:
+            continue
+        old = mark_line(None) if rel.startswith(".codex/") else ""
+        text = path.read_text().replace(f"# {mark_line(label)}\n", f"# {old}\n" if old else "", 1)
+        path.write_text(text)
+        entry["sha256"] = _sha(text.encode())
+    (root / manifest.LOCK_PATH).write_text(json.dumps(lock, indent=2))
+
+
+def test_an_upgrade_rewrites_the_outputs_of_an_earlier_version_and_prunes_them(
     rich: Path,
 ) -> None:
-    """Files an Orkestra without the mark wrote: one still rendered is listed with its hash,
-    so it is rewritten (now marked); one whose source is gone proves nothing and is released."""
-    kept, gone = ".claude/agents/db-guardian.md", ".claude/agents/plain-helper.md"
+    """Every file an Orkestra from before the mark wrote lacks it: in a target none of whose
+    files carries its mark yet, an unmarked owned file is rewritten, or deleted once its source
+    is gone, as before (even when the registry changed in the same commit); once a target's
+    files carry their marks, an unmarked file a lock entry names is someone else's."""
+    config = rich / "registries/orkestra.yaml"
+    data = yaml.safe_load(config.read_text())
+    data["targets"] = ["claude", "codex"]
+    config.write_text(yaml.safe_dump(data))
     sync(rich)
-    lock = json.loads((rich / manifest.LOCK_PATH).read_text())
-    for rel in (kept, gone):
-        mark = f"# {mark_line(marked_name(rel))}\n"
-        unmarked = (rich / rel).read_text().replace(mark, "", 1)
-        assert not carries_mark(unmarked.encode(), marked_name(rel))
-        (rich / rel).write_text(unmarked)
-        lock["files"][rel]["sha256"] = _sha(unmarked.encode())
-    (rich / manifest.LOCK_PATH).write_text(json.dumps(lock, indent=2))
-    before = (rich / gone).read_text()
+    _as_before_the_mark(rich)
+    assert not carries_mark(
+        (rich / ".codex/agents/db-guardian.toml").read_bytes(), "agent db-guardian"
+    )
+    guardian = rich / "registries/agents/db-guardian.yaml"
+    agent = yaml.safe_load(guardian.read_text())
+    guardian.write_text(yaml.safe_dump({**agent, "description": "Now " + agent["description"]}))
     (rich / "registries/agents/plain-helper.yaml").unlink()
     plan = sync(rich).plan
-    assert kept in plan.updated and carries_mark((rich / kept).read_bytes(), "agent db-guardian")
-    assert plan.released == [gone] and gone not in plan.deleted
-    assert (rich / gone).read_text() == before
-    assert gone not in manifest.load(rich)
+    assert plan.conflicts == [] and plan.released == []
+    assert {".claude/agents/plain-helper.md", ".codex/agents/plain-helper.toml"} <= set(
+        plan.deleted
+    )
+    assert {".claude/agents/db-guardian.md", ".codex/agents/db-guardian.toml"} <= set(plan.updated)
+    for rel in manifest.load(rich):
+        holder = mark_holder(rel)
+        if marked_name(holder) is not None and not (rich / rel).is_symlink():
+            assert carries_mark((rich / holder).read_bytes(), marked_name(holder)), rel
+    assert sync(rich, mode="check").ok
+    # marked now: an unmarked file a tampered lock names is someone else's
+    write(rich, ".claude/agents/mine.md", HAND)
+    _forge(rich, ".claude/agents/mine.md", "claude")
+    assert sync(rich).plan.released == [".claude/agents/mine.md"]
+
+
+def test_only_the_targets_an_earlier_version_wrote_last_count_as_before_the_mark(
+    rich: Path,
+) -> None:
+    """`sync --target claude` first: Claude's files carry their marks, Codex's do not yet. A
+    hand-written Claude file a lock names is kept; Codex's unmarked files are still pruned."""
+    config = rich / "registries/orkestra.yaml"
+    data = yaml.safe_load(config.read_text())
+    data["targets"] = ["claude", "codex"]
+    config.write_text(yaml.safe_dump(data))
+    sync(rich)
+    _as_before_the_mark(rich)
+    sync(rich, target="claude")
+    write(rich, ".claude/agents/mine.md", HAND)
+    _forge(rich, ".claude/agents/mine.md", "claude")
+    (rich / "registries/agents/plain-helper.yaml").unlink()
+    plan = sync(rich).plan
+    assert plan.released == [".claude/agents/mine.md"] and plan.conflicts == []
+    assert ".codex/agents/plain-helper.toml" in plan.deleted
+    assert (rich / ".claude/agents/mine.md").read_text() == HAND
 
 
 @pytest.mark.parametrize(
@@ -258,7 +308,9 @@ def test_a_fence_the_loader_accepts_keeps_its_frontmatter_first(fence: str) -> N
         f"name: v{newline}description: d{newline}"
     )
     assert (
-        unmarked(marked.encode()) == text.encode() and with_mark("---") == f"---\n# {MARK_LINE}\n"
+        marked.replace(f"# {MARK_LINE}{fence[len(fence.rstrip(chr(13) + chr(10))) :]}", "", 1)
+        == text
+        and with_mark("---") == f"---\n# {MARK_LINE}\n"
     )
 
 
@@ -318,25 +370,23 @@ def test_a_copy_of_a_generated_file_under_another_name_is_not_marked_for_it(scaf
     assert mine.read_text().startswith(f"---\n# {mark_line('agent example-agent')}\n")
 
 
-def test_a_mark_of_another_wording_is_rewritten_and_only_the_exact_one_is_pruned(
-    rich: Path,
-) -> None:
-    """A file whose mark an earlier Orkestra worded otherwise is rewritten (no conflict for a
-    new wording); once its source is gone it proves nothing more and is released."""
-    kept, gone = ".claude/agents/db-guardian.md", ".claude/agents/plain-helper.md"
-    sync(rich)
-    lock = json.loads((rich / manifest.LOCK_PATH).read_text())
-    for rel in (kept, gone):
-        name = marked_name(rel)
-        old = (rich / rel).read_text().replace(mark_line(name), MARK_LINE, 1)  # the generic one
-        assert carries_mark(old.encode()) and not carries_mark(old.encode(), name)
-        (rich / rel).write_text(old)
-        lock["files"][rel]["sha256"] = _sha(old.encode())
-    (rich / manifest.LOCK_PATH).write_text(json.dumps(lock, indent=2))
-    (rich / "registries/agents/plain-helper.yaml").unlink()
-    plan = sync(rich).plan
-    assert kept in plan.updated and plan.released == [gone] and plan.conflicts == []
-    assert carries_mark((rich / kept).read_bytes(), "agent db-guardian")
+@pytest.mark.parametrize(
+    ("head", "rel", "state"),
+    [
+        (f"---\n# {mark_line('agent a')}\nname: a\n", ".claude/agents/a.md", True),
+        ("---\nname: a\n---\n", ".claude/agents/a.md", None),  # as before the mark
+        (f"---\n# {mark_line('agent b')}\nname: a\n", ".claude/agents/a.md", False),  # a copy
+        (f"---\n# {MARK_LINE}\nname: a\n", ".claude/agents/a.md", False),  # the rule's, copied
+        (f"# {MARK_LINE}\nname = 'a'\n", ".codex/agents/a.toml", None),  # Codex before
+        (f"# {mark_line('agent a')}\nname = 'a'\n", ".codex/agents/a.toml", True),
+        (f"---\nd: x\n---\n<!-- {MARK_LINE} -->\n", ".cursor/rules/orkestra.mdc", True),
+        ("<!-- Generated by `orkestra sync` from x. -->\n", "GROUND_TRUTHS.md", True),
+        ("<!-- Generated by `orkestra sync` from x. -->\n", ".claude/agents/a.md", False),
+    ],
+)
+def test_what_a_file_says_of_its_author(head: str, rel: str, state: bool | None) -> None:
+    target = "codex" if rel.startswith(".codex") else "cursor" if ".cursor" in rel else "claude"
+    assert mark_state(head.encode(), rel, target) is state
 
 
 @pytest.mark.parametrize(
@@ -448,3 +498,19 @@ def test_a_skill_folder_is_deleted_with_its_skill_md_last(
     plan = sync(rich).plan
     assert plan.released == [] and ".claude/skills/other-csv/SKILL.md" in plan.deleted
     assert not (rich / ".claude/skills/other-csv").exists()
+
+
+def test_a_target_just_added_shows_no_earlier_version(rich: Path) -> None:
+    """A target added in the same commit as a lock entry naming a hand-written file there: its
+    files are all new, none unmarked rendered again, so the hand-written one is kept."""
+    sync(rich)
+    config = rich / "registries/orkestra.yaml"
+    data = yaml.safe_load(config.read_text())
+    data["targets"] = [*data["targets"], "gemini"]
+    config.write_text(yaml.safe_dump(data))
+    mine = write(rich, ".gemini/agents/mine.md", HAND)
+    _forge(rich, ".gemini/agents/mine.md", "gemini")
+    plan = sync(rich).plan
+    assert plan.released == [".gemini/agents/mine.md"] and plan.conflicts == []
+    assert any(p.startswith(".gemini/agents/") for p in plan.created)
+    assert mine.read_text() == HAND

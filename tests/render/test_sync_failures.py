@@ -27,15 +27,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from orkestra.core.errors import ConflictError, WriteFailed
-from orkestra.registry.render_lock import MARK_LINE
+from orkestra.registry.render_lock import mark_line
 from orkestra.render import manifest
 from orkestra.render.sync import sync
 from orkestra.scaffold import init_project
 from tests.conftest import write
 from tests.render.conftest import put
 
-#: what a killed sync was writing (its record of writes under way names it): a render, marked
-KILLED_WROTE = f"---\n# {MARK_LINE}\nname: written by a killed sync\n---\n"
+
+def _killed_wrote(name: str) -> str:
+    """What a killed sync was writing for agent `name` (its record of writes under way names
+    it): a render, which carries its mark."""
+    return f"---\n# {mark_line(f'agent {name}')}\nname: {name}\n---\nwritten by a killed sync\n"
+
 
 SKILL = ".claude/skills/example-skill"
 
@@ -612,11 +616,11 @@ def test_the_record_of_writes_under_way_claims_nothing_the_lock_could_not(
     sync(scaffold)
     readme = write(scaffold, "README.md", "# Mine\n")
     agent = scaffold / ".claude/agents/agent-000.md"
-    agent.write_text(KILLED_WROTE)
+    agent.write_text(_killed_wrote("agent-000"))
     lock = (scaffold / manifest.LOCK_PATH).read_bytes()
     claims = {"README.md": manifest.Entry("claude", manifest.digest(b"# Mine\n")),
               ".claude/agents/agent-000.md": manifest.Entry("claude",
-                                                            manifest.digest(KILLED_WROTE.encode()))}  # fmt: skip
+                                                            manifest.digest(_killed_wrote("agent-000").encode()))}  # fmt: skip
     pending.record(scaffold, "0" * 64, {}, claims)  # another lock than this one
     with pytest.raises(ConflictError):
         sync(scaffold)
@@ -634,9 +638,9 @@ def test_a_damaged_record_of_writes_under_way_adopts_nothing(scaffold: Path) -> 
 
     sync(scaffold)
     rel = ".claude/agents/example-agent.md"
-    (scaffold / rel).write_text(KILLED_WROTE)
+    (scaffold / rel).write_text(_killed_wrote("example-agent"))
     lock = manifest.digest((scaffold / manifest.LOCK_PATH).read_bytes())
-    sha = manifest.digest(KILLED_WROTE.encode())
+    sha = manifest.digest(_killed_wrote("example-agent").encode())
     good = {"version": 1, "lock": lock, "files": {rel: ["claude", sha]}}
     damaged = [{**good, "version": 9}, {**good, "lock": 3}, {**good, "files": {rel: ["claude"]}},
                {**good, "files": {rel: ["claude", sha, "x"]}}, {**good, "files": [rel]},
@@ -646,7 +650,7 @@ def test_a_damaged_record_of_writes_under_way_adopts_nothing(scaffold: Path) -> 
         assert sync(scaffold, mode="check").plan.conflicts == [rel]
     write(scaffold, pending.PATH, json.dumps(good))
     assert sync(scaffold, mode="check").plan.conflicts == []  # the same record, whole: adopted
-    assert (scaffold / rel).read_text() == KILLED_WROTE
+    assert (scaffold / rel).read_text() == _killed_wrote("example-agent")
 
 
 def test_a_second_kill_keeps_what_the_first_ones_record_adopted(scaffold: Path) -> None:

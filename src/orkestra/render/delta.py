@@ -300,7 +300,7 @@ def sync(root: Path, record: dict[str, Any], first: str) -> dict[str, Any] | Non
         return None
     outputs.append(Output(manifest.LOCK_PATH, manifest.dumps(entries, servers), target="lock"))
     scanned = {o.path.rpartition("/")[0] for o in outputs if o.path != manifest.LOCK_PATH}
-    plan = writer.plan(root, outputs, before, set(), scanned=scanned)
+    plan = writer.plan(root, outputs, before, set(), scanned=scanned, legacy=False)
     if plan.created or plan.deleted or plan.conflicts or plan.updated != written:
         return None
     plan.lock_after, plan.lock_servers, plan.servers_before = entries, servers, servers

@@ -12,7 +12,6 @@ from orkestra.registry.render_lock import (
     MARK_LINES,
     MARK_SCAN,
     carries_mark,
-    mark_forms,
     mark_line,
 )
 
@@ -125,7 +124,8 @@ def with_mark(text: str, *, name: str | None = None, in_body: bool = False) -> s
     mark's line ends as the first line does. The mark names `name`, the agent, skill or command
     the file is rendered for (`render_lock.mark_line`). A text that holds the mark already (the
     ground truths' first line, a project template that writes it) is returned as it is."""
-    if carries_mark(text[:MARK_SCAN].encode("utf-8", "surrogatepass"), name):
+    opening = text[:MARK_SCAN].encode("utf-8", "surrogatepass")
+    if carries_mark(opening, name) or (name is None and carries_mark(opening, truths=True)):
         return text
     mark = mark_line(name)
     bom = "\ufeff" if text.startswith("\ufeff") else ""
@@ -152,16 +152,3 @@ def with_mark(text: str, *, name: str | None = None, in_body: bool = False) -> s
                 return bom + marked + rest
     first = lines[0] if ending else lines[0] + newline  # a file of one line: `---` alone
     return f"{bom}{first}# {mark}{newline}{body[len(lines[0]) :]}"
-
-
-def unmarked(data: bytes, name: str | None = None) -> bytes:
-    """`data`, a rendered file, without the mark line `with_mark` added for `name` (what an
-    Orkestra from before the mark wrote for the same render); `data` itself when it holds none."""
-    forms = mark_forms(name)
-    lines = data[:MARK_SCAN].splitlines(keepends=True)[:MARK_LINES]
-    at = 0
-    for line in lines:
-        if line.strip() in forms:
-            return data[:at] + data[at + len(line) :]
-        at += len(line)
-    return data

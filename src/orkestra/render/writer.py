@@ -33,9 +33,9 @@ from orkestra.registry.cache import identity
 from orkestra.registry.render_lock import (
     MARK_SCAN,
     TRUTHS_MARK,
-    carries_mark,
     earlier_truths,
     mark_holder,
+    mark_state,
     marked_name,
     skill_link_path,
     unnamed_mark_path,
@@ -43,7 +43,6 @@ from orkestra.registry.render_lock import (
 from orkestra.render import manifest, pending
 from orkestra.render.manifest import Entry
 from orkestra.render.plan import Output, RenderPlan
-from orkestra.render.text import unmarked
 
 __all__ = ["apply", "check_relative", "plan"]
 
@@ -100,18 +99,18 @@ def _proven(root: Path, path: str, owned: Mapping[str, Entry]) -> bool:
     )
 
 
-def _authored(root: Path, path: str, entry: Entry, st: os.stat_result) -> bool:
-    """True when the owned file `path`, its source gone, is provably Orkestra's own: it (or,
-    in a skill's folder, that folder's SKILL.md: `render_lock.mark_holder`) carries in its
-    first lines Orkestra's mark for what its path is named after (`render_lock.marked_name`:
-    a copy saved under another name is no longer marked), or the mark naming nothing at the
-    one place such a file is rendered (`render_lock.unnamed_mark_path`); an earlier
-    ground-truths output (`render_lock.earlier_truths`) must start as the bundled template's
-    do. A lock entry with the right hash proves nothing more than that the file's bytes are
-    known (a committed file's are): a hand-written file a tampered lock names is kept, and
-    released from the lock. A symlink, which has no text, is removed where sync makes one (a
-    linked vendor skill, right in a skills folder), which never touches what it points to;
-    anywhere else it is kept too."""
+def _authored(root: Path, path: str, entry: Entry, st: os.stat_result) -> bool | None:
+    """Whether the owned file `path`, its source gone, is provably Orkestra's own: True when
+    it (or, in a skill's folder, that folder's SKILL.md: `render_lock.mark_holder`) carries in
+    its first lines the mark a file rendered there carries (`render_lock.proper_mark`: a copy
+    saved under another name is no longer marked); an earlier ground-truths output
+    (`render_lock.earlier_truths`) must start as the bundled template's do. A symlink, which
+    has no text, only where sync makes one (a linked vendor skill, right in a skills folder),
+    which never touches what it points to. None for a file that carries no mark, which only
+    an Orkestra from before the mark may have written (`_Marks`); False for any other. A lock
+    entry with the right hash proves nothing more than that the file's bytes are known (a
+    committed file's are): a hand-written file a tampered lock names is kept, and released from
+    the lock."""
     if stat.S_ISLNK(st.st_mode):
         return skill_link_path(path)
     earlier = earlier_truths(path, entry)
@@ -121,38 +120,54 @@ def _authored(root: Path, path: str, entry: Entry, st: os.stat_result) -> bool:
         return False
     if earlier:
         return head.startswith(TRUTHS_MARK)
-    label = marked_name(holder)
-    if label is not None:
-        return carries_mark(head, label)
-    place = unnamed_mark_path(holder)
-    return place is not None and carries_mark(head, truths=place == "truths")
+    return mark_state(head, holder, entry.target)
 
 
-def _rewritable(root: Path, path: str, out: Output, there: os.stat_result) -> bool:
-    """True when the owned file `path` (listed, holding the recorded bytes) that a registry
-    entry now renders to is Orkestra's to rewrite: it carries the mark for what its path is
-    named after, or the mark naming nothing (its wording before marks named anything), or it
-    is what an Orkestra from before the mark wrote for this very render (the render without
-    its mark). A hand-written file a tampered lock names, with a registry entry added to render
-    there (or a copy of a generated file saved there), is a conflict (`--force` takes it over).
-    A file in a skill's folder is answered for by the skill (its SKILL.md is checked in its own
-    right); where sync puts a link, only a link is replaced on its lock entry."""
+def _rewritable(root: Path, path: str, out: Output, there: os.stat_result) -> bool | None:
+    """Whether the owned file `path` (listed, holding the recorded bytes) that a registry entry
+    now renders to is Orkestra's to rewrite: True when it carries the mark a file rendered there
+    carries (`render_lock.proper_mark`), or lies in a skill's folder (answered for by the skill,
+    whose SKILL.md is checked in its own right); None when it carries no mark, which only an
+    Orkestra from before the mark may have written (`_Marks`); False for any other (a copy of a
+    generated file saved there: a conflict, `--force` takes it over). Where sync puts a link,
+    only a link is replaced."""
     if out.link is not None:
         return stat.S_ISLNK(there.st_mode)
     if mark_holder(path) != path:
         return True
     head = _head(root, path)
-    if head is None:
-        return False
-    label = marked_name(path)
-    truths = unnamed_mark_path(path) == "truths"
-    if carries_mark(head, truths=truths) or (label and carries_mark(head, label)):
-        return True
-    try:
-        with open_regular(root / path, follow=False) as handle:
-            return handle.read() == unmarked(out.data or b"", label)
-    except OSError:
-        return False
+    return False if head is None else mark_state(head, path, out.target)
+
+
+class _Marks:
+    """What the outputs of each target show: an Orkestra from before the mark wrote files
+    without one, so a target whose files sync renders again include unmarked owned ones and
+    none that carries its mark (none unchanged since a render, none on disk with it) is one
+    that version wrote last: its unmarked owned files are rewritten, and deleted once their
+    source is gone, as before. A target any file of which carries its mark was written by this
+    version, and one with no unmarked file rendered again (a target just added, or no longer
+    rendered) shows no earlier version: there an unmarked file a lock entry names is someone
+    else's (a conflict to rewrite, released once its source is gone). Only a mark no version
+    before it wrote counts (one naming its agent, command or skill, or Cursor's rule's): a
+    ground-truths file's first line is as old as Orkestra."""
+
+    def __init__(self, legacy: bool) -> None:
+        self.legacy = legacy  # False: no target counts as written before marks (`render.delta`)
+        self.unmarked: set[str] = set()
+        self.marked: set[str] = set()
+
+    def mark(self, out: Output, *, marked: bool) -> None:
+        """`out`'s file, rendered again, carries its own mark (the render's, or its own on
+        disk), or is an owned file that carries none."""
+        if not marked:
+            self.unmarked.add(out.target)
+        elif out.link is None and (
+            marked_name(out.path) or unnamed_mark_path(out.path, out.target) == "rule"
+        ):
+            self.marked.add(out.target)
+
+    def before_marks(self, target: str) -> bool:
+        return self.legacy and target in self.unmarked and target not in self.marked
 
 
 def _head(root: Path, path: str) -> bytes | None:
@@ -186,6 +201,7 @@ def plan(
     proven: Mapping[str, tuple[list[int], str]] | None = None,
     scanned: set[str] | None = None,
     vouched: Mapping[str, Any] | None = None,
+    legacy: bool = True,
 ) -> RenderPlan:
     """Compare `outputs` with the disk. `owned` is the lock (entries inside their roots only);
     only `targets` are pruned. `proven` holds identities (size, mtime_ns, ctime_ns, inode,
@@ -194,11 +210,15 @@ def plan(
     temporary files are looked for in `scanned` folders (default: those of every output and
     lock entry) and where a killed sync was writing, except in a folder `vouched` gives the
     identity of, as a record that found no temporary file there left it (`render.noop`), when
-    it still has that identity: no name was added there since."""
+    it still has that identity: no name was added there since. With `legacy` False every
+    owned file that carries no Orkestra mark is treated as someone else's (`_Marks`)."""
     result = RenderPlan()
     result.outputs = {o.path: o for o in outputs}
     result.lock_before = dict(owned)
     gone = sorted(p for p, e in owned.items() if e.target in targets and p not in result.outputs)
+    marks = _Marks(legacy)
+    unmarked_gone: list[str] = []  # owned, source gone, no mark: pruned only before marks
+    unmarked_now: list[str] = []  # owned, rendered again, no mark: rewritten only before marks
     removable: set[str] = set()
     before = Guard(root)  # a deletion must not reach through a symlinked folder either
     for path in gone:
@@ -219,7 +239,11 @@ def plan(
                 result.conflicts.append(path)  # edited since it was written: never deleted
                 result.orphans.add(path)
                 continue
-            if not _authored(root, path, owned[path], st):
+            authored = _authored(root, path, owned[path], st)
+            if authored is None:  # no mark: decided once every output was looked at
+                unmarked_gone.append(path)
+                continue
+            if not authored:
                 result.released.append(path)  # kept, and the lock forgets it
                 continue
             result.deleted.append(path)
@@ -252,6 +276,7 @@ def plan(
             result.expected[path] = None  # the link is deleted first
         elif _proven_same(path, there, out, owned, proven) or _same(full, there, out):
             result.unchanged.append(path)
+            marks.mark(out, marked=True)  # it holds the render, which carries its mark
         elif stat.S_ISDIR(there.st_mode):
             emptied = out.link is not None and _emptied(root, path, set(result.deleted))
             (result.created if emptied else result.conflicts).append(path)
@@ -267,12 +292,18 @@ def plan(
             result.updated.append(path)
             seen = out.base if out.base is not None else manifest.disk_digest(root, path)
             result.expected[path] = seen or None
-        elif _proven(root, path, owned) and _rewritable(root, path, out, there):
-            result.updated.append(path)
+        elif _proven(root, path, owned) and (ours := _rewritable(root, path, out, there)) in (
+            True,
+            None,
+        ):
+            marks.mark(out, marked=bool(ours))
+            # no mark: decided once every output was looked at
+            (result.updated if ours else unmarked_now).append(path)
             result.expected[path] = owned[path].sha256
         else:
             result.conflicts.append(path)
             _seen(root, path, result.expected)  # `--force` takes over these bytes, not a later edit
+    _decide_unmarked(result, marks, unmarked_gone, unmarked_now, owned)
     if scanned is None:
         every = [*result.outputs, *owned]
         scanned = {p.rpartition("/")[0] for p in every if p != manifest.LOCK_PATH}
@@ -286,6 +317,31 @@ def plan(
     result.deleted = sorted([*result.deleted, *stale])
     result.conflicts.sort()
     return result
+
+
+def _decide_unmarked(
+    result: RenderPlan,
+    marks: _Marks,
+    gone: list[str],
+    now: list[str],
+    owned: Mapping[str, Entry],
+) -> None:
+    """The owned files that carry no mark, once every output was looked at (`_Marks`): in a
+    target an Orkestra from before the mark wrote last, deleted (source gone) or rewritten;
+    elsewhere released (kept, the lock forgets them) or conflicts."""
+    for path in gone:
+        if marks.before_marks(owned[path].target):
+            result.deleted.append(path)
+            result.expected[path] = owned[path].sha256
+        else:
+            result.released.append(path)
+    result.released.sort()
+    for path in now:
+        if marks.before_marks(result.outputs[path].target):
+            result.updated.append(path)
+        else:  # `--force` takes over these bytes (`expected` holds them, as `_seen` would)
+            result.conflicts.append(path)
+    result.updated.sort()
 
 
 def _vouched(root: Path, folder: str, vouched: Mapping[str, Any] | None) -> bool:
