@@ -160,8 +160,10 @@ def test_a_resource_listed_in_a_hand_written_skill_folder_is_kept(rich: Path) ->
 
 def _as_before_the_mark(root: Path) -> None:
     """The project as an Orkestra from before the mark left it: every owned file without its
-    mark line (Codex's began with the mark naming nothing), the lock recording those bytes."""
+    mark line (Codex's began with the mark naming nothing), the lock recording those bytes and
+    listing no target as written with the mark."""
     lock = json.loads((root / manifest.LOCK_PATH).read_text())
+    lock.pop("marked_targets")  # a lock from before the mark has no such list
     for rel, entry in lock["files"].items():
         path, label = root / rel, marked_name(rel)
         if path.is_symlink() or not path.is_file() or label is None:
@@ -514,3 +516,65 @@ def test_a_target_just_added_shows_no_earlier_version(rich: Path) -> None:
     assert plan.released == [".gemini/agents/mine.md"] and plan.conflicts == []
     assert any(p.startswith(".gemini/agents/") for p in plan.created)
     assert mine.read_text() == HAND
+
+
+@pytest.mark.parametrize("stripped", [False, True], ids=["lock lists claude", "list removed"])
+def test_a_renamed_sole_agent_does_not_make_its_target_look_older(
+    scaffold: Path, stripped: bool
+) -> None:
+    """The only agent renamed in the commit that adds lock entries naming the user's files: no
+    Claude file is rendered again, but the lock lists Claude as written with the mark, and the
+    agent file deleted now carries its mark: either shows this version wrote the target."""
+    (scaffold / "registries/skills/project/example-skill.yaml").unlink()  # agents only
+    write(scaffold, "registries/scopes.yaml", "scopes:\n  example:\n    description: Example\n")
+    sync(scaffold)
+    agent = scaffold / "registries/agents/example-agent.yaml"
+    write(scaffold, "registries/agents/mine.yaml", agent.read_text().replace(
+        "name: example-agent", "name: mine"))  # fmt: skip
+    agent.unlink()
+    mine = write(scaffold, ".claude/agents/mine.md", HAND)
+    notes = write(scaffold, ".claude/agents/notes.md", HAND)
+    _forge(scaffold, ".claude/agents/mine.md", "claude")
+    _forge(scaffold, ".claude/agents/notes.md", "claude")
+    if stripped:
+        lock = json.loads((scaffold / manifest.LOCK_PATH).read_text())
+        del lock["marked_targets"]
+        (scaffold / manifest.LOCK_PATH).write_text(json.dumps(lock, indent=2))
+    plan = sync(scaffold, mode="dry-run").plan
+    assert plan.conflicts == [".claude/agents/mine.md"]
+    assert plan.released == [".claude/agents/notes.md"]
+    with pytest.raises(ConflictError):
+        sync(scaffold)
+    assert mine.read_text() == HAND and notes.read_text() == HAND
+
+
+def test_an_upgrade_that_removes_every_agent_of_a_target_still_prunes_them(rich: Path) -> None:
+    """A lock from before the mark answers for the unmarked files whose source is gone, even in
+    a target with nothing rendered again (Codex holds agents only)."""
+    config = rich / "registries/orkestra.yaml"
+    data = yaml.safe_load(config.read_text())
+    data["targets"] = ["claude", "codex"]
+    config.write_text(yaml.safe_dump(data))
+    sync(rich)
+    codex = sorted(p for p in manifest.load(rich) if p.startswith(".codex/agents/"))
+    _as_before_the_mark(rich)
+    for agent in (rich / "registries/agents").glob("*.yaml"):
+        agent.unlink()
+    plan = sync(rich).plan
+    assert plan.released == [] and plan.conflicts == [] and set(codex) <= set(plan.deleted)
+    assert manifest.load_marked(rich) == {"claude", "codex", "agents-skills"}
+
+
+def test_a_ground_truths_output_of_any_name_is_rewritten(rich: Path) -> None:
+    """A truth registry's `render.output` may have any name: its file carries the ground
+    truths' mark and is rewritten when a truth changes (no conflict)."""
+    path = rich / "registries/truths/project.yaml"
+    data = yaml.safe_load(path.read_text())
+    data["metadata"]["render"]["output"] = "docs/TRUTHS.md"
+    path.write_text(yaml.safe_dump(data))
+    sync(rich)
+    data["statements"][0]["statement"] = "The registries are the one source of truth."
+    path.write_text(yaml.safe_dump(data))
+    plan = sync(rich).plan
+    assert "docs/TRUTHS.md" in plan.updated and plan.conflicts == []
+    assert "one source of truth" in (rich / "docs/TRUTHS.md").read_text()

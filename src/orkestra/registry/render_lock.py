@@ -4,7 +4,9 @@ Location: `registries/.render-lock.json`. Shape (version 2):
 `{"generator": "orkestra", "version": 2, "files": {"<path>": {"target": "<t>", "sha256": "<hex>"}}}`
 (version 1 listed `"<path>": "<target>"` only; such an entry proves nothing and owns nothing).
 An optional `"mcp_servers": {"<config file>": {"<server>": "<sha256 of the entry>"}}` records the
-registry MCP servers sync merged into the clients' shared config files.
+registry MCP servers sync merged into the clients' shared config files, and an optional
+`"marked_targets": ["<target>", ...]` the targets a version with Orkestra's mark wrote
+(`load_marked`: none of their files is taken for an earlier version's).
 
 Ownership is proven, not claimed (PRODUCT.md §4): a file is Orkestra's to overwrite or delete only
 when it is listed here **and** its bytes on disk still hash to the recorded sha256. A lock entry
@@ -257,16 +259,21 @@ def _problems_kept(
 
 
 def dumps(
-    files: Mapping[str, Entry], servers: Mapping[str, Mapping[str, str]] | None = None
+    files: Mapping[str, Entry],
+    servers: Mapping[str, Mapping[str, str]] | None = None,
+    marked: Iterable[str] = (),
 ) -> bytes:
-    """Deterministic lock content for `files` and the MCP server entries written into shared
-    config files (`servers`: path -> server name -> sha256 of the entry; left out when none)."""
+    """Deterministic lock content for `files`, the MCP server entries written into shared
+    config files (`servers`: path -> server name -> sha256 of the entry; left out when none)
+    and the targets whose files carry Orkestra's mark (`marked`: `load_marked`)."""
     head = json.dumps({"generator": "orkestra", "version": VERSION}, indent=2)[:-2]
     parts = [head, ',\n  "files": ', _files_text(files)]
     kept = {p: dict(sorted(n.items())) for p, n in sorted((servers or {}).items()) if n}
     if kept:  # small: the standard encoder, indented one level more
         nested = json.dumps(kept, indent=2, ensure_ascii=False).replace("\n", "\n  ")
         parts += [',\n  "mcp_servers": ', nested]
+    if marked:
+        parts += [',\n  "marked_targets": ', json.dumps(sorted(set(marked)), ensure_ascii=False)]
     parts.append("\n}\n")
     return "".join(parts).encode("utf-8")
 
@@ -284,6 +291,24 @@ def _files_text(files: Mapping[str, Entry]) -> str:
         for path, entry in sorted(files.items())
     ]
     return "{\n" + ",\n".join(items) + "\n  }"
+
+
+def load_marked(root: Path) -> frozenset[str] | None:
+    """The targets a sync of a version with Orkestra's mark wrote (`"marked_targets"`): their
+    files carry it, so none of theirs is taken for an earlier version's (`render.writer`).
+    None when the lock has no such list (written before the mark, or none yet) or is unreadable."""
+    try:
+        read = _read(root)
+    except InputError:
+        return None
+    found = (
+        read.data.get("marked_targets")
+        if read is not None and isinstance(read.data, dict)
+        else None
+    )
+    if not isinstance(found, list):
+        return None
+    return frozenset(str(t) for t in found if isinstance(t, str))
 
 
 def load_servers(root: Path) -> dict[str, dict[str, str]]:
@@ -421,13 +446,13 @@ def marked_name(rel: str) -> str | None:
 
 def unnamed_mark_path(rel: str, target: str) -> str | None:
     """Where a mark naming nothing proves authorship: "rule" for a target's fixed file
-    (Cursor's rule), "truths" for a ground-truths file of the claude target outside every
-    target's folders; None anywhere else (a copy of either, saved elsewhere, is not marked)."""
+    (Cursor's rule), "truths" for a file of the claude target outside every target's folders
+    (a ground-truths output: no other lock entry lies there, `entry_problem`); None anywhere
+    else (a copy of either, saved elsewhere, is not marked)."""
     if rel in TARGET_FILES.get(target, ()):
         return "rule"
     inside = any(rel.startswith(r) for roots in TARGET_ROOTS.values() for r in roots)
-    named = rel.rsplit("/", 1)[-1] == TRUTHS_NAME
-    return "truths" if target == "claude" and named and not inside else None
+    return "truths" if target == "claude" and not inside else None  # (`entry_problem`)
 
 
 def mark_state(head: bytes, rel: str, target: str) -> bool | None:

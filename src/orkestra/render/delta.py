@@ -247,7 +247,7 @@ def sync(root: Path, record: dict[str, Any], first: str) -> dict[str, Any] | Non
     lock = _lock(root)
     if lock is None:
         return None
-    before, servers = lock
+    before, servers, marked = lock
     templates = Templates(root)
     try:  # a template error: the full sync reports it (after validating everything first)
         rendered = _render(root, templates, record["files"], now, kept, files, stale, early)
@@ -298,7 +298,8 @@ def sync(root: Path, record: dict[str, Any], first: str) -> dict[str, Any] | Non
     unchanged = [p for p in result["unchanged"] if p not in written]
     if len(unchanged) != len(result["unchanged"]) - len(written):
         return None
-    outputs.append(Output(manifest.LOCK_PATH, manifest.dumps(entries, servers), target="lock"))
+    lock_text = manifest.dumps(entries, servers, marked)
+    outputs.append(Output(manifest.LOCK_PATH, lock_text, target="lock"))
     scanned = {o.path.rpartition("/")[0] for o in outputs if o.path != manifest.LOCK_PATH}
     plan = writer.plan(root, outputs, before, set(), scanned=scanned, legacy=False)
     if plan.created or plan.deleted or plan.conflicts or plan.updated != written:
@@ -705,8 +706,11 @@ def _findings(
     return found if found is not None and len(found) == count else None
 
 
-def _lock(root: Path) -> tuple[dict[str, Any], dict[str, dict[str, str]]] | None:
-    """(entries, MCP servers) of the lock, when it reads back as `dumps` writes them."""
+def _lock(
+    root: Path,
+) -> tuple[dict[str, Any], dict[str, dict[str, str]], frozenset[str]] | None:
+    """(entries, MCP servers, targets written with the mark) of the lock, when it reads back as
+    `dumps` writes them."""
     from orkestra.core import jsonio
     from orkestra.core.errors import InputError
     from orkestra.render import manifest
@@ -714,11 +718,12 @@ def _lock(root: Path) -> tuple[dict[str, Any], dict[str, dict[str, str]]] | None
     try:
         text = jsonio.read_text(root / manifest.LOCK_PATH, follow=False)
         entries, servers = manifest.load(root), manifest.load_servers(root)
+        marked = manifest.load_marked(root) or frozenset()
     except (OSError, InputError):
         return None
-    if manifest.dumps(entries, servers) != text.encode("utf-8"):
+    if manifest.dumps(entries, servers, marked) != text.encode("utf-8"):
         return None
-    return entries, servers
+    return entries, servers, marked
 
 
 #: a file as `loader.entry_file` loaded it, with its identities (as recorded, as stat'ed)

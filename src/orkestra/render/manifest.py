@@ -15,6 +15,7 @@ from orkestra.registry.render_lock import (
     disk_digest,
     dumps,
     load,
+    load_marked,
     load_servers,
     problems,
 )
@@ -27,6 +28,7 @@ __all__ = [
     "disk_digest",
     "dumps",
     "load",
+    "load_marked",
     "load_servers",
     "problems",
 ]

@@ -279,9 +279,13 @@ def _sync(
             if not o.shared
         }
     )
-    lock = manifest.dumps(new_owned, servers)
+    marked_before = manifest.load_marked(root)
+    # the targets written with the mark: those rendered now, and the others the lock listed
+    marked = {*(marked_before or ()), *rendered} - (pruned - set(rendered))
+    lock = manifest.dumps(new_owned, servers, marked)
     outputs.append(Output(manifest.LOCK_PATH, lock, target="lock"))
-    plan = writer.plan(root, outputs, owned, pruned, proven=proven, vouched=vouched)
+    plan = writer.plan(root, outputs, owned, pruned, proven=proven, vouched=vouched,
+                       marked_before=marked_before)  # fmt: skip
     plan.lock_after = new_owned
     plan.lock_servers, plan.servers_before = servers, servers_before
     report = SyncReport(mode, targets, plan, warnings=len(found), skipped_targets=skipped,

@@ -140,19 +140,21 @@ def _rewritable(root: Path, path: str, out: Output, there: os.stat_result) -> bo
 
 
 class _Marks:
-    """What the outputs of each target show: an Orkestra from before the mark wrote files
-    without one, so a target whose files sync renders again include unmarked owned ones and
-    none that carries its mark (none unchanged since a render, none on disk with it) is one
-    that version wrote last: its unmarked owned files are rewritten, and deleted once their
-    source is gone, as before. A target any file of which carries its mark was written by this
-    version, and one with no unmarked file rendered again (a target just added, or no longer
-    rendered) shows no earlier version: there an unmarked file a lock entry names is someone
-    else's (a conflict to rewrite, released once its source is gone). Only a mark no version
-    before it wrote counts (one naming its agent, command or skill, or Cursor's rule's): a
-    ground-truths file's first line is as old as Orkestra."""
+    """What the lock and the outputs of each target show: an Orkestra from before the mark
+    wrote files without one, so in a target the lock does not list as written with the mark
+    (`render_lock.load_marked`), whose files sync renders again include unmarked owned ones
+    and none that carries its mark (none unchanged since a render, none on disk with it, none
+    deleted now with it), that version wrote last: its unmarked owned files are rewritten, and
+    deleted once their source is gone, as before (with a lock from before the mark, the latter
+    also where nothing is rendered again). Anywhere else an unmarked file a lock entry names
+    is someone else's: a conflict to rewrite, released once its source is gone. Only a mark no
+    version before it wrote counts (one naming its agent, command or skill, or Cursor's
+    rule's): a ground-truths file's first line is as old as Orkestra."""
 
-    def __init__(self, legacy: bool) -> None:
+    def __init__(self, legacy: bool, listed: frozenset[str] | None) -> None:
         self.legacy = legacy  # False: no target counts as written before marks (`render.delta`)
+        #: the targets the lock says a version with the mark wrote (None: a lock from before)
+        self.listed = listed
         self.unmarked: set[str] = set()
         self.marked: set[str] = set()
 
@@ -166,8 +168,15 @@ class _Marks:
         ):
             self.marked.add(out.target)
 
-    def before_marks(self, target: str) -> bool:
-        return self.legacy and target in self.unmarked and target not in self.marked
+    def before_marks(self, target: str, *, gone: bool = False) -> bool:
+        """True for a target an earlier version wrote last; `gone`: asked for a file whose
+        source is gone, which a lock from before the mark answers for too (its target may have
+        nothing rendered again: every agent renamed in the commit that upgrades)."""
+        if not self.legacy or target in self.marked:
+            return False
+        if self.listed is not None:
+            return target not in self.listed and target in self.unmarked
+        return target in self.unmarked or gone
 
 
 def _head(root: Path, path: str) -> bytes | None:
@@ -202,6 +211,7 @@ def plan(
     scanned: set[str] | None = None,
     vouched: Mapping[str, Any] | None = None,
     legacy: bool = True,
+    marked_before: frozenset[str] | None = None,
 ) -> RenderPlan:
     """Compare `outputs` with the disk. `owned` is the lock (entries inside their roots only);
     only `targets` are pruned. `proven` holds identities (size, mtime_ns, ctime_ns, inode,
@@ -211,12 +221,14 @@ def plan(
     lock entry) and where a killed sync was writing, except in a folder `vouched` gives the
     identity of, as a record that found no temporary file there left it (`render.noop`), when
     it still has that identity: no name was added there since. With `legacy` False every
-    owned file that carries no Orkestra mark is treated as someone else's (`_Marks`)."""
+    owned file that carries no Orkestra mark is treated as someone else's; `marked_before`:
+    the targets the lock lists as written with the mark (`_Marks`)."""
     result = RenderPlan()
     result.outputs = {o.path: o for o in outputs}
     result.lock_before = dict(owned)
     gone = sorted(p for p, e in owned.items() if e.target in targets and p not in result.outputs)
-    marks = _Marks(legacy)
+    marks = _Marks(legacy, marked_before)
+    result.marked_before = marked_before
     unmarked_gone: list[str] = []  # owned, source gone, no mark: pruned only before marks
     unmarked_now: list[str] = []  # owned, rendered again, no mark: rewritten only before marks
     removable: set[str] = set()
@@ -243,6 +255,8 @@ def plan(
             if authored is None:  # no mark: decided once every output was looked at
                 unmarked_gone.append(path)
                 continue
+            if authored and stat.S_ISREG(st.st_mode) and mark_holder(path) == path:
+                marks.marked.add(owned[path].target)  # a file of this version, with its mark
             if not authored:
                 result.released.append(path)  # kept, and the lock forgets it
                 continue
@@ -330,7 +344,7 @@ def _decide_unmarked(
     target an Orkestra from before the mark wrote last, deleted (source gone) or rewritten;
     elsewhere released (kept, the lock forgets them) or conflicts."""
     for path in gone:
-        if marks.before_marks(owned[path].target):
+        if marks.before_marks(owned[path].target, gone=True):
             result.deleted.append(path)
             result.expected[path] = owned[path].sha256
         else:
@@ -561,7 +575,7 @@ def _record_partial(root: Path, result: RenderPlan) -> None:
             partial[path] = new
         elif old is not None and on_disk is not None:
             partial[path] = old
-    data = manifest.dumps(partial, _servers_on_disk(root, result))
+    data = manifest.dumps(partial, _servers_on_disk(root, result), result.marked_before or ())
     with contextlib.suppress(OrkestraError, OSError):  # a full disk may refuse this too
         safewrite.write_file(root, manifest.LOCK_PATH, data, replace_link=True)
         pending.clear(root)  # the lock says it all now (when it could not be written: not)
