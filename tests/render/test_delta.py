@@ -1568,7 +1568,12 @@ def test_the_lock_text_is_the_standard_encoders(
     from orkestra.registry.render_lock import Entry, dumps
 
     entries = {p: Entry(t, sha) for p, (t, sha) in files.items()}
-    assert dumps(entries, servers) == _standard_dumps(entries, servers)
+    assert dumps(entries, servers, None) == _standard_dumps(entries, servers)
+    # the list of targets waiting for their mark: last, on one line
+    standard = json.loads(_standard_dumps(entries, servers))
+    listed = json.loads(dumps(entries, servers, ["codex", "claude"]))
+    assert listed == {**standard, "unmarked_targets": ["claude", "codex"]}
+    assert dumps(entries, servers, []).endswith(b',\n  "unmarked_targets": []\n}\n')
 
 
 def test_a_plan_looks_for_stale_temporary_files_in_the_folders_it_is_given(proj: Path) -> None:

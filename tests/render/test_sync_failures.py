@@ -305,6 +305,7 @@ def test_full_disk_mid_sync_records_what_was_done_and_converges(scaffold: Path, 
     lock = manifest.load(scaffold)
     for path in new:  # the lock records the bytes that were written
         assert lock[path].sha256 == manifest.disk_digest(scaffold, path)
+    assert manifest.load_unmarked(scaffold) == frozenset()  # and no target waits for its mark
     # the registry changes again: the seven files written are still provably Orkestra's
     _many(scaffold, 21, prompt="Do it best.\n")
     report = sync(scaffold)

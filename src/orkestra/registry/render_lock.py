@@ -4,9 +4,9 @@ Location: `registries/.render-lock.json`. Shape (version 2):
 `{"generator": "orkestra", "version": 2, "files": {"<path>": {"target": "<t>", "sha256": "<hex>"}}}`
 (version 1 listed `"<path>": "<target>"` only; such an entry proves nothing and owns nothing).
 An optional `"mcp_servers": {"<config file>": {"<server>": "<sha256 of the entry>"}}` records the
-registry MCP servers sync merged into the clients' shared config files, and an optional
-`"marked_targets": ["<target>", ...]` the targets a version with Orkestra's mark wrote
-(`load_marked`: none of their files is taken for an earlier version's).
+registry MCP servers sync merged into the clients' shared config files. A lock a version with
+Orkestra's mark wrote holds `"unmarked_targets": ["<target>", ...]`: the targets whose files an
+earlier version wrote and no sync with the mark has rewritten yet (`load_unmarked`).
 
 Ownership is proven, not claimed (PRODUCT.md §4): a file is Orkestra's to overwrite or delete only
 when it is listed here **and** its bytes on disk still hash to the recorded sha256. A lock entry
@@ -261,19 +261,21 @@ def _problems_kept(
 def dumps(
     files: Mapping[str, Entry],
     servers: Mapping[str, Mapping[str, str]] | None = None,
-    marked: Iterable[str] = (),
+    unmarked: Iterable[str] | None = (),
 ) -> bytes:
     """Deterministic lock content for `files`, the MCP server entries written into shared
     config files (`servers`: path -> server name -> sha256 of the entry; left out when none)
-    and the targets whose files carry Orkestra's mark (`marked`: `load_marked`)."""
+    and the targets an earlier version wrote that wait for their mark (`unmarked`:
+    `load_unmarked`; None leaves the list out, as a lock from before the mark has none)."""
     head = json.dumps({"generator": "orkestra", "version": VERSION}, indent=2)[:-2]
     parts = [head, ',\n  "files": ', _files_text(files)]
     kept = {p: dict(sorted(n.items())) for p, n in sorted((servers or {}).items()) if n}
     if kept:  # small: the standard encoder, indented one level more
         nested = json.dumps(kept, indent=2, ensure_ascii=False).replace("\n", "\n  ")
         parts += [',\n  "mcp_servers": ', nested]
-    if marked:
-        parts += [',\n  "marked_targets": ', json.dumps(sorted(set(marked)), ensure_ascii=False)]
+    if unmarked is not None:
+        listed = json.dumps(sorted(set(unmarked)), ensure_ascii=False)
+        parts += [',\n  "unmarked_targets": ', listed]
     parts.append("\n}\n")
     return "".join(parts).encode("utf-8")
 
@@ -293,19 +295,17 @@ def _files_text(files: Mapping[str, Entry]) -> str:
     return "{\n" + ",\n".join(items) + "\n  }"
 
 
-def load_marked(root: Path) -> frozenset[str] | None:
-    """The targets a sync of a version with Orkestra's mark wrote (`"marked_targets"`): their
-    files carry it, so none of theirs is taken for an earlier version's (`render.writer`).
-    None when the lock has no such list (written before the mark, or none yet) or is unreadable."""
+def load_unmarked(root: Path) -> frozenset[str] | None:
+    """The targets whose files an earlier version (before Orkestra's mark) wrote and no sync
+    with the mark has rewritten yet (`"unmarked_targets"`): only there is an unmarked owned file
+    taken for that version's (`render.writer`). None when the lock has no such list (written
+    before the mark: every target of its entries is such a one), or none can be read."""
     try:
         read = _read(root)
     except InputError:
         return None
-    found = (
-        read.data.get("marked_targets")
-        if read is not None and isinstance(read.data, dict)
-        else None
-    )
+    data = read.data if read is not None and isinstance(read.data, dict) else {}
+    found = data.get("unmarked_targets")
     if not isinstance(found, list):
         return None
     return frozenset(str(t) for t in found if isinstance(t, str))

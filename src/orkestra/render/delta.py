@@ -247,7 +247,7 @@ def sync(root: Path, record: dict[str, Any], first: str) -> dict[str, Any] | Non
     lock = _lock(root)
     if lock is None:
         return None
-    before, servers, marked = lock
+    before, servers, unmarked = lock
     templates = Templates(root)
     try:  # a template error: the full sync reports it (after validating everything first)
         rendered = _render(root, templates, record["files"], now, kept, files, stale, early)
@@ -298,10 +298,10 @@ def sync(root: Path, record: dict[str, Any], first: str) -> dict[str, Any] | Non
     unchanged = [p for p in result["unchanged"] if p not in written]
     if len(unchanged) != len(result["unchanged"]) - len(written):
         return None
-    lock_text = manifest.dumps(entries, servers, marked)
+    lock_text = manifest.dumps(entries, servers, unmarked)
     outputs.append(Output(manifest.LOCK_PATH, lock_text, target="lock"))
     scanned = {o.path.rpartition("/")[0] for o in outputs if o.path != manifest.LOCK_PATH}
-    plan = writer.plan(root, outputs, before, set(), scanned=scanned, legacy=False)
+    plan = writer.plan(root, outputs, before, set(), scanned=scanned)
     if plan.created or plan.deleted or plan.conflicts or plan.updated != written:
         return None
     plan.lock_after, plan.lock_servers, plan.servers_before = entries, servers, servers
@@ -708,8 +708,8 @@ def _findings(
 
 def _lock(
     root: Path,
-) -> tuple[dict[str, Any], dict[str, dict[str, str]], frozenset[str]] | None:
-    """(entries, MCP servers, targets written with the mark) of the lock, when it reads back as
+) -> tuple[dict[str, Any], dict[str, dict[str, str]], frozenset[str] | None] | None:
+    """(entries, MCP servers, targets waiting for their mark) of the lock, when it reads back as
     `dumps` writes them."""
     from orkestra.core import jsonio
     from orkestra.core.errors import InputError
@@ -718,12 +718,12 @@ def _lock(
     try:
         text = jsonio.read_text(root / manifest.LOCK_PATH, follow=False)
         entries, servers = manifest.load(root), manifest.load_servers(root)
-        marked = manifest.load_marked(root) or frozenset()
+        unmarked = manifest.load_unmarked(root)
     except (OSError, InputError):
         return None
-    if manifest.dumps(entries, servers, marked) != text.encode("utf-8"):
+    if manifest.dumps(entries, servers, unmarked) != text.encode("utf-8"):
         return None
-    return entries, servers, marked
+    return entries, servers, unmarked
 
 
 #: a file as `loader.entry_file` loaded it, with its identities (as recorded, as stat'ed)

@@ -15,8 +15,8 @@ from orkestra.registry.render_lock import (
     disk_digest,
     dumps,
     load,
-    load_marked,
     load_servers,
+    load_unmarked,
     problems,
 )
 
@@ -28,7 +28,7 @@ __all__ = [
     "disk_digest",
     "dumps",
     "load",
-    "load_marked",
     "load_servers",
+    "load_unmarked",
     "problems",
 ]

@@ -49,8 +49,8 @@ class RenderPlan:
     #: owned files whose source is gone, still holding the bytes the lock records, that carry
     #: no Orkestra mark (`writer._authored`): kept on disk, and the lock forgets them
     released: list[str] = field(default_factory=list)
-    #: the targets the lock listed as written with Orkestra's mark (None: a lock from before)
-    marked_before: frozenset[str] | None = None
+    #: the lock's `unmarked_targets` before this sync (None: a lock from before the mark)
+    unmarked_before: frozenset[str] | None = None
     #: the lock's proven-or-not entries before this sync, and the lock it writes (for a partial
     #: lock when the OS fails mid-apply)
     lock_before: dict[str, Entry] = field(default_factory=dict)

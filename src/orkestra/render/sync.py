@@ -279,13 +279,15 @@ def _sync(
             if not o.shared
         }
     )
-    marked_before = manifest.load_marked(root)
-    # the targets written with the mark: those rendered now, and the others the lock listed
-    marked = {*(marked_before or ()), *rendered} - (pruned - set(rendered))
-    lock = manifest.dumps(new_owned, servers, marked)
+    # the targets an earlier version wrote that wait for their mark: a lock from before the
+    # mark lists none (every target of its entries), and each sync renders some of them
+    listed = manifest.load_unmarked(root)
+    upgrading = listed if listed is not None else frozenset(e.target for e in owned.values())
+    lock = manifest.dumps(new_owned, servers, upgrading - pruned - set(rendered))
     outputs.append(Output(manifest.LOCK_PATH, lock, target="lock"))
     plan = writer.plan(root, outputs, owned, pruned, proven=proven, vouched=vouched,
-                       marked_before=marked_before)  # fmt: skip
+                       upgrading=upgrading)  # fmt: skip
+    plan.unmarked_before = listed
     plan.lock_after = new_owned
     plan.lock_servers, plan.servers_before = servers, servers_before
     report = SyncReport(mode, targets, plan, warnings=len(found), skipped_targets=skipped,

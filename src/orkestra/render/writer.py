@@ -36,9 +36,7 @@ from orkestra.registry.render_lock import (
     earlier_truths,
     mark_holder,
     mark_state,
-    marked_name,
     skill_link_path,
-    unnamed_mark_path,
 )
 from orkestra.render import manifest, pending
 from orkestra.render.manifest import Entry
@@ -107,7 +105,7 @@ def _authored(root: Path, path: str, entry: Entry, st: os.stat_result) -> bool |
     (`render_lock.earlier_truths`) must start as the bundled template's do. A symlink, which
     has no text, only where sync makes one (a linked vendor skill, right in a skills folder),
     which never touches what it points to. None for a file that carries no mark, which only
-    an Orkestra from before the mark may have written (`_Marks`); False for any other. A lock
+    an Orkestra from before the mark may have written (`_decide_unmarked`); False for any other. A lock
     entry with the right hash proves nothing more than that the file's bytes are known (a
     committed file's are): a hand-written file a tampered lock names is kept, and released from
     the lock."""
@@ -128,7 +126,7 @@ def _rewritable(root: Path, path: str, out: Output, there: os.stat_result) -> bo
     now renders to is Orkestra's to rewrite: True when it carries the mark a file rendered there
     carries (`render_lock.proper_mark`), or lies in a skill's folder (answered for by the skill,
     whose SKILL.md is checked in its own right); None when it carries no mark, which only an
-    Orkestra from before the mark may have written (`_Marks`); False for any other (a copy of a
+    Orkestra from before the mark may have written (`_decide_unmarked`); False for any other (a copy of a
     generated file saved there: a conflict, `--force` takes it over). Where sync puts a link,
     only a link is replaced."""
     if out.link is not None:
@@ -137,46 +135,6 @@ def _rewritable(root: Path, path: str, out: Output, there: os.stat_result) -> bo
         return True
     head = _head(root, path)
     return False if head is None else mark_state(head, path, out.target)
-
-
-class _Marks:
-    """What the lock and the outputs of each target show: an Orkestra from before the mark
-    wrote files without one, so in a target the lock does not list as written with the mark
-    (`render_lock.load_marked`), whose files sync renders again include unmarked owned ones
-    and none that carries its mark (none unchanged since a render, none on disk with it, none
-    deleted now with it), that version wrote last: its unmarked owned files are rewritten, and
-    deleted once their source is gone, as before (with a lock from before the mark, the latter
-    also where nothing is rendered again). Anywhere else an unmarked file a lock entry names
-    is someone else's: a conflict to rewrite, released once its source is gone. Only a mark no
-    version before it wrote counts (one naming its agent, command or skill, or Cursor's
-    rule's): a ground-truths file's first line is as old as Orkestra."""
-
-    def __init__(self, legacy: bool, listed: frozenset[str] | None) -> None:
-        self.legacy = legacy  # False: no target counts as written before marks (`render.delta`)
-        #: the targets the lock says a version with the mark wrote (None: a lock from before)
-        self.listed = listed
-        self.unmarked: set[str] = set()
-        self.marked: set[str] = set()
-
-    def mark(self, out: Output, *, marked: bool) -> None:
-        """`out`'s file, rendered again, carries its own mark (the render's, or its own on
-        disk), or is an owned file that carries none."""
-        if not marked:
-            self.unmarked.add(out.target)
-        elif out.link is None and (
-            marked_name(out.path) or unnamed_mark_path(out.path, out.target) == "rule"
-        ):
-            self.marked.add(out.target)
-
-    def before_marks(self, target: str, *, gone: bool = False) -> bool:
-        """True for a target an earlier version wrote last; `gone`: asked for a file whose
-        source is gone, which a lock from before the mark answers for too (its target may have
-        nothing rendered again: every agent renamed in the commit that upgrades)."""
-        if not self.legacy or target in self.marked:
-            return False
-        if self.listed is not None:
-            return target not in self.listed and target in self.unmarked
-        return target in self.unmarked or gone
 
 
 def _head(root: Path, path: str) -> bytes | None:
@@ -210,8 +168,7 @@ def plan(
     proven: Mapping[str, tuple[list[int], str]] | None = None,
     scanned: set[str] | None = None,
     vouched: Mapping[str, Any] | None = None,
-    legacy: bool = True,
-    marked_before: frozenset[str] | None = None,
+    upgrading: frozenset[str] = frozenset(),
 ) -> RenderPlan:
     """Compare `outputs` with the disk. `owned` is the lock (entries inside their roots only);
     only `targets` are pruned. `proven` holds identities (size, mtime_ns, ctime_ns, inode,
@@ -220,15 +177,12 @@ def plan(
     temporary files are looked for in `scanned` folders (default: those of every output and
     lock entry) and where a killed sync was writing, except in a folder `vouched` gives the
     identity of, as a record that found no temporary file there left it (`render.noop`), when
-    it still has that identity: no name was added there since. With `legacy` False every
-    owned file that carries no Orkestra mark is treated as someone else's; `marked_before`:
-    the targets the lock lists as written with the mark (`_Marks`)."""
+    it still has that identity: no name was added there since. `upgrading`: the targets whose
+    files an earlier version wrote, not yet rewritten with the mark (`_decide_unmarked`)."""
     result = RenderPlan()
     result.outputs = {o.path: o for o in outputs}
     result.lock_before = dict(owned)
     gone = sorted(p for p, e in owned.items() if e.target in targets and p not in result.outputs)
-    marks = _Marks(legacy, marked_before)
-    result.marked_before = marked_before
     unmarked_gone: list[str] = []  # owned, source gone, no mark: pruned only before marks
     unmarked_now: list[str] = []  # owned, rendered again, no mark: rewritten only before marks
     removable: set[str] = set()
@@ -255,8 +209,6 @@ def plan(
             if authored is None:  # no mark: decided once every output was looked at
                 unmarked_gone.append(path)
                 continue
-            if authored and stat.S_ISREG(st.st_mode) and mark_holder(path) == path:
-                marks.marked.add(owned[path].target)  # a file of this version, with its mark
             if not authored:
                 result.released.append(path)  # kept, and the lock forgets it
                 continue
@@ -290,7 +242,6 @@ def plan(
             result.expected[path] = None  # the link is deleted first
         elif _proven_same(path, there, out, owned, proven) or _same(full, there, out):
             result.unchanged.append(path)
-            marks.mark(out, marked=True)  # it holds the render, which carries its mark
         elif stat.S_ISDIR(there.st_mode):
             emptied = out.link is not None and _emptied(root, path, set(result.deleted))
             (result.created if emptied else result.conflicts).append(path)
@@ -310,14 +261,13 @@ def plan(
             True,
             None,
         ):
-            marks.mark(out, marked=bool(ours))
             # no mark: decided once every output was looked at
             (result.updated if ours else unmarked_now).append(path)
             result.expected[path] = owned[path].sha256
         else:
             result.conflicts.append(path)
             _seen(root, path, result.expected)  # `--force` takes over these bytes, not a later edit
-    _decide_unmarked(result, marks, unmarked_gone, unmarked_now, owned)
+    _decide_unmarked(result, upgrading, unmarked_gone, unmarked_now, owned)
     if scanned is None:
         every = [*result.outputs, *owned]
         scanned = {p.rpartition("/")[0] for p in every if p != manifest.LOCK_PATH}
@@ -335,26 +285,28 @@ def plan(
 
 def _decide_unmarked(
     result: RenderPlan,
-    marks: _Marks,
+    upgrading: frozenset[str],
     gone: list[str],
     now: list[str],
     owned: Mapping[str, Entry],
 ) -> None:
-    """The owned files that carry no mark, once every output was looked at (`_Marks`): in a
-    target an Orkestra from before the mark wrote last, deleted (source gone) or rewritten;
-    elsewhere released (kept, the lock forgets them) or conflicts."""
+    """The owned files that carry no mark. An Orkestra from before the mark wrote none, so in a
+    target whose files it wrote and no sync with the mark has rewritten yet (`upgrading`: the
+    lock's `unmarked_targets`, or every target of a lock from before the mark), they are its
+    own, as before: rewritten, and deleted once their source is gone. Anywhere else an unmarked
+    file a lock entry names is someone else's: released (kept, the lock forgets it) or a
+    conflict (`expected` holds its bytes: `--force` takes over those, not a later edit)."""
     for path in gone:
-        if marks.before_marks(owned[path].target, gone=True):
+        if owned[path].target in upgrading:
             result.deleted.append(path)
             result.expected[path] = owned[path].sha256
         else:
             result.released.append(path)
     result.released.sort()
     for path in now:
-        if marks.before_marks(result.outputs[path].target):
-            result.updated.append(path)
-        else:  # `--force` takes over these bytes (`expected` holds them, as `_seen` would)
-            result.conflicts.append(path)
+        (result.updated if result.outputs[path].target in upgrading else result.conflicts).append(
+            path
+        )
     result.updated.sort()
 
 
@@ -575,7 +527,8 @@ def _record_partial(root: Path, result: RenderPlan) -> None:
             partial[path] = new
         elif old is not None and on_disk is not None:
             partial[path] = old
-    data = manifest.dumps(partial, _servers_on_disk(root, result), result.marked_before or ())
+    # the upgrade's list as it was: the files not renamed yet still wait for their mark
+    data = manifest.dumps(partial, _servers_on_disk(root, result), result.unmarked_before)
     with contextlib.suppress(OrkestraError, OSError):  # a full disk may refuse this too
         safewrite.write_file(root, manifest.LOCK_PATH, data, replace_link=True)
         pending.clear(root)  # the lock says it all now (when it could not be written: not)
