@@ -201,6 +201,26 @@ def test_a_prompt_edit_writes_the_agent_and_the_lock_as_a_full_sync_does(
     assert "three times" in (proj / OUTPUT).read_text(encoding="utf-8")
 
 
+def test_a_delta_that_fails_mid_apply_keeps_the_lock_s_list_of_targets_waiting(
+    proj: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lock written after a failure keeps `unmarked_targets` as it was: without it, the
+    lock would read as one from before the mark, whose unmarked files are anyone's."""
+    import errno
+
+    from orkestra.render import manifest
+    from tests.render.test_sync_failures import failing
+
+    entered, real = [], delta.sync
+    monkeypatch.setattr(delta, "sync", lambda *a: entered.append(1) or real(*a))
+    _replace(proj, AGENT, "Be plain.", "Be plain, three times.")
+    full = str(proj / OUTPUT)
+    with failing("replace", lambda args: str(args[1]) == full, errno.ENOSPC):
+        got = _outcome(lambda: noop.sync_result(proj, "write"))
+    assert entered and got[0] == "WriteFailed" and "No space left" in got[1]
+    assert manifest.load_unmarked(proj) == frozenset()
+
+
 def test_the_run_after_a_delta_is_answered_from_its_record(
     proj: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -305,6 +305,7 @@ def sync(root: Path, record: dict[str, Any], first: str) -> dict[str, Any] | Non
     if plan.created or plan.deleted or plan.conflicts or plan.updated != written:
         return None
     plan.lock_after, plan.lock_servers, plan.servers_before = entries, servers, servers
+    plan.unmarked_before = unmarked  # a partial lock after a failure keeps the list
     count = writer.apply(root, plan)
     data = {**result, "mode": "write", "written": count, "created": [], "updated": written,
             "deleted": [], "unchanged": unchanged, "conflicts": [], "released": []}  # fmt: skip
