@@ -64,6 +64,13 @@ def _forge(root: Path, rel: str, target: str) -> None:
     (root / manifest.LOCK_PATH).write_text(json.dumps(lock, indent=2))
 
 
+def _targets(root: Path, *names: str) -> None:
+    """Configure these targets in the project's orkestra.yaml."""
+    config = root / "registries/orkestra.yaml"
+    data = yaml.safe_load(config.read_text())
+    config.write_text(yaml.safe_dump({**data, "targets": list(names)}))
+
+
 @pytest.mark.parametrize("rel", list(PLACES))
 def test_a_hand_written_file_a_forged_entry_names_with_its_hash_survives(
     scaffold: Path, rel: str
@@ -99,10 +106,7 @@ def test_a_released_file_is_named_by_the_cli(cli: Any, scaffold: Path) -> None:
 
 
 def test_every_file_sync_renders_whole_carries_the_mark_and_is_pruned_by_it(rich: Path) -> None:
-    config = rich / "registries/orkestra.yaml"
-    data = yaml.safe_load(config.read_text())
-    data["targets"] = ["claude", "codex", "copilot", "cursor", "gemini", "agents-md"]
-    config.write_text(yaml.safe_dump(data))
+    _targets(rich, "claude", "codex", "copilot", "cursor", "gemini", "agents-md")
     sync(rich)
     owned = manifest.load(rich)
     assert {e.target for e in owned.values()} >= {"claude", "codex", "copilot", "cursor", "gemini"}
@@ -182,10 +186,7 @@ def test_an_upgrade_rewrites_the_outputs_of_an_earlier_version_and_prunes_them(
     files carries its mark yet, an unmarked owned file is rewritten, or deleted once its source
     is gone, as before (even when the registry changed in the same commit); once a target's
     files carry their marks, an unmarked file a lock entry names is someone else's."""
-    config = rich / "registries/orkestra.yaml"
-    data = yaml.safe_load(config.read_text())
-    data["targets"] = ["claude", "codex"]
-    config.write_text(yaml.safe_dump(data))
+    _targets(rich, "claude", "codex")
     sync(rich)
     _as_before_the_mark(rich)
     assert not carries_mark(
@@ -217,10 +218,7 @@ def test_only_the_targets_an_earlier_version_wrote_last_count_as_before_the_mark
 ) -> None:
     """`sync --target claude` first: Claude's files carry their marks, Codex's do not yet. A
     hand-written Claude file a lock names is kept; Codex's unmarked files are still pruned."""
-    config = rich / "registries/orkestra.yaml"
-    data = yaml.safe_load(config.read_text())
-    data["targets"] = ["claude", "codex"]
-    config.write_text(yaml.safe_dump(data))
+    _targets(rich, "claude", "codex")
     sync(rich)
     _as_before_the_mark(rich)
     sync(rich, target="claude")
@@ -239,6 +237,7 @@ def test_only_the_targets_an_earlier_version_wrote_last_count_as_before_the_mark
     [
         (f"---\n# {MARK_LINE}\nname: x\n", True),
         (f"\ufeff---\n# {MARK_LINE}\nname: x\n", True),
+        (f"\ufeff<!-- {MARK_LINE} -->\nbody\n", True),  # a byte-order mark before it
         (f"# {MARK_LINE}\nname = 'x'\n", True),
         (f"<!-- {MARK_LINE} -->\nbody\n", True),
         (f"---\nname: x\ndescription: y\n---\n<!-- {MARK_LINE} -->\n", True),  # 5th line
@@ -433,10 +432,7 @@ def test_a_copy_whose_mark_names_something_else_is_kept(rich: Path, source: str,
     Cursor's rule's (naming nothing) at their own paths, another's for the agent, command or
     skill of that kind and name, with its folder's suffix. A user's copy saved elsewhere,
     listed by a tampered lock with its hash, is kept."""
-    config = rich / "registries/orkestra.yaml"
-    data = yaml.safe_load(config.read_text())
-    data["targets"] = ["claude", "cursor"]
-    config.write_text(yaml.safe_dump(data))
+    _targets(rich, "claude", "cursor")
     sync(rich)
     mine = write(rich, copy, (rich / source).read_text() + "\nMy own additions.\n")
     owner = next(t for t, roots in TARGET_ROOTS.items() if copy.startswith(roots or ("-",)))
@@ -507,10 +503,7 @@ def test_a_target_just_added_shows_no_earlier_version(rich: Path) -> None:
     """A target added in the same commit as a lock entry naming a hand-written file there: its
     files are all new, none unmarked rendered again, so the hand-written one is kept."""
     sync(rich)
-    config = rich / "registries/orkestra.yaml"
-    data = yaml.safe_load(config.read_text())
-    data["targets"] = [*data["targets"], "gemini"]
-    config.write_text(yaml.safe_dump(data))
+    _targets(rich, "claude", "gemini")
     mine = write(rich, ".gemini/agents/mine.md", HAND)
     helper = write(rich, ".gemini/agents/plain-helper.md", HAND)  # an agent renders there
     _forge(rich, ".gemini/agents/mine.md", "gemini")
@@ -549,10 +542,7 @@ def test_a_renamed_sole_agent_does_not_make_its_target_look_older(scaffold: Path
 def test_an_upgrade_that_removes_every_agent_of_a_target_still_prunes_them(rich: Path) -> None:
     """A lock from before the mark answers for the unmarked files whose source is gone, even in
     a target with nothing rendered again (Codex holds agents only)."""
-    config = rich / "registries/orkestra.yaml"
-    data = yaml.safe_load(config.read_text())
-    data["targets"] = ["claude", "codex"]
-    config.write_text(yaml.safe_dump(data))
+    _targets(rich, "claude", "codex")
     sync(rich)
     codex = sorted(p for p in manifest.load(rich) if p.startswith(".codex/agents/"))
     _as_before_the_mark(rich)

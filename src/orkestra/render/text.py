@@ -131,8 +131,9 @@ def with_mark(text: str, *, name: str | None = None, in_body: bool = False) -> s
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     body = text[len(bom) :]
     window = body[:MARK_SCAN]  # the mark goes no further: only these lines are looked at
-    lines = window.splitlines(keepends=True)[:MARK_LINES]
-    if len(window) < len(body) and len(lines) == len(window.splitlines()):
+    every = window.splitlines(keepends=True)
+    lines = every[:MARK_LINES]
+    if len(window) < len(body) and len(every) <= MARK_LINES:
         lines = lines[:-1]  # the last may be cut by the window: not a whole line
     if not lines or lines[0].strip() != "---":
         return f"{bom}<!-- {mark} -->\n{body}"

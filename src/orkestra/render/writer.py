@@ -105,10 +105,10 @@ def _authored(root: Path, path: str, entry: Entry, st: os.stat_result) -> bool |
     (`render_lock.earlier_truths`) must start as the bundled template's do. A symlink, which
     has no text, only where sync makes one (a linked vendor skill, right in a skills folder),
     which never touches what it points to. None for a file that carries no mark, which only
-    an Orkestra from before the mark may have written (`_decide_unmarked`); False for any other. A lock
-    entry with the right hash proves nothing more than that the file's bytes are known (a
-    committed file's are): a hand-written file a tampered lock names is kept, and released from
-    the lock."""
+    an Orkestra from before the mark may have written (`_decide_unmarked`); False for any
+    other. A lock entry with the right hash proves nothing more than that the file's bytes are
+    known (a committed file's are): a hand-written file a tampered lock names is kept, and
+    released from the lock."""
     if stat.S_ISLNK(st.st_mode):
         return skill_link_path(path)
     earlier = earlier_truths(path, entry)
@@ -126,9 +126,9 @@ def _rewritable(root: Path, path: str, out: Output, there: os.stat_result) -> bo
     now renders to is Orkestra's to rewrite: True when it carries the mark a file rendered there
     carries (`render_lock.proper_mark`), or lies in a skill's folder (answered for by the skill,
     whose SKILL.md is checked in its own right); None when it carries no mark, which only an
-    Orkestra from before the mark may have written (`_decide_unmarked`); False for any other (a copy of a
-    generated file saved there: a conflict, `--force` takes it over). Where sync puts a link,
-    only a link is replaced."""
+    Orkestra from before the mark may have written (`_decide_unmarked`); False for any other
+    (a copy of a generated file saved there: a conflict, `--force` takes it over). Where sync
+    puts a link, only a link is replaced."""
     if out.link is not None:
         return stat.S_ISLNK(there.st_mode)
     if mark_holder(path) != path:
@@ -257,11 +257,11 @@ def plan(
             result.updated.append(path)
             seen = out.base if out.base is not None else manifest.disk_digest(root, path)
             result.expected[path] = seen or None
-        elif _proven(root, path, owned) and (ours := _rewritable(root, path, out, there)) in (
-            True,
-            None,
+        elif (
+            _proven(root, path, owned)
+            and (ours := _rewritable(root, path, out, there)) is not False
         ):
-            # no mark: decided once every output was looked at
+            # None, no mark: decided once every output was looked at
             (result.updated if ours else unmarked_now).append(path)
             result.expected[path] = owned[path].sha256
         else:

@@ -19,7 +19,7 @@ from orkestra.render.environment import Templates
 from orkestra.render.plan import Output
 from orkestra.render.resolve import SkillIndex
 from orkestra.render.targets.shared import Composer, managed_file
-from orkestra.render.text import frontmatter_lines
+from orkestra.render.text import frontmatter_lines, with_mark
 from orkestra.render.truths import truth_outputs
 
 NAME = "claude"
@@ -326,8 +326,6 @@ def _marked_copy(path: Path, dest: str, label: str) -> Iterator[Output]:
     """A vendor's SKILL.md as it is, but for Orkestra's mark (`text.with_mark`), which proves the
     skill's folder Orkestra's once the skill is gone (a symlink is never copied, as
     `_copy_tree` copies none)."""
-    from orkestra.render.text import with_mark
-
     st = os.lstat(path)
     if not stat.S_ISREG(st.st_mode):
         return
