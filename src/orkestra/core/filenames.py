@@ -7,6 +7,10 @@ only.
 
 from __future__ import annotations
 
+# version-control metadata: written by the tool, not the author; neither reviewed nor published
+# with a skill (`intake.walker.walk`, `render.targets.claude._copy_tree`)
+VCS_DIRS = frozenset({".git", ".hg", ".svn"})
+
 
 def is_utf8(name: str) -> bool:
     """False for a name holding bytes that are not UTF-8 (decoded as lone surrogates)."""

@@ -8,7 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from orkestra.core.filenames import VCS_DIRS
+
 EntryKind = Literal["file", "symlink", "special", "unlistable"]
+# where candidates are not looked for: a SKILL.md in there is a dependency's, not a candidate
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv"})
 
 
@@ -61,7 +64,9 @@ def walk(folder: Path) -> list[Entry]:
     """Every file, symlink and special file below `folder` (lstat; symlinks not followed), and
     every folder that cannot be listed (kind "unlistable", so the review reports it).
 
-    Nested skill folders belong to themselves and are skipped, except the folder itself.
+    Everything sync publishes with the skill is reviewed: bundled `node_modules/`, `.venv/` and
+    `__pycache__/` folders, and nested skill folders (they are candidates of their own too, but
+    the parent's link or copy carries them). Only version-control metadata is left out.
     """
     entries: list[Entry] = []
     stack: list[tuple[Path, str]] = [(folder, "")]
@@ -82,7 +87,7 @@ def walk(folder: Path) -> list[Entry]:
                 link = Path(item.path)
                 entries.append(Entry(rel, link, "symlink", 0, str(link.readlink())))
             elif stat.S_ISDIR(mode):
-                if item.name not in SKIP_DIRS and not is_skill_folder(Path(item.path)):
+                if item.name not in VCS_DIRS:
                     stack.append((Path(item.path), f"{rel}/"))
             elif stat.S_ISREG(mode):
                 entries.append(Entry(rel, Path(item.path), "file", info.st_size))

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from orkestra.core.errors import InputError
-from orkestra.core.filenames import is_utf8, printable
+from orkestra.core.filenames import VCS_DIRS, is_utf8, printable
 from orkestra.registry import render_lock
 from orkestra.registry.models import Agent, Command
 from orkestra.registry.registry import Registry, SkillEntry
@@ -336,9 +336,10 @@ def _marked_copy(path: Path, dest: str, label: str) -> Iterator[Output]:
 
 
 def _copy_tree(source: Path, dest: str, *, skip: tuple[str, ...]) -> Iterator[Output]:
-    """Regular files below `source` (no symlinks followed), as outputs below `dest`."""
+    """Regular files below `source` (no symlinks followed), as outputs below `dest`; version-control
+    metadata is left out (`core.filenames.VCS_DIRS`; the review leaves it out too)."""
     for dirpath, dirnames, filenames in os.walk(source):
-        dirnames.sort()
+        dirnames[:] = sorted(d for d in dirnames if d not in VCS_DIRS)
         rel_dir = Path(dirpath).relative_to(source).as_posix()
         for name in sorted(filenames):
             if rel_dir == "." and name in skip:
