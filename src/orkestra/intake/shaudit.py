@@ -32,6 +32,12 @@ _RUN_OUTPUT = re.compile(r"(?:^|[;&|({]\s*|\bthen\s+|\bdo\s+)(?:\$\(|`)\s*(?:cur
 UNHIDERS = frozenset(
     {"rev", "tr", "base32", "basenc", "gunzip", "zcat", "uudecode", "bunzip2", "xz"}
 )
+#: `P=$(curl ...)`: a variable holding a fetched page (run later by `eval "$P"`, `sh -c "$P"`)
+_FETCH_ASSIGN = re.compile(
+    r"^(?:(?:export|local|readonly|declare(?:\s+-\w+)?)\s+)?([A-Za-z_]\w*)=[\"']?(?:\$\(|`)\s*"
+    r"(?:curl|wget|fetch|aria2c|http|iwr)\b"
+)
+_PRINTERS = frozenset({"echo", "printf", "cat"})
 _ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'")
 _VARIABLE = re.compile(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))")
 _NESTED = 2  # `sh -c '...'` inside `sh -c '...'`: audited this deep
@@ -141,8 +147,11 @@ def audit_shell(text: str, depth: int = 0) -> list[Hit]:
     downloaded: dict[str, str] = {}  # file -> the URL line it came from
     made_executable: set[str] = set()  # files given +x by this script
     variables: dict[str, str] = {}
+    fetched: dict[str, int] = {}  # variable -> the line that stored a downloaded page in it
     for number, raw in _logical_lines(text):
         line = _expand(raw, variables)
+        if held := _FETCH_ASSIGN.match(line):
+            fetched[held.group(1)] = number
         if _RAW_SOCKET.search(line):
             hits.append(Hit("raw-socket", number, "opens a raw network socket or remote shell"))
         if _RUN_OUTPUT.search(line):
@@ -156,6 +165,9 @@ def audit_shell(text: str, depth: int = 0) -> list[Hit]:
                 if depth < _NESTED:
                     hits.extend(_inline_code(program, args, number, depth))
                 later = set(names[index + 1 :])
+                if fetched and (name := _runs_variable(program, args, later, fetched)):
+                    why = f"runs ${name}, which holds a page downloaded on line {fetched[name]}"
+                    hits.append(Hit("remote-code-pipe", number, why))
                 if program in FETCHERS and later & INTERPRETERS:
                     hits.append(
                         Hit(
@@ -191,6 +203,22 @@ def audit_shell(text: str, depth: int = 0) -> list[Hit]:
                 elif runs and runs in made_executable:
                     hits.append(Hit("dynamic-code", number, f"runs {runs}, made executable above"))
     return hits
+
+
+def _runs_variable(program: str, args: list[str], later: set[str], fetched: dict[str, int]) -> str:
+    """The fetched variable this stage runs as code: `eval "$P"`, `sh -c "$P"`, `source`, a
+    here-string into a shell, or `echo "$P" | sh`; else ""."""
+    named = [m.group(1) or m.group(2) for a in args for m in _VARIABLE.finditer(a)]
+    held = [n for n in named if n in fetched]
+    if not held:
+        return ""
+    if program in ("eval", "source", "."):
+        return held[0]
+    if program in INTERPRETERS and any(a in ("-c", "-e") or a.startswith("<") for a in args):
+        return held[0]
+    if program in _PRINTERS and later & INTERPRETERS:
+        return held[0]
+    return ""
 
 
 def _reads_code(program: str, args: list[str]) -> bool:
