@@ -126,6 +126,52 @@ def test_polarity_pairs(old: str, new: str) -> None:
     assert label == "CONTRADICTS"
 
 
+PNPM = "Use pnpm, not npm, to install frontend dependencies"
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "Use npm, not pnpm, to install frontend dependencies",
+        "The frontend must not be installed with pnpm",
+    ],
+)
+def test_a_statement_denying_what_a_claim_affirms_contradicts(new: str) -> None:
+    # same words and as many negations as the claim, or fewer words: the sides are what differ
+    label, _ = compare.classify(compare.shape(new), compare.shape(PNPM))
+    assert label == "CONTRADICTS"
+    assert "pnpm" in compare.crossed(compare.shape(new), compare.shape(PNPM))
+
+
+@pytest.mark.parametrize(
+    ("new", "label"),
+    [
+        ("Use pnpm, not npm, to install frontend dependencies.", "REINFORCED"),
+        ("Install frontend dependencies with pnpm", "SIMILAR"),
+        ("Never use npm for frontend dependencies; use pnpm", "SIMILAR"),
+        ("Use pnpm to install frontend dependencies", "SIMILAR"),
+    ],
+)
+def test_agreeing_statements_do_not_contradict(new: str, label: str) -> None:
+    assert compare.classify(compare.shape(new), compare.shape(PNPM))[0] == label
+
+
+def test_items_reinforcing_one_claim_in_one_proposal_both_apply(project: Path) -> None:
+    learn(project, HOOKS)
+    proposal = propose(kfolder(project), insights(HOOKS, HOOKS + "."), "n", "d", "2026-06-02")
+    assert [i["action"] for i in proposal["items"]] == ["reinforce", "reinforce"]
+    apply(kfolder(project), proposal, "p", "2026-06-02")
+    (stored,) = store.load_all(kfolder(project))
+    assert stored.claim["seen_count"] == 3
+
+
+def test_a_proposal_saving_one_statement_twice_is_refused(project: Path) -> None:
+    proposal = propose(kfolder(project), insights(HOOKS, HOOKS), "n", "d", "2026-06-02")
+    with pytest.raises(InputError, match=r"items\[1\] saves the statement of an earlier item"):
+        apply(kfolder(project), proposal, "p.json", "2026-06-02")
+    assert not (kfolder(project) / "claims").exists() or snapshot(project) == {}
+
+
 def test_similar_and_new(project: Path) -> None:
     learn(project, "The search index is stored in SQLite under .orkestra")
     proposal = propose(

@@ -162,3 +162,32 @@ def test_notes_new_and_index_refuse_a_symlinked_folder_leaving_the_project(
     r = cli("notes", "index", cwd=project)
     assert r.exit_code == 1 and "'knowledge': it is a symlink" in r.stderr, r.stderr
     assert not (outside / "knowledge/INDEX.md").exists()
+
+
+def test_learn_apply_of_the_same_proposal_twice_is_refused(
+    cli: Any, project: Path, tmp_path: Path
+) -> None:
+    fact = {"statement": "Use pnpm, not npm, to install frontend dependencies", "category": "tool"}
+    first = write(tmp_path, "a.json", json.dumps({"insights": [fact]}))
+    saving = write(
+        tmp_path, "pa.json", cli("learn", "propose", "-i", str(first), cwd=project).stdout
+    )
+    assert cli("learn", "apply", "-i", str(saving), cwd=project).exit_code == 0
+    claims = project / "knowledge" / "claims"
+    before = {p.name: p.read_bytes() for p in claims.iterdir()}
+    again = cli("learn", "apply", "-i", str(saving), cwd=project)
+    assert again.exit_code == 1 and "applied already" in again.stderr, again.stderr
+    assert {p.name: p.read_bytes() for p in claims.iterdir()} == before
+    reinforce = write(
+        tmp_path,
+        "pb.json",
+        cli("learn", "propose", "-i", str(first), cwd=project).stdout,
+    )
+    assert json.loads(reinforce.read_text())["items"][0]["action"] == "reinforce"
+    assert cli("learn", "apply", "-i", str(reinforce), cwd=project).exit_code == 0
+    before = {p.name: p.read_bytes() for p in claims.iterdir()}
+    retry = cli("learn", "apply", "-i", str(reinforce), cwd=project)
+    assert retry.exit_code == 1 and "seen 2 times, 1 when" in retry.stderr, retry.stderr
+    assert {p.name: p.read_bytes() for p in claims.iterdir()} == before
+    (claim,) = cli("learn", "list", cwd=project).json()["claims"]
+    assert claim["seen_count"] == 2

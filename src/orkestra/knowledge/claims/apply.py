@@ -3,6 +3,10 @@
 Actions: save (a new claim), reinforce / merge (the matched claim: seen_count+1, last_seen today,
 sources and tags added; merge also keeps the new context), keep-both (save the new claim next to
 the matched one), skip. A CONTRADICTS item is only ever saved with an explicit keep-both.
+
+A proposal applies once: an item whose matched claim has been seen more often since the proposal
+was made, or a new claim whose statement a stored claim already makes, means it was applied
+already (an agent retrying) or is stale; the whole apply is refused and nothing is written.
 """
 
 from __future__ import annotations
@@ -91,10 +95,21 @@ class _Workspace:
         self.root = root
         self.files: dict[str, list[dict[str, Any]]] = {}
         self.where: dict[str, tuple[str, int]] = {}
+        self.seen: dict[str, Any] = {}  # claim id -> seen_count before this apply
         for stored in store.load_all(folder):
             self.files.setdefault(stored.file, store.read_file(folder, stored.file))
             self.where[stored.claim["id"]] = (stored.file, stored.index)
+            self.seen[stored.claim["id"]] = stored.claim.get("seen_count")
         self.dirty: set[str] = set()
+
+    def saying(self, statement: str) -> str | None:
+        """The id of a stored (or just added) claim making this statement, if any."""
+        said = _said(statement)
+        for insights in self.files.values():
+            for claim in insights:
+                if isinstance(claim, dict) and _said(str(claim.get("statement", ""))) == said:
+                    return str(claim.get("id"))
+        return None
 
     def get(self, claim_id: str) -> dict[str, Any]:
         if claim_id not in self.where:
@@ -112,6 +127,23 @@ class _Workspace:
     def save(self) -> None:
         dirty = {rel: self.files[rel] for rel in self.dirty}
         store.write_files(self.folder, dirty, root=self.root)
+
+
+def _said(statement: str) -> str:
+    """A statement as compared for "already saved": case, spacing and end punctuation aside."""
+    return " ".join(statement.casefold().split()).rstrip(".!;")
+
+
+def _unchanged(item: dict[str, Any], target: dict[str, Any], now: Any, where: str) -> None:
+    """Refuse to reinforce a claim seen more often (before this apply) than when the proposal
+    was made."""
+    seen = (item.get("matched") or {}).get("seen_count")
+    if isinstance(seen, int) and not isinstance(seen, bool) and now != seen:
+        raise ConflictError(
+            f"{where}: claim {target['id']} has been seen {now} times, {seen} when this proposal "
+            "was made: the proposal was applied already, or is stale; run `orkestra learn "
+            "propose` again (nothing was written)"
+        )
 
 
 def _new_claim(cand: dict[str, Any], ws: _Workspace, today: str) -> dict[str, Any]:
@@ -156,16 +188,29 @@ def apply(
     items = _items(data, name)
     ws = _Workspace(folder, root)
     saved, skipped, changes, merged = [], 0, [], 0
-    for item in items:
+    for n, item in enumerate(items):
         action, cand = item["action"], item["claim"]
+        where = f"{name}: items[{n}]"
         if action == "skip":
             skipped += 1
         elif action in ("save", "keep-both"):
+            if (same := ws.saying(cand["statement"])) is not None:
+                if same in saved:
+                    raise InputError(
+                        f"items[{n}] saves the statement of an earlier item again; set one of "
+                        "them to skip (nothing was written)",
+                        file=name,
+                    )
+                raise ConflictError(
+                    f"{where}: claim {same} already says this: the proposal was applied already; "
+                    "set its action to skip or reinforce (nothing was written)"
+                )
             claim = _new_claim(cand, ws, today)
             ws.add(claim, store.file_for(today, str(cand.get("topic") or claim["category"])))
             saved.append(claim["id"])
         else:
             target = ws.get(item["matched"]["id"])
+            _unchanged(item, target, ws.seen.get(target["id"]), where)
             changes.append(
                 {"id": target["id"], "change": _reinforce(target, cand, today, action == "merge")}
             )
