@@ -193,6 +193,13 @@ def default_rules() -> RuleSet:
     return load_rules()
 
 
+_KNOWN = frozenset(
+    {"id", "severity", "message", "category", "files", "patterns", "all_of", "downgrade_when"}
+    | {"downgrade_to", "builtin", "case_sensitive", "patterns_of", "official_hosts_of"}
+    | {"keywords", "context"}
+)
+
+
 def _rule(raw: Any, by_id: dict[Any, Any], file: str, line: int | None) -> Rule:
     if not isinstance(raw, dict) or not raw.get("id"):
         raise InputError("each rule needs an `id`", file=file, line=line)
@@ -215,6 +222,19 @@ def _rule(raw: Any, by_id: dict[Any, Any], file: str, line: int | None) -> Rule:
             )
         listed = list(source.get("patterns") or []) + listed
     items = [p if isinstance(p, dict) else {"pattern": p} for p in listed]
+    options = {k: v for k, v in raw.items() if k not in _KNOWN}
+    if raw.get("official_hosts_of"):
+        source = by_id.get(raw["official_hosts_of"])
+        if source is None or not source.get("official_hosts"):
+            raise InputError(
+                f"rule {raw['id']}: official_hosts_of names no rule with official_hosts "
+                f"'{raw['official_hosts_of']}'",
+                file=file,
+                line=line,
+            )
+        options["official_hosts"] = list(source["official_hosts"]) + list(
+            raw.get("official_hosts") or []
+        )
     patterns = tuple(_compile(str(p.get("pattern")), case, file, line) for p in items)
     langs = {i: frozenset(p["langs"]) for i, p in enumerate(items) if p.get("langs")}
     builtin = bool(raw.get("builtin", False))
@@ -222,9 +242,6 @@ def _rule(raw: Any, by_id: dict[Any, Any], file: str, line: int | None) -> Rule:
         raise InputError(
             f"rule {raw['id']}: needs `patterns` or `builtin: true`", file=file, line=line
         )
-    known = {"id", "severity", "message", "category", "files", "patterns", "all_of"}
-    known |= {"downgrade_when", "downgrade_to", "builtin", "case_sensitive", "patterns_of"}
-    known |= {"keywords", "context"}
     downgrade = raw.get("downgrade_when")
     phrase_langs = {i: str(p["lang"]) for i, p in enumerate(items) if p.get("lang")}
     return Rule(
@@ -239,7 +256,7 @@ def _rule(raw: Any, by_id: dict[Any, Any], file: str, line: int | None) -> Rule:
         downgrade_when=_compile(downgrade, False, file, line) if downgrade else None,
         downgrade_to=raw.get("downgrade_to", "medium"),
         builtin=builtin,
-        options={k: v for k, v in raw.items() if k not in known},
+        options=options,
         keywords=tuple(str(k).lower() for k in raw.get("keywords") or ()),
         context=bool(raw.get("context", downgrade is not None)),
         phrase_langs=phrase_langs,
