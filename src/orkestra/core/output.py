@@ -89,15 +89,17 @@ def _flatten(
 
 def _rows_table(rows: Sequence[Mapping[str, Any]], title: str | None) -> Any:
     from rich.table import Table
+    from rich.text import Text
 
-    table = Table(title=title, show_lines=False, title_justify="left")
+    # every cell is Text, never markup: `[a-z0-9]` in a message is data, not a style tag
+    table = Table(title=Text(title) if title else None, show_lines=False, title_justify="left")
     columns: list[str] = []
     for row in rows:
         columns.extend(k for k in row if k not in columns)
     for col in columns:
-        table.add_column(col)
+        table.add_column(Text(str(col)))
     for row in rows:
-        table.add_row(*(_cell(row.get(c)) for c in columns))
+        table.add_row(*(Text(_cell(row.get(c))) for c in columns))
     return table
 
 

@@ -78,8 +78,8 @@ def claude_tools(client: str, tools: list[str]) -> tuple[list[str], bool]:
 def agent(doc: Document, path: Path, client: str, category: str) -> Converted:
     """A Copilot, Cursor or Gemini agent file as `agents/<name>.yaml` data."""
     meta = dict(doc.meta)
-    name = _name(meta.pop("name", None), agent_stem(path, client))
-    description = _description(meta)
+    name = _name(meta.pop("name", None), agent_stem(path, client), doc)
+    description = _description(meta, doc)
     meta.pop("description", None)
     data = _base(name, description, category)
     kept: dict[str, Any] = {}
@@ -139,8 +139,8 @@ def _toml_plain(value: Any) -> Any:
 def rulesync_agent(doc: Document, path: Path, category: str) -> Converted:
     """A rulesync `.rulesync/subagents/<name>.md` as `agents/<name>.yaml` data."""
     meta = dict(doc.meta)
-    name = _name(meta.pop("name", None), path.stem)
-    description = _description(meta)
+    name = _name(meta.pop("name", None), path.stem, doc)
+    description = _description(meta, doc)
     meta.pop("description", None)
     data = _base(name, description, category)
     clients = targets_of(meta.pop("targets", None))
@@ -185,8 +185,8 @@ def targets_of(value: Any) -> list[str] | None:
 def command(doc: Document, stem: str) -> Converted:
     """A rulesync `.rulesync/commands/<name>.md` as `commands/<name>.yaml` data."""
     meta = dict(doc.meta)
-    name = _name(meta.pop("name", None), stem)
-    description = _description(meta)
+    name = _name(meta.pop("name", None), stem, doc)
+    description = _description(meta, doc)
     body = _body(doc.body)
     if not body.strip():
         raise Skip("command without a body")

@@ -44,30 +44,35 @@ class Converted:
     kept: list[str] = field(default_factory=list)
 
 
-def _name(value: Any, fallback: str) -> str:
+def _name(value: Any, fallback: str, doc: Document | None = None, what: str = "file") -> str:
+    """The entry's name (`name:`, else the file's or folder's), at its line in `doc` (parsed
+    frontmatter) when refused."""
     name = str(value).strip() if value is not None else fallback
     problem = name_problem(name)
     if problem is not None:
+        where = "rename it in the source" if value is not None else f"rename the {what}"
+        line = doc.meta.key_lines.get("name") if doc is not None and value is not None else None
         raise Skip(
-            f"name {name!r} is not a valid Orkestra name: {problem}; rename it in the source "
-            "and import again"
+            f"name {name!r} is not a valid Orkestra name: {problem}; {where} and import again",
+            line=line,
         )
     return name
 
 
-def _description(meta: dict[str, Any]) -> str:
+def _description(meta: dict[str, Any], doc: Document | None = None) -> str:
     value = meta.get("description")
     text = as_string(value).strip() if value is not None else ""
     if not text:
-        raise Skip("no `description` in the frontmatter")
+        line = doc.meta.key_lines.get("description") if doc is not None and value is not None else 1
+        raise Skip("no `description` in the frontmatter; add one that says when to use it", line)
     return text
 
 
 def agent(doc: Document, stem: str, category: str, scope: str | None = None) -> Converted:
     """A Claude Code agent file as `agents/<name>.yaml` data; `scope` is its plugin's scope."""
     meta = dict(doc.meta)
-    name = _name(meta.pop("name", None), stem)
-    description = _description(meta)
+    name = _name(meta.pop("name", None), stem, doc)
+    description = _description(meta, doc)
     meta.pop("description", None)
     data: dict[str, Any] = {"name": name, "description": description}
     if category:
@@ -119,8 +124,8 @@ def skill(
     rendered copy would fail every client, so it is refused with the fix, never cut.
     """
     meta = dict(doc.meta)
-    name = _name(meta.pop("name", None), folder)
-    description = _description(meta)
+    name = _name(meta.pop("name", None), folder, doc, "folder")
+    description = _description(meta, doc)
     _spec_limit(doc, "description", description, DESCRIPTION_MAX)
     meta.pop("description", None)
     metadata: dict[str, Any] = {
@@ -233,7 +238,7 @@ def command(doc: Document, stem: str) -> Converted:
     `description` Claude shows the body's first line, so that line becomes the description;
     keys the registry has no field for are returned in `kept` (left out, reported)."""
     meta = dict(doc.meta)
-    name = _name(meta.pop("name", None), stem)
+    name = _name(meta.pop("name", None), stem, doc)
     body = _body(doc.body)
     if not body.strip():
         raise Skip("command without a body")
