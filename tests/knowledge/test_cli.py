@@ -64,6 +64,11 @@ def test_notes_new_errors(cli: Any, project: Path) -> None:
     assert r.exit_code == 2 and "unknown note type 'essay'" in r.stderr
     r = cli("notes", "new", "recipe", "X", "--source", "../secret", cwd=project)
     assert r.exit_code == 2 and not (project / "knowledge/recipes").exists()
+    assert "climbs out of its folder with '..'" in r.stderr
+    r = cli("notes", "new", "recipe", "X", "--source", "/etc/passwd", cwd=project)
+    assert r.exit_code == 2 and "is an absolute path" in r.stderr
+    r = cli("notes", "new", "recipe", "X", "--source", "#pattern", cwd=project)
+    assert r.exit_code == 2 and "names no file" in r.stderr
     cli("notes", "new", "recipe", "Deploy", cwd=project)
     r = cli("notes", "new", "gotcha", "deploy", cwd=project)
     assert r.exit_code == 1 and "already exists" in r.stderr

@@ -60,6 +60,7 @@ def test_bad_fields_name_their_line() -> None:
         ("KN007", 8),
         ("KN009", 9),
     }
+    assert any("is an absolute path" in p.message for p in problems if p.code == "KN009")
 
 
 def test_missing_frontmatter_and_bad_yaml(project: Path) -> None:

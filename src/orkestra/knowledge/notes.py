@@ -119,6 +119,21 @@ def parse_source(raw: str, line: int | None = None) -> Source:
     return Source(raw, repo, path.strip(), pattern.strip() or None, line)
 
 
+def source_problem(src: Source) -> str | None:
+    """Why a note's source cannot be checked (it must name a file inside its repository)."""
+    form = "use [repo: ]relative/path[#pattern]"
+    if not src.path:
+        return f"source {src.raw!r} names no file; {form}"
+    if src.path.startswith("/"):
+        return f"source {src.raw!r} is an absolute path; give it relative to the repository: {form}"
+    if ".." in src.path.split("/"):
+        return (
+            f"source {src.raw!r} climbs out of its folder with '..'; give it relative to the "
+            f"repository: {form}"
+        )
+    return None
+
+
 def parse_note(text: str, rel: str, folder: str) -> tuple[Note | None, list[Problem]]:
     """Parse and validate one note; a note with errors is still returned when it has a type."""
     problems: list[Problem] = []
@@ -177,16 +192,8 @@ def parse_note(text: str, rel: str, folder: str) -> tuple[Note | None, list[Prob
         problems.append(Problem("error", "KN011", problem, rel, 1))
     sources = _sources(doc, values["sources"])
     for src in sources:
-        if not src.path or src.path.startswith("/") or ".." in src.path.split("/"):
-            problems.append(
-                Problem(
-                    "error",
-                    "KN009",
-                    f"source {src.raw!r}: use [repo: ]relative/path[#pattern]",
-                    rel,
-                    src.line,
-                )
-            )
+        if (why := source_problem(src)) is not None:
+            problems.append(Problem("error", "KN009", why, rel, src.line))
     note = Note(
         name=name,
         rel=rel,

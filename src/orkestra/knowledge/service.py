@@ -20,6 +20,7 @@ from orkestra.knowledge.notes import (
     normalise_type,
     note_name_problem,
     parse_source,
+    source_problem,
 )
 from orkestra.knowledge.settings import Settings
 
@@ -61,9 +62,8 @@ def new_note(
     if norm is None:
         raise UsageError(f"unknown note type '{kind}'; use one of {', '.join(TYPES)}")
     for raw in sources:
-        src = parse_source(raw)
-        if not src.path or src.path.startswith("/") or ".." in src.path.split("/"):
-            raise UsageError(f"--source {raw!r}: use [repo: ]relative/path[#pattern]")
+        if (why := source_problem(parse_source(raw))) is not None:
+            raise UsageError(f"--source: {why}")
     name = slug(title)
     rel = f"{settings.path}/{TYPES[norm]}/{name}.md"
     path = settings.root / rel
