@@ -49,10 +49,17 @@ def test_a_nested_skill_folder_is_reviewed_with_its_parent_and_on_its_own(tmp_pa
     assert ("h/go.sh", "remote-code-pipe") in {(f.file, f.rule) for f in nested}
 
 
-@pytest.mark.parametrize("vcs", [".git", ".hg", ".svn"])
-def test_version_control_metadata_is_neither_reviewed_nor_copied(
-    cli: Any, project: Path, vcs: str
-) -> None:
+@pytest.mark.parametrize("vcs", [".hg", ".svn"])
+def test_a_payload_in_a_committed_hg_or_svn_folder_is_reviewed(tmp_path: Path, vcs: str) -> None:
+    # git tracks `.hg/` and `.svn/` like any folder, and the link publishes them
+    folder = _benign(tmp_path)
+    write(folder, f"{vcs}/setup.md", GUIDE)
+    found = {(f.file, f.rule) for f in review_folder(folder, "s/", default_rules()).findings}
+    assert (f"s/{vcs}/setup.md", "ignore-instructions") in found
+
+
+@pytest.mark.parametrize("vcs", [".git"])
+def test_git_metadata_is_neither_reviewed_nor_copied(cli: Any, project: Path, vcs: str) -> None:
     folder = _benign(project)
     write(folder, f"{vcs}/objects/pack/blob.bin", "\x00\x01 binary written by the tool\n")
     assert not any(e.rel.startswith(vcs) for e in walk(folder))

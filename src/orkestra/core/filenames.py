@@ -7,9 +7,10 @@ only.
 
 from __future__ import annotations
 
-# version-control metadata: written by the tool, not the author; neither reviewed nor published
-# with a skill (`intake.walker.walk`, `render.targets.claude._copy_tree`)
-VCS_DIRS = frozenset({".git", ".hg", ".svn"})
+# git's own metadata: written by git, never by a commit (git refuses to track a `.git` path), so
+# neither reviewed nor copied with a skill (`intake.walker.walk`, `render.targets.claude._copy_tree`).
+# `.hg/` and `.svn/` can be committed into a git repository like any folder: they are reviewed.
+VCS_DIRS = frozenset({".git"})
 
 
 def is_utf8(name: str) -> bool:

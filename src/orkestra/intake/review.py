@@ -14,7 +14,7 @@ from orkestra.core import jsonio
 from orkestra.core.errors import InputError
 from orkestra.intake.rules import FileKind, Finding, RuleSet, Text, excerpt, language
 from orkestra.intake.scan import TRUST, scan_text
-from orkestra.intake.scripts import audit_script
+from orkestra.intake.scripts import audit_doc_shell, audit_script
 from orkestra.intake.unicode import scan_invisible
 from orkestra.intake.walker import Entry, is_skill_folder, read_bytes, walk
 
@@ -184,6 +184,8 @@ def _file(
         found += [f for f in scan_text(rules, "doc", shown, strings) if f.category in TRUST]
     if kind == "script":
         found += audit_script(rules, shown, text, lang)
+    elif "```" in text or "~~~" in text:
+        found += audit_doc_shell(rules, shown, text)
     found += _outside_paths(rules, entry.rel, shown, kind, text, folder)
     result.findings.extend(worst_per_line(found))
 

@@ -6,6 +6,8 @@ Hits become findings with the severity and message of their rule in `rules.yaml`
 
 from __future__ import annotations
 
+import re
+
 from orkestra.intake.pyaudit import Hit, audit_python
 from orkestra.intake.rules import Finding, RuleSet, Severity, Text, excerpt
 from orkestra.intake.shaudit import audit_shell
@@ -25,6 +27,49 @@ def audit_script(rules: RuleSet, file: str, text: str, lang: str) -> list[Findin
         hits = audit_shell(text)
     else:
         return []
+    return _findings(rules, file, text, hits)
+
+
+#: a fenced block a reader runs in a shell (```bash, ```sh, ```console, or no language)
+_FENCE = re.compile(
+    r"^ {0,3}(`{3,}|~{3,})\s*(bash|sh|shell|zsh|console|terminal|shell-session)?\s*$"
+)
+_PROMPT = re.compile(r"^\s*(?:\$|#|>|%)\s+")
+#: what a shell block in a doc is judged for: code it fetches or decodes and runs at once
+_DOC_RULES = frozenset({"remote-code-pipe", "decode-and-execute"})
+
+
+def audit_doc_shell(rules: RuleSet, file: str, text: str) -> list[Finding]:
+    """Findings in a doc's shell code blocks read as the script they are (`P=$(curl …)` then
+    `eval "$P"` on the next line is remote code as in a script); only remote-code hits count
+    here, a doc's install steps being no script to audit for everything else."""
+    lines = text.split("\n")
+    shell = [""] * len(lines)
+    fence: str | None = None
+    for number, line in enumerate(lines):
+        match = _FENCE.match(line)
+        if fence is None:
+            if match and (match.group(2) or match.group(1)):
+                fence = match.group(1) if match.group(2) or _bare(lines, number) else None
+            continue
+        if line.strip().startswith(fence[0] * len(fence)) and not line.strip().strip(fence[0]):
+            fence = None
+            continue
+        shell[number] = _PROMPT.sub("", line)
+    if not any(shell):
+        return []
+    hits = [h for h in audit_shell("\n".join(shell)) if h.rule in _DOC_RULES]
+    return _findings(rules, file, text, hits)
+
+
+def _bare(lines: list[str], start: int) -> bool:
+    """An unlabelled fence holds shell when its first line looks like a command prompt or a
+    variable set from a command."""
+    following = next((line for line in lines[start + 1 :] if line.strip()), "")
+    return bool(_PROMPT.match(following) or re.match(r"^\s*[A-Za-z_]\w*=\$\(", following))
+
+
+def _findings(rules: RuleSet, file: str, text: str, hits: list[Hit]) -> list[Finding]:
     body = Text(text)
     out = []
     for hit in hits:

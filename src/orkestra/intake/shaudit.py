@@ -19,7 +19,7 @@ INTERPRETERS = SHELLS | frozenset(
     {"python", "python3", "perl", "ruby", "node", "php", "deno", "bun"}
 )
 FETCHERS = frozenset({"curl", "wget", "fetch", "aria2c", "http", "iwr"})
-_PREFIX = frozenset({"sudo", "env", "command", "exec", "nohup", "time", "doas"})
+_PREFIX = frozenset({"sudo", "env", "command", "builtin", "exec", "nohup", "time", "doas"})
 _ASSIGN = re.compile(r"^[A-Za-z_]\w*=")
 _RAW_SOCKET = re.compile(
     r"/dev/(?:tcp|udp)/|\b(?:nc|ncat|netcat)\b[^\n|;]*\s-[a-z]*[ec]\b|\bbash\s+-i\b[^\n]*>&"
@@ -35,7 +35,7 @@ UNHIDERS = frozenset(
 #: `P=$(curl ...)`: a variable holding a fetched page (run later by `eval "$P"`, `sh -c "$P"`)
 _FETCH_ASSIGN = re.compile(
     r"^(?:(?:export|local|readonly|declare(?:\s+-\w+)?)\s+)?([A-Za-z_]\w*)=[\"']?(?:\$\(|`)\s*"
-    r"(?:curl|wget|fetch|aria2c|http|iwr)\b"
+    r"(?:(?:command|builtin)\s+)?[\"']?(?:\S*/)?(?:curl|wget|fetch|aria2c|http|iwr)\b"
 )
 _PRINTERS = frozenset({"echo", "printf", "cat"})
 _ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'")
@@ -165,17 +165,14 @@ def audit_shell(text: str, depth: int = 0) -> list[Hit]:
                 if depth < _NESTED:
                     hits.extend(_inline_code(program, args, number, depth))
                 later = set(names[index + 1 :])
-                if fetched and (name := _runs_variable(program, args, later, fetched)):
+                after = programs[index + 1 :]
+                if fetched and (name := _runs_variable(program, args, after, fetched)):
                     why = f"runs ${name}, which holds a page downloaded on line {fetched[name]}"
                     hits.append(Hit("remote-code-pipe", number, why))
-                if program in FETCHERS and later & INTERPRETERS:
-                    hits.append(
-                        Hit(
-                            "remote-code-pipe",
-                            number,
-                            f"{program} output piped into {sorted(later & INTERPRETERS)[0]}",
-                        )
-                    )
+                runner = next((p for p, a in programs[index + 1 :] if _reads_code(p, a)), "")
+                if program in FETCHERS and runner:
+                    why = f"{program} output piped into {runner}, which runs it"
+                    hits.append(Hit("remote-code-pipe", number, why))
                 decoding = program == "base64" and any(a in ("-d", "--decode", "-D") for a in args)
                 decoding = decoding or (program == "xxd" and "-r" in args)
                 decoding = decoding or (program == "openssl" and "-d" in args)
@@ -205,19 +202,30 @@ def audit_shell(text: str, depth: int = 0) -> list[Hit]:
     return hits
 
 
-def _runs_variable(program: str, args: list[str], later: set[str], fetched: dict[str, int]) -> str:
-    """The fetched variable this stage runs as code: `eval "$P"`, `sh -c "$P"`, `source`, a
-    here-string into a shell, or `echo "$P" | sh`; else ""."""
-    named = [m.group(1) or m.group(2) for a in args for m in _VARIABLE.finditer(a)]
-    held = [n for n in named if n in fetched]
-    if not held:
-        return ""
+def _runs_variable(
+    program: str, args: list[str], later: list[tuple[str, list[str]]], fetched: dict[str, int]
+) -> str:
+    """The fetched variable this stage runs as code, else "": `eval "$P"`, `source`, `sh -c "$P"`
+    (the code after -c/-e), a here-string into a program reading code from its input
+    (`bash <<< "$P"`), or `echo "$P" | sh`. The variable as data (`echo "$P" | python3 -m
+    json.tool`, `python3 -c CODE "$P"`, `jq <<< "$P"`) is not run."""
+
+    def held(arg: str) -> str:
+        names = (m.group(1) or m.group(2) for m in _VARIABLE.finditer(arg))
+        return next((n for n in names if n in fetched), "")
+
     if program in ("eval", "source", "."):
-        return held[0]
-    if program in INTERPRETERS and any(a in ("-c", "-e") or a.startswith("<") for a in args):
-        return held[0]
-    if program in _PRINTERS and later & INTERPRETERS:
-        return held[0]
+        return next((name for a in args if (name := held(a))), "")
+    if program in INTERPRETERS:
+        for index, arg in enumerate(args[:-1]):
+            if arg in ("-c", "-e") and (name := held(args[index + 1])):
+                return name
+        if "<<<" in args and args.index("<<<") + 1 < len(args):
+            plain = args[: args.index("<<<")]
+            if _reads_code(program, plain) and (name := held(args[args.index("<<<") + 1])):
+                return name
+    if program in _PRINTERS and later and _reads_code(*later[0]):
+        return next((name for a in args if (name := held(a))), "")
     return ""
 
 

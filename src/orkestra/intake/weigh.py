@@ -165,16 +165,33 @@ def _lowered(rule: Rule, kind: FileKind, place: _Place, matched: str) -> tuple[S
     return rule.severity, ""
 
 
+#: curl/wget options that send a request somewhere other than the URL's own host
+_REROUTE = re.compile(
+    r"--resolve\b|--connect-to\b|--proxy\b|(?<!\S)-x\s|-e\s+[\"']?https?_proxy", re.I
+)
+
+
 def official_host(matched: str, hosts: list[str]) -> str | None:
-    """The official host the command downloads from, "" when no URL is named, None if unknown."""
-    found = _HOST.search(matched)
-    if found is None:
+    """The official host the command downloads from, "" when no URL is named, None if unknown.
+
+    Every URL the line names must be official (a header or a second URL naming an official host
+    beside an unknown one proves nothing), and nothing may reroute the request."""
+    found = list(_HOST.finditer(matched))
+    if not found:
         return ""
+    if "https://" not in matched.lower() or _REROUTE.search(matched):
+        return None
+    named = [_official(matched, match, hosts) for match in found]
+    if any(host is None for host in named):
+        return None
+    return named[0]
+
+
+def _official(line: str, found: re.Match[str], hosts: list[str]) -> str | None:
     host = found.group(1).lower().split("@")[-1]
-    where = (
-        matched[found.start(1) :].split()[0].lower() if matched[found.start(1) :].split() else host
-    )
-    if "https://" not in matched.lower() or _IP.match(host):
+    rest = line[found.start(1) :].split()
+    where = rest[0].lower() if rest else host
+    if not found.group(0).lower().startswith("https://") or _IP.match(host):
         return None
     for known in (str(h).lower() for h in hosts):
         if "/" in known and where.startswith(known):
