@@ -7,6 +7,7 @@ Hits become findings with the severity and message of their rule in `rules.yaml`
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from orkestra.intake.pyaudit import Hit, audit_python
 from orkestra.intake.rules import Finding, RuleSet, Severity, Text, excerpt
@@ -35,8 +36,11 @@ _FENCE = re.compile(
     r"^ {0,3}(`{3,}|~{3,})\s*(bash|sh|shell|zsh|console|terminal|shell-session)?\s*$"
 )
 _PROMPT = re.compile(r"^\s*(?:\$|#|>|%)\s+")
-#: what a shell block in a doc is judged for: code it fetches or decodes and runs at once
-_DOC_RULES = frozenset({"remote-code-pipe", "decode-and-execute"})
+#: what a shell block in a doc is judged for: code it fetches or decodes and runs at once; a file
+#: downloaded then run is held for review only (install steps download and run tools)
+_DOC_RULES = frozenset({"remote-code-pipe", "decode-and-execute", "download-then-run"})
+_DOC_AT_MOST_REVIEW = frozenset({"download-then-run"})
+_FETCHES = re.compile(r"curl|wget|aria2c|iwr|irm|fetch|http|base64|xxd|openssl", re.I)
 
 
 def audit_doc_shell(rules: RuleSet, file: str, text: str) -> list[Finding]:
@@ -56,10 +60,16 @@ def audit_doc_shell(rules: RuleSet, file: str, text: str) -> list[Finding]:
             fence = None
             continue
         shell[number] = _PROMPT.sub("", line)
-    if not any(shell):
-        return []
-    hits = [h for h in audit_shell("\n".join(shell)) if h.rule in _DOC_RULES]
-    return _findings(rules, file, text, hits)
+    code = "\n".join(shell)
+    if not _FETCHES.search(code):
+        return []  # no download, no decoding: nothing here for these rules (the common case)
+    hits = [h for h in audit_shell(code) if h.rule in _DOC_RULES]
+    return [
+        replace(f, severity="medium")
+        if f.rule in _DOC_AT_MOST_REVIEW and f.severity == "high"
+        else f
+        for f in _findings(rules, file, text, hits)
+    ]
 
 
 def _bare(lines: list[str], start: int) -> bool:

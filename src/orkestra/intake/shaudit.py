@@ -38,6 +38,10 @@ _FETCH_ASSIGN = re.compile(
     r"(?:(?:command|builtin)\s+)?[\"']?(?:\S*/)?(?:curl|wget|fetch|aria2c|http|iwr)\b"
 )
 _PRINTERS = frozenset({"echo", "printf", "cat"})
+#: an argument that is a downloaded page itself: `"$(curl …)"` or `` `wget …` ``
+_FETCHED_INLINE = re.compile(
+    r"^\s*(?:\$\(|`)\s*(?:(?:command|builtin)\s+)?(?:\S*/)?(?:curl|wget)\b"
+)
 _ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'")
 _VARIABLE = re.compile(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))")
 _NESTED = 2  # `sh -c '...'` inside `sh -c '...'`: audited this deep
@@ -166,8 +170,12 @@ def audit_shell(text: str, depth: int = 0) -> list[Hit]:
                     hits.extend(_inline_code(program, args, number, depth))
                 later = set(names[index + 1 :])
                 after = programs[index + 1 :]
-                if fetched and (name := _runs_variable(program, args, after, fetched)):
-                    why = f"runs ${name}, which holds a page downloaded on line {fetched[name]}"
+                if name := _runs_variable(program, args, after, fetched):
+                    why = (
+                        f"runs ${name}, which holds a page downloaded on line {fetched[name]}"
+                        if name in fetched
+                        else f"runs the page {name} downloads"
+                    )
                     hits.append(Hit("remote-code-pipe", number, why))
                 runner = next((p for p, a in programs[index + 1 :] if _reads_code(p, a)), "")
                 if program in FETCHERS and runner:
@@ -211,6 +219,8 @@ def _runs_variable(
     json.tool`, `python3 -c CODE "$P"`, `jq <<< "$P"`) is not run."""
 
     def held(arg: str) -> str:
+        if _FETCHED_INLINE.search(arg):
+            return "(" + arg.strip()[2:].split()[0] + " …)"
         names = (m.group(1) or m.group(2) for m in _VARIABLE.finditer(arg))
         return next((n for n in names if n in fetched), "")
 
