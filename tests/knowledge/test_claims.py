@@ -156,6 +156,57 @@ def test_agreeing_statements_do_not_contradict(new: str, label: str) -> None:
     assert compare.classify(compare.shape(new), compare.shape(PNPM))[0] == label
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Do not use npm in this repo.", "npm is not used in this repo."),
+        ("Never call the legacy API.", "The legacy API must not be called."),
+        ("Use no semicolons.", "Semicolons are not used."),
+        ("Do not use the old build script.", "The old build script is deprecated."),
+        ("Never push directly to main.", "Direct pushes to main are forbidden."),
+        ("Use pnpm, not npm.", "npm is not used here; use pnpm."),
+        ("Use pnpm instead of npm.", "Do not use npm; pnpm is required."),
+    ],
+)
+def test_a_restatement_with_the_negation_elsewhere_is_no_contradiction(old: str, new: str) -> None:
+    label, _ = compare.classify(compare.shape(new), compare.shape(old))
+    assert label != "CONTRADICTS"
+
+
+def test_a_swapped_instead_of_contradicts() -> None:
+    old, new = compare.shape("Use pnpm instead of npm"), compare.shape("Use npm instead of pnpm")
+    assert compare.classify(new, old)[0] == "CONTRADICTS"
+
+
+def test_a_claim_without_a_count_or_a_count_edited_out_still_applies_once(project: Path) -> None:
+    write(
+        project,
+        "knowledge/claims/2026-01-01-hooks.json",
+        json.dumps({"insights": [{"id": "CL-hand", "statement": HOOKS, "category": "warning"}]}),
+    )
+    proposal = propose(kfolder(project), insights(HOOKS), "n", "d", "2026-06-02")
+    assert proposal["items"][0]["matched"]["seen_count"] is None
+    apply(kfolder(project), proposal, "p", "2026-06-02")
+    before = snapshot(project)
+    with pytest.raises(ConflictError, match="changed since"):
+        apply(kfolder(project), proposal, "p", "2026-06-02")
+    edited = propose(kfolder(project), insights(HOOKS), "n", "d", "2026-06-03")
+    apply(kfolder(project), edited, "p", "2026-06-03")
+    edited["items"][0]["matched"]["seen_count"] = None
+    with pytest.raises(ConflictError, match="changed since"):
+        apply(kfolder(project), edited, "p", "2026-06-03")
+    (stored,) = store.load_all(kfolder(project))
+    assert stored.claim["seen_count"] == 3 and snapshot(project) != before
+
+
+def test_keep_both_of_the_same_statement_says_to_reinforce(project: Path) -> None:
+    learn(project, HOOKS)
+    proposal = propose(kfolder(project), insights(HOOKS), "n", "d", "2026-06-02")
+    proposal["items"][0]["action"] = "keep-both"
+    with pytest.raises(InputError, match="would save a second claim saying what"):
+        apply(kfolder(project), proposal, "p.json", "2026-06-02")
+
+
 def test_items_reinforcing_one_claim_in_one_proposal_both_apply(project: Path) -> None:
     learn(project, HOOKS)
     proposal = propose(kfolder(project), insights(HOOKS, HOOKS + "."), "n", "d", "2026-06-02")

@@ -138,11 +138,11 @@ def _unchanged(item: dict[str, Any], target: dict[str, Any], now: Any, where: st
     """Refuse to reinforce a claim seen more often (before this apply) than when the proposal
     was made."""
     seen = (item.get("matched") or {}).get("seen_count")
-    if isinstance(seen, int) and not isinstance(seen, bool) and now != seen:
+    if now != seen:  # a claim without a count, or a count edited out, is compared as it is
         raise ConflictError(
             f"{where}: claim {target['id']} has been seen {now} times, {seen} when this proposal "
-            "was made: the proposal was applied already, or is stale; run `orkestra learn "
-            "propose` again (nothing was written)"
+            "was made: it changed since (this proposal or another one was applied); run "
+            "`orkestra learn propose` again (nothing was written)"
         )
 
 
@@ -195,6 +195,12 @@ def apply(
             skipped += 1
         elif action in ("save", "keep-both"):
             if (same := ws.saying(cand["statement"])) is not None:
+                if same == (item.get("matched") or {}).get("id") and same not in saved:
+                    raise InputError(
+                        f"items[{n}]: {action} would save a second claim saying what {same} "
+                        "says; use reinforce or skip (nothing was written)",
+                        file=name,
+                    )
                 if same in saved:
                     raise InputError(
                         f"items[{n}] saves the statement of an earlier item again; set one of "

@@ -28,27 +28,34 @@ _ANTONYMS = {"disabled": "enabled", "disable": "enable", "false": "true", "forbi
              "optional": "required", "unsafe": "safe", "slow": "fast", "fails": "works",
              "deprecated": "supported", "async": "sync"}  # fmt: skip
 _FILLER = {"always", "the", "a", "an", "really", "actually", "do", "does", "be"}
-#: words a negation reaches past to the word it denies ("never use npm", "not be installed with")
+#: words a negation reaches past to the word it denies ("never use npm", "not be installed with"),
+#: and words too common to carry a side ("in this repo")
 _REACH = {
     "use", "using", "used", "be", "been", "being", "is", "are", "was", "were", "get", "got",
     "install", "installed", "installing", "run", "ran", "running", "call", "called", "calling",
-    "with", "by", "for", "to", "of", "in", "on", "via", "through", "from", "into",
+    "with", "by", "for", "to", "of", "in", "on", "at", "via", "through", "from", "into",
     "the", "a", "an", "any", "ever", "always", "only", "just", "should", "must", "can", "will",
     "need", "needs", "rely", "relies", "depend", "depends", "do", "does", "have", "has", "it",
+    "this", "that", "these", "those", "here", "there", "repo", "repository", "project", "code",
+    "we", "you", "our", "your", "its", "their", "and", "or", "so", "when", "if", "then",
 }  # fmt: skip
+#: two-word negations of the word after them ("pnpm instead of npm")
+_NEGATING_PAIRS = {("instead", "of"), ("rather", "than")}
 #: below this similarity two statements are about different things, whatever their signs
 CROSSED_AT = 60.0
 
 
 @dataclass(frozen=True)
 class Shape:
-    """A statement reduced to its content words and its polarity (True = affirmative), and the
-    words it denies (a word both denied and affirmed in one statement is in neither set)."""
+    """A statement reduced to its content words and its polarity (True = affirmative), the words
+    it denies and affirms (a word both denied and affirmed in one statement is in neither), and
+    whether it denies a word by an explicit negation (a choice: "X, not Y"), not an antonym only."""
 
     words: str
     positive: bool
     denied: frozenset[str] = frozenset()
     affirmed: frozenset[str] = frozenset()
+    chooses: bool = False
 
 
 def _stem(word: str) -> str:
@@ -60,34 +67,38 @@ def _stem(word: str) -> str:
 
 def shape(statement: str) -> Shape:
     """Content words (negations stripped, antonyms folded), the polarity they imply, and the
-    words denied and affirmed."""
+    words denied and affirmed. A negation denies the first content word after it in its clause
+    (punctuation ends a clause)."""
     text = statement.lower().replace("n't", "nt").replace("can not", "cannot")
-    negative = False
+    tokens = re.findall(r"[a-z0-9_]+(?:\.[a-z0-9_]+)*|[,;:!?()]|\.(?=\s|$)", text.replace("'", ""))
+    negative = chooses = pending = False
     words: list[str] = []
     denied: set[str] = set()
     affirmed: set[str] = set()
-    pending = False  # a negation waits for the word it denies
-    for word in re.findall(r"[a-z0-9_.]+", text.replace("'", "")):
-        word = word.strip(".")
-        if not word:
+    for index, word in enumerate(tokens):
+        if not (word[0].isalnum() or word[0] == "_"):
+            pending = False  # a clause ends: a negation denies nothing beyond it
             continue
-        if word in _NEGATIONS:
+        after = tokens[index + 1] if index + 1 < len(tokens) else ""
+        if word in _NEGATIONS or (word, after) in _NEGATING_PAIRS:
             negative, pending = not negative, True
             continue
+        if (tokens[index - 1] if index else "", word) in _NEGATING_PAIRS:
+            continue  # the "of" of "instead of"
         if word in _ANTONYMS:
             negative = not negative
             word = _ANTONYMS[word]
             denied.add(_stem(word))
         elif pending and word not in _REACH:
             denied.add(_stem(word))
-            pending = False
+            chooses, pending = True, False
         elif word not in _REACH:
             affirmed.add(_stem(word))
         if word not in _FILLER:
             words.append(word)
     both = denied & affirmed
     return Shape(
-        " ".join(words), not negative, frozenset(denied - both), frozenset(affirmed - both)
+        " ".join(words), not negative, frozenset(denied - both), frozenset(affirmed - both), chooses
     )
 
 
@@ -104,13 +115,18 @@ def similarity(a: Shape, b: Shape) -> float:
 
 
 def classify(new: Shape, old: Shape) -> tuple[str, float]:
-    """NEW | REINFORCED | SIMILAR | CONTRADICTS for a new statement against one claim."""
+    """NEW | REINFORCED | SIMILAR | CONTRADICTS for a new statement against one claim.
+
+    CONTRADICTS: both make a choice and a word changes sides ("use npm, not pnpm" against "use
+    pnpm, not npm"), or a word changes sides and the polarity differs ("X is safe" against "X
+    isn't safe"). REINFORCED needs the same polarity and no word on the other side."""
     score = similarity(new, old)
-    if score >= CROSSED_AT and crossed(new, old):
+    cross = crossed(new, old)
+    if cross and score >= CROSSED_AT and new.chooses and old.chooses:
         return "CONTRADICTS", score
-    if new.positive != old.positive and score >= CONTRADICTS_AT and (new.denied or old.denied):
-        return "SIMILAR", score  # a negation about something the other does not name
-    if score >= REINFORCED_AT:
+    if cross and new.positive != old.positive and score >= CONTRADICTS_AT:
+        return "CONTRADICTS", score
+    if score >= REINFORCED_AT and not cross and new.positive == old.positive:
         return "REINFORCED", score
     if score >= SIMILAR_AT:
         return "SIMILAR", score
