@@ -56,3 +56,11 @@ def test_without_the_extra_the_command_says_how_to_install(
     assert out.exit_code == 1
     assert "pip install 'orkestra[code]'" in out.stderr
     assert not (code_project / ".orkestra" / "code.sqlite").exists()
+
+
+def test_deps_never_name_a_namesake_module_of_another_folder(cli: Any, project: Path) -> None:
+    (project / "vendored").mkdir()
+    (project / "vendored" / "json.py").write_text("def dumps(o):\n    return o\n", encoding="utf-8")
+    (project / "report.py").write_text("import json\n", encoding="utf-8")
+    out = cli("code", "deps", "vendored/json.py", cwd=project)
+    assert (out.exit_code, out.json()["importers"]) == (0, [])

@@ -1,4 +1,5 @@
-"""Which indexed files an import names, per language (relative paths, then path suffixes)."""
+"""Which indexed files an import names, per language (relative paths, import roots, then path
+suffixes for the languages whose imports name no root)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,16 @@ class FileSet:
         tail = "/" + rel
         return [p for p in self.by_name.get(rel.rsplit("/", 1)[-1], []) if p.endswith(tail)]
 
+    def python_roots(self, here: str) -> list[str]:
+        """The folders a Python absolute import is looked up in from a file in `here`, in order:
+        the folder above the file's outermost package (a folder with `__init__.py`), or the
+        file's own folder when it is in none (a script's folder), then the project root and
+        `src/` (the src layout)."""
+        folder = here
+        while folder and f"{folder}/__init__.py" in self.paths:
+            folder = posixpath.dirname(folder)
+        return list(dict.fromkeys((folder, "", "src")))
+
     def folder_suffix(self, rel: str, extensions: tuple[str, ...]) -> list[str]:
         """Files (with one of `extensions`) directly in a folder equal to or ending in `rel`."""
         out: list[str] = []
@@ -58,16 +69,27 @@ def _first(files: FileSet, candidates: Iterable[str], *, suffix: bool = True) ->
 
 
 def _python(module: str, name: str, here: str, files: FileSet) -> list[str]:
+    """A relative import from the importer's package; an absolute one from the import roots only
+    (never a namesake module elsewhere: `import json` is not `vendored/compat/json.py`)."""
     dots = len(module) - len(module.lstrip("."))
     rest = module[dots:].replace(".", "/")
-    base = here
-    for _ in range(max(dots - 1, 0)):
-        base = posixpath.dirname(base)
-    stem = posixpath.join(base, rest) if dots else rest
+    if dots:
+        base = here
+        for _ in range(dots - 1):
+            base = posixpath.dirname(base)
+        return _python_in(posixpath.join(base, rest) if rest else base, name, files)
+    for root in files.python_roots(here):
+        found = _python_in(posixpath.join(root, rest) if root else rest, name, files)
+        if found:
+            return found
+    return []
+
+
+def _python_in(stem: str, name: str, files: FileSet) -> list[str]:
+    """The module `stem` (a path without extension), or its submodule `name` when there is one."""
     mods = [f"{stem}.py", f"{stem}/__init__.py", f"{stem}.pyi"]
     subs = [f"{stem}/{name}.py", f"{stem}/{name}/__init__.py"] if name and name != "*" else []
-    out = _first(files, subs, suffix=not dots)
-    return out or _first(files, mods, suffix=not dots)
+    return _first(files, subs, suffix=False) or _first(files, mods, suffix=False)
 
 
 def _js(module: str, name: str, here: str, files: FileSet) -> list[str]:

@@ -1,0 +1,62 @@
+"""Imports resolved to the files the language's import system would load: a Python absolute
+import is looked up from the import roots only, never as any file whose path ends in its name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from orkestra.codemap import api, modules
+from tests.codemap.conftest import needs_tree_sitter
+from tests.conftest import write
+
+LAYOUT = modules.FileSet(
+    [
+        "vendored/compat/json.py",
+        "src/asyncio/__init__.py",
+        "src/asyncio/subprocess.py",
+        "src/asyncio/events.py",
+        "src/mypkg/__init__.py",
+        "src/mypkg/sub/__init__.py",
+        "src/mypkg/sub/deep.py",
+        "src/mypkg/util.py",
+        "tools/helper.py",
+        "tools/run.py",
+        "app.py",
+    ]
+)
+
+
+def _py(module: str, importer: str, name: str = "") -> list[str]:
+    return modules.targets("python", module, name, importer, LAYOUT)
+
+
+def test_an_absolute_import_is_never_a_namesake_in_another_folder() -> None:
+    assert _py("json", "app.py") == []
+    assert _py("subprocess", "src/asyncio/events.py") == []  # not src/asyncio/subprocess.py
+    assert _py("events", "src/mypkg/util.py") == []
+
+
+def test_an_absolute_import_is_found_from_the_package_root_src_or_the_script_folder() -> None:
+    assert _py("asyncio.subprocess", "app.py") == ["src/asyncio/subprocess.py"]
+    assert _py("mypkg.sub", "src/mypkg/util.py", "deep") == ["src/mypkg/sub/deep.py"]
+    assert _py("mypkg", "tools/run.py", "util") == ["src/mypkg/util.py"]
+    assert _py("helper", "tools/run.py") == ["tools/helper.py"]  # a script's own folder
+    assert _py("util", "src/mypkg/sub/deep.py") == []  # no implicit relative import
+
+
+def test_a_relative_import_stays_in_the_importer_s_package() -> None:
+    assert _py(".", "src/mypkg/sub/deep.py", "deep") == []  # itself
+    assert _py("..", "src/mypkg/sub/deep.py", "util") == ["src/mypkg/util.py"]
+    assert _py("..util", "src/mypkg/sub/deep.py") == ["src/mypkg/util.py"]
+
+
+@needs_tree_sitter
+def test_a_stdlib_import_does_not_depend_on_a_vendored_namesake(project: Path) -> None:
+    write(project, "vendored/compat/json.py", 'def dumps(obj):\n    return "not json"\n')
+    write(project, "app/report.py", "import json\n\n\ndef report(x):\n    return json.dumps(x)\n")
+    deps = api.dependencies(project, "app/report.py")
+    assert deps["imports"][0]["files"] == []
+    assert api.dependencies(project, "vendored/compat/json.py")["importers"] == []
+    refs = api.find_references(project, "dumps")["references"]
+    assert [(r["location"], r["resolved"]) for r in refs] == [("app/report.py:5", None)]
+    assert api.impact(project, "vendored/compat/json.py")["dependents"] == []
