@@ -136,9 +136,14 @@ def _sync(
     }
     reading = Reading(root)  # before any file is looked at
     indexed = unchanged = removed = 0
-    skipped: dict[str, int] = {"binary": 0, "oversized": 0, "unreadable": 0}
+    skipped: dict[str, int] = {"binary": 0, "oversized": 0, "unreadable": 0, "outside": 0}
+    inside = walk.Inside(root)
     for rel in paths:
-        outcome = _one(conn, root, rel, known.pop(rel, None), changes, reading)
+        old = known.pop(rel, None)
+        if inside(rel):
+            outcome = _one(conn, root, rel, old, changes, reading)
+        else:  # below a symlinked folder leading out of the project (§13): never read
+            outcome = _drop(conn, old, "outside", changes)
         if outcome == "indexed":
             indexed += 1
         elif outcome == "unchanged":

@@ -122,7 +122,10 @@ def file_id(conn: sqlite3.Connection, path: str) -> int:
     rel = path.removeprefix("./")
     row = conn.execute("SELECT id FROM files WHERE path = ?", (rel,)).fetchone()
     if row is None:
-        raise NotFound(f"'{path}' is not in the code map (not tracked, ignored, binary or too big)")
+        raise NotFound(
+            f"'{path}' is not in the code map (not tracked, ignored, binary, too big, or "
+            "below a symlink leaving the project)"
+        )
     return int(row[0])
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import posixpath
 from pathlib import Path
 
 from orkestra.core import git
@@ -37,3 +38,20 @@ def _walk(root: Path) -> list[str]:
 def is_binary(head: bytes) -> bool:
     """True when the first bytes hold a NUL (the same test git uses)."""
     return b"\0" in head[:8192]
+
+
+class Inside:
+    """Whether a listed file's folder stays inside the root once symlinks are followed: a tracked
+    folder replaced by a symlink to elsewhere (`lib -> /home/me/secrets`) must not bring files
+    from outside the project into the map (each folder is resolved once)."""
+
+    def __init__(self, root: Path) -> None:
+        self.real = os.path.realpath(root)
+        self.folders: dict[str, bool] = {"": True}
+
+    def __call__(self, rel: str) -> bool:
+        folder = posixpath.dirname(rel)
+        if folder not in self.folders:
+            real = os.path.realpath(os.path.join(self.real, folder))  # noqa: PTH118
+            self.folders[folder] = real == self.real or real.startswith(self.real + os.sep)
+        return self.folders[folder]

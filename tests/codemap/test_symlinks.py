@@ -1,0 +1,85 @@
+"""PRODUCT.md §13: a file reached through a symlinked folder that leads out of the project is
+never indexed, searched nor served (`get_file`), even when git still tracks its path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client, MCPError
+
+from orkestra.codemap import api, walk
+from orkestra.core.errors import NotFound
+from tests.codemap.conftest import git, needs_tree_sitter
+from tests.conftest import write
+
+pytestmark = needs_tree_sitter
+
+SECRET = 'SECRET_TOKEN = "hunter2"\n\n\ndef outside_fn():\n    pass\n'
+
+
+@pytest.fixture
+def linked(project: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A git project whose tracked folder `lib` became a symlink to a folder outside it."""
+    write(project, "lib/x.py", "def inside():\n    pass\n")
+    write(project, "app/y.py", "def kept():\n    pass\n")
+    git(project, "init", "-q")
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "init")
+    api.index(project)  # indexed while `lib` was a real folder
+    outside = tmp_path_factory.mktemp("outside")
+    write(outside, "x.py", SECRET)
+    for child in (project / "lib").iterdir():
+        child.unlink()
+    (project / "lib").rmdir()
+    (project / "lib").symlink_to(outside, target_is_directory=True)
+    (project / "alias").symlink_to(project / "app", target_is_directory=True)
+    return project
+
+
+def test_files_below_a_symlink_leaving_the_project_are_skipped(linked: Path) -> None:
+    report = api.index(linked)
+    assert report["skipped"]["outside"] == 1
+    assert api.find_symbol(linked, "outside_fn")["symbols"] == []
+    assert api.find_symbol(linked, "inside")["symbols"] == []  # the old facts went away
+    assert api.code_search(linked, '"hunter2"')["results"] == []
+    with pytest.raises(NotFound, match="symlink leaving the project"):
+        api.get_file(linked, "lib/x.py")
+    assert api.get_file(linked, "app/y.py")["text"].startswith("def kept")
+
+
+def test_a_symlinked_folder_leading_inside_the_project_stays_in(linked: Path) -> None:
+    inside = walk.Inside(linked)
+    assert inside("alias/y.py") and inside("app/y.py") and inside("top.py")
+    assert not inside("lib/x.py")
+    assert not inside("lib/deeper/x.py")
+
+
+def test_the_mcp_get_file_tool_refuses_a_file_outside(linked: Path) -> None:
+    from orkestra.mcpserver.server import build
+    from orkestra.mcpserver.workspace import Workspace
+
+    ws = Workspace.open(linked)
+
+    async def go() -> str:
+        async with Client(build(ws)) as client:
+            try:
+                await client.call_tool("get_file", {"path": "lib/x.py"})
+            except MCPError as exc:
+                return exc.error.message
+        return "no error"
+
+    try:
+        message = anyio.run(go)
+    finally:
+        ws.close()
+    assert "not in the code map" in message and "hunter2" not in message
+
+
+def test_code_symbol_through_the_cli_skips_them(cli: Any, linked: Path) -> None:
+    out = cli("code", "index", cwd=linked)
+    assert (out.exit_code, out.json()["skipped"]["outside"]) == (0, 1)
+    found = cli("code", "search", '"hunter2"', cwd=linked)
+    assert (found.exit_code, found.json()["results"]) == (0, [])
