@@ -107,9 +107,7 @@ def get_file(
 ) -> dict[str, Any]:
     """Lines `start`..`end` (1-based, inclusive) of an indexed file, as the map read it."""
     with opened(root, refresh=refresh) as conn:
-        fid = lookup.file_id(conn, path)
-        row = conn.execute("SELECT body FROM text WHERE rowid = ?", (fid,)).fetchone()
-    lines = str(row[0]).splitlines()
+        lines = store.file_lines(conn, lookup.file_id(conn, path))
     first = max(start or 1, 1)
     last = min(end or len(lines), len(lines))
     if first > max(last, 1) and lines:

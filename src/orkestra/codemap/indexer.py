@@ -254,7 +254,8 @@ def _insert(
     """Put a file read into the map; `read`: its stat and when the run began reading."""
     language = languages.language_of(rel)
     text = data.decode("utf-8", "replace")
-    values = (language, *store.stamp(read[0]), read[1], sha, text.count("\n") + 1, is_demoted(rel))
+    lines = store.line_count(text)
+    values = (language, *store.stamp(read[0]), read[1], sha, lines, is_demoted(rel))
     if fid is None:
         cur = conn.execute(
             "INSERT INTO files (language, size, mtime_ns, ctime_ns, inode, seen_ns, sha, lines, "

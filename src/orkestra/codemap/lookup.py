@@ -7,6 +7,7 @@ import sqlite3
 from collections import deque
 from typing import Any
 
+from orkestra.codemap import store
 from orkestra.core.errors import NotFound
 
 SYMBOL_COLUMNS = (
@@ -75,8 +76,7 @@ def find_symbol(
 
 def _line_text(conn: sqlite3.Connection, cache: dict[int, list[str]], fid: int, line: int) -> str:
     if fid not in cache:
-        row = conn.execute("SELECT body FROM text WHERE rowid = ?", (fid,)).fetchone()
-        cache[fid] = str(row[0]).splitlines() if row else []
+        cache[fid] = store.file_lines(conn, fid)
     lines = cache[fid]
     return lines[line - 1].strip()[:200] if 0 < line <= len(lines) else ""
 

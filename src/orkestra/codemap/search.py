@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from orkestra.codemap import intent as intents
-from orkestra.codemap import words
+from orkestra.codemap import store, words
 from orkestra.retrieval import fusion
 from orkestra.retrieval.fusion import Hit, Retriever
 
@@ -33,11 +33,6 @@ def terms(query: str) -> list[str]:
             if len(low) >= 3 and low not in STOPWORDS and low not in out:
                 out.append(low)
     return out
-
-
-def _file_text(conn: sqlite3.Connection, fid: int) -> list[str]:
-    row = conn.execute("SELECT body FROM text WHERE rowid = ?", (fid,)).fetchone()
-    return str(row[0]).splitlines() if row else []
 
 
 def best_line(lines: Sequence[str], words: Sequence[str]) -> tuple[int, str]:
@@ -109,7 +104,7 @@ class TextRetriever(_Memo):
         ).fetchall()
         hits = []
         for fid, path, centrality in rows:
-            line, snippet = best_line(_file_text(self.conn, fid), words)
+            line, snippet = best_line(store.file_lines(self.conn, fid), words)
             hits.append(Hit(path, path, line, snippet, centrality=centrality))
         return hits
 

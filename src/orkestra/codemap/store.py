@@ -209,6 +209,28 @@ def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
     conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
 
+def split_lines(text: str) -> list[str]:
+    """A file's lines numbered as the indexer numbers them (tree-sitter's rows): split at "\\n"
+    only, a "\\r" before it dropped, no empty line after a final newline. Never
+    `str.splitlines`, which also splits at \\f, \\v, \\x1c-\\x1e, \\x85, \\u2028 and \\u2029 and
+    would move every later line off its number."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def line_count(text: str) -> int:
+    """`len(split_lines(text))`, without splitting."""
+    return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+
+
+def file_lines(conn: sqlite3.Connection, file_id: int) -> list[str]:
+    """The lines of an indexed file as the map read it (none when it holds no text)."""
+    row = conn.execute("SELECT body FROM text WHERE rowid = ?", (file_id,)).fetchone()
+    return split_lines(str(row[0])) if row else []
+
+
 def names_of(conn: sqlite3.Connection, file_id: int) -> set[str]:
     """Names a file defines or binds by import (what other files' references may mean)."""
     rows = conn.execute(
