@@ -88,14 +88,19 @@ def deps(
 @app.command("impact")
 def impact(
     target: Annotated[str, typer.Argument(help="A symbol (name or Class.method) or a file path.")],
+    depth: Annotated[
+        int, typer.Option("--depth", min=1, help="Follow at most N reference hops (default 3).")
+    ] = 3,
     fmt: FormatOption = Format.json,
 ) -> ExitCode:
-    """Transitive dependents of a symbol or file, with depth, ranked by centrality."""
+    """Transitive dependents of a symbol or file, with depth, ranked by centrality;
+    `truncated` says more lie beyond --depth."""
     from orkestra.codemap import api
 
-    result = api.impact(_root(), target)
+    result = api.impact(_root(), target, depth)
     rows = _people(result["dependents"], "location", "symbol", "kind", "depth", "centrality")
-    emit(result if fmt is Format.json else rows, fmt, title=f"impact {target}")
+    people = {k: v for k, v in result.items() if k != "dependents"} | {"dependents": rows}
+    emit(result if fmt is Format.json else people, fmt, title=f"impact {target}")
     return ExitCode.OK
 
 

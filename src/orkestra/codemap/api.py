@@ -61,20 +61,27 @@ def dependencies(root: Path, path: str, *, refresh: bool = True) -> dict[str, An
         return lookup.dependencies(conn, path)
 
 
-def impact(root: Path, target: str, *, refresh: bool = True) -> dict[str, Any]:
-    """Transitive dependents of a symbol or file, ranked by centrality."""
+def impact(
+    root: Path, target: str, depth: int = lookup.DEFAULT_DEPTH, *, refresh: bool = True
+) -> dict[str, Any]:
+    """Transitive dependents of a symbol or file up to `depth` reference hops, ranked by
+    centrality (`truncated`: more lie further)."""
     with opened(root, refresh=refresh) as conn:
-        return lookup.impact(conn, target)
+        return lookup.impact(conn, target, depth=depth)
 
 
-def analyze_dependencies(root: Path, target: str, *, refresh: bool = True) -> dict[str, Any]:
-    """For a file: imports, importers and impact; for a symbol: its impact."""
+def analyze_dependencies(
+    root: Path, target: str, depth: int = lookup.DEFAULT_DEPTH, *, refresh: bool = True
+) -> dict[str, Any]:
+    """For a file: imports, importers and impact; for a symbol: its impact (transitive
+    dependents up to `depth` reference hops; `truncated` says more lie further)."""
     with opened(root, refresh=refresh) as conn:
         try:
             lookup.file_id(conn, target)
         except NotFound:
-            return {"target": target, "impact": lookup.impact(conn, target)}
-        return {**lookup.dependencies(conn, target), "impact": lookup.impact(conn, target)}
+            return {"target": target, "impact": lookup.impact(conn, target, depth=depth)}
+        deps = lookup.dependencies(conn, target)
+        return {**deps, "impact": lookup.impact(conn, target, depth=depth)}
 
 
 def outline(root: Path, path: str, *, refresh: bool = True) -> dict[str, Any]:

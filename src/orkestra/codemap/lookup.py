@@ -8,13 +8,14 @@ from collections import deque
 from typing import Any
 
 from orkestra.codemap import store
-from orkestra.core.errors import NotFound
+from orkestra.core.errors import NotFound, UsageError
 
 SYMBOL_COLUMNS = (
     "s.id, s.name, s.qualname, s.kind, f.path, s.line, s.end_line, s.signature, f.language, "
     "s.centrality"
 )
-MAX_DEPTH = 3
+#: how many reference hops `impact` follows unless asked for more (`--depth N`)
+DEFAULT_DEPTH = 3
 
 
 def _symbol(row: tuple[Any, ...]) -> dict[str, Any]:
@@ -160,8 +161,11 @@ def dependencies(conn: sqlite3.Connection, path: str) -> dict[str, Any]:
     return {"path": path, "imports": imports, "importers": importers}
 
 
-def impact(conn: sqlite3.Connection, target: str, *, depth: int = MAX_DEPTH) -> dict[str, Any]:
-    """Transitive dependents of a symbol or file, with their depth, ranked by centrality."""
+def impact(conn: sqlite3.Connection, target: str, *, depth: int = DEFAULT_DEPTH) -> dict[str, Any]:
+    """Transitive dependents of a symbol or file up to `depth` reference hops, with their depth,
+    ranked by centrality; `truncated` says that dependents lie further (ask a larger depth)."""
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise UsageError(f"the impact depth must be a whole number of 1 or more, got {depth!r}")
     start = [r[0] for r in symbol_rows(conn, target)]
     files: set[int] = set()
     if not start:
@@ -174,10 +178,9 @@ def impact(conn: sqlite3.Connection, target: str, *, depth: int = MAX_DEPTH) -> 
     seen: dict[tuple[str, int], dict[str, Any]] = {}
     queue = deque((sid, 0) for sid in start)
     visited = set(start)
+    truncated = False
     while queue:
         sid, level = queue.popleft()
-        if level >= depth:
-            continue
         for fid, scope, path, line, centrality in conn.execute(
             "SELECT r.file_id, r.scope, f.path, r.line, f.centrality FROM refs r "
             "JOIN files f ON f.id = r.file_id WHERE r.target = ?",
@@ -187,6 +190,9 @@ def impact(conn: sqlite3.Connection, target: str, *, depth: int = MAX_DEPTH) -> 
             if fid in files and user is None:
                 continue
             key = (path, user or 0)
+            if level >= depth:  # one hop too far: only note that there is more
+                truncated = truncated or key not in seen
+                continue
             if key not in seen:
                 seen[key] = _dependent(conn, user, path, line, centrality, level + 1)
             if user is not None and user not in visited:
@@ -201,7 +207,13 @@ def impact(conn: sqlite3.Connection, target: str, *, depth: int = MAX_DEPTH) -> 
         ).fetchall():
             seen.setdefault((path, -1), _dependent(conn, None, path, line, centrality, 1))
     found = sorted(seen.values(), key=lambda d: (d["depth"], -d["centrality"], d["location"]))
-    return {"target": target, "depth": depth, "total": len(found), "dependents": found}
+    out: dict[str, Any] = {"target": target, "depth": depth, "truncated": truncated}
+    if truncated:
+        out["hint"] = (
+            f"more dependents lie beyond depth {depth}: ask again with a larger depth "
+            f"(depth={depth * 2}, `orkestra code impact {target} --depth {depth * 2}`)"
+        )
+    return out | {"total": len(found), "dependents": found}
 
 
 def _dependent(
