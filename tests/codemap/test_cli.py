@@ -64,3 +64,17 @@ def test_deps_never_name_a_namesake_module_of_another_folder(cli: Any, project: 
     (project / "report.py").write_text("import json\n", encoding="utf-8")
     out = cli("code", "deps", "vendored/json.py", cwd=project)
     assert (out.exit_code, out.json()["importers"]) == (0, [])
+
+
+def test_refs_of_a_method_called_on_an_instance_despite_an_alias(cli: Any, project: Path) -> None:
+    (project / "core.py").write_text(
+        "def run():\n    return 1\n\n\nclass Engine:\n    def start(self):\n        return 1\n",
+        encoding="utf-8",
+    )
+    (project / "a.py").write_text(
+        "from core import run as start\nfrom core import Engine\n\n\n"
+        "def main():\n    e = Engine()\n    e.start()\n",
+        encoding="utf-8",
+    )
+    out = cli("code", "refs", "Engine.start", cwd=project)
+    assert [r["location"] for r in out.json()["references"]] == ["a.py:7"]

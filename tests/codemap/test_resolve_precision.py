@@ -198,3 +198,26 @@ def test_a_member_is_no_imported_module_function_nor_a_nested_function(
     assert edges[("src/app/go.py:6", "debug")] is None  # `log` is no module: not logs.debug
     assert edges[("src/app/go.py:7", "emit")] is None  # get_logger.emit is nobody's member
     assert edges[("src/app/go.py:5", "get_logger")] == "get_logger"
+
+
+def test_a_member_call_is_never_a_bare_name_imported_under_that_alias(project: Path) -> None:
+    write(project, "pkg/core.py", "def run():\n    return 1\n\n\nclass Engine:\n"
+          "    def start(self):\n        return run()\n")  # fmt: skip
+    write(project, "pkg/__init__.py", "from .core import run as start\n")
+    write(project, "app/a.py", "from pkg import start\nfrom pkg.core import Engine\n\n\n"
+          "def main():\n    start()\n    e = Engine()\n    e.start()\n")  # fmt: skip
+    runs = api.find_references(project, "run")["references"]
+    assert {r["location"] for r in runs} == {"app/a.py:6", "pkg/core.py:7"}  # not e.start()
+    starts = api.find_references(project, "Engine.start")["references"]
+    assert [(r["location"], r["resolved"]) for r in starts] == [("app/a.py:8", "pkg/core.py:6")]
+
+
+def test_a_dotted_module_owner_is_that_module(project: Path) -> None:
+    write(project, "mail/__init__.py", "")
+    write(project, "mail/b64.py", "def body_encode(s):\n    return s\n")
+    write(project, "mail/charset.py", "import mail.b64\n\n\nclass Charset:\n"
+          "    def body_encode(self, s):\n        return mail.b64.body_encode(s)\n")  # fmt: skip
+    refs = api.find_references(project, "body_encode")["references"]
+    assert [(r["location"], r["resolved"]) for r in refs] == [
+        ("mail/charset.py:6", "mail/b64.py:1")
+    ]

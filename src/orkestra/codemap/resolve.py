@@ -225,6 +225,9 @@ class Resolver:
         if member and language == "python" and "." in owner:  # `mod.Class.name`, `a.b.name`
             if (fid, owner.partition(".")[0]) in self.external:
                 return None
+            dotted = self._dotted_module(fid, owner, name)
+            if dotted is not None:  # `import a.b` then `a.b.name`: module a.b's name
+                return dotted
             last = owner.rsplit(".", 1)[-1]
             owner = last if is_type_name(last) else ""
         if member and language == "python" and is_type_name(owner):
@@ -251,8 +254,8 @@ class Resolver:
             inherited = self._inherited(name, scope)
             if inherited is not None:
                 return inherited
-        for real, targets in self.bindings.get((fid, name), []):
-            for target in targets:
+        for real, targets in [] if member else self.bindings.get((fid, name), []):
+            for target in targets:  # a bare name the file imports; `x.name` is x's attribute
                 found = self._exported(target, real, 0)
                 if found is not None:
                     return found
@@ -268,6 +271,15 @@ class Resolver:
         if found is None and member and language == "python" and is_type_name(owner):
             return self._base_member(name, owner)
         return found
+
+    def _dotted_module(self, fid: int, owner: str, name: str) -> int | None:
+        """`name` in the module a dotted Python owner spells (`typer.core` after `import
+        typer.core`), when the file imported that module."""
+        tails = tuple("/" + owner.replace(".", "/") + end for end in (".py", "/__init__.py"))
+        for target in self.modules.get((fid, owner.partition(".")[0]), []):
+            if ("/" + self.files[target][0]).endswith(tails):
+                return self._exported(target, name, 0)
+        return None
 
     def _untyped_builtin(self, fid: int, name: str, owner: str) -> bool:
         """`x.join` where `x` is neither this object, a type nor an imported name: a built-in
