@@ -36,6 +36,10 @@ KIND_ALIASES = {"constructor": "method", "field": "field", "macro": "macro"}
 QUOTES = "\"'`<>"
 #: Python `name = value` assignments, for the class a local name is constructed from
 ASSIGNMENTS = "(assignment left: (identifier) @var right: (_) @value)"
+#: a JS/TS declarator value that makes the declared name a function
+JS_FUNCTIONS = frozenset(
+    {"arrow_function", "function_expression", "function", "generator_function"}
+)
 DOTTED = re.compile(r"\w+(?:\.\w+)+")
 
 
@@ -68,8 +72,8 @@ def extract(language: str, source: bytes) -> FileFacts:
             kind = "method"
         elif kind == "method" and language == "rust" and parent_kind == "module":
             kind = "function"  # the wheel's `declaration_list` method is also an inline `mod`'s fn
-        elif kind == "constant" and _is_lambda(node):
-            kind = "function"  # `double = lambda v: v * 2` defines a function
+        elif kind in ("constant", "variable") and _is_lambda(node):
+            kind = "function"  # `double = lambda v: v * 2`, `const f = () => 1` define functions
         row = name_node.start_point[0]
         qualname = ".".join([*chain, name])
         end = len(source) if filed and node is filed[0][2] else node.end_byte
@@ -279,7 +283,11 @@ def _parent_kind(
 
 
 def _is_lambda(node: Any) -> bool:
-    """True for a Python assignment (or its statement) whose value is a lambda."""
+    """True for a Python assignment (or its statement) whose value is a lambda, or a JS/TS
+    declarator whose value is a function."""
+    if node.type == "variable_declarator":
+        value = node.child_by_field_name("value")
+        return value is not None and value.type in JS_FUNCTIONS
     if node.type == "expression_statement" and node.named_child_count:
         node = node.named_children[0]
     right = node.child_by_field_name("right") if node.type == "assignment" else None

@@ -11,6 +11,12 @@ JS_SUFFIXES = (
     "/index.ts", "/index.tsx", "/index.js", "/index.jsx",
 )  # fmt: skip
 
+#: the TypeScript sources an ESM specifier's JavaScript extension names (`./x.js` -> `x.ts`)
+TS_FOR_JS = {
+    ".js": (".ts", ".tsx", ".d.ts"), ".jsx": (".tsx",), ".mjs": (".mts", ".d.mts"),
+    ".cjs": (".cts", ".d.cts"),
+}  # fmt: skip
+
 
 class FileSet:
     """The indexed paths, looked up exactly, by path suffix, or by folder."""
@@ -97,7 +103,11 @@ def _js(module: str, name: str, here: str, files: FileSet) -> list[str]:
     if not module.startswith("."):
         return []
     stem = posixpath.normpath(posixpath.join(here, module))
-    return _first(files, [stem + s for s in JS_SUFFIXES], suffix=False)
+    found = _first(files, [stem + s for s in JS_SUFFIXES], suffix=False)
+    base, ext = posixpath.splitext(stem)
+    if found or ext not in TS_FOR_JS:  # `./terminal.js` names `terminal.ts` (NodeNext ESM)
+        return found
+    return _first(files, [base + s for s in TS_FOR_JS[ext]], suffix=False)
 
 
 def _go(module: str, name: str, here: str, files: FileSet) -> list[str]:

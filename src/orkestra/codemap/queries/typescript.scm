@@ -26,3 +26,15 @@
 (method_definition name: (computed_property_name) @name) @definition.method
 (call_expression function: (member_expression property: (private_property_identifier) @name)) @reference.call
 (call_expression function: (member_expression object: (identifier) @name (#match? @name "^[A-Z]"))) @reference.type
+; module-level `const` / `let` / `var` (a function value stays a function: extract._is_lambda)
+(program (lexical_declaration "const" (variable_declarator name: (identifier) @name) @definition.constant))
+(program (lexical_declaration "let" (variable_declarator name: (identifier) @name) @definition.variable))
+(program (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable))
+(program (export_statement (lexical_declaration "const" (variable_declarator name: (identifier) @name) @definition.constant)))
+(program (export_statement (lexical_declaration "let" (variable_declarator name: (identifier) @name) @definition.variable)))
+(program (export_statement (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable)))
+; `await import('./x')`
+(call_expression function: (import) arguments: (arguments (string (string_fragment) @import.module)))
+; `require('./x')` and `import m = require('./x')`
+(call_expression function: (identifier) @_req arguments: (arguments (string (string_fragment) @import.module)) (#eq? @_req "require"))
+(import_statement (import_require_clause (identifier) @import.alias source: (string (string_fragment) @import.module)))
