@@ -430,3 +430,26 @@ def test_only_a_moved_map_is_opened_again_and_only_a_few_times(
     for conn in tried:
         with pytest.raises(sqlite3.ProgrammingError):  # closed
             conn.execute("SELECT 1")
+
+
+def test_an_unknown_kind_is_a_usage_error_listing_the_kinds(code_project: Path) -> None:
+    with pytest.raises(UsageError, match="unknown kind 'nonsense'; the kinds are: class,"):
+        api.find_symbol(code_project, "Engine", kind="nonsense")
+    assert not store.exists(code_project)  # refused before the map is built
+    assert api.find_symbol(code_project, "Engine", kind="class")["total"] == 1
+
+
+def test_the_kinds_are_every_kind_the_queries_define() -> None:
+    from orkestra.codemap import extract
+    from orkestra.codemap.facts import KINDS
+
+    found = set()
+    for name in languages.LANGUAGES:
+        query = languages.load(name)[1]
+        captures = (query.capture_name(i) for i in range(query.capture_count))
+        found |= {
+            extract.KIND_ALIASES.get(c.partition(".")[2], c.partition(".")[2])
+            for c in captures
+            if c.startswith("definition.")
+        }
+    assert found == set(KINDS)

@@ -78,3 +78,9 @@ def test_refs_of_a_method_called_on_an_instance_despite_an_alias(cli: Any, proje
     )
     out = cli("code", "refs", "Engine.start", cwd=project)
     assert [r["location"] for r in out.json()["references"]] == ["a.py:7"]
+
+
+def test_an_unknown_kind_is_a_usage_error(cli: Any, code_project: Path) -> None:
+    out = cli("code", "symbol", "Engine", "--kind", "nonsense", cwd=code_project)
+    assert out.exit_code == 2
+    assert "unknown kind 'nonsense'" in out.stderr and "function" in out.stderr

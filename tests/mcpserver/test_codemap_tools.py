@@ -100,3 +100,35 @@ def test_the_real_code_map_answers_through_the_server(root: Path) -> None:
         ws.close()
     assert not found.is_error, found.content
     assert "packages/canonical/pipelines/runner.py" in json.dumps(found.structured_content)
+
+
+def _code_errors(root: Path, calls: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """The error message of each code-map tool call (each must fail), on the real code map."""
+    import pytest
+    from mcp import MCPError
+
+    pytest.importorskip("orkestra.codemap.api")
+    ws = Workspace.open(root)
+
+    async def go() -> list[str]:
+        out = []
+        async with Client(build(ws)) as client:
+            for tool, args in calls:
+                try:
+                    result = await client.call_tool(tool, args)
+                except MCPError as exc:
+                    out.append(exc.error.message)
+                    continue
+                assert result.is_error, f"{tool}({args}) did not fail"
+                out.append(str(result.content[0].text))
+        return out
+
+    try:
+        return anyio.run(go)
+    finally:
+        ws.close()
+
+
+def test_bad_code_map_arguments_are_mcp_errors(root: Path) -> None:
+    (kind,) = _code_errors(root, [("find_symbol", {"name": "run", "kind": "nonsense"})])
+    assert "unknown kind 'nonsense'" in kind and "function" in kind

@@ -44,7 +44,10 @@ def index(
 @app.command("symbol")
 def symbol(
     name: Annotated[str, typer.Argument(help="Exact name or qualified name (Class.method).")],
-    kind: Annotated[str | None, typer.Option("--kind", help="function, method, class, ...")] = None,
+    kind: Annotated[
+        str | None,
+        typer.Option("--kind", help="Only this kind: function, method, class, constant, ..."),
+    ] = None,
     similar: Annotated[
         bool, typer.Option("--similar", help="Also near and partial names.")
     ] = False,

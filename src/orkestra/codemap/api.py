@@ -44,7 +44,9 @@ def index(root: Path, *, full: bool = False) -> dict[str, Any]:
 def find_symbol(
     root: Path, name: str, kind: str | None = None, similar: bool = False, *, refresh: bool = True
 ) -> dict[str, Any]:
-    """Definitions named `name` (exact; fuzzy only with `similar`)."""
+    """Definitions named `name` (exact; fuzzy only with `similar`), optionally of one `kind`
+    (function, method, class, constant, variable, field, type, ...)."""
+    lookup.check_kind(kind)  # before the map is built or refreshed
     with opened(root, refresh=refresh) as conn:
         return lookup.find_symbol(conn, name, kind=kind, similar=similar)
 

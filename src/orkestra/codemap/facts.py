@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+#: every kind of definition the extractor gives (the tags queries' `@definition.KIND`s);
+#: `code symbol --kind` takes one of these
+KINDS = (
+    "class", "constant", "enum", "field", "function", "interface", "macro", "method", "module",
+    "namespace", "package", "property", "prototype", "struct", "type", "variable",
+)  # fmt: skip
 #: definition kinds whose functions are methods
 CONTAINERS = frozenset({"class", "interface", "struct", "trait", "impl", "enum", "object"})
 

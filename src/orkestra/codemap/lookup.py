@@ -8,6 +8,7 @@ from collections import deque
 from typing import Any
 
 from orkestra.codemap import store
+from orkestra.codemap.facts import KINDS
 from orkestra.core.errors import NotFound, UsageError
 
 SYMBOL_COLUMNS = (
@@ -52,6 +53,12 @@ def symbol_rows(
     return _rows(conn, where, args)
 
 
+def check_kind(kind: str | None) -> None:
+    """A usage error naming the kinds there are, unless `kind` is None or one of them."""
+    if kind is not None and kind not in KINDS:
+        raise UsageError(f"unknown kind '{kind}'; the kinds are: {', '.join(KINDS)}")
+
+
 def find_symbol(
     conn: sqlite3.Connection,
     name: str,
@@ -60,7 +67,9 @@ def find_symbol(
     similar: bool = False,
     limit: int = 50,
 ) -> dict[str, Any]:
-    """Definitions of `name`: exact by default (an unknown name gives none); fuzzy with `similar`."""
+    """Definitions of `name`: exact by default (an unknown name gives none); fuzzy with `similar`.
+    An unknown `kind` is a usage error listing the kinds there are (a typo fails visibly)."""
+    check_kind(kind)
     rows = symbol_rows(conn, name, kind)
     if similar:
         names = [r[0] for r in conn.execute("SELECT DISTINCT name FROM symbols")]
