@@ -99,6 +99,23 @@ def test_get_file_returns_a_line_range(code_project: Path) -> None:
         api.get_file(code_project, "src/app/core.py", 99, 100)
 
 
+@pytest.mark.parametrize(
+    ("start", "end", "message"),
+    [
+        (-5, -1, "start must be a line number of 1 or more, got -5"),
+        (0, 3, "start must be a line number of 1 or more, got 0"),
+        (None, -1, "end must be a line number of 1 or more, got -1"),
+        (3, 2, r"end \(2\) is before start \(3\)"),
+    ],
+)
+def test_get_file_refuses_lines_before_the_first(
+    code_project: Path, start: int | None, end: int | None, message: str
+) -> None:
+    with pytest.raises(UsageError, match=message):
+        api.get_file(code_project, "src/app/core.py", start, end)
+    assert api.get_file(code_project, "src/app/core.py", 13, 999)["text"] == "        self.start()"
+
+
 def test_reindex_touches_only_what_changed(code_project: Path) -> None:
     api.index(code_project)
     again = api.index(code_project)

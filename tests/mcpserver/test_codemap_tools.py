@@ -130,5 +130,13 @@ def _code_errors(root: Path, calls: list[tuple[str, dict[str, Any]]]) -> list[st
 
 
 def test_bad_code_map_arguments_are_mcp_errors(root: Path) -> None:
-    (kind,) = _code_errors(root, [("find_symbol", {"name": "run", "kind": "nonsense"})])
+    path = "packages/canonical/pipelines/runner.py"
+    kind, lines = _code_errors(
+        root,
+        [
+            ("find_symbol", {"name": "run", "kind": "nonsense"}),
+            ("get_file", {"path": path, "start": -5, "end": -1}),
+        ],
+    )
     assert "unknown kind 'nonsense'" in kind and "function" in kind
+    assert "start must be a line number of 1 or more, got -5" in lines

@@ -114,10 +114,16 @@ def search_code(root: Path, query: str, limit: int = 10) -> dict[str, Any]:
 def get_file(
     root: Path, path: str, start: int | None = None, end: int | None = None, *, refresh: bool = True
 ) -> dict[str, Any]:
-    """Lines `start`..`end` (1-based, inclusive) of an indexed file, as the map read it."""
+    """Lines `start`..`end` (1-based, inclusive; `end` past the last line reads to the end) of
+    an indexed file, as the map read it."""
+    for name, value in (("start", start), ("end", end)):
+        if value is not None and (isinstance(value, bool) or value < 1):
+            raise UsageError(f"{name} must be a line number of 1 or more, got {value}")
+    if start is not None and end is not None and end < start:
+        raise UsageError(f"end ({end}) is before start ({start})")
     with opened(root, refresh=refresh) as conn:
         lines = store.file_lines(conn, lookup.file_id(conn, path))
-    first = max(start or 1, 1)
+    first = start or 1
     last = min(end or len(lines), len(lines))
     if first > max(last, 1) and lines:
         raise UsageError(f"line range {first}-{last} is outside {path} (1-{len(lines)})")
