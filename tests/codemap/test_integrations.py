@@ -81,6 +81,15 @@ def test_status_reports_the_map(code_project: Path) -> None:
     assert 0 <= status["age_seconds"] < 60
 
 
+def test_code_index_and_status_report_indexed_at_alike(cli: Any, code_project: Path) -> None:
+    report = api.index(code_project)
+    assert isinstance(report["indexed_at"], int)
+    assert report["indexed_at"] == code_status(code_project)["indexed_at"]
+    indexed = cli("code", "index", cwd=code_project).json()["indexed_at"]
+    status = cli("system", "status", cwd=code_project).json()["code_map"]["indexed_at"]
+    assert isinstance(indexed, int) and indexed == status
+
+
 def test_system_status_has_the_code_map_section(cli: Any, code_project: Path) -> None:
     cli("code", "index", cwd=code_project)
     out = cli("system", "status", cwd=code_project).json()

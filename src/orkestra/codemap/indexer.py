@@ -370,6 +370,6 @@ def overview(conn: sqlite3.Connection) -> dict[str, Any]:
         "resolved_references": resolved,
         "languages": langs,
         "not_green": not_green,
-        "indexed_at": store.meta(conn, "indexed_at"),
+        "indexed_at": store.indexed_at(conn),
         "path": store.MAP_PATH,
     }

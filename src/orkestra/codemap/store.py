@@ -204,6 +204,13 @@ def meta(conn: sqlite3.Connection, key: str) -> str | None:
     return None if row is None else str(row[0])
 
 
+def indexed_at(conn: sqlite3.Connection) -> int | None:
+    """When the map was last brought up to date (seconds since the epoch), None before that:
+    the one reading `code index` and `system status` report."""
+    stamp = meta(conn, "indexed_at")
+    return int(stamp) if stamp else None
+
+
 def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
     """Set one value of the meta table."""
     conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))

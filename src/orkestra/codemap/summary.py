@@ -27,7 +27,7 @@ def code_status(root: Path) -> dict[str, Any]:
                 "GROUP BY language ORDER BY language"
             ).fetchall()
         )
-        stamp = store.meta(conn, "indexed_at")
+        stamp = store.indexed_at(conn)
     finally:
         conn.close()
     return {
@@ -36,7 +36,7 @@ def code_status(root: Path) -> dict[str, Any]:
         "symbols": symbols,
         "languages": langs,
         "not_green": sorted(name for name in langs if gate.status(name) != "GREEN"),
-        "indexed_at": int(stamp) if stamp else None,
-        "age_seconds": int(time.time()) - int(stamp) if stamp else None,
+        "indexed_at": stamp,
+        "age_seconds": int(time.time()) - stamp if stamp is not None else None,
         "path": store.MAP_PATH,
     }
