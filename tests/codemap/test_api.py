@@ -116,6 +116,17 @@ def test_get_file_refuses_lines_before_the_first(
     assert api.get_file(code_project, "src/app/core.py", 13, 999)["text"] == "        self.start()"
 
 
+def test_an_absolute_path_inside_the_project_names_the_file(code_project: Path) -> None:
+    absolute = str(code_project / "src/app/core.py")
+    assert api.outline(code_project, absolute)["path"] == "src/app/core.py"
+    assert api.dependencies(code_project, absolute)["importers"][0]["path"] == "src/app/cli.py"
+    assert api.get_file(code_project, absolute, 4, 4)["location"] == "src/app/core.py:4"
+    by_path = api.impact(code_project, str(code_project / "src/app/cli.py"))
+    assert by_path == api.impact(code_project, "src/app/cli.py")
+    with pytest.raises(NotFound, match="is outside the project"):
+        api.outline(code_project, "/etc/passwd")
+
+
 def test_reindex_touches_only_what_changed(code_project: Path) -> None:
     api.index(code_project)
     again = api.index(code_project)

@@ -84,3 +84,10 @@ def test_an_unknown_kind_is_a_usage_error(cli: Any, code_project: Path) -> None:
     out = cli("code", "symbol", "Engine", "--kind", "nonsense", cwd=code_project)
     assert out.exit_code == 2
     assert "unknown kind 'nonsense'" in out.stderr and "function" in out.stderr
+
+
+def test_outline_takes_an_absolute_path_inside_the_project(cli: Any, code_project: Path) -> None:
+    out = cli("code", "outline", str(code_project / "src" / "app" / "core.py"), cwd=code_project)
+    assert (out.exit_code, out.json()["path"]) == (0, "src/app/core.py")
+    outside = cli("code", "outline", "/etc/hostname", cwd=code_project)
+    assert outside.exit_code == 1 and "is outside the project" in outside.stderr

@@ -59,6 +59,7 @@ def find_references(root: Path, name: str, *, refresh: bool = True) -> dict[str,
 
 def dependencies(root: Path, path: str, *, refresh: bool = True) -> dict[str, Any]:
     """A file's imports and importers."""
+    path = lookup.project_path(root, path)
     with opened(root, refresh=refresh) as conn:
         return lookup.dependencies(conn, path)
 
@@ -68,6 +69,7 @@ def impact(
 ) -> dict[str, Any]:
     """Transitive dependents of a symbol or file up to `depth` reference hops, ranked by
     centrality (`truncated`: more lie further)."""
+    target = lookup.project_path(root, target)
     with opened(root, refresh=refresh) as conn:
         return lookup.impact(conn, target, depth=depth)
 
@@ -77,6 +79,7 @@ def analyze_dependencies(
 ) -> dict[str, Any]:
     """For a file: imports, importers and impact; for a symbol: its impact (transitive
     dependents up to `depth` reference hops; `truncated` says more lie further)."""
+    target = lookup.project_path(root, target)
     with opened(root, refresh=refresh) as conn:
         try:
             lookup.file_id(conn, target)
@@ -88,6 +91,7 @@ def analyze_dependencies(
 
 def outline(root: Path, path: str, *, refresh: bool = True) -> dict[str, Any]:
     """A file's definitions in order."""
+    path = lookup.project_path(root, path)
     with opened(root, refresh=refresh) as conn:
         return lookup.outline(conn, path)
 
@@ -121,6 +125,7 @@ def get_file(
             raise UsageError(f"{name} must be a line number of 1 or more, got {value}")
     if start is not None and end is not None and end < start:
         raise UsageError(f"end ({end}) is before start ({start})")
+    path = lookup.project_path(root, path)
     with opened(root, refresh=refresh) as conn:
         lines = store.file_lines(conn, lookup.file_id(conn, path))
     first = start or 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import sqlite3
 from collections import deque
+from pathlib import Path, PurePath
 from typing import Any
 
 from orkestra.codemap import store
@@ -125,6 +126,19 @@ def find_references(conn: sqlite3.Connection, name: str, *, limit: int = 500) ->
         "total": len(refs),
         "references": refs,
     }
+
+
+def project_path(root: Path, path: str) -> str:
+    """`path` as the map names files: an absolute path inside `root` (as given or with symlinks
+    resolved, `$PWD/app/a.py`) made relative to it; one outside the project is a NotFound
+    saying so; anything else (a relative path, a symbol name) is returned as it is."""
+    pure = PurePath(path)
+    if not pure.is_absolute():
+        return path
+    for base in (root, root.resolve()):
+        if pure.is_relative_to(base):
+            return pure.relative_to(base).as_posix()
+    raise NotFound(f"'{path}' is outside the project ({root}); give a path inside it")
 
 
 def file_id(conn: sqlite3.Connection, path: str) -> int:
