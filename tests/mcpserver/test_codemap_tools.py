@@ -140,3 +140,21 @@ def test_bad_code_map_arguments_are_mcp_errors(root: Path) -> None:
     )
     assert "unknown kind 'nonsense'" in kind and "function" in kind
     assert "start must be a line number of 1 or more, got -5" in lines
+
+
+def test_code_map_numbers_are_checked_as_the_registry_tools_check_them(root: Path) -> None:
+    path = "packages/canonical/pipelines/runner.py"
+    errors = _code_errors(
+        root,
+        [
+            ("code_search", {"query": "run", "limit": "5"}),
+            ("code_search", {"query": "run", "limit": 100_000_000}),
+            ("code_search", {"query": "run", "limit": 0}),
+            ("code_search", {"query": "run", "limit": True}),
+            ("get_file", {"path": path, "start": "1"}),
+            ("analyze_dependencies", {"target": path, "depth": "2"}),
+        ],
+    )
+    assert all("limit" in e for e in errors[:4]), errors
+    assert "less than or equal to 500" in errors[1]
+    assert "start" in errors[4] and "depth" in errors[5]

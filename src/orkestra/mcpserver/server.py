@@ -282,7 +282,9 @@ def register_codemap(server: MCPServer, ws: Workspace, api: ModuleType | None = 
 def _codemap_tool(ws: Workspace, fn: Callable[..., Any]) -> Callable[..., Any]:
     signature = inspect.signature(fn, eval_str=True)
     # the first parameter is the project root; keyword-only ones are the api's own switches
-    params = [p for p in list(signature.parameters.values())[1:] if p.kind is not p.KEYWORD_ONLY]
+    params = [
+        _strict(p) for p in list(signature.parameters.values())[1:] if p.kind is not p.KEYWORD_ONLY
+    ]
 
     async def call(**kwargs: Any) -> dict[str, Any]:
         for key, value in kwargs.items():
@@ -294,6 +296,21 @@ def _codemap_tool(ws: Workspace, fn: Callable[..., Any]) -> Callable[..., Any]:
     )
     call.__name__ = fn.__name__
     return call
+
+
+#: whole numbers as the registry tools take them: `"5"` or `true` is a wrong type, not a number
+StrictInt = Annotated[int, Field(strict=True)]
+StrictOptionalInt = Annotated[int | None, Field(strict=True)]
+
+
+def _strict(param: inspect.Parameter) -> inspect.Parameter:
+    """A code-map parameter's schema as the registry tools': a `limit` is a `Limit` (1 to
+    `tools.MAX_LIMIT`), and no whole number is taken from a string or a boolean."""
+    if param.annotation is int:
+        return param.replace(annotation=Limit if param.name == "limit" else StrictInt)
+    if param.annotation == int | None:
+        return param.replace(annotation=StrictOptionalInt)
+    return param
 
 
 def _as_dict(value: Any) -> dict[str, Any]:
