@@ -71,7 +71,9 @@ def refs(
     from orkestra.codemap import api
 
     result = api.find_references(_root(), name)
-    rows = _people(result["references"], "location", "kind", "scope", "resolved", "snippet")
+    rows = _people(
+        result["references"], "location", "kind", "scope", "resolved", "guessed", "snippet"
+    )
     emit(result if fmt is Format.json else rows, fmt, title=f"refs {name}")
     return ExitCode.OK
 
@@ -101,7 +103,9 @@ def impact(
     from orkestra.codemap import api
 
     result = api.impact(_root(), target, depth)
-    rows = _people(result["dependents"], "location", "symbol", "kind", "depth", "centrality")
+    rows = _people(
+        result["dependents"], "location", "symbol", "kind", "depth", "guessed", "centrality"
+    )
     people = {k: v for k, v in result.items() if k != "dependents"} | {"dependents": rows}
     emit(result if fmt is Format.json else people, fmt, title=f"impact {target}")
     return ExitCode.OK

@@ -310,11 +310,12 @@ def _link(conn: sqlite3.Connection, changes: Changes | None) -> None:
         resolver.resolve_imports(conn, only),
     )
     updates = []
-    for rid, fid, name, member, scope, owner, old in _refs(conn, changes):
+    for rid, fid, name, member, scope, owner, old, was_guessed in _refs(conn, changes):
         new = resolver.resolve(fid, name, bool(member), scope, owner)
-        if new != old:
-            updates.append((new, rid))
-    conn.executemany("UPDATE refs SET target = ? WHERE id = ?", updates)
+        guessed = resolver.guessed(fid, name, bool(member), scope, owner)
+        if (new, guessed) != (old, bool(was_guessed)):
+            updates.append((new, guessed, rid))
+    conn.executemany("UPDATE refs SET target = ?, guessed = ? WHERE id = ?", updates)
     _centrality(conn, changes)
 
 
@@ -330,7 +331,7 @@ def _centrality(conn: sqlite3.Connection, changes: Changes | None) -> None:
 
 
 def _refs(conn: sqlite3.Connection, changes: Changes | None) -> list[tuple[Any, ...]]:
-    columns = "SELECT id, file_id, name, member, scope, owner, target FROM refs"
+    columns = "SELECT id, file_id, name, member, scope, owner, target, guessed FROM refs"
     if changes is None:
         return conn.execute(columns).fetchall()
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS dirty_files (id INTEGER PRIMARY KEY)")

@@ -99,11 +99,11 @@ def find_references(conn: sqlite3.Connection, name: str, *, limit: int = 500) ->
     short = name.replace("::", ".").rsplit(".", 1)[-1]
     marks = ",".join("?" * len(ids)) or "NULL"
     rows = conn.execute(
-        "SELECT r.file_id, f.path, r.line, r.col, r.kind, r.scope, r.target, t.path, s.line "
-        "FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols s ON s.id = r.target "
-        "LEFT JOIN files t ON t.id = s.file_id "
+        "SELECT r.file_id, f.path, r.line, r.col, r.kind, r.scope, r.target, t.path, s.line, "
+        "r.guessed FROM refs r JOIN files f ON f.id = r.file_id "
+        "LEFT JOIN symbols s ON s.id = r.target LEFT JOIN files t ON t.id = s.file_id "
         f"WHERE r.target IN ({marks}) OR (r.name = ? AND r.target IS NULL) "
-        "ORDER BY r.target IS NULL, f.demoted, f.path, r.line, r.col LIMIT ?",
+        "ORDER BY r.target IS NULL, r.guessed, f.demoted, f.path, r.line, r.col LIMIT ?",
         [*ids, short, limit],
     ).fetchall()
     cache: dict[int, list[str]] = {}
@@ -116,9 +116,10 @@ def find_references(conn: sqlite3.Connection, name: str, *, limit: int = 500) ->
             "kind": kind,
             "scope": scope,
             "resolved": f"{tpath}:{tline}" if target is not None else None,
+            "guessed": bool(guessed),
             "snippet": _line_text(conn, cache, fid, line),
         }
-        for fid, path, line, col, kind, scope, target, tpath, tline in rows
+        for fid, path, line, col, kind, scope, target, tpath, tline, guessed in rows
     ]
     return {
         "name": name,
@@ -199,14 +200,16 @@ def impact(conn: sqlite3.Connection, target: str, *, depth: int = DEFAULT_DEPTH)
         for sid, fid, qual in conn.execute("SELECT id, file_id, qualname FROM symbols")
     }
     seen: dict[tuple[str, int], dict[str, Any]] = {}
-    queue = deque((sid, 0) for sid in start)
-    visited = set(start)
+    queue = deque((sid, 0, False) for sid in start)
+    #: symbol -> whether it was reached only through a guessed edge (then walked again if a
+    #: certain path reaches it later)
+    visited = dict.fromkeys(start, False)
     truncated = False
     while queue:
-        sid, level = queue.popleft()
-        for fid, scope, path, line, centrality in conn.execute(
-            "SELECT r.file_id, r.scope, f.path, r.line, f.centrality FROM refs r "
-            "JOIN files f ON f.id = r.file_id WHERE r.target = ?",
+        sid, level, via_guess = queue.popleft()
+        for fid, scope, path, line, centrality, guessed in conn.execute(
+            "SELECT r.file_id, r.scope, f.path, r.line, f.centrality, r.guessed FROM refs r "
+            "JOIN files f ON f.id = r.file_id WHERE r.target = ? ORDER BY r.guessed",
             (sid,),
         ).fetchall():
             user = scopes.get((fid, scope))
@@ -216,11 +219,15 @@ def impact(conn: sqlite3.Connection, target: str, *, depth: int = DEFAULT_DEPTH)
             if level >= depth:  # one hop too far: only note that there is more
                 truncated = truncated or key not in seen
                 continue
+            guess = via_guess or bool(guessed)
             if key not in seen:
                 seen[key] = _dependent(conn, user, path, line, centrality, level + 1)
-            if user is not None and user not in visited:
-                visited.add(user)
-                queue.append((user, level + 1))
+                seen[key]["guessed"] = guess
+            elif seen[key]["guessed"] and not guess:
+                seen[key]["guessed"] = False
+            if user is not None and (user not in visited or (visited[user] and not guess)):
+                visited[user] = guess
+                queue.append((user, level + 1, guess))
     for fid in files:
         for path, line, centrality in conn.execute(
             "SELECT DISTINCT f.path, i.line, f.centrality FROM import_targets t "
@@ -228,7 +235,8 @@ def impact(conn: sqlite3.Connection, target: str, *, depth: int = DEFAULT_DEPTH)
             "WHERE t.target_file = ?",
             (fid,),
         ).fetchall():
-            seen.setdefault((path, -1), _dependent(conn, None, path, line, centrality, 1))
+            importer = _dependent(conn, None, path, line, centrality, 1)
+            seen.setdefault((path, -1), importer | {"guessed": False})
     found = sorted(seen.values(), key=lambda d: (d["depth"], -d["centrality"], d["location"]))
     out: dict[str, Any] = {"target": target, "depth": depth, "truncated": truncated}
     if truncated:

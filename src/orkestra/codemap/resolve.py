@@ -201,6 +201,29 @@ class Resolver:
         self.answers[key] = found
         return found
 
+    def guessed(self, fid: int, name: str, member: bool, scope: str, owner: str = "") -> bool:
+        """True when `resolve` answered a member (`x.name`) whose receiver's type is not known
+        (not this object, a type, a module, a constructed name nor a typed field) with a
+        definition found by its name alone: a guess, which `refs` and `impact` mark as such."""
+        if not member or self.resolve(fid, name, member, scope, owner) is None:
+            return False
+        head = owner.partition(".")[0]
+        return not (
+            owner in SELF_NAMES
+            or is_type_name(owner)
+            or (fid, owner) in self.modules
+            or (fid, head) in self.modules
+            or self._declared(fid, owner)
+        )
+
+    def _declared(self, fid: int, owner: str) -> bool:
+        """A field or property `owner` of this file with a declared type (`List<Line> lines`)."""
+        return any(
+            d.kind in ("field", "property")
+            and any(w != owner for w in _TYPE_WORD.findall(self.signatures.get(d.id, "")))
+            for d in self.by_file.get((fid, owner), [])
+        )
+
     def _resolved(self, fid: int, name: str, member: bool, scope: str, owner: str) -> int | None:
         found = self._resolve(fid, name, member, scope, owner)
         if found is None or self.kinds.get(found) != "prototype":

@@ -23,7 +23,7 @@ from orkestra.core.stamp import settles_from
 MAP_PATH = ".orkestra/code.sqlite"
 #: held by every writer of the map for its whole transaction, and by a full build's install
 LOCK_PATH = ".orkestra/code.lock"
-SCHEMA = 5
+SCHEMA = 6
 BUSY_TIMEOUT_S = 30.0
 #: a file changed this close to the run that read it is read again by the next run (its hash
 #: compared): a second edit within the file system's timestamp tick would keep its identity
@@ -43,7 +43,7 @@ CREATE TABLE IF NOT EXISTS symbols (
 CREATE TABLE IF NOT EXISTS refs (
   id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, name TEXT NOT NULL, line INTEGER NOT NULL,
   col INTEGER NOT NULL, kind TEXT NOT NULL, member INTEGER NOT NULL, scope TEXT NOT NULL,
-  owner TEXT NOT NULL, target INTEGER);
+  owner TEXT NOT NULL, target INTEGER, guessed INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS imports (
   id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, module TEXT NOT NULL, name TEXT NOT NULL,
   alias TEXT NOT NULL, line INTEGER NOT NULL);
