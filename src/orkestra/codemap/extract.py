@@ -36,6 +36,11 @@ KIND_ALIASES = {"constructor": "method", "field": "field", "macro": "macro"}
 QUOTES = "\"'`<>"
 #: Python `name = value` assignments, for the class a local name is constructed from
 ASSIGNMENTS = "(assignment left: (identifier) @var right: (_) @value)"
+#: the nodes whose names an import or export lists (Python, JavaScript/TypeScript)
+IMPORT_NODES = frozenset(
+    {"import_statement", "import_from_statement", "aliased_import", "future_import_statement",
+     "import_specifier", "export_specifier", "namespace_import", "import_clause"}
+)  # fmt: skip
 #: a JS/TS declarator value that makes the declared name a function
 JS_FUNCTIONS = frozenset(
     {"arrow_function", "function_expression", "function", "generator_function"}
@@ -184,8 +189,16 @@ def _collect(
             if receiver:
                 scopes.setdefault((node.start_byte, node.end_byte + 1), _text(receiver[0]))
             _define(defs, key, KIND_ALIASES.get(kind, kind), node, name_node)
-        else:
+        elif kind != "constant" or not _in_import(name_node):  # an import names, it does not use
             refs.append((kind or "use", node, name_node))
+
+
+def _in_import(name_node: Any) -> bool:
+    """True for a name inside an import or export statement's list of names."""
+    parent = name_node.parent
+    if parent is not None and parent.type == "dotted_name":
+        parent = parent.parent
+    return parent is not None and parent.type in IMPORT_NODES
 
 
 def _define(

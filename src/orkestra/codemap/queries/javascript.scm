@@ -29,3 +29,5 @@
 (program (export_statement (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable)))
 ; `await import('./x')`
 (call_expression function: (import) arguments: (arguments (string (string_fragment) @import.module)))
+; a read of a CONSTANT_NAME (module constants are definitions; `code refs` is "who calls or uses")
+((identifier) @name (#match? @name "^[A-Z][A-Z0-9_]*$")) @reference.constant

@@ -11,3 +11,5 @@
 (type (generic_type (identifier) @name)) @reference.type
 (type (subscript value: (identifier) @name)) @reference.type
 (call function: (attribute object: (identifier) @name (#match? @name "^[A-Z]"))) @reference.type
+; a read of a CONSTANT_NAME (module constants are definitions; `code refs` is "who calls or uses")
+((identifier) @name (#match? @name "^[A-Z][A-Z0-9_]*$")) @reference.constant

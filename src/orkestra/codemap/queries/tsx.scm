@@ -40,3 +40,5 @@
 ; `require('./x')` and `import m = require('./x')`
 (call_expression function: (identifier) @_req arguments: (arguments (string (string_fragment) @import.module)) (#eq? @_req "require"))
 (import_statement (import_require_clause (identifier) @import.alias source: (string (string_fragment) @import.module)))
+; a read of a CONSTANT_NAME (module constants are definitions; `code refs` is "who calls or uses")
+((identifier) @name (#match? @name "^[A-Z][A-Z0-9_]*$")) @reference.constant
