@@ -195,39 +195,7 @@ def impact(conn: sqlite3.Connection, target: str, *, depth: int = DEFAULT_DEPTH)
     if not start:
         files = {file_id(conn, target)}
         start = [r[0] for r in conn.execute("SELECT id FROM symbols WHERE file_id = ?", (*files,))]
-    scopes = {
-        (fid, qual): sid
-        for sid, fid, qual in conn.execute("SELECT id, file_id, qualname FROM symbols")
-    }
-    seen: dict[tuple[str, int], dict[str, Any]] = {}
-    queue = deque((sid, 0, False) for sid in start)
-    #: symbol -> whether it was reached only through a guessed edge (then walked again if a
-    #: certain path reaches it later)
-    visited = dict.fromkeys(start, False)
-    truncated = False
-    while queue:
-        sid, level, via_guess = queue.popleft()
-        for fid, scope, path, line, centrality, guessed in conn.execute(
-            "SELECT r.file_id, r.scope, f.path, r.line, f.centrality, r.guessed FROM refs r "
-            "JOIN files f ON f.id = r.file_id WHERE r.target = ? ORDER BY r.guessed",
-            (sid,),
-        ).fetchall():
-            user = scopes.get((fid, scope))
-            if fid in files and user is None:
-                continue
-            key = (path, user or 0)
-            if level >= depth:  # one hop too far: only note that there is more
-                truncated = truncated or key not in seen
-                continue
-            guess = via_guess or bool(guessed)
-            if key not in seen:
-                seen[key] = _dependent(conn, user, path, line, centrality, level + 1)
-                seen[key]["guessed"] = guess
-            elif seen[key]["guessed"] and not guess:
-                seen[key]["guessed"] = False
-            if user is not None and (user not in visited or (visited[user] and not guess)):
-                visited[user] = guess
-                queue.append((user, level + 1, guess))
+    seen, truncated = _dependents(conn, start, files, depth)
     for fid in files:
         for path, line, centrality in conn.execute(
             "SELECT DISTINCT f.path, i.line, f.centrality FROM import_targets t "
@@ -245,6 +213,46 @@ def impact(conn: sqlite3.Connection, target: str, *, depth: int = DEFAULT_DEPTH)
             f"(depth={depth * 2}, `orkestra code impact {target} --depth {depth * 2}`)"
         )
     return out | {"total": len(found), "dependents": found}
+
+
+def _dependents(
+    conn: sqlite3.Connection, start: list[int], files: set[int], depth: int
+) -> tuple[dict[tuple[str, int], dict[str, Any]], bool]:
+    """The users of the `start` definitions up to `depth` reference hops, by (path, symbol),
+    each `guessed` when reached only through a guessed reference; and whether more lie
+    further. A user first reached through a guess is walked again when a certain path
+    reaches it."""
+    scopes = {
+        (fid, qual): sid
+        for sid, fid, qual in conn.execute("SELECT id, file_id, qualname FROM symbols")
+    }
+    seen: dict[tuple[str, int], dict[str, Any]] = {}
+    queue = deque((sid, 0, False) for sid in start)
+    visited = dict.fromkeys(start, False)  # symbol -> reached only through a guess
+    truncated = False
+    while queue:
+        sid, level, via_guess = queue.popleft()
+        for fid, scope, path, line, centrality, guessed in conn.execute(
+            "SELECT r.file_id, r.scope, f.path, r.line, f.centrality, r.guessed FROM refs r "
+            "JOIN files f ON f.id = r.file_id WHERE r.target = ? ORDER BY r.guessed",
+            (sid,),
+        ).fetchall():
+            user = scopes.get((fid, scope))
+            key = (path, user or 0)
+            if fid in files and user is None:
+                continue
+            if level >= depth:  # one hop too far: only note that there is more
+                truncated = truncated or key not in seen
+                continue
+            guess = via_guess or bool(guessed)
+            if key not in seen:
+                seen[key] = _dependent(conn, user, path, line, centrality, level + 1)
+                seen[key]["guessed"] = guess
+            seen[key]["guessed"] = seen[key]["guessed"] and guess
+            if user is not None and (user not in visited or (visited[user] and not guess)):
+                visited[user] = guess
+                queue.append((user, level + 1, guess))
+    return seen, truncated
 
 
 def _dependent(
