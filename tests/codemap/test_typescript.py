@@ -26,6 +26,8 @@ USERS = {
     "src/esm.ts": "import { add } from './terminal.js';\nexport const m = add(1, 2);\n",
     "src/dyn.ts": "export async function f() {\n  const d = await import('./terminal');\n"
     "  return d.add(1, 2);\n}\n",
+    "src/late.js": "export async function g() {\n  const d = await import('./terminal');\n"
+    "  return d.add(1, 2);\n}\n",
 }
 
 
