@@ -60,3 +60,21 @@ def test_a_stdlib_import_does_not_depend_on_a_vendored_namesake(project: Path) -
     refs = api.find_references(project, "dumps")["references"]
     assert [(r["location"], r["resolved"]) for r in refs] == [("app/report.py:5", None)]
     assert api.impact(project, "vendored/compat/json.py")["dependents"] == []
+
+
+def test_a_test_folder_beside_its_package_finds_it_but_never_a_sibling_folder_s_module() -> None:
+    files = modules.FileSet(
+        [
+            "packages/foo/foo/__init__.py",
+            "packages/foo/foo/core.py",
+            "packages/foo/tests/test_core.py",
+            "packages/bar/json.py",
+        ]
+    )
+
+    def py(module: str, importer: str) -> list[str]:
+        return modules.targets("python", module, "", importer, files)
+
+    assert py("foo.core", "packages/foo/tests/test_core.py") == ["packages/foo/foo/core.py"]
+    assert py("json", "packages/foo/tests/test_core.py") == []  # packages/bar is beside, not above
+    assert py("json", "packages/foo/foo/core.py") == []

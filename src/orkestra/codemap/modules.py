@@ -39,12 +39,18 @@ class FileSet:
     def python_roots(self, here: str) -> list[str]:
         """The folders a Python absolute import is looked up in from a file in `here`, in order:
         the folder above the file's outermost package (a folder with `__init__.py`), or the
-        file's own folder when it is in none (a script's folder), then the project root and
-        `src/` (the src layout)."""
+        file's own folder when it is in none (a script's folder), then that folder's parents
+        up to the project root (a test folder beside its package: `packages/foo/tests`), then
+        `src/` (the src layout). Never a folder beside these: a namesake module elsewhere is
+        not what the import loads."""
         folder = here
         while folder and f"{folder}/__init__.py" in self.paths:
             folder = posixpath.dirname(folder)
-        return list(dict.fromkeys((folder, "", "src")))
+        roots = [folder]
+        while folder:
+            folder = posixpath.dirname(folder)
+            roots.append(folder)
+        return list(dict.fromkeys((*roots, "src")))
 
     def folder_suffix(self, rel: str, extensions: tuple[str, ...]) -> list[str]:
         """Files (with one of `extensions`) directly in a folder equal to or ending in `rel`."""
