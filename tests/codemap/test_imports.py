@@ -44,6 +44,30 @@ def test_an_absolute_import_is_found_from_the_package_root_src_or_the_script_fol
     assert _py("util", "src/mypkg/sub/deep.py") == []  # no implicit relative import
 
 
+def test_a_monorepo_sibling_package_is_found_in_its_own_import_root() -> None:
+    tree = modules.FileSet(
+        [
+            "packages/foo/src/foo/__init__.py",
+            "packages/foo/src/foo/core.py",
+            "packages/bar/src/bar/__init__.py",
+            "packages/bar/src/bar/x.py",
+            "packages/baz/src/twice/__init__.py",
+            "packages/qux/src/twice/__init__.py",
+            "vendored/json/__init__.py",
+            "scripts/helper.py",
+        ]
+    )
+
+    def py(module: str, importer: str, name: str = "") -> list[str]:
+        return modules.targets("python", module, name, importer, tree)
+
+    assert py("foo", "packages/bar/src/bar/x.py", "core") == ["packages/foo/src/foo/core.py"]
+    assert py("foo.core", "packages/bar/src/bar/x.py") == ["packages/foo/src/foo/core.py"]
+    assert py("twice", "packages/bar/src/bar/x.py") == []  # two roots hold it: ambiguous
+    assert py("json", "packages/bar/src/bar/x.py") == []  # the standard library's
+    assert py("helper", "packages/bar/src/bar/x.py") == []  # a loose script is no package
+
+
 def test_a_relative_import_stays_in_the_importer_s_package() -> None:
     assert _py(".", "src/mypkg/sub/deep.py", "deep") == []  # itself
     assert _py("..", "src/mypkg/sub/deep.py", "util") == ["src/mypkg/util.py"]

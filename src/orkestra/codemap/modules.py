@@ -4,6 +4,7 @@ suffixes for the languages whose imports name no root)."""
 from __future__ import annotations
 
 import posixpath
+import sys
 from collections.abc import Iterable
 
 JS_SUFFIXES = (
@@ -52,6 +53,18 @@ class FileSet:
             roots.append(folder)
         return list(dict.fromkeys((*roots, "src")))
 
+    def package_roots(self, top: str) -> list[str]:
+        """Folders anywhere in the project that hold a package `top` (its `__init__.py`) and are
+        no package themselves: where an installed sibling of a monorepo lives (`packages/foo/src`
+        for `import foo`). A loose `top.py` does not count: a scripts folder is no import root."""
+        found = []
+        for path in self.by_name.get("__init__.py", []):
+            if path.endswith(f"/{top}/__init__.py") or path == f"{top}/__init__.py":
+                root = posixpath.dirname(posixpath.dirname(path))
+                if (f"{root}/__init__.py" if root else "__init__.py") not in self.paths:
+                    found.append(root)
+        return sorted(set(found))
+
     def folder_suffix(self, rel: str, extensions: tuple[str, ...]) -> list[str]:
         """Files (with one of `extensions`) directly in a folder equal to or ending in `rel`."""
         out: list[str] = []
@@ -94,6 +107,12 @@ def _python(module: str, name: str, here: str, files: FileSet) -> list[str]:
         found = _python_in(posixpath.join(root, rest) if root else rest, name, files)
         if found:
             return found
+    # another import root of the project (a monorepo's `packages/foo/src` for `import foo`), when
+    # exactly one holds the module and the standard library has no module of that name
+    top = rest.split("/", 1)[0]
+    roots = [] if top in sys.stdlib_module_names else files.package_roots(top)
+    if len(roots) == 1:
+        return _python_in(posixpath.join(roots[0], rest) if roots[0] else rest, name, files)
     return []
 
 
