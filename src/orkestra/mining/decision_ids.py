@@ -98,9 +98,15 @@ def ledger_refs(root: Path) -> dict[str, list[dict[str, Any]]]:
     return refs
 
 
-def used_ids(root: Path) -> set[str]:
-    """Every id in use: record files and any ledger line (superseded ones too)."""
-    ids = {rid for rid, _ in records(root)}
+def used_ids(root: Path, *, besides: Path | None = None) -> set[str]:
+    """Every id in use: record files (the id inside and the one their name gives, but for
+    `besides`'s name) and any ledger line (superseded ones too)."""
+    ids = set()
+    for rid, path in records(root):
+        ids.add(rid)
+        stem = STEM_RE.match(path.stem)
+        if stem and path != besides:
+            ids.add(stem.group("id"))
     for entry in ledger.entries(root / ledger.CLASSIFICATIONS):
         if isinstance(entry.get("decision_id"), str):
             ids.add(entry["decision_id"])
@@ -115,6 +121,24 @@ def next_id(root: Path, code: str) -> str:
         if m and m.group("code") == code
     ]
     return f"DEC-{code}-{max(numbers, default=0) + 1:03d}"
+
+
+def refuse_in_the_way(root: Path, path: Path, did: str) -> None:
+    """Refuse to write `did`'s record at `path` when a file is already there: it holds another
+    id (a typo, a copy whose id was not bumped) and writing would destroy it. Nothing is written.
+    A file holding `did` itself is the callers' "already in use" case."""
+    if not os.path.lexists(path):
+        return
+    held = next((rid for rid, p in records(root) if p == path), None)
+    if held == did:
+        return
+    rel = _rel(root, path)
+    raise ConflictError(
+        f"is in the way: {did}'s record would be written there, but this file holds "
+        f"{f'id {held}' if held else 'no readable id'}; nothing was written. Correct the id inside "
+        "it or rename the file to match its id, then run the command again",
+        file=rel,
+    )
 
 
 def _rel(root: Path, path: Path) -> str:
@@ -276,6 +300,7 @@ def update(root: Path, did: str, commits: list[str] | None = None) -> dict[str, 
         if name is None:
             raise NotFound(f"decision code {code} is not in {REGISTRY.as_posix()}")
         path = root / RECORDS / f"{did}.yaml"
+        refuse_in_the_way(root, path, did)
         data = {
             "id": did,
             "title": _title(found[0]),
@@ -296,7 +321,7 @@ def update(root: Path, did: str, commits: list[str] | None = None) -> dict[str, 
     data["source_commits"] = sources
     data["files"] = sorted(set(data.get("files") or []) | {f for r in found for f in r["files"]})
     if added or created:
-        _write_record(root, path, data)
+        _write_record(root, path, data, new=created)
     written = _extract(root, did, [r["sha"] for r in given])
     return {
         "id": did,

@@ -22,6 +22,7 @@ from orkestra.mining.decision_ids import (
     _write_record,
     next_id,
     records,
+    refuse_in_the_way,
     used_ids,
 )
 from orkestra.registry import ledger
@@ -42,14 +43,16 @@ def renumber(
     new_id = to or next_id(root, did[4:6])
     if not ID_RE.match(new_id):
         raise UsageError(f"malformed decision id {new_id!r}: expected DEC-XX-NNN")
-    if new_id in used_ids(root):
-        raise ConflictError(f"{new_id} is already in use (a record or the ledger)")
-    data: dict[str, Any] = dict(yamlio.load_mapping(path, display=_rel(root, path)))
-    data["id"] = new_id
     stem = STEM_RE.match(path.stem)
     slug = path.stem[len(stem.group("id")) :] if stem else ""
     target = path.with_name(f"{new_id}{slug}.yaml")
-    _write_record(root, target, data)
+    if target != path:
+        refuse_in_the_way(root, target, new_id)
+    if new_id in used_ids(root, besides=path):
+        raise ConflictError(f"{new_id} is already in use (a record or the ledger)")
+    data: dict[str, Any] = dict(yamlio.load_mapping(path, display=_rel(root, path)))
+    data["id"] = new_id
+    _write_record(root, target, data, new=target != path)
     if target != path:
         safewrite.remove_file(root, path)
     shas = {s.get("sha") for s in data.get("source_commits") or []}

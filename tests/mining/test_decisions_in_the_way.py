@@ -1,0 +1,69 @@
+"""`decisions update` and `renumber` never write over a record file that holds another id."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from orkestra.core.errors import ConflictError
+from orkestra.mining import decision_ids
+from orkestra.mining.renumber import renumber
+from orkestra.registry import ledger
+from tests.mining.gitrepo import GitRepo
+from tests.mining.test_decisions import RECORDS, extract, record
+
+
+def _snapshot(root: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in (root / RECORDS).iterdir()}
+
+
+def test_update_refuses_a_file_at_the_pending_ids_name_holding_another_id(repo: GitRepo) -> None:
+    sha = repo.commit("feat(core): stage runner", {"packages/core/r.py": "r\n"})
+    extract(repo, sha, "DEC-PL-005")
+    record(repo.path, "DEC-PL-005", "DEC-PL-006", title="Precious")  # id typo'd
+    before = _snapshot(repo.path)
+    with pytest.raises(ConflictError) as info:
+        decision_ids.update(repo.path, "DEC-PL-005")
+    assert info.value.file == f"{RECORDS}/DEC-PL-005.yaml"
+    assert (
+        "holds id DEC-PL-006" in info.value.message and "nothing was written" in info.value.message
+    )
+    assert _snapshot(repo.path) == before
+    assert len(ledger.entries(repo.path / ledger.CLASSIFICATIONS)) == 1
+
+
+def test_renumber_to_an_id_whose_file_holds_another_id_is_refused(repo: GitRepo) -> None:
+    record(repo.path, "DEC-PL-001", "DEC-PL-001")
+    record(repo.path, "DEC-PL-003", "DEC-PL-004", title="Precious")
+    before = _snapshot(repo.path)
+    with pytest.raises(ConflictError, match="is in the way") as info:
+        renumber(repo.path, "DEC-PL-001", to="DEC-PL-003")
+    assert info.value.file == f"{RECORDS}/DEC-PL-003.yaml"
+    assert _snapshot(repo.path) == before
+
+
+def test_next_id_skips_a_number_a_file_name_holds(repo: GitRepo) -> None:
+    """Two files hold DEC-PL-001 (a copy whose id was not bumped, saved as DEC-PL-002.yaml):
+    the next free id is DEC-PL-003, so renumbering never lands on the copy's file."""
+    record(repo.path, "DEC-PL-001", "DEC-PL-001")
+    record(repo.path, "DEC-PL-002", "DEC-PL-001", title="Precious")
+    assert decision_ids.next_id(repo.path, "PL") == "DEC-PL-003"
+    result = renumber(repo.path, "DEC-PL-001", file=f"{RECORDS}/DEC-PL-001.yaml")
+    assert result["file"] == f"{RECORDS}/DEC-PL-003.yaml"
+    assert "Precious" in (repo.path / RECORDS / "DEC-PL-002.yaml").read_text(encoding="utf-8")
+    # the copy itself may take the id its own file name gives
+    moved = renumber(repo.path, "DEC-PL-001", file=f"{RECORDS}/DEC-PL-002.yaml", to="DEC-PL-002")
+    assert moved["file"] == f"{RECORDS}/DEC-PL-002.yaml"
+
+
+def test_cli_update_refuses_with_exit_1(repo: GitRepo, cli: Any) -> None:
+    sha = repo.commit("feat(core): stage runner", {"packages/core/r.py": "r\n"})
+    extract(repo, sha, "DEC-PL-005")
+    record(repo.path, "DEC-PL-005", "DEC-PL-006", title="Precious")
+    before = _snapshot(repo.path)
+    result = cli("decisions", "update", "DEC-PL-005", "--format", "json", cwd=repo.path)
+    assert result.exit_code == 1
+    assert "DEC-PL-005.yaml" in result.stderr and "is in the way" in result.stderr
+    assert _snapshot(repo.path) == before
