@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ from orkestra.mining import decision_ids
 from orkestra.mining.renumber import renumber
 from orkestra.registry import ledger
 from tests.mining.gitrepo import GitRepo
-from tests.mining.test_decisions import RECORDS, extract, record
+from tests.mining.test_decisions import RECORDS, extract, load, record
 
 
 def _snapshot(root: Path) -> dict[str, bytes]:
@@ -67,3 +68,47 @@ def test_cli_update_refuses_with_exit_1(repo: GitRepo, cli: Any) -> None:
     assert result.exit_code == 1
     assert "DEC-PL-005.yaml" in result.stderr and "is in the way" in result.stderr
     assert _snapshot(repo.path) == before
+
+
+def test_new_takes_the_next_id_when_its_record_file_appears_meanwhile(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another run creates DEC-PL-001.yaml between this run's allocation and its write: the
+    other record is kept and this one becomes DEC-PL-002."""
+    from orkestra.core import safewrite
+
+    stage = safewrite._stage
+    other = repo.path / RECORDS / "DEC-PL-001.yaml"
+
+    def racing(full: str, rel: str, make: Any) -> str:
+        tmp = stage(full, rel, make)
+        if not other.exists():
+            record(repo.path, "DEC-PL-001", "DEC-PL-001", title="The other run's")
+        return tmp
+
+    monkeypatch.setattr(safewrite, "_stage", racing)
+    result = decision_ids.new(repo.path, "pipeline", title="Mine")
+    assert result["id"] == "DEC-PL-002" and result["file"] == f"{RECORDS}/DEC-PL-002.yaml"
+    assert "The other run's" in other.read_text(encoding="utf-8")
+    assert "Mine" in (repo.path / RECORDS / "DEC-PL-002.yaml").read_text(encoding="utf-8")
+    assert sorted(_snapshot(repo.path)) == ["DEC-PL-001.yaml", "DEC-PL-002.yaml"]
+
+
+def test_concurrent_cli_runs_of_new_each_get_their_own_id(repo: GitRepo) -> None:
+    import json
+    import subprocess
+    import sys
+
+    import orkestra
+
+    env = os.environ | {"PYTHONPATH": str(Path(orkestra.__file__).parents[1]), "NO_COLOR": "1"}
+    args = [sys.executable, "-m", "orkestra", "decisions", "new", "--domain", "PL", "--title"]
+    runs = [
+        subprocess.Popen([*args, f"T{i}"], cwd=repo.path, env=env, stdout=subprocess.PIPE)
+        for i in range(4)
+    ]
+    ids = [json.loads(run.communicate()[0])["id"] for run in runs]
+    assert all(run.returncode == 0 for run in runs)
+    assert sorted(ids) == [f"DEC-PL-00{i}" for i in range(1, 5)]
+    titles = {load(p)["title"] for p in (repo.path / RECORDS).iterdir()}
+    assert titles == {f"T{i}" for i in range(4)}

@@ -5,6 +5,8 @@ way below the root may be a symlink, and an existing symlink at the path itself 
 would be read or replaced in the user's place). Data goes to a temporary file in the same folder
 (`.<name>.orkestra-<pid>-<n>.tmp`), is fsynced, then renamed over the target with `os.replace`,
 so a reader sees the old file or the new one, never half of it; an existing file keeps its mode.
+A file that must not exist yet (`expected_old=None`) gets its name with a hard link instead, which
+fails when anything took the name meanwhile (of two runs creating one file, one wins).
 Temporary files left by a killed run are recognised by that name and removed by `clean_stale`.
 Standard library only: the hooks use it too.
 """
@@ -12,6 +14,7 @@ Standard library only: the hooks use it too.
 from __future__ import annotations
 
 import contextlib
+import errno
 import itertools
 import os
 import re
@@ -191,7 +194,13 @@ def write_file(
     if not isinstance(expected_old, _Unset):
         _expect(full, rel, current, expected_old)
     chosen = _mode(current, mode, executable)
-    _replace(full, rel, lambda tmp: _fill(tmp, payload, chosen, durable), root)
+    _replace(
+        full,
+        rel,
+        lambda tmp: _fill(tmp, payload, chosen, durable),
+        root,
+        create=expected_old is None,
+    )
     if not durable:
         _sweep(root, rel)
     return Path(full)
@@ -619,8 +628,11 @@ def _temp_name(full: str) -> str:
     return f"{folder}/.{name[:_NAME_ROOM]}.orkestra-{os.getpid()}-{next(_counter)}.tmp"
 
 
-def _replace(full: str, rel: str, make: Callable[[str], None], root: Path) -> None:
+def _replace(
+    full: str, rel: str, make: Callable[[str], None], root: Path, *, create: bool = False
+) -> None:
     """Make the temporary file with `make(tmp)`, then rename it over `full`; clean up on failure.
+    `create`: `full` must not exist, checked in the same step that puts the file there (`_link`).
 
     The folders are checked again, uncached, once the temporary file exists: one swapped for a
     symlink since `check_target` (by another process) would otherwise receive the file.
@@ -632,7 +644,44 @@ def _replace(full: str, rel: str, make: Callable[[str], None], root: Path) -> No
         with contextlib.suppress(OSError):
             os.unlink(tmp)  # noqa: PTH108 - it lies wherever the symlink points: remove it there
         raise
-    _rename(tmp, full, rel)
+    if not create or not _link(tmp, full, rel):
+        _rename(tmp, full, rel)
+
+
+def _link(tmp: str, full: str, rel: str) -> bool:
+    """Give the finished temporary file its name only if that name is free: a hard link fails
+    when anything exists there, so of two processes creating one file only one succeeds and the
+    other's data is never replaced behind its back (ChangedOnDisk). False (the caller renames
+    instead, after one more check) where the file system has no hard links."""
+    try:
+        os.link(tmp, full)
+    except FileExistsError:
+        _failed(tmp, rel, _appeared(rel))
+    except OSError as exc:
+        if exc.errno not in _NO_LINKS:
+            _failed(tmp, rel, exc)
+        if os.path.lexists(full):
+            _failed(tmp, rel, _appeared(rel))
+        return False
+    with contextlib.suppress(OSError):
+        os.unlink(tmp)  # noqa: PTH108
+    return True
+
+
+#: errors of `os.link` on a file system without hard links (FAT, some network shares)
+_NO_LINKS: Final = frozenset(
+    getattr(errno, name)
+    for name in ("EPERM", "ENOTSUP", "EOPNOTSUPP", "EXDEV", "EMLINK")
+    if hasattr(errno, name)
+)
+
+
+def _appeared(rel: str) -> ChangedOnDisk:
+    return ChangedOnDisk(
+        f"'{rel}' appeared on disk while it was being created (another run?); nothing was "
+        "written, run the command again",
+        file=rel,
+    )
 
 
 def _stage(full: str, rel: str, make: Callable[[str], None]) -> str:

@@ -13,7 +13,14 @@ import re
 from pathlib import Path
 from typing import Any
 
-from orkestra.core.errors import ConflictError, InputError, NotFound, UnsafePathError, UsageError
+from orkestra.core.errors import (
+    ChangedOnDisk,
+    ConflictError,
+    InputError,
+    NotFound,
+    UnsafePathError,
+    UsageError,
+)
 from orkestra.registry import ledger
 
 RECORDS = Path("registries") / "decisions" / "records"
@@ -167,9 +174,12 @@ def new(
     commits: list[str] | None = None,
     dry_run: bool = False,
 ) -> dict[str, Any]:
-    """Allocate the next id of `domain` and (unless `dry_run`) write its record and ledger lines."""
+    """Allocate the next id of `domain` and (unless `dry_run`) write its record and ledger lines.
+
+    The id is allocated and its record created under the ledger lock, and the record file is
+    created only where no file exists: a run that still loses the race (a writer outside the
+    lock) takes the next free id, so two runs never report the same id."""
     name, code = code_of(root, domain)
-    did = next_id(root, code)
     found = _commit_records(root, commits or [])
     if not title:
         if found:
@@ -179,7 +189,7 @@ def new(
         else:
             raise UsageError("give --title, or --commit SHA to take the title from the commit")
     data: dict[str, Any] = {
-        "id": did,
+        "id": "",
         "title": title,
         "domain": name,
         "status": "proposed",
@@ -190,13 +200,32 @@ def new(
         ],
         "files": sorted({f for r in found for f in r["files"]}),
     }
-    path = root / RECORDS / f"{did}.yaml"
-    result = {"id": did, "file": _rel(root, path), "dry_run": dry_run, "record": data}
     if dry_run:
-        return result
-    _write_record(root, path, data, new=True)
-    result["ledger"] = _extract(root, did, [r["sha"] for r in found])
-    return result
+        return _allocated(root, code, data, dry_run=True)
+    with ledger.transaction(root):
+        for _ in range(_ATTEMPTS):
+            result = _allocated(root, code, data, dry_run=False)
+            try:
+                _write_record(root, root / result["file"], data, new=True)
+            except ChangedOnDisk:
+                continue
+            result["ledger"] = _extract_locked(root, data["id"], [r["sha"] for r in found])
+            return result
+    raise ConflictError(
+        f"no free {code} id after {_ATTEMPTS} tries: record files keep appearing in "
+        f"{RECORDS.as_posix()} (another program writing there?); nothing was written"
+    )
+
+
+#: how many ids `new` tries when the record file of the one it allocated appears meanwhile
+_ATTEMPTS = 20
+
+
+def _allocated(root: Path, code: str, data: dict[str, Any], *, dry_run: bool) -> dict[str, Any]:
+    """The next free id of `code` set in `data`, and the result naming its record file."""
+    did = data["id"] = next_id(root, code)
+    path = root / RECORDS / f"{did}.yaml"
+    return {"id": did, "file": _rel(root, path), "dry_run": dry_run, "record": data}
 
 
 def _title(record: dict[str, Any]) -> str:
