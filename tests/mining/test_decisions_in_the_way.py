@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from orkestra.core.errors import ConflictError
+from orkestra.core.errors import ConflictError, WriteFailed
 from orkestra.mining import decision_ids
 from orkestra.mining.renumber import renumber
 from orkestra.registry import ledger
@@ -112,3 +112,55 @@ def test_concurrent_cli_runs_of_new_each_get_their_own_id(repo: GitRepo) -> None
     assert sorted(ids) == [f"DEC-PL-00{i}" for i in range(1, 5)]
     titles = {load(p)["title"] for p in (repo.path / RECORDS).iterdir()}
     assert titles == {f"T{i}" for i in range(4)}
+
+
+def _ledger_fails(monkeypatch: pytest.MonkeyPatch, error: BaseException) -> None:
+    def failing(*_: object) -> None:
+        raise error
+
+    monkeypatch.setattr(ledger, "append", failing)
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        WriteFailed("cannot append to 'x': No space left on device", file="x"),
+        PermissionError(13, "Permission denied", "registries/changelog/commits_processed.jsonl"),
+    ],
+)
+def test_new_with_commits_leaves_no_record_when_the_ledger_cannot_be_written(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch, error: BaseException
+) -> None:
+    sha = repo.commit("feat(core): adopt DuckDB", {"packages/core/db.py": "d\n"})
+    _ledger_fails(monkeypatch, error)
+    with pytest.raises(type(error)) as info:
+        decision_ids.new(repo.path, "pipeline", commits=[sha])
+    if isinstance(info.value, WriteFailed):
+        assert "DEC-PL-001.yaml was removed again, nothing was written" in info.value.message
+    assert _snapshot(repo.path) == {}
+    monkeypatch.undo()
+    again = decision_ids.new(repo.path, "pipeline", commits=[sha])
+    assert again["id"] == "DEC-PL-001" and again["ledger"] == 1
+    assert sorted(_snapshot(repo.path)) == ["DEC-PL-001.yaml"]
+
+
+def test_update_removes_the_record_it_created_when_the_ledger_fails(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a = repo.commit("feat(core): stage runner", {"packages/core/r.py": "r\n"})
+    b = repo.commit("fix(core): runner retries", {"packages/core/r.py": "r2\n"})
+    extract(repo, a, "DEC-PL-003")
+    _ledger_fails(monkeypatch, WriteFailed("cannot append", file="x"))
+    with pytest.raises(WriteFailed, match="removed again"):
+        decision_ids.update(repo.path, "DEC-PL-003", [b])
+    assert not (repo.path / RECORDS / "DEC-PL-003.yaml").exists()
+
+
+def test_cli_new_with_a_failing_ledger_exits_1_and_writes_nothing(
+    repo: GitRepo, cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sha = repo.commit("feat(core): adopt DuckDB", {"packages/core/db.py": "d\n"})
+    _ledger_fails(monkeypatch, WriteFailed("cannot append to the ledger", file="x"))
+    result = cli("decisions", "new", "--domain", "PL", "--commit", sha, cwd=repo.path)
+    assert result.exit_code == 1 and "removed again, nothing was written" in result.stderr
+    assert not (repo.path / RECORDS).exists() or _snapshot(repo.path) == {}

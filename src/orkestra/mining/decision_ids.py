@@ -7,9 +7,11 @@ record is merged). Numbers are never reused: the next one is one above the highe
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,7 @@ from orkestra.core.errors import (
     ConflictError,
     InputError,
     NotFound,
+    OrkestraError,
     UnsafePathError,
     UsageError,
 )
@@ -209,7 +212,8 @@ def new(
                 _write_record(root, root / result["file"], data, new=True)
             except ChangedOnDisk:
                 continue
-            result["ledger"] = _extract_locked(root, data["id"], [r["sha"] for r in found])
+            with _undone_on_failure(root, root / result["file"]):
+                result["ledger"] = _extract_locked(root, data["id"], [r["sha"] for r in found])
             return result
     raise ConflictError(
         f"no free {code} id after {_ATTEMPTS} tries: record files keep appearing in "
@@ -219,6 +223,29 @@ def new(
 
 #: how many ids `new` tries when the record file of the one it allocated appears meanwhile
 _ATTEMPTS = 20
+
+
+@contextlib.contextmanager
+def _undone_on_failure(root: Path, path: Path) -> Iterator[None]:
+    """Remove the record just created at `path` when what follows (its ledger lines) fails, so a
+    failed run leaves nothing half-done and running it again does not make a second record."""
+    from orkestra.core import safewrite
+
+    try:
+        yield
+    except OrkestraError as exc:
+        rel = _rel(root, path)
+        try:
+            safewrite.remove_file(root, path)
+        except (OrkestraError, OSError):
+            exc.message += f"; the record {rel} was written but could not be removed: remove it"
+        else:
+            exc.message += f"; the record {rel} was removed again, nothing was written"
+        raise
+    except BaseException:
+        with contextlib.suppress(OrkestraError, OSError):
+            safewrite.remove_file(root, path)
+        raise
 
 
 def _allocated(root: Path, code: str, data: dict[str, Any], *, dry_run: bool) -> dict[str, Any]:
@@ -351,7 +378,8 @@ def update(root: Path, did: str, commits: list[str] | None = None) -> dict[str, 
     data["files"] = sorted(set(data.get("files") or []) | {f for r in found for f in r["files"]})
     if added or created:
         _write_record(root, path, data, new=created)
-    written = _extract(root, did, [r["sha"] for r in given])
+    with _undone_on_failure(root, path) if created else contextlib.nullcontext():
+        written = _extract(root, did, [r["sha"] for r in given])
     return {
         "id": did,
         "file": _rel(root, path),
