@@ -43,7 +43,7 @@ agents = st.builds(
 )
 truths = st.builds(
     TruthStatement,
-    id=st.from_regex(r"\AGT-[A-Z]{2,5}-\d{3}\Z"),
+    id=st.from_regex(r"\AGT-[A-Z]{2,5}-[0-9]{3}\Z"),
     status=st.sampled_from(["current", "tentative"]),
     statement=one_line,
     rationale=text,
@@ -53,14 +53,14 @@ truths = st.builds(
 )
 decisions = st.builds(
     DecisionRecord,
-    id=st.from_regex(r"\ADEC-[A-Z]{2}-\d{3}\Z"),
+    id=st.from_regex(r"\ADEC-[A-Z]{2}-[0-9]{3}\Z"),
     title=one_line,
     domain=names,
     status=st.sampled_from(["proposed", "active"]),
     created=dates,
     summary=text,
     rationale=st.lists(text, max_size=3),
-    related=st.lists(st.from_regex(r"\ADEC-[A-Z]{2}-\d{3}\Z"), max_size=2),
+    related=st.lists(st.from_regex(r"\ADEC-[A-Z]{2}-[0-9]{3}\Z"), max_size=2),
 )
 
 

@@ -14,8 +14,8 @@ from orkestra.knowledge.notes import KnowledgeBase, Note, Problem
 
 _LINK = re.compile(r"(!?)\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\]\]")
 _FENCE = re.compile(r"^\s*(```|~~~)")
-DECISION_ID = re.compile(r"^DEC-[A-Z]{2}-\d{3,}$")
-TRUTH_ID = re.compile(r"^GT-[A-Z]{2,5}-\d{3}$")
+DECISION_ID = re.compile(r"^DEC-[A-Z]{2}-[0-9]{3,}\Z")
+TRUTH_ID = re.compile(r"^GT-[A-Z]{2,5}-[0-9]{3}\Z")
 _HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
 
 
@@ -87,7 +87,7 @@ class Resolver:
             found = set()
             if folder.is_dir():
                 for path in folder.iterdir():
-                    match = re.match(r"^(DEC-[A-Z]{2}-\d{3,})", path.name)
+                    match = re.match(r"^(DEC-[A-Z]{2}-[0-9]{3,})", path.name)
                     if match:
                         found.add(match.group(1))
             self._decisions = found

@@ -28,7 +28,7 @@ TYPES: dict[str, str] = {
 #: folder (or plural) spellings accepted wherever a type is given
 _ALIASES = {folder: kind for kind, folder in TYPES.items()}
 CONFIDENCE = ("observed", "verified")
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
 _LIST_FIELDS = ("aliases", "repos", "tags", "sources")
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from orkestra.core.errors import InputError
 
-_ID = re.compile(r"(?:^|[\s{,])id:\s*[\"']?(GT-[A-Z]{2,5}-\d{3})\b", re.MULTILINE)
+_ID = re.compile(r"(?:^|[\s{,])id:\s*[\"']?(GT-[A-Z]{2,5}-[0-9]{3})\b", re.MULTILINE)
 
 
 def truth_files(root: Path) -> list[Path]:

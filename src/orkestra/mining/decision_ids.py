@@ -28,8 +28,9 @@ from orkestra.registry import ledger
 
 RECORDS = Path("registries") / "decisions" / "records"
 REGISTRY = Path("registries") / "decisions" / "registry.yaml"
-ID_RE = re.compile(r"^DEC-(?P<code>[A-Z]{2})-(?P<num>\d{3,})$")
-STEM_RE = re.compile(r"^(?P<id>DEC-[A-Z]{2}-\d{3,})(?:-[a-z0-9-]+)?$")
+#: ASCII digits only (`\d` takes any script's digits) and `\Z` (`$` lets a final newline through)
+ID_RE = re.compile(r"^DEC-(?P<code>[A-Z]{2})-(?P<num>[0-9]{3,})\Z")
+STEM_RE = re.compile(r"^(?P<id>DEC-[A-Z]{2}-[0-9]{3,})(?:-[a-z0-9-]+)?\Z")
 
 
 def registered(root: Path) -> dict[str, str] | None:

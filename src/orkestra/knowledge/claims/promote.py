@@ -16,7 +16,7 @@ from orkestra.core.errors import ConflictError, InputError, NotFound, UsageError
 from orkestra.knowledge.claims import store
 from orkestra.knowledge.truthfile import existing_ids
 
-_PREFIX = re.compile(r"^[A-Z]{2,5}$")
+_PREFIX = re.compile(r"^[A-Z]{2,5}\Z")
 
 
 def _find(folder: Path, claim_id: str) -> store.Stored:
@@ -31,7 +31,7 @@ def _prefix(owner: str, ids: set[str], text: str, given: str | None) -> str:
         if not _PREFIX.match(given):
             raise UsageError(f"--prefix must be 2–5 capital letters (got '{given}')")
         return given
-    used = re.findall(r"\bid:\s*[\"']?GT-([A-Z]{2,5})-\d{3}", text)
+    used = re.findall(r"\bid:\s*[\"']?GT-([A-Z]{2,5})-[0-9]{3}", text)
     if used:
         return str(used[0])
     letters = re.sub(r"[^A-Z]", "", owner.upper())[:3]

@@ -65,7 +65,7 @@ Name = Annotated[
 
 
 def _check_date(value: str) -> str:
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
         raise ValueError("must be a quoted date 'YYYY-MM-DD'")
     try:
         _dt.date.fromisoformat(value)

@@ -11,7 +11,8 @@ from orkestra.registry.models.common import DateStr, Model, Name, NonEmpty
 from orkestra.registry.models.search_fields import SearchFields
 from orkestra.registry.models.truths import Guidance
 
-DECISION_ID_PATTERN = r"^DEC-[A-Z]{2}-\d{3,}$"
+#: ASCII digits: `\d` would take fullwidth or Arabic-Indic look-alikes (`DEC-AR-００１`)
+DECISION_ID_PATTERN = r"^DEC-[A-Z]{2}-[0-9]{3,}$"
 DecisionId = Annotated[str, StringConstraints(pattern=DECISION_ID_PATTERN)]
 DomainCode = Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$")]
 Sha = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{7,40}$")]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+#: ASCII letters and digits only (`[0-9]`, never `\d`, which takes any script's digits); read with
+#: `fullmatch` (Python's `$` also matches before a final newline)
 NAME_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 
 #: tier folder under skills/ -> the layer its skills must declare
@@ -61,7 +63,7 @@ def name_problem(name: object) -> str | None:
     entries and note names: lowercase letters, digits and single hyphens, 1-64 characters, and
     not a Windows device name.
     """
-    if not isinstance(name, str) or not NAME_RE.match(name) or len(name) > 64:
+    if not isinstance(name, str) or not NAME_RE.fullmatch(name) or len(name) > 64:
         return "must be lowercase letters, digits and single hyphens, 1-64 characters (^[a-z0-9]+(-[a-z0-9]+)*$)"
     if is_device_name(name):
         return device_problem(name)

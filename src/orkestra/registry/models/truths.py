@@ -11,7 +11,7 @@ from orkestra.registry.models.common import DateStr, Model, NonEmpty
 from orkestra.registry.models.config import TruthsOutputPath
 from orkestra.registry.models.search_fields import SearchFields
 
-TruthId = Annotated[str, StringConstraints(pattern=r"^GT-[A-Z]{2,5}-\d{3}$")]
+TruthId = Annotated[str, StringConstraints(pattern=r"^GT-[A-Z]{2,5}-[0-9]{3}$")]
 TruthStatus = Literal["current", "tentative", "deprecated"]
 _DEFAULT_STATUSES: tuple[TruthStatus, ...] = ("current", "tentative")
 
