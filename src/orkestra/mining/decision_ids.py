@@ -69,8 +69,19 @@ def _refuse_leaving(root: Path, path: Path) -> None:
 
 
 def code_of(root: Path, domain: str) -> tuple[str, str]:
-    """(domain, code) for a domain name or a code."""
+    """(domain, code) for a domain name or a code; a code two domains share is refused."""
+    from orkestra.registry.models.decisions import shared_codes
+
     known = domains(root)
+    shared = shared_codes(known)
+    code = known.get(domain, domain)
+    if code in shared:
+        raise ConflictError(
+            f"domains {', '.join(shared[code])} share code {code}, so DEC-{code}-NNN ids would "
+            "be ambiguous; give each domain its own two-letter code (`orkestra validate` names "
+            "the line)",
+            file=REGISTRY.as_posix(),
+        )
     if domain in known:
         return domain, known[domain]
     for name, code in known.items():

@@ -658,9 +658,24 @@ class _Loader:
         )
 
     def _decisions_registry(self, data: yamlio.LineDict, file: str, path: Path) -> None:
+        from orkestra.core import yamlio
+        from orkestra.registry.models.decisions import shared_codes
+
         dreg = self.model(models.DecisionsRegistry, data, file)
-        if dreg is not None:
-            self.record("S", "decisions_registry", _m(dreg, "DecisionsRegistry"))
+        if dreg is None:
+            return
+        self.record("S", "decisions_registry", _m(dreg, "DecisionsRegistry"))
+        for code, names in shared_codes(dreg.domains).items():
+            first = yamlio.line_of(data, ("domains", names[0]))
+            for name in names[1:]:
+                self.add(
+                    "ORK010",
+                    f"decision domain '{name}' has code {code}, as '{names[0]}' (line {first}) "
+                    f"has: ids DEC-{code}-NNN would be ambiguous; give each domain its own "
+                    "two-letter code",
+                    file,
+                    yamlio.line_of(data, ("domains", name)),
+                )
 
     def domains(self) -> None:
         base = self.reg.registries / "domains"

@@ -22,6 +22,15 @@ class DecisionsRegistry(Model):
     domains: dict[Name, DomainCode] = Field(default_factory=dict)
 
 
+def shared_codes(domains: dict[str, str]) -> dict[str, list[str]]:
+    """Code -> the domains (in file order) of every code more than one domain has: their ids
+    `DEC-<code>-NNN` would be ambiguous. The one rule `validate` and `decisions new` apply."""
+    holders: dict[str, list[str]] = {}
+    for name, code in domains.items():
+        holders.setdefault(code, []).append(name)
+    return {code: names for code, names in holders.items() if len(names) > 1}
+
+
 class Impact(Model):
     positive: list[str] = Field(default_factory=list)
     negative: list[str] = Field(default_factory=list)
