@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from orkestra.core.clock import today
+from orkestra.core.errors import NotFound
+from orkestra.registry.findings import Finding
 from orkestra.registry.registry import Registry
 
 
@@ -73,7 +75,12 @@ def _symbol_line(root: Path, evidence: str, rel: str, needle: str) -> int | None
 
 
 def verify_truths(reg: Registry, *, truth_id: str | None = None) -> dict[str, Any]:
-    """Check every (or one) truth: evidence found in the code, and last_verified not stale."""
+    """Check every (or one) truth: evidence found in the code, and last_verified not stale.
+    `errors` lists the truth files that could not be loaded (their truths are not checked)."""
+    if truth_id is not None and truth_id not in reg.truths:
+        broken = unloaded(reg)
+        hint = f"; {broken[0].format()} (fix it first)" if broken else ""
+        raise NotFound(f"no truth with id '{truth_id}'{hint}; `orkestra truths list` shows them")
     limit = reg.config.truths.stale_after_days
     now = today()
     results = []
@@ -103,6 +110,14 @@ def verify_truths(reg: Registry, *, truth_id: str | None = None) -> dict[str, An
     return {
         "checked": len(results),
         "failing": failing,
+        "errors": [f.to_dict() for f in unloaded(reg)],
         "stale_after_days": limit,
         "truths": results,
     }
+
+
+def unloaded(reg: Registry) -> list[Finding]:
+    """The load errors of truth files (a misspelled key, bad YAML): the truths they hold are
+    missing from the registry, so `verify` must fail naming them rather than check nothing."""
+    folder = f"{(reg.registries / 'truths').relative_to(reg.root).as_posix()}/"
+    return [f for f in reg.findings if f.severity == "error" and f.file.startswith(folder)]
