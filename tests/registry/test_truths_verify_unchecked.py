@@ -1,19 +1,40 @@
 """`truths verify` never reports ok for what it did not check: a truth file that fails to load
-makes it fail naming the file and line."""
+makes it fail naming the file and line; an anchor on a folder or FIFO, or an empty path, is
+`invalid` with the reason."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from orkestra.core.errors import NotFound
-from orkestra.registry.evidence import verify_truths
+from orkestra.registry.evidence import check_evidence, verify_truths
 from orkestra.registry.loader import load
+from tests.conftest import write
 from tests.registry.helpers import scaffold
 
 TRUTHS = "registries/truths/project.yaml"
+
+
+@pytest.mark.parametrize("evidence", ["", "#anything", ":symbol", "  #x"])
+def test_an_empty_path_is_invalid(tmp_path: Path, evidence: str) -> None:
+    result = check_evidence(tmp_path, evidence)
+    assert result["status"] == "invalid" and "path is empty" in result["reason"]
+
+
+def test_an_anchor_on_a_folder_or_fifo_is_invalid(tmp_path: Path) -> None:
+    write(tmp_path, "docs/x.md", "# Title\n")
+    assert check_evidence(tmp_path, "docs")["status"] == "ok"  # a folder may be evidence
+    for evidence in ("docs#title", "docs:Title"):
+        result = check_evidence(tmp_path, evidence)
+        assert result["status"] == "invalid" and "'docs' is a folder" in result["reason"]
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(tmp_path / "pipe")
+        result = check_evidence(tmp_path, "pipe#x")  # never opened: reading it would block
+        assert result["status"] == "invalid" and "not a regular file" in result["reason"]
 
 
 def _misspell(root: Path) -> None:
@@ -37,6 +58,13 @@ def test_cli(tmp_path: Path, cli: Any) -> None:
     root = scaffold(tmp_path / "p")
     ok = cli("truths", "verify", cwd=root)
     assert ok.exit_code == 0 and ok.json()["errors"] == []
+    text = (root / TRUTHS).read_text(encoding="utf-8")
+    (root / TRUTHS).write_text(
+        text.replace("- registries/orkestra.yaml", "- 'registries#heading'"), encoding="utf-8"
+    )
+    result = cli("truths", "verify", cwd=root)
+    assert result.exit_code == 1 and result.json()["failing"] == ["GT-PRJ-001"]
+    assert result.json()["truths"][0]["evidence"][0]["status"] == "invalid"
     _misspell(root)
     broken = cli("truths", "verify", cwd=root)
     assert broken.exit_code == 1 and broken.json()["errors"][0]["file"] == TRUTHS

@@ -54,15 +54,30 @@ def _find(path: Path, needle: str) -> int | None:
 
 
 def check_evidence(root: Path, evidence: str) -> dict[str, Any]:
-    """One evidence item: ok / missing-file / missing-anchor, with the line where it was found."""
+    """One evidence item: ok / missing-file / missing-anchor, with the line where it was found;
+    `invalid` (with a `reason`) for what cannot be checked: an empty path (`''`, `'#x'` would
+    name the project itself) or an anchor or symbol on a folder, FIFO or device."""
     rel, needle = split(evidence, root)
+    if not rel.strip():
+        return _invalid(evidence, "the path is empty; name a file inside the project")
     found = target(root, rel)
     if found is None:
         return {"evidence": evidence, "status": "missing-file", "line": None}
-    if needle is None or not found.is_file():
+    if needle is None:
         return {"evidence": evidence, "status": "ok", "line": None}
+    if not found.is_file():
+        kind = "a folder" if found.is_dir() else "not a regular file (a FIFO, socket or device)"
+        return _invalid(
+            evidence,
+            f"'{rel}' is {kind}: an anchor (#...) or symbol (:...) is looked up in a file; "
+            "name the file that holds it",
+        )
     line = _symbol_line(root, evidence, rel, needle) or _find(found, needle)
     return {"evidence": evidence, "status": "ok" if line else "missing-anchor", "line": line}
+
+
+def _invalid(evidence: str, reason: str) -> dict[str, Any]:
+    return {"evidence": evidence, "status": "invalid", "line": None, "reason": reason}
 
 
 def _symbol_line(root: Path, evidence: str, rel: str, needle: str) -> int | None:
