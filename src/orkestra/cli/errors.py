@@ -2,7 +2,7 @@
 
 `report` maps, for every command: an `OrkestraError` to its one-line message (or, when the command
 line asked for JSON, the error object) and its exit code; a click usage error to click's message
-and 2; an interrupt to 130; anything unexpected to a short message, a crash log and 3.
+(or the JSON error object, code `usage`) and 2; an interrupt to 130; anything unexpected to a short message, a crash log and 3.
 """
 
 from __future__ import annotations
@@ -16,6 +16,10 @@ from pathlib import Path
 
 from orkestra.core.errors import ExitCode, OrkestraError, UnsafePathError
 from orkestra.core.output import error_json
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: this module is imported on every error
+if TYPE_CHECKING:
+    from orkestra.cli.clickcompat import click
 
 #: the project's log folder, relative to its root
 LOGS = ".orkestra/logs"
@@ -31,7 +35,10 @@ def report(exc: BaseException, *, json_errors: bool = False) -> ExitCode:
         sys.stderr.write("\norkestra: interrupted\n")
         return ExitCode.INTERRUPTED
     if isinstance(exc, click.ClickException):
-        exc.show()
+        if json_errors:  # the parser's own errors too: a script asking for JSON reads one object
+            sys.stderr.write(error_json(_click_error(exc)) + "\n")
+        else:
+            exc.show()
         return ExitCode(exc.exit_code)
     exc = _os_refusal(exc) or exc
     if isinstance(exc, OrkestraError):
@@ -48,6 +55,17 @@ def report(exc: BaseException, *, json_errors: bool = False) -> ExitCode:
     else:
         sys.stderr.write(f"orkestra: {message}\n")
     return ExitCode.INTERNAL
+
+
+def _click_error(exc: click.ClickException) -> dict[str, object]:
+    """A parser error (missing argument, bad value, unknown option) as the JSON error object,
+    its message pointing at the command's help as click's own text does."""
+    message = exc.format_message()
+    ctx = getattr(exc, "ctx", None)  # a usage error's: which command's help to point at
+    if ctx is not None:
+        message += f" (see '{ctx.command_path} -h')"
+    code = "usage" if exc.exit_code == ExitCode.USAGE else "error"
+    return {"code": code, "message": message, "file": None, "line": None}
 
 
 #: errno values of an OSError that are the environment's doing, never a bug of ours
