@@ -18,7 +18,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "ORK003": ("error", "name or id does not equal the file stem"),
     "ORK004": ("error", "unexpected file or folder where the registry layout expects another"),
     "ORK005": ("error", "registries/ folder or orkestra.yaml missing"),
-    "ORK010": ("error", "duplicate name or id (both places are named)"),
+    "ORK010": (
+        "error",
+        "duplicate name or id (both places are named), or two decision domains sharing one code",
+    ),
     "ORK020": ("error", "dangling reference to an identity"),
     "ORK021": ("error", "dangling reference to a mindset"),
     "ORK022": ("error", "dangling reference to a style"),
