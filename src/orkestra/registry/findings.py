@@ -14,7 +14,11 @@ CODES: dict[str, tuple[Severity, str]] = {
         "file or folder cannot be read or parsed (permissions, YAML syntax, encoding, size, "
         "binary, a NUL character in text, nesting deeper than 64 levels)",
     ),
-    "ORK002": ("error", "schema violation: a field is missing, unknown or has the wrong value"),
+    "ORK002": (
+        "error",
+        "schema violation: a field is missing, unknown or has the wrong value (the file, or the "
+        "entry, is left out until fixed; references to what it holds are not reported as dangling)",
+    ),
     "ORK003": ("error", "name or id does not equal the file stem"),
     "ORK004": ("error", "unexpected file or folder where the registry layout expects another"),
     "ORK005": ("error", "registries/ folder or orkestra.yaml missing"),

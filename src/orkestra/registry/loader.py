@@ -17,7 +17,7 @@ from orkestra.core.project import find_root
 from orkestra.registry import cache as parse_cache
 from orkestra.registry import lazy, models, prefetch
 from orkestra.registry.findings import Finding
-from orkestra.registry.models.names import TIER_LAYER, name_problem
+from orkestra.registry.models.names import NAME_PATTERN, TIER_LAYER, name_problem
 from orkestra.registry.registry import DOMAIN_FILES, Domain, Location, Registry, SkillEntry
 
 if TYPE_CHECKING:  # pydantic and YAML are imported only when a file must be parsed
@@ -267,7 +267,17 @@ class _Loader:
             self.rel(where),
         )
 
-    def model(self, cls: type[M], data: Any, file: str, prefix: tuple[Any, ...] = ()) -> M | None:
+    def model(
+        self,
+        cls: type[M],
+        data: Any,
+        file: str,
+        prefix: tuple[Any, ...] = (),
+        *,
+        left_out: str | None = None,
+    ) -> M | None:
+        """`data` as a `cls`, or None with an ORK002 finding per error; `left_out` names what
+        the failure leaves out of the registry (said once, on the first finding)."""
         from pydantic import ValidationError
 
         from orkestra.core import yamlio
@@ -275,10 +285,13 @@ class _Loader:
         try:
             return cls.model_validate(data)
         except ValidationError as exc:
-            for error in exc.errors():
+            for index, error in enumerate(exc.errors()):
                 loc = tuple(error["loc"])
                 line = yamlio.line_of(data, loc)
-                self.add("ORK002", _describe(error, prefix + loc, cls), file, line)
+                message = _describe(error, prefix + loc, cls)
+                if left_out and not index:
+                    message += f" (until this is fixed, {left_out} is left out)"
+                self.add("ORK002", message, file, line)
             return None
 
     def place(self, kind: str, name: str, loc: Location) -> bool:
@@ -622,7 +635,7 @@ class _Loader:
     def _scopes(self, data: yamlio.LineDict, file: str, path: Path) -> None:
         from orkestra.core import yamlio
 
-        scopes = self.model(models.ScopesFile, data, file)
+        scopes = self.model(models.ScopesFile, data, file, left_out="every scope of this file")
         if scopes is None:
             return
         block = data.get("scopes")
@@ -640,7 +653,7 @@ class _Loader:
     def _truths(self, data: yamlio.LineDict, file: str, path: Path) -> None:
         from orkestra.core import yamlio
 
-        registry = self.model(models.TruthRegistry, data, file)
+        registry = self.model(models.TruthRegistry, data, file, left_out="every truth of this file")
         if registry is None:
             return
         self.record("D", "truth_files", file, _m(registry, "TruthRegistry"))
@@ -661,7 +674,9 @@ class _Loader:
         from orkestra.core import yamlio
         from orkestra.registry.models.decisions import shared_codes
 
-        dreg = self.model(models.DecisionsRegistry, data, file)
+        dreg = self.model(
+            models.DecisionsRegistry, data, file, left_out="every decision domain of this file"
+        )
         if dreg is None:
             return
         self.record("S", "decisions_registry", _m(dreg, "DecisionsRegistry"))
@@ -871,6 +886,9 @@ def _plural(kind: str) -> str:
 
 
 def _describe(error: Any, loc: tuple[Any, ...], cls: type[BaseModel]) -> str:
+    key = bool(loc) and loc[-1] == "[key]"  # a mapping's key (a scope's or domain's name) is wrong
+    if key:
+        loc = loc[:-1]
     path = ".".join(str(p) for p in loc) or "(root)"
     kind = error.get("type", "")
     if kind == "extra_forbidden":
@@ -878,6 +896,23 @@ def _describe(error: Any, loc: tuple[Any, ...], cls: type[BaseModel]) -> str:
     if kind == "missing":
         return f"missing required key '{path}'"
     message = str(error.get("msg", "invalid value")).removeprefix("Value error, ")
-    if kind == "string_pattern_mismatch" and loc and str(loc[-1]) in {"name", "identifier"}:
-        message = "must be lowercase letters, digits and single hyphens (^[a-z0-9]+(-[a-z0-9]+)*$)"
+    if kind == "string_pattern_mismatch":
+        message = _pattern_advice(error, key or (bool(loc) and str(loc[-1]) in NAME_KEYS))
     return f"{path}: {message}"
+
+
+#: the keys holding an entry's own name
+NAME_KEYS = frozenset({"name", "identifier"})
+
+
+def _pattern_advice(error: Any, name: bool) -> str:
+    """What a value that does not match its pattern must look like, and what to do."""
+    given = error.get("input")
+    pattern = (error.get("ctx") or {}).get("pattern", "")
+    if name and pattern == NAME_PATTERN:
+        return (
+            f"the name {given!r} must be lowercase letters, digits and single hyphens "
+            f"({NAME_PATTERN}); rename it, and every reference to it"
+        )
+    what = "the key" if name else "the value"
+    return f"{what} {given!r} does not match {pattern}; correct it"

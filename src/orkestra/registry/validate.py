@@ -28,6 +28,7 @@ from orkestra.registry.render_rules import (
     outputs_outside_knowledge,
     vendor_links,
 )
+from orkestra.registry.unloaded import hidden
 
 if TYPE_CHECKING:
     from orkestra.registry.models import Agent
@@ -48,12 +49,15 @@ def _missing(
     owner: str,
     loc: Location,
 ) -> Iterator[Finding]:
-    """A finding per unknown name, at the line the name is written on, with the closest names."""
+    """A finding per unknown name, at the line the name is written on, with the closest names
+    (none for a name whose file failed to load: its load error is the finding)."""
     from orkestra.registry.references import LineFinder, hint
 
     for name in names:
         # a tool may carry a permission specifier: `Bash(git diff:*)` is registered as `Bash`
         if name not in known and name.split("(", 1)[0].strip() not in known:
+            if hidden(reg, kind, name):
+                continue
             line = LineFinder(reg.root).line(loc, name)
             message = f"{owner} refers to unknown {kind} '{name}'{hint(name, known, kind)}"
             yield Finding.make(code, message, loc.file, line)
@@ -200,7 +204,8 @@ def truth_rules(reg: Registry) -> Iterator[Finding]:
     now = today()
     for truth_id, truth in reg.truths.items():
         loc = reg.loc("truth", truth_id)
-        if truth.superseded_by and truth.superseded_by not in reg.truths:
+        successor = truth.superseded_by
+        if successor and successor not in reg.truths and not hidden(reg, "truth", successor):
             yield _at(
                 "ORK027", f"truth {truth_id} superseded_by unknown truth {truth.superseded_by}", loc
             )
@@ -225,6 +230,8 @@ def decision_rules(reg: Registry) -> Iterator[Finding]:
         loc = reg.loc("decision", dec_id)
         code = dec_id.split("-")[1]
         if record.domain not in codes:
+            if hidden(reg, "decision domain", record.domain):
+                continue
             yield _at(
                 "ORK029",
                 f"decision {dec_id} domain '{record.domain}' is not in decisions/registry.yaml",
@@ -237,7 +244,7 @@ def decision_rules(reg: Registry) -> Iterator[Finding]:
                 loc,
             )
         for ref in [*record.related, *filter(None, [record.superseded_by])]:
-            if ref not in reg.decisions:
+            if ref not in reg.decisions and not hidden(reg, "decision", ref):
                 yield _at("ORK028", f"decision {dec_id} refers to unknown decision {ref}", loc)
 
 

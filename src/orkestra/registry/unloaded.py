@@ -1,0 +1,45 @@
+"""What a load error hides. A registry file that fails its schema is left out (whole, or the
+entry at fault), so every reference to what it holds would look dangling: those follow-on
+findings are not reported, because the load error already names the file, the line and the fix,
+and fixing it resolves them.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from orkestra.registry.registry import Registry
+
+#: kind -> the one file (or folder, ending in /) under registries/ holding every entry of it
+_WHOLE = {
+    "scope": "scopes.yaml",
+    "identity": "characters/identities.yaml",
+    "mindset": "characters/mindsets.yaml",
+    "style": "characters/styles.yaml",
+    "decision domain": "decisions/registry.yaml",
+    "truth": "truths/",
+    "domain": "domains/",
+}
+#: kinds with a file per entry, named after it (a decision record's name may add a slug)
+_NAMED = {"agent", "skill", "decision"}
+#: the codes of a file (or entry) that could not be loaded
+_LOAD_CODES = frozenset({"ORK001", "ORK002"})
+
+
+def hidden(reg: Registry, kind: str, name: str) -> bool:
+    """Whether `name` of `kind` may be missing only because the file holding it failed to load."""
+    failed = [f.file for f in reg.findings if f.code in _LOAD_CODES and f.severity == "error"]
+    if not failed:
+        return False
+    if kind in _WHOLE:
+        base = f"{reg.registries.relative_to(reg.root).as_posix()}/{_WHOLE[kind]}"
+        return any(f == base or (base.endswith("/") and f.startswith(base)) for f in failed)
+    if kind in _NAMED:
+        return any(_holds(PurePosixPath(f), name) for f in failed)
+    return False
+
+
+def _holds(path: PurePosixPath, name: str) -> bool:
+    """A failed file named after `name`: `name.yaml`, `DEC-XX-NNN-slug.yaml`, `name/SKILL.md`."""
+    stem = path.parent.name if path.name.upper() == "SKILL.MD" else path.stem
+    return stem == name or stem.startswith(f"{name}-")

@@ -1,0 +1,67 @@
+"""A file that fails its schema is left out; references to what it holds are not reported as
+dangling (false follow-on errors): the load error alone names the file, line and fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from orkestra.registry.loader import load
+from orkestra.registry.unloaded import hidden
+from tests.registry.helpers import findings, scaffold
+
+
+@pytest.fixture
+def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    return scaffold(tmp_path / "p")
+
+
+def _append(root: Path, rel: str, text: str) -> None:
+    with (root / rel).open("a", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def _errors(root: Path) -> list[tuple[str, str, str]]:
+    return [(f.file, f.code, f.message) for f in findings(root) if f.severity == "error"]
+
+
+def test_a_bad_scope_name_is_the_only_error_and_says_what_to_do(root: Path) -> None:
+    _append(root, "registries/scopes.yaml", "  Database:\n    description: d\n")
+    ((file, code, message),) = _errors(root)  # no "unknown scope 'example'" from agent or skill
+    assert (file, code) == ("registries/scopes.yaml", "ORK002")
+    assert "the name 'Database' must be lowercase letters" in message
+    assert "rename it" in message and "every scope of this file is left out" in message
+
+
+def test_a_bad_domain_code_hides_the_records_domain_errors(root: Path) -> None:
+    path = root / "registries/decisions/registry.yaml"
+    path.write_text("domains:\n  architecture: AR\n  search: sr\n", encoding="utf-8")
+    ((file, code, message),) = _errors(root)  # no ORK029 for DEC-AR-001's domain
+    assert (file, code) == ("registries/decisions/registry.yaml", "ORK002")
+    assert "'sr' does not match ^[A-Z]{2}$; correct it" in message
+
+
+def test_a_skill_file_that_fails_hides_references_to_that_skill_only(root: Path) -> None:
+    _append(root, "registries/skills/project/example-skill.yaml", "colour: red\n")
+    reg = load(root)
+    assert hidden(reg, "skill", "example-skill") and not hidden(reg, "skill", "other")
+    assert not hidden(reg, "scope", "example")
+    codes = {(f.code, f.file) for f in findings(root) if f.severity == "error"}
+    assert codes == {("ORK002", "registries/skills/project/example-skill.yaml")}
+    _append(root, "registries/agents/example-agent.yaml", "skills:\n  - missing-skill\n")
+    assert "ORK024" in {f.code for f in findings(root)}  # a truly unknown skill still is
+
+
+def test_a_sound_project_hides_nothing(root: Path) -> None:
+    reg = load(root)
+    assert not hidden(reg, "scope", "x") and not hidden(reg, "truth", "GT-X-001")
+
+
+def test_cli(root: Path, cli: Any) -> None:
+    _append(root, "registries/scopes.yaml", "  Database:\n    description: d\n")
+    result = cli("validate", cwd=root)
+    assert result.exit_code == 1
+    assert "ORK023" not in result.stdout and "failed: 1 error(s)" in result.stdout
