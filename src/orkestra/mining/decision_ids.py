@@ -8,7 +8,6 @@ record is merged). Numbers are never reused: the next one is one above the highe
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import os
 import re
 from collections.abc import Iterator
@@ -168,7 +167,11 @@ def _rel(root: Path, path: Path) -> str:
 
 
 def _today() -> str:
-    return dt.date.today().isoformat()
+    """The `created` date: the project's one today (ORKESTRA_TODAY pins it; a bad value is a
+    usage error)."""
+    from orkestra.core.clock import today
+
+    return today().isoformat()
 
 
 def _source(record: dict[str, Any], role: str) -> dict[str, Any]:
