@@ -31,12 +31,20 @@ values: []
 """
 
 
+#: the append-only ledgers init creates empty: an existing one is history, kept even by --force
+LEDGERS = (
+    "registries/changelog/commits_processed.jsonl",
+    "registries/changelog/release_notes.jsonl",
+)
+
+
 @dataclass
 class InitResult:
     root: str
     created: list[str] = field(default_factory=list)
     overwritten: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -44,6 +52,7 @@ class InitResult:
             "created": self.created,
             "overwritten": self.overwritten,
             "updated": self.updated,
+            "kept": self.kept,
         }
 
 
@@ -178,7 +187,8 @@ def _files(project: str) -> dict[str, str]:
 
 
 def init_project(path: Path, *, force: bool = False) -> InitResult:
-    """Scaffold `path`; refuse (naming the files) to overwrite anything unless `force`."""
+    """Scaffold `path`; refuse (naming the files) to overwrite anything unless `force`. An
+    existing ledger (`LEDGERS`, append-only history) is never overwritten, even by `force`."""
     root = path.resolve()
     if root.exists() and not root.is_dir():
         raise InputError(f"{path} is not a folder; give `orkestra init` a project folder")
@@ -189,7 +199,7 @@ def init_project(path: Path, *, force: bool = False) -> InitResult:
     if existing and not force:
         raise ConflictError(
             f"refusing to overwrite {len(existing)} existing file(s) in {root}: "
-            f"{', '.join(existing)}; use --force to overwrite them"
+            f"{', '.join(existing)}; use --force to overwrite them (the ledgers are kept)"
         )
     # read (and check) the git files before writing anything, so a bad one leaves no half project
     git_files = {
@@ -201,6 +211,9 @@ def init_project(path: Path, *, force: bool = False) -> InitResult:
     # the folder as it was (never a half project that a rerun refuses as existing files)
     with safewrite.Batch(root) as batch:
         for rel, text in files.items():
+            if rel in LEDGERS and os.path.lexists(root / rel):
+                result.kept.append(rel)
+                continue
             (result.overwritten if (root / rel).exists() else result.created).append(rel)
             batch.file(rel, text)
         for name, new_text in git_files.items():
