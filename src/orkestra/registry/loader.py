@@ -17,7 +17,13 @@ from orkestra.core.project import find_root
 from orkestra.registry import cache as parse_cache
 from orkestra.registry import lazy, models, prefetch
 from orkestra.registry.findings import Finding
-from orkestra.registry.models.names import NAME_PATTERN, TIER_LAYER, name_problem
+from orkestra.registry.models.names import (
+    NAME_PATTERN,
+    TIER_LAYER,
+    device_problem,
+    is_device_name,
+    name_problem,
+)
 from orkestra.registry.registry import DOMAIN_FILES, Domain, Location, Registry, SkillEntry
 
 if TYPE_CHECKING:  # pydantic and YAML are imported only when a file must be parsed
@@ -648,7 +654,14 @@ class _Loader:
 
     def truths(self) -> None:
         for path in self.yaml_files(self.reg.registries / "truths"):
+            self.device_name("truth file", path.name, path)
             self.unit(path, self._truths)
+
+    def device_name(self, what: str, name: str, path: Path) -> None:
+        """ORK002 when `name` (a file or folder name no schema field holds) is a Windows device
+        name: such a file cannot be checked out on Windows (§13)."""
+        if is_device_name(name):
+            self.add("ORK002", f"{what} {name!r}: {device_problem(name)}", self.rel(path))
 
     def _truths(self, data: yamlio.LineDict, file: str, path: Path) -> None:
         from orkestra.core import yamlio
@@ -710,6 +723,7 @@ class _Loader:
                     )
                 continue
             name = folder.relative_to(base).as_posix()
+            self.device_name("domain folder", folder.name, folder)
             present = tuple(f for f in DOMAIN_FILES if f in filenames)
             self.reg.domains[name] = Domain(name=name, folder=self.rel(folder), files=present)
             self.reg.locations[("domain", name)] = Location(self.rel(folder), 0)
