@@ -45,7 +45,11 @@ def _root(
         sys.stdout.write(f"orkestra {__version__}\n")
         # a group callback's return value is discarded by click: only an exit stops the command
         raise typer.Exit(ExitCode.OK)
-    common.STATE.root = root
+    # a value from ORKESTRA_ROOT is left to `find_root`, which reads it itself and names it as
+    # the variable in its errors (not as --root, which the user never typed)
+    source = click.globals.get_current_context().get_parameter_source("root")
+    from_env = source == click.core.ParameterSource.ENVIRONMENT
+    common.STATE.root = None if from_env else root
 
 
 def build_root() -> click.Command:
