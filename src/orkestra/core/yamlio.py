@@ -162,10 +162,27 @@ def _build(loader: Any, node: yaml.Node, depth: int = 0) -> Any:
     try:
         value = construct(loader, node)
     except (ValueError, TypeError, KeyError):  # an explicit tag on a value it cannot read
-        raise _Problem(f"{node.value!r} is not a valid '{tag}'; remove the tag", node) from None
+        raise _Problem(_unreadable(node, tag), node) from None
     if type(value) is float and not math.isfinite(value):
         loader.impure = True
     return value
+
+
+#: how much of an unreadable value a message shows
+_SHOWN = 40
+
+
+def _unreadable(node: yaml.Node, tag: str) -> str:
+    """Why a scalar cannot be read as `tag`, the value shortened: a plain number too long for
+    Python's int (over 4300 digits) has no tag to remove, so the advice is to quote it."""
+    value = str(node.value)
+    shown = repr(value if len(value) <= _SHOWN else f"{value[:_SHOWN]}...")
+    if tag == "tag:yaml.org,2002:int" and len(value) > 4000:
+        return (
+            f"the number {shown} has {len(value)} digits, more than can be read; quote it "
+            '("...") to keep it as text'
+        )
+    return f"{shown} is not a valid '{tag}'; remove the tag"
 
 
 _KIND = {yaml.ScalarNode: "value", yaml.SequenceNode: "list", yaml.MappingNode: "mapping"}
