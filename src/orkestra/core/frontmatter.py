@@ -31,27 +31,11 @@ def split(text: str, name: str) -> tuple[str, str, int]:
 def parse(text: str, name: str) -> Document:
     """Parse frontmatter + body; YAML errors carry line numbers of the whole file."""
     head, body, body_line = split(text, name)
-    try:
-        meta = yamlio.loads(head, name) if head.strip() else yamlio.LineDict(2)
-    except InputError as exc:
-        line = exc.line + 1 if exc.line else None
-        raise InputError(exc.message, file=name, line=line) from None
+    # parsed below a blank line standing for the opening `---`: every line the parser gives (of
+    # an error, of a key, and inside its messages: "first defined on line N") is the file's own
+    meta = yamlio.loads(f"\n{head}", name) if head.strip() else yamlio.LineDict(2)
     if meta is None:
         meta = yamlio.LineDict(2)
     if not isinstance(meta, yamlio.LineDict):
         raise InputError("frontmatter must be a YAML mapping", file=name, line=2)
-    _shift_lines(meta, 1)
     return Document(meta=meta, body=body, body_line=body_line)
-
-
-def _shift_lines(node: object, delta: int) -> None:
-    if isinstance(node, yamlio.LineDict):
-        node.line += delta
-        node.key_lines = {k: v + delta for k, v in node.key_lines.items()}
-        for value in node.values():
-            _shift_lines(value, delta)
-    elif isinstance(node, yamlio.LineList):
-        node.line += delta
-        node.item_lines = [v + delta for v in node.item_lines]
-        for value in node:
-            _shift_lines(value, delta)
