@@ -239,12 +239,21 @@ class _Loader:
         return True
 
     def yaml_files(self, folder: Path) -> list[Path]:
-        """The YAML files of one folder, sorted; an unreadable folder is a finding naming it."""
+        """The YAML files of one folder, sorted; an unreadable folder is a finding naming it, and
+        so is a `*.yaml` name there that is no file (it would be ignored without a word)."""
         try:
-            return _yaml_files(folder)
+            files, others = _yaml_entries(folder)
         except OSError as exc:
             self.unreadable(folder, exc)
             return []
+        for path, what in others:
+            self.add(
+                "ORK004",
+                f"'{self.rel(path)}' is {what}: it is not read; "
+                "replace it with a YAML file or remove it",
+                self.rel(path),
+            )
+        return files
 
     def blocked(self, path: Path) -> Path:
         """The outermost folder between the project and `path` that cannot be listed, else
@@ -875,14 +884,34 @@ def _encode_op(op: list[Any]) -> list[Any]:
 def _yaml_files(folder: Path) -> list[Path]:
     """The YAML files of one folder, sorted (scandir: no extra stat per file); OSError other
     than a missing folder propagates."""
+    return _yaml_entries(folder)[0]
+
+
+def _yaml_entries(folder: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """(the YAML files of one folder, sorted; the `*.yaml` names there that are no file, each
+    with what it is instead). A name only looked at further when it is not a file."""
+    files, others = [], []
     try:
         with os.scandir(folder) as entries:
-            names = sorted(
-                e.name for e in entries if e.name.endswith((".yaml", ".yml")) and e.is_file()
-            )
+            for entry in entries:
+                if not entry.name.endswith((".yaml", ".yml")):
+                    continue
+                if entry.is_file():
+                    files.append(entry.name)
+                else:
+                    others.append((folder / entry.name, _what(entry)))
     except (FileNotFoundError, NotADirectoryError):  # no such folder: no files of this kind
-        return []
-    return [folder / name for name in names]
+        return [], []
+    return [folder / name for name in sorted(files)], sorted(others)
+
+
+def _what(entry: os.DirEntry[str]) -> str:
+    """What a directory entry that is not a (link to a) regular file is."""
+    if entry.is_dir():
+        return "a folder"
+    if entry.is_symlink():
+        return "a symlink to nothing (its target is missing)"
+    return "not a regular file (a FIFO, socket or device)"
 
 
 def _tier_folders(base: Path) -> list[Path]:

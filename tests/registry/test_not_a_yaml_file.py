@@ -1,0 +1,46 @@
+"""A `*.yaml` name in a registry folder that is no file (a folder, a FIFO, a dangling symlink)
+is reported, never silently skipped."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.registry.helpers import findings, scaffold
+
+
+@pytest.fixture
+def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("ORKESTRA_TODAY", "2026-11-30")
+    return scaffold(tmp_path / "p")
+
+
+def _found(root: Path) -> dict[str, str]:
+    return {f.file: f.message for f in findings(root) if f.code == "ORK004"}
+
+
+def test_a_folder_and_a_dangling_symlink_named_yaml_are_reported(root: Path) -> None:
+    agents = root / "registries/agents"
+    (agents / "dir.yaml").mkdir()
+    (agents / "gone.yaml").symlink_to(root / "nowhere.yaml")
+    (root / "registries/truths/sub.yml").mkdir()
+    found = _found(root)
+    assert "is a folder: it is not read" in found["registries/agents/dir.yaml"]
+    assert "symlink to nothing" in found["registries/agents/gone.yaml"]
+    assert "registries/truths/sub.yml" in found
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_is_reported_and_never_opened(root: Path, cli: Any) -> None:
+    os.mkfifo(root / "registries/agents/pipe.yaml")
+    result = cli("validate", cwd=root)
+    assert result.exit_code == 1
+    assert "registries/agents/pipe.yaml: error ORK004:" in result.stdout
+    assert "not a regular file" in result.stdout
+
+
+def test_regular_files_are_not_reported(root: Path) -> None:
+    assert _found(root) == {}
