@@ -68,3 +68,15 @@ def test_cli(tmp_path: Path, cli: Any) -> None:
     _misspell(root)
     broken = cli("truths", "verify", cwd=root)
     assert broken.exit_code == 1 and broken.json()["errors"][0]["file"] == TRUTHS
+
+
+def test_validate_warns_about_an_empty_evidence_path(tmp_path: Path) -> None:
+    from tests.registry.helpers import findings
+
+    root = scaffold(tmp_path / "p")
+    text = (root / TRUTHS).read_text(encoding="utf-8")
+    (root / TRUTHS).write_text(
+        text.replace("- registries/orkestra.yaml", "- '#anything'"), encoding="utf-8"
+    )
+    (found,) = [f for f in findings(root) if f.code == "ORK105"]
+    assert "'#anything' names no file (empty path)" in found.message

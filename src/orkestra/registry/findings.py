@@ -82,7 +82,7 @@ CODES: dict[str, tuple[Severity, str]] = {
         "own structure)",
     ),
     "ORK104": ("warning", "stale date (last_verified older than truths.stale_after_days)"),
-    "ORK105": ("warning", "ground-truth evidence path does not exist"),
+    "ORK105": ("warning", "ground-truth evidence path does not exist (or is empty)"),
     "ORK106": ("warning", "vendor SKILL.md uses frontmatter keys outside the Agent Skills spec"),
     "ORK107": ("warning", "extra file in a domain folder"),
     "ORK108": (

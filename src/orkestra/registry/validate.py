@@ -211,7 +211,13 @@ def truth_rules(reg: Registry) -> Iterator[Finding]:
             )
         for evidence in truth.evidence:
             path, _needle = evidence_target(evidence, reg.root)
-            if evidence_file(reg.root, path) is None:
+            if not path.strip():  # '' or '#x' would name the project itself: nothing is checked
+                yield _at(
+                    "ORK105",
+                    f"truth {truth_id} evidence '{evidence}' names no file (empty path)",
+                    loc,
+                )
+            elif evidence_file(reg.root, path) is None:
                 yield _at(
                     "ORK105",
                     f"truth {truth_id} evidence '{evidence}' does not exist in the project",
