@@ -26,6 +26,11 @@ def entry(i: str, sha: str = SHA, **kw: str) -> dict[str, str]:
     return base
 
 
+def note(i: str, sha: str, classification: str, **kw: str) -> dict[str, str]:
+    base = {"id": i, "ts": "t", "sha": sha, "package": "p", "category": "added", "summary": "s"}
+    return base | {"classification": classification} | kw
+
+
 def put(root: Path, rel: Path, lines: list[object], *, end: str = "\n") -> None:
     path = root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -38,14 +43,16 @@ def codes(root: Path, records: set[str] | None = None) -> list[tuple[str, str, i
 
 
 def test_reader_skips_torn_and_broken_lines(tmp_path: Path) -> None:
-    put(tmp_path, ledger.CLASSIFICATIONS, [entry("a"), "{broken", '{"id": "half'], end="")
+    skip = entry("a", action="skip", reason="x")
+    put(tmp_path, ledger.CLASSIFICATIONS, [skip, "{broken", '{"id": "half'], end="")
     assert [e["id"] for e in ledger.entries(tmp_path / ledger.CLASSIFICATIONS)] == ["a"]
     assert codes(tmp_path) == [("ORK050", CL, 2), ("ORK051", CL, 3)]
 
 
 def test_torn_last_line_that_is_valid_json_is_not_an_entry(tmp_path: Path) -> None:
     # a write cut off right after a closing brace still parses: it is torn all the same
-    put(tmp_path, ledger.CLASSIFICATIONS, [entry("a"), entry("b", sha=SHA2)], end="")
+    skip = entry("a", action="skip", reason="x")
+    put(tmp_path, ledger.CLASSIFICATIONS, [skip, entry("b", sha=SHA2)], end="")
     assert [e["id"] for e in ledger.entries(tmp_path / ledger.CLASSIFICATIONS)] == ["a"]
     lines = ledger.read_lines(tmp_path / ledger.CLASSIFICATIONS)
     assert [(line.number, line.torn) for line in lines] == [(1, False), (2, True)]
@@ -54,7 +61,7 @@ def test_torn_last_line_that_is_valid_json_is_not_an_entry(tmp_path: Path) -> No
 
 def test_append_after_torn_line_keeps_lines_whole(tmp_path: Path) -> None:
     put(tmp_path, ledger.CLASSIFICATIONS, ['{"id": "torn'], end="")
-    ledger.append(tmp_path, [entry("b")], [])
+    ledger.append(tmp_path, [entry("b", action="skip", reason="x")], [])
     lines = ledger.read_lines(tmp_path / ledger.CLASSIFICATIONS)
     assert [line.data["id"] for line in lines if line.data] == ["b"]
     assert codes(tmp_path) == [("ORK050", CL, 1)]
@@ -88,6 +95,8 @@ def test_line_format_duplicates_conflicts_and_references(tmp_path: Path) -> None
                 "summary": "s",
                 "classification": "missing",
             },
+            note("na", SHA, "a", package="p"),
+            note("nb", SHA, "b", package="q"),
         ],
     )
     assert codes(tmp_path) == [
@@ -110,14 +119,16 @@ def test_supersedes_resolves_a_conflict_and_same_twice_is_not_fine(tmp_path: Pat
         [
             entry("a"),
             entry("b", category="fixed", supersedes="a"),
-            entry("c", SHA2),
-            entry("d", SHA2),
+            entry("c", SHA2, action="skip", reason="x"),
+            entry("d", SHA2, action="skip", reason="x"),
         ],
     )
+    put(tmp_path, ledger.RELEASE_NOTES, [note("nb", SHA, "b")])
     # two current entries for one sha/domain are an error even when they agree (§6.6)
     assert codes(tmp_path) == [("ORK052", CL, 4)]
     with (tmp_path / ledger.CLASSIFICATIONS).open("a", encoding="utf-8") as handle:
-        handle.write(json.dumps(entry("e", SHA2, supersedes=["c", "d"])) + "\n")  # type: ignore[arg-type]
+        resolved = entry("e", SHA2, action="skip", reason="x", supersedes=["c", "d"])  # type: ignore[arg-type]
+        handle.write(json.dumps(resolved) + "\n")
     assert codes(tmp_path) == []
 
 

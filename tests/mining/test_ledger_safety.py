@@ -255,6 +255,7 @@ def test_validate_fails_on_duplicated_lines(project: Path, cli: Any) -> None:
 
 def test_deeply_nested_ledger_line_is_a_finding_with_its_line(project: Path, cli: Any) -> None:
     put(project, CL, [entry("c1")], tail="[" * 5000 + "]" * 5000 + "\n")
+    put(project, RN, [note("n1", "c1")])
     code, found = quick(cli, project)
     assert code == 1 and found == [("ORK050", CL, 2)]
     assert cli("mine", "status", cwd=project).exit_code in (0, 1)  # never an internal error
@@ -281,7 +282,7 @@ def test_validate_reports_two_current_classifications_even_when_equal(
     project: Path, cli: Any
 ) -> None:
     put(project, CL, [entry("c1"), entry("c2")])
-    put(project, RN, [])
+    put(project, RN, [note("n1", "c1"), note("n2", "c2", package="cli")])
     assert quick(cli, project) == (1, [("ORK052", CL, 2)])
 
 

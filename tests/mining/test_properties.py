@@ -42,6 +42,10 @@ ENTRIES = [
     {"id": "d", "ts": "t", "sha": "b" * 40, "domain": "decisions", "action": "skip", "reason": "x"},
 ]
 
+#: the release note of the current release classification (a release without one is a finding)
+NOTE = {"id": "n", "ts": "t", "sha": "a" * 40, "package": "p", "category": "fixed", "summary": "s"}
+NOTE["classification"] = "b"
+
 
 @given(st.permutations(ENTRIES))
 @settings(max_examples=30, deadline=None)
@@ -52,6 +56,7 @@ def test_line_order_does_not_matter(
     path = root / ledger.CLASSIFICATIONS
     path.parent.mkdir(parents=True)
     path.write_text("".join(json.dumps(e) + "\n" for e in order), encoding="utf-8")
+    (root / ledger.RELEASE_NOTES).write_text(json.dumps(NOTE) + "\n", encoding="utf-8")
     current = ledger.by_domain(ledger.entries(path))
     assert {sha: [e["id"] for e in v] for sha, v in current["changelog"].items()} == {
         "a" * 40: ["b"],

@@ -169,13 +169,12 @@ def release_notes(root: Path) -> list[dict[str, Any]]:
     """Current release notes whose classification (if linked) is a current release."""
     classes = ledger.entries(root / ledger.CLASSIFICATIONS)
     live = {c.get("id") for c in ledger.current(classes) if c.get("action") == "release"}
-    every = {c["id"] for c in classes if isinstance(c.get("id"), str)}
     notes = []
-    for note in ledger.current(ledger.entries(root / ledger.RELEASE_NOTES)):
+    # an orphan (its classification never landed) is left out before `current`: it supersedes
+    # nothing, so the notes it would have replaced still show
+    for note in ledger.current(ledger.linked(ledger.entries(root / ledger.RELEASE_NOTES), classes)):
         link = note.get("classification")
-        if link is not None and (
-            not isinstance(link, str) or link not in every or link not in live
-        ):
+        if link is not None and link not in live:
             continue
         fields_ok = all(isinstance(note.get(k), str) for k in ("id", "sha", "package", "summary"))
         if fields_ok and note.get("category") in SECTIONS:

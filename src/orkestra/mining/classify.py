@@ -295,11 +295,26 @@ class Current:
     def __init__(self, existing: list[dict[str, Any]], notes: list[dict[str, Any]]) -> None:
         self.by_domain = ledger.by_domain(existing)
         self.notes: dict[tuple[Any, Any], list[dict[str, Any]]] = {}
-        for note in ledger.current(notes):
+        linked = ledger.linked(notes, existing)
+        for note in ledger.current(linked):
             self.notes.setdefault((note.get("sha"), note.get("package")), []).append(note)
+        #: classification ids some release note links (a release without one lost its note)
+        self.noted = {
+            n["classification"] for n in linked if isinstance(n.get("classification"), str)
+        }
+        #: notes of an interrupted write (their classification never landed), not yet replaced
+        gone = {target for note in notes for target in ledger.supersedes(note)}
+        self.orphans: dict[tuple[Any, Any], list[dict[str, Any]]] = {}
+        for note in ledger.orphans(notes, existing):
+            if _plain(note.get("id")) and note["id"] not in gone:
+                self.orphans.setdefault((note.get("sha"), note.get("package")), []).append(note)
 
     def classifications(self, sha: str, domain: str) -> list[dict[str, Any]]:
         return self.by_domain.get(domain, {}).get(sha, [])
+
+
+def _plain(value: object) -> bool:
+    return isinstance(value, str) and bool(value)
 
 
 def _add(
@@ -332,6 +347,11 @@ def _add(
     )
     if len(previous) == 1 and all(previous[0].get(k) == entry[k] for k in SAME):
         out.unchanged.append({"sha": req.sha, "domain": req.domain, "action": req.action})
+        if req.action == "release" and previous[0]["id"] not in current.noted:
+            # the classification landed but its release note did not (a write interrupted by an
+            # earlier version, or a hand edit): the retry completes the pair
+            record = commits.record(req.sha)
+            out.notes.extend(_notes(previous[0], req, record, current, config, stamp))
         return
     if previous:
         # one entry replaces every current one (a conflict left by a union merge included):
@@ -367,6 +387,7 @@ def _notes(
     out = []
     for package in packages:
         older = current.notes.get((req.sha, package), [])
+        replaced = older + current.orphans.get((req.sha, package), [])
         summary = req.summary or (older[0].get("summary") if older else None) or default
         summary = summary.strip()
         summary = summary[:1].upper() + summary[1:]
@@ -379,7 +400,7 @@ def _notes(
             "summary": summary,
             "date": record["date"][:10],
             "classification": entry["id"],
-            "supersedes": _one_or_all([str(n["id"]) for n in older]),
+            "supersedes": _one_or_all([str(n["id"]) for n in replaced]),
         }
         _validate(note, req, notes=True)
         out.append(note)

@@ -66,6 +66,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "ORK056": ("error", "ledger sha is not a commit of the current branch's history"),
     "ORK057": ("error", "release note links a classification that is not in the ledger"),
     "ORK058": ("error", "two unsuperseded release notes for one commit and package"),
+    "ORK059": ("error", "release classification without a release note (an interrupted write)"),
     "ORK101": (
         "warning",
         "skill description shorter than 50 or longer than 400 characters (authored skills; "

@@ -105,17 +105,45 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 def append(root: Path, classifications: list[Entry], notes: list[Entry]) -> None:
     """Append both batches, all or nothing: if either write fails, neither ledger changes.
 
-    Classifications are written before the release notes that link to them (both files are
-    locked, in that order, for the whole append).
+    The release notes are written before the classifications they link to (both files are
+    locked, in that order, for the whole append). A process killed between the two writes, which
+    no truncation can undo, leaves notes whose classification is missing: `linked` keeps them
+    out of every reader (they take no effect and supersede nothing), `mine validate` reports
+    them, and the commit is still unclassified, so the retry writes the pair again (its notes
+    superseding the orphans). The other order would leave a classification without its note:
+    the commit processed, its release note lost, the retry seeing nothing to do.
     """
     from orkestra.core.atomic import append_all
 
     append_all(
         [
-            (root / CLASSIFICATIONS, [dump(c) for c in classifications]),
             (root / RELEASE_NOTES, [dump(n) for n in notes]),
+            (root / CLASSIFICATIONS, [dump(c) for c in classifications]),
         ]
     )
+
+
+def linked(notes: Iterable[Entry], classifications: Iterable[Entry]) -> list[Entry]:
+    """The release notes that take effect: hand-written ones (no `classification`) and those
+    whose classification is in the ledger. An orphan (a write interrupted between the two
+    ledgers) neither counts nor supersedes anything."""
+    ids = _ids(classifications)
+    return [n for n in notes if n.get("classification") is None or _links(n, ids)]
+
+
+def orphans(notes: Iterable[Entry], classifications: Iterable[Entry]) -> list[Entry]:
+    """The release notes that name a classification which is not in the ledger."""
+    ids = _ids(classifications)
+    return [n for n in notes if n.get("classification") is not None and not _links(n, ids)]
+
+
+def _ids(items: Iterable[Entry]) -> set[str]:
+    return {e["id"] for e in items if isinstance(e.get("id"), str)}
+
+
+def _links(note: Entry, ids: set[str]) -> bool:
+    link = note.get("classification")
+    return isinstance(link, str) and link in ids
 
 
 #: the lock held while a command reads the ledgers, decides and appends (derived folder, ignored)

@@ -46,6 +46,7 @@ def check(root: Path, records: set[str], codes: set[str] | None) -> list[Finding
     out += _conflicts(classes, ledger.CLASSIFICATIONS.as_posix())
     out += _decision_refs(classes, records, codes)
     out += _orphan_notes(notes, classes)
+    out += _unnoted_releases(classes, notes)
     out += _duplicate_notes(notes, classes)
     return sorted(out)
 
@@ -142,8 +143,9 @@ def _duplicate_notes(
     file = ledger.RELEASE_NOTES.as_posix()
     where = {id(entry): number for number, entry in lines}
     live = {e["id"] for e in ledger.current(e for _, e in classes)}
-    notes = [n for n in ledger.current(e for _, e in lines) if n.get("classification") in live]
-    notes += [n for n in ledger.current(e for _, e in lines) if not n.get("classification")]
+    effective = ledger.current(ledger.linked((e for _, e in lines), (e for _, e in classes)))
+    notes = [n for n in effective if n.get("classification") in live]
+    notes += [n for n in effective if not n.get("classification")]
     first: dict[tuple[str, str], dict[str, Any]] = {}
     out = []
     for note in sorted(notes, key=lambda e: where[id(e)]):
@@ -190,12 +192,42 @@ def _decision_refs(
 def _orphan_notes(
     notes: list[tuple[int, dict[str, Any]]], classes: list[tuple[int, dict[str, Any]]]
 ) -> list[Finding]:
-    ids = {entry["id"] for _, entry in classes}
+    """Release notes whose classification is not in the ledger (a write interrupted between the
+    two ledgers, or a hand edit), unless a later note already replaced them."""
+    where = {id(entry): number for number, entry in notes}
+    gone = {target for _, entry in notes for target in ledger.supersedes(entry)}
     file = ledger.RELEASE_NOTES.as_posix()
     out = []
-    for number, note in notes:
-        link = note.get("classification")
-        if link and link not in ids:
-            message = f"release note links classification {link}, which is not in the ledger"
-            out.append(Finding.make("ORK057", message, file, number))
+    for note in ledger.orphans((e for _, e in notes), (e for _, e in classes)):
+        if note["id"] in gone:
+            continue
+        message = (
+            f"release note links classification {note['classification']}, which is not in the "
+            f"ledger (an interrupted write?); it is ignored: classify commit {note['sha'][:12]} "
+            "again to record it whole"
+        )
+        out.append(Finding.make("ORK057", message, file, where[id(note)]))
+    return out
+
+
+def _unnoted_releases(
+    classes: list[tuple[int, dict[str, Any]]], notes: list[tuple[int, dict[str, Any]]]
+) -> list[Finding]:
+    """Current release classifications that no release note links: the commit counts as
+    classified but its changelog entry is missing (a write interrupted between the ledgers by
+    an earlier version, or a deleted note line)."""
+    linked = {n["classification"] for _, n in notes if isinstance(n.get("classification"), str)}
+    live = {id(e) for e in ledger.current(e for _, e in classes)}
+    file = ledger.CLASSIFICATIONS.as_posix()
+    out = []
+    for number, entry in classes:
+        if entry["action"] != "release" or id(entry) not in live or entry["id"] in linked:
+            continue
+        package = f" --package {entry['package']}" if entry.get("package") else ""
+        message = (
+            f"release classification {entry['id']} of commit {entry['sha'][:12]} has no release "
+            f"note, so the changelog lacks it; run `orkestra mine classify {entry['sha'][:12]} "
+            f"--changelog {entry['category']}{package}` again to write the missing note"
+        )
+        out.append(Finding.make("ORK059", message, file, number))
     return out

@@ -1,0 +1,143 @@
+"""Red team 3, ledgers: a write killed between the two ledgers, lines over the reader's limits,
+conflicts inside one batch, wrong-typed fields in a committed line."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from orkestra.mining import classify
+from orkestra.mining.sync import load_config, sync
+from orkestra.registry import ledger
+from orkestra.registry.ledger_check import check
+from tests.mining.gitrepo import GitRepo
+
+CL = ledger.CLASSIFICATIONS.as_posix()
+RN = ledger.RELEASE_NOTES.as_posix()
+
+
+def rows(root: Path, rel: str) -> list[dict[str, Any]]:
+    path = root / rel
+    return [json.loads(x) for x in path.read_text().splitlines()] if path.exists() else []
+
+
+def put(root: Path, rel: str, items: list[dict[str, Any]]) -> None:
+    (root / rel).parent.mkdir(parents=True, exist_ok=True)
+    (root / rel).write_text("".join(json.dumps(r) + "\n" for r in items), encoding="utf-8")
+
+
+def findings(cli: Any, root: Path) -> tuple[int, list[tuple[str, str, int]]]:
+    result = cli("mine", "validate", "--quick", cwd=root)
+    return result.exit_code, [(f["code"], f["file"], f["line"]) for f in result.json()["findings"]]
+
+
+def changelog(cli: Any, root: Path) -> str:
+    assert cli("changelog", "render", "--package", "core", cwd=root).exit_code == 0
+    return (root / "packages" / "core" / "CHANGELOG.md").read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def feat(repo: GitRepo) -> str:
+    """One releasable commit in package core, indexed."""
+    sha = repo.commit("feat(core): shiny thing", {"packages/core/a.py": "a\n"})
+    sync(repo.path, load_config(repo.path))
+    return sha
+
+
+# --- 1. a process killed between the two ledger appends ------------------------------------------
+
+KILLED = """
+import os, signal, sys
+real = os.fsync
+def fsync(fd):
+    real(fd)
+    if "registries/changelog/" in os.readlink(f"/proc/self/fd/{fd}"):
+        os.kill(os.getpid(), signal.SIGKILL)  # right after the first ledger is on disk
+os.fsync = fsync
+from orkestra.cli.entry import main
+main(["mine", "classify", sys.argv[1], "--changelog", "added"])
+"""
+
+
+def test_a_kill_between_the_ledgers_leaves_the_commit_unclassified_and_the_retry_whole(
+    repo: GitRepo, feat: str, cli: Any
+) -> None:
+    if not Path("/proc/self/fd").is_dir():
+        pytest.skip("needs /proc/self/fd to find the ledger's descriptor")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    src = Path(__import__("orkestra").__file__).parents[1]
+    env["PYTHONPATH"] = os.pathsep.join([str(src), env.get("PYTHONPATH", "")])
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLED, feat], cwd=repo.path, env=env, check=False, timeout=60
+    )
+    assert killed.returncode == -signal.SIGKILL
+    # the release note went first: the classification never landed, so the commit is still a
+    # candidate, the orphan note takes no effect and validate names it
+    assert rows(repo.path, CL) == [] and len(rows(repo.path, RN)) == 1
+    candidates = cli("mine", "candidates", "--domain", "changelog", cwd=repo.path).json()
+    assert feat in [c["sha"] for c in candidates["candidates"]]
+    assert findings(cli, repo.path) == (1, [("ORK057", RN, 1)])
+
+    retry = cli("mine", "classify", feat, "--changelog", "added", cwd=repo.path)
+    assert retry.exit_code == 0 and retry.json()["written"] == 1, retry.stderr
+    assert findings(cli, repo.path) == (0, [])
+    assert "- Shiny thing (" in changelog(cli, repo.path)
+    orphan, note = rows(repo.path, RN)
+    assert note["supersedes"] == orphan["id"]
+
+
+def test_a_release_without_its_note_is_reported_and_completed_by_the_retry(
+    repo: GitRepo, feat: str, cli: Any
+) -> None:
+    # what an interrupted write of an earlier version left: the classification, no note
+    assert cli("mine", "classify", feat, "--changelog", "added", cwd=repo.path).exit_code == 0
+    (repo.path / RN).write_text("", encoding="utf-8")
+    code, found = findings(cli, repo.path)
+    assert (code, found) == (1, [("ORK059", CL, 1)])
+    message = cli("mine", "validate", "--quick", cwd=repo.path).json()["findings"][0]["message"]
+    assert f"orkestra mine classify {feat[:12]} --changelog added" in message
+    assert "- Shiny thing" not in changelog(cli, repo.path)
+
+    retry = cli("mine", "classify", feat, "--changelog", "added", cwd=repo.path)
+    assert retry.exit_code == 0, retry.stderr
+    assert retry.json() | {"entries": []} == {
+        "written": 0,
+        "release_notes": 1,
+        "unchanged": 1,
+        "entries": [],
+    }
+    (note,) = rows(repo.path, RN)
+    assert note["classification"] == rows(repo.path, CL)[0]["id"]
+    assert findings(cli, repo.path) == (0, [])
+    assert "- Shiny thing (" in changelog(cli, repo.path)
+    again = cli("mine", "classify", feat, "--changelog", "added", cwd=repo.path).json()
+    assert (again["written"], again["release_notes"]) == (0, 0)
+
+
+def test_an_orphan_note_hides_nothing_and_the_retry_replaces_both(
+    repo: GitRepo, feat: str, cli: Any
+) -> None:
+    # a reclassification killed after its note: the old entry stays what the changelog shows
+    assert cli("mine", "classify", feat, "--changelog", "added", cwd=repo.path).exit_code == 0
+    (old,) = rows(repo.path, RN)
+    orphan = old | {"id": "n-orphan", "category": "fixed", "classification": "c-lost"}
+    put(repo.path, RN, [old, orphan | {"supersedes": old["id"]}])
+    assert "### Added\n\n- Shiny thing" in changelog(cli, repo.path)
+    assert findings(cli, repo.path) == (1, [("ORK057", RN, 2)])
+
+    root = repo.path
+    requests = classify.from_flags(
+        feat, changelog="fixed", decision=None, skip=None, summary=None, package=None, domain=None
+    )
+    classify.classify(root, requests, load_config(root))
+    assert rows(root, RN)[-1]["supersedes"] == [old["id"], "n-orphan"]
+    assert [(f.code, f.line) for f in check(root, set(), None)] == []
+    text = changelog(cli, root)
+    assert "### Fixed\n\n- Shiny thing" in text and "### Added" not in text
