@@ -11,7 +11,8 @@ import pytest
 from orkestra.core import safewrite
 from orkestra.core.errors import ChangedOnDisk, NotFound, UnsafePathError, UsageError
 from orkestra.mining import classify
-from orkestra.mining.changelog import parse_packages, render_all
+from orkestra.mining.changelog import HEADER, parse_packages, render_all
+from orkestra.mining.changelog_file import sealed
 from orkestra.mining.sync import load_config, sync
 from tests.mining.gitrepo import GitRepo
 
@@ -199,7 +200,8 @@ def test_a_changelog_changed_while_rendering_is_not_overwritten(
 ) -> None:
     path = plain.path / "packages/core/CHANGELOG.md"
     render(plain, "core")
-    path.write_text(path.read_text() + "old\n")  # still Orkestra's file, now out of date
+    header = HEADER.format(package="core")
+    path.write_text(sealed(header, "\n## [Unreleased]\n"))  # still Orkestra's, out of date
     real = safewrite.write_file
 
     def meanwhile(root: Path, rel: Any, *args: Any, **kwargs: Any) -> Any:

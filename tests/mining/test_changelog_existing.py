@@ -74,12 +74,14 @@ def test_a_file_orkestra_wrote_is_still_rendered_whole(released: GitRepo, cli: A
     assert cli("changelog", "render", "--package", "core", cwd=released.path).exit_code == 0
     path = released.path / CORE
     first = path.read_bytes()
-    path.write_bytes(first + b"stale line\n")
+    sha = released.commit("fix(core): a bug", {"packages/core/b.py": "b\n"})
+    assert cli("mine", "classify", sha, "--changelog", "fixed", cwd=released.path).exit_code == 0
     assert cli("changelog", "render", "--package", "core", cwd=released.path).exit_code == 0
-    assert path.read_bytes() == first
+    second = path.read_bytes()
+    assert second != first and b"- A widget (" in second and b"- A bug (" in second
     path.unlink()
     assert cli("changelog", "render", "--package", "core", cwd=released.path).exit_code == 0
-    assert path.read_bytes() == first
+    assert path.read_bytes() == second
 
 
 def test_a_title_only_or_untitled_file(released: GitRepo, cli: Any, tmp_path: Path) -> None:

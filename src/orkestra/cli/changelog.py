@@ -36,12 +36,21 @@ def render(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Show what would be done to each file; write nothing.")
     ] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Rewrite a CHANGELOG.md Orkestra rendered even if it was edited since (the edit "
+            "is lost).",
+        ),
+    ] = False,
     fmt: FormatOption = Format.json,
 ) -> ExitCode:
     """Write CHANGELOG.md (Keep a Changelog 1.1.0) for one package or all of them.
 
     A CHANGELOG.md that Orkestra did not write is never overwritten: the command refuses
-    (exit 1) unless --into-existing is given.
+    (exit 1) unless --into-existing is given. One Orkestra rendered and someone edited since is
+    refused the same way unless --force (or --into-existing) is given.
     """
     from orkestra.mining.changelog import parse_packages, render_all
     from orkestra.mining.sync import load_config
@@ -49,7 +58,13 @@ def render(
     names = parse_packages(package, every)
     root = project_root()
     results = render_all(
-        root, load_config(root), names, check=check, into_existing=into_existing, dry_run=dry_run
+        root,
+        load_config(root),
+        names,
+        check=check,
+        into_existing=into_existing,
+        dry_run=dry_run,
+        force=force,
     )
     emit(listing("changelogs", results), fmt, title="changelog render")
     if dry_run:

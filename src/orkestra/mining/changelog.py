@@ -97,12 +97,14 @@ def render_all(
     check: bool = False,
     into_existing: bool = False,
     dry_run: bool = False,
+    force: bool = False,
 ) -> list[dict[str, Any]]:
     """Render (or with `check` compare) CHANGELOG.md of the given packages, or all of them.
 
-    A hand-written CHANGELOG.md is never overwritten: every file is planned first, and if any
-    would be refused (`ConflictError`) nothing is written. `into_existing` keeps a hand-written
-    file byte for byte below a managed block; `dry_run` returns the plan and writes nothing.
+    A hand-written CHANGELOG.md, or one Orkestra wrote and someone edited since, is never
+    overwritten: every file is planned first, and if any would be refused (`ConflictError`)
+    nothing is written. `into_existing` keeps such a file byte for byte below a managed block;
+    `force` overwrites an edited file of Orkestra's; `dry_run` returns the plan, writes nothing.
     """
     from orkestra.mining.gitcmd import Git
     from orkestra.mining.sync import sync
@@ -131,7 +133,7 @@ def render_all(
         owner = assign(releases, parents)
         mine = by_package.get(name, [])
         text, stats = render_text(name, releases, owner, mine, records, order, reverts, links)
-        plans.append(_plan(root, name, known[name], text, stats, into_existing))
+        plans.append(_plan(root, name, known[name], text, stats, into_existing, force))
     if dry_run:
         return [plan.result(dry_run=True) for plan in plans]
     if not check:  # --check reports a file it would refuse as changed
@@ -320,7 +322,13 @@ class _FilePlan:
 
 
 def _plan(
-    root: Path, package: str, rel: str, text: str, stats: dict[str, int], into_existing: bool
+    root: Path,
+    package: str,
+    rel: str,
+    text: str,
+    stats: dict[str, int],
+    into_existing: bool,
+    force: bool,
 ) -> _FilePlan:
     from orkestra.core import safewrite
     from orkestra.mining.changelog_file import place
@@ -336,7 +344,7 @@ def _plan(
         old = None if raw is None else raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"{rel} is not UTF-8 text; nothing was written", file=rel) from exc
-    placement = place(old, header, text[len(header) :], into_existing=into_existing)
+    placement = place(old, header, text[len(header) :], into_existing=into_existing, force=force)
     return _FilePlan(package, rel, raw, placement, stats)
 
 
@@ -346,6 +354,15 @@ def _refuse(plans: list[_FilePlan]) -> None:
         return
     first = refused[0]
     others = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
+    if first.placement.edited:
+        raise ConflictError(
+            f"refusing to overwrite {first.rel}{others}: {first.placement.reason}, and rendering "
+            "would discard the edit. Nothing was written. Run `orkestra changelog render "
+            "--into-existing` to keep the file byte for byte below a managed block, or put the "
+            "change into the ledger (`orkestra mine classify SHA --changelog CATEGORY --summary "
+            "TEXT`) and run with `--force` to rewrite the file from the ledger (the edit is lost)",
+            file=first.rel,
+        )
     raise ConflictError(
         f"refusing to overwrite {first.rel}{others}: {first.placement.reason}. Nothing was "
         "written. Run `orkestra changelog render --into-existing` to keep it byte for byte "

@@ -1,20 +1,32 @@
 """Where a rendered changelog goes in its file (§6.7): never over a hand-written CHANGELOG.md.
 
 A file is Orkestra's when it is missing or begins with the header `changelog render` writes for
-that package: such a file is replaced whole. A file holding the managed-block markers (left by
-`--into-existing`) has only the text between them replaced. Any other file was written by hand:
-it is refused, unless `--into-existing` asks for a managed block after its title, everything
-else kept byte for byte.
+that package: such a file is replaced whole, unless it was edited since. A whole file Orkestra
+writes ends with a seal, an HTML comment holding a digest of the text above it (line endings and
+a byte-order mark aside, so a checkout with CRLF is no edit): text that no longer matches its
+seal was edited, and rendering over it would discard the edit, so it is refused unless `--force`.
+A file from before the seal is taken as unedited when every line of it is in the new render. A
+file holding the managed-block markers (left by `--into-existing`) has only the text between them
+replaced. Any other file was written by hand: it is refused, unless `--into-existing` asks for a
+managed block after its title, everything else kept byte for byte.
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
+from collections import Counter
 from dataclasses import dataclass
 
 from orkestra.core import managed_block
 
 BEGIN = "<!-- orkestra:changelog:begin (managed by `orkestra changelog render`; edit outside) -->"
 END = "<!-- orkestra:changelog:end -->"
+#: the line after the header of a whole file Orkestra writes: a digest of the rest of the file
+SEAL = "<!-- orkestra:changelog:digest {} (generated: edit the ledger, then render) -->\n"
+_SEAL = re.compile(
+    r"^<!-- orkestra:changelog:digest ([0-9a-f]{16}) \(generated: [^\n]*-->\r?$", re.MULTILINE
+)
 
 
 @dataclass(frozen=True)
@@ -24,20 +36,31 @@ class Placement:
     action: str  # create | replace | update-block | insert-block | refuse
     text: str | None
     reason: str = ""
+    #: why a file was refused: it is hand-written, or Orkestra's but edited since
+    edited: bool = False
 
 
-def place(old: str | None, header: str, body: str, *, into_existing: bool) -> Placement:
+def place(
+    old: str | None, header: str, body: str, *, into_existing: bool, force: bool = False
+) -> Placement:
     """The new file text for `header` + `body` given the current text `old` (None: no file).
 
     A byte-order mark stays first and the managed block uses the file's own line ending (that of
-    its first line), so a hand-written CRLF file never gets mixed endings.
+    its first line), so a hand-written CRLF file never gets mixed endings. A file Orkestra wrote
+    and someone edited since is refused (`force` overwrites it; `into_existing` keeps it as
+    hand-written history below a managed block).
     """
+    whole = sealed(header, body)
     if old is None:
-        return Placement("create", header + body)
+        return Placement("create", whole)
     bom = "\ufeff" if old.startswith("\ufeff") else ""
     text = old[len(bom) :]
     if text.startswith(header):
-        return Placement("replace", bom + header + body)
+        edit = edited(text, whole)
+        if edit is None or force:
+            return Placement("replace", bom + whole)
+        if not into_existing and managed_block.find(old, BEGIN, END) == (-1, -1):
+            return Placement("refuse", None, edit, edited=True)
     newline = "\r\n" if text.split("\n", 1)[0].endswith("\r") else "\n"
     block = _block(body).replace("\n", newline)
     begin, end = managed_block.find(old, BEGIN, END)
@@ -52,6 +75,49 @@ def place(old: str | None, header: str, body: str, *, into_existing: bool) -> Pl
     cut = len(bom) + _after_title(text)
     head = old[:cut]
     return Placement("insert-block", head + _gap(head, bom, newline) + block + newline + old[cut:])
+
+
+def sealed(header: str, body: str) -> str:
+    """The whole file: `header`, a blank line, the seal (a digest of all the rest), `body`. At
+    the top, it warns whoever opens the file before they edit it."""
+    return header + "\n" + SEAL.format(_digest(header + "\n" + body)) + body
+
+
+def _digest(text: str) -> str:
+    plain = text.removeprefix("\ufeff").replace("\r\n", "\n")
+    return hashlib.sha256(plain.encode("utf-8")).hexdigest()[:16]
+
+
+def edited(text: str, new: str) -> str | None:
+    """How `text`, a file that starts with Orkestra's header, was edited since it was rendered,
+    or None when it was not: the rest of it matches its seal or, written before there was a
+    seal, every line of it is one of the new render `new`."""
+    seal = _SEAL.search(text)
+    if seal:
+        rest = text[: seal.start()] + text[seal.end() :].removeprefix("\r").removeprefix("\n")
+        if _digest(rest) == seal.group(1):
+            return None
+    elif not Counter(_lines(text)) - Counter(_lines(new)):
+        return None
+    return "it was edited since Orkestra rendered it" + _first_foreign(text, new)
+
+
+def _lines(text: str) -> list[str]:
+    return [line.rstrip("\r") for line in text.split("\n") if line.strip()]
+
+
+def _first_foreign(text: str, new: str) -> str:
+    """` (line N: 'text')` for the first line of `text` the new render does not hold."""
+    known = Counter(_lines(new))
+    for number, line in enumerate(text.split("\n"), start=1):
+        bare = line.rstrip("\r")
+        if not bare.strip() or _SEAL.fullmatch(bare):
+            continue
+        if known[bare] > 0:
+            known[bare] -= 1
+            continue
+        return f" (line {number}: {bare[:60]!r})"
+    return " (text was removed)"
 
 
 def _block(body: str) -> str:

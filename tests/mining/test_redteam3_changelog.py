@@ -1,0 +1,134 @@
+"""Red team 3, changelogs: hand edits in a rendered file, order independent of the index, tags
+naming one version twice, reverts of reverts, front matter, conflicting classifications."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from orkestra.mining.changelog import HEADER
+from orkestra.mining.changelog_file import SEAL, edited, place, sealed
+from tests.mining.gitrepo import GitRepo
+
+CORE = "packages/core/CHANGELOG.md"
+
+
+def render(cli: Any, root: Path, *extra: str) -> Any:
+    return cli("changelog", "render", "--package", "core", *extra, cwd=root)
+
+
+def classify(cli: Any, root: Path, sha: str, category: str, *extra: str) -> None:
+    result = cli("mine", "classify", sha, "--changelog", category, *extra, cwd=root)
+    assert result.exit_code == 0, result.stderr
+
+
+# --- 2. a hand edit inside a file Orkestra rendered ----------------------------------------------
+
+HAND = "\n## [0.9.0] - 2023-01-01\n\n### Added\n\n- Hand-written history (must not be lost).\n"
+
+
+def test_a_hand_edit_is_refused_and_nothing_is_written(released: GitRepo, cli: Any) -> None:
+    root = released.path
+    assert render(cli, root).exit_code == 0
+    path = root / CORE
+    path.write_text(path.read_text(encoding="utf-8") + HAND, encoding="utf-8")
+    edited_bytes = path.read_bytes()
+    classify(cli, root, released.commit("fix(core): a bug", {"packages/core/b.py": "b\n"}), "fixed")
+
+    result = render(cli, root)
+    assert result.exit_code == 1
+    assert (
+        f"refusing to overwrite {CORE}: it was edited since Orkestra rendered it" in result.stderr
+    )
+    assert "'## [0.9.0] - 2023-01-01'" in result.stderr  # the first line that is not a render's
+    assert "--force" in result.stderr and "--into-existing" in result.stderr
+    assert path.read_bytes() == edited_bytes
+
+    (plan,) = render(cli, root, "--dry-run").json()["changelogs"]
+    assert plan["action"] == "refuse" and "edited since" in plan["reason"]
+    assert render(cli, root, "--check").exit_code == 1
+    assert path.read_bytes() == edited_bytes
+
+    forced = render(cli, root, "--force")
+    assert forced.exit_code == 0, forced.stderr
+    text = path.read_text(encoding="utf-8")
+    assert "Hand-written" not in text and "- A bug (" in text and "- A widget (" in text
+    assert render(cli, root).json()["changelogs"][0]["written"] is False
+
+
+def test_into_existing_keeps_an_edited_file_byte_for_byte(released: GitRepo, cli: Any) -> None:
+    root = released.path
+    assert render(cli, root).exit_code == 0
+    path = root / CORE
+    path.write_text(path.read_text(encoding="utf-8") + HAND, encoding="utf-8")
+    edited_text = path.read_text(encoding="utf-8")
+    assert render(cli, root, "--into-existing").exit_code == 0
+    text = path.read_text(encoding="utf-8")
+    assert text.endswith(edited_text.split("\n", 1)[1]) and "orkestra:changelog:begin" in text
+    assert render(cli, root).exit_code == 0  # the block is kept up to date from now on
+    assert path.read_text(encoding="utf-8") == text
+
+
+@pytest.mark.parametrize(
+    ("change", "refused"),
+    [
+        (lambda t: t.replace("- A widget", "- A widget, polished by hand"), True),
+        (lambda t: t.replace("### Added\n\n- A widget", "### Added\n\n- Extra\n- A widget"), True),
+        (lambda t: t.replace("- A widget", "- A gadget"), True),
+        (lambda t: t.replace("\n### Added\n\n- A widget (", "\n### Added\n- A widget ("), True),
+        (lambda t: t.replace("\n", "\r\n")[:-2] + "\n", None),  # CRLF: not Orkestra's header
+        (lambda t: "\ufeff" + t, False),  # a byte-order mark is no edit
+    ],
+)
+def test_any_edit_is_seen(released: GitRepo, cli: Any, change: Any, refused: bool | None) -> None:
+    root = released.path
+    assert render(cli, root).exit_code == 0
+    path = root / CORE
+    path.write_bytes(change(path.read_text(encoding="utf-8")).encode("utf-8"))
+    before = path.read_bytes()
+    result = render(cli, root)
+    if refused is False:
+        assert result.exit_code == 0, result.stderr
+        return
+    assert result.exit_code == 1 and path.read_bytes() == before
+    expected = "edited since" if refused else "it was not written by Orkestra"
+    assert expected in result.stderr
+
+
+def test_the_seal_covers_everything_but_itself() -> None:
+    header = HEADER.format(package="core")
+    body = "\n## [Unreleased]\n\n### Added\n\n- A widget (abc1234)\n"
+    whole = sealed(header, body)
+    assert whole.startswith(header + "\n<!-- orkestra:changelog:digest ")
+    assert whole.endswith("-->\n" + body)
+    assert SEAL.format("0" * 16) not in whole
+    assert edited(whole, whole) is None
+    assert edited(whole.replace("\n", "\r\n"), whole) is None  # a checkout with CRLF
+    assert edited(whole + "- more\n", whole) == (
+        "it was edited since Orkestra rendered it (line 15: '- more')"
+    )
+    assert edited(whole.replace("- A widget (abc1234)\n", ""), whole) == (
+        "it was edited since Orkestra rendered it (text was removed)"
+    )
+    later = sealed(header, body + "\n### Fixed\n\n- A bug (def5678)\n")
+    assert place(whole, header, later[len(whole) - len(body) :], into_existing=False).text
+
+
+def test_a_file_from_before_the_seal(released: GitRepo, cli: Any) -> None:
+    # an earlier version wrote the file without a seal: it is Orkestra's while every line of it
+    # is in the new render (only additions), and edited otherwise
+    root = released.path
+    assert render(cli, root).exit_code == 0
+    path = root / CORE
+    lines = path.read_text(encoding="utf-8").split("\n")
+    unsealed = "\n".join(line for line in lines if "orkestra:changelog:digest" not in line)
+    path.write_text(unsealed, encoding="utf-8")
+    classify(cli, root, released.commit("fix(core): a bug", {"packages/core/b.py": "b\n"}), "fixed")
+    assert render(cli, root).exit_code == 0
+    assert "orkestra:changelog:digest" in path.read_text(encoding="utf-8")
+
+    path.write_text(unsealed + "- Hand-written line\n", encoding="utf-8")
+    result = render(cli, root)
+    assert result.exit_code == 1 and "'- Hand-written line'" in result.stderr
