@@ -132,3 +132,57 @@ def test_a_file_from_before_the_seal(released: GitRepo, cli: Any) -> None:
     path.write_text(unsealed + "- Hand-written line\n", encoding="utf-8")
     result = render(cli, root)
     assert result.exit_code == 1 and "'- Hand-written line'" in result.stderr
+
+
+# --- 3. the order of entries is the history's, not the index's -----------------------------------
+
+
+def commit_at(repo: GitRepo, message: str, rel: str, date: int) -> str:
+    (repo.path / rel).parent.mkdir(parents=True, exist_ok=True)
+    (repo.path / rel).write_text(message + "\n", encoding="utf-8")
+    repo.git("add", "--", rel)
+    repo.git("commit", "-q", "-m", message, date=date)
+    return repo.head()
+
+
+def test_order_does_not_depend_on_how_the_index_was_built(repo: GitRepo, cli: Any) -> None:
+    day = 86_400
+    start = 1_704_067_200  # 2024-01-01
+    repo.git("checkout", "-q", "-b", "feature")
+    commit_at(repo, "feat(core): feature one", "packages/core/f1.py", start + day)
+    commit_at(repo, "feat(core): feature two", "packages/core/f2.py", start + 2 * day)
+    repo.git("checkout", "-q", "main")
+    commit_at(repo, "feat(core): main one", "packages/core/m1.py", start + 3 * day)
+    assert cli("mine", "sync", cwd=repo.path).exit_code == 0  # indexed while on main
+    repo.git(
+        "merge", "-q", "--no-ff", "feature", "-m", "Merge branch feature", date=start + 4 * day
+    )
+    assert cli("mine", "sync", cwd=repo.path).json()["sync"] == "incremental"
+    for line in repo.git("log", "--format=%H %s").splitlines():
+        sha, subject = line.split(" ", 1)
+        if subject.startswith("feat"):
+            classify(cli, repo.path, sha, "added")
+    assert render(cli, repo.path).exit_code == 0
+    text = (repo.path / CORE).read_text(encoding="utf-8")
+    assert text.index("- Main one") < text.index("- Feature two") < text.index("- Feature one")
+
+    import shutil
+
+    shutil.rmtree(repo.path / ".orkestra")  # rebuilt whole: the same bytes
+    check = render(cli, repo.path, "--check")
+    assert check.exit_code == 0 and check.json()["changelogs"][0]["changed"] is False
+
+
+def test_newest_first_is_by_instant_then_depth() -> None:
+    from orkestra.mining.changelog import newest_first
+
+    parents = {"a" * 40: [], "b" * 40: ["a" * 40], "c" * 40: ["b" * 40], "d" * 40: ["c" * 40]}
+    dates = {
+        "a" * 40: "2024-01-01T10:00:00+00:00",
+        "b" * 40: "2024-01-01T10:00:00+00:00",  # the same second as its parent: deeper is newer
+        "c" * 40: "2024-01-01T12:30:00+02:00",  # 10:30 UTC
+        "d" * 40: "2024-01-01T11:00:00+03:00",  # 08:00 UTC: authored before, committed after
+    }
+    records = {sha: {"date": date} for sha, date in dates.items()}
+    rank = newest_first(list(parents), records, parents)
+    assert sorted(rank, key=rank.__getitem__) == ["c" * 40, "b" * 40, "a" * 40, "d" * 40]

@@ -115,7 +115,6 @@ def render_all(
             raise NotFound(f"unknown package {name!r}; known: {', '.join(sorted(known))}")
     sync(root, config)
     records = index.LazyRecords(root)
-    order = {sha: pos for pos, sha in enumerate(records)}
     parents = {sha: records.parents(sha) for sha in records}
     tags = Git(root).tags()
     notes = release_notes(root)
@@ -124,6 +123,7 @@ def render_all(
         if note["sha"] in records:
             by_package.setdefault(note["package"], []).append(note)
     names = packages or _every(root, config, known, by_package)
+    order = newest_first({n["sha"] for n in notes if n["sha"] in records}, records, parents)
     known_shas = set(records)
     reverts = revert_targets(records, records.maybe_reverts())
     links = origin(root)
@@ -269,11 +269,56 @@ def revert_targets(
     return out
 
 
+def newest_first(
+    shas: Iterable[str], records: Mapping[str, dict[str, Any]], parents: dict[str, list[str]]
+) -> dict[str, int]:
+    """The rank of each commit in a changelog section, newest first: by author date (as an
+    instant), then deeper in the history first (a commit before its parent when their dates tie),
+    then by sha. A function of the history alone: never of the order the commit index was
+    built in (incrementally or whole), so a fresh clone renders the same bytes."""
+    depth = _depths(parents)
+
+    def key(sha: str) -> tuple[float, int, str]:
+        return (-_instant(str(records[sha].get("date", ""))), -depth.get(sha, 0), sha)
+
+    return {sha: rank for rank, sha in enumerate(sorted(shas, key=key))}
+
+
+def _instant(date: str) -> float:
+    import datetime as dt
+
+    try:
+        return dt.datetime.fromisoformat(date).timestamp()
+    except ValueError:  # not a date git writes: no place in time, the other keys decide
+        return 0.0
+
+
+def _depths(parents: dict[str, list[str]]) -> dict[str, int]:
+    """Each commit's longest distance from a root of the indexed history (iterative: a history
+    of 100,000 commits is no recursion)."""
+    depth: dict[str, int] = {}
+    for start in parents:
+        stack = [start]
+        while stack:
+            sha = stack[-1]
+            if sha in depth:
+                stack.pop()
+                continue
+            known = [p for p in parents[sha] if p in parents]
+            pending = [p for p in known if p not in depth]
+            if pending:
+                stack.extend(pending)
+                continue
+            depth[sha] = 1 + max((depth[p] for p in known), default=-1)
+            stack.pop()
+    return depth
+
+
 def _sections(
     items: list[dict[str, Any]], records: Mapping[str, dict[str, Any]], order: dict[str, int]
 ) -> list[str]:
     out = []
-    ranked = sorted(items, key=lambda n: (-order[n["sha"]], n["id"]))
+    ranked = sorted(items, key=lambda n: (order[n["sha"]], n["id"]))
     for section in SECTIONS:
         lines = [_line(n, records) for n in ranked if n["category"] == section]
         if lines:
