@@ -141,3 +141,73 @@ def test_an_orphan_note_hides_nothing_and_the_retry_replaces_both(
     assert [(f.code, f.line) for f in check(root, set(), None)] == []
     text = changelog(cli, root)
     assert "### Fixed\n\n- Shiny thing" in text and "### Added" not in text
+
+
+# --- 4. nothing written that the reader would skip; no NUL in text -------------------------------
+
+
+def test_a_batch_with_a_nul_or_an_oversized_summary_is_refused(
+    repo: GitRepo, feat: str, cli: Any, tmp_path: Path
+) -> None:
+    other = repo.commit("feat(core): other", {"packages/core/b.py": "b\n"})
+    sync(repo.path, load_config(repo.path))
+    lines = [
+        {"sha": feat, "domain": "changelog", "action": "release", "category": "added"}
+        | {"summary": "a\u0000b"},
+        {"sha": other, "domain": "changelog", "action": "release", "category": "added"}
+        | {"summary": "x" * 2_000_000},
+        {"sha": other, "domain": "decisions", "action": "skip", "reason": "y\u0000"},
+    ]
+    batch = tmp_path / "b.jsonl"
+    batch.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    result = cli("mine", "commit", "--input", str(batch), cwd=repo.path)
+    assert result.exit_code == 1
+    assert f"{batch}:1: `summary` must not contain a NUL character" in result.stderr
+    assert f"{batch}:2: `summary` is longer than 2000 characters" in result.stderr
+    assert f"{batch}:3: `reason` must not contain a NUL character" in result.stderr
+    assert not (repo.path / CL).exists() and not (repo.path / RN).exists()
+
+
+def test_a_subject_of_megabytes_gives_a_readable_shortened_note(
+    repo: GitRepo, cli: Any, tmp_path: Path
+) -> None:
+    # git's %s is the whole first paragraph: here 1.3 MB, over the reader's 1 MiB a line
+    message = tmp_path / "msg"
+    words = "".join(f"updated fixture tests/data/case_{i:05d}.json ok\n" for i in range(30_000))
+    message.write_text("feat(core): regenerate fixtures\n" + words, encoding="utf-8")
+    (repo.path / "packages/core/f.py").parent.mkdir(parents=True)
+    (repo.path / "packages/core/f.py").write_text("f\n", encoding="utf-8")
+    repo.git("add", ".")
+    repo.git("commit", "-q", "-F", str(message))
+    sha = repo.head()
+    result = cli("mine", "classify", sha, "--changelog", "added", cwd=repo.path)
+    assert result.exit_code == 0, result.stderr
+    (note,) = rows(repo.path, RN)
+    assert len(note["summary"]) == 2000 and note["summary"].endswith("\u2026")
+    assert note["summary"].startswith("Regenerate fixtures updated fixture")
+    assert findings(cli, repo.path) == (0, [])
+    again = cli("mine", "classify", sha, "--changelog", "added", cwd=repo.path).json()
+    assert (again["unchanged"], again["release_notes"]) == (1, 0)
+    assert "- Regenerate fixtures updated" in changelog(cli, repo.path)
+
+
+def test_the_writer_refuses_a_line_over_the_readers_limit(tmp_path: Path) -> None:
+    from orkestra.core.errors import InputError
+    from orkestra.core.jsonio import MAX_LINE_BYTES
+
+    ledger.append(tmp_path, [{"id": "c1", "sha": "a" * 40}], [{"id": "n1", "sha": "a" * 40}])
+    before = [(tmp_path / rel).read_bytes() for rel in (CL, RN)]
+    big = {"id": "n2", "sha": "b" * 40, "summary": "\u00e9" * (MAX_LINE_BYTES // 2)}
+    with pytest.raises(
+        InputError, match=r"line for commit bbbbbbbbbbbb would be 1048\d{3} bytes, over"
+    ):
+        ledger.append(tmp_path, [{"id": "c2", "sha": "b" * 40}], [big])
+    assert [(tmp_path / rel).read_bytes() for rel in (CL, RN)] == before
+
+
+def test_validate_reports_a_nul_in_a_ledger_line(repo: GitRepo, feat: str, cli: Any) -> None:
+    assert cli("mine", "classify", feat, "--changelog", "added", cwd=repo.path).exit_code == 0
+    (note,) = rows(repo.path, RN)
+    put(repo.path, RN, [note | {"summary": "a\u0000b"}])
+    code, found = findings(cli, repo.path)
+    assert code == 1 and ("ORK050", RN, 1) in found

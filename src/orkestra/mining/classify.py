@@ -19,7 +19,7 @@ from orkestra.core.errors import InputError, OrkestraError, UsageError
 from orkestra.mining.commits import CommitLookup
 from orkestra.registry import ledger
 from orkestra.registry.models.config import Config
-from orkestra.registry.models.ledger import CATEGORIES, ClassificationRequest
+from orkestra.registry.models.ledger import CATEGORIES, MAX_TEXT, ClassificationRequest
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -254,7 +254,9 @@ def _message(errors: list[ErrorDetails]) -> str:
         "missing": f"`{key}` is required",
         "string_too_short": f"`{key}` is required",
         "string_type": f"`{key}` must be a string",
-        "value_error": str(error.get("ctx", {}).get("error", error["msg"])),
+        "string_too_long": f"`{key}` is longer than {MAX_TEXT} characters; shorten it",
+        "value_error": f"`{key}` " * bool(key)
+        + str(error.get("ctx", {}).get("error", error["msg"])),
     }
     if key == "domain" and error["type"] == "literal_error":
         return f"unknown domain {value!r}: use changelog or decisions"
@@ -383,7 +385,7 @@ def _notes(
     # a commit touching no configured package belongs to the root package (§6.5)
     packages = [req.package] if req.package else list(record["signals"]["packages"])
     packages = packages or [config.root_package]
-    default = (record["signals"]["description"] or record["subject"]).strip()
+    default = _shortened((record["signals"]["description"] or record["subject"]).strip())
     out = []
     for package in packages:
         older = current.notes.get((req.sha, package), [])
@@ -405,6 +407,14 @@ def _notes(
         _validate(note, req, notes=True)
         out.append(note)
     return out
+
+
+def _shortened(text: str) -> str:
+    """A commit's description as a default summary: cut to `MAX_TEXT` characters (a subject can
+    be a whole paragraph of megabytes, and a summary the user gives is held to the same limit)."""
+    if len(text) <= MAX_TEXT:
+        return text
+    return text[: MAX_TEXT - 1].rstrip() + "\u2026"
 
 
 def _validate(entry: dict[str, Any], req: Request, *, notes: bool = False) -> None:

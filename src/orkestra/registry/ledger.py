@@ -117,10 +117,28 @@ def append(root: Path, classifications: list[Entry], notes: list[Entry]) -> None
 
     append_all(
         [
-            (root / RELEASE_NOTES, [dump(n) for n in notes]),
-            (root / CLASSIFICATIONS, [dump(c) for c in classifications]),
+            (root / RELEASE_NOTES, _lines(notes, RELEASE_NOTES)),
+            (root / CLASSIFICATIONS, _lines(classifications, CLASSIFICATIONS)),
         ]
     )
+
+
+def _lines(entries: list[Entry], rel: Path) -> list[str]:
+    """The lines to append; one over the reader's limit (which every reader would skip) is an
+    error naming its commit, raised before anything is written."""
+    from orkestra.core.errors import InputError
+
+    lines = [dump(e) for e in entries]
+    for entry, line in zip(entries, lines, strict=True):
+        size = len(line.encode("utf-8", "surrogatepass"))
+        if size > jsonio.MAX_LINE_BYTES:
+            sha = str(entry.get("sha", ""))[:12]
+            raise InputError(
+                f"the line for commit {sha} would be {size} bytes, over the "
+                f"ledger reader's limit of {jsonio.MAX_LINE_BYTES}; nothing was written",
+                file=rel.as_posix(),
+            )
+    return lines
 
 
 def linked(notes: Iterable[Entry], classifications: Iterable[Entry]) -> list[Entry]:

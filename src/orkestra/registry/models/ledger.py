@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, field_validator, model_validator
 
 from orkestra.registry.models.common import Model
 from orkestra.registry.models.decisions import DecisionId, Sha
@@ -18,6 +18,21 @@ Supersedes = (
     | Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)]
 )
 Action = Literal["release", "skip", "extract", "pending"]
+#: the longest summary or reason a classification may give, in characters: a changelog line, not
+#: a document; it keeps every ledger line far below the reader's limit of 1 MiB a line
+MAX_TEXT = 2000
+
+
+def _no_nul(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError("must not contain a NUL character")
+    return value
+
+
+#: a text field of a ledger line (§13: text fields may not hold NUL)
+LedgerText = Annotated[str, AfterValidator(_no_nul)]
+#: a summary or reason given by a classification, and so written to the ledger
+RequestText = Annotated[str, Field(max_length=MAX_TEXT), AfterValidator(_no_nul)]
 #: the actions each domain takes
 ACTIONS: dict[str, tuple[str, ...]] = {
     "changelog": ("release", "skip"),
@@ -42,10 +57,10 @@ class ClassificationRequest(Model):
     domain: Domain
     action: Action
     category: Category | None = None
-    summary: str | None = None
-    package: str | None = None
+    summary: RequestText | None = None
+    package: LedgerText | None = None
     decision_id: DecisionId | None = None
-    reason: str | None = None
+    reason: RequestText | None = None
 
     @field_validator("category", mode="before")
     @classmethod
@@ -77,10 +92,10 @@ class ClassificationEntry(Model):
     domain: Domain
     action: Action
     category: Category | None = None
-    summary: str | None = None
-    package: str | None = None
+    summary: LedgerText | None = None
+    package: LedgerText | None = None
     decision_id: DecisionId | None = None
-    reason: str | None = None
+    reason: LedgerText | None = None
     supersedes: Supersedes | None = None
 
     @model_validator(mode="after")
@@ -99,9 +114,9 @@ class ReleaseNoteEntry(Model):
     id: str = Field(min_length=1)
     ts: str = Field(min_length=1)
     sha: Sha
-    package: str = Field(min_length=1)
+    package: Annotated[LedgerText, Field(min_length=1)]
     category: Category
-    summary: str = Field(min_length=1)
+    summary: Annotated[LedgerText, Field(min_length=1)]
     date: str | None = None
     supersedes: Supersedes | None = None
     #: id of the classification entry that produced this note (None for a hand-written note)
