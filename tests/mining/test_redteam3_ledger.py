@@ -211,3 +211,66 @@ def test_validate_reports_a_nul_in_a_ledger_line(repo: GitRepo, feat: str, cli: 
     put(repo.path, RN, [note | {"summary": "a\u0000b"}])
     code, found = findings(cli, repo.path)
     assert code == 1 and ("ORK050", RN, 1) in found
+
+
+# --- 5. conflicts inside one batch, and against the ledger ---------------------------------------
+
+
+@pytest.fixture
+def both(repo: GitRepo) -> str:
+    """A commit touching packages core and cli, indexed."""
+    sha = repo.commit("feat: touch both", {"packages/core/a.py": "a\n", "packages/cli/a.py": "a\n"})
+    sync(repo.path, load_config(repo.path))
+    return sha
+
+
+def release(sha: str, package: str | None = None) -> dict[str, Any]:
+    line = {"sha": sha, "domain": "changelog", "action": "release", "category": "added"}
+    return line | ({"package": package} if package else {})
+
+
+def skip(sha: str, package: str | None = None) -> dict[str, Any]:
+    line = {"sha": sha, "domain": "changelog", "action": "skip", "reason": "noise"}
+    return line | ({"package": package} if package else {})
+
+
+def commit(cli: Any, root: Path, tmp_path: Path, lines: list[dict[str, Any]]) -> Any:
+    batch = tmp_path / "batch.jsonl"
+    batch.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    return cli("mine", "commit", "--input", str(batch), cwd=root)
+
+
+@pytest.mark.parametrize(
+    "pair",
+    [
+        (lambda s: release(s, "core"), lambda s: skip(s)),
+        (lambda s: skip(s), lambda s: release(s, "cli")),
+        (lambda s: release(s), lambda s: release(s, "core")),
+        (lambda s: release(s, "core"), lambda s: skip(s, "core")),
+    ],
+)
+def test_two_overlapping_classifications_in_one_batch_are_refused(
+    repo: GitRepo, both: str, cli: Any, tmp_path: Path, pair: Any
+) -> None:
+    result = commit(cli, repo.path, tmp_path, [pair[0](both), pair[1](both)])
+    assert result.exit_code == 1
+    message = (
+        f"batch.jsonl:2: commit {both[:12]} is classified twice in changelog (first at line 1)"
+    )
+    assert message in result.stderr
+    assert not (repo.path / CL).exists() and not (repo.path / RN).exists()
+
+
+def test_one_batch_may_classify_each_package_and_then_the_whole(
+    repo: GitRepo, both: str, cli: Any, tmp_path: Path
+) -> None:
+    result = commit(cli, repo.path, tmp_path, [release(both, "core"), skip(both, "cli")])
+    assert result.exit_code == 0, result.stderr
+    assert findings(cli, repo.path) == (0, [])
+    # a later batch without a package replaces both per-package entries at once
+    result = commit(cli, repo.path, tmp_path, [skip(both)])
+    assert result.exit_code == 0, result.stderr
+    assert sorted(result.json()["entries"][0]["supersedes"]) == sorted(
+        row["id"] for row in rows(repo.path, CL)[:2]
+    )
+    assert findings(cli, repo.path) == (0, [])

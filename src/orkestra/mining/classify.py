@@ -203,7 +203,7 @@ def plan(root: Path, requests: list[Request], config: Config) -> Plan:
     notes = ledger.entries(root / ledger.RELEASE_NOTES)
     codes = decision_codes(root)
     out = Plan()
-    seen: dict[tuple[str, str, str | None], int | None] = {}
+    seen: dict[tuple[str, str], list[tuple[str | None, int | None]]] = {}
     stamp = ledger.now()
     errors = Errors()
     current = Current(existing, notes)
@@ -212,16 +212,23 @@ def plan(root: Path, requests: list[Request], config: Config) -> Plan:
         try:
             _check(req, packages, codes)
             req.sha = commits.resolve(req.sha, file=req.file, line=req.line)
-            key = (req.sha, req.domain, req.package)
-            if key in seen:
-                where = f" (first at line {seen[key]})" if seen[key] else ""
-                raise _err(req, f"commit {req.sha[:12]} is classified twice in {req.domain}{where}")
-            seen[key] = req.line
+            _once(req, seen.setdefault((req.sha, req.domain), []))
             _add(out, req, commits, current, config, stamp)
         except OrkestraError as exc:
             errors.add(exc)
     errors.raise_any()
     return out
+
+
+def _once(req: Request, earlier: list[tuple[str | None, int | None]]) -> None:
+    """Refuse a second classification of one commit in one domain within a batch: for the same
+    package, or where either covers every package (no `package`). Both would stand, neither
+    superseding the other (`mine validate`: ORK052)."""
+    for package, line in earlier:
+        if package is None or req.package is None or package == req.package:
+            where = f" (first at line {line})" if line else ""
+            raise _err(req, f"commit {req.sha[:12]} is classified twice in {req.domain}{where}")
+    earlier.append((req.package, req.line))
 
 
 def _err(req: Request, message: str) -> OrkestraError:
