@@ -274,3 +274,79 @@ def test_one_batch_may_classify_each_package_and_then_the_whole(
         row["id"] for row in rows(repo.path, CL)[:2]
     )
     assert findings(cli, repo.path) == (0, [])
+
+
+# --- 6. a wrong-typed field in a committed line is skipped, as validate reports it ----------------
+
+
+def test_the_readers_shapes_are_the_line_models() -> None:
+    from orkestra.registry.models.ledger import ClassificationEntry, ReleaseNoteEntry
+
+    for rel, model in (
+        (ledger.CLASSIFICATIONS, ClassificationEntry),
+        (ledger.RELEASE_NOTES, ReleaseNoteEntry),
+    ):
+        shape = ledger.SHAPES[rel.name]
+        assert set(shape) == set(model.model_fields)
+        required = {k for k, f in model.model_fields.items() if f.is_required()}
+        assert {k for k, kind in shape.items() if kind == ledger.REQUIRED} == required
+
+
+GOOD = {
+    CL: {"id": "c1", "ts": "t", "sha": "a" * 40, "domain": "changelog", "action": "release"}
+    | {"category": "added", "summary": "s", "package": "core", "reason": "r"}
+    | {"decision_id": "DEC-PL-001", "supersedes": "c0"},
+    RN: {"id": "n1", "ts": "t", "sha": "a" * 40, "package": "core", "category": "added"}
+    | {"summary": "s", "date": "2026-01-01", "classification": "c1", "supersedes": "n0"},
+}
+
+
+@pytest.mark.parametrize("wrong", [["pkg"], {"a": 1}, 5, "a\u0000b"])
+@pytest.mark.parametrize(("rel", "field"), [(rel, f) for rel in (CL, RN) for f in GOOD[rel]])
+def test_a_wrong_typed_field_is_skipped_as_validate_reports_it(
+    tmp_path: Path, rel: str, field: str, wrong: Any
+) -> None:
+    if field == "supersedes" and wrong == ["pkg"]:
+        wrong = [5]  # a list of ids is right there
+    put(tmp_path, rel, [GOOD[rel], GOOD[rel] | {"id": "x", field: wrong}])
+    assert [e["id"] for e in ledger.entries(tmp_path / rel)] == [GOOD[rel]["id"]]
+    found = [(f.code, f.file, f.line) for f in check(tmp_path, set(), None)]
+    assert ("ORK050", rel, 2) in found
+
+
+@pytest.mark.parametrize(
+    ("rel", "field"), [(RN, "package"), (RN, "summary"), (RN, "classification"), (CL, "id")]
+)
+def test_readers_get_past_a_wrong_typed_field(
+    repo: GitRepo, feat: str, rel: str, field: str
+) -> None:
+    root = repo.path
+    flags = dict(decision=None, skip=None, summary=None, package=None, domain=None)
+    config = load_config(root)
+    classify.classify(root, classify.from_flags(feat, changelog="added", **flags), config)
+    put(root, rel, [rows(root, rel)[0] | {field: ["x"]}])
+    # what crashed: planning a classification against the line, rendering, status
+    classify.classify(root, classify.from_flags(feat, changelog="fixed", **flags), config)
+    from orkestra.mining import changelog as rendering
+    from orkestra.mining.report import status
+
+    rendering.render_all(root, config, ["core"])
+    assert "- Shiny thing" in (root / "packages/core/CHANGELOG.md").read_text(encoding="utf-8")
+    assert status(root)["changelog"]["processed"] == 1
+
+
+def test_a_wrong_typed_package_no_longer_breaks_classify_and_commit(
+    repo: GitRepo, feat: str, cli: Any
+) -> None:
+    other = repo.commit("feat(core): thing 2", {"packages/core/b.py": "b\n"})
+    assert cli("mine", "classify", feat, "--changelog", "added", cwd=repo.path).exit_code == 0
+    (note,) = rows(repo.path, RN)
+    put(repo.path, RN, [note | {"package": ["core"]}])
+    assert ("ORK050", RN, 1) in findings(cli, repo.path)[
+        1
+    ]  # and the release it carried is reported as without a note
+    result = cli("mine", "classify", other, "--changelog", "fixed", cwd=repo.path)
+    assert result.exit_code == 0, result.stderr
+    line = json.dumps({"sha": other, "domain": "changelog", "action": "skip", "reason": "x"})
+    result = cli("mine", "commit", "--input", "-", cwd=repo.path, stdin=line + "\n")
+    assert result.exit_code == 0, result.stderr

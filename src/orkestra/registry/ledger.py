@@ -40,8 +40,49 @@ def read_lines(path: Path) -> list[Line]:
 
 
 def entries(path: Path) -> list[Entry]:
-    """The readable entries of a ledger (a torn last line and broken lines are skipped)."""
-    return jsonio.records(path)
+    """The readable entries of a ledger: a torn last line, broken lines and, in either ledger,
+    a line whose field has the wrong type (`"package": ["a"]`, a hand edit or a bad merge
+    resolution) are skipped, as `mine validate` reports them (ORK050)."""
+    items = jsonio.records(path)
+    shape = SHAPES.get(path.name)
+    return items if shape is None else [e for e in items if _fits(e, shape)]
+
+
+#: a field's JSON type in a ledger line: a string, a string or null/absent, `supersedes`
+REQUIRED, OPTIONAL, IDS = "required", "optional", "ids"
+#: each ledger's fields and their JSON types, as the line models of `models/ledger.py` declare
+#: them (pydantic stays out of the fast read paths; a test keeps the two in step)
+SHAPES: dict[str, dict[str, str]] = {
+    CLASSIFICATIONS.name: {
+        **dict.fromkeys(("id", "ts", "sha", "domain", "action"), REQUIRED),
+        **dict.fromkeys(("category", "summary", "package", "decision_id", "reason"), OPTIONAL),
+        "supersedes": IDS,
+    },
+    RELEASE_NOTES.name: {
+        **dict.fromkeys(("id", "ts", "sha", "package", "category", "summary"), REQUIRED),
+        **dict.fromkeys(("date", "classification"), OPTIONAL),
+        "supersedes": IDS,
+    },
+}
+
+
+def _fits(entry: Entry, shape: dict[str, str]) -> bool:
+    """Whether every field of `shape` has its type in `entry` (no NUL in a string: §13)."""
+    for key, kind in shape.items():
+        value = entry.get(key)
+        if value is None:
+            if kind == REQUIRED:
+                return False
+        elif isinstance(value, str):
+            if "\x00" in value:
+                return False
+        elif not (kind == IDS and isinstance(value, list) and all(_text(v) for v in value)):
+            return False
+    return True
+
+
+def _text(value: object) -> bool:
+    return isinstance(value, str) and "\x00" not in value
 
 
 def current(items: Iterable[Entry]) -> list[Entry]:

@@ -12,11 +12,6 @@ from orkestra.registry.models.decisions import DecisionId, Sha
 Category = Literal["added", "changed", "deprecated", "removed", "fixed", "security"]
 CATEGORIES: tuple[str, ...] = ("added", "changed", "deprecated", "removed", "fixed", "security")
 Domain = Literal["changelog", "decisions"]
-#: the id an entry replaces, or the ids when one entry resolves several current ones at once
-Supersedes = (
-    Annotated[str, Field(min_length=1)]
-    | Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)]
-)
 Action = Literal["release", "skip", "extract", "pending"]
 #: the longest summary or reason a classification may give, in characters: a changelog line, not
 #: a document; it keeps every ledger line far below the reader's limit of 1 MiB a line
@@ -33,6 +28,11 @@ def _no_nul(value: str) -> str:
 LedgerText = Annotated[str, AfterValidator(_no_nul)]
 #: a summary or reason given by a classification, and so written to the ledger
 RequestText = Annotated[str, Field(max_length=MAX_TEXT), AfterValidator(_no_nul)]
+#: the id an entry replaces, or the ids when one entry resolves several current ones at once
+Supersedes = (
+    Annotated[LedgerText, Field(min_length=1)]
+    | Annotated[list[Annotated[LedgerText, Field(min_length=1)]], Field(min_length=1)]
+)
 #: the actions each domain takes
 ACTIONS: dict[str, tuple[str, ...]] = {
     "changelog": ("release", "skip"),
@@ -86,8 +86,8 @@ class ClassificationRequest(Model):
 class ClassificationEntry(Model):
     """One line of `changelog/commits_processed.jsonl`."""
 
-    id: str = Field(min_length=1)
-    ts: str = Field(min_length=1)
+    id: Annotated[LedgerText, Field(min_length=1)]
+    ts: Annotated[LedgerText, Field(min_length=1)]
     sha: Sha
     domain: Domain
     action: Action
@@ -111,13 +111,13 @@ class ClassificationEntry(Model):
 class ReleaseNoteEntry(Model):
     """One line of `changelog/release_notes.jsonl`."""
 
-    id: str = Field(min_length=1)
-    ts: str = Field(min_length=1)
+    id: Annotated[LedgerText, Field(min_length=1)]
+    ts: Annotated[LedgerText, Field(min_length=1)]
     sha: Sha
     package: Annotated[LedgerText, Field(min_length=1)]
     category: Category
     summary: Annotated[LedgerText, Field(min_length=1)]
-    date: str | None = None
+    date: LedgerText | None = None
     supersedes: Supersedes | None = None
     #: id of the classification entry that produced this note (None for a hand-written note)
-    classification: str | None = None
+    classification: LedgerText | None = None
