@@ -186,3 +186,32 @@ def test_newest_first_is_by_instant_then_depth() -> None:
     records = {sha: {"date": date} for sha, date in dates.items()}
     rank = newest_first(list(parents), records, parents)
     assert sorted(rank, key=rank.__getitem__) == ["c" * 40, "b" * 40, "a" * 40, "d" * 40]
+
+
+# --- 7. two tags naming one version --------------------------------------------------------------
+
+
+def test_two_tags_of_one_version_are_one_release(repo: GitRepo, cli: Any) -> None:
+    repo.git("remote", "add", "origin", "https://github.com/acme/demo.git")
+    first = repo.commit("feat(core): first", {"packages/core/a.py": "a\n"})
+    repo.tag("1.0.0")
+    repo.tag("v1.0.0")
+    second = repo.commit("feat(core): second", {"packages/core/b.py": "b\n"})
+    for sha in (first, second):
+        classify(cli, repo.path, sha, "added")
+    assert render(cli, repo.path).json()["changelogs"][0]["releases"] == 1
+    text = (repo.path / CORE).read_text(encoding="utf-8")
+    assert text.count("## [1.0.0]") == 1 and text.count("- First (") == 1
+    assert "[Unreleased]: https://github.com/acme/demo/compare/v1.0.0...HEAD\n" in text
+    assert text.count("[1.0.0]: https://github.com/acme/demo/releases/tag/v1.0.0\n") == 1
+
+
+def test_releases_of_keeps_one_tag_per_version() -> None:
+    from orkestra.mining.changelog import releases_of
+
+    sha, other = "a" * 40, "b" * 40
+    tags = [("core@2.0.0", other, "d"), ("1.0.0", sha, "d"), ("v1.0.0", sha, "d")]
+    assert [r.tag for r in releases_of("core", tags, {sha, other})] == ["core@2.0.0"]
+    tags += [("core-v2.0.0", other, "d")]
+    assert [r.tag for r in releases_of("core", tags, {sha, other})] == ["core-v2.0.0"]
+    assert [r.tag for r in releases_of("cli", tags, {sha, other})] == ["v1.0.0"]

@@ -60,9 +60,13 @@ def version_key(match: re.Match[str]) -> tuple[Any, ...]:
 
 
 def releases_of(package: str, tags: list[tuple[str, str, str]], known: set[str]) -> list[Release]:
-    """The releases of one package, oldest version first (tags outside the history ignored)."""
+    """The releases of one package, oldest version first (tags outside the history ignored).
+
+    Several tags naming one version (`v1.0.0` and `1.0.0`, after a change of tag style) are one
+    release: the tag with a `v` wins, then the first name in sort order.
+    """
     scoped, plain = [], []
-    for name, sha, date in tags:
+    for name, sha, date in sorted(tags, key=lambda t: (t[0][:1] not in ("v", "V"), t[0])):
         if sha not in known:
             continue
         match = _PLAIN.match(name)
@@ -72,7 +76,15 @@ def releases_of(package: str, tags: list[tuple[str, str, str]], known: set[str])
         match = _SCOPED.match(name)
         if match and match.group("pkg").rsplit("/", 1)[-1] == package.rsplit("/", 1)[-1]:
             scoped.append(Release(version_key(match), match.group("ver"), name, sha, date))
-    return sorted(scoped or plain)
+    return sorted(_one_per_version(scoped or plain))
+
+
+def _one_per_version(releases: list[Release]) -> list[Release]:
+    """The first release of each version (`releases` come in the order of preference)."""
+    seen: dict[tuple[Any, ...], Release] = {}
+    for release in releases:
+        seen.setdefault(release.key, release)
+    return list(seen.values())
 
 
 def assign(releases: list[Release], parents: dict[str, list[str]]) -> dict[str, Release]:
