@@ -215,3 +215,47 @@ def test_releases_of_keeps_one_tag_per_version() -> None:
     tags += [("core-v2.0.0", other, "d")]
     assert [r.tag for r in releases_of("core", tags, {sha, other})] == ["core-v2.0.0"]
     assert [r.tag for r in releases_of("cli", tags, {sha, other})] == ["v1.0.0"]
+
+
+# --- 8. a revert of a revert -----------------------------------------------------------------------
+
+
+def revert_head(repo: GitRepo) -> str:
+    repo.tick += 1
+    repo.git("revert", "--no-edit", "HEAD")
+    return repo.head()
+
+
+@pytest.mark.parametrize(
+    ("reverts", "classified", "tag_after_feature", "expected", "cancelled"),
+    [
+        (2, "all", False, ["- Add dark mode ("], 2),  # re-landed: the feature stays
+        (3, "all", False, [], 4),  # undone again: nothing
+        (1, "all", False, [], 2),
+        (2, "last", False, ["- Land dark mode again ("], 0),  # only the re-land has a note
+        (2, "all", True, ["## [1.0.0]", "- Add dark mode ("], 2),  # two reverts later cancel
+    ],
+)
+def test_reverts_cancel_only_a_net_no_op(
+    repo: GitRepo,
+    cli: Any,
+    reverts: int,
+    classified: str,
+    tag_after_feature: bool,
+    expected: list[str],
+    cancelled: int,
+) -> None:
+    shas = [repo.commit("feat(core): add dark mode", {"packages/core/dark.py": "dark\n"})]
+    if tag_after_feature:
+        repo.tag("v1.0.0")
+    shas += [revert_head(repo) for _ in range(reverts)]
+    if classified == "all":
+        for sha in shas:
+            classify(cli, repo.path, sha, "added")
+    else:
+        classify(cli, repo.path, shas[-1], "added", "--summary", "Land dark mode again")
+    (result,) = render(cli, repo.path).json()["changelogs"]
+    assert result["cancelled"] == cancelled
+    text = (repo.path / CORE).read_text(encoding="utf-8")
+    shown = [line for line in text.splitlines() if line.startswith(("- ", "## [1"))]
+    assert [line.split("(")[0] + "(" if line[0] == "-" else line[:10] for line in shown] == expected

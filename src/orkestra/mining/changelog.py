@@ -3,10 +3,11 @@
 Keep a Changelog 1.1.0: `## [Unreleased]` first, then releases newest first, each with the
 sections Added, Changed, Deprecated, Removed, Fixed, Security (empty ones omitted). A release is a
 tag: plain (`v1.2.3`, `1.2.3`) or package-scoped (`pkg@1.2.3`, `pkg-v1.2.3`, `pkg/v1.2.3`); a
-package with scoped tags uses only its own, others use the plain ones. A commit belongs to the first release
-(lowest version) whose tag contains it. A revert and the commit it reverts cancel each other when
-both fall in the same release. The output depends only on the ledger and the history: rendering
-twice, or after deleting the file, gives the same bytes.
+package with scoped tags uses only its own, others use the plain ones. A commit belongs to the
+first release (lowest version) whose tag contains it. A revert and the commit it reverts cancel
+each other when both fall in the same release (a revert of that revert lands the change again).
+The output depends only on the ledger and the history: rendering twice, or after deleting the
+file, gives the same bytes.
 """
 
 from __future__ import annotations
@@ -238,22 +239,29 @@ def _cancel_reverts(
     owner: dict[str, Release],
     bucket: Release | None,
 ) -> list[dict[str, Any]]:
-    """The notes left once a revert and the commit it reverts, both in this release, are gone
-    (whether or not the revert itself was classified as a release)."""
-    drop: set[str] = set()
-    reverted: dict[str, str] = {}
-    for revert, target in reverts.items():
+    """The notes left once the reverts inside this release are netted out, whether or not each
+    revert was classified. A commit and its chain of reverts (the revert, the revert of that
+    revert, ...) all in this release cancel when the chain undoes the change (an odd number of
+    reverts); when it lands it again (an even number) the reverts cancel in pairs and the change
+    stays: the commit's own note, or when it has none, the last re-land's."""
+    child: dict[str, str] = {}
+    for revert, target in sorted(reverts.items()):
         if owner.get(revert) == bucket and owner.get(target) == bucket:
-            reverted[target] = revert
-    for note in items:
-        sha = note["sha"]
-        if (
-            sha in reverted
-            or (sha in reverts and reverts[sha] in reverted)
-            or (sha in reverts and owner.get(reverts[sha]) == bucket)
-        ):
-            drop.add(sha)
-    return [n for n in items if n["sha"] not in drop]
+            child.setdefault(target, revert)
+    reverting = set(child.values())
+    noted = {note["sha"] for note in items}
+    drop: set[str] = set()
+    keep: set[str] = set()
+    for start in child:
+        if start in reverting:
+            continue  # inside a chain: walked from the chain's first commit
+        chain = [start]
+        while chain[-1] in child and child[chain[-1]] not in chain:  # a forged cycle ends it
+            chain.append(child[chain[-1]])
+        drop.update(chain)
+        if len(chain) % 2:  # an even number of reverts: the change is live
+            keep.add(start if start in noted else chain[-1])
+    return [n for n in items if n["sha"] not in drop or n["sha"] in keep]
 
 
 def revert_targets(
