@@ -259,3 +259,36 @@ def test_reverts_cancel_only_a_net_no_op(
     text = (repo.path / CORE).read_text(encoding="utf-8")
     shown = [line for line in text.splitlines() if line.startswith(("- ", "## [1"))]
     assert [line.split("(")[0] + "(" if line[0] == "-" else line[:10] for line in shown] == expected
+
+
+# --- 9. --into-existing after YAML front matter ----------------------------------------------------
+
+FRONT = "---\ntitle: Changelog\nsidebar_position: 9\n---\n"
+OLD = "## [1.0.0] - 2023-01-01\n### Added\n- Old.\n"
+
+
+@pytest.mark.parametrize(
+    ("original", "head"),
+    [
+        (FRONT + "\n# Changelog\n\n" + OLD, FRONT + "\n# Changelog\n\n"),
+        (FRONT + OLD, FRONT + "\n"),  # no title: just after the front matter
+        ((FRONT + "\n# Changelog\n\n" + OLD).replace("\n", "\r\n"), None),
+        ("---\n\n# Changelog\n\n" + OLD, ""),  # a rule, never closed: no front matter, no title
+    ],
+    ids=["title", "no-title", "crlf", "rule"],
+)
+def test_the_block_goes_after_the_front_matter_and_the_title(
+    released: GitRepo, cli: Any, original: str, head: str | None
+) -> None:
+    path = released.path / CORE
+    path.write_bytes(original.encode("utf-8"))
+    assert render(cli, released.path, "--into-existing").exit_code == 0
+    text = path.read_bytes().decode("utf-8")
+    if head is None:  # CRLF: the same place, with the file's line ending
+        head = (FRONT + "\n# Changelog\n\n").replace("\n", "\r\n")
+    assert text.startswith(head + "<!-- orkestra:changelog:begin"), text
+    assert "- A widget (" in text
+    rest = original[len(head.replace("\r\n", "\n")) if "\r" not in original else len(head) :]
+    assert text.endswith(rest)
+    again = render(cli, released.path)  # the block is found again, nothing else moves
+    assert again.exit_code == 0 and path.read_bytes().decode("utf-8") == text

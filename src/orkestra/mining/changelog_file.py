@@ -127,11 +127,13 @@ def _block(body: str) -> str:
 
 
 def _after_title(text: str) -> int:
-    """Offset just after the title: a `# ` line or a setext one (`Title` over `=====`), after any
-    leading blank lines and one-line HTML comments (`<!-- markdownlint-disable MD024 -->`);
-    0 when the file has no title (the block goes on top)."""
-    lines = text.splitlines(keepends=True)
-    offset = 0
+    """Offset just after the title: a `# ` line or a setext one (`Title` over `=====`), after
+    any YAML front matter (`---` ... `---`, which docs sites read: Docusaurus, Jekyll, Hugo),
+    leading blank lines and one-line HTML comments (`<!-- markdownlint-disable MD024 -->`).
+    Without a title, the block goes just after the front matter, else on top (0)."""
+    start = _after_front_matter(text)
+    lines = text[start:].splitlines(keepends=True)
+    offset = start
     for index, line in enumerate(lines):
         bare = line.strip()
         if not bare or (bare.startswith("<!--") and bare.endswith("-->")):
@@ -142,8 +144,23 @@ def _after_title(text: str) -> int:
         under = lines[index + 1].strip() if index + 1 < len(lines) else ""
         if under and set(under) == {"="}:
             return offset + len(line) + len(lines[index + 1])
+        return start
+    return start
+
+
+def _after_front_matter(text: str) -> int:
+    """Offset just after a YAML front matter block that opens the file (0 without one, or when
+    the block is never closed: then it is no front matter)."""
+    from orkestra.core import frontmatter
+    from orkestra.core.errors import InputError
+
+    if not text.startswith("---"):
         return 0
-    return 0
+    try:
+        _, body, _ = frontmatter.split(text, "CHANGELOG.md")
+    except InputError:
+        return 0
+    return len(text) - len(body)
 
 
 def _gap(head: str, bom: str, newline: str) -> str:
