@@ -292,3 +292,29 @@ def test_the_block_goes_after_the_front_matter_and_the_title(
     assert text.endswith(rest)
     again = render(cli, released.path)  # the block is found again, nothing else moves
     assert again.exit_code == 0 and path.read_bytes().decode("utf-8") == text
+
+
+# --- 10. conflicting classifications after a union merge -----------------------------------------
+
+
+def test_a_union_merge_conflict_renders_the_commit_once(released: GitRepo, cli: Any) -> None:
+    import json
+
+    root = released.path
+    cl, rn = (root / "registries/changelog" / n for n in ("commits_processed", "release_notes"))
+    cl, rn = cl.with_suffix(".jsonl"), rn.with_suffix(".jsonl")
+    (c1,), (n1,) = ([json.loads(x) for x in f.read_text().splitlines()] for f in (cl, rn))
+    # the other branch classified the same commit as fixed, a second later
+    c2 = c1 | {"id": "c-other", "ts": "2099-01-01T00:00:01Z", "category": "fixed"}
+    n2 = n1 | {"id": "n-other", "ts": c2["ts"], "category": "fixed", "classification": "c-other"}
+    n2["summary"] = "Other words"
+    texts = []
+    for order in ((c1, c2, n1, n2), (c2, c1, n2, n1)):  # union merge: either side first
+        cl.write_text(json.dumps(order[0]) + "\n" + json.dumps(order[1]) + "\n")
+        rn.write_text(json.dumps(order[2]) + "\n" + json.dumps(order[3]) + "\n")
+        assert render(cli, root).exit_code == 0
+        texts.append((root / CORE).read_text(encoding="utf-8"))
+    assert texts[0] == texts[1]
+    assert "### Fixed\n\n- Other words (" in texts[0] and "### Added" not in texts[0]
+    found = cli("mine", "validate", "--quick", cwd=root).json()["findings"]
+    assert sorted(f["code"] for f in found) == ["ORK052", "ORK058"]  # until classified again

@@ -181,7 +181,19 @@ def _every(
 
 
 def release_notes(root: Path) -> list[dict[str, Any]]:
-    """Current release notes whose classification (if linked) is a current release."""
+    """Current release notes whose classification (if linked) is a current release, one per
+    commit and package. Two that stand side by side (a union merge of two branches that
+    classified one commit differently, which `mine validate` reports until it is classified
+    again) give the latest one (by timestamp, then id): never one commit in two sections."""
+    best: dict[tuple[str, str], dict[str, Any]] = {}
+    for note in _live_notes(root):
+        key = (note["sha"], note["package"])
+        if key not in best or (note["ts"], note["id"]) > (best[key]["ts"], best[key]["id"]):
+            best[key] = note
+    return list(best.values())
+
+
+def _live_notes(root: Path) -> list[dict[str, Any]]:
     classes = ledger.entries(root / ledger.CLASSIFICATIONS)
     live = {c.get("id") for c in ledger.current(classes) if c.get("action") == "release"}
     notes = []
