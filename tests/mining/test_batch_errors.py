@@ -42,17 +42,18 @@ def test_every_bad_line_is_reported(repo: GitRepo, feat: str) -> None:
         requests = classify.parse_batch("\n".join(lines) + "\n", "b.jsonl")
         classify.classify(repo.path, requests, load_config(repo.path))
     error = caught.value
-    assert (error.file, error.line) == ("b.jsonl", 1)  # every line that does not parse
+    assert (error.file, error.line) == ("b.jsonl", 1)
     text = str(error)
     assert text.startswith("b.jsonl:1: unknown category 'x'")
+    # every bad line at once: those that do not parse and those naming an unknown commit
     assert (
         "b.jsonl:2" not in text
         and "b.jsonl:3: " in text
-        and "b.jsonl:5" not in text
         and "b.jsonl:4: unknown field(s): why; the fields are " in text
+        and "b.jsonl:5: commit deadbeef is not in the commit index" in text
     )
     assert "sha, domain, action, category, summary, package, decision_id, reason" in text
-    assert "3 bad lines; nothing was written" in text
+    assert "4 bad lines; nothing was written" in text
     assert ledgers(repo.path) == (b"", b"")
 
 
@@ -82,8 +83,9 @@ def test_planning_errors_are_all_reported_too(repo: GitRepo, feat: str) -> None:
 
 def test_at_most_twenty_bad_lines_are_listed(repo: GitRepo, feat: str) -> None:
     bad = json.dumps({"sha": feat, "domain": "changelog", "action": "skip"})
+    requests = classify.parse_batch("\n".join([bad] * 25), "many.jsonl")
     with pytest.raises(InputError) as caught:
-        classify.parse_batch("\n".join([bad] * 25), "many.jsonl")
+        classify.classify(repo.path, requests, load_config(repo.path))
     text = str(caught.value)
     assert text.count("a skip needs a reason") == 20
     assert "many.jsonl:20: " in text and "many.jsonl:21: " not in text

@@ -350,3 +350,26 @@ def test_a_wrong_typed_package_no_longer_breaks_classify_and_commit(
     line = json.dumps({"sha": other, "domain": "changelog", "action": "skip", "reason": "x"})
     result = cli("mine", "commit", "--input", "-", cwd=repo.path, stdin=line + "\n")
     assert result.exit_code == 0, result.stderr
+
+
+# --- 10. every bad line of a batch in one report -------------------------------------------------
+
+
+def test_shape_and_project_errors_are_reported_together(
+    repo: GitRepo, feat: str, cli: Any, tmp_path: Path
+) -> None:
+    lines = [
+        release(feat) | {"colour": "red"},
+        skip("deadbeefdeadbeef"),
+        {"sha": feat, "domain": "decisions", "action": "extract", "decision_id": "DEC-ZZ-001"},
+        release(feat, "nope"),
+    ]
+    result = commit(cli, repo.path, tmp_path, lines)
+    assert result.exit_code == 1
+    err = result.stderr
+    assert "batch.jsonl:1: unknown field(s): colour" in err
+    assert "batch.jsonl:2: commit deadbeefdeadbeef is not in the commit index" in err
+    assert "batch.jsonl:3: decision code ZZ is not in registries/decisions/registry.yaml" in err
+    assert "batch.jsonl:4: unknown package 'nope'" in err
+    assert "4 bad lines; nothing was written" in err
+    assert not (repo.path / CL).exists()

@@ -46,6 +46,9 @@ class Request:
     line: int | None = None
     #: the shape was already checked by the request model (a batch line)
     checked: bool = False
+    #: why a batch line is no request (bad JSON, a bad shape): reported by `plan` together with
+    #: the errors only the project can tell (an unknown sha, package or decision code)
+    error: OrkestraError | None = None
 
 
 @dataclass
@@ -98,8 +101,10 @@ def read_batch_arg(path: Path) -> list[Request]:
 
 
 def parse_batch(text: str, file: str) -> list[Request]:
-    """Requests from the text of a batch; every malformed line is reported (up to `MAX_ERRORS`).
-    A leading byte-order mark (Windows PowerShell writes one) is not part of the first line."""
+    """Requests from the text of a batch. A malformed line gives a request carrying its error,
+    so that `plan` reports every bad line at once (up to `MAX_ERRORS`), a line's shape and what
+    only the project can tell alike. A leading byte-order mark (Windows PowerShell writes one)
+    is not part of the first line."""
     text = text.removeprefix("\ufeff")
     numbered = [  # U+2028 in a summary is data: lines end at "\n" only
         (number, raw) for number, raw in enumerate(text.split("\n"), start=1) if raw.strip()
@@ -109,13 +114,14 @@ def parse_batch(text: str, file: str) -> list[Request]:
     requests = _whole_batch(numbered, file)
     if requests is not None:
         return requests
-    requests, errors = [], Errors()
+    requests = []
     for number, raw in numbered:
         try:
             requests.append(_request(raw, file, number))
         except OrkestraError as exc:
-            errors.add(exc)
-    errors.raise_any()
+            if exc.file is None or exc.line is None:
+                raise
+            requests.append(Request("", "", "", file=file, line=number, error=exc))
     return requests
 
 
@@ -209,6 +215,9 @@ def plan(root: Path, requests: list[Request], config: Config) -> Plan:
     current = Current(existing, notes)
     packages = set(config.changelogs())
     for req in requests:
+        if req.error is not None:
+            errors.add(req.error)
+            continue
         try:
             _check(req, packages, codes)
             req.sha = commits.resolve(req.sha, file=req.file, line=req.line)
