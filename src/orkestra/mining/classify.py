@@ -266,13 +266,13 @@ def _message(errors: list[ErrorDetails]) -> str:
     error = errors[0]
     key = ".".join(str(p) for p in error["loc"])
     value = error.get("input")
+    field = f"`{key}` " if key else ""  # a field's own check, or (no key) the whole request's
     by_type = {
         "missing": f"`{key}` is required",
         "string_too_short": f"`{key}` is required",
         "string_type": f"`{key}` must be a string",
         "string_too_long": f"`{key}` is longer than {MAX_TEXT} characters; shorten it",
-        "value_error": f"`{key}` " * bool(key)
-        + str(error.get("ctx", {}).get("error", error["msg"])),
+        "value_error": field + str(error.get("ctx", {}).get("error", error["msg"])),
     }
     if key == "domain" and error["type"] == "literal_error":
         return f"unknown domain {value!r}: use changelog or decisions"
