@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import stat
 from pathlib import Path
 
 from orkestra.core import git
@@ -43,15 +44,29 @@ def is_binary(head: bytes) -> bool:
 class Inside:
     """Whether a listed file's folder stays inside the root once symlinks are followed: a tracked
     folder replaced by a symlink to elsewhere (`lib -> /home/me/secrets`) must not bring files
-    from outside the project into the map (each folder is resolved once)."""
+    from outside the project into the map. Each folder is looked at once, with one `lstat`: it
+    is inside when its parent is and it is no symlink, or a symlink whose target is inside."""
 
     def __init__(self, root: Path) -> None:
         self.real = os.path.realpath(root)
         self.folders: dict[str, bool] = {"": True}
 
     def __call__(self, rel: str) -> bool:
-        folder = posixpath.dirname(rel)
-        if folder not in self.folders:
-            real = os.path.realpath(os.path.join(self.real, folder))  # noqa: PTH118
-            self.folders[folder] = real == self.real or real.startswith(self.real + os.sep)
-        return self.folders[folder]
+        return self._folder(posixpath.dirname(rel))
+
+    def _folder(self, folder: str) -> bool:
+        known = self.folders.get(folder)
+        if known is not None:
+            return known
+        inside = self._folder(posixpath.dirname(folder))
+        if inside:
+            full = os.path.join(self.real, folder)  # noqa: PTH118
+            try:
+                link = stat.S_ISLNK(os.lstat(full).st_mode)
+            except OSError:  # gone: its files are gone too, and reading them says so
+                link = False
+            if link:
+                real = os.path.realpath(full)
+                inside = real == self.real or real.startswith(self.real + os.sep)
+        self.folders[folder] = inside
+        return inside
