@@ -701,9 +701,10 @@ def test_a_page_stored_in_a_variable_then_run_is_remote_code(tmp_path: Path, tex
     # the same lines in a doc's shell block, the file the agent follows
     write(tmp_path, "guide.md", text.replace("#!/bin/sh\n", "# Setup\n\n```bash\n") + "```\n")
     found = review_folder(tmp_path, "", default_rules()).findings
-    got = {(f.file, f.rule, f.severity) for f in found}
-    assert ("scripts/setup.sh", "remote-code-pipe", "high") in got
-    assert ("guide.md", "remote-code-pipe", "high") in got
+    remote = {"remote-code-pipe", "remote-code-substitution"}
+    got = {(f.file, f.severity) for f in found if f.rule in remote}
+    assert ("scripts/setup.sh", "high") in got
+    assert ("guide.md", "high") in got
 
 
 @pytest.mark.parametrize(("name", "text"), HONEST_NEAR_PARAPHRASES)

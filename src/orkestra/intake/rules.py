@@ -112,6 +112,20 @@ class Lowered:
         self.text = text
         self._seen: dict[str, bool] = {}
         self._chars: frozenset[str] | None = frozenset() if text.isascii() else None
+        self._lines: dict[str, set[int]] = {}
+
+    def lines_with(self, key: str, body: Text) -> set[int]:
+        """The numbers of the lines of `body` (this text before lower-casing, same length)
+        holding `key`."""
+        found = self._lines.get(key)
+        if found is None:
+            found = self._lines[key] = set()
+            if self._seen.get(key, True):
+                at = self.text.find(key)
+                while at != -1:
+                    found.add(body.line_no(at))
+                    at = self.text.find(key, at + 1)
+        return found
 
     def any(self, keys: Iterable[str]) -> bool:
         seen = self._seen

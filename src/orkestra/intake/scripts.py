@@ -40,7 +40,9 @@ _PROMPT = re.compile(r"^\s*(?:\$|#|>|%)\s+")
 #: downloaded then run is held for review only (install steps download and run tools)
 _DOC_RULES = frozenset({"remote-code-pipe", "decode-and-execute", "download-then-run"})
 _DOC_AT_MOST_REVIEW = frozenset({"download-then-run"})
-_FETCHES = re.compile(r"curl|wget|aria2c|iwr|irm|fetch|http|base64|xxd|openssl", re.I)
+_FETCHES = re.compile(
+    r"curl|wget|aria2c|\biwr\b|\birm\b|invoke-webrequest|base64|xxd|openssl", re.I
+)
 
 
 def audit_doc_shell(rules: RuleSet, file: str, text: str) -> list[Finding]:

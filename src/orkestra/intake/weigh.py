@@ -9,6 +9,7 @@ installer host only.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from orkestra.intake import hidden
@@ -77,13 +78,51 @@ def scan_views(
                     continue
                 if not rule.may_match(index, low):
                     continue
-                for match in pattern.finditer(body.text):
+                for match in _matches(pattern, body, low, rule.pattern_keys[index]):
                     place = _place(body, match, regions, kind, original, spelled)
                     if spelled == LOOSE and place.number in found_lines:
                         continue  # the plain reading already judged this line, in context
                     found_lines.add(place.number)
                     out.append((rule, judge(rule, kind, place, original, match.group(0), index)))
     return out
+
+
+#: texts shorter than this are searched whole (finding the windows would cost more)
+_WINDOWED_FROM = 2048
+#: lines either side of a line holding a pattern's literal: a phrase split over lines stays whole
+_AROUND = 2
+
+
+def _matches(
+    pattern: re.Pattern[str], body: Text, low: Lowered, keys: frozenset[str] | None
+) -> Iterator[re.Match[str]]:
+    """The pattern's matches in `body`, searched only around the lines holding one of `keys`
+    (a literal every match contains) in a long ASCII text, else in the whole text. The matches
+    are the same either way (positions included): only the places that cannot match are
+    skipped."""
+    text = body.text
+    if keys is None or len(text) < _WINDOWED_FROM or not text.isascii():
+        yield from pattern.finditer(text)
+        return
+    for start, end in _windows(body, low, keys):
+        yield from pattern.finditer(text, start, end)
+
+
+def _windows(body: Text, low: Lowered, keys: frozenset[str]) -> list[tuple[int, int]]:
+    lines: set[int] = set()
+    for key in keys:
+        lines |= low.lines_with(key, body)
+    spans: list[tuple[int, int]] = []
+    count = len(body.starts)
+    for number in sorted(lines):
+        first, last = max(1, number - _AROUND), min(count, number + _AROUND)
+        start = body.starts[first - 1]
+        end = body.starts[last] if last < count else len(body.text)
+        if spans and start <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
+        else:
+            spans.append((start, end))
+    return spans
 
 
 def _place(
