@@ -28,6 +28,14 @@ def test_check_evidence(tmp_path: Path) -> None:
     assert check_evidence(tmp_path, "../outside")["status"] == "missing-file"
 
 
+def test_an_anchor_s_line_is_counted_as_the_code_map_counts_it(tmp_path: Path) -> None:
+    # a form feed, \x1c or \u2028 inside a line is no line break (str.splitlines would count one)
+    write(
+        tmp_path, "src/a.py", "import os\n\x0c\nX = '\u2028'\n\x1c\ndef load_agent():\n    pass\n"
+    )
+    assert check_evidence(tmp_path, "src/a.py#def load_agent")["line"] == 5
+
+
 def test_truths_verify_cli(tmp_path: Path, cli: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     root = scaffold(tmp_path / "p")
     assert cli("truths", "verify", cwd=root).exit_code == 0

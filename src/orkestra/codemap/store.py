@@ -18,6 +18,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from orkestra.core import safewrite
+from orkestra.core.lines import line_count as line_count
+from orkestra.core.lines import split_lines as split_lines
 from orkestra.core.stamp import settles_from
 
 MAP_PATH = ".orkestra/code.sqlite"
@@ -214,22 +216,6 @@ def indexed_at(conn: sqlite3.Connection) -> int | None:
 def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
     """Set one value of the meta table."""
     conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
-
-
-def split_lines(text: str) -> list[str]:
-    """A file's lines numbered as the indexer numbers them (tree-sitter's rows): split at "\\n"
-    only, a "\\r" before it dropped, no empty line after a final newline. Never
-    `str.splitlines`, which also splits at \\f, \\v, \\x1c-\\x1e, \\x85, \\u2028 and \\u2029 and
-    would move every later line off its number."""
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    return [line[:-1] if line.endswith("\r") else line for line in lines]
-
-
-def line_count(text: str) -> int:
-    """`len(split_lines(text))`, without splitting."""
-    return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
 
 
 def file_lines(conn: sqlite3.Connection, file_id: int) -> list[str]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from orkestra.core.clock import today
 from orkestra.core.errors import NotFound
+from orkestra.core.lines import split_lines
 from orkestra.registry.findings import Finding
 from orkestra.registry.registry import Registry
 
@@ -38,7 +39,7 @@ def target(root: Path, rel: str) -> Path | None:
 def _find(path: Path, needle: str) -> int | None:
     """1-based line of the first occurrence of `needle` (a markdown anchor matches a heading)."""
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = split_lines(path.read_text(encoding="utf-8", errors="replace"))
     except OSError:  # unreadable evidence counts as not found; the caller reports it
         return None
     slug = needle.lower().replace("-", " ")
