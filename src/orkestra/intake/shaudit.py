@@ -38,12 +38,23 @@ _FETCH_ASSIGN = re.compile(
     r"(?:(?:command|builtin)\s+)?[\"']?(?:\S*/)?(?:curl|wget|fetch|aria2c|http|iwr)\b"
 )
 _PRINTERS = frozenset({"echo", "printf", "cat"})
+#: `mapfile -t L < <(curl …)`, `read -r X < <(wget …)`: the lines of a page held in a variable
+_FETCH_READ = re.compile(
+    r"^(?:mapfile|readarray|read)\b(?:\s+-\S+(?:\s+\S+)?)*?\s+([A-Za-z_]\w*)\s*<\s*<\(\s*"
+    r"(?:\S*/)?(?:curl|wget)\b"
+)
+#: `f() { curl "$1"; }`, `function f { wget -qO- "$1"; }`: a function that prints a page
+_FETCH_FUNCTION = re.compile(
+    r"^(?:function\s+)?([A-Za-z_][\w-]*)\s*(?:\(\s*\))?\s*\{[^}]*\b(?:curl|wget)\b"
+)
+#: `C=(curl -fsSL URL)`: an array whose first word is a fetcher, run as `"${C[@]}"`
+_FETCH_ARRAY = re.compile(r"^([A-Za-z_]\w*)=\(\s*[\"']?(?:\S*/)?(?:curl|wget)\b")
 #: an argument that is a downloaded page itself: `"$(curl …)"` or `` `wget …` ``
 _FETCHED_INLINE = re.compile(
     r"^\s*(?:\$\(|`)\s*(?:(?:command|builtin)\s+)?(?:\S*/)?(?:curl|wget)\b"
 )
 _ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'")
-_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))")
+_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_]\w*)(?:\[[@*]\])?\}|([A-Za-z_]\w*))")
 _NESTED = 2  # `sh -c '...'` inside `sh -c '...'`: audited this deep
 
 
@@ -152,10 +163,15 @@ def audit_shell(text: str, depth: int = 0) -> list[Hit]:
     made_executable: set[str] = set()  # files given +x by this script
     variables: dict[str, str] = {}
     fetched: dict[str, int] = {}  # variable -> the line that stored a downloaded page in it
+    fetchers = set(FETCHERS)  # and the functions and arrays this script makes of them
     for number, raw in _logical_lines(text):
         line = _expand(raw, variables)
-        if held := _FETCH_ASSIGN.match(line):
+        if held := _FETCH_ASSIGN.match(line) or _FETCH_READ.match(line):
             fetched[held.group(1)] = number
+        if made := _FETCH_FUNCTION.match(line):
+            fetchers.add(made.group(1))
+        if made := _FETCH_ARRAY.match(line):
+            fetchers.update({f"${{{made.group(1)}[@]}}", f"${{{made.group(1)}[*]}}"})
         if _RAW_SOCKET.search(line):
             hits.append(Hit("raw-socket", number, "opens a raw network socket or remote shell"))
         if _RUN_OUTPUT.search(line):
@@ -178,7 +194,7 @@ def audit_shell(text: str, depth: int = 0) -> list[Hit]:
                     )
                     hits.append(Hit("remote-code-pipe", number, why))
                 runner = next((p for p, a in programs[index + 1 :] if _reads_code(p, a)), "")
-                if program in FETCHERS and runner:
+                if program in fetchers and runner:
                     why = f"{program} output piped into {runner}, which runs it"
                     hits.append(Hit("remote-code-pipe", number, why))
                 decoding = program == "base64" and any(a in ("-d", "--decode", "-D") for a in args)
