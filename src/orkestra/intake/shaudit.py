@@ -32,27 +32,27 @@ _RUN_OUTPUT = re.compile(r"(?:^|[;&|({]\s*|\bthen\s+|\bdo\s+)(?:\$\(|`)\s*(?:cur
 UNHIDERS = frozenset(
     {"rev", "tr", "base32", "basenc", "gunzip", "zcat", "uudecode", "bunzip2", "xz"}
 )
+#: a fetcher as a command substitution's or array's first word (`/usr/bin/curl`, `command wget`)
+_FETCHER = r"(?:(?:command|builtin)\s+)?[\"']?(?:\S*/)?(curl|wget|fetch|aria2c|http|iwr)\b"
 #: `P=$(curl ...)`: a variable holding a fetched page (run later by `eval "$P"`, `sh -c "$P"`)
 _FETCH_ASSIGN = re.compile(
     r"^(?:(?:export|local|readonly|declare(?:\s+-\w+)?)\s+)?([A-Za-z_]\w*)=[\"']?(?:\$\(|`)\s*"
-    r"(?:(?:command|builtin)\s+)?[\"']?(?:\S*/)?(?:curl|wget|fetch|aria2c|http|iwr)\b"
+    + _FETCHER
 )
 _PRINTERS = frozenset({"echo", "printf", "cat"})
 #: `mapfile -t L < <(curl …)`, `read -r X < <(wget …)`: the lines of a page held in a variable
 _FETCH_READ = re.compile(
     r"^(?:mapfile|readarray|read)\b(?:\s+-\S+(?:\s+\S+)?)*?\s+([A-Za-z_]\w*)\s*<\s*<\(\s*"
-    r"(?:\S*/)?(?:curl|wget)\b"
+    + _FETCHER
 )
 #: `f() { curl "$1"; }`, `function f { wget -qO- "$1"; }`: a function that prints a page
 _FETCH_FUNCTION = re.compile(
     r"^(?:function\s+)?([A-Za-z_][\w-]*)\s*(?:\(\s*\))?\s*\{[^}]*\b(?:curl|wget)\b"
 )
 #: `C=(curl -fsSL URL)`: an array whose first word is a fetcher, run as `"${C[@]}"`
-_FETCH_ARRAY = re.compile(r"^([A-Za-z_]\w*)=\(\s*[\"']?(?:\S*/)?(?:curl|wget)\b")
+_FETCH_ARRAY = re.compile(r"^([A-Za-z_]\w*)=\(\s*" + _FETCHER)
 #: an argument that is a downloaded page itself: `"$(curl …)"` or `` `wget …` ``
-_FETCHED_INLINE = re.compile(
-    r"^\s*(?:\$\(|`)\s*(?:(?:command|builtin)\s+)?(?:\S*/)?(?:curl|wget)\b"
-)
+_FETCHED_INLINE = re.compile(r"^\s*(?:\$\(|`)\s*" + _FETCHER)
 _ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'")
 _VARIABLE = re.compile(r"\$(?:\{([A-Za-z_]\w*)(?:\[[@*]\])?\}|([A-Za-z_]\w*))")
 _NESTED = 2  # `sh -c '...'` inside `sh -c '...'`: audited this deep
@@ -193,7 +193,7 @@ def audit_shell(text: str, depth: int = 0) -> list[Hit]:
                         else f"runs the page {name} downloads"
                     )
                     hits.append(Hit("remote-code-pipe", number, why))
-                runner = next((p for p, a in programs[index + 1 :] if _reads_code(p, a)), "")
+                runner = next((p for p, a in after if _reads_code(p, a)), "")
                 if program in fetchers and runner:
                     why = f"{program} output piped into {runner}, which runs it"
                     hits.append(Hit("remote-code-pipe", number, why))
@@ -235,8 +235,8 @@ def _runs_variable(
     json.tool`, `python3 -c CODE "$P"`, `jq <<< "$P"`) is not run."""
 
     def held(arg: str) -> str:
-        if _FETCHED_INLINE.search(arg):
-            return "(" + arg.strip()[2:].split()[0] + " …)"
+        if inline := _FETCHED_INLINE.search(arg):
+            return str(inline.group(1))
         names = (m.group(1) or m.group(2) for m in _VARIABLE.finditer(arg))
         return next((n for n in names if n in fetched), "")
 

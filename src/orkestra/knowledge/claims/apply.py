@@ -96,20 +96,17 @@ class _Workspace:
         self.files: dict[str, list[dict[str, Any]]] = {}
         self.where: dict[str, tuple[str, int]] = {}
         self.seen: dict[str, Any] = {}  # claim id -> seen_count before this apply
+        self.saying: dict[
+            str, str
+        ] = {}  # statement (`store.normalised`) -> the id of a claim making it
         for stored in store.load_all(folder):
             self.files.setdefault(stored.file, store.read_file(folder, stored.file))
             self.where[stored.claim["id"]] = (stored.file, stored.index)
             self.seen[stored.claim["id"]] = stored.claim.get("seen_count")
+            self.saying.setdefault(
+                store.normalised(str(stored.claim["statement"])), stored.claim["id"]
+            )
         self.dirty: set[str] = set()
-
-    def saying(self, statement: str) -> str | None:
-        """The id of a stored (or just added) claim making this statement, if any."""
-        said = _said(statement)
-        for insights in self.files.values():
-            for claim in insights:
-                if isinstance(claim, dict) and _said(str(claim.get("statement", ""))) == said:
-                    return str(claim.get("id"))
-        return None
 
     def get(self, claim_id: str) -> dict[str, Any]:
         if claim_id not in self.where:
@@ -121,6 +118,7 @@ class _Workspace:
     def add(self, claim: dict[str, Any], rel: str) -> None:
         insights = self.files.setdefault(rel, store.read_file(self.folder, rel))
         self.where[claim["id"]] = (rel, len(insights))
+        self.saying.setdefault(store.normalised(claim["statement"]), claim["id"])
         insights.append(claim)
         self.dirty.add(rel)
 
@@ -129,18 +127,13 @@ class _Workspace:
         store.write_files(self.folder, dirty, root=self.root)
 
 
-def _said(statement: str) -> str:
-    """A statement as compared for "already saved": case, spacing and end punctuation aside."""
-    return " ".join(statement.casefold().split()).rstrip(".!;")
-
-
-def _unchanged(item: dict[str, Any], target: dict[str, Any], now: Any, where: str) -> None:
+def _unchanged(item: dict[str, Any], ws: _Workspace, claim_id: str, where: str) -> None:
     """Refuse to reinforce a claim seen more often (before this apply) than when the proposal
     was made."""
-    seen = (item.get("matched") or {}).get("seen_count")
+    seen, now = (item.get("matched") or {}).get("seen_count"), ws.seen.get(claim_id)
     if now != seen:  # a claim without a count, or a count edited out, is compared as it is
         raise ConflictError(
-            f"{where}: claim {target['id']} has been seen {now} times, {seen} when this proposal "
+            f"{where}: claim {claim_id} has been seen {now} times, {seen} when this proposal "
             "was made: it changed since (this proposal or another one was applied); run "
             "`orkestra learn propose` again (nothing was written)"
         )
@@ -194,17 +187,17 @@ def apply(
         if action == "skip":
             skipped += 1
         elif action in ("save", "keep-both"):
-            if (same := ws.saying(cand["statement"])) is not None:
-                if same == (item.get("matched") or {}).get("id") and same not in saved:
-                    raise InputError(
-                        f"items[{n}]: {action} would save a second claim saying what {same} "
-                        "says; use reinforce or skip (nothing was written)",
-                        file=name,
-                    )
+            if (same := ws.saying.get(store.normalised(cand["statement"]))) is not None:
                 if same in saved:
                     raise InputError(
                         f"items[{n}] saves the statement of an earlier item again; set one of "
                         "them to skip (nothing was written)",
+                        file=name,
+                    )
+                if same == (item.get("matched") or {}).get("id"):
+                    raise InputError(
+                        f"items[{n}]: {action} would save a second claim saying what {same} "
+                        "says; use reinforce or skip (nothing was written)",
                         file=name,
                     )
                 raise ConflictError(
@@ -216,7 +209,7 @@ def apply(
             saved.append(claim["id"])
         else:
             target = ws.get(item["matched"]["id"])
-            _unchanged(item, target, ws.seen.get(target["id"]), where)
+            _unchanged(item, ws, target["id"], where)
             changes.append(
                 {"id": target["id"], "change": _reinforce(target, cand, today, action == "merge")}
             )

@@ -25,9 +25,14 @@ def confidence(seen_count: int) -> str:
     return "medium" if seen_count >= 2 else "low"
 
 
+def normalised(statement: str) -> str:
+    """A statement's words, lower-cased: what two claims saying the same thing share."""
+    return " ".join(re.findall(r"[\w']+", statement.lower()))
+
+
 def claim_id(statement: str) -> str:
     """A stable id from the normalised statement: `CL-` and 8 hex digits."""
-    norm = " ".join(re.findall(r"[\w']+", statement.lower()))
+    norm = normalised(statement)
     import hashlib  # only when a claim is made: `notes check` counts claims without it
 
     return "CL-" + hashlib.sha1(norm.encode("utf-8")).hexdigest()[:8]
