@@ -10,6 +10,7 @@ from typing import Any
 from orkestra.core import safewrite, yamlio
 from orkestra.core.clock import today
 from orkestra.core.errors import ConflictError, InputError, UnsafePathError, WriteFailed
+from orkestra.registry import ledger
 
 GITATTRIBUTES = (
     "registries/changelog/commits_processed.jsonl merge=union",
@@ -32,10 +33,7 @@ values: []
 
 
 #: the append-only ledgers init creates empty: an existing one is history, kept even by --force
-LEDGERS = (
-    "registries/changelog/commits_processed.jsonl",
-    "registries/changelog/release_notes.jsonl",
-)
+LEDGERS = (ledger.CLASSIFICATIONS.as_posix(), ledger.RELEASE_NOTES.as_posix())
 
 
 @dataclass

@@ -54,6 +54,16 @@ def test_a_truth_file_that_fails_to_load_is_an_error_of_verify(tmp_path: Path) -
         verify_truths(load(root), truth_id="GT-PRJ-001")
 
 
+def test_an_error_that_leaves_no_truth_out_is_no_load_error_of_verify(tmp_path: Path) -> None:
+    # a folder named like a truth file is reported by validate (ORK004), but no truth is missing
+    root = scaffold(tmp_path / "p")
+    (root / "registries/truths/notes.yaml").mkdir()
+    registry = load(root)
+    assert any(f.code == "ORK004" for f in registry.findings)
+    report = verify_truths(registry)
+    assert report["errors"] == [] and report["checked"] >= 1
+
+
 def test_cli(tmp_path: Path, cli: Any) -> None:
     root = scaffold(tmp_path / "p")
     ok = cli("truths", "verify", cwd=root)

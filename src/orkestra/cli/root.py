@@ -24,8 +24,8 @@ def _root(
         str | None,
         typer.Option(
             "--root",
-            envvar="ORKESTRA_ROOT",
-            help="Project root (default: nearest folder above the cwd holding registries/).",
+            help="Project root (default: ORKESTRA_ROOT, else the nearest folder above the cwd "
+            "holding registries/).",
         ),
     ] = None,
     version: Annotated[
@@ -45,11 +45,9 @@ def _root(
         sys.stdout.write(f"orkestra {__version__}\n")
         # a group callback's return value is discarded by click: only an exit stops the command
         raise typer.Exit(ExitCode.OK)
-    # a value from ORKESTRA_ROOT is left to `find_root`, which reads it itself and names it as
-    # the variable in its errors (not as --root, which the user never typed)
-    source = click.globals.get_current_context().get_parameter_source("root")
-    from_env = source == click.core.ParameterSource.ENVIRONMENT
-    common.STATE.root = None if from_env else root
+    # ORKESTRA_ROOT is read by `find_root` (the one reader of the root), which names it as the
+    # variable in its errors, not as a --root the user never typed
+    common.STATE.root = root
 
 
 def build_root() -> click.Command:

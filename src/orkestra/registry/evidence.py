@@ -11,6 +11,7 @@ from orkestra.core.errors import NotFound
 from orkestra.core.lines import split_lines
 from orkestra.registry.findings import Finding
 from orkestra.registry.registry import Registry
+from orkestra.registry.unloaded import load_failures
 
 
 def split(evidence: str, root: Path) -> tuple[str, str | None]:
@@ -136,4 +137,4 @@ def unloaded(reg: Registry) -> list[Finding]:
     """The load errors of truth files (a misspelled key, bad YAML): the truths they hold are
     missing from the registry, so `verify` must fail naming them rather than check nothing."""
     folder = f"{(reg.registries / 'truths').relative_to(reg.root).as_posix()}/"
-    return [f for f in reg.findings if f.severity == "error" and f.file.startswith(folder)]
+    return [f for f in load_failures(reg) if f.file.startswith(folder)]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
+from orkestra.registry.findings import Finding
 from orkestra.registry.registry import Registry
 
 #: kind -> the one file (or folder, ending in /) under registries/ holding every entry of it
@@ -26,9 +27,14 @@ _NAMED = {"agent", "skill", "decision"}
 _LOAD_CODES = frozenset({"ORK001", "ORK002"})
 
 
+def load_failures(reg: Registry) -> list[Finding]:
+    """The errors of files (or entries) that could not be loaded, so what they hold is missing."""
+    return [f for f in reg.findings if f.code in _LOAD_CODES and f.severity == "error"]
+
+
 def hidden(reg: Registry, kind: str, name: str) -> bool:
     """Whether `name` of `kind` may be missing only because the file holding it failed to load."""
-    failed = [f.file for f in reg.findings if f.code in _LOAD_CODES and f.severity == "error"]
+    failed = [f.file for f in load_failures(reg)]
     if not failed:
         return False
     if kind in _WHOLE:
