@@ -92,21 +92,26 @@ def code_of(root: Path, domain: str) -> tuple[str, str]:
 
 def records(root: Path) -> list[tuple[str, Path]]:
     """(id, path) of every record file, sorted by path; the id read from the file if possible."""
-    from orkestra.core import yamlio
-
     out = []
     for path in sorted((root / RECORDS).glob("*.yaml")):
         _refuse_leaving(root, path)
-        try:
-            rid = yamlio.load_mapping(path, display=_rel(root, path)).get("id")
-        except InputError:  # `orkestra validate` reports the file; its name still gives the id
-            rid = None
-        if not isinstance(rid, str):
-            stem = STEM_RE.match(path.stem)
-            rid = stem.group("id") if stem else None
-        if rid:
+        if rid := _record_id(root, path):
             out.append((rid, path))
     return out
+
+
+def _record_id(root: Path, path: Path) -> str | None:
+    """The id inside a record file, else the one its name gives (None: neither)."""
+    from orkestra.core import yamlio
+
+    try:
+        rid = yamlio.load_mapping(path, display=_rel(root, path)).get("id")
+    except InputError:  # `orkestra validate` reports the file; its name still gives the id
+        rid = None
+    if isinstance(rid, str):
+        return rid
+    stem = STEM_RE.match(path.stem)
+    return stem.group("id") if stem else None
 
 
 def ledger_refs(root: Path) -> dict[str, list[dict[str, Any]]]:
@@ -150,7 +155,8 @@ def refuse_in_the_way(root: Path, path: Path, did: str) -> None:
     A file holding `did` itself is the callers' "already in use" case."""
     if not os.path.lexists(path):
         return
-    held = next((rid for rid, p in records(root) if p == path), None)
+    _refuse_leaving(root, path)
+    held = _record_id(root, path)
     if held == did:
         return
     rel = _rel(root, path)
