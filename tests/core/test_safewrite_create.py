@@ -64,3 +64,18 @@ def test_without_hard_links_the_name_is_checked_once_more(
         safewrite.write_file(tmp_path, target, "mine\n", expected_old=None)
     assert target.read_text(encoding="utf-8") == "the other run's\n"
     assert _left(tmp_path) == ["c.txt", "d.txt"]
+
+
+def test_a_link_that_fails_for_another_reason_is_a_write_failure_leaving_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from orkestra.core.errors import WriteFailed
+
+    def full_disk(src: str, dst: str) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "link", full_disk)
+    with pytest.raises(WriteFailed, match="No space left") as info:
+        safewrite.write_file(tmp_path, tmp_path / "a.yaml", "mine\n", expected_old=None)
+    assert info.value.file == "a.yaml"
+    assert _left(tmp_path) == []  # no temporary file, no half-written target
