@@ -7,19 +7,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from orkestra.codemap import api, store
+from orkestra.codemap import api
+from orkestra.core.lines import line_count, split_lines
 from tests.codemap.conftest import needs_tree_sitter
 
 ODD = "def first():\n    return 1\n\x0c\n# a\x85b\u2028c\x1cd\x0be\n\ndef second():\n    return first()\n"
 
 
 def test_lines_split_at_newlines_only() -> None:
-    assert store.split_lines("a\x0cb\x85c\u2028d\n\x0b\ne") == ["a\x0cb\x85c\u2028d", "\x0b", "e"]
-    assert store.split_lines("a\r\nb\r\n") == ["a", "b"]
-    assert store.split_lines("a\n\n") == ["a", ""]
-    assert store.split_lines("") == []
+    assert split_lines("a\x0cb\x85c\u2028d\n\x0b\ne") == ["a\x0cb\x85c\u2028d", "\x0b", "e"]
+    assert split_lines("a\r\nb\r\n") == ["a", "b"]
+    assert split_lines("a\n\n") == ["a", ""]
+    assert split_lines("") == []
     for text in ("", "a", "a\n", "a\n\n", "\x0c\n\x0cx", "a\r\nb"):
-        assert store.line_count(text) == len(store.split_lines(text))
+        assert line_count(text) == len(split_lines(text))
 
 
 @needs_tree_sitter

@@ -21,6 +21,7 @@ from typing import Any
 from orkestra.codemap import extract, gate, graph, languages, resolve, store, walk, words
 from orkestra.core import gcpause
 from orkestra.core.clock import Reading
+from orkestra.core.lines import line_count
 from orkestra.core.readfile import open_regular
 from orkestra.retrieval.fusion import is_demoted
 
@@ -254,7 +255,7 @@ def _insert(
     """Put a file read into the map; `read`: its stat and when the run began reading."""
     language = languages.language_of(rel)
     text = data.decode("utf-8", "replace")
-    lines = store.line_count(text)
+    lines = line_count(text)
     values = (language, *store.stamp(read[0]), read[1], sha, lines, is_demoted(rel))
     if fid is None:
         cur = conn.execute(

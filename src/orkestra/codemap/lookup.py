@@ -69,8 +69,8 @@ def find_symbol(
     limit: int = 50,
 ) -> dict[str, Any]:
     """Definitions of `name`: exact by default (an unknown name gives none); fuzzy with `similar`.
-    An unknown `kind` is a usage error listing the kinds there are (a typo fails visibly)."""
-    check_kind(kind)
+    `kind` is one of `KINDS` (`api.find_symbol` checks it with `check_kind` before the map is
+    built)."""
     rows = symbol_rows(conn, name, kind)
     if similar:
         names = [r[0] for r in conn.execute("SELECT DISTINCT name FROM symbols")]

@@ -29,6 +29,7 @@ class FileSet:
         for path in sorted(self.paths):
             self.by_name.setdefault(path.rsplit("/", 1)[-1], []).append(path)
             self.by_dir.setdefault(posixpath.dirname(path), []).append(path)
+        self._roots: dict[str, list[str]] | None = None  # package -> its roots, made on first use
 
     def suffix(self, rel: str) -> list[str]:
         """Paths equal to `rel` or ending in `/rel`."""
@@ -57,13 +58,14 @@ class FileSet:
         """Folders anywhere in the project that hold a package `top` (its `__init__.py`) and are
         no package themselves: where an installed sibling of a monorepo lives (`packages/foo/src`
         for `import foo`). A loose `top.py` does not count: a scripts folder is no import root."""
-        found = []
-        for path in self.by_name.get("__init__.py", []):
-            if path.endswith(f"/{top}/__init__.py") or path == f"{top}/__init__.py":
-                root = posixpath.dirname(posixpath.dirname(path))
+        if self._roots is None:
+            self._roots = {}
+            for path in self.by_name.get("__init__.py", []):
+                package = posixpath.dirname(path)
+                root = posixpath.dirname(package)
                 if (f"{root}/__init__.py" if root else "__init__.py") not in self.paths:
-                    found.append(root)
-        return sorted(set(found))
+                    self._roots.setdefault(posixpath.basename(package), []).append(root)
+        return sorted(set(self._roots.get(top, [])))
 
     def folder_suffix(self, rel: str, extensions: tuple[str, ...]) -> list[str]:
         """Files (with one of `extensions`) directly in a folder equal to or ending in `rel`."""

@@ -18,8 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from orkestra.core import safewrite
-from orkestra.core.lines import line_count as line_count
-from orkestra.core.lines import split_lines as split_lines
+from orkestra.core.lines import split_lines
 from orkestra.core.stamp import settles_from
 
 MAP_PATH = ".orkestra/code.sqlite"
