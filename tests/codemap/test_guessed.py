@@ -72,3 +72,40 @@ def test_code_refs_shows_the_mark(cli: Any, net: Path) -> None:
     assert out.exit_code == 0 and "guessed" in out.stdout
     refs = cli("code", "refs", "Proactor.send", cwd=net).json()["references"]
     assert {r["location"] for r in refs if r["guessed"]} == {"net.py:7", "net.py:11"}
+
+
+MIXED = """import proactor
+from proactor import Proactor
+
+
+def both(coro):
+    coro.send(None)
+    p = Proactor()
+    return p.send(None, b"z")
+
+
+def via_module():
+    return proactor.helper()
+
+
+def sure():
+    p = Proactor()
+    return p.send(None, b"w")
+
+
+def outer(coro):
+    coro.send(None)
+    return sure()
+"""
+
+
+def test_a_module_s_member_is_certain_and_a_certain_path_beats_a_guess(project: Path) -> None:
+    write(project, "proactor.py", PROACTOR + "\n\ndef helper():\n    return 1\n")
+    write(project, "mixed.py", MIXED)
+    refs = api.find_references(project, "helper")["references"]
+    assert [(r["location"], r["guessed"]) for r in refs] == [("mixed.py:12", False)]
+    found = api.impact(project, "Proactor.send")["dependents"]
+    guessed = {d["symbol"]: d["guessed"] for d in found}
+    assert guessed["both"] is False
+    # `outer` is reached by a guess first (its own coro.send), then for certain through `sure`
+    assert guessed["outer"] is False
