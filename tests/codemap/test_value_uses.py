@@ -45,3 +45,109 @@ def test_code_refs_lists_the_reads(cli: Any, consts: Path) -> None:
     assert [r["location"] for r in out.json()["references"]] == [
         "app/c.py:5", "app/c.py:6", "app/d.py:2",
     ]  # fmt: skip
+
+
+#: a module variable read (`registry`, `logger`) and every way Python makes a same-named name
+#: another scope's own; line numbers are asserted below
+SHADOWS = """\
+import logging
+
+logger = logging.getLogger(__name__)
+registry = {}
+
+
+def add(key):
+    logger.info("add %s", key)  # registry: a comment names it, it reads nothing
+    registry[key] = "registry"
+    return registry
+
+
+def param(registry):
+    return registry
+
+
+def local():
+    registry = {}
+    return registry
+
+
+def declared():
+    global registry
+    registry = {}
+    return registry
+
+
+def comprehension(items):
+    return [registry for registry in items]
+
+
+def keyword(obj):
+    return dict(registry=1), obj.registry
+
+
+def outer():
+    registry = 1
+
+    def inner():
+        return registry
+
+    return inner
+
+
+class Holder:
+    registry = {}
+    alias = registry
+
+    def method(self):
+        return registry
+
+
+callbacks = [add]
+lam = lambda registry: registry
+"""
+USER = """\
+from app.shadows import registry, logger as log
+
+
+def use():
+    log.warning("x")
+    return registry
+"""
+
+
+@pytest.fixture
+def shadows(project: Path) -> Path:
+    write(project, "app/shadows.py", SHADOWS)
+    write(project, "app/user.py", USER)
+    return project
+
+
+def test_reads_of_a_lowercase_module_variable_are_references(shadows: Path) -> None:
+    refs = api.find_references(shadows, "registry")["references"]
+    assert [(r["location"], r["kind"], r["resolved"]) for r in refs] == [
+        ("app/shadows.py:9", "use", "app/shadows.py:4"),  # `registry[key] = …` reads it
+        ("app/shadows.py:10", "use", "app/shadows.py:4"),
+        ("app/shadows.py:25", "use", "app/shadows.py:4"),  # `global registry`: the module's
+        ("app/shadows.py:50", "use", "app/shadows.py:4"),  # a method does not see class names
+        ("app/user.py:6", "use", "app/shadows.py:4"),  # imported by name (not the import line)
+    ]  # not: an assignment (line 24), a parameter, a local, a comprehension's or a lambda's
+    # variable, a keyword, an attribute, a closure's enclosing local, a class body's own name
+    # (line 47), a string or a comment
+
+
+def test_an_alias_and_a_function_passed_as_a_value_are_uses(shadows: Path) -> None:
+    logger = api.find_references(shadows, "logger")["references"]
+    assert [(r["location"], r["resolved"]) for r in logger] == [
+        ("app/shadows.py:8", "app/shadows.py:3"), ("app/user.py:5", "app/shadows.py:3"),
+    ]  # fmt: skip
+    add = api.find_references(shadows, "add")["references"]
+    assert [(r["location"], r["kind"]) for r in add] == [("app/shadows.py:53", "use")]
+
+
+def test_impact_of_a_module_variable_reaches_its_readers(shadows: Path) -> None:
+    found = api.impact(shadows, "registry")["dependents"]
+    assert {(d["symbol"], d["path"]) for d in found} == {
+        ("add", "app/shadows.py"), ("declared", "app/shadows.py"),
+        ("Holder.method", "app/shadows.py"), ("use", "app/user.py"),
+        ("callbacks", "app/shadows.py"),  # through `add`, which it lists
+    }  # fmt: skip

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+from collections.abc import Container, Iterator
 from typing import Any
 
 from orkestra.codemap import languages
@@ -36,6 +37,33 @@ KIND_ALIASES = {"constructor": "method", "field": "field", "macro": "macro"}
 QUOTES = "\"'`<>"
 #: Python `name = value` assignments, for the class a local name is constructed from
 ASSIGNMENTS = "(assignment left: (identifier) @var right: (_) @value)"
+#: the Python names a scope binds (a read of such a name in it is its own, not the module's);
+#: `@global` lists `global`/`nonlocal` names, which stay the outer scope's
+BINDINGS = """
+(parameters (identifier) @bind)
+(lambda_parameters (identifier) @bind)
+(default_parameter name: (identifier) @bind)
+(typed_parameter (identifier) @bind)
+(typed_default_parameter name: (identifier) @bind)
+(list_splat_pattern (identifier) @bind)
+(dictionary_splat_pattern (identifier) @bind)
+(assignment left: (identifier) @bind !right)
+(augmented_assignment left: (identifier) @bind)
+(pattern_list (identifier) @bind)
+(tuple_pattern (identifier) @bind)
+(list_pattern (identifier) @bind)
+(for_statement left: (identifier) @bind)
+(for_in_clause left: (identifier) @bind)
+(as_pattern_target (identifier) @bind)
+(named_expression name: (identifier) @bind)
+(function_definition name: (identifier) @bind)
+(class_definition name: (identifier) @bind)
+(aliased_import alias: (identifier) @bind)
+(import_from_statement name: (dotted_name . (identifier) @bind .))
+(import_statement name: (dotted_name . (identifier) @bind))
+(global_statement (identifier) @global)
+(nonlocal_statement (identifier) @global)
+"""
 #: the nodes whose names an import or export lists (Python, JavaScript/TypeScript)
 IMPORT_NODES = frozenset(
     {"import_statement", "import_from_statement", "aliased_import", "future_import_statement",
@@ -96,7 +124,11 @@ def extract(language: str, source: bytes) -> FileFacts:
     def_names = {(d[3].start_byte, d[3].end_byte) for d in defs.values()}
     seen: set[int] = set()
     scope_of = _Scopes(spans)
-    constructed = _constructed(ts, lang, tree, scope_of) if language == "python" else {}
+    constructed: dict[tuple[str, str], str] = {}
+    if language == "python":
+        assigned, bindings = _python_names(ts, lang, tree)
+        constructed = _constructed(assigned, scope_of)
+        refs.extend(_value_uses(tree, source, facts, def_names, refs, bindings))
     refs.sort(key=lambda ref: ref[0] != "base")  # a superclass use is a "base" first of all
     for kind, _node, name_node in refs:
         if (name_node.start_byte, name_node.end_byte) in def_names:
@@ -322,17 +354,33 @@ def _is_member(name_node: Any) -> bool:
 
 
 @functools.cache
-def _assignments(ts: Any, lang: Any) -> Any:
-    return ts.Query(lang, ASSIGNMENTS)
+def _python_query(ts: Any, lang: Any) -> Any:
+    return ts.Query(lang, ASSIGNMENTS + BINDINGS)
 
 
-def _constructed(ts: Any, lang: Any, tree: Any, scope_of: _Scopes) -> dict[tuple[str, str], str]:
+def _python_names(
+    ts: Any, lang: Any, tree: Any
+) -> tuple[list[tuple[Any, Any]], list[tuple[str, Any]]]:
+    """One pass over a Python tree: each `name = value` assignment (`_constructed`), and each
+    name a scope binds or declares `global`/`nonlocal` ("bind" or "global", `_scope_bindings`)."""
+    assigned: list[tuple[Any, Any]] = []
+    bindings: list[tuple[str, Any]] = []
+    for _index, match in ts.QueryCursor(_python_query(ts, lang)).matches(tree.root_node):
+        if "var" in match:  # also a binding of the name
+            assigned.append((match["var"][0], match["value"][0]))
+            bindings.append(("bind", match["var"][0]))
+        for capture in ("bind", "global"):
+            if capture in match:
+                bindings.append((capture, match[capture][0]))
+    return assigned, bindings
+
+
+def _constructed(assigned: list[tuple[Any, Any]], scope_of: _Scopes) -> dict[tuple[str, str], str]:
     """(scope, name) -> class for a Python name that a scope only ever assigns one class's
     instance (`ledger = Ledger()`, `s = gs.Square(2)`): `ledger.add` is then `Ledger`'s `add`.
     A name also assigned anything else in that scope is left out."""
     seen: dict[tuple[str, str], str] = {}
-    for _index, match in ts.QueryCursor(_assignments(ts, lang)).matches(tree.root_node):
-        var, value = match["var"][0], match["value"][0]
+    for var, value in assigned:
         key = (scope_of(var.start_byte), _text(var))
         made = ""
         if value.type == "call":
@@ -344,6 +392,137 @@ def _constructed(ts: Any, lang: Any, tree: Any, scope_of: _Scopes) -> dict[tuple
             made = "?"
         seen[key] = made
     return {key: made for key, made in seen.items() if made != "?"}
+
+
+#: Python nodes that open a scope of names
+PY_SCOPES = frozenset(
+    {"function_definition", "lambda", "class_definition", "list_comprehension",
+     "set_comprehension", "dictionary_comprehension", "generator_expression"}
+)  # fmt: skip
+#: a Python identifier under these parents (in that field, when one is named) binds or names,
+#: it does not read: a parameter, a keyword argument's name, an assignment's target, ...
+PY_NOT_READS: dict[str, str | None] = {
+    "parameters": None, "lambda_parameters": None, "default_parameter": "name",
+    "typed_parameter": None, "typed_default_parameter": "name", "list_splat_pattern": None,
+    "dictionary_splat_pattern": None, "keyword_argument": "name", "assignment": "left",
+    "pattern_list": None, "tuple_pattern": None, "list_pattern": None, "for_statement": "left",
+    "for_in_clause": "left", "as_pattern_target": None, "named_expression": "name",
+    "function_definition": "name", "class_definition": "name", "global_statement": None,
+    "nonlocal_statement": None, "keyword_pattern": None, "dotted_name": None,
+}  # fmt: skip
+
+
+def _value_uses(
+    tree: Any,
+    source: bytes,
+    facts: FileFacts,
+    def_names: set[tuple[int, int]],
+    refs: list[tuple[str, Any, Any]],
+    bindings: list[tuple[str, Any]],
+) -> list[tuple[str, Any, Any]]:
+    """Reads of a name this Python module defines at its top level (`registry[x]`,
+    `logger.info(...)`, a function passed as a value) or imports by name (`from m import
+    settings`), as "use" references; a read inside a scope that binds the same name itself (a
+    parameter, a local assignment without `global`, a comprehension's variable) is that
+    scope's own and left out, as are names already referenced (a call) and CONSTANT_NAMES
+    (the tags query's)."""
+    names = {s.name for s in facts.symbols if s.qualname == s.name}
+    names.update(i.alias or i.name for i in facts.imports if i.name and i.name != "*")
+    names = {n for n in names if n.isidentifier() and not _CONSTANT.fullmatch(n)}
+    if not names:
+        return []
+    taken = {name_node.start_byte for _kind, _node, name_node in refs}
+    root = tree.root_node
+    found: list[Any] = []
+    for start, end in _occurrences(source, names):
+        if start in taken or (start, end) in def_names:
+            continue
+        node = root.descendant_for_byte_range(start, end)
+        if node is None or node.type != "identifier" or node.end_byte != end:
+            continue  # inside a string or a comment, or part of a longer token
+        if node.start_byte != start or not _python_read(node) or _is_member(node):
+            continue
+        if not _in_import(node):
+            found.append(node)
+    if not found:
+        return []
+    bound = _scope_bindings(bindings, {n.encode() for n in names})
+    out: list[tuple[str, Any, Any]] = []
+    for node in found:
+        name = _text(node)
+        scope = node.parent
+        first = True  # a class body's names reach no further than its own statements
+        shadowed = False
+        while scope is not None and not shadowed:
+            if scope.type in PY_SCOPES:
+                own, outer = bound.get((scope.start_byte, scope.end_byte), ((), ()))
+                shadowed = (
+                    name in own
+                    and name not in outer
+                    and (first or scope.type != "class_definition")
+                )
+                first = False
+            scope = scope.parent
+        if not shadowed:
+            out.append(("use", node, node))
+    return out
+
+
+_CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
+
+
+def _occurrences(source: bytes, names: set[str]) -> Iterator[tuple[int, int]]:
+    """The byte spans where one of `names` stands as a whole word not after a dot (a parse
+    node then tells an identifier from a string's or a comment's word); one `find` per name
+    costs less than compiling an alternation of them per file."""
+    for name in names:
+        word = name.encode()
+        at = source.find(word)
+        while at >= 0:
+            end = at + len(word)
+            before, after = source[at - 1 : at] if at else b"", source[end : end + 1]
+            if not (before.isalnum() or before in (b"_", b".")) and not (
+                after.isalnum() or after == b"_"
+            ):
+                yield at, end
+            at = source.find(word, end)
+
+
+def _python_read(node: Any) -> bool:
+    """False for an identifier that binds or names rather than reads (`PY_NOT_READS`)."""
+    parent = node.parent
+    if parent is None or parent.type not in PY_NOT_READS:
+        return True
+    field = PY_NOT_READS[parent.type]
+    if field is None:
+        return False
+    target = parent.child_by_field_name(field)
+    return target is None or target.start_byte != node.start_byte or target.type != "identifier"
+
+
+def _scope_bindings(
+    bindings: list[tuple[str, Any]], names: Container[bytes]
+) -> dict[tuple[int, int], tuple[set[str], set[str]]]:
+    """Each Python scope's (span) `names` it binds, and those it declares `global`/`nonlocal`.
+    A function's or class's own name binds in the scope around it."""
+    out: dict[tuple[int, int], tuple[set[str], set[str]]] = {}
+    for capture, node in bindings:
+        if node.text not in names:
+            continue  # the usual: a local of a name the module does not define
+        scope = node.parent
+        if (
+            scope is not None
+            and scope.type in ("function_definition", "class_definition")
+            and scope.child_by_field_name("name") == node
+        ):
+            scope = scope.parent
+        while scope is not None and scope.type not in PY_SCOPES:
+            scope = scope.parent
+        if scope is None:
+            continue  # the module's own: what a read refers to
+        own, outer = out.setdefault((scope.start_byte, scope.end_byte), (set(), set()))
+        (own if capture == "bind" else outer).add(_text(node))
+    return out
 
 
 def _python_owner(owner: Any) -> str:

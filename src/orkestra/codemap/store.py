@@ -24,7 +24,7 @@ from orkestra.core.stamp import settles_from
 MAP_PATH = ".orkestra/code.sqlite"
 #: held by every writer of the map for its whole transaction, and by a full build's install
 LOCK_PATH = ".orkestra/code.lock"
-SCHEMA = 6
+SCHEMA = 7
 BUSY_TIMEOUT_S = 30.0
 #: a file changed this close to the run that read it is read again by the next run (its hash
 #: compared): a second edit within the file system's timestamp tick would keep its identity
