@@ -104,6 +104,20 @@ class Holder:
 
 callbacks = [add]
 lam = lambda registry: registry
+
+
+def outer2():
+    registry = 1
+
+    def inner():
+        global registry
+        return registry
+
+    def inner2():
+        nonlocal registry
+        return registry
+
+    return inner, inner2
 """
 USER = """\
 from app.shadows import registry, logger as log
@@ -129,6 +143,8 @@ def test_reads_of_a_lowercase_module_variable_are_references(shadows: Path) -> N
         ("app/shadows.py:10", "use", "app/shadows.py:4"),
         ("app/shadows.py:25", "use", "app/shadows.py:4"),  # `global registry`: the module's
         ("app/shadows.py:50", "use", "app/shadows.py:4"),  # a method does not see class names
+        ("app/shadows.py:62", "use", "app/shadows.py:4"),  # `global` inside a function that
+        # binds it around: the module's (not `nonlocal`, line 66)
         ("app/user.py:6", "use", "app/shadows.py:4"),  # imported by name (not the import line)
     ]  # not: an assignment (line 24), a parameter, a local, a comprehension's or a lambda's
     # variable, a keyword, an attribute, a closure's enclosing local, a class body's own name
@@ -150,4 +166,5 @@ def test_impact_of_a_module_variable_reaches_its_readers(shadows: Path) -> None:
         ("add", "app/shadows.py"), ("declared", "app/shadows.py"),
         ("Holder.method", "app/shadows.py"), ("use", "app/user.py"),
         ("callbacks", "app/shadows.py"),  # through `add`, which it lists
+        ("outer2.inner", "app/shadows.py"),
     }  # fmt: skip

@@ -38,7 +38,8 @@ QUOTES = "\"'`<>"
 #: Python `name = value` assignments, for the class a local name is constructed from
 ASSIGNMENTS = "(assignment left: (identifier) @var right: (_) @value)"
 #: the Python names a scope binds (a read of such a name in it is its own, not the module's);
-#: `@global` lists `global`/`nonlocal` names, which stay the outer scope's
+#: `@global` lists `global` names, which stay the module's (a `nonlocal` name is bound by a
+#: function around, which says so itself)
 BINDINGS = """
 (parameters (identifier) @bind)
 (lambda_parameters (identifier) @bind)
@@ -62,7 +63,6 @@ BINDINGS = """
 (import_from_statement name: (dotted_name . (identifier) @bind .))
 (import_statement name: (dotted_name . (identifier) @bind))
 (global_statement (identifier) @global)
-(nonlocal_statement (identifier) @global)
 """
 #: the nodes whose names an import or export lists (Python, JavaScript/TypeScript)
 IMPORT_NODES = frozenset(
@@ -362,7 +362,7 @@ def _python_names(
     ts: Any, lang: Any, tree: Any
 ) -> tuple[list[tuple[Any, Any]], list[tuple[str, Any]]]:
     """One pass over a Python tree: each `name = value` assignment (`_constructed`), and each
-    name a scope binds or declares `global`/`nonlocal` ("bind" or "global", `_scope_bindings`)."""
+    name a scope binds or declares `global` ("bind" or "global", `_scope_bindings`)."""
     assigned: list[tuple[Any, Any]] = []
     bindings: list[tuple[str, Any]] = []
     for _index, match in ts.QueryCursor(_python_query(ts, lang)).matches(tree.root_node):
@@ -455,12 +455,10 @@ def _value_uses(
         shadowed = False
         while scope is not None and not shadowed:
             if scope.type in PY_SCOPES:
-                own, outer = bound.get((scope.start_byte, scope.end_byte), ((), ()))
-                shadowed = (
-                    name in own
-                    and name not in outer
-                    and (first or scope.type != "class_definition")
-                )
+                own, declared = bound.get((scope.start_byte, scope.end_byte), ((), ()))
+                if name in declared:
+                    break  # `global name`: the module's, whatever the scopes around bind
+                shadowed = name in own and (first or scope.type != "class_definition")
                 first = False
             scope = scope.parent
         if not shadowed:
@@ -503,7 +501,7 @@ def _python_read(node: Any) -> bool:
 def _scope_bindings(
     bindings: list[tuple[str, Any]], names: Container[bytes]
 ) -> dict[tuple[int, int], tuple[set[str], set[str]]]:
-    """Each Python scope's (span) `names` it binds, and those it declares `global`/`nonlocal`.
+    """Each Python scope's (span) `names` it binds, and those it declares `global`.
     A function's or class's own name binds in the scope around it."""
     out: dict[tuple[int, int], tuple[set[str], set[str]]] = {}
     for capture, node in bindings:
