@@ -168,3 +168,73 @@ def test_impact_of_a_module_variable_reaches_its_readers(shadows: Path) -> None:
         ("callbacks", "app/shadows.py"),  # through `add`, which it lists
         ("outer2.inner", "app/shadows.py"),
     }  # fmt: skip
+
+
+#: the same in TypeScript: a block's `let`/`const`, a hoisted `var`, a parameter, an arrow's
+#: parameter and a `catch` binding are their scope's own; line numbers are asserted below
+CFG_TS = """\
+import { helper } from './util';
+export const config = { port: 80 };
+let counter = 0;
+export function bump(): number {
+  counter += 1;
+  return counter;
+}
+export function shadowParam(config: number): number {
+  return config;
+}
+export function shadowBlock(): number {
+  const config = 2;
+  return config;
+}
+export function shadowVar(flag: boolean): number {
+  if (flag) { var counter = 5; }
+  return counter;
+}
+export function inner(): number {
+  if (flag()) { let config = 1; }
+  return config.port;
+}
+export const handlers = [bump];
+export const obj = { config };
+export const arrow = (config: number) => config;
+export function catcher() {
+  try { helper(); } catch (config) { return config; }
+  return { port: config.port, s: "config" };
+}
+"""
+MAIN_TS = """\
+import { config, bump } from './cfg';
+export function start(): number {
+  return config.port + bump();
+}
+"""
+
+
+@pytest.fixture
+def web(project: Path) -> Path:
+    write(project, "web/cfg.ts", CFG_TS)
+    write(project, "web/util.ts", "export function helper(): void {}\n")
+    write(project, "web/main.ts", MAIN_TS)
+    write(project, "web/plain.js", "const seen = new Set();\nfunction add(x) {\n"
+          "  seen.add(x);\n  return [...seen];\n}\nmodule.exports = { add, seen };\n")  # fmt: skip
+    return project
+
+
+def test_typescript_reads_of_module_names_are_references(web: Path) -> None:
+    config = api.find_references(web, "config")["references"]
+    assert [(r["location"], r["kind"], r["resolved"]) for r in config] == [
+        ("web/cfg.ts:21", "use", "web/cfg.ts:2"),  # a block's `let` does not reach the return
+        ("web/cfg.ts:24", "use", "web/cfg.ts:2"),  # `{ config }` reads it
+        ("web/cfg.ts:28", "use", "web/cfg.ts:2"),  # not the string on the same line
+        ("web/main.ts:3", "use", "web/cfg.ts:2"),  # imported (not the import line)
+    ]  # not: a parameter (9), a block's const (13), an arrow's parameter (25), a catch (27)
+    counter = api.find_references(web, "counter")["references"]
+    assert [r["location"] for r in counter] == ["web/cfg.ts:5", "web/cfg.ts:6"]  # not the
+    # `var` hoisted to shadowVar (17)
+    bump = api.find_references(web, "bump")["references"]
+    assert [(r["location"], r["kind"]) for r in bump] == [
+        ("web/cfg.ts:23", "use"), ("web/main.ts:3", "call"),
+    ]  # fmt: skip
+    seen = api.find_references(web, "seen")["references"]
+    assert [r["location"] for r in seen] == ["web/plain.js:3", "web/plain.js:4", "web/plain.js:6"]

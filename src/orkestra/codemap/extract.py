@@ -11,8 +11,8 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from collections.abc import Container, Iterator
-from typing import Any
+from collections.abc import Callable, Container, Iterator
+from typing import Any, NamedTuple
 
 from orkestra.codemap import languages
 from orkestra.codemap.facts import CONTAINERS, FileFacts, Import, Ref, Symbol
@@ -96,6 +96,7 @@ def extract(language: str, source: bytes) -> FileFacts:
     ]
     # C# `namespace A.B;` holds the declarations after it, which are its siblings in the tree
     filed = [d for d in defs.values() if d[2].type == "file_scoped_namespace_declaration"]
+    top: set[tuple[int, int]] = set()  # the name spans of the module's own top-level names
     for _span, (kind, name, node, name_node) in sorted(defs.items(), key=lambda item: item[0]):
         chain = _chain(node, defs, scopes)
         if filed and node.start_byte >= filed[0][2].end_byte:
@@ -109,6 +110,8 @@ def extract(language: str, source: bytes) -> FileFacts:
             kind = "function"  # `double = lambda v: v * 2`, `const f = () => 1` define functions
         row = name_node.start_point[0]
         qualname = ".".join([*chain, name])
+        if not chain:
+            top.add((name_node.start_byte, name_node.end_byte))
         end = len(source) if filed and node is filed[0][2] else node.end_byte
         spans.append((node.start_byte, end, qualname))
         facts.symbols.append(
@@ -128,7 +131,13 @@ def extract(language: str, source: bytes) -> FileFacts:
     if language == "python":
         assigned, bindings = _python_names(ts, lang, tree)
         constructed = _constructed(assigned, scope_of)
-        refs.extend(_value_uses(tree, source, facts, def_names, refs, bindings))
+        python = USES[language]
+        refs.extend(
+            _value_uses(tree, source, facts, def_names, refs, lambda: bindings, python, top)
+        )
+    elif language in USES:
+        scan = functools.partial(_js_bindings, ts, lang, tree)
+        refs.extend(_value_uses(tree, source, facts, def_names, refs, scan, USES[language], top))
     refs.sort(key=lambda ref: ref[0] != "base")  # a superclass use is a "base" first of all
     for kind, _node, name_node in refs:
         if (name_node.start_byte, name_node.end_byte) in def_names:
@@ -412,41 +421,155 @@ PY_NOT_READS: dict[str, str | None] = {
 }  # fmt: skip
 
 
+#: a JavaScript/TypeScript name a scope binds (the patterns a grammar has: TypeScript's
+#: parameters are `required_parameter`s, its class names `type_identifier`s)
+JS_BINDINGS = (
+    "(variable_declarator name: (identifier) @bind)",
+    "(formal_parameters (identifier) @bind)",
+    "(required_parameter pattern: (identifier) @bind)",
+    "(optional_parameter pattern: (identifier) @bind)",
+    "(assignment_pattern left: (identifier) @bind)",
+    "(rest_pattern (identifier) @bind)",
+    "(object_pattern (shorthand_property_identifier_pattern) @bind)",
+    "(pair_pattern value: (identifier) @bind)",
+    "(array_pattern (identifier) @bind)",
+    "(arrow_function parameter: (identifier) @bind)",
+    "(function_declaration name: (identifier) @bind)",
+    "(generator_function_declaration name: (identifier) @bind)",
+    "(function_expression name: (identifier) @bind)",
+    "(class_declaration name: (identifier) @bind)",
+    "(class_declaration name: (type_identifier) @bind)",
+    "(catch_clause parameter: (identifier) @bind)",
+    "(for_in_statement left: (identifier) @bind)",
+)
+#: JavaScript/TypeScript functions: a `var` binds in the nearest one, a `let`/`const` in its block
+JS_FUNCTIONS_SCOPES = frozenset(
+    {"function_declaration", "function_expression", "arrow_function", "method_definition",
+     "generator_function_declaration", "generator_function", "function"}
+)  # fmt: skip
+JS_SCOPES = JS_FUNCTIONS_SCOPES | {
+    "statement_block", "for_statement", "for_in_statement", "catch_clause", "switch_body",
+}  # fmt: skip
+JS_NOT_READS: dict[str, str | None] = {
+    "variable_declarator": "name", "formal_parameters": None, "required_parameter": "pattern",
+    "optional_parameter": "pattern", "assignment_pattern": "left", "rest_pattern": None,
+    "array_pattern": None, "pair_pattern": "value", "arrow_function": "parameter",
+    "function_declaration": "name", "function_expression": "name",
+    "generator_function_declaration": "name", "class_declaration": "name",
+    "catch_clause": "parameter", "for_in_statement": "left", "assignment_expression": "left",
+    "labeled_statement": "label",
+}  # fmt: skip
+
+
+class _Uses(NamedTuple):
+    """How a language's reads of module names are told from its bindings (`_value_uses`)."""
+
+    scopes: frozenset[str]
+    not_reads: dict[str, str | None]
+    #: node types a read may be (`{ config }` in a JavaScript object reads `config`)
+    reads: frozenset[str]
+    #: definitions whose `name` binds in the scope around them
+    named_outside: frozenset[str]
+    #: Python: a class body's names reach no further than its own statements
+    class_body: str = ""
+
+
+USES = {
+    "python": _Uses(
+        PY_SCOPES, PY_NOT_READS, frozenset({"identifier"}),
+        frozenset({"function_definition", "class_definition"}), "class_definition",
+    ),
+    **dict.fromkeys(
+        ("javascript", "typescript", "tsx"),
+        _Uses(
+            JS_SCOPES, JS_NOT_READS, frozenset({"identifier", "shorthand_property_identifier"}),
+            frozenset({"function_declaration", "generator_function_declaration",
+                       "class_declaration"}),
+        ),
+    ),
+}  # fmt: skip
+
+
+@functools.cache
+def _js_query(ts: Any, lang: Any) -> Any:
+    """`JS_BINDINGS`, the patterns this grammar has."""
+    kept = []
+    for pattern in JS_BINDINGS:
+        try:
+            ts.Query(lang, pattern)
+        except ts.QueryError:  # a node type or field this grammar lacks
+            continue
+        kept.append(pattern)
+    return ts.Query(lang, "\n".join(kept))
+
+
+def _js_bindings(ts: Any, lang: Any, tree: Any) -> list[tuple[str, Any]]:
+    return [
+        ("bind", node)
+        for nodes in ts.QueryCursor(_js_query(ts, lang)).captures(tree.root_node).values()
+        for node in nodes
+    ]
+
+
 def _value_uses(
     tree: Any,
     source: bytes,
     facts: FileFacts,
     def_names: set[tuple[int, int]],
     refs: list[tuple[str, Any, Any]],
-    bindings: list[tuple[str, Any]],
+    bindings: Callable[[], list[tuple[str, Any]]],
+    uses: _Uses,
+    top: set[tuple[int, int]],
 ) -> list[tuple[str, Any, Any]]:
-    """Reads of a name this Python module defines at its top level (`registry[x]`,
-    `logger.info(...)`, a function passed as a value) or imports by name (`from m import
-    settings`), as "use" references; a read inside a scope that binds the same name itself (a
-    parameter, a local assignment without `global`, a comprehension's variable) is that
-    scope's own and left out, as are names already referenced (a call) and CONSTANT_NAMES
-    (the tags query's)."""
+    """Reads of a name this module defines at its top level (`registry[x]`, `logger.info(...)`,
+    a function passed as a value) or imports by name (`from m import settings`, `import {
+    config } from './c'`), as "use" references; a read inside a scope that binds the same name
+    itself (a parameter, a local assignment without `global`, a comprehension's variable, a
+    block's `let`) is that scope's own and left out, as are names already referenced (a call)
+    and CONSTANT_NAMES (the tags query's). `bindings`: the names each scope binds, asked for
+    only when there is a read to place."""
     names = {s.name for s in facts.symbols if s.qualname == s.name}
-    names.update(i.alias or i.name for i in facts.imports if i.name and i.name != "*")
+    names.update(i.alias or i.name for i in facts.imports if i.name != "*")
     names = {n for n in names if n.isidentifier() and not _CONSTANT.fullmatch(n)}
     if not names:
         return []
     taken = {name_node.start_byte for _kind, _node, name_node in refs}
     root = tree.root_node
     found: list[Any] = []
-    for start, end in _occurrences(source, names):
-        if start in taken or (start, end) in def_names:
+    bound_somewhere: set[str] = set()  # names some scope may bind: only those are looked up
+    for name, start, end in _occurrences(source, names):
+        if start in taken:
+            continue
+        if (start, end) in def_names:
+            if (start, end) not in top:
+                bound_somewhere.add(name)  # a nested definition of the same name
             continue
         node = root.descendant_for_byte_range(start, end)
-        if node is None or node.type != "identifier" or node.end_byte != end:
-            continue  # inside a string or a comment, or part of a longer token
-        if node.start_byte != start or not _python_read(node) or _is_member(node):
+        if node is None or (node.start_byte, node.end_byte) != (start, end):
+            continue  # part of a longer token, a string's or a comment's
+        if node.type not in uses.reads:
+            if node.type in BINDABLE:
+                bound_somewhere.add(name)  # `const { config } = …`
             continue
-        if not _in_import(node):
-            found.append(node)
+        if not _read(node, uses.not_reads) or _binds_too(node):
+            bound_somewhere.add(name)  # a parameter, an assignment, `global`, ...
+            if not _read(node, uses.not_reads):
+                continue
+        if _is_member(node):
+            continue
+        if _in_import(node):
+            if not _top_import(node):
+                bound_somewhere.add(name)  # imported inside a function: its own
+            continue
+        found.append(node)
     if not found:
         return []
-    bound = _scope_bindings(bindings, {n.encode() for n in names})
+    found_names = {_text(node) for node in found}
+    if bound_somewhere.isdisjoint(found_names):
+        bound: dict[tuple[int, int], tuple[set[str], set[str]]] = {}  # nothing shadows them
+    else:
+        wanted = {n.encode() for n in bound_somewhere & found_names}
+        bound = _scope_bindings(bindings(), wanted, uses, top)
     out: list[tuple[str, Any, Any]] = []
     for node in found:
         name = _text(node)
@@ -454,11 +577,11 @@ def _value_uses(
         first = True  # a class body's names reach no further than its own statements
         shadowed = False
         while scope is not None and not shadowed:
-            if scope.type in PY_SCOPES:
+            if scope.type in uses.scopes:
                 own, declared = bound.get((scope.start_byte, scope.end_byte), ((), ()))
                 if name in declared:
                     break  # `global name`: the module's, whatever the scopes around bind
-                shadowed = name in own and (first or scope.type != "class_definition")
+                shadowed = name in own and (first or scope.type != uses.class_body)
                 first = False
             scope = scope.parent
         if not shadowed:
@@ -469,8 +592,8 @@ def _value_uses(
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
 
 
-def _occurrences(source: bytes, names: set[str]) -> Iterator[tuple[int, int]]:
-    """The byte spans where one of `names` stands as a whole word not after a dot (a parse
+def _occurrences(source: bytes, names: set[str]) -> Iterator[tuple[str, int, int]]:
+    """The byte spans where one of `names` stands as a whole word not after one dot (a parse
     node then tells an identifier from a string's or a comment's word); one `find` per name
     costs less than compiling an alternation of them per file."""
     for name in names:
@@ -479,42 +602,83 @@ def _occurrences(source: bytes, names: set[str]) -> Iterator[tuple[int, int]]:
         while at >= 0:
             end = at + len(word)
             before, after = source[at - 1 : at] if at else b"", source[end : end + 1]
+            if before == b"." and source[at - 3 : at] == b"...":
+                before = b""  # a spread (`[...seen]`) reads the name; `x.seen` is a member
             if not (before.isalnum() or before in (b"_", b".")) and not (
                 after.isalnum() or after == b"_"
             ):
-                yield at, end
+                yield name, at, end
             at = source.find(word, end)
 
 
-def _python_read(node: Any) -> bool:
-    """False for an identifier that binds or names rather than reads (`PY_NOT_READS`)."""
+#: the node types a binding of a name may have besides `identifier`
+BINDABLE = frozenset({"identifier", "shorthand_property_identifier_pattern"})
+
+
+def _binds_too(node: Any) -> bool:
+    """A Python `name += …`: it reads the name and makes it the function's own."""
     parent = node.parent
-    if parent is None or parent.type not in PY_NOT_READS:
+    return (
+        parent is not None
+        and parent.type == "augmented_assignment"
+        and parent.child_by_field_name("left") == node
+    )
+
+
+def _top_import(node: Any) -> bool:
+    """An import statement directly in the module (not in a function, a class or a `try`)."""
+    statement = node.parent
+    while statement is not None and statement.type not in (
+        "import_statement", "import_from_statement"
+    ):  # fmt: skip
+        statement = statement.parent
+    parent = statement.parent if statement is not None else None
+    return parent is not None and parent.type in ("module", "program")
+
+
+def _read(node: Any, not_reads: dict[str, str | None]) -> bool:
+    """False for an identifier that binds or names rather than reads (`PY_NOT_READS`,
+    `JS_NOT_READS`: under that parent, in that field when one is named)."""
+    parent = node.parent
+    if parent is None or parent.type not in not_reads:
         return True
-    field = PY_NOT_READS[parent.type]
+    field = not_reads[parent.type]
     if field is None:
         return False
-    target = parent.child_by_field_name(field)
-    return target is None or target.start_byte != node.start_byte or target.type != "identifier"
+    target = parent.child_by_field_name(field)  # `registry[key] = …` assigns to a subscript
+    return target is None or (target.start_byte, target.end_byte) != (
+        node.start_byte,
+        node.end_byte,
+    )
 
 
 def _scope_bindings(
-    bindings: list[tuple[str, Any]], names: Container[bytes]
+    bindings: list[tuple[str, Any]],
+    names: Container[bytes],
+    uses: _Uses,
+    top: Container[tuple[int, int]],
 ) -> dict[tuple[int, int], tuple[set[str], set[str]]]:
-    """Each Python scope's (span) `names` it binds, and those it declares `global`.
-    A function's or class's own name binds in the scope around it."""
+    """Each scope's (span) `names` it binds, and those it declares `global` (Python). A
+    function's or class's own name binds in the scope around it; a JavaScript `var` in the
+    function around it."""
     out: dict[tuple[int, int], tuple[set[str], set[str]]] = {}
     for capture, node in bindings:
-        if node.text not in names:
-            continue  # the usual: a local of a name the module does not define
+        if node.text not in names or (node.start_byte, node.end_byte) in top:
+            continue  # the usual: a local of a name the module does not define (or the
+            # definition itself, inside an anonymous wrapper: `(function () { function f() …`)
         scope = node.parent
         if (
             scope is not None
-            and scope.type in ("function_definition", "class_definition")
+            and scope.type in uses.named_outside
             and scope.child_by_field_name("name") == node
         ):
             scope = scope.parent
-        while scope is not None and scope.type not in PY_SCOPES:
+        wanted = uses.scopes
+        if scope is not None and scope.type == "variable_declarator":
+            declaration = scope.parent
+            if declaration is not None and declaration.type == "variable_declaration":
+                wanted = JS_FUNCTIONS_SCOPES  # `var`: hoisted to the function
+        while scope is not None and scope.type not in wanted:
             scope = scope.parent
         if scope is None:
             continue  # the module's own: what a read refers to

@@ -14,7 +14,7 @@ export class Circle implements Shape { // @def class Circle @ref Shape>Shape
   static count = 0; // @def field Circle.count
 
   constructor(private r: number) { // @def method Circle.constructor
-    Circle.count += 1;
+    Circle.count += 1; // @ref Circle>Circle
   }
 
   static unit(): Circle { // @def method Circle.unit @ref Circle>Circle
