@@ -238,3 +238,45 @@ def test_typescript_reads_of_module_names_are_references(web: Path) -> None:
     ]  # fmt: skip
     seen = api.find_references(web, "seen")["references"]
     assert [r["location"] for r in seen] == ["web/plain.js:3", "web/plain.js:4", "web/plain.js:6"]
+
+
+#: each name shadowed one way only (a name some other scope binds is looked up anyway)
+MARKS = """\
+counter = 0
+loader = None
+builder = None
+
+
+def augmented():
+    counter += 1
+    return counter
+
+
+def imports_it():
+    from json import loads as loader
+    return loader
+
+
+def nested_def():
+    def builder():
+        return 1
+
+    return builder
+
+
+def reads():
+    return counter, loader, builder
+"""
+
+
+def test_a_name_made_local_by_plus_equals_an_import_a_nested_def_or_destructuring(
+    project: Path,
+) -> None:
+    write(project, "app/marks.py", MARKS)
+    write(project, "web/opts.js", "const opts = {};\nfunction f(x) {\n  const { opts } = x;\n"
+          "  return opts;\n}\nfunction g() {\n  return opts;\n}\n")  # fmt: skip
+    for name in ("counter", "loader", "builder"):
+        refs = api.find_references(project, name)["references"]
+        assert [(r["location"], r["scope"]) for r in refs] == [("app/marks.py:24", "reads")]
+    opts = api.find_references(project, "opts")["references"]  # destructured in f
+    assert [(r["location"], r["scope"]) for r in opts] == [("web/opts.js:7", "g")]
