@@ -564,15 +564,16 @@ def _value_uses(
         found.append(node)
     if not found:
         return []
-    found_names = {_text(node) for node in found}
-    if bound_somewhere.isdisjoint(found_names):
-        bound: dict[tuple[int, int], tuple[set[str], set[str]]] = {}  # nothing shadows them
-    else:
-        wanted = {n.encode() for n in bound_somewhere & found_names}
-        bound = _scope_bindings(bindings(), wanted, uses, top)
+    texts = [_text(node) for node in found]
+    shadowable = bound_somewhere.intersection(texts)
+    bound: dict[tuple[int, int], tuple[set[str], set[str]]] = {}  # nothing shadows the others
+    if shadowable:
+        bound = _scope_bindings(bindings(), {n.encode() for n in shadowable}, uses, top)
     out: list[tuple[str, Any, Any]] = []
-    for node in found:
-        name = _text(node)
+    for node, name in zip(found, texts, strict=True):
+        if name not in shadowable:
+            out.append(("use", node, node))
+            continue
         scope = node.parent
         first = True  # a class body's names reach no further than its own statements
         shadowed = False
@@ -594,21 +595,24 @@ _CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
 
 def _occurrences(source: bytes, names: set[str]) -> Iterator[tuple[str, int, int]]:
     """The byte spans where one of `names` stands as a whole word not after one dot (a parse
-    node then tells an identifier from a string's or a comment's word); one `find` per name
-    costs less than compiling an alternation of them per file."""
+    node then tells an identifier from a string's or a comment's word; a spread `...name`
+    reads it). One search per name that starts with the name itself (the engine's fast
+    literal scan): a minified file's one-letter names are not looked at letter by letter."""
     for name in names:
-        word = name.encode()
-        at = source.find(word)
-        while at >= 0:
-            end = at + len(word)
-            before, after = source[at - 1 : at] if at else b"", source[end : end + 1]
+        for hit in _word(name).finditer(source):
+            at = hit.start()
+            before = source[at - 1 : at] if at else b""
             if before == b"." and source[at - 3 : at] == b"...":
                 before = b""  # a spread (`[...seen]`) reads the name; `x.seen` is a member
-            if not (before.isalnum() or before in (b"_", b".")) and not (
-                after.isalnum() or after == b"_"
-            ):
-                yield name, at, end
-            at = source.find(word, end)
+            if not (before.isalnum() or before in (b"_", b"$", b".")):
+                yield name, at, hit.end()
+
+
+@functools.lru_cache(maxsize=4096)
+def _word(name: str) -> re.Pattern[bytes]:
+    """`name` not followed by a letter, a digit, `_` or `$` (what comes before is checked by
+    the caller: a pattern that begins with a look-behind is not searched for as a literal)."""
+    return re.compile(re.escape(name.encode()) + rb"(?![\w$])")
 
 
 #: the node types a binding of a name may have besides `identifier`
