@@ -25,6 +25,8 @@ BUILTIN_TYPES = frozenset(
 )  # fmt: skip
 #: owners that mean "this object": only the enclosing class's members
 SELF_NAMES = frozenset({"self", "this", "Self", "$this", "static", "super", "parent"})
+#: languages whose package is a folder: its files see each other's names without an import
+FOLDER_PACKAGES = frozenset({"go", "java"})
 #: languages whose module import binds the module path's last name
 BINDS_LAST = frozenset({"java", "php"})
 #: the public attributes of Python's built-in str, bytes, dict, list, set, tuple, int and float:
@@ -462,5 +464,9 @@ class Resolver:
             and (not member or _owned(d, owner))
         ]  # fmt: skip
         kept = [d for d in defs if not self.files[d.file][2]] or defs
+        if not member and language in FOLDER_PACKAGES and len(kept) > 1:
+            # a Go or Java package is its folder: a bare name there is the package's own
+            folder = self.files[fid][0].rpartition("/")[0]
+            kept = [d for d in kept if self.files[d.file][0].rpartition("/")[0] == folder] or kept
         # overloads share a qualified name: one definition for the question "which one"
         return kept[0].id if len({(d.file, d.qualname) for d in kept}) == 1 else None
