@@ -280,3 +280,18 @@ def test_a_name_made_local_by_plus_equals_an_import_a_nested_def_or_destructurin
         assert [(r["location"], r["scope"]) for r in refs] == [("app/marks.py:24", "reads")]
     opts = api.find_references(project, "opts")["references"]  # destructured in f
     assert [(r["location"], r["scope"]) for r in opts] == [("web/opts.js:7", "g")]
+
+
+def test_a_module_imported_by_name_is_not_a_namesake_function(project: Path) -> None:
+    write(project, "pkg/__init__.py", "")
+    write(project, "pkg/normalise.py", "def fold(text):\n    return text\n")
+    write(project, "other/tools.py", "def normalise(text):\n    return text\n")
+    write(project, "app/use.py", "from pkg import normalise\n\n\ndef run(t):\n"
+          "    return normalise.fold(t)\n")  # fmt: skip
+    refs = api.find_references(project, "normalise")["references"]
+    assert [(r["location"], r["resolved"]) for r in refs] == [("app/use.py:5", None)]  # the
+    # module, read: not other/tools.py's function
+    fold = api.find_references(project, "fold")["references"]
+    assert [(r["location"], r["resolved"]) for r in fold] == [
+        ("app/use.py:5", "pkg/normalise.py:1")
+    ]

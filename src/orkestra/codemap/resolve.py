@@ -284,6 +284,8 @@ class Resolver:
                 found = self._exported(target, real, 0)
                 if found is not None:
                     return found
+        if not member and language == "python" and (fid, name) in self.modules:
+            return None  # `from pkg import mod`, then `mod`: the module, no definition of the map
         python_member = member and language == "python"
         for target in self.imported.get(fid, []):
             found = self._exported(target, name, 0, member=member, owner=owner)
