@@ -31,6 +31,17 @@ def test_a_java_class_resolves_to_its_own_packages_class(project: Path) -> None:
     ]
 
 
+def test_a_java_test_sees_its_package_across_source_roots(project: Path) -> None:
+    write(project, "src/main/java/a/Foo.java", "package a;\n\npublic class Foo {}\n")
+    write(project, "src/main/java/b/Foo.java", "package b;\n\npublic class Foo {}\n")
+    write(project, "src/test/java/a/FooTest.java", "package a;\n\npublic class FooTest {\n"
+          "  Object make() { return new Foo(); }\n}\n")  # fmt: skip
+    refs = api.find_references(project, "Foo")["references"]
+    assert [(r["location"], r["resolved"]) for r in refs] == [
+        ("src/test/java/a/FooTest.java:4", "src/main/java/a/Foo.java:3")
+    ]
+
+
 def test_two_namesakes_outside_the_folder_stay_unresolved(project: Path) -> None:
     write(project, "a/use.go", 'package a\n\nfunc Use() {\n\tPut("x")\n}\n')
     write(project, "b/store.go", "package b\n\nfunc Put(k string) {}\n")

@@ -66,6 +66,15 @@ class Def(NamedTuple):
         return self.qualname.rpartition(".")[0]
 
 
+def _package_folder(path: str) -> str:
+    """The folder that is a Go or Java file's package: a Java file's folder below its source
+    root (`src/main/java/a/Foo.java` and `src/test/java/a/FooTest.java` are both in `a`)."""
+    folder = path.rpartition("/")[0]
+    if path.endswith(".java") and "/java/" in f"/{folder}/":
+        return f"/{folder}/".rpartition("/java/")[2]
+    return folder
+
+
 def _module_name(module: str) -> str:
     """The name a whole-module import binds: `a/b/store` -> store, `util` -> util."""
     last = module.replace("\\", "/").replace("::", "/").rstrip("/").rsplit("/", 1)[-1]
@@ -468,7 +477,7 @@ class Resolver:
         kept = [d for d in defs if not self.files[d.file][2]] or defs
         if not member and language in FOLDER_PACKAGES and len(kept) > 1:
             # a Go or Java package is its folder: a bare name there is the package's own
-            folder = self.files[fid][0].rpartition("/")[0]
-            kept = [d for d in kept if self.files[d.file][0].rpartition("/")[0] == folder] or kept
+            folder = _package_folder(self.files[fid][0])
+            kept = [d for d in kept if _package_folder(self.files[d.file][0]) == folder] or kept
         # overloads share a qualified name: one definition for the question "which one"
         return kept[0].id if len({(d.file, d.qualname) for d in kept}) == 1 else None
