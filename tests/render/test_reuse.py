@@ -137,3 +137,43 @@ def test_a_template_below_a_symlinked_folder_is_part_of_the_stamp(tmp_path: Path
     before = reuse.stamp(tmp_path, folders)
     (shared / "command.md.j2").write_text("two {{ name }}\n", encoding="utf-8")
     assert reuse.stamp(tmp_path, folders) != before
+
+
+def _edited_source(monkeypatch: pytest.MonkeyPatch, source: Path) -> None:
+    """Reading `source` gives its bytes with a line added (as an edit in a checkout would)."""
+    real = Path.read_bytes
+    edited = source.resolve()
+
+    def read_bytes(self: Path) -> bytes:
+        data = real(self)
+        return data + b"# edited\n" if self.resolve() == edited else data
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+
+
+@pytest.mark.parametrize("module", ["orkestra.core.yamlio", "orkestra.registry.render_lock"])
+def test_an_edit_to_the_code_the_filters_call_changes_the_stamp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: str
+) -> None:
+    """A filter's text depends on the code it calls (`yaml_plain` asks `core.yamlio` whether a
+    scalar reads back plain; the mark comes from `registry.render_lock`): in a checkout of
+    Orkestra with one of them edited, the same version's cached texts were reused, and a sync
+    kept the files the old code rendered while a sync without the cache rewrote them."""
+    import importlib
+
+    before = reuse.stamp(tmp_path, [])
+    _edited_source(monkeypatch, Path(str(importlib.import_module(module).__file__)))
+    assert reuse.stamp(tmp_path, []) != before
+
+
+def test_another_pyyaml_changes_the_stamp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PyYAML decides which scalars `yaml_plain` writes without quotes: another version (or the
+    same without its C library) may render other texts."""
+    import yaml
+
+    before = reuse.stamp(tmp_path, [])
+    monkeypatch.setattr(yaml, "__version__", f"{yaml.__version__}.1")
+    assert reuse.stamp(tmp_path, []) != before
+    monkeypatch.undo()
+    monkeypatch.setattr(yaml, "__with_libyaml__", not yaml.__with_libyaml__)
+    assert reuse.stamp(tmp_path, []) != before

@@ -3,8 +3,8 @@
 A template's output is a function of the template sources and the context it is given (the
 environment is sandboxed, with no clock and no I/O), so the text is kept in
 `.orkestra/render-cache.sqlite` keyed by sha256(stamp, template name, context): the stamp covers
-every template file (project and bundled), the filters' code and the versions of Orkestra, Jinja
-and Python. A context is serialised exactly (`marshal` version 0: a tuple is not a list, True is
+every template file (project and bundled), the filters' code and the code they call, and the
+versions of Orkestra, Jinja, PyYAML and Python. A context is serialised exactly (`marshal` version 0: a tuple is not a list, True is
 not 1); one holding anything else is rendered and not kept. Each text is stored with its own
 sha256 and checked on use: a damaged entry is rendered again, a damaged or foreign file is
 replaced. The cache is an optimisation: when it cannot be opened or written, sync renders
@@ -29,17 +29,27 @@ SCHEMA = 1
 BUSY_TIMEOUT_S = 5.0
 
 
+#: the sources whose code shapes a rendered text beside the templates, relative to the package:
+#: the environment, the filters (`render.text`) and what they call (YAML scalars read back by
+#: PyYAML in `core.yamlio`, Orkestra's mark in `registry.render_lock`)
+_SOURCES = ("render/environment.py", "render/text.py", "core/yamlio.py", "registry/render_lock.py")
+
+
 def stamp(root: Path, folders: list[Path]) -> bytes:
-    """What every cached text depends on besides its context."""
+    """What every cached text depends on besides its context: the versions of Orkestra, Jinja,
+    PyYAML (with or without its C library) and Python, the code of `_SOURCES` and every
+    template file."""
     import jinja2
+    import yaml
 
     from orkestra import __version__
     from orkestra.registry.render_lock import mark_line
 
-    versions = f"{SCHEMA}|{__version__}|{jinja2.__version__}|{sys.version}|{mark_line('-')}"
+    libraries = f"{jinja2.__version__}|{yaml.__version__}|{yaml.__with_libyaml__}"
+    versions = f"{SCHEMA}|{__version__}|{libraries}|{sys.version}|{mark_line('-')}"
     digest = hashlib.sha256(versions.encode())
-    here = Path(__file__).parent
-    for source in (here / "environment.py", here / "text.py", *_files(folders)):
+    package = Path(__file__).parent.parent
+    for source in (*(package / rel for rel in _SOURCES), *_files(folders)):
         digest.update(str(source).encode() + b"\0" + source.read_bytes() + b"\0")
     return digest.digest()
 
