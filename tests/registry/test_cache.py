@@ -321,6 +321,23 @@ def test_a_cache_from_another_version_is_not_used(
     assert "example-agent" in load(proj).agents
 
 
+def test_a_library_installed_or_upgraded_parses_every_file_again(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another PyYAML parses and another pydantic validates and words its errors otherwise: an
+    entry made with the old ones (the data parsed, a file's ORK002 message) was replayed after
+    `pip install -U` while a load without the cache gave the new answer."""
+    libraries = tmp_path / "venv" / "site-packages"
+    libraries.mkdir(parents=True)
+    monkeypatch.setattr(sys, "path", [*sys.path, str(libraries)])
+    load(proj)
+    (libraries / "PyYAML-9.9.dist-info").mkdir()  # an upgrade: the folder's entries change
+    os.utime(libraries, ns=(1_000_000_000, 1_000_000_000))
+    parsed = _parsed(monkeypatch)
+    load(proj)
+    assert "registries/agents/example-agent.yaml" in parsed
+
+
 def test_a_deleted_file_leaves_the_cache(proj: Path) -> None:
     load(proj)
     (proj / "registries/agents/example-agent.yaml").unlink()

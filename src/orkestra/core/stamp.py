@@ -6,6 +6,7 @@ Standard library only: the no-op record and `system status` build their keys at 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable
 
 
@@ -44,3 +45,18 @@ def settles_from(mtime_ns: int, ctime_ns: int, at_ns: int) -> int:
     if mtime_ns > at_ns and os.name == "posix":
         return ctime_ns
     return max(mtime_ns, ctime_ns)
+
+
+def library_marks() -> list[str]:
+    """`folder:mtime_ns:ctime_ns:inode` of each library folder on `sys.path` (`site-packages`,
+    `dist-packages`): installing, upgrading or removing a library (PyYAML, pydantic, Jinja)
+    adds and removes entries there, which changes its times."""
+    marks = []
+    for folder in sys.path:
+        if os.path.basename(folder) in ("site-packages", "dist-packages"):  # noqa: PTH119
+            try:
+                st = os.stat(folder)  # noqa: PTH116
+            except OSError:
+                continue
+            marks.append(f"{folder}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}")
+    return marks

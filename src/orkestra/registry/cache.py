@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import sys
 import time
 import zlib
 from collections.abc import Callable, Mapping
@@ -118,15 +119,18 @@ _SOURCES = ("registry/loader.py", "registry/lazy.py", "registry/cache.py", "core
 
 def stamp() -> str:
     """The version key: Orkestra's version, the cache schema and the loader's own sources (an
-    edited model or loader in a development checkout must not reuse old results)."""
+    edited model or loader in a development checkout must not reuse old results), Python's
+    version and the libraries' folders (another PyYAML parses, another pydantic validates and
+    words its errors otherwise: `core.stamp.library_marks`)."""
     from orkestra import __version__
-    from orkestra.core.stamp import file_marks
+    from orkestra.core.stamp import file_marks, library_marks
 
     package = Path(__file__).parent.parent
     paths = [package / rel for rel in _SOURCES]
     with os.scandir(package / "registry" / "models") as entries:
         paths += sorted(Path(e.path) for e in entries if e.name.endswith(".py"))
-    return "|".join([__version__, str(SCHEMA), *file_marks(paths)])
+    versions = [__version__, str(SCHEMA), sys.version, *library_marks()]
+    return "|".join([*versions, *file_marks(paths)])
 
 
 class Hit:

@@ -270,7 +270,7 @@ def key(root: Path) -> str:
 
     import orkestra
     from orkestra.core.clock import today
-    from orkestra.core.stamp import file_marks
+    from orkestra.core.stamp import file_marks, library_marks
 
     script = (Path(sys.executable).parent / "orkestra").is_file()
     parts = [orkestra.__version__, str(SCHEMA), sys.version, today().isoformat(), str(root)]
@@ -278,13 +278,7 @@ def key(root: Path) -> str:
     parts.append(os.environ.get("SUDO_UID", ""))  # which git reads for it when run as root
     parts += [os.environ.get("HOME", ""), os.environ.get("XDG_CONFIG_HOME", "")]  # git's config
     parts += [shutil.which("git") or "", os.environ.get("GIT_EXEC_PATH", "")]  # which git runs
-    for folder in sys.path:  # installing, upgrading or removing a library (Jinja, PyYAML, …)
-        if os.path.basename(folder) in ("site-packages", "dist-packages"):  # noqa: PTH119
-            try:
-                st = os.stat(folder)  # noqa: PTH116
-            except OSError:
-                continue
-            parts.append(f"{folder}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}")
+    parts += library_marks()  # installing, upgrading or removing a library (Jinja, PyYAML, …)
     parts += [sys.executable, str(script)]
     for dirpath, dirnames, filenames in os.walk(Path(orkestra.__file__).parent):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
