@@ -147,3 +147,23 @@ def test_a_file_that_cannot_be_merged_stops_sync_before_any_write(
     assert message in exc.value.message and exc.value.file == rel and exc.value.line == line
     assert (root / rel).read_text() == text
     assert not (root / ".claude").exists() and not (root / ".gemini/settings.json").exists()
+
+
+def test_the_comments_above_the_next_table_survive_our_tables_rewrite(root: Path) -> None:
+    note = "# db: keep the port in step with docker-compose.yml\n"
+    tail = "# end of file note\n"
+    codex = (
+        'model = "o3"\n\n[mcp_servers.orkestra]\ncommand = "old"\nargs = []\n\n'
+        f'{note}[mcp_servers.db]\ncommand = "db"\n\n[mcp_servers.orkestra.env]\nX = "1"\n{tail}'
+    )
+    write(root, ".codex/config.toml", codex)
+    _configure(root, serve=True)
+    sync(root)
+    text = (root / ".codex/config.toml").read_text()
+    assert f'model = "o3"\n\n{note}[mcp_servers.db]\ncommand = "db"\n\n{tail}' in text
+    assert _entry(root, "codex") == _entry(root, "claude")
+    assert sync(root).written == 0
+    _configure(root, serve=False)  # taking our table out keeps them too
+    sync(root)
+    text = (root / ".codex/config.toml").read_text()
+    assert note in text and tail in text and "orkestra" not in text

@@ -345,15 +345,35 @@ def _others(data: dict[str, Any], table: str, name: str) -> dict[str, Any]:
 
 def _without_table(text: str, name: list[str]) -> str:
     """`text` without the table whose key is `name` (its parts) and its sub-tables, up to the
-    next other header. A user's `[mcp_servers."db.replica"]` is one key, not `db`'s sub-table."""
-    out, skipping = [], False
+    next other header. A user's `[mcp_servers."db.replica"]` is one key, not `db`'s sub-table.
+    The comments and blank lines that end the table are kept: they stand above the next table
+    (or at the file's end), the user's note about what follows, not part of our entry."""
+    out: list[str] = []
+    skipped: list[str] = []  # the lines of the table being cut out, since its header
     for line in text.splitlines(keepends=True):
         header = _HEADER.match(line)
         if header is not None:
-            skipping = _key_parts(header.group(1))[: len(name)] == name
-        if not skipping:
+            out += _trailing_comments(skipped)
+            skipped = []
+            if _key_parts(header.group(1))[: len(name)] == name:
+                skipped.append(line)
+                continue
+        if skipped:
+            skipped.append(line)
+        else:
             out.append(line)
-    return "".join(out)
+    return "".join(out + _trailing_comments(skipped))
+
+
+def _trailing_comments(lines: list[str]) -> list[str]:
+    """The comments (and blank lines among and after them) that end `lines`, a table cut out
+    from its header on: kept in the file. Blank lines before them went with the table."""
+    at = len(lines)
+    while at > 1 and (not lines[at - 1].strip() or lines[at - 1].lstrip().startswith("#")):
+        at -= 1
+    while at < len(lines) and not lines[at].strip():
+        at += 1
+    return lines[at:]
 
 
 #: one part of a dotted TOML key: a basic string, a literal string or a bare key
