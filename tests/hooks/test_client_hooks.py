@@ -122,3 +122,19 @@ def test_the_installed_codex_command_runs_and_names_codex(project: Path) -> None
     assert done.returncode == 0, done.stderr
     (line,) = (project / ".orkestra/events.jsonl").read_text().splitlines()
     assert json.loads(line)["agent_tool"] == "codex-cli" and json.loads(line)["bash_cli"] == "git"
+
+
+def test_a_client_file_that_is_not_utf8_is_refused_not_rewritten(project: Path) -> None:
+    from orkestra.core.errors import InputError
+
+    raw = (
+        b'{"hooks": {"Stop": [\n  {"hooks": [{"type": "command", "command": "echo caf\xe9"}]}]}}\n'
+    )
+    (project / ".codex").mkdir()
+    (project / ".codex/hooks.json").write_bytes(raw)
+    for act in (lambda: install(project, clients=("codex",)), lambda: uninstall(project)):
+        with pytest.raises(InputError) as err:
+            act()
+        assert (err.value.file, err.value.line) == (".codex/hooks.json", 2)
+        assert "UTF-8" in err.value.message
+        assert (project / ".codex/hooks.json").read_bytes() == raw  # not a byte replaced

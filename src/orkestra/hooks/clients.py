@@ -97,7 +97,8 @@ def read(root: Path, rel: str) -> tuple[dict[str, Any], bytes | None]:
         raise InputError(f"cannot read it: {exc.strerror or exc}; fix it first", file=rel) from exc
     if len(raw) > jsonio.MAX_BYTES:
         raise InputError(f"larger than {jsonio.MAX_BYTES} bytes; fix it first", file=rel)
-    data = jsonio.loads(raw.decode("utf-8", errors="replace") or "{}", source=rel)
+    # strict: a byte that is not UTF-8 would come back as U+FFFD in the file written back
+    data = jsonio.loads(jsonio.decode(raw, source=rel) or "{}", source=rel)
     if not isinstance(data, dict) or not isinstance(data.get("hooks", {}), dict):
         raise InputError('expected an object whose "hooks" is an object', file=rel, line=1)
     for event, items in data.get("hooks", {}).items():
