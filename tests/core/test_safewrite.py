@@ -293,6 +293,26 @@ def test_write_link_replaces_an_owned_link(tmp_path: Path) -> None:
     assert str((tmp_path / "l").readlink()) == "b" and files(tmp_path) == {"l": b"b"}
 
 
+def test_a_batch_file_with_expected_old_lands_only_while_the_file_holds_it(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a.json").write_text("read")
+    with pytest.raises(ChangedOnDisk) as err, safewrite.Batch(tmp_path) as batch:
+        batch.file("b.json", "b", expected_old=None)
+        batch.file("a.json", "ours", expected_old=b"read")
+        (tmp_path / "a.json").write_text("edited meanwhile")
+    assert err.value.file == "a.json"
+    assert files(tmp_path) == {"a.json": b"edited meanwhile"}  # neither file written
+    with pytest.raises(ChangedOnDisk), safewrite.Batch(tmp_path) as batch:
+        batch.file("a.json", "ours", expected_old=b"edited meanwhile")
+        batch.file("b.json", "b", expected_old=None)
+        (tmp_path / "b.json").write_text("appeared")
+    assert files(tmp_path) == {"a.json": b"edited meanwhile", "b.json": b"appeared"}
+    with safewrite.Batch(tmp_path) as batch:
+        batch.file("a.json", "ours", expected_old=b"edited meanwhile")
+    assert (tmp_path / "a.json").read_text() == "ours"
+
+
 def test_a_batch_renames_only_after_every_file_is_staged(tmp_path: Path) -> None:
     (tmp_path / "old.txt").write_text("old")
     (tmp_path / "old.txt").chmod(0o600)

@@ -138,3 +138,50 @@ def test_a_client_file_that_is_not_utf8_is_refused_not_rewritten(project: Path) 
         assert (err.value.file, err.value.line) == (".codex/hooks.json", 2)
         assert "UTF-8" in err.value.message
         assert (project / ".codex/hooks.json").read_bytes() == raw  # not a byte replaced
+
+
+def _full_disk_for(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """Writing the temporary file of `name` fails as on a full disk."""
+    import errno
+
+    from orkestra.core import safewrite
+
+    real = safewrite._fill
+
+    def fill(tmp: str, payload: bytes, mode: int, durable: bool) -> None:
+        if f"/.{name}.orkestra-" in tmp:
+            raise OSError(errno.ENOSPC, "No space left on device", tmp)
+        real(tmp, payload, mode, durable)
+
+    monkeypatch.setattr(safewrite, "_fill", fill)
+
+
+def test_a_full_disk_halfway_through_install_or_uninstall_changes_no_file(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from orkestra.core.errors import WriteFailed
+
+    mine = {"version": 1, "hooks": {"stop": [{"command": "./my-audit.sh"}]}}
+    (project / ".cursor").mkdir()
+    (project / ".cursor/hooks.json").write_text(json.dumps(mine))
+    with monkeypatch.context() as patch:
+        _full_disk_for(patch, "hooks.json")  # .codex's and .cursor's, written after settings
+        with pytest.raises(WriteFailed) as err:
+            install(project, clients=("codex", "cursor"))
+    assert err.value.file in (".codex/hooks.json", ".cursor/hooks.json")
+    assert "No space left" in err.value.message
+    assert not (project / ".claude/settings.json").exists()
+    assert not (project / ".codex").exists()
+    assert json.loads((project / ".cursor/hooks.json").read_text()) == mine
+    assert [p.name for p in (project / ".cursor").iterdir()] == ["hooks.json"]  # no temp file
+
+    install(project, clients=("codex", "cursor"))
+    settings = (project / ".claude/settings.json").read_bytes()
+    with monkeypatch.context() as patch:
+        _full_disk_for(patch, "hooks.json")
+        with pytest.raises(WriteFailed):
+            uninstall(project)
+    assert (project / ".claude/settings.json").read_bytes() == settings  # still installed
+    assert len(json.loads((project / ".cursor/hooks.json").read_text())["hooks"]["stop"]) == 2
+    uninstall(project)
+    assert json.loads((project / ".cursor/hooks.json").read_text()) == mine

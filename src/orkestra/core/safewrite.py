@@ -240,8 +240,9 @@ class Batch:
     runs just before the first rename: raising there (a target changed since it was read)
     discards everything. `check_each`, when given, runs with each file's relative path just
     before its own rename: raising there keeps the files renamed so far and discards the rest
-    (a target changed while the others were renamed). A failure before the renames
-    leaves every target untouched, and temporary files never stay behind. Use as a context
+    (a target changed while the others were renamed). A file staged with `expected_old` must
+    still hold those bytes (None: must not exist) just before the first rename, as `write_file`
+    checks. A failure before the renames leaves every target untouched, and temporary files never stay behind. Use as a context
     manager: commit on success, discard on error.
     """
 
@@ -263,15 +264,21 @@ class Batch:
         self.pool: ThreadPoolExecutor | None = None
         self.folders: set[str] = set()  # folders this batch made or found
         self.made: list[str] = []  # folders this batch made, parents first (`discard`)
+        #: the bytes a staged file must still hold (None: must not exist): full, rel, bytes
+        self.expected: list[tuple[str, str, bytes | None]] = []
 
     def file(
         self, path: Path | str, data: bytes | str, *, mode: int | None = None,
         executable: bool | None = None, replace_link: bool = False,
+        expected_old: bytes | _Unset | None = UNSET,
     ) -> None:  # fmt: skip
-        """Stage a file (see `write_file` for `mode`, `executable` and `replace_link`). From the
-        `_POOL_FROM`th file on, a thread creates, writes and fsyncs it while the caller goes on."""
+        """Stage a file (see `write_file` for `mode`, `executable`, `replace_link` and
+        `expected_old`). From the `_POOL_FROM`th file on, a thread creates, writes and fsyncs it
+        while the caller goes on."""
         rel = check_target(self.root, path, guard=self.guard, replace_link=replace_link)
         full = f"{self.root}/{rel}"
+        if not isinstance(expected_old, _Unset):
+            self.expected.append((full, rel, expected_old))
         payload = data.encode("utf-8") if isinstance(data, str) else data
         chosen = mode if mode is not None else _mode(_lstat(full), None, executable)
         if len(self.staged) + 1 < _POOL_FROM:
@@ -341,6 +348,8 @@ class Batch:
             except OSError as exc:
                 raise self._write_failed(exc) from exc
             self._recheck()
+            for full, rel, old in self.expected:
+                _expect(full, rel, _lstat(full), old)
             if self.check is not None:
                 self.check()
             for tmp, full, rel, _ in self.staged:

@@ -140,15 +140,24 @@ def merged(root: Path, client: str, command: str) -> tuple[str | None, bytes | N
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n", raw
 
 
-def uninstall(root: Path, client: str) -> int:
-    """Remove our entries from the client's hook file; the number removed."""
+class Stripped(NamedTuple):
+    """A client's hook file without our entries: how many were `removed`, its new `text` (None:
+    unchanged) or `remove` (our own file, left empty), and the bytes `raw` it held."""
+
+    removed: int
+    text: str | None
+    remove: bool
+    raw: bytes | None
+
+
+def stripped(root: Path, client: str) -> Stripped:
+    """The client's hook file without our entries; reads and checks only, so a caller can read
+    every file before changing one."""
     spec = CLIENTS[client]
     data, raw = read(root, spec.path)
     removed = strip(data)
-    if removed:
-        if data in ({}, {"version": 1}) and spec.path.endswith("orkestra.json"):
-            safewrite.remove_file(root, root / spec.path)  # our own file, now empty
-        else:
-            text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-            safewrite.write_file(root, spec.path, text, expected_old=raw)
-    return removed
+    if not removed:
+        return Stripped(0, None, False, raw)
+    if data in ({}, {"version": 1}) and spec.path.endswith("orkestra.json"):
+        return Stripped(removed, None, True, raw)  # our own file, now empty
+    return Stripped(removed, json.dumps(data, indent=2, ensure_ascii=False) + "\n", False, raw)

@@ -95,9 +95,8 @@ def _read(root: Path) -> tuple[dict[str, Any], bytes | None]:
     return data, raw
 
 
-def _write(root: Path, data: dict[str, Any], raw: bytes | None) -> None:
-    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    safewrite.write_file(root, SETTINGS, text, expected_old=raw)
+def _text(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def strip_ours(data: dict[str, Any]) -> int:
@@ -153,19 +152,24 @@ def install(root: Path, *, git: bool = False, clients: tuple[str, ...] = ()) -> 
     chosen = [c for c in other_clients.CLIENTS if c in clients]
     merged = {c: other_clients.merged(root, c, command) for c in chosen}
     hook = _git_target(root) if git else None
-    if changed:
-        _write(root, data, raw)
     out: dict[str, Any] = {"settings": SETTINGS, "changed": changed, "events": list(OURS)}
-    for client, (text, old) in merged.items():
-        spec = other_clients.CLIENTS[client]
-        if text is not None:
-            safewrite.write_file(root, spec.path, text, expected_old=old)
-        out.setdefault("clients", {})[client] = {
-            "file": spec.path,
-            "changed": text is not None,
-            "events": list(spec.events),
-        }
-    if hook is not None:
+    # one batch: every file is written (a full disk, a folder not writable) before the first
+    # is renamed into place, so a failure leaves each of them as it was
+    with safewrite.Batch(root) as batch:
+        if changed:
+            batch.file(SETTINGS, _text(data), expected_old=raw)
+        for client, (text, old) in merged.items():
+            spec = other_clients.CLIENTS[client]
+            if text is not None:
+                batch.file(spec.path, text, expected_old=old)
+            out.setdefault("clients", {})[client] = {
+                "file": spec.path,
+                "changed": text is not None,
+                "events": list(spec.events),
+            }
+        if hook is not None and _hook_base(root, hook) == root:
+            batch.file(hook, git_script(command), executable=True)
+    if hook is not None:  # a hooks folder outside the project (core.hooksPath) comes last
         out["git_hook"] = _install_git(root, command, hook)
     return out
 
@@ -174,25 +178,28 @@ def uninstall(root: Path) -> dict[str, Any]:
     """Remove only our entries from settings.json, and our git pre-commit hook."""
     data, raw = _read(root)
     removed = strip_ours(data)
-    if removed:
-        _write(root, data, raw)
+    # every file is read before the first change: a broken client file leaves all as they were
+    others = {c: other_clients.stripped(root, c) for c in other_clients.CLIENTS}
     git_hook = _git_hook_path(root)
-    git_removed = False
-    if (
-        git_hook is not None
-        and git_hook.is_file()
-        and GIT_MARK in git_hook.read_text(errors="replace")
-    ):
+    git_removed = git_hook is not None and _git_hook_is_ours(git_hook)
+    with safewrite.Batch(root) as batch:
+        if removed:
+            batch.file(SETTINGS, _text(data), expected_old=raw)
+        for client, change in others.items():
+            if change.text is not None:
+                batch.file(other_clients.CLIENTS[client].path, change.text, expected_old=change.raw)
+    for client, change in others.items():
+        if change.remove:
+            safewrite.remove_file(root, other_clients.CLIENTS[client].path)
+    if git_removed and git_hook is not None:
         safewrite.remove_file(_hook_base(root, git_hook), git_hook)
-        git_removed = True
     out: dict[str, Any] = {
         "settings": SETTINGS,
         "removed": removed,
         "git_hook_removed": git_removed,
     }
-    others = {c: other_clients.uninstall(root, c) for c in other_clients.CLIENTS}
-    if any(others.values()):
-        out["clients_removed"] = {c: n for c, n in others.items() if n}
+    if any(change.removed for change in others.values()):
+        out["clients_removed"] = {c: ch.removed for c, ch in others.items() if ch.removed}
     return out
 
 
@@ -246,5 +253,6 @@ def _git_target(root: Path) -> Path:
 
 
 def _install_git(root: Path, command: str, hook: Path) -> str:
-    safewrite.write_file(_hook_base(root, hook), hook, git_script(command), executable=True)
+    if _hook_base(root, hook) != root:  # inside the project, it was written in install's batch
+        safewrite.write_file(hook.parent, hook, git_script(command), executable=True)
     return str(hook.relative_to(root)) if hook.is_relative_to(root) else str(hook)
