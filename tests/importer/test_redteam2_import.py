@@ -7,6 +7,8 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
 from orkestra.importer.run import import_tree
 from orkestra.render.sync import sync
 from tests.conftest import write
@@ -531,3 +533,36 @@ def test_an_imported_codex_agent_keeps_its_own_sandbox_mode(tmp_path: Path, targ
     sync(target)
     after = tomllib.loads((target / ".codex/agents/reader.toml").read_text(encoding="utf-8"))
     assert after["sandbox_mode"] == "read-only"
+
+
+def test_a_full_disk_halfway_through_an_import_writes_no_file(
+    tmp_path: Path, target: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    from orkestra.core import safewrite
+    from orkestra.core.errors import WriteFailed
+
+    source = tmp_path / "src"
+    for name in ("alpha", "beta"):
+        agent = (
+            f"---\nname: {name}\ndescription: The {name} agent.\ntools: Read, WebFetch\n---\nHi.\n"
+        )
+        write(source, f"agents/{name}.md", agent)
+    before = _bytes_below(target, "registries")
+    real = safewrite._fill
+
+    def fill(tmp: str, payload: bytes, mode: int, durable: bool) -> None:
+        if "/.tools.yaml.orkestra-" in tmp:  # the last file, after both agents
+            raise OSError(errno.ENOSPC, "No space left on device", tmp)
+        real(tmp, payload, mode, durable)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(safewrite, "_fill", fill)
+        with pytest.raises(WriteFailed) as err:
+            import_tree(target, source)
+    assert err.value.file == "registries/tools.yaml" and "No space left" in err.value.message
+    assert _bytes_below(target, "registries") == before  # no agent naming an unknown tool
+    report = import_tree(target, source)  # the rerun imports everything, not collisions
+    assert {"registries/agents/alpha.yaml", "registries/tools.yaml"} <= set(report.written)
+    assert report.validation == {"errors": 0, "warnings": report.validation["warnings"]}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -460,10 +461,15 @@ def _write(root: Path, report: ImportReport) -> None:
     for rel in sorted(report.files):  # every check first: a refusal leaves nothing written
         safewrite.check_target(root, rel, guard=guard)
     safewrite.clean_stale(root, {str(Path(rel).parent) for rel in report.files})
-    for rel, data in sorted(report.files.items()):
-        executable = rel in report.executable  # a file there keeps its mode otherwise
-        safewrite.write_file(root, rel, data, executable=executable, guard=guard)
-        report.written.append(rel)
+    # one batch: every file is written before the first is renamed into place, so a full disk
+    # never leaves agents naming tools or scopes that tools.yaml and scopes.yaml do not list yet
+    # (a rerun skips what landed as collisions and would never add them)
+    with safewrite.Batch(root, guard=guard) as batch:
+        for rel, data in sorted(report.files.items()):
+            executable = rel in report.executable  # a file there keeps its mode otherwise
+            new = None if not os.path.lexists(root / rel) else safewrite.UNSET
+            batch.file(rel, data, executable=executable, expected_old=new)
+    report.written.extend(sorted(report.files))
 
 
 def _hints(root: Path, source: Path, report: ImportReport) -> list[str]:
