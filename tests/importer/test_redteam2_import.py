@@ -566,3 +566,33 @@ def test_a_full_disk_halfway_through_an_import_writes_no_file(
     report = import_tree(target, source)  # the rerun imports everything, not collisions
     assert {"registries/agents/alpha.yaml", "registries/tools.yaml"} <= set(report.written)
     assert report.validation == {"errors": 0, "warnings": report.validation["warnings"]}
+
+
+def test_a_registry_file_the_import_cannot_add_to_as_text_keeps_its_comments(
+    tmp_path: Path, target: Path
+) -> None:
+    """A one-line flow list takes the addition inside its brackets, its comment kept; a layout
+    the text edit cannot handle in a file with comments is refused, never rewritten without
+    them (a file without comments is still written whole)."""
+    from orkestra.core.errors import InputError
+
+    source = tmp_path / "src"
+    write(source, "agents/b.md", "---\nname: b\ndescription: d\ntools: Other\n---\nx\n")
+    write(target, "registries/tools.yaml", "builtin: [Read, Grep, Glob]  # flow\nmcp: {}\n")
+    import_tree(target, source)
+    text = (target / "registries/tools.yaml").read_text()
+    assert text.startswith("builtin: [Read, Grep, Glob, Other]  # flow\n")
+
+    folded = "# our tools\nbuiltin: [Read,\n  Grep, Glob]\nmcp: {}\n"
+    write(target, "registries/tools.yaml", folded)
+    write(source, "agents/c.md", "---\nname: c\ndescription: d\ntools: Third\n---\nx\n")
+    before = _bytes_below(target, "registries")
+    with pytest.raises(InputError) as err:
+        import_tree(target, source)
+    assert (err.value.file, err.value.line) == ("registries/tools.yaml", 1)
+    assert "would lose its comments" in err.value.message and "block style" in err.value.message
+    assert _bytes_below(target, "registries") == before  # nothing was written
+
+    write(target, "registries/tools.yaml", folded.removeprefix("# our tools\n"))
+    import_tree(target, source)
+    assert "Third" in (target / "registries/tools.yaml").read_text()

@@ -9,9 +9,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from orkestra.core import frontmatter, safewrite, yamlio
+from orkestra.core import frontmatter, safewrite, yamlio, yamlmerge
 from orkestra.core.errors import InputError, NotFound, UsageError
-from orkestra.importer import client_steps, convert, manifests, yamlmerge
+from orkestra.importer import client_steps, convert, manifests
 from orkestra.importer import clients as client_formats
 from orkestra.importer.parse import base_tool, decode_text, mcp_parts, registrable
 from orkestra.importer.plugins import PluginScopes, is_plugin_folder

@@ -1,10 +1,14 @@
 """Additions to a registry YAML file the user wrote, made as text so that its comments and
 layout survive (`import` adds tools, plugin scopes, values and MCP servers to files a team keeps
-by hand). Only additions at the end of top-level blocks are made this way; anything else, or a
-result that does not read back as the wanted data, falls back to writing the data whole."""
+by hand; `learn promote` adds a ground truth; `decisions update` adds commits to a record). Only
+additions at the end of top-level blocks are made this way; anything else, or a result that does
+not read back as the wanted data, falls back to writing the data whole, but only in a file
+without comments: one with comments is refused (naming its first comment and what to do) rather
+than rewritten without them."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from orkestra.core import yamlio
@@ -12,7 +16,8 @@ from orkestra.core.errors import InputError
 
 
 def updated(old_text: str, old: dict[str, Any], new: dict[str, Any], display: str) -> str:
-    """The file's new text: `old_text` with `new`'s additions inserted, else `new` dumped."""
+    """The file's new text: `old_text` with `new`'s additions inserted, else `new` dumped when
+    `old_text` holds no comment (InputError naming the first one otherwise)."""
     text = _insert_all(old_text, old, new)
     if text is not None:
         try:
@@ -20,7 +25,33 @@ def updated(old_text: str, old: dict[str, Any], new: dict[str, Any], display: st
                 return text
         except InputError:
             pass  # the text edit went wrong: the plain dump below is always right
+    comment = _first_comment(old_text)
+    if comment is not None:
+        keys = ", ".join(k for k in new if old.get(k) != new.get(k)) or "its keys"
+        raise InputError(
+            f"cannot add to {keys} in this file as text (a flow value over several lines, "
+            "such as `key: [a,` then `b]`, or keys in another order), and writing the file "
+            f"whole would lose its comments (the first on line {comment}); nothing was written. "
+            "Write those values in block style (one `- item` or `key: value` a line) and run "
+            "the command again",
+            file=display,
+            line=comment,
+        )
     return yamlio.dumps(new)
+
+
+#: a `#` that starts a comment: at a line's start or after a blank (quoted text is cut first)
+_COMMENT = re.compile(r"(?:^|[ \t])#")
+_QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
+
+
+def _first_comment(text: str) -> int | None:
+    """The line number of the first comment in `text`, or None. Errs towards finding one (a
+    ` #` inside a block scalar counts): a file is then refused, never stripped of a comment."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if _COMMENT.search(_QUOTED.sub("", line)):
+            return number
+    return None
 
 
 def _insert_all(text: str, old: dict[str, Any], new: dict[str, Any]) -> str | None:
@@ -66,8 +97,16 @@ def _insert(lines: list[str], key: str, added: Any) -> bool:
     rest = value.strip()
     if rest in ("{}", "[]"):
         lines[start] = f"{key}:" + (f"  {hash_}{comment.rstrip()}" if hash_ else "") + "\n"
-    elif rest:
-        return False  # a flow or scalar value on the key's line: not edited as text
+    elif rest:  # a one-line flow list or mapping takes the additions inside its brackets
+        grown = _flow_added(rest, added)
+        if grown is None:
+            return False  # a scalar, or a flow value over several lines: not edited as text
+        lead = value[: len(value) - len(value.lstrip())]
+        trail = value[len(value.rstrip()) :]
+        lines[start] = f"{key}:{lead}{grown}{trail}{hash_}{comment}"
+        if not lines[start].endswith("\n"):
+            lines[start] += "\n"
+        return True
     end = start + 1
     last = start
     while end < len(lines) and (not lines[end].strip() or lines[end][0] in " \t#"):
@@ -80,3 +119,19 @@ def _insert(lines: list[str], key: str, added: Any) -> bool:
     dumped = yamlio.dumps(added).splitlines(keepends=True)
     lines[last + 1 : last + 1] = [indent + line if line.strip() else line for line in dumped]
     return True
+
+
+def _flow_added(flow: str, added: Any) -> str | None:
+    """`flow` (`[a, b]` or `{a: 1}`, on one line) with `added` (list items or mapping entries)
+    written inside its brackets in flow style; None when `flow` is not such a value."""
+    import yaml
+
+    close = {"[": "]", "{": "}"}.get(flow[0])
+    if close is None or flow[-1] != close or isinstance(added, list) != (close == "]"):
+        return None
+    dumped = yaml.safe_dump(
+        added, default_flow_style=True, allow_unicode=True, width=float("inf")
+    ).strip()
+    inner = dumped[1:-1].strip()
+    head = flow[:-1].rstrip()
+    return f"{head}{', ' if head[1:].strip() else ''}{inner}{close}"
