@@ -346,6 +346,37 @@ def test_promote_high_claim_to_ground_truth(project: Path) -> None:
         promote(project, kfolder(project), claim_id, "orkestra", "2026-06-05")
 
 
+def test_promote_keeps_every_comment_of_the_truths_file(project: Path) -> None:
+    """A file whose last top-level line is not `statements:` (a closing comment, a key after the
+    list) used to be dumped whole, every comment gone."""
+    claim_id = _high(project)
+    text = (
+        "# Reviewed every quarter.\nstatements:\n  # the founding truth\n  - id: GT-ORK-001\n"
+        "    status: current\n    statement: Existing  # keep\nmetadata:\n  title: T\n"
+        "  owner: orkestra\n# next review: 2027-01\n"
+    )
+    truths = write(project, "registries/truths/orkestra.yaml", text)
+    promote(project, kfolder(project), claim_id, "orkestra", "2026-06-05")
+    after = truths.read_text()
+    head, _, tail = text.partition("metadata:")
+    assert after.startswith(head.rstrip("\n") + "\n  - id: GT-ORK-002\n")
+    assert after.endswith("metadata:" + tail)
+    assert load(project).truths["GT-ORK-002"].statement == HOOKS
+
+
+def test_promote_refuses_a_truths_file_it_cannot_add_to_without_losing_comments(
+    project: Path,
+) -> None:
+    claim_id = _high(project)
+    text = "metadata: {title: T, owner: orkestra}  # short\nstatements: [{id: GT-ORK-001,\n  statement: s}]\n"
+    truths = write(project, "registries/truths/orkestra.yaml", text)
+    with pytest.raises(InputError) as err:
+        promote(project, kfolder(project), claim_id, "orkestra", "2026-06-05")
+    assert (err.value.file, err.value.line) == ("registries/truths/orkestra.yaml", 1)
+    assert "would lose its comments" in err.value.message
+    assert truths.read_text() == text
+
+
 def test_promote_creates_a_truths_file_with_unique_ids(project: Path) -> None:
     claim_id = _high(project)
     write(

@@ -1,8 +1,9 @@
 """`orkestra learn promote ID`: a high-confidence claim becomes a ground truth (§3.5, §8.3).
 
-The statement is appended to `registries/truths/<owner>.yaml` (created when missing). When the file
-ends with its block `statements:` list, the new entry is appended as text so comments survive;
-otherwise the file is re-written. Either way the result is validated with `TruthRegistry` first.
+The statement is appended to `registries/truths/<owner>.yaml` (created when missing) as text, at the
+end of its block `statements:` list, so comments and layout survive (`core.yamlmerge`; a file with
+comments that cannot be added to as text is refused, never re-written without them). Either way the
+result is validated with `TruthRegistry` first.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from orkestra.core import safewrite, yamlio
+from orkestra.core import safewrite, yamlio, yamlmerge
 from orkestra.core.errors import ConflictError, InputError, NotFound, UsageError
 from orkestra.knowledge.claims import store
 from orkestra.knowledge.truthfile import existing_ids
@@ -61,7 +62,7 @@ def statement_for(claim: dict[str, Any], truth_id: str, today: str) -> dict[str,
     }
 
 
-def _new_text(path: Path, owner: str, entry: dict[str, Any]) -> str:
+def _new_text(path: Path, rel: str, owner: str, entry: dict[str, Any]) -> str:
     if not path.is_file():
         meta = {
             "title": f"{owner} ground truths",
@@ -69,24 +70,10 @@ def _new_text(path: Path, owner: str, entry: dict[str, Any]) -> str:
             "owner": owner,
         }
         return yamlio.dumps({"metadata": meta, "statements": [entry]})
-    text = yamlio.read_text(path)
-    lines = text.rstrip("\n").splitlines()
-    tail = next((i for i in range(len(lines) - 1, -1, -1) if re.match(r"^\S", lines[i])), None)
-    if tail is not None and lines[tail].rstrip() == "statements:":
-        block = yamlio.dumps([entry]).splitlines()
-        indent = _item_indent(lines[tail + 1 :])
-        return text.rstrip("\n") + "\n" + "".join(f"{indent}{ln}\n" for ln in block)
-    data = dict(yamlio.loads(text, path.name) or {})
-    data["statements"] = [*list(data.get("statements") or []), entry]
-    return yamlio.dumps(data)
-
-
-def _item_indent(lines: list[str]) -> str:
-    for line in lines:
-        match = re.match(r"^(\s*)- ", line)
-        if match:
-            return match.group(1)
-    return "  "
+    text = yamlio.read_text(path, display=rel)
+    old = dict(yamlio.loads(text, rel) or {})
+    new = {**old, "statements": [*list(old.get("statements") or []), entry]}
+    return yamlmerge.updated(text, old, new, rel)
 
 
 def promote(
@@ -119,9 +106,10 @@ def promote(
         if f"learn claim {claim_id} " in other.read_text(encoding="utf-8", errors="replace"):
             raise ConflictError(f"claim {claim_id} was already promoted (see {other.name})")
     ids = existing_ids(root)
-    old = yamlio.read_text(path) if path.is_file() else ""
+    raw = path.read_bytes() if path.is_file() else None
+    old = yamlio.read_text(path) if raw is not None else ""
     truth_id = _next_id(_prefix(owner, ids, old, prefix), ids)
-    text = _new_text(path, owner, statement_for(claim, truth_id, today))
+    text = _new_text(path, rel, owner, statement_for(claim, truth_id, today))
     try:
         TruthRegistry.model_validate(yamlio.loads(text, rel))
     except ValidationError as exc:
@@ -129,5 +117,5 @@ def promote(
         raise InputError(
             f"{rel} would be invalid: {first['msg']} at {first['loc']}", file=rel
         ) from None
-    safewrite.write_file(root, path, text)
+    safewrite.write_file(root, path, text, expected_old=raw)
     return {"claim": claim_id, "truth": truth_id, "file": rel, "statement": claim["statement"]}
