@@ -108,6 +108,29 @@ def test_update_creates_pending_record_from_ledger(repo: GitRepo) -> None:
         decision_ids.update(repo.path, "PL-1")
 
 
+def test_update_keeps_the_records_comments_and_its_files_order(repo: GitRepo) -> None:
+    """A hand-written ADR used to be dumped whole: every comment gone, `files` re-sorted."""
+    a = repo.commit("feat(core): stage runner", {"packages/core/r.py": "r\n"})
+    text = (
+        "# Reviewed by the architecture group; do not change the status without a vote.\n"
+        "id: DEC-PL-004\ntitle: Runner\ndomain: pipeline\nstatus: active  # since v2\n"
+        "created: '2026-01-01'\nsummary: |\n  Why we run stages.\n"
+        "files:\n  - zeta/z.py   # the entry point\n  - alpha/a.py\n"
+    )
+    path = repo.path / RECORDS / "DEC-PL-004.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    result = decision_ids.update(repo.path, "DEC-PL-004", [a])
+    assert result["added_commits"] == [a]
+    after = path.read_text(encoding="utf-8")
+    head, _, _ = text.partition("files:")
+    assert after.startswith(head)  # comments and layout before the lists, byte for byte
+    assert "  - zeta/z.py   # the entry point\n  - alpha/a.py\n  - packages/core/r.py\n" in after
+    data = load(path)
+    assert [s["sha"] for s in data["source_commits"]] == [a]  # type: ignore[attr-defined]
+    assert data["files"] == ["zeta/z.py", "alpha/a.py", "packages/core/r.py"]
+
+
 def test_duplicate_id_is_renumbered_with_its_references(repo: GitRepo) -> None:
     a = repo.commit("feat(core): duckdb", {"packages/core/a.py": "a\n"})
     b = repo.commit("feat(core): polars", {"packages/core/b.py": "b\n"})

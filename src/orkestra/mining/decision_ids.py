@@ -12,7 +12,7 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from orkestra.core.errors import (
     ChangedOnDisk,
@@ -297,11 +297,15 @@ def _commit_records(root: Path, shas: list[str]) -> list[dict[str, Any]]:
     return out
 
 
-def _write_record(root: Path, path: Path, data: dict[str, Any], *, new: bool = False) -> None:
-    """Validate and write a record; `new`: refuse if a file appeared at `path` meanwhile."""
+def _write_record(
+    root: Path, path: Path, data: dict[str, Any], *, new: bool = False, was: _Read | None = None
+) -> None:
+    """Validate and write a record; `new`: refuse if a file appeared at `path` meanwhile. `was`
+    (the record as read) makes it an edit of that text, its comments and layout kept
+    (`core.yamlmerge`), written only while the file still holds those bytes."""
     from pydantic import ValidationError
 
-    from orkestra.core import safewrite, yamlio
+    from orkestra.core import safewrite, yamlio, yamlmerge
     from orkestra.registry.models.decisions import DecisionRecord
 
     try:
@@ -310,8 +314,29 @@ def _write_record(root: Path, path: Path, data: dict[str, Any], *, new: bool = F
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise InputError(f"{where}: {first['msg']}", file=_rel(root, path)) from exc
+    if was is not None:
+        text = yamlmerge.updated(was.text, was.data, data, _rel(root, path))
+        safewrite.write_file(root, path, text, expected_old=was.raw)
+        return
     old = None if new else safewrite.UNSET
     safewrite.write_file(root, path, yamlio.dumps(data), expected_old=old)
+
+
+class _Read(NamedTuple):
+    """A record file as read: its bytes, its text and its data."""
+
+    raw: bytes
+    text: str
+    data: dict[str, Any]
+
+
+def _read(root: Path, path: Path) -> _Read:
+    from orkestra.core import yamlio
+
+    rel = _rel(root, path)
+    raw = path.read_bytes()
+    text = yamlio.read_text(path, display=rel)
+    return _Read(raw, text, dict(yamlio.load_mapping(path, display=rel)))
 
 
 def _one_or_all(ids: list[str]) -> str | list[str] | None:
@@ -351,8 +376,6 @@ def _extract_locked(root: Path, did: str, shas: list[str]) -> int:
 def update(root: Path, did: str, commits: list[str] | None = None) -> dict[str, Any]:
     """Append commits (given, and every ledger line extracting into `did`) to its record's
     `source_commits`; a pending id (in the ledger, no record yet) gets its record created."""
-    from orkestra.core import yamlio
-
     if not ID_RE.match(did):
         raise UsageError(f"malformed decision id {did!r}: expected DEC-XX-NNN")
     given = _commit_records(root, commits or [])
@@ -365,9 +388,11 @@ def update(root: Path, did: str, commits: list[str] | None = None) -> dict[str, 
             f"{did} is defined twice ({files}); run `orkestra decisions renumber {did}`"
         )
     found = given + from_ledger
+    was: _Read | None = None
     if paths:
         path = paths[0]
-        data: dict[str, Any] = dict(yamlio.load_mapping(path, display=_rel(root, path)))
+        was = _read(root, path)
+        data: dict[str, Any] = dict(was.data)
         created = False
     else:
         if not found:
@@ -396,9 +421,10 @@ def update(root: Path, did: str, commits: list[str] | None = None) -> dict[str, 
             sources.append(_source(rec, "primary" if not sources else "supporting"))
             added.append(rec["sha"])
     data["source_commits"] = sources
-    data["files"] = sorted(set(data.get("files") or []) | {f for r in found for f in r["files"]})
+    listed = list(data.get("files") or [])  # in the record's own order, new ones after
+    data["files"] = listed + sorted({f for r in found for f in r["files"]} - set(listed))
     if added or created:
-        _write_record(root, path, data, new=created)
+        _write_record(root, path, data, new=created, was=was)
     with _undone_on_failure(root, path) if created else contextlib.nullcontext():
         written = _extract(root, did, [r["sha"] for r in given])
     return {
