@@ -173,6 +173,36 @@ def test_renumber_rewrites_record_references(repo: GitRepo) -> None:
         renumber(repo.path, "DEC-PL-001")
 
 
+def test_renumber_keeps_the_comments_of_the_moved_and_the_referring_records(
+    repo: GitRepo,
+) -> None:
+    """Both records used to be dumped whole, every comment gone."""
+    moved = repo.path / RECORDS / "DEC-PL-001-runner.yaml"
+    moved.parent.mkdir(parents=True, exist_ok=True)
+    head = "# Voted 2026-01-01.\n"
+    moved.write_text(
+        f"{head}id: DEC-PL-001  # renumber me\ntitle: Runner\ndomain: pipeline\n"
+        "status: active\ncreated: '2026-01-01'\nsummary: |\n  Unlike DEC-PL-002.\n"
+        "related: [DEC-PL-002]  # the store\n",
+        encoding="utf-8",
+    )
+    other = repo.path / RECORDS / "DEC-PL-002.yaml"
+    text = (
+        "id: DEC-PL-002\ntitle: Store\ndomain: pipeline\nstatus: superseded\n"
+        "created: '2026-01-01'\nsummary: |\n  Read DEC-PL-001 first.\n"
+        "related:\n  - DEC-PL-001   # the runner\nsuperseded_by: DEC-PL-001  # since v2\n"
+    )
+    other.write_text(text, encoding="utf-8")
+    result = renumber(repo.path, "DEC-PL-001", to="DEC-PL-010")
+    assert result["records_rewritten"] == [f"{RECORDS}/DEC-PL-002.yaml"]
+    new = (repo.path / RECORDS / "DEC-PL-010-runner.yaml").read_text(encoding="utf-8")
+    assert new.startswith(f"{head}id: DEC-PL-010  # renumber me\n")
+    assert new.endswith("  Unlike DEC-PL-002.\nrelated: [DEC-PL-002]  # the store\n")
+    assert other.read_text(encoding="utf-8") == text.replace(
+        "  - DEC-PL-001   #", "  - DEC-PL-010   #"
+    ).replace("superseded_by: DEC-PL-001", "superseded_by: DEC-PL-010")  # prose kept
+
+
 def test_cli(repo: GitRepo, cli: Any) -> None:
     run = cli
     dry = run("decisions", "new", "--domain", "search", "--dry-run", cwd=repo.path)

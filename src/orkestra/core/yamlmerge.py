@@ -25,15 +25,59 @@ def updated(old_text: str, old: dict[str, Any], new: dict[str, Any], display: st
                 return text
         except InputError:
             pass  # the text edit went wrong: the plain dump below is always right
+    keys = ", ".join(k for k in new if old.get(k) != new.get(k)) or "its keys"
+    why = "a flow value over several lines, such as `key: [a,` then `b]`, or keys in another order"
+    return _whole(old_text, new, display, f"add to {keys}", why)
+
+
+def renamed(
+    old_text: str,
+    old: dict[str, Any],
+    new: dict[str, Any],
+    display: str,
+    before: str,
+    after: str,
+) -> str:
+    """The file's new text with the value `before` (an id) changed to `after` in the top-level
+    keys whose values differ between `old` and `new`, where it is a whole value: a key's, a
+    list item's or an item of a one-line flow list; when that reads back as `new` (`before`
+    mentioned in prose, or under another key, stays). Else as `updated` falls back."""
+    keys = {k for k in new if old.get(k) != new.get(k)}
+    token = re.compile(rf"(?<![\w.-]){re.escape(before)}(?![\w.-])")
+    out, inside = [], False
+    for line in old_text.splitlines(keepends=True):
+        top = _TOP_KEY.match(line)
+        if top is not None:
+            inside = top.group(1) in keys
+        out.append(token.sub(after, line) if inside and _VALUE_LINE.match(line) else line)
+    text = "".join(out)
+    try:
+        if yamlio.loads(text, display) == new:
+            return text
+    except InputError:
+        pass
+    why = f"{before} stands in a text or a value over several lines"
+    return _whole(old_text, new, display, f"change {before} to {after}", why)
+
+
+#: a top-level key's line (a line at column 0 that is neither blank nor a comment)
+_TOP_KEY = re.compile(r"^([^\s#'\"][^:]*?)\s*:(?:\s|$)")
+#: a line holding one value: `key: value`, `- value` or `key: [a, b]` (a comment may follow)
+_VALUE_LINE = re.compile(
+    r"""^\s*(?:-\s+)?(?:[\w-]+\s*:\s*)?(?:\[[^\]\n]*\]|(['"]?)[\w.-]+\1)\s*(?:#[^\n]*)?\r?\n?$"""
+)
+
+
+def _whole(old_text: str, new: dict[str, Any], display: str, what: str, why: str) -> str:
+    """`new` dumped, the file written whole, when `old_text` holds no comment; else an
+    InputError naming the first comment (writing it whole would drop them)."""
     comment = _first_comment(old_text)
     if comment is not None:
-        keys = ", ".join(k for k in new if old.get(k) != new.get(k)) or "its keys"
         raise InputError(
-            f"cannot add to {keys} in this file as text (a flow value over several lines, "
-            "such as `key: [a,` then `b]`, or keys in another order), and writing the file "
-            f"whole would lose its comments (the first on line {comment}); nothing was written. "
-            "Write those values in block style (one `- item` or `key: value` a line) and run "
-            "the command again",
+            f"cannot {what} in this file as text ({why}), and writing the file whole would "
+            f"lose its comments (the first on line {comment}); nothing was written. Write those "
+            "values in block style (one `- item` or `key: value` a line) and run the command "
+            "again",
             file=display,
             line=comment,
         )

@@ -298,11 +298,18 @@ def _commit_records(root: Path, shas: list[str]) -> list[dict[str, Any]]:
 
 
 def _write_record(
-    root: Path, path: Path, data: dict[str, Any], *, new: bool = False, was: _Read | None = None
+    root: Path,
+    path: Path,
+    data: dict[str, Any],
+    *,
+    new: bool = False,
+    was: _Read | None = None,
+    text: str | None = None,
 ) -> None:
     """Validate and write a record; `new`: refuse if a file appeared at `path` meanwhile. `was`
     (the record as read) makes it an edit of that text, its comments and layout kept
-    (`core.yamlmerge`), written only while the file still holds those bytes."""
+    (`core.yamlmerge`), written only while the file still holds those bytes; `text` is that
+    edit when the caller made it (a value changed, not added)."""
     from pydantic import ValidationError
 
     from orkestra.core import safewrite, yamlio, yamlmerge
@@ -314,12 +321,11 @@ def _write_record(
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise InputError(f"{where}: {first['msg']}", file=_rel(root, path)) from exc
-    if was is not None:
-        text = yamlmerge.updated(was.text, was.data, data, _rel(root, path))
-        safewrite.write_file(root, path, text, expected_old=was.raw)
-        return
-    old = None if new else safewrite.UNSET
-    safewrite.write_file(root, path, yamlio.dumps(data), expected_old=old)
+    if text is None:
+        made = yamlio.dumps(data)
+        text = yamlmerge.updated(was.text, was.data, data, _rel(root, path)) if was else made
+    old = None if new else (was.raw if was is not None else safewrite.UNSET)
+    safewrite.write_file(root, path, text, expected_old=old)
 
 
 class _Read(NamedTuple):
@@ -330,7 +336,7 @@ class _Read(NamedTuple):
     data: dict[str, Any]
 
 
-def _read(root: Path, path: Path) -> _Read:
+def read_record(root: Path, path: Path) -> _Read:
     from orkestra.core import yamlio
 
     rel = _rel(root, path)
@@ -391,7 +397,7 @@ def update(root: Path, did: str, commits: list[str] | None = None) -> dict[str, 
     was: _Read | None = None
     if paths:
         path = paths[0]
-        was = _read(root, path)
+        was = read_record(root, path)
         data: dict[str, Any] = dict(was.data)
         created = False
     else:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from orkestra.core import safewrite
+from orkestra.core import safewrite, yamlmerge
 from orkestra.core.errors import ConflictError, NotFound, UsageError
 from orkestra.mining.decision_ids import (
     ID_RE,
@@ -21,6 +21,7 @@ from orkestra.mining.decision_ids import (
     _rel,
     _write_record,
     next_id,
+    read_record,
     records,
     refuse_in_the_way,
     used_ids,
@@ -31,9 +32,8 @@ from orkestra.registry import ledger
 def renumber(
     root: Path, did: str, *, file: str | None = None, to: str | None = None
 ) -> dict[str, Any]:
-    """Give the record `did` (or the one at `file`) a new id; return what changed."""
-    from orkestra.core import yamlio
-
+    """Give the record `did` (or the one at `file`) a new id; return what changed. Records are
+    edited as text (`core.yamlmerge.renamed`): their comments and layout stay."""
     if not ID_RE.match(did):
         raise UsageError(f"malformed decision id {did!r}: expected DEC-XX-NNN")
     holders = [p for rid, p in records(root) if rid == did]
@@ -50,9 +50,12 @@ def renumber(
         refuse_in_the_way(root, target, new_id)
     if new_id in used_ids(root, besides=path):
         raise ConflictError(f"{new_id} is already in use (a record or the ledger)")
-    data: dict[str, Any] = dict(yamlio.load_mapping(path, display=_rel(root, path)))
+    was = read_record(root, path)
+    data: dict[str, Any] = dict(was.data)
     data["id"] = new_id
-    _write_record(root, target, data, new=target != path)
+    text = yamlmerge.renamed(was.text, was.data, data, _rel(root, path), did, new_id)
+    elsewhere = target != path  # a new file (its comments kept), else the same one edited
+    _write_record(root, target, data, new=elsewhere, was=None if elsewhere else was, text=text)
     if target != path:
         safewrite.remove_file(root, path)
     shas = {s.get("sha") for s in data.get("source_commits") or []}
@@ -105,13 +108,12 @@ def _rewrite_locked(root: Path, old: str, new: str, shas: set[Any] | None) -> in
 
 
 def _rewrite_records(root: Path, old: str, new: str, moved: Path, *, rewrite: bool) -> list[str]:
-    from orkestra.core import yamlio
-
     touched = []
     for _, path in records(root):
         if path == moved:
             continue
-        data: dict[str, Any] = dict(yamlio.load_mapping(path, display=_rel(root, path)))
+        was = read_record(root, path)
+        data: dict[str, Any] = dict(was.data)
         related = list(data.get("related") or [])
         if old not in related and data.get("superseded_by") != old:
             continue
@@ -121,5 +123,6 @@ def _rewrite_records(root: Path, old: str, new: str, moved: Path, *, rewrite: bo
                 data["related"] = [new if r == old else r for r in related]
             if data.get("superseded_by") == old:
                 data["superseded_by"] = new
-            _write_record(root, path, data)
+            text = yamlmerge.renamed(was.text, was.data, data, _rel(root, path), old, new)
+            _write_record(root, path, data, was=was, text=text)
     return touched

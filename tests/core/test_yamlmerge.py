@@ -1,0 +1,37 @@
+"""`core.yamlmerge`: edits of a registry file the user wrote keep its comments, or are refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from orkestra.core import yamlio, yamlmerge
+from orkestra.core.errors import InputError
+
+
+def test_renamed_changes_only_the_changed_keys_whole_values() -> None:
+    text = "# c\nid: A-1  # me\nnote: A-1 in prose\nrelated: [B-2, A-1]\nother:\n  - A-1\n"
+    old = yamlio.loads(text, "r.yaml")
+    new = {**old, "id": "A-9", "related": ["B-2", "A-9"]}
+    out = yamlmerge.renamed(text, old, new, "r.yaml", "A-1", "A-9")
+    assert out == text.replace("id: A-1", "id: A-9").replace("A-1]", "A-9]")
+
+
+def test_an_edit_that_cannot_be_made_as_text_is_refused_in_a_file_with_comments() -> None:
+    text = "id: A-1\nrelated: [B-2,\n  A-1]   # two lines\n"
+    old = yamlio.loads(text, "r.yaml")
+    new = {**old, "related": ["B-2", "A-9"]}
+    with pytest.raises(InputError) as err:
+        yamlmerge.renamed(text, old, new, "r.yaml", "A-1", "A-9")
+    assert (err.value.file, err.value.line) == ("r.yaml", 3)
+    assert "would lose its comments" in err.value.message
+    plain = text.replace("   # two lines", "")
+    assert yamlio.loads(yamlmerge.renamed(plain, old, new, "r.yaml", "A-1", "A-9"), "r") == new
+    with pytest.raises(InputError):
+        yamlmerge.updated(text, old, {**old, "related": ["B-2", "A-1", "C-3"]}, "r.yaml")
+
+
+def test_a_hash_inside_quotes_is_no_comment() -> None:
+    text = "tags: ['C#', \"F# x\"]\nlist: [a,\n  b]\n"
+    old = yamlio.loads(text, "t.yaml")
+    new = {**old, "list": ["a", "b", "c"]}
+    assert yamlio.loads(yamlmerge.updated(text, old, new, "t.yaml"), "t") == new
