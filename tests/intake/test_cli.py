@@ -120,6 +120,23 @@ def test_reapply_keeps_orkestra_yaml_untouched(cli: Any, project: Path) -> None:
     assert config.read_text(encoding="utf-8").startswith("# team comment\n")
 
 
+def test_apply_registering_a_new_root_keeps_the_comments_of_orkestra_yaml(
+    cli: Any, project: Path
+) -> None:
+    """orkestra.yaml was dumped whole to add the vendor root: every comment was lost."""
+    _vendor(project, "csv-profiler")
+    config = project / "registries/orkestra.yaml"
+    text = "# Team config: ask #platform before changing targets.\n" + config.read_text(
+        encoding="utf-8"
+    ).replace("targets:", "targets:  # claude only for now", 1)
+    config.write_text(text, encoding="utf-8")
+    result = cli("skills", "intake", "vendor/acme", "--provider", "acme", "--apply", cwd=project)
+    assert result.exit_code == 0, result.stderr
+    after = config.read_text(encoding="utf-8")
+    assert after.startswith(text) and "vendor_roots:" in after[len(text) :]
+    assert load(project).config.vendor_roots[0].path == "vendor/acme"
+
+
 def test_apply_removes_a_skill_that_turned_hostile(cli: Any, project: Path) -> None:
     base = _vendor(project, "csv-profiler")
     assert (

@@ -2,8 +2,9 @@
 
 Everything is computed and validated in memory first (the new Config and the new overlay through
 their models, every scope named exists); then the overlay and orkestra.yaml are written as one
-batch (both staged and synced before either is renamed). orkestra.yaml is rewritten only when the root is new, and then through yamlio.dumps:
-its content is kept but comments are not.
+batch (both staged and synced before either is renamed). orkestra.yaml is changed only when the root
+is new: the root is added to `vendor_roots` as text (`core.yamlmerge`), so its comments and layout
+stay (a file with comments that cannot be added to as text is refused, naming the line).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from orkestra.core import safewrite, yamlio
+from orkestra.core import safewrite, yamlio, yamlmerge
 from orkestra.core.errors import ConflictError, InputError, UnsafePathError, UsageError
 from orkestra.intake import normalise
 from orkestra.intake.evaluate import Candidate, Options
@@ -35,6 +36,7 @@ class Plan:
     overlay_file: str
     overlay: VendorOverlay
     config_text: str | None  # the new orkestra.yaml, when the root is new
+    config_raw: bytes | None  # the bytes it replaces (None: there was no file)
     added: list[str]
     updated: list[str]
     removed: list[str]
@@ -108,13 +110,19 @@ def plan(reg: Registry, path: Path, candidates: list[Candidate], options: Option
         raise InputError(
             f"overlay would be invalid: {exc.errors()[0]['msg']}", file=overlay_file
         ) from None
-    config_text = None if existing is not None else _config_with(reg.root, root)
-    return Plan(root, existing is None, overlay_file, overlay, config_text, added, updated, removed)
+    config_text, config_raw = (None, None) if existing is not None else _config_with(reg.root, root)
+    return Plan(
+        root, existing is None, overlay_file, overlay, config_text, config_raw,
+        added, updated, removed,
+    )  # fmt: skip
 
 
-def _config_with(project: Path, root: VendorRoot) -> str:
-    """orkestra.yaml with `root` appended to vendor_roots, validated by the Config model."""
-    data = yamlio.load_mapping(project / CONFIG, display=CONFIG, allow_empty=True)
+def _config_with(project: Path, root: VendorRoot) -> tuple[str, bytes | None]:
+    """orkestra.yaml with `root` appended to vendor_roots, validated by the Config model, and
+    the bytes it replaces."""
+    path = project / CONFIG
+    raw = path.read_bytes() if path.is_file() else None
+    data = yamlio.load_mapping(path, display=CONFIG, allow_empty=True)
     updated = dict(data)
     updated["vendor_roots"] = [*list(data.get("vendor_roots") or []), root.model_dump()]
     try:
@@ -125,7 +133,10 @@ def _config_with(project: Path, root: VendorRoot) -> str:
         raise InputError(
             f"orkestra.yaml would be invalid: {error['msg']}", file=CONFIG, line=line
         ) from None
-    return yamlio.dumps(updated)
+    if raw is None:
+        return yamlio.dumps(updated), None
+    text = yamlio.read_text(path, display=CONFIG)
+    return yamlmerge.updated(text, dict(data), updated, CONFIG), raw
 
 
 def _new_root(reg: Registry, path: Path, provider: str, options: Options) -> VendorRoot:
@@ -174,4 +185,4 @@ def write(project: Path, result: Plan) -> None:
     with safewrite.Batch(project) as batch:
         batch.file(result.overlay_file, yamlio.dumps(result.overlay.model_dump()))
         if result.config_text is not None:
-            batch.file(CONFIG, result.config_text)
+            batch.file(CONFIG, result.config_text, expected_old=result.config_raw)
