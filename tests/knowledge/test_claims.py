@@ -468,3 +468,30 @@ def test_a_claims_file_linked_inside_the_knowledge_folder_is_read(project: Path)
     claims.mkdir(parents=True)
     (claims / "2026-01-01-x.json").symlink_to(project / "knowledge/shared/2026-01-01-x.json")
     assert [s.claim["statement"] for s in store.load_all(kfolder(project))] == ["Kept inside"]
+
+
+def test_an_apply_meanwhile_in_another_session_is_never_overwritten(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two sessions saving a claim to the same day's topic file: the later write used to
+    replace the file with its own copy, losing the other session's claim."""
+    from orkestra.core.errors import ChangedOnDisk
+
+    def proposal(statement: str) -> dict[str, Any]:
+        data = {"insights": [{"statement": statement, "category": "tool", "topic": "build"}]}
+        return propose(kfolder(project), data, "new.json", "demo", "2026-06-01")
+
+    mine, theirs = proposal("The build uses uv for every install"), proposal(HOOKS)
+    real = store.write_files
+
+    def meanwhile(*args: Any, **kwargs: Any) -> None:
+        monkeypatch.setattr(store, "write_files", real)
+        apply(kfolder(project), theirs, "theirs.json", "2026-06-01")
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(store, "write_files", meanwhile)
+    with pytest.raises(ChangedOnDisk, match="run the command again"):
+        apply(kfolder(project), mine, "mine.json", "2026-06-01")
+    assert [s.claim["statement"] for s in store.load_all(kfolder(project))] == [HOOKS]
+    apply(kfolder(project), mine, "mine.json", "2026-06-01")  # run again: both are kept
+    assert len(store.load_all(kfolder(project))) == 2

@@ -94,19 +94,26 @@ class _Workspace:
         self.folder = folder
         self.root = root
         self.files: dict[str, list[dict[str, Any]]] = {}
+        #: the bytes each file had when read (None: not there): checked before it is replaced
+        self.read: dict[str, bytes | None] = {}
         self.where: dict[str, tuple[str, int]] = {}
         self.seen: dict[str, Any] = {}  # claim id -> seen_count before this apply
         self.saying: dict[
             str, str
         ] = {}  # statement (`store.normalised`) -> the id of a claim making it
         for stored in store.load_all(folder):
-            self.files.setdefault(stored.file, store.read_file(folder, stored.file))
+            if stored.file not in self.files:
+                self._load(stored.file)
             self.where[stored.claim["id"]] = (stored.file, stored.index)
             self.seen[stored.claim["id"]] = stored.claim.get("seen_count")
             self.saying.setdefault(
                 store.normalised(str(stored.claim["statement"])), stored.claim["id"]
             )
         self.dirty: set[str] = set()
+
+    def _load(self, rel: str) -> list[dict[str, Any]]:
+        self.files[rel], self.read[rel] = store.read_file_bytes(self.folder, rel)
+        return self.files[rel]
 
     def get(self, claim_id: str) -> dict[str, Any]:
         if claim_id not in self.where:
@@ -116,7 +123,7 @@ class _Workspace:
         return self.files[rel][index]
 
     def add(self, claim: dict[str, Any], rel: str) -> None:
-        insights = self.files.setdefault(rel, store.read_file(self.folder, rel))
+        insights = self.files[rel] if rel in self.files else self._load(rel)
         self.where[claim["id"]] = (rel, len(insights))
         self.saying.setdefault(store.normalised(claim["statement"]), claim["id"])
         insights.append(claim)
@@ -124,7 +131,7 @@ class _Workspace:
 
     def save(self) -> None:
         dirty = {rel: self.files[rel] for rel in self.dirty}
-        store.write_files(self.folder, dirty, root=self.root)
+        store.write_files(self.folder, dirty, root=self.root, read=self.read)
 
 
 def _unchanged(item: dict[str, Any], ws: _Workspace, claim_id: str, where: str) -> None:

@@ -68,8 +68,19 @@ class Stored:
 
 
 def _read(path: Path, display: str) -> list[dict[str, Any]]:
+    return _read_bytes(path, display)[0]
+
+
+def _read_bytes(path: Path, display: str) -> tuple[list[dict[str, Any]], bytes]:
+    """The file's insights and the bytes they were read from."""
+    from orkestra.core.readfile import read_regular
+
     try:
-        data = jsonio.loads(jsonio.read_text(path), source=display)
+        raw, size = read_regular(path, max_bytes=jsonio.MAX_BYTES)
+        if size > jsonio.MAX_BYTES:
+            raise InputError(f"larger than the {jsonio.MAX_BYTES}-byte limit for JSON input")
+        text = jsonio.decode(raw.removeprefix(b"\xef\xbb\xbf"), source=display)
+        data = jsonio.loads(text, source=display)
     except OSError as exc:  # FileNotFoundError: removed since listed
         raise InputError(f"cannot read claims file: {exc.strerror}", file=display) from exc
     except InputError as exc:  # too large, not UTF-8, not JSON or nested too deep: named here
@@ -77,7 +88,7 @@ def _read(path: Path, display: str) -> list[dict[str, Any]]:
     insights = data.get("insights") if isinstance(data, dict) else None
     if not isinstance(insights, list) or not all(isinstance(i, dict) for i in insights):
         raise InputError('a claims file is {"insights": [ {...}, ... ]}', file=display, line=1)
-    return insights
+    return insights, raw
 
 
 def claim_files(folder: Path) -> list[Path]:
@@ -114,18 +125,31 @@ def load_all(folder: Path) -> list[Stored]:
 
 def read_file(folder: Path, rel: str) -> list[dict[str, Any]]:
     """The insights of one claims file (empty when it does not exist yet)."""
+    return read_file_bytes(folder, rel)[0]
+
+
+def read_file_bytes(folder: Path, rel: str) -> tuple[list[dict[str, Any]], bytes | None]:
+    """The insights of one claims file and its bytes (empty and None when it does not exist
+    yet): what `write_files` checks the file still holds before replacing it."""
     path = folder / rel
-    return _read(path, f"{folder.name}/{rel}") if path.is_file() else []
+    return _read_bytes(path, f"{folder.name}/{rel}") if path.is_file() else ([], None)
 
 
 def write_files(
-    folder: Path, files: dict[str, list[dict[str, Any]]], *, root: Path | None = None
+    folder: Path,
+    files: dict[str, list[dict[str, Any]]],
+    *,
+    root: Path | None = None,
+    read: dict[str, bytes | None] | None = None,
 ) -> None:
     """Write several claims files all or nothing: every one is staged and synced before the
-    first is renamed (a full disk at the last leaves the others untouched)."""
+    first is renamed (a full disk at the last leaves the others untouched). `read` holds the
+    bytes each file had when it was read (None: it did not exist): one that changed since
+    (another session's apply) makes it write nothing (ChangedOnDisk), never lose that change."""
     with safewrite.Batch(root or folder) as batch:
         for rel, insights in sorted(files.items()):
-            batch.file(folder / rel, _dumps(insights))
+            old = (read or {}).get(rel, safewrite.UNSET)
+            batch.file(folder / rel, _dumps(insights), expected_old=old)
 
 
 def _dumps(insights: list[dict[str, Any]]) -> str:
