@@ -202,14 +202,14 @@ def test_a_changelog_changed_while_rendering_is_not_overwritten(
     render(plain, "core")
     header = HEADER.format(package="core")
     path.write_text(sealed(header, "\n## [Unreleased]\n"))  # still Orkestra's, out of date
-    real = safewrite.write_file
+    real = safewrite.Batch.file  # the changelogs are written as one batch
 
-    def meanwhile(root: Path, rel: Any, *args: Any, **kwargs: Any) -> Any:
+    def meanwhile(batch: safewrite.Batch, rel: Any, *args: Any, **kwargs: Any) -> Any:
         if str(rel).endswith("CHANGELOG.md"):  # another process, between our read and write
             path.write_text("edited meanwhile\n")
-        return real(root, rel, *args, **kwargs)
+        return real(batch, rel, *args, **kwargs)
 
-    monkeypatch.setattr(safewrite, "write_file", meanwhile)
+    monkeypatch.setattr(safewrite.Batch, "file", meanwhile)
     with pytest.raises(ChangedOnDisk):
         render(plain, "core")
     assert path.read_text() == "edited meanwhile\n"

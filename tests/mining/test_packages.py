@@ -118,3 +118,41 @@ def test_root_notes_render_into_the_project_changelog(repo: GitRepo, tmp_path: P
     }
     root = (repo.path / "CHANGELOG.md").read_text(encoding="utf-8")
     assert f"- A root-level script ({sha[:7]})" in root
+
+
+def test_a_full_disk_at_the_last_package_leaves_every_changelog_as_it_was(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`changelog render --all` wrote each package's file in turn: a failure at the second
+    left the first rewritten."""
+    import errno
+
+    from orkestra.core import safewrite
+    from orkestra.core.errors import WriteFailed
+    from orkestra.mining import classify
+
+    configure(repo, "    vite: packages/vite\n    create-vite: packages/create-vite\n")
+    sha = repo.commit("feat: fast start", {"packages/vite/a.ts": "a\n"})
+    other = repo.commit("fix: template", {"packages/create-vite/t.ts": "t\n"})
+    config = load_config(repo.path)
+    sync(repo.path, config)
+    requests = [
+        classify.Request(sha, "changelog", "release", "added"),
+        classify.Request(other, "changelog", "release", "fixed"),
+    ]
+    classify.classify(repo.path, requests, config)
+    real = safewrite._fill
+
+    def fill(tmp: str, payload: bytes, mode: int, durable: bool) -> None:
+        if "/packages/vite/.CHANGELOG.md.orkestra-" in tmp:  # after create-vite's
+            raise OSError(errno.ENOSPC, "No space left on device", tmp)
+        real(tmp, payload, mode, durable)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(safewrite, "_fill", fill)
+        with pytest.raises(WriteFailed) as err:
+            render_all(repo.path, config)
+    assert err.value.file == "packages/vite/CHANGELOG.md"
+    assert not (repo.path / "packages/create-vite/CHANGELOG.md").exists()
+    assert sorted(p.name for p in (repo.path / "packages/vite").iterdir()) == ["a.ts"]
+    assert [r["written"] for r in render_all(repo.path, config)] == [True, True]

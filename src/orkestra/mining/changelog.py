@@ -149,9 +149,18 @@ def render_all(
         plans.append(_plan(root, name, known[name], text, stats, into_existing, force))
     if dry_run:
         return [plan.result(dry_run=True) for plan in plans]
-    if not check:  # --check reports a file it would refuse as changed
-        _refuse(plans)
-    return [plan.apply(root, check=check) for plan in plans]
+    if check:  # --check reports a file it would refuse as changed
+        return [plan.result(check=True) for plan in plans]
+    _refuse(plans)
+    from orkestra.core import safewrite
+
+    # one batch: every changelog is written before the first is renamed into place, so a full
+    # disk at the last package leaves all of them as they were
+    with safewrite.Batch(root) as batch:
+        for plan in plans:
+            if plan.changed:
+                batch.file(plan.rel, plan.placement.text, expected_old=plan.raw)
+    return [plan.result() for plan in plans]
 
 
 def _every(
@@ -389,13 +398,6 @@ class _FilePlan:
         else:
             out["changed" if check else "written"] = self.changed
         return out | self.stats
-
-    def apply(self, root: Path, *, check: bool) -> dict[str, Any]:
-        from orkestra.core import safewrite
-
-        if self.changed and not check:
-            safewrite.write_file(root, self.rel, self.placement.text, expected_old=self.raw)
-        return self.result(check=check)
 
 
 def _plan(
