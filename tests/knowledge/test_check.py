@@ -97,6 +97,29 @@ def test_verified_note_falls_back_after_90_days(project: Path) -> None:
     assert check(cfg, dt.date(2026, 5, 31))["demoted"] == []
 
 
+def test_verify_and_demote_keep_a_crlf_note_crlf_and_replace_a_folded_value(
+    project: Path,
+) -> None:
+    """The replaced lines used to end in LF inside a CRLF note, and a value folded onto the
+    next line stayed there, read as part of the new one (`verified observed`)."""
+    from orkestra.knowledge import service
+
+    text = (
+        "---\r\ntype: gotcha\r\ntitle: Flaky clock\r\nconfidence:\r\n  observed\r\n"
+        'verified_at: ""\r\nsources: []\r\ncreated: "2026-03-01"\r\n---\r\n\r\nBody.\r\n'
+    )
+    path = write(project, "knowledge/gotchas/flaky-clock.md", text)
+    service.verify(settings(project), "flaky-clock", dt.date(2026, 3, 1))
+    after = path.read_bytes()
+    assert after.count(b"\n") == after.count(b"\r\n")  # every line still CRLF
+    assert b"confidence: verified\r\nverified_at" in after
+    assert after.endswith(b'updated: "2026-03-01"\r\n---\r\n\r\nBody.\r\n')
+    assert load_notes(project, "knowledge").notes[0].confidence == "verified"
+    assert check(settings(project), dt.date(2026, 6, 30))["demoted"] == ["flaky-clock"]
+    demoted = path.read_bytes()
+    assert demoted.count(b"\n") == demoted.count(b"\r\n") and b"observed\r\n" in demoted
+
+
 def test_max_age_is_configurable(project: Path) -> None:
     note(project, "case", confidence="verified", verified_at="2026-05-01")
     assert check(settings(project, verified_max_age_days=10), DAY, apply=False)["demoted"] == [

@@ -9,18 +9,34 @@ import re
 def set_fields(text: str, updates: dict[str, str]) -> str:
     """Return `text` with the frontmatter keys in `updates` set to those (quoted) values.
 
-    Only the lines of those keys change; every other line, comment and the body stay as they are.
+    Only the lines of those keys change (a value continued on indented lines below its key is
+    replaced whole), each keeping its line ending (a CRLF note stays CRLF); every other line,
+    comment and the body stay as they are.
     """
     lines = text.splitlines(keepends=True)
     end = next(i for i in range(1, len(lines)) if lines[i].rstrip("\r\n").rstrip() == "---")
     pending = dict(updates)
-    for index in range(1, end):
-        match = re.match(r"^([A-Za-z_][\w-]*)\s*:", lines[index])
-        if match and match.group(1) in pending:
-            key = match.group(1)
-            lines[index] = f"{key}: {scalar(pending.pop(key))}\n"
-    extra = [f"{key}: {scalar(value)}\n" for key, value in pending.items()]
-    return "".join(lines[:end] + extra + lines[end:])
+    out = lines[:1]
+    index = 1
+    while index < end:
+        line = lines[index]
+        index += 1
+        match = re.match(r"^([A-Za-z_][\w-]*)\s*:", line)
+        if not match or match.group(1) not in pending:
+            out.append(line)
+            continue
+        key = match.group(1)
+        out.append(f"{key}: {scalar(pending.pop(key))}{_ending(line)}")
+        while index < end and lines[index][:1] in (" ", "\t"):  # the old value's own lines
+            index += 1
+    newline = _ending(lines[0])
+    extra = [f"{key}: {scalar(value)}{newline}" for key, value in pending.items()]
+    return "".join(out + extra + lines[end:])
+
+
+def _ending(line: str) -> str:
+    """The line ending of `line` ("\n" when it has none)."""
+    return line[len(line.rstrip("\r\n")) :] or "\n"
 
 
 def scalar(value: str) -> str:
