@@ -143,3 +143,29 @@ def test_a_sealed_file_over_the_limit_is_refused(
     monkeypatch.setattr(jsonio, "MAX_BYTES", 50)
     with pytest.raises(InputError, match="not a sealed derived file"):
         jsonio.read_sealed(path)
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "line"),
+    [
+        ('{\n  "a": {"x": 1},\n  "b": 2,\n  "a": {"y": 1}\n}', 'the key "a" is given twice', 4),
+        ('{"a": {\n "k": 1, "k": 2}}', 'the key "k" is given twice', 2),
+        ('{\n "n": 1e400}', "1e400 is not a JSON number that can be written back", 2),
+        ('{"n": -1E999}', "-1E999 is not a JSON number", 1),
+        ('{"n": NaN}', "NaN is not a JSON number", 1),
+        ('{"n": [1, -Infinity]}', "-Infinity is not a JSON number", 1),
+    ],
+)
+def test_a_file_to_rewrite_refuses_what_it_could_not_write_back(
+    text: str, message: str, line: int
+) -> None:
+    """Merged into and dumped again, a duplicate key lost its first value and 1e400 came back
+    as `Infinity`, which no JSON reader (Claude Code's, VS Code's) accepts."""
+    assert jsonio.loads('{"a": 1, "a": 2, "n": 1e400}', source="x") == {"a": 2, "n": float("inf")}
+    with pytest.raises(InputError) as err:
+        jsonio.loads(text, source="s.json", rewrite=True)
+    assert message in err.value.message and (err.value.file, err.value.line) == ("s.json", line)
+    assert jsonio.loads('{"a": 1.5, "b": {"a": 2}}', source="s", rewrite=True) == {
+        "a": 1.5,
+        "b": {"a": 2},
+    }

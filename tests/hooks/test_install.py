@@ -86,6 +86,23 @@ def test_settings_with_an_odd_shape_is_a_clean_error(cli: Any, project: Path) ->
     assert path.read_bytes() == b"\xff{}"
 
 
+def test_settings_that_could_not_be_written_back_whole_are_refused(cli: Any, project: Path) -> None:
+    """A duplicate key lost its first value, and 1e400 came back as `Infinity`: a settings.json
+    Claude Code can no longer read at all."""
+    texts = {
+        '{\n  "env": {"RETRIES": 1e400}\n}\n': ".claude/settings.json:2: 1e400",
+        '{\n  "permissions": {"allow": ["Bash(npm test)"]},\n  "permissions": {}\n}\n': (
+            '.claude/settings.json:3: the key "permissions" is given twice'
+        ),
+    }
+    for text, where in texts.items():
+        path = write(project, ".claude/settings.json", text)
+        for command in ("install", "uninstall"):
+            r = cli("hooks", command, cwd=project)
+            assert r.exit_code == 1 and where in r.stderr, r.stderr
+            assert path.read_text() == text
+
+
 def _repo(root: Path) -> None:
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
 

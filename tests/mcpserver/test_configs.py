@@ -133,6 +133,7 @@ def test_the_configured_command_is_used(root: Path) -> None:
         (".mcp.json", '{"mcpServers": {\n  "a": 1,\n}', "not valid JSON", 3),
         (".cursor/mcp.json", "[1]", "must hold a JSON object", 1),
         (".vscode/mcp.json", '{"servers": []}', "'servers' must be an object", None),
+        (".cursor/mcp.json", '{"mcpServers": {},\n "mcpServers": {"a": {}}}', "twice", 2),
         (".codex/config.toml", "a = \n", "not valid TOML", 1),
         (".codex/config.toml", "mcp_servers = {mine = {command = 'x'}}\n", "cannot merge", None),
     ],

@@ -53,10 +53,15 @@ class JsonLine:
         )
 
 
-def loads(text: str, *, source: str, line: int = 1, max_depth: int = MAX_DEPTH) -> Any:
+def loads(
+    text: str, *, source: str, line: int = 1, max_depth: int = MAX_DEPTH, rewrite: bool = False
+) -> Any:
     """Parse one JSON document; `source` (a path or `<stdin>`) and `line` locate errors.
 
-    `line` is the line number of the text's first line in `source` (for a JSONL line).
+    `line` is the line number of the text's first line in `source` (for a JSONL line). With
+    `rewrite` (a user's file Orkestra merges into and writes back), what `json.dumps` could not
+    give back is refused: a key given twice (the first would vanish), and `NaN`, `Infinity` or
+    a number too large for a float (written back as `Infinity`, which no JSON reader takes).
     """
     too_deep = _too_deep(text, max_depth)
     if too_deep is not None:
@@ -64,7 +69,7 @@ def loads(text: str, *, source: str, line: int = 1, max_depth: int = MAX_DEPTH) 
             f"JSON nested deeper than {max_depth} levels", file=source, line=line + too_deep
         )
     try:
-        value = json.loads(text)
+        value = _rewritable(text, source, line) if rewrite else json.loads(text)
     except json.JSONDecodeError as exc:
         where = line + exc.lineno - 1
         raise InputError(f"not valid JSON ({exc.msg})", file=source, line=where) from None
@@ -77,6 +82,42 @@ def loads(text: str, *, source: str, line: int = 1, max_depth: int = MAX_DEPTH) 
         message = "a lone UTF-16 surrogate escape (\\ud800-\\udfff) is not text; remove it"
         raise InputError(message, file=source, line=where)
     return value
+
+
+def _rewritable(text: str, source: str, line: int) -> Any:
+    """`json.loads(text)`, refusing what the file could not be written back with (`loads`)."""
+
+    def line_of(token: str, nth: int = 0) -> int:
+        places = [m.start() for m in re.finditer(re.escape(token), text)]
+        return line + text.count("\n", 0, places[nth]) if len(places) > nth else line
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in items:
+            if key in out:
+                raise InputError(
+                    f"the key {json.dumps(key)} is given twice (a JSON reader keeps only the "
+                    "last); remove one, then run the command again (nothing was written)",
+                    file=source,
+                    line=line_of(json.dumps(key), 1),
+                )
+            out[key] = value
+        return out
+
+    def number(token: str) -> float:
+        raise InputError(
+            f"{token} is not a JSON number that can be written back (JSON has no NaN or "
+            "Infinity, and a float this large reads as Infinity); write it as a string or a "
+            "smaller number (nothing was written)",
+            file=source,
+            line=line_of(token),
+        )
+
+    def floats(token: str) -> float:
+        value = float(token)
+        return number(token) if value in (float("inf"), float("-inf")) else value
+
+    return json.loads(text, object_pairs_hook=pairs, parse_constant=number, parse_float=floats)
 
 
 def _has_lone_surrogate(value: Any) -> bool:

@@ -98,7 +98,7 @@ def read(root: Path, rel: str) -> tuple[dict[str, Any], bytes | None]:
     if len(raw) > jsonio.MAX_BYTES:
         raise InputError(f"larger than {jsonio.MAX_BYTES} bytes; fix it first", file=rel)
     # strict: a byte that is not UTF-8 would come back as U+FFFD in the file written back
-    data = jsonio.loads(jsonio.decode(raw, source=rel) or "{}", source=rel)
+    data = jsonio.loads(jsonio.decode(raw, source=rel) or "{}", source=rel, rewrite=True)
     if not isinstance(data, dict) or not isinstance(data.get("hooks", {}), dict):
         raise InputError('expected an object whose "hooks" is an object', file=rel, line=1)
     for event, items in data.get("hooks", {}).items():

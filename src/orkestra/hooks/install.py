@@ -78,7 +78,7 @@ def _read(root: Path) -> tuple[dict[str, Any], bytes | None]:
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read it: {exc}; fix it first", file=SETTINGS) from exc
     try:
-        data = jsonio.loads(text or "{}", source=SETTINGS)
+        data = jsonio.loads(text or "{}", source=SETTINGS, rewrite=True)
     except InputError as exc:
         raise InputError(f"{exc.message}; fix it first", file=SETTINGS, line=exc.line) from exc
     if not isinstance(data, dict) or not isinstance(data.get("hooks", {}), dict):

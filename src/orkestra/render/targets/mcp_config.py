@@ -265,7 +265,7 @@ def _load_json(text: str, spec: ConfigFile) -> Any:
     """The config file's JSON. VS Code and Cursor also accept comments and trailing commas
     (JSONC); such a file is refused with what to do, since rewriting it would drop them."""
     try:
-        return jsonio.loads(text, source=spec.path)
+        return jsonio.loads(text, source=spec.path, rewrite=True)
     except InputError as exc:
         if not any(m.group(1) for m in _JSONC.finditer(text)):
             raise
