@@ -196,3 +196,32 @@ def test_learn_apply_of_the_same_proposal_twice_is_refused(
     assert {p.name: p.read_bytes() for p in claims.iterdir()} == before
     (claim,) = cli("learn", "list", cwd=project).json()["claims"]
     assert claim["seen_count"] == 2
+
+
+def test_a_hand_written_index_md_is_never_overwritten(cli: Any, project: Path) -> None:
+    """A knowledge folder the team had before (or `knowledge.path: docs`) holding its own
+    INDEX.md: notes new, verify, check and learn apply regenerated it over the team's text."""
+    mine = "# Our knowledge\n\n- [Setup](setup.md)\n"
+    index = write(project, "knowledge/INDEX.md", mine)
+    path = note(project, "case", confidence="observed")
+    before = path.read_bytes()
+    proposal = project / "p.json"
+    claim = {"statement": "Hooks import only the standard library", "category": "tool"}
+    proposal.write_text(json.dumps({"insights": [claim]}))
+    runs = [
+        ("notes", "new", "gotcha", "Clock skew"),
+        ("notes", "verify", "case"),
+        ("notes", "check"),
+        ("learn", "apply", "--input", str(proposal)),
+    ]
+    for args in runs:
+        r = cli(*args, cwd=project)
+        assert r.exit_code == 1, (args, r.stderr)
+        assert "knowledge/INDEX.md:1: not the index Orkestra generates" in r.stderr
+        assert index.read_text() == mine and path.read_bytes() == before
+    assert not (project / "knowledge/gotchas/clock-skew.md").exists()
+    assert not (project / "knowledge/claims").exists()
+    assert cli("notes", "check", "--dry-run", cwd=project).exit_code == 0
+    index.unlink()
+    assert cli("notes", "new", "gotcha", "Clock skew", cwd=project).exit_code == 0
+    assert index.read_text().startswith("# Knowledge index\n")

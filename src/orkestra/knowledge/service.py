@@ -65,6 +65,7 @@ def new_note(
         if (why := source_problem(parse_source(raw))) is not None:
             raise UsageError(f"--source: {why}")
     name = slug(title)
+    index.check_ours(settings)  # a hand-written INDEX.md: refused before the note is written
     rel = f"{settings.path}/{TYPES[norm]}/{name}.md"
     path = settings.root / rel
     existing = {n.name for n in load_notes(settings.root, settings.path).notes}
@@ -144,6 +145,7 @@ def info(settings: Settings, name: str) -> dict[str, Any]:
 def verify(settings: Settings, name: str, today: dt.date) -> dict[str, Any]:
     """A human vouches for a note: confidence verified, verified_at (and updated) today."""
     note = find(settings, name)
+    index.check_ours(settings)  # a hand-written INDEX.md: refused before the note is changed
     path = settings.root / note.rel
     day = today.isoformat()
     raw = path.read_bytes()

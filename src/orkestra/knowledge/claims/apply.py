@@ -249,6 +249,7 @@ def apply_and_index(settings: Settings, data: Any, name: str, today: dt.date) ->
     """`learn apply`: apply the proposal, then refresh INDEX.md (it counts the claims)."""
     from orkestra.knowledge import index
 
+    index.check_ours(settings)  # a hand-written INDEX.md: refused before any claim is written
     result = apply(settings.folder, data, name, today.isoformat(), root=settings.root)
     if result["files"]:
         index.write(settings, today)
