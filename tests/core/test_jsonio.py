@@ -169,3 +169,16 @@ def test_a_file_to_rewrite_refuses_what_it_could_not_write_back(
         "a": 1.5,
         "b": {"a": 2},
     }
+
+
+@pytest.mark.parametrize(
+    ("like", "want"),
+    [
+        (None, '{\n  "a": [\n    1\n  ]\n}\n'),
+        ('{\r\n\t"a": []\r\n}\r\n', '{\r\n\t"a": [\r\n\t\t1\r\n\t]\r\n}\r\n'),
+        ('{\n    "a": []\n}', '{\n    "a": [\n        1\n    ]\n}'),
+        ('{"a": []}\n', '{"a": [1]}\n'),
+    ],
+)
+def test_dumps_like_keeps_the_files_layout(like: str | None, want: str) -> None:
+    assert jsonio.dumps_like({"a": [1]}, like) == want

@@ -212,3 +212,17 @@ def test_the_git_hook_is_executable_whatever_the_umask(cli: Any, project: Path) 
     finally:
         os.umask(old)
     assert (project / ".git/hooks/pre-commit").stat().st_mode & 0o777 == 0o755
+
+
+def test_install_and_uninstall_keep_the_settings_layout(cli: Any, project: Path) -> None:
+    mine = '{\r\n    "permissions": {\r\n        "allow": ["Bash(npm test)"]\r\n    }\r\n}\r\n'
+    path = write(project, ".claude/settings.json", mine)
+    assert cli("hooks", "install", cwd=project).exit_code == 0
+    text = path.read_bytes().decode("utf-8")
+    assert text.count("\n") == text.count("\r\n") and '\r\n    "hooks": {\r\n        "' in text
+    assert cli("hooks", "uninstall", cwd=project).exit_code == 0
+    assert json.loads(path.read_text()) == json.loads(mine)
+    assert path.read_bytes().decode("utf-8") == (
+        '{\r\n    "permissions": {\r\n        "allow": [\r\n            "Bash(npm test)"\r\n'
+        "        ]\r\n    }\r\n}\r\n"
+    )

@@ -168,3 +168,24 @@ def test_the_comments_above_the_next_table_survive_our_tables_rewrite(root: Path
     sync(root)
     text = (root / ".codex/config.toml").read_text()
     assert note in text and tail in text and "orkestra" not in text
+
+
+def test_a_json_config_keeps_its_indentation_and_line_endings(root: Path) -> None:
+    """VS Code writes tabs (and CRLF on Windows): the merge re-indented every line by two
+    spaces and dropped the CRs, so one added entry rewrote the whole file."""
+    mine = '{\r\n\t"servers": {\r\n\t\t"github": {\r\n\t\t\t"url": "https://x/"\r\n\t\t}\r\n\t},\r\n\t"inputs": []\r\n}\r\n'
+    write(root, ".vscode/mcp.json", mine)
+    write(root, ".cursor/mcp.json", '{"mcpServers": {}}')  # one line stays one line
+    write(root, ".mcp.json", '{\n    "mcpServers": {}\n}\n')  # four spaces stay four
+    _configure(root, serve=True)
+    sync(root)
+    vscode = (root / ".vscode/mcp.json").read_bytes().decode("utf-8")
+    head = mine.split("\t\t}\r\n\t},")[0]
+    assert vscode.startswith(head + '\t\t},\r\n\t\t"orkestra": {\r\n\t\t\t"type": "stdio",\r\n')
+    assert vscode.endswith('\t},\r\n\t"inputs": []\r\n}\r\n') and vscode.count(
+        "\n"
+    ) == vscode.count("\r\n")
+    assert "\n" not in (root / ".cursor/mcp.json").read_text()
+    assert (root / ".mcp.json").read_text().startswith('{\n    "mcpServers": {\n        "orkestra"')
+    assert _entry(root, "copilot")["command"] == _entry(root, "claude")["command"]
+    assert sync(root).written == 0

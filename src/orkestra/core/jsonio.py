@@ -138,6 +138,26 @@ def _has_lone_surrogate(value: Any) -> bool:
     return False
 
 
+def dumps_like(data: Any, text: str | None) -> str:
+    """`data` as JSON in the layout of `text`, the user's file it was read from and is now
+    written back (None: a new file, indented by two spaces): the same indentation (a tab or N
+    spaces; one line when the file was one line), line ending and final newline, so merging
+    one entry does not change every line of a file formatted otherwise (VS Code's tabs, CRLF)."""
+    if text is None or not text.strip():
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    newline = "\r\n" if "\r\n" in text else "\n"
+    body = text.strip()
+    indent: str | int | None = None
+    if "\n" in body:
+        found = re.search(r"\n([ \t]+)\S", body)
+        indent = 2 if found is None else found.group(1)
+        if isinstance(indent, str) and indent.strip(" ") == "":
+            indent = len(indent)
+    out = json.dumps(data, indent=indent, ensure_ascii=False)
+    end = newline if text.endswith(("\n", "\r")) else ""
+    return out.replace("\n", newline) + end
+
+
 def loads_derived(text: str, *, source: str) -> Any:
     """One large JSON document Orkestra wrote itself (a derived cache, rebuilt when unreadable):
     parsed without `loads`' depth pre-scan, which costs more than the parse on megabytes. Bad

@@ -137,7 +137,7 @@ def merged(root: Path, client: str, command: str) -> tuple[str | None, bytes | N
         hooks.setdefault(event, []).append(entry(spec, command, handler))
     if json.dumps(data, sort_keys=True) == before:
         return None, raw
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n", raw
+    return _text(data, raw), raw
 
 
 class Stripped(NamedTuple):
@@ -160,4 +160,9 @@ def stripped(root: Path, client: str) -> Stripped:
         return Stripped(0, None, False, raw)
     if data in ({}, {"version": 1}) and spec.path.endswith("orkestra.json"):
         return Stripped(removed, None, True, raw)  # our own file, now empty
-    return Stripped(removed, json.dumps(data, indent=2, ensure_ascii=False) + "\n", False, raw)
+    return Stripped(removed, _text(data, raw), False, raw)
+
+
+def _text(data: dict[str, Any], raw: bytes | None) -> str:
+    """The file's new text, laid out as it was (`jsonio.dumps_like`)."""
+    return jsonio.dumps_like(data, None if raw is None else raw.decode("utf-8"))

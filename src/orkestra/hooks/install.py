@@ -95,8 +95,9 @@ def _read(root: Path) -> tuple[dict[str, Any], bytes | None]:
     return data, raw
 
 
-def _text(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+def _text(data: dict[str, Any], raw: bytes | None) -> str:
+    """settings.json's new text, laid out as the file was (`jsonio.dumps_like`)."""
+    return jsonio.dumps_like(data, None if raw is None else raw.decode("utf-8"))
 
 
 def strip_ours(data: dict[str, Any]) -> int:
@@ -157,7 +158,7 @@ def install(root: Path, *, git: bool = False, clients: tuple[str, ...] = ()) -> 
     # is renamed into place, so a failure leaves each of them as it was
     with safewrite.Batch(root) as batch:
         if changed:
-            batch.file(SETTINGS, _text(data), expected_old=raw)
+            batch.file(SETTINGS, _text(data, raw), expected_old=raw)
         for client, (text, old) in merged.items():
             spec = other_clients.CLIENTS[client]
             if text is not None:
@@ -184,7 +185,7 @@ def uninstall(root: Path) -> dict[str, Any]:
     git_removed = git_hook is not None and _git_hook_is_ours(git_hook)
     with safewrite.Batch(root) as batch:
         if removed:
-            batch.file(SETTINGS, _text(data), expected_old=raw)
+            batch.file(SETTINGS, _text(data, raw), expected_old=raw)
         for client, change in others.items():
             if change.text is not None:
                 batch.file(other_clients.CLIENTS[client].path, change.text, expected_old=change.raw)

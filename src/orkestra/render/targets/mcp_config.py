@@ -253,8 +253,9 @@ def _fresh(spec: ConfigFile, ours: dict[str, Any], name: str) -> bytes:
     return _dump({spec.table: {name: ours}})
 
 
-def _dump(data: dict[str, Any]) -> bytes:
-    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+def _dump(data: dict[str, Any], like: str | None = None) -> bytes:
+    """`data` as the file's bytes, laid out as the user's file `like` was (`jsonio.dumps_like`)."""
+    return jsonio.dumps_like(data, like).encode("utf-8")
 
 
 #: a `//` or `/* */` comment, or a comma before a closing bracket, outside strings (JSONC)
@@ -296,7 +297,7 @@ def _json(
     else:
         table[name] = ours
     data[spec.table] = table
-    return _dump(data)
+    return _dump(data, text)
 
 
 # --- TOML (Codex): the file's text is kept; only our table is cut out and written again --------
