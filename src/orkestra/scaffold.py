@@ -273,5 +273,8 @@ def _with_lines(root: Path, name: str, lines: tuple[str, ...]) -> str | None:
     missing = [line for line in lines if line not in present]
     if not missing:
         return None
-    prefix = current if not current or current.endswith("\n") else current + "\n"
-    return prefix + "# orkestra\n" + "\n".join(missing) + "\n"
+    # in the file's own style: its byte-order mark kept, its line ending (CRLF) used
+    bom = "\ufeff" if current and path.read_bytes().startswith(b"\xef\xbb\xbf") else ""
+    newline = "\r\n" if current.split("\n", 1)[0].endswith("\r") else "\n"
+    prefix = current if not current or current.endswith("\n") else current + newline
+    return bom + prefix + newline.join(["# orkestra", *missing]) + newline

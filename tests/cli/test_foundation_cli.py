@@ -21,6 +21,19 @@ def proj(tmp_path: Path, cli: Any) -> Path:
     return root
 
 
+def test_init_appends_to_git_files_in_their_own_style(tmp_path: Path, cli: Any) -> None:
+    """A Windows .gitignore (byte-order mark, CRLF) lost its mark and got LF lines appended."""
+    root = tmp_path / "win"
+    root.mkdir()
+    (root / ".gitignore").write_bytes(b"\xef\xbb\xbfnode_modules/\r\n*.log\r\n")
+    (root / ".gitattributes").write_bytes(b"* text=auto")  # no final newline, LF
+    assert cli("init", str(root)).exit_code == 0
+    ignore = (root / ".gitignore").read_bytes()
+    assert ignore == b"\xef\xbb\xbfnode_modules/\r\n*.log\r\n# orkestra\r\n.orkestra/\r\n"
+    attributes = (root / ".gitattributes").read_bytes()
+    assert attributes.startswith(b"* text=auto\n# orkestra\n") and b"\r" not in attributes
+
+
 def test_init_creates_a_valid_project_and_refuses_to_overwrite(tmp_path: Path, cli: Any) -> None:
     root = tmp_path / "new"
     result = cli("init", str(root))
