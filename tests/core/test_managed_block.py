@@ -117,3 +117,21 @@ def test_a_file_of_fences_left_open_costs_a_bounded_number_of_passes(
     passes.clear()
     few = "```a\n" * 3 + BLOCK  # three left open: three steps over them, then the block
     assert find(few, BEGIN, END) == (few.find(LINE), few.find(END)) and len(passes) == 4
+
+
+def test_a_second_begin_before_any_end_breaks_the_pair() -> None:
+    """The block's end marker gone: the end of an example further on is not the block's."""
+    lost = f"{LINE}\nold\n\nmine\n\n```md\n{BEGIN} -->\nx\n{END}\n```\n"
+    assert find(lost, BEGIN, END) == (0, -1)
+    whole = f"{BLOCK}\n```md\n{BEGIN} -->\nx\n{END}\n```\n"
+    assert find(whole, BEGIN, END) == (0, BLOCK.find(END))
+    assert (
+        changelog_file.place(
+            f"# Changelog\n\n{changelog_file.BEGIN}\nold\n\n```\n{changelog_file.BEGIN}\n"
+            f"{changelog_file.END}\n```\n",
+            "# Changelog\n",
+            "body\n",
+            into_existing=True,
+        ).action
+        == "refuse"
+    )

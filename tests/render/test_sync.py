@@ -330,6 +330,28 @@ def test_symlinked_claude_md_is_refused_never_read_or_replaced(
     assert target.read_text() == "# secret or shared text\n"
 
 
+def test_a_block_that_lost_its_end_marker_never_reaches_an_example_further_on(
+    rich: Path,
+) -> None:
+    """With the block's end marker gone, the end marker of an example in a fence further down
+    was taken for it: every hand-written line in between was replaced by the block."""
+    sync(rich)
+    path = rich / "CLAUDE.md"
+    text = path.read_text()
+    head, _, rest = text.partition("<!-- orkestra:end -->\n")
+    broken = (
+        head + "\n## Our conventions\n\nHand-written rules.\n\n```md\n<!-- orkestra:begin -->\n"
+        "(generated)\n<!-- orkestra:end -->\n```\n" + rest
+    )
+    path.write_text(broken)
+    with pytest.raises(InputError) as info:
+        sync(rich)
+    begin = head[: head.find("<!-- orkestra:begin")].count("\n") + 1
+    assert (info.value.file, info.value.line) == ("CLAUDE.md", begin)
+    assert "no end marker" in info.value.message
+    assert path.read_text() == broken
+
+
 def test_undecodable_claude_md_is_a_clean_error(rich: Path) -> None:
     (rich / "CLAUDE.md").write_bytes(b"\xff\xfe# notes\n")
     with pytest.raises(InputError) as info:

@@ -9,7 +9,9 @@ user's text, never the block's edge: taking it for one would replace everything 
 the real marker. Lines end at `\\n`, `\\r\\n` or `\\r`, as in Markdown (not at U+2028 or a form
 feed). Inside the block Orkestra writes, a marker's text is escaped and a fence may be left open
 (a description holding three backticks), so the end marker is looked for after the begin marker
-without fences.
+without fences; but a second begin marker line before it means the block's own end marker is
+gone (a block Orkestra writes never holds one): the end found further on would be the user's
+(an example in a fence), and everything between would be replaced, so the pair counts as broken.
 Standard library only (`re`).
 """
 
@@ -64,6 +66,8 @@ def _find(
         if start >= 0:
             if bare == end:
                 return (start, offset), None, alone
+            if _opens(bare, begin):  # a second begin before any end: this block lost its end
+                return (start, -1), None, alone
         elif fence:
             before = _BEFORE_CLOSE.match(bare)
             closing = bare[before.end() :] if before else bare

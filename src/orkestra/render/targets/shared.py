@@ -186,8 +186,14 @@ def managed_file(
     if start >= 0 and end > start:
         text = current[:start] + block.rstrip("\r\n") + current[end + len(END) :]
     elif start >= 0 or end >= 0:
+        at = start if start >= 0 else end
         raise InputError(
-            f"{rel} has only one of the orkestra:begin/end markers; restore the pair", file=rel
+            f"the orkestra:{'begin' if start >= 0 else 'end'} marker here has no "
+            f"{'end' if start >= 0 else 'begin'} marker to pair with (a begin's end must come "
+            "before any other begin); restore the pair around Orkestra's block, or remove this "
+            "line (nothing was written)",
+            file=rel,
+            line=current.count("\n", 0, at) + 1,
         )
     else:
         text = (current.rstrip("\r\n") + newline * 2 if current.strip() else "") + block
