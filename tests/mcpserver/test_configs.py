@@ -189,3 +189,22 @@ def test_a_json_config_keeps_its_indentation_and_line_endings(root: Path) -> Non
     assert (root / ".mcp.json").read_text().startswith('{\n    "mcpServers": {\n        "orkestra"')
     assert _entry(root, "copilot")["command"] == _entry(root, "claude")["command"]
     assert sync(root).written == 0
+
+
+def test_a_jsonc_config_with_nothing_of_ours_never_stops_sync(root: Path) -> None:
+    """VS Code's mcp.json and Gemini CLI's settings.json take comments: with `serve: false`
+    sync has nothing to write there, yet it parsed them to look for an entry to remove and
+    refused the whole sync."""
+    gemini = '{\n  // my theme\n  "theme": "Dracula",\n}\n'
+    vscode = '{\n  /* team servers */\n  "servers": {"github": {"url": "https://x/"}},\n}\n'
+    write(root, ".gemini/settings.json", gemini)
+    write(root, ".vscode/mcp.json", vscode)
+    _configure(root, serve=False)
+    sync(root)
+    assert (root / ".gemini/settings.json").read_text() == gemini
+    assert (root / ".vscode/mcp.json").read_text() == vscode
+    assert sync(root).written == 0
+    _configure(root, serve=True)  # now there is something to write: refused, as before
+    with pytest.raises(InputError, match="JSONC"):
+        sync(root)
+    assert (root / ".gemini/settings.json").read_text() == gemini

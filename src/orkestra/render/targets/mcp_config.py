@@ -191,9 +191,19 @@ def _entry_in(reg: Registry, spec: ConfigFile, name: str, current: bytes | None)
         if not path.exists():
             return None
         text = jsonio.read_text(path)
+    if not spec.toml and _absent(text, name):
+        return None
     data = _parse_toml(text, spec.path) if spec.toml else _load_json(text, spec)
     table = data.get(spec.table) if isinstance(data, dict) else None
     return table.get(name) if isinstance(table, dict) else None
+
+
+def _absent(text: str, name: str) -> bool:
+    """Whether a JSON file's text cannot hold a server `name` (its quoted name is nowhere in
+    it): then there is nothing of Orkestra's to find or take out, and the file is not parsed, so
+    one with comments (JSONC, which VS Code and Gemini CLI accept) never stops a sync that has
+    nothing to write there."""
+    return json.dumps(name, ensure_ascii=False) not in text and json.dumps(name) not in text
 
 
 def wanted(reg: Registry, target: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -282,6 +292,8 @@ def _load_json(text: str, spec: ConfigFile) -> Any:
 def _json(
     text: str, spec: ConfigFile, ours: dict[str, Any], *, keep: bool, name: str
 ) -> bytes | None:
+    if not keep and _absent(text, name):
+        return text.encode("utf-8")  # nothing of ours to take out
     data = _load_json(text, spec)
     if not isinstance(data, dict):
         raise InputError("an MCP config file must hold a JSON object", file=spec.path, line=1)
