@@ -208,3 +208,16 @@ def test_a_jsonc_config_with_nothing_of_ours_never_stops_sync(root: Path) -> Non
     with pytest.raises(InputError, match="JSONC"):
         sync(root)
     assert (root / ".gemini/settings.json").read_text() == gemini
+
+
+def test_a_crlf_codex_config_gets_a_crlf_table(root: Path) -> None:
+    codex = '# mine\r\nmodel = "o3"\r\n\r\n[mcp_servers.db]\r\ncommand = "db"\r\n'
+    write(root, ".codex/config.toml", codex)
+    _configure(root, serve=True)
+    sync(root)
+    text = (root / ".codex/config.toml").read_bytes().decode("utf-8")
+    assert text.startswith(codex + "\r\n[mcp_servers.orkestra]\r\n")
+    assert text.count("\n") == text.count("\r\n") and _entry(root, "codex") == _entry(
+        root, "claude"
+    )
+    assert sync(root).written == 0

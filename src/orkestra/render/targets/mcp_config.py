@@ -325,7 +325,9 @@ def _toml(
     if (keep and current == ours) or (not keep and current != ours):
         return text.encode("utf-8")
     rest = _without_table(text, [spec.table, name])
-    new = rest.rstrip("\n") + "\n" + _toml_table(spec.table, ours, name) if keep else rest
+    newline = "\r\n" if "\r\n" in text else "\n"  # a CRLF file gets a CRLF table
+    table = _toml_table(spec.table, ours, name).replace("\n", newline)
+    new = rest.rstrip("\r\n") + newline + table if keep else rest
     try:
         after = tomllib.loads(new)
     except tomllib.TOMLDecodeError:  # our table clashes with how the file spells its servers
@@ -338,7 +340,7 @@ def _toml(
             f"[{spec.table}.{name}] table (not inline or dotted keys), or remove it",
             file=spec.path,
         )
-    return new.lstrip("\n").encode("utf-8")
+    return new.lstrip("\r\n").encode("utf-8")
 
 
 def _parse_toml(text: str, source: str) -> dict[str, Any]:
