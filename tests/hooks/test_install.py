@@ -129,6 +129,30 @@ def test_git_hook_never_clobbers_a_foreign_one(cli: Any, project: Path) -> None:
     assert hook.exists()
 
 
+def test_lines_added_to_our_git_hook_survive_install_and_uninstall(cli: Any, project: Path) -> None:
+    """A line the user added to the pre-commit hook Orkestra wrote was lost: install wrote the
+    hook whole again, uninstall deleted the file (.git/hooks is in no commit to restore from)."""
+    _repo(project)
+    cli("hooks", "install", "--git", cwd=project)
+    hook = project / ".git/hooks/pre-commit"
+    ours = hook.read_text()
+    hook.write_text("#!/bin/sh\nset -e\n" + ours.removeprefix("#!/bin/sh\n") + "make lint\n")
+    hook.chmod(0o700)
+    edited = hook.read_text()
+    assert cli("hooks", "install", "--git", cwd=project).exit_code == 0
+    assert hook.read_text() == edited and hook.stat().st_mode & 0o777 == 0o700
+    r = cli("hooks", "uninstall", cwd=project)
+    assert r.exit_code == 0 and r.json()["git_hook_removed"] is True
+    assert hook.read_text() == "#!/bin/sh\nset -e\nmake lint\n"
+    assert hook.stat().st_mode & 0o777 == 0o700
+
+    hook.write_text(ours.replace("exit 1", "exit 0"))  # our own lines edited by hand
+    r = cli("hooks", "install", "--git", cwd=project)
+    assert r.exit_code == 1 and "were edited" in r.stderr
+    assert cli("hooks", "uninstall", cwd=project).json()["git_hook_removed"] is False
+    assert hook.read_text() == ours.replace("exit 1", "exit 0")
+
+
 def test_events_summary(cli: Any, project: Path) -> None:
     rows = [
         {

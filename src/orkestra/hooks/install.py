@@ -2,7 +2,9 @@
 
 Our entries are recognised by their command string (`… orkestra hook <handler>`); every other
 entry and key of the file is kept as it is. `--git` adds a pre-commit hook validating the notes,
-never replacing a pre-commit hook that is not ours. Installed commands name the running `orkestra`
+never replacing a pre-commit hook that is not ours; in one that is, only our lines (the mark and
+the check below it) are Orkestra's: lines the user added around them are kept by install and
+uninstall alike, and our lines edited by hand make install refuse and uninstall leave the hook. Installed commands name the running `orkestra`
 executable by absolute path, or `<python> -m orkestra`, never a bare `orkestra` that only resolves
 inside the virtual environment that installed it (§8.4).
 """
@@ -152,7 +154,7 @@ def install(root: Path, *, git: bool = False, clients: tuple[str, ...] = ()) -> 
     # symlinked client file refuses the whole install, leaving settings.json as it was
     chosen = [c for c in other_clients.CLIENTS if c in clients]
     merged = {c: other_clients.merged(root, c, command) for c in chosen}
-    hook = _git_target(root) if git else None
+    hook, hook_text, hook_raw = _git_target(root, command) if git else (None, b"", None)
     out: dict[str, Any] = {"settings": SETTINGS, "changed": changed, "events": list(OURS)}
     # one batch: every file is written (a full disk, a folder not writable) before the first
     # is renamed into place, so a failure leaves each of them as it was
@@ -169,9 +171,9 @@ def install(root: Path, *, git: bool = False, clients: tuple[str, ...] = ()) -> 
                 "events": list(spec.events),
             }
         if hook is not None and _hook_base(root, hook) == root:
-            batch.file(hook, git_script(command), executable=True)
+            batch.file(hook, hook_text, executable=True, expected_old=hook_raw)
     if hook is not None:  # a hooks folder outside the project (core.hooksPath) comes last
-        out["git_hook"] = _install_git(root, command, hook)
+        out["git_hook"] = _install_git(root, hook, hook_text, hook_raw)
     return out
 
 
@@ -182,7 +184,8 @@ def uninstall(root: Path) -> dict[str, Any]:
     # every file is read before the first change: a broken client file leaves all as they were
     others = {c: other_clients.stripped(root, c) for c in other_clients.CLIENTS}
     git_hook = _git_hook_path(root)
-    git_removed = git_hook is not None and _git_hook_is_ours(git_hook)
+    git_raw = _git_hook_bytes(git_hook) if git_hook is not None else None
+    git_left = _without_our_lines(git_raw) if git_raw is not None else None
     with safewrite.Batch(root) as batch:
         if removed:
             batch.file(SETTINGS, _text(data, raw), expected_old=raw)
@@ -192,12 +195,17 @@ def uninstall(root: Path) -> dict[str, Any]:
     for client, change in others.items():
         if change.remove:
             safewrite.remove_file(root, other_clients.CLIENTS[client].path)
-    if git_removed and git_hook is not None:
-        safewrite.remove_file(_hook_base(root, git_hook), git_hook)
+    if git_hook is not None and git_left is not None:
+        base = _hook_base(root, git_hook)
+        if git_left.strip() in ("", "#!/bin/sh"):  # nothing but ours: the file goes
+            safewrite.remove_file(base, git_hook)
+        else:  # the user's own lines stay
+            kept = git_left.encode("utf-8", "surrogateescape")  # its bytes as they were
+            safewrite.write_file(base, git_hook, kept, expected_old=git_raw)
     out: dict[str, Any] = {
         "settings": SETTINGS,
         "removed": removed,
-        "git_hook_removed": git_removed,
+        "git_hook_removed": git_left is not None,
     }
     if any(change.removed for change in others.values()):
         out["clients_removed"] = {c: ch.removed for c, ch in others.items() if ch.removed}
@@ -227,33 +235,73 @@ def _exists(path: Path) -> bool:
     return path.exists() or path.is_symlink()
 
 
-def _git_hook_is_ours(hook: Path) -> bool:
-    """Whether the git hook at `hook` is a regular file holding our mark (a FIFO, a folder or a
-    symlink there is never ours, and is never opened in a way that could block)."""
+def _git_hook_bytes(hook: Path) -> bytes | None:
+    """The git hook's bytes when it is a regular file holding our mark, else None (a FIFO, a
+    folder or a symlink there is never ours, and is never opened in a way that could block)."""
     try:
         with open_regular(hook, follow=False) as handle:
-            return GIT_MARK.encode() in handle.read(1 << 20)
+            raw = handle.read(1 << 20)
     except OSError:
-        return False
+        return None
+    return raw if GIT_MARK.encode() in raw else None
 
 
-def _git_target(root: Path) -> Path:
+#: our lines in a pre-commit hook: the mark, then the check (its command line, message, exit, })
+_CHECK = re.compile(r"^(?P<command>.+) notes check --no-sources --dry-run >/dev/null \|\| \{\n$")
+
+
+def _our_lines(text: str) -> tuple[list[str], int] | None:
+    """The hook's lines and where our 5 lines start, when they are there as `git_script` writes
+    them (with any command); None when the mark's lines were edited."""
+    lines = text.splitlines(keepends=True)
+    at = next((i for i, line in enumerate(lines) if line.startswith(GIT_MARK)), None)
+    if at is None or at + 1 >= len(lines) or (found := _CHECK.match(lines[at + 1])) is None:
+        return None
+    ours = git_script(found.group("command")).splitlines(keepends=True)[1:]
+    return (lines, at) if lines[at : at + len(ours)] == ours else None
+
+
+def _without_our_lines(raw: bytes) -> str | None:
+    """The hook without our lines (what uninstall leaves); None when they were edited (the
+    hook is then left as it is)."""
+    found = _our_lines(raw.decode("utf-8", "surrogateescape"))
+    if found is None:
+        return None
+    lines, at = found
+    return "".join(lines[:at] + lines[at + len(git_script("x").splitlines()) - 1 :])
+
+
+def _git_target(root: Path, command: str) -> tuple[Path, bytes, bytes | None]:
     """The pre-commit hook path `--git` may write (checked: ours or absent, no symlink on the
-    way); raises before anything is written."""
+    way), its new text (a hook of ours with the user's lines kept around ours) and its bytes
+    now; raises before anything is written."""
     hook = _git_hook_path(root)
     if hook is None:
         raise InputError("--git needs a git repository (git rev-parse failed)", file=str(root))
-    if _exists(hook) and not _git_hook_is_ours(hook):
+    raw = _git_hook_bytes(hook)
+    if _exists(hook) and raw is None:
         raise ConflictError(
             f"{hook} already exists and is not ours; add this line to it instead: "
             "orkestra notes check --no-sources --dry-run",
             file=str(hook),
         )
     safewrite.check_target(_hook_base(root, hook), hook)
-    return hook
+    if raw is None:
+        return hook, git_script(command).encode("utf-8"), None
+    found = _our_lines(raw.decode("utf-8", "surrogateescape"))
+    if found is None:
+        raise ConflictError(
+            f"the lines `orkestra hooks install --git` wrote in {hook} were edited; restore "
+            "them or remove them (and the mark line), then run it again; nothing was written",
+            file=str(hook),
+        )
+    lines, at = found
+    new = git_script(command).splitlines(keepends=True)[1:]
+    text = "".join(lines[:at] + new + lines[at + len(new) :])
+    return hook, text.encode("utf-8", "surrogateescape"), raw
 
 
-def _install_git(root: Path, command: str, hook: Path) -> str:
+def _install_git(root: Path, hook: Path, text: bytes, raw: bytes | None) -> str:
     if _hook_base(root, hook) != root:  # inside the project, it was written in install's batch
-        safewrite.write_file(hook.parent, hook, git_script(command), executable=True)
+        safewrite.write_file(hook.parent, hook, text, executable=True, expected_old=raw)
     return str(hook.relative_to(root)) if hook.is_relative_to(root) else str(hook)
