@@ -35,3 +35,13 @@ def test_a_hash_inside_quotes_is_no_comment() -> None:
     old = yamlio.loads(text, "t.yaml")
     new = {**old, "list": ["a", "b", "c"]}
     assert yamlio.loads(yamlmerge.updated(text, old, new, "t.yaml"), "t") == new
+
+
+def test_a_list_written_at_the_margin_is_added_to_as_text() -> None:
+    """`statements:` then `- id: …` at the key's indentation (valid YAML, common by hand) was
+    not seen as the key's block: the file was refused when it had comments."""
+    text = "# truths\nstatements:\n- id: A\n  s: 1\n# the last one\n- id: B\nmetadata:\n  x: 1\n"
+    old = yamlio.loads(text, "t.yaml")
+    new = {**old, "statements": [*old["statements"], {"id": "C", "s": 3}]}
+    out = yamlmerge.updated(text, old, new, "t.yaml")
+    assert out == text.replace("- id: B\n", "- id: B\n- id: C\n  s: 3\n")

@@ -153,13 +153,19 @@ def _insert(lines: list[str], key: str, added: Any) -> bool:
         return True
     end = start + 1
     last = start
-    while end < len(lines) and (not lines[end].strip() or lines[end][0] in " \t#"):
+    # a list may also be written at the key's own indentation (`key:` then `- item`)
+    compact = isinstance(added, list) and _item_at_margin(lines, start + 1)
+    while end < len(lines) and (
+        not lines[end].strip()
+        or lines[end][0] in " \t#"
+        or (compact and _item_at_margin(lines, end))
+    ):
         if lines[end].strip() and not lines[end].lstrip().startswith("#"):
             last = end
         end += 1
     inner = lines[start + 1 : last + 1]
     first = next((line for line in inner if line.strip() and line.lstrip()[0] != "#"), "  x")
-    indent = " " * (len(first) - len(first.lstrip(" ")) or 2)
+    indent = "" if compact else " " * (len(first) - len(first.lstrip(" ")) or 2)
     dumped = yamlio.dumps(added).splitlines(keepends=True)
     lines[last + 1 : last + 1] = [indent + line if line.strip() else line for line in dumped]
     return True
@@ -179,3 +185,12 @@ def _flow_added(flow: str, added: Any) -> str | None:
     inner = dumped[1:-1].strip()
     head = flow[:-1].rstrip()
     return f"{head}{', ' if head[1:].strip() else ''}{inner}{close}"
+
+
+def _item_at_margin(lines: list[str], at: int) -> bool:
+    """Whether the first line from `at` that is not blank nor a comment is a list item at the
+    margin (`- item`, a top-level key's list written without indentation)."""
+    for line in lines[at:]:
+        if line.strip() and not line.startswith("#"):
+            return line.startswith("- ") or line.rstrip("\r\n") == "-"
+    return False
