@@ -45,3 +45,13 @@ def test_a_list_written_at_the_margin_is_added_to_as_text() -> None:
     new = {**old, "statements": [*old["statements"], {"id": "C", "s": 3}]}
     out = yamlmerge.updated(text, old, new, "t.yaml")
     assert out == text.replace("- id: B\n", "- id: B\n- id: C\n  s: 3\n")
+
+
+def test_a_crlf_file_gets_crlf_lines() -> None:
+    """The lines added to a Windows file ended in LF: a file of mixed line endings."""
+    text = "# tools\r\nbuiltin:\r\n  - Read\r\nid: A-1  # me\r\n"
+    old = yamlio.loads(text, "t.yaml")
+    out = yamlmerge.updated(text, old, {**old, "builtin": ["Read", "Grep"]}, "t.yaml")
+    assert out == text.replace("  - Read\r\n", "  - Read\r\n  - Grep\r\n")
+    out = yamlmerge.renamed(text, old, {**old, "id": "A-2"}, "t.yaml", "A-1", "A-2")
+    assert out == text.replace("A-1", "A-2")

@@ -8,13 +8,30 @@ than rewritten without them."""
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from typing import Any
 
 from orkestra.core import yamlio
 from orkestra.core.errors import InputError
 
 
+def _crlf_kept(edit: Callable[..., str]) -> Callable[..., str]:
+    """`edit(old_text, …)` done on a CRLF file as on its LF text, its result in CRLF again: the
+    lines it adds or changes end as the file's other lines do (never a mixed file)."""
+
+    @functools.wraps(edit)
+    def run(old_text: str, *args: Any) -> str:
+        crlf = "\r\n" in old_text and old_text.count("\n") == old_text.count("\r\n")
+        if not crlf:
+            return edit(old_text, *args)
+        return edit(old_text.replace("\r\n", "\n"), *args).replace("\n", "\r\n")
+
+    return run
+
+
+@_crlf_kept
 def updated(old_text: str, old: dict[str, Any], new: dict[str, Any], display: str) -> str:
     """The file's new text: `old_text` with `new`'s additions inserted, else `new` dumped when
     `old_text` holds no comment (InputError naming the first one otherwise)."""
@@ -30,6 +47,7 @@ def updated(old_text: str, old: dict[str, Any], new: dict[str, Any], display: st
     return _whole(old_text, new, display, f"add to {keys}", why)
 
 
+@_crlf_kept
 def renamed(
     old_text: str,
     old: dict[str, Any],
