@@ -352,6 +352,24 @@ def test_a_block_that_lost_its_end_marker_never_reaches_an_example_further_on(
     assert path.read_text() == broken
 
 
+def test_a_second_copy_of_the_block_is_refused_not_left_stale(rich: Path) -> None:
+    """A merge that kept both sides' blocks: only the first was ever rewritten, the second's
+    roster (agents long gone) stayed for every agent to read."""
+    sync(rich)
+    path = rich / "CLAUDE.md"
+    text = path.read_text()
+    block = text[text.find("<!-- orkestra:begin") : text.find("<!-- orkestra:end -->") + 21]
+    doubled = f"{text}\nMine.\n\n{block.replace('plain-helper', 'old-helper')}\n"
+    path.write_text(doubled)
+    with pytest.raises(InputError) as info:
+        sync(rich)
+    second = doubled.rfind("<!-- orkestra:begin")
+    assert (info.value.file, info.value.line) == ("CLAUDE.md", doubled.count("\n", 0, second) + 1)
+    assert "block twice" in info.value.message and path.read_text() == doubled
+    path.write_text(f"{text}\nMine.\n\n```md\n{block}\n```\n")  # shown in a fence: fine
+    sync(rich)
+
+
 def test_undecodable_claude_md_is_a_clean_error(rich: Path) -> None:
     (rich / "CLAUDE.md").write_bytes(b"\xff\xfe# notes\n")
     with pytest.raises(InputError) as info:

@@ -184,6 +184,7 @@ def managed_file(
     block = fenced(block).replace("\n", newline)
     start, end = managed_block.find(current, BEGIN, END)
     if start >= 0 and end > start:
+        _one_block(current, end + len(END), rel)
         text = current[:start] + block.rstrip("\r\n") + current[end + len(END) :]
     elif start >= 0 or end >= 0:
         at = start if start >= 0 else end
@@ -198,6 +199,21 @@ def managed_file(
     else:
         text = (current.rstrip("\r\n") + newline * 2 if current.strip() else "") + block
     return Output(rel, (bom + text).encode("utf-8"), shared=True, base=base)
+
+
+def _one_block(current: str, after: int, rel: str) -> None:
+    """InputError when another block of Orkestra's follows the first (a merge that kept both
+    sides): only the first would be rewritten, the other's stale roster left for every agent to
+    read, on every sync."""
+    again, _ = managed_block.find(current[after:], BEGIN, END)
+    if again >= 0:
+        raise InputError(
+            "a second orkestra:begin marker here: the file holds Orkestra's block twice, and "
+            "only the first would ever be updated; delete this copy (from this line to its "
+            "orkestra:end line), then run the command again (nothing was written)",
+            file=rel,
+            line=current.count("\n", 0, after + again) + 1,
+        )
 
 
 def _within_markers(block: str, rel: str, template: str) -> str:
