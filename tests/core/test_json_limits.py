@@ -182,3 +182,13 @@ def test_a_lone_surrogate_in_settings_json_is_a_clean_error(cli: Any, project: P
     r = cli("hooks", "install", cwd=project)
     assert r.exit_code == 1 and ".claude/settings.json:1" in r.stderr, r.stderr
     assert (project / ".claude/settings.json").read_text() == '{"x": "\\ud800"}\n'
+
+
+def test_a_number_too_long_in_settings_json_is_a_clean_error(cli: Any, project: Path) -> None:
+    text = '{"hooks": {},\n "x": ' + "9" * 5000 + "}\n"
+    write(project, ".claude/settings.json", text)
+    r = cli("hooks", "install", cwd=project)
+    assert r.exit_code == 1, r.stderr
+    assert ".claude/settings.json:2: a number with 5000 digits is too long to read" in r.stderr
+    assert "internal error" not in r.stderr
+    assert (project / ".claude/settings.json").read_text() == text

@@ -36,6 +36,31 @@ def test_unclosed_deep_nesting_is_still_a_clean_error() -> None:
         jsonio.loads("[" * 10_000, source="stdin")
 
 
+LONG = "7" * 5000  # more digits than Python converts to an int (4300)
+
+
+def test_a_number_too_long_to_convert_is_a_clean_error_with_its_line(tmp_path: Path) -> None:
+    with pytest.raises(InputError) as caught:
+        jsonio.loads('{"a": 1,\n "b": ' + LONG + "}", source="x.json")
+    assert (
+        str(caught.value)
+        == "x.json:2: a number with 5000 digits is too long to read; quote it as a string"
+    )
+    with pytest.raises(InputError, match=r"x\.json:1: a number with 5000 digits"):
+        jsonio.loads_derived("[" + LONG + "]", source="x.json")
+    with pytest.raises(InputError, match=r"x\.json:2: a number with 5000 digits"):
+        jsonio.loads_many(["1", LONG], source="x.json")
+
+
+def test_a_jsonl_line_with_a_number_too_long_is_an_error_line(tmp_path: Path) -> None:
+    path = tmp_path / "a.jsonl"
+    path.write_text('{"a": 1}\n{"b": ' + LONG + '}\n{"c": 3}\n')
+    lines = list(jsonio.iter_jsonl(path))
+    assert [x.error is None for x in lines] == [True, False, True]
+    assert "5000 digits" in (lines[1].error or "")
+    assert jsonio.records(path) == [{"a": 1}, {"c": 3}]
+
+
 def test_oversized_file_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "big.json"
     path.write_text(json.dumps(["x" * 100]))

@@ -78,6 +78,7 @@ def test_deeply_nested_stdin_is_logged_never_a_traceback(project: Path, hook: st
         (b'"a string"', "not a JSON object"),
         (b"null", "not a JSON object"),
         (b'{"a": ' + DEEP.encode() + b"}", "not a JSON object"),
+        (b'{"session_id": ' + b"9" * 5000 + b"}", "not a JSON object"),  # too long for an int
     ],
 )
 def test_any_stdin_is_logged_and_exits_zero(

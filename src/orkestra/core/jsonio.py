@@ -28,6 +28,8 @@ _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 #: the escape of a UTF-16 surrogate: only a hint, the parsed strings decide
 _SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+#: a run of digits longer than Python parses into an int (`sys.get_int_max_str_digits`, 4300)
+_LONG_DIGITS = re.compile(r"[0-9]{4301,}")
 
 
 class JsonLine:
@@ -76,6 +78,8 @@ def loads(
     except RecursionError:  # the scan above bounds depth; this stays a clean error regardless
         message = f"JSON nested deeper than {max_depth} levels"
         raise InputError(message, file=source, line=line) from None
+    except ValueError:  # an integer too long for Python to convert (over 4300 digits)
+        raise _long_number(text, source, line) from None
     hint = _SURROGATE.search(text) if "\\u" in text else None
     if hint is not None and _has_lone_surrogate(value):  # it could never be written as UTF-8
         where = line + text.count("\n", 0, hint.start())
@@ -118,6 +122,15 @@ def _rewritable(text: str, source: str, line: int) -> Any:
         return number(token) if value in (float("inf"), float("-inf")) else value
 
     return json.loads(text, object_pairs_hook=pairs, parse_constant=number, parse_float=floats)
+
+
+def _long_number(text: str, source: str, line: int) -> InputError:
+    """The error for a number with more digits than Python converts, at its line."""
+    found = _LONG_DIGITS.search(text)
+    where = line + (text.count("\n", 0, found.start()) if found else 0)
+    digits = len(found.group()) if found else 0
+    message = f"a number with {digits} digits is too long to read; quote it as a string"
+    return InputError(message, file=source, line=where)
 
 
 def _has_lone_surrogate(value: Any) -> bool:
@@ -168,6 +181,8 @@ def loads_derived(text: str, *, source: str) -> Any:
         raise InputError(f"not valid JSON ({exc.msg})", file=source, line=exc.lineno) from None
     except RecursionError:
         raise InputError("JSON nested too deeply", file=source) from None
+    except ValueError:  # an integer too long to convert
+        raise _long_number(text, source, 1) from None
 
 
 #: the first line of a sealed derived file: this, the CRC-32 of the rest (8 hex digits), "\n"
@@ -215,7 +230,7 @@ def loads_many(texts: list[str], *, source: str, max_depth: int = MAX_DEPTH) -> 
             continue
         try:
             out.append(parse(text))
-        except json.JSONDecodeError:
+        except ValueError:  # bad JSON, or an integer too long to convert
             loads(text, source=source, line=number, max_depth=max_depth)  # raises, located
             raise  # pragma: no cover - loads raised above
     return out
@@ -322,7 +337,7 @@ def _all_objects(whole: bytes) -> list[dict[str, Any]] | None:
         return None  # len counts characters; a UTF-8 character is at most 4 bytes
     try:
         data = json.loads("[" + ",".join(lines) + "]")
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # bad JSON, or an integer too long: line by line
         return None
     return data if all(isinstance(item, dict) for item in data) else None
 
