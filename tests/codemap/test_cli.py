@@ -91,3 +91,11 @@ def test_outline_takes_an_absolute_path_inside_the_project(cli: Any, code_projec
     assert (out.exit_code, out.json()["path"]) == (0, "src/app/core.py")
     outside = cli("code", "outline", "/etc/hostname", cwd=code_project)
     assert outside.exit_code == 1 and "is outside the project" in outside.stderr
+
+
+def test_the_largest_limit_is_a_search_not_an_overflow(cli: Any, code_project: Path) -> None:
+    assert cli("code", "index", cwd=code_project).exit_code == 0
+    for query in ("load_config", "who calls Engine", "how does the engine start"):
+        out = cli("code", "search", query, "--limit", str(2**63 - 1), cwd=code_project)
+        assert out.exit_code == 0, out.stderr
+        assert out.json()["results"], query

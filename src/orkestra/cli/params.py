@@ -21,10 +21,16 @@ from typer._param_types import coerce_cli_choice
 from orkestra.cli.clickcompat import click
 
 _INTEGER = re.compile(r"-?[0-9]+\Z")
+#: the largest integer a command takes: a signed 64-bit value, what SQLite and the OS can hold
+INT_MAX = 2**63 - 1
 
 
 class _Decline(Exception):
     """The light path does not take this value: typer's adapter decides."""
+
+
+class _TooLarge(Exception):
+    """An integer beyond what any command can use (`INT_MAX`)."""
 
 
 @dataclass(frozen=True)
@@ -36,6 +42,8 @@ class LightParam(RuntimeParam):
     def _coerce_value(self, value: Any, param: Any, ctx: click.Context) -> Any:
         try:
             return coerce(self.descriptor, value, ctx)
+        except _TooLarge as exc:  # a usage error (exit 2), never an overflow deeper down
+            raise click.exceptions.BadParameter(str(exc), ctx=ctx, param=param) from None
         except _Decline:
             full = build_runtime_param(self.descriptor)
             return full._coerce_value(value, param=param, ctx=ctx)
@@ -82,6 +90,8 @@ def _integer(descriptor: TypeDescriptor, value: Any) -> int:
         number = int(value)
     else:
         raise _Decline
+    if abs(number) > INT_MAX:
+        raise _TooLarge(f"{value} is out of range (at most {INT_MAX})")
     info = descriptor.parameter_info
     if (info.min is not None and number < info.min) or (info.max is not None and number > info.max):
         raise _Decline

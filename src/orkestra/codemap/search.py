@@ -308,7 +308,7 @@ def code_search(
     if guess.name == "exact_match":
         available["text"] = TextRetriever(conn, phrase=True)
     weights = fusion.renormalise(intents.PROFILES[guess.name], available)
-    depth = max(limit * 5, 50)
+    depth = min(max(limit * 5, 50), 2**63 - 1)  # a SQLite LIMIT: 64 bits, however big --limit
     lead = fusion.dominant(weights)
     if guess.confidence >= intents.DIRECT_AT and lead is not None:
         hits = fusion.direct(available[lead].search(wanted, depth), limit=limit, source=lead)

@@ -45,8 +45,8 @@ class IndexCorpus:
             types,
         )
         sql += f" ORDER BY round(bm25(bm, {weights}), 9), d.type, d.id, d.path, d.line"
-        if limit is not None:
-            sql += f" LIMIT {int(limit)}"
+        if limit is not None:  # a pool of twice a huge --limit still fits SQLite's 64 bits
+            sql += f" LIMIT {min(int(limit), 2**63 - 1)}"
         return [ref for (ref,) in self._conn.execute(sql, params)]
 
     def match_all(
