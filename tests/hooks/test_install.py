@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.conftest import write
 
 USER = {
@@ -198,6 +200,23 @@ def test_events_summary_relative_days(cli: Any, project: Path, monkeypatch: Any)
     )
     assert cli("events", "summary", "--since", "7d", cwd=project).json()["total"] == 1
     assert cli("events", "summary", cwd=project).json()["total"] == 2
+
+
+@pytest.mark.parametrize("since", ["99999999999d", "9999999999999999999999h", "800000d"])
+def test_a_window_older_than_the_calendar_counts_every_event(
+    cli: Any, project: Path, since: str
+) -> None:
+    write(project, ".orkestra/events.jsonl", '{"ts": "2026-05-01T00:00:00Z", "event": "Stop"}\n')
+    out = cli("events", "summary", "--since", since, cwd=project)
+    assert out.exit_code == 0, out.stderr
+    assert (out.json()["since"], out.json()["total"]) == (None, 1)
+
+
+@pytest.mark.parametrize("since", ["2026-13-45", "2026-02-30", "0000-01-01"])
+def test_a_since_that_is_no_date_is_a_usage_error(cli: Any, project: Path, since: str) -> None:
+    out = cli("events", "summary", "--since", since, cwd=project)
+    assert (out.exit_code, out.stdout) == (2, "")
+    assert f"--since {since} is not a date (YYYY-MM-DD)" in out.stderr
 
 
 def test_a_symlinked_claude_folder_leaving_the_project_is_refused(

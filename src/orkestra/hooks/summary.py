@@ -19,15 +19,21 @@ def since_stamp(since: str | None, today: dt.date) -> str:
     if not since:
         return ""
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", since):
-        return since
+        try:
+            return dt.date.fromisoformat(since).isoformat()
+        except ValueError:
+            raise UsageError(f"--since {since} is not a date (YYYY-MM-DD)") from None
     match = re.fullmatch(r"(\d+)([dh])", since)
     if not match:
         raise UsageError(f"--since must be YYYY-MM-DD, Nd or Nh (got '{since}')")
     amount = int(match.group(1))
-    if match.group(2) == "d":
-        return (today - dt.timedelta(days=amount)).isoformat()
-    start = dt.datetime.combine(today, dt.datetime.now(dt.UTC).time()) - dt.timedelta(hours=amount)
-    return start.strftime("%Y-%m-%dT%H:%M:%SZ")
+    try:
+        if match.group(2) == "d":
+            return (today - dt.timedelta(days=amount)).isoformat()
+        now = dt.datetime.combine(today, dt.datetime.now(dt.UTC).time())
+        return (now - dt.timedelta(hours=amount)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    except OverflowError:  # reaches back before the year 1: every event is in the window
+        return ""
 
 
 def summary(root: Path, since: str | None, today: dt.date) -> dict[str, Any]:
