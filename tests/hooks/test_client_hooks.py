@@ -185,3 +185,13 @@ def test_a_full_disk_halfway_through_install_or_uninstall_changes_no_file(
     assert len(json.loads((project / ".cursor/hooks.json").read_text())["hooks"]["stop"]) == 2
     uninstall(project)
     assert json.loads((project / ".cursor/hooks.json").read_text()) == mine
+
+
+@pytest.mark.parametrize("name", ["bogus", "Cursor", "codx", ""])
+def test_an_unknown_client_is_a_usage_error_and_nothing_is_written(
+    cli: Any, project: Path, name: str
+) -> None:
+    out = cli("hooks", "install", "--client", "cursor", "--client", name, cwd=project)
+    assert (out.exit_code, out.stdout) == (2, "")
+    assert f"--client {name!r} is not one of claude, codex, copilot, cursor" in out.stderr
+    assert not (project / ".claude").exists() and not (project / ".cursor").exists()

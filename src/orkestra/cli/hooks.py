@@ -32,10 +32,13 @@ def install(
     """Merge our SessionStart, PostToolUse and Stop hooks into .claude/settings.json, keeping
     every other entry; likewise .codex/hooks.json, .github/hooks/orkestra.json and
     .cursor/hooks.json for the configured clients."""
+    from orkestra.hooks.install import check_clients
     from orkestra.hooks.install import install as run
 
     root = project_root()
-    if client is None:
+    if client is not None:
+        check_clients(client)
+    else:
         from orkestra.registry.config_file import load_config
 
         client = list(load_config(root).targets)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from orkestra.core import git, jsonio, safewrite
-from orkestra.core.errors import ConflictError, InputError
+from orkestra.core.errors import ConflictError, InputError, UsageError
 from orkestra.core.readfile import open_regular
 from orkestra.hooks import clients as other_clients
 
@@ -126,6 +126,15 @@ def strip_ours(data: dict[str, Any]) -> int:
     if "hooks" in data and not data["hooks"]:
         del data["hooks"]
     return removed
+
+
+def check_clients(names: list[str]) -> None:
+    """Refuse (`UsageError`) a `--client` name that has no hook files of its own, so a typo
+    such as `Cursor` or `codx` is not silently left out."""
+    known = ("claude", *other_clients.CLIENTS)
+    for name in names:
+        if name not in known:
+            raise UsageError(f"--client {name!r} is not one of {', '.join(known)}")
 
 
 def install(root: Path, *, git: bool = False, clients: tuple[str, ...] = ()) -> dict[str, Any]:
