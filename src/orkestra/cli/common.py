@@ -50,7 +50,25 @@ def emit(
         out = text
     else:
         out = render_table(data, title=title)
-    sys.stdout.write(out + "\n")
+    write_stdout(out + "\n")
+
+
+def write_stdout(text: str) -> None:
+    """Write the result to stdout. A reader that left (`| head`) is typer's to end quietly; a
+    stdout that is closed or cannot take the text (a full disk) is a clean error, not a crash."""
+    from orkestra.core.errors import WriteFailed
+
+    try:
+        if sys.stdout is None:
+            raise OSError(9, "standard output is closed")
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        cause = exc.strerror or str(exc)
+        message = f"cannot write the output: {cause}; redirect stdout to a file that can take it"
+        raise WriteFailed(message, file="<stdout>") from None
 
 
 def new_app(help_text: str) -> typer.Typer:

@@ -38,7 +38,7 @@ def listing(kind: str, rows: Sequence[Any], **extra: Any) -> dict[str, Any]:
 def to_json(data: Any, *, pretty: bool | None = None) -> str:
     """Stable JSON: keys keep the order the core built them in; pretty when stdout is a tty."""
     if pretty is None:
-        pretty = sys.stdout.isatty()
+        pretty = sys.stdout is not None and sys.stdout.isatty()  # None: stdout was closed
     if pretty:
         return json.dumps(data, indent=2, ensure_ascii=False, default=str)
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
