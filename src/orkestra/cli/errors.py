@@ -83,8 +83,11 @@ def _os_refusal(exc: BaseException) -> OrkestraError | None:
     """An OSError naming a path the OS refused (a folder in the way, no permission, a full or
     read-only disk, ...) as a clean error naming the path and the cause (PRODUCT.md §4: exit 1,
     not an internal error); None for anything else."""
-    from orkestra.core.errors import WriteFailed
+    from orkestra.core.errors import NotFound, WriteFailed
 
+    if isinstance(exc, FileNotFoundError) and not exc.filename and _cwd_gone():
+        message = "the current folder no longer exists (deleted or moved); cd to one that does"
+        return NotFound(message, file=os.environ.get("PWD") or None)
     if not isinstance(exc, OSError) or exc.errno not in _REFUSALS or not exc.filename:
         return None
     path = os.fsdecode(exc.filename)
@@ -92,6 +95,15 @@ def _os_refusal(exc: BaseException) -> OrkestraError | None:
         path += f" -> {os.fsdecode(exc.filename2)}"
     cause = exc.strerror or str(exc)
     return WriteFailed(f"{cause} (fix or move it, then run the command again)", file=path)
+
+
+def _cwd_gone() -> bool:
+    """Whether the current folder was deleted under us (`Path.cwd` then fails)."""
+    try:
+        Path.cwd()
+    except FileNotFoundError:
+        return True
+    return False
 
 
 def wants_json(args: list[str]) -> bool:
