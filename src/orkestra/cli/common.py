@@ -31,12 +31,39 @@ def project_root() -> Path:
     return find_root(STATE.root)
 
 
-def load_registry(*, lazy: bool = False) -> Any:
+#: at most this many load errors are warned about, then how many more there are
+MAX_WARNINGS = 10
+
+
+def load_registry(*, lazy: bool = False, warn: bool = True) -> Any:
     """Load the project's Registry (no validation beyond loading). `lazy`: entries of unchanged
-    files stay plain until more than their plain fields is used (list and info commands)."""
+    files stay plain until more than their plain fields is used (list and info commands).
+
+    With `warn`, each file that failed to load (its entries are left out of the answer) is a
+    warning on stderr naming its file and line; commands that report findings themselves
+    (status, verify, audit) pass `warn=False`.
+    """
     from orkestra.registry.loader import load
 
-    return load(project_root(), lazy_models=lazy)
+    reg = load(project_root(), lazy_models=lazy)
+    if warn:
+        warn_load_errors(reg.findings)
+    return reg
+
+
+def warn_load_errors(findings: list[Any]) -> None:
+    """Warn on stderr about the registry files that failed to load (error findings)."""
+    from orkestra.cli import errors
+
+    failed = [f for f in findings if f.severity == "error"]
+    for found in failed[:MAX_WARNINGS]:
+        message = (
+            f"{found.message} (left out of this answer; `orkestra validate` lists every problem)"
+        )
+        errors.warn(message, code=found.code, file=found.file, line=found.line or None)
+    if len(failed) > MAX_WARNINGS:
+        more = f"and {len(failed) - MAX_WARNINGS} more load error(s); run `orkestra validate`"
+        errors.warn(more, code="load_errors")
 
 
 def emit(

@@ -32,12 +32,13 @@ def main(argv: list[str] | None = None) -> int:
 
 def run(args: list[str]) -> int:
     """Parse `args` with typer, run the command and return its exit code."""
+    from orkestra.cli import errors
+
+    errors.json_output = errors.wants_json(args)
     try:
         result = build().main(args=args, prog_name="orkestra", standalone_mode=False)
     except (Exception, KeyboardInterrupt) as exc:
-        from orkestra.cli import errors
-
-        return int(errors.report(exc, json_errors=errors.wants_json(args)))
+        return int(errors.report(exc, json_errors=errors.json_output))
     return int(result) if isinstance(result, int) else 0
 
 

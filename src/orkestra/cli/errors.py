@@ -8,6 +8,7 @@ line asked for JSON, the error object) and its exit code; a click usage error to
 from __future__ import annotations
 
 import errno
+import json
 import os
 import stat
 import sys
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
 
 #: the project's log folder, relative to its root
 LOGS = ".orkestra/logs"
+#: whether the command line asked for JSON (set by `entry.run`): warnings then are JSON objects
+json_output = False
 
 
 def report(exc: BaseException, *, json_errors: bool = False) -> ExitCode:
@@ -55,6 +58,17 @@ def report(exc: BaseException, *, json_errors: bool = False) -> ExitCode:
     else:
         sys.stderr.write(f"orkestra: {message}\n")
     return ExitCode.INTERNAL
+
+
+def warn(message: str, *, code: str, file: str | None = None, line: int | None = None) -> None:
+    """A warning on stderr (the command goes on): one `orkestra: warning: file:line: ...` line,
+    or, when the command line asked for JSON, one `{"warning": {code, message, file, line}}`."""
+    if json_output:
+        payload = {"code": code, "message": message, "file": file, "line": line}
+        sys.stderr.write(json.dumps({"warning": payload}, ensure_ascii=False) + "\n")
+        return
+    where = "" if file is None else f"{file}:{line}: " if line else f"{file}: "
+    sys.stderr.write(f"orkestra: warning: {where}{code}: {message}\n")
 
 
 def _click_error(exc: click.ClickException) -> dict[str, object]:

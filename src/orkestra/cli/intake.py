@@ -62,7 +62,7 @@ def audit(fmt: FormatOption = Format.json) -> ExitCode:
     from orkestra.core.clock import today
     from orkestra.intake import service
 
-    report = service.audit(load_registry(), today())
+    report = service.audit(load_registry(warn=False), today())
     _emit(report, fmt)
     return ExitCode.failed_if(report["summary"]["rejected"])
 
@@ -72,7 +72,7 @@ def _registry_or_none(*, required: bool) -> Any:
     from orkestra.core.errors import NotFound
 
     try:
-        return load_registry()
+        return load_registry(warn=False)
     except NotFound:
         if required:
             raise

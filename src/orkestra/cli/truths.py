@@ -49,6 +49,6 @@ def verify(
     stale last_verified dates. Exits 1 when any truth fails or a truth file cannot be loaded."""
     from orkestra.registry.evidence import verify_truths
 
-    report = verify_truths(load_registry(), truth_id=truth_id)
+    report = verify_truths(load_registry(warn=False), truth_id=truth_id)
     emit(report, fmt, title="truths verify")
     return ExitCode.failed_if(report["failing"] or report["errors"])

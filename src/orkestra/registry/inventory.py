@@ -13,7 +13,9 @@ from orkestra.core.errors import NotFound, UsageError
 from orkestra.registry.registry import Registry, SkillEntry
 
 
-def _lookup(kind: str, name: str, known: Iterable[str]) -> None:
+def _lookup(reg: Registry, kind: str, name: str, known: Iterable[str]) -> None:
+    """Raise `NotFound` unless `name` is known; when a registry file failed to load, the error
+    points at it (the entry may be in it) rather than only at the names that did load."""
     names = list(known)
     if name in names:
         return
@@ -21,7 +23,16 @@ def _lookup(kind: str, name: str, known: Iterable[str]) -> None:
     hint = (
         f"; did you mean {', '.join(close)}?" if close else f"; `orkestra {kind}s list` shows them"
     )
-    raise NotFound(f"no {kind} named '{name}'{hint}")
+    failed = [f for f in reg.findings if f.severity == "error"]
+    if not failed:
+        raise NotFound(f"no {kind} named '{name}'{hint}")
+    first = failed[0]
+    raise NotFound(
+        f"no {kind} named '{name}'{hint}; it may be in this file, which failed to load "
+        f"({first.code}: {first.message}); fix it (`orkestra validate` lists every problem)",
+        file=first.file,
+        line=first.line or None,
+    )
 
 
 # --- agents ------------------------------------------------------------------------------------
@@ -46,7 +57,7 @@ def agents_list(reg: Registry) -> list[dict[str, Any]]:
 
 def agent_info(reg: Registry, name: str) -> dict[str, Any]:
     """The resolved view of an agent: characters, domains, full tool list, skills with origins."""
-    _lookup("agent", name, reg.agents)
+    _lookup(reg, "agent", name, reg.agents)
     agent = reg.agents[name]
     loc = reg.loc("agent", name)
     domains = []
@@ -141,7 +152,7 @@ def skills_list(
 
 def skill_info(reg: Registry, name: str) -> dict[str, Any]:
     """A skill with its tags, tools, scopes, sections, resources and the agents that load it."""
-    _lookup("skill", name, reg.skills)
+    _lookup(reg, "skill", name, reg.skills)
     skill = reg.skills[name]
     asleep = set(reg.dormant_skills())
     agents = sorted(a.name for a in reg.agents.values() if name in reg.skill_origins(a))
@@ -178,7 +189,7 @@ def scopes_list(reg: Registry) -> list[dict[str, Any]]:
 
 def scope_info(reg: Registry, name: str) -> dict[str, Any]:
     """A scope's skills (primary and self-declared) and the agents that activate it."""
-    _lookup("scope", name, reg.scopes)
+    _lookup(reg, "scope", name, reg.scopes)
     scope = reg.scopes[name]
     loc = reg.loc("scope", name)
     primary = set(scope.primary_skills)
@@ -226,7 +237,7 @@ def truths_list(reg: Registry, *, status: str | None = None) -> list[dict[str, A
 
 def truth_info(reg: Registry, truth_id: str) -> dict[str, Any]:
     """Everything about one ground truth, with its location."""
-    _lookup("truth", truth_id, reg.truths)
+    _lookup(reg, "truth", truth_id, reg.truths)
     truth = reg.truths[truth_id]
     loc = reg.loc("truth", truth_id)
     return {**truth.model_dump(mode="json"), "path": loc.file, "line": loc.line or None}
@@ -263,7 +274,7 @@ def decisions_list(
 
 def decision_info(reg: Registry, decision_id: str) -> dict[str, Any]:
     """Everything about one decision record, with its location."""
-    _lookup("decision", decision_id, reg.decisions)
+    _lookup(reg, "decision", decision_id, reg.decisions)
     record = reg.decisions[decision_id]
     loc = reg.loc("decision", decision_id)
     return {**record.model_dump(mode="json"), "path": loc.file, "line": loc.line or None}
