@@ -258,6 +258,9 @@ def test_propose_writes_nothing(project: Path) -> None:
         ({"insights": [{"category": "tool"}]}, r"insights\[0\].statement is required"),
         ({"insights": [{"statement": "x", "category": "rumour"}]}, r"insights\[0\].category"),
         ({"insights": [{"statement": "x", "tags": "a"}]}, r"insights\[0\].tags"),
+        ({"insights": [{"statement": "x", "topic": {"a": 1}}]}, r"insights\[0\].topic must be"),
+        ({"insights": [{"statement": "x", "context": ["a"]}]}, r"insights\[0\].context must be"),
+        ({"topic": ["a"], "insights": [{"statement": "x"}]}, "topic must be a string"),
     ],
 )
 def test_bad_new_insights(project: Path, data: Any, message: str) -> None:

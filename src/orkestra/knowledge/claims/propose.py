@@ -38,6 +38,8 @@ def candidates(data: Any, name: str, project: str) -> list[dict[str, Any]]:
             line=1,
         )
     topic = data.get("topic") if isinstance(data, dict) else None
+    if topic is not None and not isinstance(topic, str):
+        raise InputError("topic must be a string (it names the claims file)", file=name, line=1)
     out = []
     for index, item in enumerate(items):
         where = f"insights[{index}]"
@@ -53,6 +55,9 @@ def candidates(data: Any, name: str, project: str) -> list[dict[str, Any]]:
             )
         tags = item.get("tags", [])
         sources = item.get("sources", [item["source"]] if "source" in item else [project])
+        for key in ("topic", "context"):
+            if item.get(key) is not None and not isinstance(item[key], str):
+                raise InputError(f"{where}.{key} must be a string", file=name)
         for key, value in (("tags", tags), ("sources", sources)):
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise InputError(f"{where}.{key} must be a list of strings", file=name)
