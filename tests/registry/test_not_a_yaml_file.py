@@ -42,5 +42,14 @@ def test_a_fifo_is_reported_and_never_opened(root: Path, cli: Any) -> None:
     assert "not a regular file" in result.stdout
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_symlink_to_a_fifo_is_not_called_dangling(root: Path) -> None:
+    os.mkfifo(root / "pipe")
+    (root / "registries/agents/pipe.yaml").symlink_to(root / "pipe")
+    message = _found(root)["registries/agents/pipe.yaml"]
+    assert "a symlink to something that is not a regular file" in message
+    assert "missing" not in message
+
+
 def test_regular_files_are_not_reported(root: Path) -> None:
     assert _found(root) == {}

@@ -909,8 +909,10 @@ def _what(entry: os.DirEntry[str]) -> str:
     """What a directory entry that is not a (link to a) regular file is."""
     if entry.is_dir():
         return "a folder"
-    if entry.is_symlink():
+    if entry.is_symlink() and not Path(entry.path).exists():
         return "a symlink to nothing (its target is missing)"
+    if entry.is_symlink():
+        return "a symlink to something that is not a regular file (a FIFO, socket or device)"
     return "not a regular file (a FIFO, socket or device)"
 
 
