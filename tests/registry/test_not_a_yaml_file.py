@@ -53,3 +53,11 @@ def test_a_symlink_to_a_fifo_is_not_called_dangling(root: Path) -> None:
 
 def test_regular_files_are_not_reported(root: Path) -> None:
     assert _found(root) == {}
+
+
+def test_an_orkestra_yaml_that_is_a_folder_is_not_called_missing(root: Path) -> None:
+    config = root / "registries/orkestra.yaml"
+    config.unlink()
+    config.mkdir()
+    (message,) = [f.message for f in findings(root) if f.code == "ORK005"]
+    assert message == "orkestra.yaml is a folder: it is not read; replace it with a YAML file"

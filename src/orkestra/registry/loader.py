@@ -326,11 +326,11 @@ class _Loader:
     def config(self) -> None:
         path = self.reg.registries / "orkestra.yaml"
         if not path.is_file():
-            self.add(
-                "ORK005",
-                "orkestra.yaml is missing; run `orkestra init` or create it",
-                self.rel(path),
-            )
+            message = "orkestra.yaml is missing; run `orkestra init` or create it"
+            if path.is_symlink() or path.exists():  # something else stands at its name
+                what = "a folder" if path.is_dir() else _what_path(path)
+                message = f"orkestra.yaml is {what}: it is not read; replace it with a YAML file"
+            self.add("ORK005", message, self.rel(path))
             return
         self.reg.locations[("config", "orkestra")] = Location(self.rel(path), 1)
         self.unit(path, self._config, allow_empty=True)
@@ -913,6 +913,13 @@ def _what(entry: os.DirEntry[str]) -> str:
         return "a symlink to nothing (its target is missing)"
     if entry.is_symlink():
         return "a symlink to something that is not a regular file (a FIFO, socket or device)"
+    return "not a regular file (a FIFO, socket or device)"
+
+
+def _what_path(path: Path) -> str:
+    """What a path that is neither a regular file nor a folder is (see `_what`)."""
+    if path.is_symlink() and not path.exists():
+        return "a symlink to nothing (its target is missing)"
     return "not a regular file (a FIFO, socket or device)"
 
 
