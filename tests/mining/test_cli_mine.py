@@ -195,3 +195,10 @@ def test_status_sees_a_same_size_ledger_copied_in_with_its_old_mtime(
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert path.stat().st_size == before.st_size
     assert status(repo.path)["changelog"]["processed"] == 0
+
+
+def test_a_ref_instead_of_a_sha_is_named_as_typed(repo: GitRepo, shas: list[str], cli: Any) -> None:
+    assert cli("mine", "sync", cwd=repo.path).exit_code == 0
+    r = cli("mine", "classify", "HEAD", "--skip", "x", cwd=repo.path)
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert "'HEAD' is not a commit sha" in r.stderr and "git rev-parse HEAD" in r.stderr

@@ -31,11 +31,16 @@ class CommitLookup:
 
     def resolve(self, sha: str, *, file: str | None = None, line: int | None = None) -> str:
         """The full sha for a full or abbreviated one (at least 4 hex digits)."""
-        sha = sha.strip().lower()
+        given, sha = sha, sha.strip().lower()
         if sha in self._lines:
             return sha
-        if _HEX.fullmatch(sha) is None:
-            raise UsageError(f"{sha!r} is not a commit sha (4-40 hex digits)", file=file, line=line)
+        if _HEX.fullmatch(sha) is None:  # the message shows what was typed (`HEAD`, not `head`)
+            raise UsageError(
+                f"{given!r} is not a commit sha (4-40 hex digits; for a ref such as HEAD give "
+                "`git rev-parse HEAD`)",
+                file=file,
+                line=line,
+            )
         hits = self._prefixed(sha)
         if len(hits) == 1:
             return hits[0]
