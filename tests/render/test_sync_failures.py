@@ -86,6 +86,23 @@ def test_force_with_a_file_where_a_skill_folder_goes_changes_nothing(
     assert tree(scaffold) == before
 
 
+def test_without_force_a_file_where_a_skill_folder_goes_is_named_not_called_a_conflict(
+    scaffold: Path,
+) -> None:
+    sync(scaffold)
+    shutil.rmtree(scaffold / SKILL)
+    write(scaffold, SKILL, "a file, not a folder\n")
+    before = tree(scaffold)
+    with pytest.raises(ConflictError) as err:
+        sync(scaffold)
+    assert err.value.file == SKILL
+    assert err.value.message == (
+        f"'{SKILL}' is not a folder, but a folder is needed there to write {SKILL}/SKILL.md; "
+        "move it away and run `orkestra sync` again"
+    )
+    assert tree(scaffold) == before
+
+
 def test_force_with_a_folder_where_an_agent_file_goes_changes_nothing(scaffold: Path) -> None:
     _agent(scaffold, "second")
     sync(scaffold)

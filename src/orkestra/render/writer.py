@@ -370,7 +370,8 @@ def apply(root: Path, result: RenderPlan, *, force: bool = False) -> int:
     OS fails mid-apply the lock is rewritten to what was done and WriteFailed names the path.
     """
     if result.conflicts and not force:
-        raise ConflictError(_conflicts(root, result), file=result.conflicts[0])
+        first = result.conflicts[0]
+        raise ConflictError(_conflicts(root, result), file=_blocking(root, first) or first)
     # an orphan (edited by hand, its source gone) is never deleted: `--force` releases it from
     # the lock and leaves it on disk
     deletions = result.deleted
@@ -561,8 +562,18 @@ def _conflicts(root: Path, result: RenderPlan) -> str:
         p: o.conflict for p in result.conflicts if (o := result.outputs.get(p)) and o.conflict
     }
     unreadable = [p for p in result.conflicts if p not in reasons and _unreadable(root, p)]
-    files = [p for p in result.conflicts if p not in reasons and p not in unreadable]
+    blocked: dict[str, list[str]] = {}  # a file (or FIFO, ...) where a folder is needed
+    for path in result.conflicts:
+        if path not in reasons and (where := _blocking(root, path)) is not None:
+            blocked.setdefault(where, []).append(path)
+    inside = {p for paths in blocked.values() for p in paths}
+    files = [
+        p for p in result.conflicts if p not in reasons and p not in unreadable and p not in inside
+    ]
     parts = list(reasons.values())  # each names its file
+    for where, paths in sorted(blocked.items(), reverse=True):
+        parts.insert(0, f"'{where}' is not a folder, but a folder is needed there to write "
+                     f"{_some(paths)}; move it away and run `orkestra sync` again")  # fmt: skip
     if unreadable:
         parts.insert(0, f"{len(unreadable)} file(s) cannot be read (permission denied), so "
                      f"whether Orkestra wrote them is unknown: {_some(unreadable)}; give them "
@@ -573,6 +584,20 @@ def _conflicts(root: Path, result: RenderPlan) -> str:
                      f"mark): {_some(files)}; move them away (or run "
                      "`orkestra sync --force` to take them over)")  # fmt: skip
     return "; ".join(parts)
+
+
+def _blocking(root: Path, path: str) -> str | None:
+    """The first folder of `path` that is there but is no folder (a file, a FIFO), else None."""
+    parts = path.split("/")[:-1]
+    for depth in range(1, len(parts) + 1):
+        folder = "/".join(parts[:depth])
+        try:
+            st = os.lstat(f"{root}/{folder}")
+        except (OSError, ValueError):
+            return None
+        if not stat.S_ISDIR(st.st_mode):
+            return folder
+    return None
 
 
 def _some(paths: list[str]) -> str:
