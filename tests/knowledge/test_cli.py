@@ -225,3 +225,20 @@ def test_a_hand_written_index_md_is_never_overwritten(cli: Any, project: Path) -
     index.unlink()
     assert cli("notes", "new", "gotcha", "Clock skew", cwd=project).exit_code == 0
     assert index.read_text().startswith("# Knowledge index\n")
+
+
+def test_a_note_that_fails_to_load_is_warned_about_and_pointed_at(cli: Any, project: Path) -> None:
+    note(project, "kept")
+    write(project, "knowledge/glossary/broken.md", "---\ntype: glossary\n\ttitle: x\n---\nBody\n")
+    listed = cli("notes", "list", cwd=project)
+    assert listed.exit_code == 0 and [n["name"] for n in listed.json()["notes"]] == ["kept"]
+    (line,) = listed.stderr.splitlines()
+    assert line.startswith("orkestra: warning: knowledge/glossary/broken.md:3: KN001: ")
+    assert "`orkestra notes check` lists every problem" in line
+    missing = cli("notes", "info", "broken", "--format", "json", cwd=project)
+    assert (missing.exit_code, missing.stdout) == (1, "")
+    error = json.loads(missing.stderr.splitlines()[-1])["error"]
+    assert (error["file"], error["line"]) == ("knowledge/glossary/broken.md", 3)
+    assert "no note named 'broken'" in error["message"] and "failed to load" in error["message"]
+    shown = cli("notes", "info", "kept", cwd=project)
+    assert shown.exit_code == 0 and "broken.md:3" in shown.stderr

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -13,6 +13,9 @@ from orkestra.core.output import Format, listing
 
 if TYPE_CHECKING:
     from orkestra.knowledge.settings import Settings
+
+#: what lists every problem of the notes (a warning's hint)
+CHECK = "orkestra notes check"
 
 app = new_app("Knowledge notes checked against the code.")
 
@@ -73,9 +76,13 @@ def list_notes(
     fmt: FormatOption = Format.json,
 ) -> ExitCode:
     """Notes, optionally of one type or confidence."""
+    from orkestra.cli.common import warn_load_errors
     from orkestra.knowledge.service import list_notes as notes_of
 
-    emit(listing("notes", notes_of(_settings(), kind, confidence)), fmt, title="notes")
+    unloaded: list[Any] = []
+    rows = notes_of(_settings(), kind, confidence, unloaded)
+    warn_load_errors(unloaded, check=CHECK)
+    emit(listing("notes", rows), fmt, title="notes")
     return ExitCode.OK
 
 
@@ -85,9 +92,12 @@ def info(
     fmt: FormatOption = Format.json,
 ) -> ExitCode:
     """One note: frontmatter, links, reads and body."""
+    from orkestra.cli.common import warn_load_errors
     from orkestra.knowledge.service import info as note_info
 
-    result = note_info(_settings(), name)
+    unloaded: list[Any] = []
+    result = note_info(_settings(), name, unloaded)
+    warn_load_errors(unloaded, check=CHECK)
     emit(result, fmt, title=name)
     return ExitCode.OK
 

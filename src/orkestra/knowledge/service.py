@@ -15,7 +15,9 @@ from orkestra.knowledge.links import parse_links
 from orkestra.knowledge.notes import (
     CONFIDENCE,
     TYPES,
+    KnowledgeBase,
     Note,
+    Problem,
     load_notes,
     normalise_type,
     note_name_problem,
@@ -93,21 +95,45 @@ _TEMPLATES = {
 }
 
 
-def find(settings: Settings, name: str) -> Note:
-    """A note by file name (or path, title, alias; case-insensitive)."""
+def find(settings: Settings, name: str, unloaded: list[Problem] | None = None) -> Note:
+    """A note by file name (or path, title, alias; case-insensitive). Not found while a note
+    file failed to load, the error points at that file: the note may be in it."""
     from orkestra.knowledge.links import Resolver
 
     kb = load_notes(settings.root, settings.path)
+    failed = _unloaded(kb, unloaded)
     note = Resolver(kb, settings.root, settings.path).note(name)
+    if note is None and failed:
+        raise NotFound(
+            f"no note named '{name}'; it may be in this file, which failed to load "
+            f"({failed[0].code}: {failed[0].message}); fix it (`orkestra notes check` lists "
+            "every problem)",
+            file=failed[0].file,
+            line=failed[0].line,
+        )
     if note is None:
         raise NotFound(f"no note named '{name}'; `orkestra notes list` shows them")
     return note
 
 
+def _unloaded(kb: KnowledgeBase, into: list[Problem] | None) -> list[Problem]:
+    """The errors of the note files that failed to load (their notes are left out), also
+    appended to `into` when given (for the CLI to warn about)."""
+    loaded = {n.rel for n in kb.notes}
+    failed = [p for p in kb.problems if p.severity == "error" and p.file not in loaded]
+    if into is not None:
+        into.extend(failed)
+    return failed
+
+
 def list_notes(
-    settings: Settings, kind: str | None, confidence: str | None
+    settings: Settings,
+    kind: str | None,
+    confidence: str | None,
+    unloaded: list[Problem] | None = None,
 ) -> list[dict[str, Any]]:
-    """Notes (frontmatter only), optionally of one type and/or confidence."""
+    """Notes (frontmatter only), optionally of one type and/or confidence; the errors of note
+    files that failed to load are appended to `unloaded` when given."""
     norm = None
     if kind is not None:
         norm = normalise_type(kind)
@@ -116,6 +142,7 @@ def list_notes(
     if confidence is not None and confidence not in CONFIDENCE:
         raise UsageError("--confidence must be observed or verified")
     kb = load_notes(settings.root, settings.path)
+    _unloaded(kb, unloaded)
     return [
         {k: n.to_dict()[k] for k in ("name", "type", "title", "confidence", "verified_at", "path")}
         for n in kb.notes
@@ -123,9 +150,9 @@ def list_notes(
     ]
 
 
-def info(settings: Settings, name: str) -> dict[str, Any]:
-    """One note: frontmatter, links, reads and body."""
-    note = find(settings, name)
+def info(settings: Settings, name: str, unloaded: list[Problem] | None = None) -> dict[str, Any]:
+    """One note: frontmatter, links, reads and body (`unloaded`: as `list_notes`)."""
+    note = find(settings, name, unloaded)
     entries = usage.read(settings.folder)
     key = note.rel.removeprefix(settings.path + "/")
     reads = [e for e in entries if e["path"] == key]
