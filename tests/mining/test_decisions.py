@@ -203,6 +203,17 @@ def test_renumber_keeps_the_comments_of_the_moved_and_the_referring_records(
     ).replace("superseded_by: DEC-PL-001", "superseded_by: DEC-PL-010")  # prose kept
 
 
+def test_renumber_to_a_code_not_of_the_records_domain_is_refused(repo: GitRepo) -> None:
+    path = record(repo.path, "DEC-PL-001", "DEC-PL-001")
+    before = path.read_bytes()
+    with pytest.raises(UsageError, match="DEC-SR-001 uses code SR, but the record's domain"):
+        renumber(repo.path, "DEC-PL-001", to="DEC-SR-001")
+    with pytest.raises(UsageError, match="uses code ZZ"):
+        renumber(repo.path, "DEC-PL-001", to="DEC-ZZ-001")
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in (repo.path / RECORDS).iterdir()) == ["DEC-PL-001.yaml"]
+
+
 def test_cli(repo: GitRepo, cli: Any) -> None:
     run = cli
     dry = run("decisions", "new", "--domain", "search", "--dry-run", cwd=repo.path)

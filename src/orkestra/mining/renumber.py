@@ -20,6 +20,7 @@ from orkestra.mining.decision_ids import (
     STEM_RE,
     _rel,
     _write_record,
+    domains,
     next_id,
     read_record,
     records,
@@ -43,6 +44,8 @@ def renumber(
     new_id = to or next_id(root, did[4:6])
     if not ID_RE.match(new_id):
         raise UsageError(f"malformed decision id {new_id!r}: expected DEC-XX-NNN")
+    was = read_record(root, path)
+    _check_code(root, new_id, was.data.get("domain"))
     stem = STEM_RE.match(path.stem)
     slug = path.stem[len(stem.group("id")) :] if stem else ""
     target = path.with_name(f"{new_id}{slug}.yaml")
@@ -50,7 +53,6 @@ def renumber(
         refuse_in_the_way(root, target, new_id)
     if new_id in used_ids(root, besides=path):
         raise ConflictError(f"{new_id} is already in use (a record or the ledger)")
-    was = read_record(root, path)
     data: dict[str, Any] = dict(was.data)
     data["id"] = new_id
     text = yamlmerge.renamed(was.text, was.data, data, _rel(root, path), did, new_id)
@@ -69,6 +71,17 @@ def renumber(
         "ledger_lines": moved,
         "records_rewritten" if not duplicate else "references_to_check": others,
     }
+
+
+def _check_code(root: Path, new_id: str, domain: Any) -> None:
+    """Refuse a new id whose code is not the code of the record's domain (validate's ORK029):
+    the move would leave the registry invalid."""
+    code = domains(root).get(domain) if isinstance(domain, str) else None
+    if code is not None and new_id[4:6] != code:
+        raise UsageError(
+            f"{new_id} uses code {new_id[4:6]}, but the record's domain '{domain}' has code "
+            f"{code}; give DEC-{code}-NNN, or leave out --to for the next free id"
+        )
 
 
 def _pick(root: Path, holders: list[Path], file: str | None) -> Path:
