@@ -106,6 +106,32 @@ def test_a_remote_address_needs_the_flag_and_gets_a_warning() -> None:
     assert check_http("localhost:9000", allow_remote=False)[2] is None
 
 
+def test_a_port_in_use_is_a_clean_error_not_uvicorns_exit_3(cli: Any, root: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = cli("mcp", "serve", "--http", f"127.0.0.1:{port}", cwd=root)
+    assert result.exit_code == 1, result.stderr
+    assert f"--http 127.0.0.1:{port}: cannot listen there" in result.stderr
+    assert "serving" not in result.stderr and "internal error" not in result.stderr
+
+
+def test_a_server_that_fails_to_start_is_a_clean_error(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from orkestra.core.errors import ConflictError
+    from orkestra.mcpserver import run, server
+
+    class Failing:
+        def run(self, *args: Any, **kwargs: Any) -> None:
+            raise SystemExit(3)  # what uvicorn does when it cannot bind
+
+    monkeypatch.setattr(server, "build", lambda ws: Failing())
+    with pytest.raises(ConflictError, match="the server could not start"):
+        run.serve(root, ("127.0.0.1", 9))
+
+
 def test_the_cli_does_not_import_the_sdk_for_other_commands() -> None:
     code = (
         "import sys, io, contextlib\n"

@@ -43,12 +43,13 @@ def serve(
 ) -> ExitCode:
     """Serve search, get, list, context_for, check_notes, verify_truths and mine_candidates
     (and the orkestra:// resources) from a warm index, refreshed when files change."""
-    from orkestra.mcpserver.run import check_http
+    from orkestra.mcpserver.run import check_free, check_http
     from orkestra.mcpserver.run import serve as run
 
     address = None
     if http is not None:
         host, port, warning = check_http(http, allow_remote)
+        check_free(host, port)
         if warning:
             sys.stderr.write(warning + "\n")
         shown = f"[{host}]" if ":" in host else host

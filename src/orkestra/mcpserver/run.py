@@ -53,6 +53,25 @@ def check_http(value: str, allow_remote: bool) -> tuple[str, int, str | None]:
     return host, port, NO_AUTH_WARNING.format(host=host, port=port)
 
 
+def check_free(host: str, port: int) -> None:
+    """Refuse (`ConflictError`, exit 1) an address the server could not listen on (a port in
+    use, an address not on this machine), before anything starts: uvicorn would print its own
+    error and exit 3, the code of an internal error."""
+    from orkestra.core.errors import ConflictError
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        family, kind, proto, _, where = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+            probe.bind(where)
+    except OSError as exc:
+        raise ConflictError(
+            f"--http {host}:{port}: cannot listen there ({exc.strerror or exc}); "
+            "pick another port or address"
+        ) from None
+
+
 def serve(root: Path, http: tuple[str, int] | None = None) -> None:
     """Load the project and serve until the client disconnects (stdio) or the process stops."""
     from orkestra.mcpserver.server import build
@@ -65,6 +84,16 @@ def serve(root: Path, http: tuple[str, int] | None = None) -> None:
             server.run("stdio")
         else:
             host, port = http
-            server.run("streamable-http", host=host, port=port, streamable_http_path=DEFAULT_PATH)
+            try:
+                server.run(
+                    "streamable-http", host=host, port=port, streamable_http_path=DEFAULT_PATH
+                )
+            except SystemExit as exc:  # uvicorn failed to start (taken since `check_free`)
+                from orkestra.core.errors import ConflictError
+
+                raise ConflictError(
+                    f"--http {host}:{port}: the server could not start (exit {exc.code}, "
+                    "see the message above); pick another port or address"
+                ) from None
     finally:
         ws.close()
