@@ -49,6 +49,24 @@ class LightParam(RuntimeParam):
             return full._coerce_value(value, param=param, ctx=ctx)
 
 
+@dataclass(frozen=True)
+class PathParam(RuntimeParam):
+    """typer's own path coercion, after refusing an empty value: `Path("")` is the current
+    folder, so `orkestra init "$DIR"` with DIR unset would act on wherever it runs."""
+
+    descriptor: TypeDescriptor
+
+    def _coerce_value(self, value: Any, param: Any, ctx: click.Context) -> Any:
+        if isinstance(value, str) and not value.strip():
+            raise click.exceptions.BadParameter(
+                "an empty path; give a file or folder (`.` for the current one)",
+                ctx=ctx,
+                param=param,
+            )
+        full = build_runtime_param(self.descriptor)
+        return full._coerce_value(value, param=param, ctx=ctx)
+
+
 def supported(descriptor: TypeDescriptor) -> bool:
     """Whether the light path knows the parameter's type (others keep typer's adapter)."""
     info = descriptor.parameter_info
@@ -129,7 +147,13 @@ def lighten(command: click.Command) -> click.Command:
     for param in [*command.params, *([help_option] if help_option else [])]:
         if isinstance(param, typer.core._TyperParameter) and param._runtime_param is None:
             descriptor = param.type_descriptor
-            if supported(descriptor):
+            if descriptor.is_path and not descriptor.is_list:
+                param._runtime_param = PathParam(
+                    parameter_info=descriptor.parameter_info,
+                    annotation=descriptor.annotation,
+                    descriptor=descriptor,
+                )
+            elif supported(descriptor):
                 param._runtime_param = LightParam(
                     parameter_info=descriptor.parameter_info,
                     annotation=descriptor.annotation,

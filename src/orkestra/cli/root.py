@@ -45,6 +45,10 @@ def _root(
         sys.stdout.write(f"orkestra {__version__}\n")
         # a group callback's return value is discarded by click: only an exit stops the command
         raise typer.Exit(ExitCode.OK)
+    if root is not None and not root.strip():  # `--root "$DIR"` with DIR unset: not the cwd
+        from orkestra.core.errors import UsageError
+
+        raise UsageError("--root is empty; give the project folder, or leave --root out")
     # ORKESTRA_ROOT is read by `find_root` (the one reader of the root), which names it as the
     # variable in its errors, not as a --root the user never typed
     common.STATE.root = root
