@@ -207,3 +207,7 @@ def test_a_file_to_rewrite_refuses_what_it_could_not_write_back(
 )
 def test_dumps_like_keeps_the_files_layout(like: str | None, want: str) -> None:
     assert jsonio.dumps_like({"a": [1]}, like) == want
+
+
+def test_a_leading_byte_order_mark_is_ignored() -> None:
+    assert jsonio.loads('\ufeff{"a": 1}', source="x.json") == {"a": 1}

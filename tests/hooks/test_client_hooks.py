@@ -79,6 +79,29 @@ def test_a_broken_client_file_is_refused_naming_it(project: Path) -> None:
     assert not (project / ".cursor/hooks.json").exists()
 
 
+def test_a_client_file_not_in_utf8_is_refused_never_rewritten_with_replacements(
+    project: Path,
+) -> None:
+    from orkestra.core.errors import InputError
+
+    (project / ".cursor").mkdir()
+    latin1 = b'{"note": "caf\xe9"}'
+    (project / ".cursor/hooks.json").write_bytes(latin1)
+    with pytest.raises(InputError, match="not valid UTF-8") as err:
+        install(project, clients=("cursor",))
+    assert (err.value.file, err.value.line) == (".cursor/hooks.json", 1)
+    assert (project / ".cursor/hooks.json").read_bytes() == latin1
+
+
+@pytest.mark.parametrize("rel", [".claude/settings.json", ".cursor/hooks.json"])
+def test_a_byte_order_mark_is_read_past(project: Path, rel: str) -> None:
+    (project / rel).parent.mkdir(parents=True)
+    (project / rel).write_bytes(b'\xef\xbb\xbf{"keep": 1}')
+    install(project, clients=("cursor",))
+    data = json.loads((project / rel).read_text(encoding="utf-8"))
+    assert data["keep"] == 1 and data["hooks"]
+
+
 @pytest.mark.parametrize("tool", ["codex-cli", "copilot-cli", "cursor"])
 def test_events_name_the_client(project: Path, tool: str) -> None:
     payload = {"session_id": "s1", "hook_event_name": "PostToolUse", "cwd": str(project),

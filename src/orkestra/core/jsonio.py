@@ -64,7 +64,9 @@ def loads(
     `rewrite` (a user's file Orkestra merges into and writes back), what `json.dumps` could not
     give back is refused: a key given twice (the first would vanish), and `NaN`, `Infinity` or
     a number too large for a float (written back as `Infinity`, which no JSON reader takes).
+    A leading byte-order mark is ignored (RFC 8259 allows it; Windows editors write one).
     """
+    text = text.removeprefix("\ufeff")
     too_deep = _too_deep(text, max_depth)
     if too_deep is not None:
         raise InputError(
@@ -270,7 +272,7 @@ def decode(raw: bytes, *, source: str, line: int = 1) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         where = line + raw.count(b"\n", 0, exc.start)
-        raise InputError("not valid UTF-8", file=source, line=where) from exc
+        raise InputError("not valid UTF-8; save it as UTF-8", file=source, line=where) from exc
 
 
 def iter_jsonl(
