@@ -61,3 +61,25 @@ def test_an_orkestra_yaml_that_is_a_folder_is_not_called_missing(root: Path) -> 
     config.mkdir()
     (message,) = [f.message for f in findings(root) if f.code == "ORK005"]
     assert message == "orkestra.yaml is a folder: it is not read; replace it with a YAML file"
+
+
+@pytest.mark.parametrize(
+    ("config", "line"),
+    [("project: p\nknowledge:\n  commit: 1\n", 3), ("project: |\n  p\n", 1)],
+)
+def test_a_config_the_hooks_cannot_read_is_a_warning_naming_the_line(
+    root: Path, config: str, line: int
+) -> None:
+    (root / "registries/orkestra.yaml").write_text(config, encoding="utf-8")
+    found = [f for f in findings(root) if f.code == "ORK114"]
+    assert [(f.file, f.line, f.severity) for f in found] == [
+        ("registries/orkestra.yaml", line, "warning")
+    ]
+    assert "knowledge hooks stay off" in found[0].message
+
+
+def test_a_plain_config_has_no_hooks_warning(root: Path) -> None:
+    (root / "registries/orkestra.yaml").write_text(
+        "project: p\nknowledge:\n  commit: yes\n  verified_max_age_days: 30\n", encoding="utf-8"
+    )
+    assert [f for f in findings(root) if f.code == "ORK114"] == []

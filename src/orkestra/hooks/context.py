@@ -45,7 +45,10 @@ class Context:
             try:
                 self.knowledge = read_knowledge_config(self.root)
             except NotLight as exc:
-                log(self.root, f"knowledge hooks off: {exc}; run `orkestra validate`")
+                log(
+                    self.root,
+                    f"knowledge hooks off: {exc}; run `orkestra validate --show-warnings`",
+                )
                 self.managed = self.knowledge_known = False
 
     @property

@@ -115,6 +115,11 @@ CODES: dict[str, tuple[Severity, str]] = {
         "warning",
         "AGENTS.md is over Codex's 32 KiB default read limit (project_doc_max_bytes)",
     ),
+    "ORK114": (
+        "warning",
+        "orkestra.yaml holds a value the hooks' plain reader cannot read for certain "
+        "(`commit: 1`, a block scalar): the knowledge hooks stay off until it is written plainly",
+    ),
 }
 
 

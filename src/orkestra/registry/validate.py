@@ -310,6 +310,24 @@ def _bidi(what: str, text: str, loc: Location) -> Iterator[Finding]:
         )
 
 
+def hooks_config(reg: Registry) -> Iterator[Finding]:
+    """orkestra.yaml says what the hooks' plain reader (`core.project.read_light`) can read for
+    certain: a value it cannot (`commit: 1`, a block scalar) leaves the knowledge hooks off, and
+    their log sends the user here. Only for a config that loaded (else its error says it)."""
+    from orkestra.core.project import CONFIG, NotLight, read_light
+
+    if any(f.file == CONFIG and f.severity == "error" for f in reg.findings):
+        return
+    try:
+        read_light(reg.root)
+    except NotLight as exc:
+        message = (
+            f"the hooks cannot read this for certain ({exc.message}), so the knowledge hooks "
+            "stay off; write the value plainly (true/false, a whole number, a one-line string)"
+        )
+        yield Finding.make("ORK114", message, CONFIG, exc.line)
+
+
 def ledger_rules(reg: Registry) -> Iterable[Finding]:
     """Ledger line checks that need no git (§6.6); an unreadable ledger is a finding naming it."""
     from orkestra.core.errors import InputError
@@ -335,6 +353,7 @@ REGISTRY_RULES: tuple[Rule, ...] = (
     decision_rules,
     vendor_roots,
     bidi_text,
+    hooks_config,
     ledger_rules,
     target_models,
     client_tools,
