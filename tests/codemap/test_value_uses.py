@@ -295,3 +295,41 @@ def test_a_module_imported_by_name_is_not_a_namesake_function(project: Path) -> 
     assert [(r["location"], r["resolved"]) for r in fold] == [
         ("app/use.py:5", "pkg/normalise.py:1")
     ]
+
+
+#: what a Python scope's node evaluates in the scope around it: line numbers asserted below
+AROUND = """\
+from copy import deepcopy
+
+items = []
+
+
+def copy_list(x, memo, deepcopy=deepcopy):
+    return [deepcopy(v, memo) for v in x]
+
+
+def unique():
+    return [items for items in items]
+
+
+lam = lambda items=items: items
+
+
+class Box:
+    items = ()
+
+    def get(self, default=items):
+        return default
+"""
+
+
+def test_a_default_a_first_iterable_is_read_in_the_scope_around(project: Path) -> None:
+    write(project, "app/around.py", AROUND)
+    deepcopy = api.find_references(project, "deepcopy")["references"]
+    assert [(r["location"], r["kind"]) for r in deepcopy] == [
+        ("app/around.py:6", "use"), ("app/around.py:7", "call"),
+    ]  # fmt: skip  # the default `deepcopy=deepcopy` is the module's
+    items = api.find_references(project, "items")["references"]
+    assert [(r["location"], r["scope"]) for r in items] == [
+        ("app/around.py:11", "unique"), ("app/around.py:14", "lam"),
+    ]  # fmt: skip  # not the class body's own (line 20)

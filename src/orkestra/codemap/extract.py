@@ -574,23 +574,42 @@ def _value_uses(
         if name not in shadowable:
             out.append(("use", node, node))
             continue
-        scope = node.parent
+        child, scope = node, node.parent
         first = True  # a class body's names reach no further than its own statements
         shadowed = False
         while scope is not None and not shadowed:
-            if scope.type in uses.scopes:
+            if scope.type in uses.scopes and not _evaluated_outside(scope, child, node):
                 own, declared = bound.get((scope.start_byte, scope.end_byte), ((), ()))
                 if name in declared:
                     break  # `global name`: the module's, whatever the scopes around bind
                 shadowed = name in own and (first or scope.type != uses.class_body)
                 first = False
-            scope = scope.parent
+            child, scope = scope, scope.parent
         if not shadowed:
             out.append(("use", node, node))
     return out
 
 
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
+#: the fields of a Python scope's node that the scope around it evaluates
+OUTSIDE_FIELDS = {
+    "function_definition": ("parameters", "return_type"), "lambda": ("parameters",),
+    "class_definition": ("superclasses",),
+}  # fmt: skip
+
+
+def _evaluated_outside(scope: Any, child: Any, node: Any) -> bool:
+    """True when `node`, under `scope` through its child `child`, is read in the scope around:
+    a Python parameter's default or annotation (`def copy(x, deepcopy=deepcopy)`), a return
+    annotation, a class's bases, a comprehension's first iterable (`[f(v) for v in values]`)."""
+    fields = OUTSIDE_FIELDS.get(scope.type)
+    if fields is not None:
+        return any(scope.child_by_field_name(field) == child for field in fields)
+    if child.type != "for_in_clause" or scope.type not in PY_SCOPES:
+        return False
+    first = next(c for c in scope.named_children if c.type == "for_in_clause")
+    right = child.child_by_field_name("right")
+    return first == child and right is not None and node.start_byte >= right.start_byte
 
 
 def _occurrences(source: bytes, names: set[str]) -> Iterator[tuple[str, int, int]]:
