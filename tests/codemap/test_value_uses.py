@@ -333,3 +333,37 @@ def test_a_default_a_first_iterable_is_read_in_the_scope_around(project: Path) -
     assert [(r["location"], r["scope"]) for r in items] == [
         ("app/around.py:11", "unique"), ("app/around.py:14", "lam"),
     ]  # fmt: skip  # not the class body's own (line 20)
+
+
+#: a `match` statement's captures bind in the function; its class and value patterns read
+MATCH = """\
+from shapes import Color, Point, point, rest
+
+registry = {}
+
+
+def area(shape):
+    match shape:
+        case [Point() as point, *rest]:
+            return point, rest
+        case {"kind": Color.RED, **registry}:
+            return registry
+    return registry
+
+
+def names():
+    return point, rest, registry
+"""
+
+
+def test_match_captures_bind_and_patterns_read(project: Path) -> None:
+    write(project, "app/match.py", MATCH)
+    refs = {
+        name: [r["location"] for r in api.find_references(project, name)["references"]]
+        for name in ("Point", "Color", "point", "rest", "registry")
+    }
+    assert refs == {
+        "Point": ["app/match.py:8"], "Color": ["app/match.py:10"],
+        "point": ["app/match.py:16"], "rest": ["app/match.py:16"],
+        "registry": ["app/match.py:16"],  # `**registry` made it area's own (lines 11, 12)
+    }  # fmt: skip

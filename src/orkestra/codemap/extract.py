@@ -62,6 +62,10 @@ BINDINGS = """
 (aliased_import alias: (identifier) @bind)
 (import_from_statement name: (dotted_name . (identifier) @bind .))
 (import_statement name: (dotted_name . (identifier) @bind))
+(case_pattern (dotted_name . (identifier) @bind .))
+(keyword_pattern (dotted_name . (identifier) @bind .))
+(case_pattern (as_pattern (identifier) @bind .))
+(splat_pattern (identifier) @bind)
 (global_statement (identifier) @global)
 """
 #: the nodes whose names an import or export lists (Python, JavaScript/TypeScript)
@@ -417,8 +421,10 @@ PY_NOT_READS: dict[str, str | None] = {
     "pattern_list": None, "tuple_pattern": None, "list_pattern": None, "for_statement": "left",
     "for_in_clause": "left", "as_pattern_target": None, "named_expression": "name",
     "function_definition": "name", "class_definition": "name", "global_statement": None,
-    "nonlocal_statement": None, "keyword_pattern": None, "dotted_name": None,
+    "nonlocal_statement": None, "keyword_pattern": None, "splat_pattern": None,
 }  # fmt: skip
+#: Python `case` patterns where a dotted name is a value (`Color.RED`), a lone name a capture
+PATTERNS = frozenset({"case_pattern", "union_pattern", "keyword_pattern"})
 
 
 #: a JavaScript/TypeScript name a scope binds (the patterns a grammar has: TypeScript's
@@ -663,6 +669,8 @@ def _read(node: Any, not_reads: dict[str, str | None]) -> bool:
     """False for an identifier that binds or names rather than reads (`PY_NOT_READS`,
     `JS_NOT_READS`: under that parent, in that field when one is named)."""
     parent = node.parent
+    if parent is not None and parent.type in ("dotted_name", "as_pattern"):
+        return _pattern_read(node, parent)
     if parent is None or parent.type not in not_reads:
         return True
     field = not_reads[parent.type]
@@ -673,6 +681,21 @@ def _read(node: Any, not_reads: dict[str, str | None]) -> bool:
         node.start_byte,
         node.end_byte,
     )
+
+
+def _pattern_read(node: Any, parent: Any) -> bool:
+    """A Python name in a dotted name or an `as`: an import's names and a `case` pattern's
+    captures (`case [x, *rest]`, `case str() as text`, `case Point(x=px)`) bind, the class of a
+    class pattern (`case Point(...)`) and a value pattern's first name (`case Color.RED`) are
+    read; `with lock as held` reads `lock`."""
+    pattern = parent.parent
+    if parent.type == "as_pattern":
+        return pattern is None or pattern.type != "case_pattern" or node != parent.children[-1]
+    if pattern is None or node != parent.children[0]:
+        return False
+    if pattern.type == "class_pattern":
+        return True
+    return pattern.type in PATTERNS and parent.named_child_count > 1
 
 
 def _scope_bindings(
