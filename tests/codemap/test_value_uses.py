@@ -367,3 +367,12 @@ def test_match_captures_bind_and_patterns_read(project: Path) -> None:
         "point": ["app/match.py:16"], "rest": ["app/match.py:16"],
         "registry": ["app/match.py:16"],  # `**registry` made it area's own (lines 11, 12)
     }  # fmt: skip
+
+
+def test_a_with_statement_binds_the_names_of_its_tuple(project: Path) -> None:
+    write(project, "app/pipes.py", "from x import reader, writer\n\n\ndef run(pipe):\n"
+          "    with pipe() as (reader, writer):\n        return reader, writer\n\n\n"
+          "def plain():\n    return reader\n")  # fmt: skip
+    for name in ("reader", "writer"):
+        refs = api.find_references(project, name)["references"]
+        assert [r["location"] for r in refs] == (["app/pipes.py:10"] if name == "reader" else [])

@@ -62,6 +62,7 @@ BINDINGS = """
 (aliased_import alias: (identifier) @bind)
 (import_from_statement name: (dotted_name . (identifier) @bind .))
 (import_statement name: (dotted_name . (identifier) @bind))
+(as_pattern_target [(tuple (identifier) @bind) (list (identifier) @bind)])
 (case_pattern (dotted_name . (identifier) @bind .))
 (keyword_pattern (dotted_name . (identifier) @bind .))
 (case_pattern (as_pattern (identifier) @bind .))
@@ -671,6 +672,8 @@ def _read(node: Any, not_reads: dict[str, str | None]) -> bool:
     parent = node.parent
     if parent is not None and parent.type in ("dotted_name", "as_pattern"):
         return _pattern_read(node, parent)
+    if parent is not None and parent.type in ("tuple", "list"):  # `with x as (a, b)` binds
+        return parent.parent is None or parent.parent.type != "as_pattern_target"
     if parent is None or parent.type not in not_reads:
         return True
     field = not_reads[parent.type]
