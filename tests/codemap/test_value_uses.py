@@ -376,3 +376,11 @@ def test_a_with_statement_binds_the_names_of_its_tuple(project: Path) -> None:
     for name in ("reader", "writer"):
         refs = api.find_references(project, name)["references"]
         assert [r["location"] for r in refs] == (["app/pipes.py:10"] if name == "reader" else [])
+
+
+def test_a_walrus_in_a_comprehension_binds_in_the_function_around(project: Path) -> None:
+    write(project, "app/walrus.py", "from x import last\n\n\ndef scan(xs):\n"
+          "    found = [x for x in xs if (last := x)]\n    return found, last\n\n\n"
+          "def plain():\n    return last\n")  # fmt: skip
+    refs = api.find_references(project, "last")["references"]
+    assert [r["location"] for r in refs] == ["app/walrus.py:10"]  # not line 6: scan's own

@@ -413,6 +413,8 @@ PY_SCOPES = frozenset(
     {"function_definition", "lambda", "class_definition", "list_comprehension",
      "set_comprehension", "dictionary_comprehension", "generator_expression"}
 )  # fmt: skip
+#: where a Python `:=` binds: the nearest of these (a comprehension's is the scope around it)
+PY_NOT_COMPREHENSIONS = frozenset({"function_definition", "lambda", "class_definition"})
 #: a Python identifier under these parents (in that field, when one is named) binds or names,
 #: it does not read: a parameter, a keyword argument's name, an assignment's target, ...
 PY_NOT_READS: dict[str, str | None] = {
@@ -723,6 +725,8 @@ def _scope_bindings(
         ):
             scope = scope.parent
         wanted = uses.scopes
+        if scope is not None and scope.type == "named_expression":
+            wanted = PY_NOT_COMPREHENSIONS  # `[y for x in xs if (y := f(x))]` binds around
         if scope is not None and scope.type == "variable_declarator":
             declaration = scope.parent
             if declaration is not None and declaration.type == "variable_declaration":
