@@ -384,3 +384,15 @@ def test_a_walrus_in_a_comprehension_binds_in_the_function_around(project: Path)
           "def plain():\n    return last\n")  # fmt: skip
     refs = api.find_references(project, "last")["references"]
     assert [r["location"] for r in refs] == ["app/walrus.py:10"]  # not line 6: scan's own
+
+
+def test_a_destructured_name_with_a_default_is_the_functions_own(project: Path) -> None:
+    write(project, "web/serve.js", "const port = 1;\nconst host = 'h';\n"
+          "function serve({ port = 80, host: h = host } = {}) {\n  return port + h;\n}\n"
+          "const pick = ({ host = port }) => host;\nmodule.exports = { serve, pick };\n")  # fmt: skip
+    refs = {
+        name: [r["location"] for r in api.find_references(project, name)["references"]]
+        for name in ("port", "host")
+    }
+    assert refs == {"port": ["web/serve.js:6"], "host": ["web/serve.js:3"]}  # the defaults
+    # read the module's; `return port` (4) and `=> host` (6) read the destructured names

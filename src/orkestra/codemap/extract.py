@@ -440,6 +440,7 @@ JS_BINDINGS = (
     "(assignment_pattern left: (identifier) @bind)",
     "(rest_pattern (identifier) @bind)",
     "(object_pattern (shorthand_property_identifier_pattern) @bind)",
+    "(object_assignment_pattern left: (shorthand_property_identifier_pattern) @bind)",
     "(pair_pattern value: (identifier) @bind)",
     "(array_pattern (identifier) @bind)",
     "(arrow_function parameter: (identifier) @bind)",
