@@ -396,3 +396,30 @@ def test_a_destructured_name_with_a_default_is_the_functions_own(project: Path) 
     }
     assert refs == {"port": ["web/serve.js:6"], "host": ["web/serve.js:3"]}  # the defaults
     # read the module's; `return port` (4) and `=> host` (6) read the destructured names
+
+
+#: a JSX element names a component where it opens; line numbers are asserted below
+JSX = """\
+import { Card, ui, input } from './parts';
+export function Page() {
+  return (
+    <Card>
+      <input />
+      <ui.Button>{input}</ui.Button>
+    </Card>
+  );
+}
+"""
+
+
+@pytest.mark.parametrize("path", ["web/page.jsx", "web/page.tsx"])
+def test_a_jsx_closing_tag_or_a_host_element_is_not_a_use(project: Path, path: str) -> None:
+    write(project, path, JSX)
+    refs = {
+        name: [(r["location"], r["kind"]) for r in api.find_references(project, name)["references"]]
+        for name in ("Card", "ui", "input")
+    }
+    assert refs == {
+        "Card": [(f"{path}:4", "class")], "ui": [(f"{path}:6", "use")],
+        "input": [(f"{path}:6", "use")],  # `{input}`, not the host element `<input />`
+    }  # fmt: skip  # nor the closing tags `</ui.Button>`, `</Card>`

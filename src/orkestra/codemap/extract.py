@@ -675,6 +675,8 @@ def _read(node: Any, not_reads: dict[str, str | None]) -> bool:
     parent = node.parent
     if parent is not None and parent.type in ("dotted_name", "as_pattern"):
         return _pattern_read(node, parent)
+    if parent is not None and parent.type in JSX_ELEMENTS:
+        return _jsx_read(node, parent)
     if parent is not None and parent.type in ("tuple", "list"):  # `with x as (a, b)` binds
         return parent.parent is None or parent.parent.type != "as_pattern_target"
     if parent is None or parent.type not in not_reads:
@@ -687,6 +689,28 @@ def _read(node: Any, not_reads: dict[str, str | None]) -> bool:
         node.start_byte,
         node.end_byte,
     )
+
+
+#: the JSX nodes that name an element (a `member_expression` for `<ui.Button>`)
+JSX_ELEMENTS = frozenset(
+    {"jsx_opening_element", "jsx_self_closing_element", "jsx_closing_element", "member_expression"}
+)
+
+
+def _jsx_read(node: Any, parent: Any) -> bool:
+    """A JSX element's name reads a component (`<Button>`, `<ui.Button>`) where it opens; a
+    closing tag repeats it, and a lower-case name is the host's element (`<input>`), not the
+    module's `input`."""
+    element = parent
+    if parent.type == "member_expression":
+        element = parent.parent
+        if element is None or element.type not in JSX_ELEMENTS or element.type == parent.type:
+            return True  # `config.port`: an ordinary member access reads `config`
+    if element.child_by_field_name("name") != (node if element is parent else parent):
+        return True  # `<Comp>{config}</Comp>`: not the element's name
+    if element.type == "jsx_closing_element":
+        return False
+    return element is not parent or _text(node)[:1].isupper()
 
 
 def _pattern_read(node: Any, parent: Any) -> bool:

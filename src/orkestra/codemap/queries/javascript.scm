@@ -10,8 +10,8 @@
 (export_statement "*" source: (string (string_fragment) @import.module))
 (call_expression function: (identifier) @_req arguments: (arguments (string (string_fragment) @import.module)) (#eq? @_req "require"))
 (class_heritage (identifier) @name) @reference.base
-(jsx_opening_element name: (identifier) @name) @reference.class
-(jsx_self_closing_element name: (identifier) @name) @reference.class
+(jsx_opening_element name: (identifier) @name (#match? @name "^[A-Z]")) @reference.class
+(jsx_self_closing_element name: (identifier) @name (#match? @name "^[A-Z]")) @reference.class
 (decorator (identifier) @name) @reference.call
 (decorator (call_expression function: (identifier) @name)) @reference.call
 (new_expression constructor: (member_expression property: (property_identifier) @name)) @reference.class
