@@ -423,3 +423,18 @@ def test_a_jsx_closing_tag_or_a_host_element_is_not_a_use(project: Path, path: s
         "Card": [(f"{path}:4", "class")], "ui": [(f"{path}:6", "use")],
         "input": [(f"{path}:6", "use")],  # `{input}`, not the host element `<input />`
     }  # fmt: skip  # nor the closing tags `</ui.Button>`, `</Card>`
+
+
+def test_a_for_in_var_binds_in_its_function_and_a_bare_for_in_binds_nothing(
+    project: Path,
+) -> None:
+    write(project, "web/loops.js", "let key = 'k';\nlet cur = null;\n"
+          "function a(o) {\n  for (var key in o) {}\n  return key;\n}\n"
+          "function c(o) {\n  for (cur in o) {\n    f(cur);\n  }\n}\n"
+          "module.exports = { a, c };\n")  # fmt: skip
+    refs = {
+        name: [r["location"] for r in api.find_references(project, name)["references"]]
+        for name in ("key", "cur")
+    }
+    assert refs == {"key": [], "cur": ["web/loops.js:9"]}  # `return key` is a's own `var`;
+    # `for (cur in o)` assigns the module's cur, which the loop reads

@@ -752,6 +752,12 @@ def _scope_bindings(
         wanted = uses.scopes
         if scope is not None and scope.type == "named_expression":
             wanted = PY_NOT_COMPREHENSIONS  # `[y for x in xs if (y := f(x))]` binds around
+        if scope is not None and scope.type == "for_in_statement":
+            kind = scope.child_by_field_name("kind")
+            if kind is None:
+                continue  # `for (key in o)` assigns a name declared elsewhere
+            if kind.type == "var":
+                wanted = JS_FUNCTIONS_SCOPES  # `for (var key in o)`: hoisted to the function
         if scope is not None and scope.type == "variable_declarator":
             declaration = scope.parent
             if declaration is not None and declaration.type == "variable_declaration":
