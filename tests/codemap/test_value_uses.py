@@ -438,3 +438,17 @@ def test_a_for_in_var_binds_in_its_function_and_a_bare_for_in_binds_nothing(
     }
     assert refs == {"key": [], "cur": ["web/loops.js:9"]}  # `return key` is a's own `var`;
     # `for (cur in o)` assigns the module's cur, which the loop reads
+
+
+def test_a_typescript_enum_member_and_an_index_signature_are_not_the_modules(
+    project: Path,
+) -> None:
+    write(project, "web/kinds.ts", "import { item, key } from './x';\n"
+          "export enum Kind { item = 1, other = item }\n"
+          "export type Bag = { [key: string]: number };\nexport const first = [item, key];\n")  # fmt: skip
+    refs = {
+        name: [r["location"] for r in api.find_references(project, name)["references"]]
+        for name in ("item", "key")
+    }
+    assert refs == {"item": ["web/kinds.ts:4"], "key": ["web/kinds.ts:4"]}  # `other = item`
+    # is Kind.item; `[key: string]` names an index, it reads nothing

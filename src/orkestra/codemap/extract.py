@@ -451,6 +451,8 @@ JS_BINDINGS = (
     "(class_declaration name: (type_identifier) @bind)",
     "(catch_clause parameter: (identifier) @bind)",
     "(for_in_statement left: (identifier) @bind)",
+    "(enum_assignment name: (property_identifier) @bind)",
+    "(enum_body name: (property_identifier) @bind)",
 )
 #: JavaScript/TypeScript functions: a `var` binds in the nearest one, a `let`/`const` in its block
 JS_FUNCTIONS_SCOPES = frozenset(
@@ -459,6 +461,7 @@ JS_FUNCTIONS_SCOPES = frozenset(
 )  # fmt: skip
 JS_SCOPES = JS_FUNCTIONS_SCOPES | {
     "statement_block", "for_statement", "for_in_statement", "catch_clause", "switch_body",
+    "enum_body",  # a TypeScript enum's members are names inside it: `enum E { a = 1, b = a }`
 }  # fmt: skip
 JS_NOT_READS: dict[str, str | None] = {
     "variable_declarator": "name", "formal_parameters": None, "required_parameter": "pattern",
@@ -467,7 +470,7 @@ JS_NOT_READS: dict[str, str | None] = {
     "function_declaration": "name", "function_expression": "name",
     "generator_function_declaration": "name", "class_declaration": "name",
     "catch_clause": "parameter", "for_in_statement": "left", "assignment_expression": "left",
-    "labeled_statement": "label",
+    "labeled_statement": "label", "index_signature": "name",
 }  # fmt: skip
 
 
@@ -558,8 +561,8 @@ def _value_uses(
         if node is None or (node.start_byte, node.end_byte) != (start, end):
             continue  # part of a longer token, a string's or a comment's
         if node.type not in uses.reads:
-            if node.type in BINDABLE:
-                bound_somewhere.add(name)  # `const { config } = …`
+            if node.type in BINDABLE or (node.parent and node.parent.type in ENUM_MEMBERS):
+                bound_somewhere.add(name)  # `const { config } = …`, `enum E { config }`
             continue
         if not _read(node, uses.not_reads) or _binds_too(node):
             bound_somewhere.add(name)  # a parameter, an assignment, `global`, ...
@@ -646,6 +649,8 @@ def _word(name: str) -> re.Pattern[bytes]:
 
 #: the node types a binding of a name may have besides `identifier`
 BINDABLE = frozenset({"identifier", "shorthand_property_identifier_pattern"})
+#: the parents of a TypeScript enum member's name
+ENUM_MEMBERS = frozenset({"enum_body", "enum_assignment"})
 
 
 def _binds_too(node: Any) -> bool:
