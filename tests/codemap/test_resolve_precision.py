@@ -221,3 +221,15 @@ def test_a_dotted_module_owner_is_that_module(project: Path) -> None:
     assert [(r["location"], r["resolved"]) for r in refs] == [
         ("mail/charset.py:6", "mail/b64.py:1")
     ]
+
+
+def test_a_name_a_module_of_the_map_takes_from_outside_is_no_namesake(project: Path) -> None:
+    write(project, "app/__init__.py", "")
+    write(project, "app/cfg.py", "import os\n\ntry:\n    from ._native import helper\n"
+          "except ImportError:\n    pass\n")  # fmt: skip
+    write(project, "app/use.py", "from app.cfg import helper, os\n\n\ndef run():\n"
+          "    return helper(), os\n")  # fmt: skip
+    write(project, "other/tools.py", "def helper():\n    pass\n\n\ndef os():\n    pass\n")
+    for name in ("helper", "os"):
+        refs = api.find_references(project, name)["references"]
+        assert [(r["location"], r["resolved"]) for r in refs] == [("app/use.py:5", None)]

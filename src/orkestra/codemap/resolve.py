@@ -293,6 +293,8 @@ class Resolver:
                 found = self._exported(target, real, 0)
                 if found is not None:
                     return found
+        if not member and self._reexported_external(fid, name):
+            return None  # `from app.cfg import helper`, cfg taking it from outside the map
         if not member and language == "python" and (fid, name) in self.modules:
             return None  # `from pkg import mod`, then `mod`: the module, no definition of the map
         python_member = member and language == "python"
@@ -307,6 +309,16 @@ class Resolver:
         if found is None and member and language == "python" and is_type_name(owner):
             return self._base_member(name, owner)
         return found
+
+    def _reexported_external(self, fid: int, name: str) -> bool:
+        """True when the files of the map this file imports `name` from take it from outside the
+        map themselves (`import os` or `from ._native import helper` in the module named): it
+        never means a namesake elsewhere in the map."""
+        return any(
+            (target, real) in self.external
+            for real, targets in self.bindings.get((fid, name), [])
+            for target in targets
+        )
 
     def _dotted_module(self, fid: int, owner: str, name: str) -> int | None:
         """`name` in the module a dotted Python owner spells (`typer.core` after `import
