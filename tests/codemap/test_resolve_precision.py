@@ -233,3 +233,22 @@ def test_a_name_a_module_of_the_map_takes_from_outside_is_no_namesake(project: P
     for name in ("helper", "os"):
         refs = api.find_references(project, name)["references"]
         assert [(r["location"], r["resolved"]) for r in refs] == [("app/use.py:5", None)]
+
+
+def test_a_name_imported_from_outside_is_not_a_whole_imported_modules_namesake(
+    project: Path,
+) -> None:
+    write(project, "pkg/__init__.py", "def urlparse(u):\n    return u\n")
+    write(project, "app/main.py", "import pkg\nfrom urllib.parse import urlparse\n\n\n"
+          "def run(u):\n    return urlparse(u), urlparse\n")  # fmt: skip
+    write(project, "web/lib.js", "export function parse(u) { return u; }\n")
+    write(project, "web/m.js", "import * as lib from './lib';\nimport { parse } from 'url';\n"
+          "export const run = (u) => [parse(u), parse, lib.parse(u)];\n")  # fmt: skip
+    urlparse = api.find_references(project, "urlparse")["references"]
+    assert [(r["location"], r["kind"], r["resolved"]) for r in urlparse] == [
+        ("app/main.py:6", "call", None), ("app/main.py:6", "use", None),
+    ]  # fmt: skip  # urllib's, not pkg's (app imports pkg whole)
+    parse = api.find_references(project, "parse")["references"]
+    assert sorted((r["kind"], str(r["resolved"])) for r in parse) == [
+        ("call", "None"), ("call", "web/lib.js:1"), ("use", "None"),
+    ]  # fmt: skip  # only `lib.parse` is lib's

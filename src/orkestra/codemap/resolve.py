@@ -297,6 +297,8 @@ class Resolver:
             return None  # `from app.cfg import helper`, cfg taking it from outside the map
         if not member and language == "python" and (fid, name) in self.modules:
             return None  # `from pkg import mod`, then `mod`: the module, no definition of the map
+        if not member and (fid, name) in self.external:
+            return None  # `from urllib.parse import urlparse`: not `import pkg`'s urlparse
         python_member = member and language == "python"
         for target in self.imported.get(fid, []):
             found = self._exported(target, name, 0, member=member, owner=owner)
