@@ -252,3 +252,18 @@ def test_a_name_imported_from_outside_is_not_a_whole_imported_modules_namesake(
     assert sorted((r["kind"], str(r["resolved"])) for r in parse) == [
         ("call", "None"), ("call", "web/lib.js:1"), ("use", "None"),
     ]  # fmt: skip  # only `lib.parse` is lib's
+
+
+def test_a_function_nested_in_a_function_is_no_other_files_namesake(project: Path) -> None:
+    write(project, "app/scanner.py", "def make_scanner(ctx):\n    def scan_once(s, idx):\n"
+          "        return idx\n\n    return scan_once\n")  # fmt: skip
+    write(project, "app/decoder.py", "def decode(s, scan_once):\n    return scan_once(s, 0)\n")
+    write(
+        project, "web/a.js", "export function outer() {\n  function open() {}\n  return open;\n}\n"
+    )
+    write(project, "web/b.js", "export function run(open) {\n  return open();\n}\n")
+    for name, site in (("scan_once", "app/decoder.py:2"), ("open", "web/b.js:2")):
+        refs = api.find_references(project, name)["references"]
+        assert [(r["location"], r["resolved"]) for r in refs if r["location"] == site] == [
+            (site, None)
+        ]  # a parameter: not the other file's local function

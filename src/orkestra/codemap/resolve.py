@@ -420,6 +420,11 @@ class Resolver:
         """Defined at the top of a file or directly in a namespace."""
         return not d.parent or d.parent in self.namespaces
 
+    def _outside(self, d: Def) -> bool:
+        """False for a definition inside a function (`py_make_scanner.scan_once`): a local of
+        that function, which no other file can name."""
+        return not d.parent or d.parent in self.containers or d.parent in self.namespaces
+
     def _enclosing(self, name: str, scope: str) -> int | None:
         """A bare name inside a class's method reaching that class's member in another file
         (C++ `Rect::scaled` calling `area()`)."""
@@ -487,6 +492,7 @@ class Resolver:
             and FAMILY.get(self.files[d.file][1], self.files[d.file][1]) == family
             and (self.is_member(d)) == member
             and (not member or _owned(d, owner))
+            and (member or self._outside(d))
         ]  # fmt: skip
         kept = [d for d in defs if not self.files[d.file][2]] or defs
         if not member and language in FOLDER_PACKAGES and len(kept) > 1:
