@@ -255,15 +255,57 @@ def test_a_name_imported_from_outside_is_not_a_whole_imported_modules_namesake(
 
 
 def test_a_function_nested_in_a_function_is_no_other_files_namesake(project: Path) -> None:
-    write(project, "app/scanner.py", "def make_scanner(ctx):\n    def scan_once(s, idx):\n"
-          "        return idx\n\n    return scan_once\n")  # fmt: skip
-    write(project, "app/decoder.py", "def decode(s, scan_once):\n    return scan_once(s, 0)\n")
+    write(project, "app/scanner.py", "def make_scanner(ctx):\n    def open(s, idx):\n"
+          "        return idx\n\n    return open\n")  # fmt: skip
+    write(project, "app/reader.py", "def read(path):\n    return open(path)\n")
     write(
         project, "web/a.js", "export function outer() {\n  function open() {}\n  return open;\n}\n"
     )
-    write(project, "web/b.js", "export function run(open) {\n  return open();\n}\n")
-    for name, site in (("scan_once", "app/decoder.py:2"), ("open", "web/b.js:2")):
+    write(project, "web/b.js", "export function run(url) {\n  return open(url);\n}\n")
+    for name, site in (("open", "app/reader.py:2"), ("open", "web/b.js:2")):
         refs = api.find_references(project, name)["references"]
         assert [(r["location"], r["resolved"]) for r in refs if r["location"] == site] == [
             (site, None)
-        ]  # a parameter: not the other file's local function
+        ]  # the built-in (the browser's) open: not the other file's local function
+
+
+#: a bare call of a name the function binds itself: line numbers are asserted below
+LOCALS = """\
+def handle(release, items):
+    release()
+    for rule in items:
+        rule()
+    acquire, test = items
+    test()
+
+
+def nested():
+    from app.lock import acquire
+
+    def rule():
+        return 1
+
+    return acquire(), rule()
+"""
+
+
+def test_a_call_of_a_parameter_or_a_local_variable_is_no_namesakes(project: Path) -> None:
+    write(project, "app/lock.py", "def acquire():\n    pass\n\n\ndef release():\n    pass\n")
+    write(project, "app/rules.py", "def rule():\n    pass\n\n\ndef test():\n    pass\n")
+    write(project, "app/handler.py", LOCALS)
+    write(project, "web/lib.js", "export function send() {}\n")
+    write(project, "web/use.js", "export function run(send, items) {\n  send();\n"
+          "  for (const each of items) { each(); }\n}\n")  # fmt: skip
+    listed = {
+        name: [
+            (r["location"], r["resolved"]) for r in api.find_references(project, name)["references"]
+        ]
+        for name in ("release", "rule", "test", "acquire", "send")
+    }
+    assert listed == {
+        "release": [],
+        "test": [],
+        "send": [],  # the parameter, the local variable
+        "rule": [("app/handler.py:15", "app/handler.py:12")],  # the nested def; not line 4
+        "acquire": [("app/handler.py:15", "app/lock.py:1")],  # the local import
+    }

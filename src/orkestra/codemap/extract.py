@@ -133,21 +133,24 @@ def extract(language: str, source: bytes) -> FileFacts:
     seen: set[int] = set()
     scope_of = _Scopes(spans)
     constructed: dict[tuple[str, str], str] = {}
+    local: set[int] = set()
     if language == "python":
         assigned, bindings = _python_names(ts, lang, tree)
         constructed = _constructed(assigned, scope_of)
         python = USES[language]
+        local = _local_calls(refs, lambda: bindings, python, top, def_names)
         refs.extend(
             _value_uses(tree, source, facts, def_names, refs, lambda: bindings, python, top)
         )
     elif language in USES:
-        scan = functools.partial(_js_bindings, ts, lang, tree)
+        scan = functools.cache(functools.partial(_js_bindings, ts, lang, tree))
+        local = _local_calls(refs, scan, USES[language], top, def_names)
         refs.extend(_value_uses(tree, source, facts, def_names, refs, scan, USES[language], top))
     refs.sort(key=lambda ref: ref[0] != "base")  # a superclass use is a "base" first of all
     for kind, _node, name_node in refs:
         if (name_node.start_byte, name_node.end_byte) in def_names:
             continue
-        if name_node.start_byte in seen:
+        if name_node.start_byte in seen or name_node.start_byte in local:
             continue
         seen.add(name_node.start_byte)
         name = _text(name_node)
@@ -579,7 +582,7 @@ def _value_uses(
         return []
     texts = [_text(node) for node in found]
     shadowable = bound_somewhere.intersection(texts)
-    bound: dict[tuple[int, int], tuple[set[str], set[str]]] = {}  # nothing shadows the others
+    bound: dict[tuple[int, int], Bound] = {}  # nothing shadows the others
     if shadowable:
         bound = _scope_bindings(bindings(), {n.encode() for n in shadowable}, uses, top)
     out: list[tuple[str, Any, Any]] = []
@@ -587,19 +590,57 @@ def _value_uses(
         if name not in shadowable:
             out.append(("use", node, node))
             continue
-        child, scope = node, node.parent
-        first = True  # a class body's names reach no further than its own statements
-        shadowed = False
-        while scope is not None and not shadowed:
-            if scope.type in uses.scopes and not _evaluated_outside(scope, child, node):
-                own, declared = bound.get((scope.start_byte, scope.end_byte), ((), ()))
-                if name in declared:
-                    break  # `global name`: the module's, whatever the scopes around bind
-                shadowed = name in own and (first or scope.type != uses.class_body)
-                first = False
-            child, scope = scope, scope.parent
-        if not shadowed:
+        if _binder(node, name, bound, uses) is None:
             out.append(("use", node, node))
+    return out
+
+
+#: a scope's names: (bound there, declared `global` there, bound by a `def`/`class`/import)
+Bound = tuple[set[str], set[str], set[str]]
+
+
+def _binder(node: Any, name: str, bound: dict[tuple[int, int], Bound], uses: _Uses) -> Bound | None:
+    """The names of the innermost scope around `node` that binds `name` itself, or None when
+    the name read there is the module's."""
+    child, scope = node, node.parent
+    first = True  # a class body's names reach no further than its own statements
+    while scope is not None:
+        if scope.type in uses.scopes and not _evaluated_outside(scope, child, node):
+            names = bound.get((scope.start_byte, scope.end_byte))
+            if names is not None:
+                if name in names[1]:
+                    return None  # `global name`: the module's, whatever the scopes around bind
+                if name in names[0] and (first or scope.type != uses.class_body):
+                    return names
+            first = False
+        child, scope = scope, scope.parent
+    return None
+
+
+def _local_calls(
+    refs: list[tuple[str, Any, Any]],
+    bindings: Callable[[], list[tuple[str, Any]]],
+    uses: _Uses,
+    top: set[tuple[int, int]],
+    defs: set[tuple[int, int]],
+) -> set[int]:
+    """The start bytes of bare references (a call `scan_once(s, 0)`) to a name the scope they
+    are in binds as a value (a parameter, a local variable): no definition of the map is meant.
+    A name a scope binds by a definition (a nested `def`, `const format = (n) => …`) or an
+    import is left to resolution."""
+    bare = [(name_node, bytes(name_node.text or b"")) for _k, _n, name_node in refs]
+    if not bare:
+        return set()
+    bound = _scope_bindings(bindings(), {name for _n, name in bare}, uses, top, defs)
+    anywhere = {name.encode() for own, _g, _n in bound.values() for name in own}
+    out: set[int] = set()
+    for name_node, text in bare:  # only a name some scope binds is looked up
+        if text not in anywhere or _is_member(name_node):
+            continue
+        name = text.decode()
+        names = _binder(name_node, name, bound, uses)
+        if names is not None and name not in names[2]:
+            out.add(name_node.start_byte)
     return out
 
 
@@ -738,11 +779,12 @@ def _scope_bindings(
     names: Container[bytes],
     uses: _Uses,
     top: Container[tuple[int, int]],
-) -> dict[tuple[int, int], tuple[set[str], set[str]]]:
-    """Each scope's (span) `names` it binds, and those it declares `global` (Python). A
-    function's or class's own name binds in the scope around it; a JavaScript `var` in the
-    function around it."""
-    out: dict[tuple[int, int], tuple[set[str], set[str]]] = {}
+    defs: Container[tuple[int, int]] = (),
+) -> dict[tuple[int, int], Bound]:
+    """Each scope's (span) `names` it binds, those it declares `global` (Python) and those it
+    binds by a definition or an import. A function's or class's own name binds in the scope
+    around it; a JavaScript `var` in the function around it."""
+    out: dict[tuple[int, int], Bound] = {}
     for capture, node in bindings:
         if node.text not in names or (node.start_byte, node.end_byte) in top:
             continue  # the usual: a local of a name the module does not define (or the
@@ -771,9 +813,24 @@ def _scope_bindings(
             scope = scope.parent
         if scope is None:
             continue  # the module's own: what a read refers to
-        own, outer = out.setdefault((scope.start_byte, scope.end_byte), (set(), set()))
+        own, outer, named = out.setdefault(
+            (scope.start_byte, scope.end_byte), (set(), set(), set())
+        )
         (own if capture == "bind" else outer).add(_text(node))
+        if (node.parent is not None and node.parent.type in NAMING) or (
+            node.start_byte,
+            node.end_byte,
+        ) in defs:
+            named.add(_text(node))
     return out
+
+
+#: the parents of a name bound by a definition or an import (resolution finds what it means)
+NAMING = frozenset(
+    {"function_definition", "class_definition", "aliased_import", "dotted_name",
+     "function_declaration", "generator_function_declaration", "class_declaration",
+     "function_expression"}
+)  # fmt: skip
 
 
 def _python_owner(owner: Any) -> str:
