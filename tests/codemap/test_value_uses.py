@@ -451,3 +451,16 @@ def test_a_typescript_enum_member_and_an_index_signature_are_not_the_modules(
     }
     assert refs == {"item": ["web/kinds.ts:4"], "key": ["web/kinds.ts:4"]}  # `other = item`
     # is Kind.item; `[key: string]` names an index, it reads nothing
+
+
+def test_a_del_statement_reads_no_name_it_deletes(project: Path) -> None:
+    write(project, "app/tidy.py", "from x import a, b\n\n_c = 1\n\n\ndef f():\n    del a\n\n\n"
+          "def g():\n    return a, b, _c\n\n\ndel b, _c\nholder = [a]\ndel holder[0]\n")  # fmt: skip
+    refs = {
+        name: [r["location"] for r in api.find_references(project, name)["references"]]
+        for name in ("a", "b", "_c", "holder")
+    }
+    assert refs == {
+        "a": ["app/tidy.py:11", "app/tidy.py:15"], "b": ["app/tidy.py:11"],
+        "_c": ["app/tidy.py:11"], "holder": ["app/tidy.py:16"],  # `del holder[0]` reads it
+    }  # fmt: skip

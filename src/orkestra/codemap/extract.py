@@ -67,6 +67,8 @@ BINDINGS = """
 (keyword_pattern (dotted_name . (identifier) @bind .))
 (case_pattern (as_pattern (identifier) @bind .))
 (splat_pattern (identifier) @bind)
+(delete_statement (identifier) @bind)
+(delete_statement (expression_list (identifier) @bind))
 (global_statement (identifier) @global)
 """
 #: the nodes whose names an import or export lists (Python, JavaScript/TypeScript)
@@ -428,6 +430,7 @@ PY_NOT_READS: dict[str, str | None] = {
     "for_in_clause": "left", "as_pattern_target": None, "named_expression": "name",
     "function_definition": "name", "class_definition": "name", "global_statement": None,
     "nonlocal_statement": None, "keyword_pattern": None, "splat_pattern": None,
+    "delete_statement": None,
 }  # fmt: skip
 #: Python `case` patterns where a dotted name is a value (`Color.RED`), a lone name a capture
 PATTERNS = frozenset({"case_pattern", "union_pattern", "keyword_pattern"})
@@ -725,6 +728,8 @@ def _read(node: Any, not_reads: dict[str, str | None]) -> bool:
         return _jsx_read(node, parent)
     if parent is not None and parent.type in ("tuple", "list"):  # `with x as (a, b)` binds
         return parent.parent is None or parent.parent.type != "as_pattern_target"
+    if parent is not None and parent.type == "expression_list":  # `del a, b` reads neither
+        return parent.parent is None or parent.parent.type != "delete_statement"
     if parent is None or parent.type not in not_reads:
         return True
     field = not_reads[parent.type]
