@@ -464,3 +464,27 @@ def test_a_del_statement_reads_no_name_it_deletes(project: Path) -> None:
         "a": ["app/tidy.py:11", "app/tidy.py:15"], "b": ["app/tidy.py:11"],
         "_c": ["app/tidy.py:11"], "holder": ["app/tidy.py:16"],  # `del holder[0]` reads it
     }  # fmt: skip
+
+
+def test_commonjs_destructured_requires_name_what_they_read(project: Path) -> None:
+    write(
+        project, "web/cfg.js", "const port = 80;\nexports.host = 'h';\nmodule.exports = { port };\n"
+    )
+    write(project, "web/main.js", "const { port: p, host } = require('./cfg');\n"
+          "const { join } = require('path');\n"
+          "function url() {\n  return join(host, String(p));\n}\nmodule.exports = { url };\n")  # fmt: skip
+    write(
+        project,
+        "other/net.js",
+        "const host = 1;\nfunction join() {}\nmodule.exports = { host, join };\n",
+    )
+    refs = {
+        name: [(r["location"], r["resolved"]) for r in api.find_references(project, name)["references"]
+               if r["location"].startswith("web/main.js")]
+        for name in ("port", "host", "join")
+    }  # fmt: skip
+    assert refs == {
+        "port": [("web/main.js:4", "web/cfg.js:1")],  # `p`: cfg's port, through the require
+        "host": [("web/main.js:4", None)],  # cfg's `exports.host`: not other/net.js's host
+        "join": [("web/main.js:4", None)],  # node's path.join: not other/net.js's join
+    }

@@ -16,6 +16,9 @@ MEMBER_KINDS = frozenset({"method", "field", "property", "event"})
 #: languages where a bare name inside a class reaches the class's own members
 IMPLICIT_MEMBERS = frozenset({"java", "csharp", "cpp", "ruby"})
 FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c"}
+#: languages whose re-exports the map follows all of (`export … from`, `export *`): a name
+#: imported from a file of the map that defines it nowhere followed is no namesake's
+FAMILY_JS = frozenset({"javascript", "typescript", "tsx"})
 NAMESPACE_KINDS = ("namespace", "module", "package")
 MAX_HOPS = 4
 _TYPE_WORD = re.compile(r"\b[A-Z]\w*")
@@ -293,6 +296,8 @@ class Resolver:
                 found = self._exported(target, real, 0)
                 if found is not None:
                     return found
+        if not member and language in FAMILY_JS and (fid, name) in self.bindings:
+            return None  # `const { port } = require('./cfg')`, cfg assigning `exports.port`
         if not member and self._reexported_external(fid, name):
             return None  # `from app.cfg import helper`, cfg taking it from outside the map
         if not member and language == "python" and (fid, name) in self.modules:

@@ -9,6 +9,11 @@
 (export_statement (export_clause (export_specifier name: (identifier) @import.name alias: (identifier) @import.alias)) source: (string (string_fragment) @import.module))
 (export_statement "*" source: (string (string_fragment) @import.module))
 (call_expression function: (identifier) @_req arguments: (arguments (string (string_fragment) @import.module)) (#eq? @_req "require"))
+; `const { a, b: c } = require('./x')` takes names from the module
+(program (lexical_declaration (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @import.name) value: (call_expression function: (identifier) @_req arguments: (arguments . (string (string_fragment) @import.module) .)) (#eq? @_req "require"))))
+(program (lexical_declaration (variable_declarator name: (object_pattern (pair_pattern key: (property_identifier) @import.name value: (identifier) @import.alias)) value: (call_expression function: (identifier) @_req arguments: (arguments . (string (string_fragment) @import.module) .)) (#eq? @_req "require"))))
+(program (variable_declaration (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @import.name) value: (call_expression function: (identifier) @_req arguments: (arguments . (string (string_fragment) @import.module) .)) (#eq? @_req "require"))))
+(program (variable_declaration (variable_declarator name: (object_pattern (pair_pattern key: (property_identifier) @import.name value: (identifier) @import.alias)) value: (call_expression function: (identifier) @_req arguments: (arguments . (string (string_fragment) @import.module) .)) (#eq? @_req "require"))))
 (class_heritage (identifier) @name) @reference.base
 (jsx_opening_element name: (identifier) @name (#match? @name "^[A-Z]")) @reference.class
 (jsx_self_closing_element name: (identifier) @name (#match? @name "^[A-Z]")) @reference.class

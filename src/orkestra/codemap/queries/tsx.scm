@@ -39,6 +39,11 @@
 (call_expression function: (import) arguments: (arguments (string (string_fragment) @import.module)))
 ; `require('./x')` and `import m = require('./x')`
 (call_expression function: (identifier) @_req arguments: (arguments (string (string_fragment) @import.module)) (#eq? @_req "require"))
+; `const { a, b: c } = require('./x')` takes names from the module
+(program (lexical_declaration (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @import.name) value: (call_expression function: (identifier) @_req arguments: (arguments . (string (string_fragment) @import.module) .)) (#eq? @_req "require"))))
+(program (lexical_declaration (variable_declarator name: (object_pattern (pair_pattern key: (property_identifier) @import.name value: (identifier) @import.alias)) value: (call_expression function: (identifier) @_req arguments: (arguments . (string (string_fragment) @import.module) .)) (#eq? @_req "require"))))
+(program (variable_declaration (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @import.name) value: (call_expression function: (identifier) @_req arguments: (arguments . (string (string_fragment) @import.module) .)) (#eq? @_req "require"))))
+(program (variable_declaration (variable_declarator name: (object_pattern (pair_pattern key: (property_identifier) @import.name value: (identifier) @import.alias)) value: (call_expression function: (identifier) @_req arguments: (arguments . (string (string_fragment) @import.module) .)) (#eq? @_req "require"))))
 (import_statement (import_require_clause (identifier) @import.alias source: (string (string_fragment) @import.module)))
 ; a read of a CONSTANT_NAME (module constants are definitions; `code refs` is "who calls or uses")
 ((identifier) @name (#match? @name "^[A-Z][A-Z0-9_]*$")) @reference.constant
