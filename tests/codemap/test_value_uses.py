@@ -455,7 +455,7 @@ def test_a_typescript_enum_member_and_an_index_signature_are_not_the_modules(
 
 def test_a_del_statement_reads_no_name_it_deletes(project: Path) -> None:
     write(project, "app/tidy.py", "from x import a, b\n\n_c = 1\n\n\ndef f():\n    del a\n\n\n"
-          "def g():\n    return a, b, _c\n\n\ndel b, _c\nholder = [a]\ndel holder[0]\n")  # fmt: skip
+          "def g():\n    return a, b, _c\n\n\ndel b, _c\nholder = [a]\ndel holder[0]\ndel (holder,\n     g)\n")  # fmt: skip
     refs = {
         name: [r["location"] for r in api.find_references(project, name)["references"]]
         for name in ("a", "b", "_c", "holder")

@@ -68,7 +68,7 @@ BINDINGS = """
 (case_pattern (as_pattern (identifier) @bind .))
 (splat_pattern (identifier) @bind)
 (delete_statement (identifier) @bind)
-(delete_statement (expression_list (identifier) @bind))
+(delete_statement [(expression_list (identifier) @bind) (tuple (identifier) @bind)])
 (global_statement (identifier) @global)
 """
 #: the nodes whose names an import or export lists (Python, JavaScript/TypeScript)
@@ -727,7 +727,7 @@ def _read(node: Any, not_reads: dict[str, str | None]) -> bool:
     if parent is not None and parent.type in JSX_ELEMENTS:
         return _jsx_read(node, parent)
     if parent is not None and parent.type in ("tuple", "list"):  # `with x as (a, b)` binds
-        return parent.parent is None or parent.parent.type != "as_pattern_target"
+        return parent.parent is None or parent.parent.type not in TUPLE_TARGETS
     if parent is not None and parent.type == "expression_list":  # `del a, b` reads neither
         return parent.parent is None or parent.parent.type != "delete_statement"
     if parent is None or parent.type not in not_reads:
@@ -762,6 +762,10 @@ def _jsx_read(node: Any, parent: Any) -> bool:
     if element.type == "jsx_closing_element":
         return False
     return element is not parent or _text(node)[:1].isupper()
+
+
+#: the Python statements whose tuple names what they bind or delete (`del (a, b)`)
+TUPLE_TARGETS = frozenset({"as_pattern_target", "delete_statement"})
 
 
 def _pattern_read(node: Any, parent: Any) -> bool:
