@@ -309,3 +309,21 @@ def test_a_call_of_a_parameter_or_a_local_variable_is_no_namesakes(project: Path
         "rule": [("app/handler.py:15", "app/handler.py:12")],  # the nested def; not line 4
         "acquire": [("app/handler.py:15", "app/lock.py:1")],  # the local import
     }
+
+
+def test_a_module_level_tuple_assignment_defines_its_names(project: Path) -> None:
+    write(project, "app/scoring.py", "EXACT = 1.0\nprefix = 0.5\n")
+    write(project, "app/context.py", "EXACT, prefix = 3.0, 2.5\n\n\ndef weight():\n"
+          "    return EXACT, prefix\n\n\nfor LIMIT in (1, 2):\n    pass\n")  # fmt: skip
+    write(project, "app/other.py", "LIMIT = 9\n")
+    found = {
+        name: [
+            (r["location"], r["resolved"]) for r in api.find_references(project, name)["references"]
+        ]
+        for name in ("EXACT", "prefix", "LIMIT")
+    }
+    assert found == {
+        "EXACT": [("app/context.py:5", "app/context.py:1")],  # its own, not scoring's
+        "prefix": [("app/context.py:5", "app/context.py:1")],
+        "LIMIT": [],  # `for LIMIT in …` binds it: no read of other.py's LIMIT
+    }

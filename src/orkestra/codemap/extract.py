@@ -154,6 +154,12 @@ def extract(language: str, source: bytes) -> FileFacts:
             continue
         if name_node.start_byte in seen or name_node.start_byte in local:
             continue
+        if (
+            kind == "constant"
+            and language in USES
+            and not _read(name_node, USES[language].not_reads)
+        ):
+            continue  # `for LIMIT in …`, `LIMIT, WIDTH = …`: binds the name, reads nothing
         seen.add(name_node.start_byte)
         name = _text(name_node)
         member = _is_member(name_node)

@@ -11,5 +11,8 @@
 (type (generic_type (identifier) @name)) @reference.type
 (type (subscript value: (identifier) @name)) @reference.type
 (call function: (attribute object: (identifier) @name (#match? @name "^[A-Z]"))) @reference.type
+; `A, B = 1, 2` at module level defines A and B (each name its own definition)
+(module (expression_statement (assignment left: (pattern_list (identifier) @name @definition.constant))))
+(module (expression_statement (assignment left: (tuple_pattern (identifier) @name @definition.constant))))
 ; a read of a CONSTANT_NAME (module constants are definitions; `code refs` is "who calls or uses")
 ((identifier) @name (#match? @name "^[A-Z][A-Z0-9_]*$")) @reference.constant
