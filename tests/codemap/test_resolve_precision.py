@@ -327,3 +327,11 @@ def test_a_module_level_tuple_assignment_defines_its_names(project: Path) -> Non
         "prefix": [("app/context.py:5", "app/context.py:1")],
         "LIMIT": [],  # `for LIMIT in …` binds it: no read of other.py's LIMIT
     }
+
+
+def test_a_local_the_function_defines_by_assignment_still_resolves(project: Path) -> None:
+    write(project, "web/wait.js", "export function wait(cb) {\n  let done;\n"
+          "  done = (v) => cb(v);\n  return done(1);\n}\n")  # fmt: skip
+    write(project, "web/other.js", "export function done() {}\n")
+    refs = api.find_references(project, "done")["references"]
+    assert [(r["location"], r["resolved"]) for r in refs] == [("web/wait.js:4", "web/wait.js:3")]

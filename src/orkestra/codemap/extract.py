@@ -104,11 +104,14 @@ def extract(language: str, source: bytes) -> FileFacts:
     # C# `namespace A.B;` holds the declarations after it, which are its siblings in the tree
     filed = [d for d in defs.values() if d[2].type == "file_scoped_namespace_declaration"]
     top: set[tuple[int, int]] = set()  # the name spans of the module's own top-level names
+    nested: dict[str, list[int]] = {}  # where a function defines a name (`res = v => …`)
     for _span, (kind, name, node, name_node) in sorted(defs.items(), key=lambda item: item[0]):
         chain = _chain(node, defs, scopes)
         if filed and node.start_byte >= filed[0][2].end_byte:
             chain = [filed[0][1], *chain]
         parent_kind = _parent_kind(node, defs, scopes)
+        if parent_kind in ("function", "method"):
+            nested.setdefault(name, []).append(name_node.start_byte)  # resolution finds it
         if kind == "function" and parent_kind in CONTAINERS:
             kind = "method"
         elif kind == "method" and language == "rust" and parent_kind == "module":
@@ -140,13 +143,13 @@ def extract(language: str, source: bytes) -> FileFacts:
         assigned, bindings = _python_names(ts, lang, tree)
         constructed = _constructed(assigned, scope_of)
         python = USES[language]
-        local = _local_calls(refs, lambda: bindings, python, top, def_names)
+        local = _local_calls(refs, lambda: bindings, python, top, def_names, nested)
         refs.extend(
             _value_uses(tree, source, facts, def_names, refs, lambda: bindings, python, top)
         )
     elif language in USES:
         scan = functools.cache(functools.partial(_js_bindings, ts, lang, tree))
-        local = _local_calls(refs, scan, USES[language], top, def_names)
+        local = _local_calls(refs, scan, USES[language], top, def_names, nested)
         refs.extend(_value_uses(tree, source, facts, def_names, refs, scan, USES[language], top))
     refs.sort(key=lambda ref: ref[0] != "base")  # a superclass use is a "base" first of all
     for kind, _node, name_node in refs:
@@ -608,8 +611,10 @@ def _value_uses(
 Bound = tuple[set[str], set[str], set[str]]
 
 
-def _binder(node: Any, name: str, bound: dict[tuple[int, int], Bound], uses: _Uses) -> Bound | None:
-    """The names of the innermost scope around `node` that binds `name` itself, or None when
+def _binder(
+    node: Any, name: str, bound: dict[tuple[int, int], Bound], uses: _Uses
+) -> tuple[Any, Bound] | None:
+    """The innermost scope around `node` that binds `name` itself, with its names, or None when
     the name read there is the module's."""
     child, scope = node, node.parent
     first = True  # a class body's names reach no further than its own statements
@@ -620,7 +625,7 @@ def _binder(node: Any, name: str, bound: dict[tuple[int, int], Bound], uses: _Us
                 if name in names[1]:
                     return None  # `global name`: the module's, whatever the scopes around bind
                 if name in names[0] and (first or scope.type != uses.class_body):
-                    return names
+                    return scope, names
             first = False
         child, scope = scope, scope.parent
     return None
@@ -632,11 +637,13 @@ def _local_calls(
     uses: _Uses,
     top: set[tuple[int, int]],
     defs: set[tuple[int, int]],
+    nested: dict[str, list[int]],
 ) -> set[int]:
     """The start bytes of bare references (a call `scan_once(s, 0)`) to a name the scope they
     are in binds as a value (a parameter, a local variable): no definition of the map is meant.
     A name a scope binds by a definition (a nested `def`, `const format = (n) => …`) or an
-    import is left to resolution."""
+    import is left to resolution, and so is a name that scope also defines (`let res; res = v =>
+    cb(v)`: the definition is the assignment)."""
     bare = [(name_node, bytes(name_node.text or b"")) for _k, _n, name_node in refs]
     if not bare:
         return set()
@@ -647,8 +654,11 @@ def _local_calls(
         if text not in anywhere or _is_member(name_node):
             continue
         name = text.decode()
-        names = _binder(name_node, name, bound, uses)
-        if names is not None and name not in names[2]:
+        found = _binder(name_node, name, bound, uses)
+        if found is None or name in found[1][2]:
+            continue
+        scope = found[0]
+        if not any(scope.start_byte <= at < scope.end_byte for at in nested.get(name, ())):
             out.add(name_node.start_byte)
     return out
 
