@@ -92,7 +92,11 @@ def extract(language: str, source: bytes) -> FileFacts:
     scopes: dict[tuple[int, int], str] = {}
     refs: list[tuple[str, Any, Any]] = []
     facts = FileFacts(language)
+    binds: list[tuple[str, Any]] = []  # JavaScript/TypeScript: the `@bind` captures
     for _index, match in ts.QueryCursor(query).matches(tree.root_node):
+        if "bind" in match:
+            binds.append(("bind", match["bind"][0]))
+            continue
         _collect(match, defs, scopes, refs, facts)
     lines = source.split(b"\n")
     spans: list[tuple[int, int, str]] = [
@@ -148,9 +152,9 @@ def extract(language: str, source: bytes) -> FileFacts:
             _value_uses(tree, source, facts, def_names, refs, lambda: bindings, python, top)
         )
     elif language in USES:
-        scan = functools.cache(functools.partial(_js_bindings, ts, lang, tree))
-        local = _local_calls(refs, scan, USES[language], top, def_names, nested)
-        refs.extend(_value_uses(tree, source, facts, def_names, refs, scan, USES[language], top))
+        local = _local_calls(refs, lambda: binds, USES[language], top, def_names, nested)
+        uses = USES[language]
+        refs.extend(_value_uses(tree, source, facts, def_names, refs, lambda: binds, uses, top))
     refs.sort(key=lambda ref: ref[0] != "base")  # a superclass use is a "base" first of all
     for kind, _node, name_node in refs:
         if (name_node.start_byte, name_node.end_byte) in def_names:
@@ -445,30 +449,6 @@ PY_NOT_READS: dict[str, str | None] = {
 PATTERNS = frozenset({"case_pattern", "union_pattern", "keyword_pattern"})
 
 
-#: a JavaScript/TypeScript name a scope binds (the patterns a grammar has: TypeScript's
-#: parameters are `required_parameter`s, its class names `type_identifier`s)
-JS_BINDINGS = (
-    "(variable_declarator name: (identifier) @bind)",
-    "(formal_parameters (identifier) @bind)",
-    "(required_parameter pattern: (identifier) @bind)",
-    "(optional_parameter pattern: (identifier) @bind)",
-    "(assignment_pattern left: (identifier) @bind)",
-    "(rest_pattern (identifier) @bind)",
-    "(object_pattern (shorthand_property_identifier_pattern) @bind)",
-    "(object_assignment_pattern left: (shorthand_property_identifier_pattern) @bind)",
-    "(pair_pattern value: (identifier) @bind)",
-    "(array_pattern (identifier) @bind)",
-    "(arrow_function parameter: (identifier) @bind)",
-    "(function_declaration name: (identifier) @bind)",
-    "(generator_function_declaration name: (identifier) @bind)",
-    "(function_expression name: (identifier) @bind)",
-    "(class_declaration name: (identifier) @bind)",
-    "(class_declaration name: (type_identifier) @bind)",
-    "(catch_clause parameter: (identifier) @bind)",
-    "(for_in_statement left: (identifier) @bind)",
-    "(enum_assignment name: (property_identifier) @bind)",
-    "(enum_body name: (property_identifier) @bind)",
-)
 #: JavaScript/TypeScript functions: a `var` binds in the nearest one, a `let`/`const` in its block
 JS_FUNCTIONS_SCOPES = frozenset(
     {"function_declaration", "function_expression", "arrow_function", "method_definition",
@@ -516,27 +496,6 @@ USES = {
         ),
     ),
 }  # fmt: skip
-
-
-@functools.cache
-def _js_query(ts: Any, lang: Any) -> Any:
-    """`JS_BINDINGS`, the patterns this grammar has."""
-    kept = []
-    for pattern in JS_BINDINGS:
-        try:
-            ts.Query(lang, pattern)
-        except ts.QueryError:  # a node type or field this grammar lacks
-            continue
-        kept.append(pattern)
-    return ts.Query(lang, "\n".join(kept))
-
-
-def _js_bindings(ts: Any, lang: Any, tree: Any) -> list[tuple[str, Any]]:
-    return [
-        ("bind", node)
-        for nodes in ts.QueryCursor(_js_query(ts, lang)).captures(tree.root_node).values()
-        for node in nodes
-    ]
 
 
 def _value_uses(
