@@ -647,23 +647,43 @@ def _evaluated_outside(scope: Any, child: Any, node: Any) -> bool:
 def _occurrences(source: bytes, names: set[str]) -> Iterator[tuple[str, int, int]]:
     """The byte spans where one of `names` stands as a whole word not after one dot (a parse
     node then tells an identifier from a string's or a comment's word; a spread `...name`
-    reads it). One search per name that starts with the name itself (the engine's fast
-    literal scan): a minified file's one-letter names are not looked at letter by letter."""
+    reads it). A name of one or two letters is searched for by a regular expression that
+    rejects what follows it (a minified file's `e` would stop a `find` at every letter e); a
+    longer one by `find` (compiling a pattern per name cost more than its false starts)."""
     for name in names:
-        for hit in _word(name).finditer(source):
-            at = hit.start()
+        word = name.encode()
+        for at, end in _starts(source, word):
             before = source[at - 1 : at] if at else b""
             if before == b"." and source[at - 3 : at] == b"...":
                 before = b""  # a spread (`[...seen]`) reads the name; `x.seen` is a member
             if not (before.isalnum() or before in (b"_", b"$", b".")):
-                yield name, at, hit.end()
+                yield name, at, end
 
 
-@functools.lru_cache(maxsize=4096)
-def _word(name: str) -> re.Pattern[bytes]:
-    """`name` not followed by a letter, a digit, `_` or `$` (what comes before is checked by
+def _starts(source: bytes, word: bytes) -> Iterator[tuple[int, int]]:
+    """Where `word` occurs not followed by a letter, a digit, `_` or `$`."""
+    if len(word) <= SHORT_NAME:
+        for hit in _short(word).finditer(source):
+            yield hit.start(), hit.end()
+        return
+    at = source.find(word)
+    while at >= 0:
+        end = at + len(word)
+        after = source[end : end + 1]
+        if not (after.isalnum() or after in (b"_", b"$")):
+            yield at, end
+        at = source.find(word, end)
+
+
+#: names this long or shorter are found by `_short`'s pattern
+SHORT_NAME = 2
+
+
+@functools.lru_cache(maxsize=1024)
+def _short(word: bytes) -> re.Pattern[bytes]:
+    """`word` not followed by a letter, a digit, `_` or `$` (what comes before is checked by
     the caller: a pattern that begins with a look-behind is not searched for as a literal)."""
-    return re.compile(re.escape(name.encode()) + rb"(?![\w$])")
+    return re.compile(re.escape(word) + rb"(?![\w$])")
 
 
 #: the node types a binding of a name may have besides `identifier`
