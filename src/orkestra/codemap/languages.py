@@ -27,6 +27,8 @@ class Spec(NamedTuple):
     extensions: tuple[str, ...]
     #: grammar modules whose shipped `TAGS_QUERY` is used (before our own supplement)
     tags_from: tuple[str, ...]
+    #: our supplements, `queries/<name>.scm` each, in order (none named: the language's own)
+    supplements: tuple[str, ...] = ()
 
 
 LANGUAGES: dict[str, Spec] = {
@@ -41,7 +43,7 @@ LANGUAGES: dict[str, Spec] = {
     ),
     "tsx": Spec(
         "tree_sitter_typescript", "language_tsx", (".tsx",),
-        ("tree_sitter_javascript", "tree_sitter_typescript"),
+        ("tree_sitter_javascript", "tree_sitter_typescript"), ("typescript", "tsx"),
     ),
     "go": Spec("tree_sitter_go", "language", (".go",), ("tree_sitter_go",)),
     "rust": Spec("tree_sitter_rust", "language", (".rs",), ("tree_sitter_rust",)),
@@ -87,8 +89,9 @@ def load(name: str) -> tuple[Any, Any]:
         shipped = [importlib.import_module(m).TAGS_QUERY for m in spec.tags_from]
     except ImportError as exc:
         raise MissingExtra(f"the {name} grammar is not installed: {INSTALL_HINT}") from exc
-    own = resources.files("orkestra.codemap").joinpath(f"queries/{name}.scm").read_text("utf-8")
-    return language, ts.Query(language, "\n".join([*shipped, own]))
+    folder = resources.files("orkestra.codemap").joinpath("queries")
+    own = [folder.joinpath(f"{q}.scm").read_text("utf-8") for q in spec.supplements or (name,)]
+    return language, ts.Query(language, "\n".join([*shipped, *own]))
 
 
 @functools.cache
