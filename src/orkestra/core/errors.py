@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: the hook path never imports typing
+if TYPE_CHECKING:
+    from typing import Any
+
 
 class ExitCode(IntEnum):
     """Documented, distinct exit codes (PRODUCT.md §5)."""
@@ -74,6 +78,18 @@ class NotFound(OrkestraError):
     """A named entry (agent, skill, decision, sha, ...) does not exist."""
 
     code = "not_found"
+
+    @classmethod
+    def maybe_in(cls, missing: str, failed: Any, check: str) -> NotFound:
+        """`missing` ("no agent named 'x'; did you mean …") while `failed` (a finding or a note
+        problem: `code`, `message`, `file`, `line`) is a file that did not load: the entry may
+        be in it, so the error points there; `check` is the command that lists every problem."""
+        return cls(
+            f"{missing}; it may be in this file, which failed to load ({failed.code}: "
+            f"{failed.message}); fix it (`{check}` lists every problem)",
+            file=failed.file,
+            line=failed.line or None,
+        )
 
 
 class ConflictError(OrkestraError):

@@ -104,13 +104,7 @@ def find(settings: Settings, name: str, unloaded: list[Problem] | None = None) -
     failed = _unloaded(kb, unloaded)
     note = Resolver(kb, settings.root, settings.path).note(name)
     if note is None and failed:
-        raise NotFound(
-            f"no note named '{name}'; it may be in this file, which failed to load "
-            f"({failed[0].code}: {failed[0].message}); fix it (`orkestra notes check` lists "
-            "every problem)",
-            file=failed[0].file,
-            line=failed[0].line,
-        )
+        raise NotFound.maybe_in(f"no note named '{name}'", failed[0], "orkestra notes check")
     if note is None:
         raise NotFound(f"no note named '{name}'; `orkestra notes list` shows them")
     return note

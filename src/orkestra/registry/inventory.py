@@ -26,13 +26,7 @@ def _lookup(reg: Registry, kind: str, name: str, known: Iterable[str]) -> None:
     failed = [f for f in reg.findings if f.severity == "error"]
     if not failed:
         raise NotFound(f"no {kind} named '{name}'{hint}")
-    first = failed[0]
-    raise NotFound(
-        f"no {kind} named '{name}'{hint}; it may be in this file, which failed to load "
-        f"({first.code}: {first.message}); fix it (`orkestra validate` lists every problem)",
-        file=first.file,
-        line=first.line or None,
-    )
+    raise NotFound.maybe_in(f"no {kind} named '{name}'{hint}", failed[0], "orkestra validate")
 
 
 # --- agents ------------------------------------------------------------------------------------
