@@ -67,3 +67,69 @@ def test_many_broken_files_are_warned_about_up_to_a_limit(cli: Any, project: Pat
     lines = cli("scopes", "list", cwd=project).stderr.splitlines()
     assert len(lines) == MAX_WARNINGS + 1
     assert "and 3 more load error(s)" in lines[-1]
+
+
+# --- search: the index records the files it left out --------------------------------------------
+
+
+def test_search_warns_about_the_file_it_left_out(cli: Any, broken: Path) -> None:
+    r = cli("search", "agent", "--format", "table", cwd=broken)
+    assert r.exit_code == 0 and "alpha" in r.stdout
+    (line,) = r.stderr.splitlines()
+    assert line.startswith("orkestra: warning: registries/agents/beta.yaml:2: ORK001: ")
+    assert "left out of this answer" in line and "`orkestra validate`" in line
+
+
+def test_search_with_json_keeps_its_envelope_and_warns_in_json(cli: Any, broken: Path) -> None:
+    for args in (("search", "agent"), ("search", "agent", "--summary"), ("agents", "search", "a")):
+        r = cli(*args, "--format", "json", cwd=broken)
+        assert r.exit_code == 0 and "warnings" not in r.json()
+        (line,) = r.stderr.splitlines()
+        warning = json.loads(line)["warning"]
+        assert (warning["code"], warning["file"], warning["line"]) == (
+            "ORK001",
+            "registries/agents/beta.yaml",
+            2,
+        )
+
+
+def test_search_stops_warning_once_the_file_is_fixed(cli: Any, broken: Path) -> None:
+    assert cli("search", "agent", cwd=broken).stderr  # indexed with the problem
+    write(broken, "registries/agents/beta.yaml", GOOD.replace("alpha", "beta"))
+    r = cli("search", "agent", cwd=broken)
+    assert (r.exit_code, r.stderr) == (0, "")
+    assert {h["id"] for h in r.json()["results"]} == {"alpha", "beta"}
+
+
+def test_search_warns_about_a_note_that_failed_to_load(cli: Any, project: Path) -> None:
+    write(project, "registries/agents/alpha.yaml", GOOD)
+    write(project, "knowledge/gotchas/bad.md", "---\ntitle: [unclosed\n---\nbody\n")
+    (line,) = cli("search", "alpha", cwd=project).stderr.splitlines()
+    assert line.startswith("orkestra: warning: knowledge/gotchas/bad.md:")
+    assert "`orkestra notes check` lists every problem" in line
+
+
+def test_search_from_the_sources_reports_the_same_files(broken: Path) -> None:
+    from orkestra.search import service
+
+    indexed: list[Any] = []
+    service.search(broken, "agent", unloaded=indexed)
+    direct: list[Any] = []
+    service.search(broken, "agent", use_index=False, unloaded=direct)
+    assert indexed == direct
+    assert [(p.code, p.file, p.line) for p in direct] == [
+        ("ORK001", "registries/agents/beta.yaml", 2)
+    ]
+
+
+def test_search_rereads_the_knowledge_base_when_its_settings_change(
+    cli: Any, project: Path
+) -> None:
+    write(project, "registries/agents/alpha.yaml", GOOD)
+    assert cli("search", "alpha", cwd=project).stderr == ""
+    write(project, "registries/orkestra.yaml", "project: demo\nknowledge:\n  path: /etc\n")
+    (line,) = cli("search", "alpha", cwd=project).stderr.splitlines()
+    assert line.startswith("orkestra: warning: registries/orkestra.yaml:3: ")
+    assert "knowledge.path" in line and "`orkestra notes check`" in line
+    write(project, "registries/orkestra.yaml", "project: demo\n")
+    assert cli("search", "alpha", cwd=project).stderr == ""

@@ -68,6 +68,27 @@ def test_a_broken_edit_gives_validates_finding_and_keeps_the_last_good_state(
     assert agent["description"].startswith("Cuts releases")
 
 
+def test_search_names_the_file_it_left_out(session: Session, root: Path) -> None:
+    path = root / AGENT
+    good = path.read_text(encoding="utf-8")
+
+    async def go(client: Any) -> Any:
+        path.write_text(good.replace("name: release-manager", "name: [x"), encoding="utf-8")
+        broken = await call(client, "search", query="release")
+        counts = await call(client, "search", query="release", summary=True)
+        path.write_text(good, encoding="utf-8")
+        fixed = await call(client, "search", query="release")
+        return broken, counts, fixed
+
+    broken, counts, fixed = session(go)
+    for answer in (broken, counts):
+        (found,) = [f for f in answer["findings"] if f["file"] == AGENT]
+        assert (found["code"], found["line"], found["severity"]) == ("ORK001", 2, "error")
+    assert "release-manager" not in {h["id"] for h in broken["results"]}
+    assert "findings" not in fixed
+    assert "release-manager" in {h["id"] for h in fixed["results"]}
+
+
 def test_fixing_the_broken_edit_clears_the_findings(session: Session, root: Path) -> None:
     path = root / AGENT
     good = path.read_text(encoding="utf-8")

@@ -8,14 +8,27 @@ import pytest
 
 from orkestra.core.errors import InputError
 from orkestra.search import extract
+from orkestra.search.document import Problem
 
 SKILL = "registries/skills/k1/s.yaml"
 
 
-def test_a_file_that_is_not_yaml_is_skipped(tmp_path: Path) -> None:
+def test_a_file_that_is_not_yaml_is_skipped_and_reported(tmp_path: Path) -> None:
     (tmp_path / "registries/skills/k1").mkdir(parents=True)
     (tmp_path / SKILL).write_text("metadata: [unclosed\n", encoding="utf-8")
     assert extract.documents(tmp_path, SKILL, "skill") == []
+    problems: list[Problem] = []
+    assert extract.documents(tmp_path, SKILL, "skill", problems) == []
+    ((code, _, file, line, check, _),) = problems
+    assert (code, file, line, check) == ("ORK001", SKILL, 2, "orkestra validate")
+
+
+def test_an_orkestra_yaml_that_is_not_yaml_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "registries").mkdir()
+    (tmp_path / "registries/orkestra.yaml").write_text("project: [x\n", encoding="utf-8")
+    problems: list[Problem] = []
+    assert extract.settings(tmp_path, problems)[1] == []
+    assert [(p.code, p.file) for p in problems] == [("ORK001", "registries/orkestra.yaml")]
 
 
 def test_a_skill_whose_sections_are_not_a_list_is_skipped(tmp_path: Path) -> None:
@@ -41,14 +54,19 @@ def test_a_bug_in_a_reader_is_not_swallowed(
 def test_knowledge_problems_other_than_bad_input_are_not_swallowed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def bad_input(root: Path) -> list[object]:
+    def bad_input(root: Path, problems: object) -> list[object]:
         raise InputError("malformed claim", file="knowledge/claims/a.jsonl", line=3)
 
-    def bug(root: Path) -> list[object]:
+    def bug(root: Path, problems: object) -> list[object]:
         raise TypeError("a bug")
 
     monkeypatch.setattr("orkestra.search.knowledge_docs.documents", bad_input)
     assert extract.knowledge_documents(tmp_path) == []
+    problems: list[Problem] = []
+    assert extract.knowledge_documents(tmp_path, problems) == []
+    assert problems == [
+        Problem("input", "malformed claim", "knowledge/claims/a.jsonl", 3, "orkestra notes check")
+    ]
     monkeypatch.setattr("orkestra.search.knowledge_docs.documents", bug)
     with pytest.raises(TypeError):
         extract.knowledge_documents(tmp_path)

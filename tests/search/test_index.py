@@ -136,7 +136,7 @@ def test_config_change_rescans_vendor_roots(root: Path) -> None:
 
 
 def test_knowledge_documents_are_included(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def documents(project: Path) -> list[Document]:
+    def documents(project: Path, problems: object = None) -> list[Document]:
         text = (project / "knowledge" / "case.md").read_text()
         fields = (Field("title", "Case", 6), Field("body", text, 2))
         return [Document("notes", "case", "Case", "knowledge/case.md", 1, fields)]

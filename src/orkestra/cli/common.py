@@ -54,12 +54,13 @@ def load_registry(*, lazy: bool = False, warn: bool = True) -> Any:
 def warn_load_errors(findings: list[Any], *, check: str = "orkestra validate") -> None:
     """Warn on stderr about the files that failed to load (error findings or note problems:
     anything with `severity`, `code`, `message`, `file` and `line`); `check` is the command
-    that lists every problem."""
+    that lists every problem, unless the problem names its own (a search's `Problem`)."""
     from orkestra.cli import errors
 
     failed = [f for f in findings if f.severity == "error"]
     for found in failed[:MAX_WARNINGS]:
-        message = f"{found.message} (left out of this answer; `{check}` lists every problem)"
+        lists = getattr(found, "check", None) or check
+        message = f"{found.message} (left out of this answer; `{lists}` lists every problem)"
         errors.warn(message, code=found.code, file=found.file, line=found.line or None)
     if len(failed) > MAX_WARNINGS:
         more = f"and {len(failed) - MAX_WARNINGS} more load error(s); run `{check}`"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -40,7 +40,11 @@ def search(
     from orkestra.search.service import as_text, find, parse_types
 
     filters = Filters(types=parse_types(types))
-    result = find(_root(), query, filters=filters, limit=limit, want_summary=summary)
+    unloaded: list[Any] = []
+    result = find(
+        _root(), query, filters=filters, limit=limit, want_summary=summary, unloaded=unloaded
+    )
+    common.warn_load_errors(unloaded)
     emit(result, fmt, title=f"search: {query}", text=as_text(result) if fmt.human else None)
     return ExitCode.OK
 

@@ -8,7 +8,7 @@ alone is a valid query (`orkestra truths search --tag security`).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -40,7 +40,10 @@ def _run(
     text = query or option or ""
     if not text and not any(filters.values()):
         raise UsageError(f"missing query: orkestra {kind} search QUERY (or a filter alone)")
-    result = find(_root(), text, filters=Filters(types=(kind,), **filters), limit=limit)
+    unloaded: list[Any] = []
+    keep = Filters(types=(kind,), **filters)
+    result = find(_root(), text, filters=keep, limit=limit, unloaded=unloaded)
+    common.warn_load_errors(unloaded)
     emit(result, fmt, title=f"{kind} search: {text}", text=as_text(result) if fmt.human else None)
     return ExitCode.OK
 

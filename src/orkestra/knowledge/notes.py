@@ -252,6 +252,11 @@ class KnowledgeBase:
     def by_name(self) -> dict[str, Note]:
         return {n.name: n for n in self.notes}
 
+    def unloaded(self) -> list[Problem]:
+        """The errors of the note files that failed to load (their notes are left out)."""
+        loaded = {n.rel for n in self.notes}
+        return [p for p in self.problems if p.severity == "error" and p.file not in loaded]
+
 
 def note_files(folder: Path) -> list[tuple[str, str]]:
     """(type folder, path relative to `folder`) for every `*.md` in the six type folders, sorted."""

@@ -113,8 +113,7 @@ def find(settings: Settings, name: str, unloaded: list[Problem] | None = None) -
 def _unloaded(kb: KnowledgeBase, into: list[Problem] | None) -> list[Problem]:
     """The errors of the note files that failed to load (their notes are left out), also
     appended to `into` when given (for the CLI to warn about)."""
-    loaded = {n.rel for n in kb.notes}
-    failed = [p for p in kb.problems if p.severity == "error" and p.file not in loaded]
+    failed = kb.unloaded()
     if into is not None:
         into.extend(failed)
     return failed

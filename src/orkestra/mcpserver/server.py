@@ -74,8 +74,12 @@ def answer(ws: Workspace, work: Callable[[], dict[str, Any]], *, registry: bool)
         raise MCPError(INTERNAL_ERROR, _message(exc)) from None
     finally:
         ws.after_call()
-    if found:
-        result["findings"] = found
+    if found:  # beside any a tool found itself (search: the files its index left out)
+        seen = {(f["code"], f["file"], f["line"]) for f in found}
+        own = [
+            f for f in result.get("findings", []) if (f["code"], f["file"], f["line"]) not in seen
+        ]
+        result["findings"] = [*found, *own]
     return result
 
 

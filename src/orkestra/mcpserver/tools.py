@@ -7,10 +7,13 @@ Each one calls the function the CLI calls (`search.service`, `registry.inventory
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from orkestra.core.errors import UsageError
 from orkestra.mcpserver.workspace import Workspace
+
+if TYPE_CHECKING:
+    from orkestra.search.document import Problem
 
 #: kind -> the singular the tools use (plural spellings accepted)
 KINDS = ("agent", "skill", "scope", "truth", "decision", "note", "claim")
@@ -57,19 +60,28 @@ def _search(
 
     filters = Filters(types=types)
     conn = ws.connection()
+    unloaded: list[Problem] = []
     if conn is None:
-        ranking = service.search(ws.root, query, filters, limit=limit, use_index=False)
+        ranking = service.search(
+            ws.root, query, filters, limit=limit, use_index=False, unloaded=unloaded
+        )
     else:
         warm = ws.warm_search
-        ranking = service.search_open(conn, query, filters, limit=limit, warm=warm)
+        ranking = service.search_open(
+            conn, query, filters, limit=limit, warm=warm, unloaded=unloaded
+        )
     if summary:
-        return service.summary(query, ranking)
-    results = []
-    for hit in ranking.hits:
-        row = hit.to_dict()
-        row["cite"] = cite(row["path"], row["line"])
-        results.append(row)
-    return {"query": query, "total": ranking.total, "results": results}
+        answer = service.summary(query, ranking)
+    else:
+        results = []
+        for hit in ranking.hits:
+            row = hit.to_dict()
+            row["cite"] = cite(row["path"], row["line"])
+            results.append(row)
+        answer = {"query": query, "total": ranking.total, "results": results}
+    if unloaded:  # the files left out of this answer, as the CLI warns about them
+        answer["findings"] = [p.to_dict() for p in unloaded]
+    return answer
 
 
 def get(ws: Workspace, kind: str, ident: str) -> dict[str, Any]:

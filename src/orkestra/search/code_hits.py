@@ -48,7 +48,12 @@ def merge(
 
 
 def find_with_code(
-    root: Path, query: str, filters: Any, limit: int, want_summary: bool
+    root: Path,
+    query: str,
+    filters: Any,
+    limit: int,
+    want_summary: bool,
+    unloaded: list[Any] | None = None,
 ) -> dict[str, object]:
     """`orkestra search` with `code` among the types: the same envelopes, code hits included."""
     from dataclasses import replace
@@ -57,7 +62,9 @@ def find_with_code(
 
     rest = tuple(t for t in filters.types if t != CODE)
     code = code_hits(root, query, limit)
-    ranking = search(root, query, replace(filters, types=rest), limit=limit) if rest else None
+    ranking = None
+    if rest:
+        ranking = search(root, query, replace(filters, types=rest), limit=limit, unloaded=unloaded)
     if want_summary:
         base = summary(query, ranking) if ranking is not None else {"counts": {}}
         counts = {**dict(base["counts"]), CODE: len(code)}  # type: ignore[call-overload]

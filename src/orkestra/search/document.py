@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from orkestra.search.kinds import TYPES
 
-__all__ = ["TYPES", "Document", "Field"]
+__all__ = ["TYPES", "Document", "Field", "Problem"]
 
 
 @dataclass(frozen=True)
@@ -30,3 +31,25 @@ class Document:
     fields: tuple[Field, ...] = field(default_factory=tuple)
     #: filter attributes (status, domain, tags...) for `--status`, `--tag`, `--domain`
     attrs: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+class Problem(NamedTuple):
+    """A source file search left out because it failed to load: the loader's code and message
+    at its `file:line`; `check` is the command that lists every problem. The CLI warns about it
+    as `agents list` does; the MCP search tool returns it among its findings."""
+
+    code: str
+    message: str
+    file: str
+    line: int | None = None
+    check: str = "orkestra validate"
+    severity: str = "error"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "file": self.file,
+            "line": self.line or None,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+        }

@@ -14,20 +14,25 @@ from pathlib import Path
 from typing import Any
 
 from orkestra.search import layout
-from orkestra.search.document import Document
+from orkestra.search.document import Document, Problem
 from orkestra.search.weights import build, text_of
 
 _SAFE_REL = re.compile(r"^(?![/\\])(?![A-Za-z]:)(?!.*(?:^|/)\.\.(?:/|$)).+$")
 
 
-def settings(root: Path) -> tuple[layout.Settings, list[Document]]:
-    """Where sources live (from orkestra.yaml) and the package documents it declares."""
+def settings(
+    root: Path, problems: list[Problem] | None = None
+) -> tuple[layout.Settings, list[Document]]:
+    """Where sources live (from orkestra.yaml) and the package documents it declares. An
+    orkestra.yaml that does not load gives the defaults, its error appended to `problems`."""
     from orkestra.core.errors import InputError
     from orkestra.registry.config_file import read_config
 
     try:
         data = read_config(root)
-    except InputError:  # `orkestra validate` reports it; search reads the other sources
+    except InputError as exc:  # search reads the other sources, and says so
+        if problems is not None:
+            problems.append(Problem("ORK001", exc.message, exc.file or layout.CONFIG, exc.line))
         return layout.Settings(), []
     vendors: list[str] = []
     allow: list[tuple[str, tuple[str, ...]]] = []
@@ -56,7 +61,12 @@ def _adopted(root: Path, provider: object, vendor_root: str) -> tuple[str, ...] 
     rel = f"{layout.OVERLAYS}/{provider}.yaml"
     if not (root / rel).is_file():
         return None
-    data = _mapping(root, rel)
+    from orkestra.core.errors import InputError
+
+    try:
+        data = _mapping(root, rel)
+    except InputError:  # not YAML or unreadable: adopts nothing, `orkestra validate` reports it
+        return ()
     skills = data.get("skills") if isinstance(data, dict) else None
     if not isinstance(skills, dict):
         return ()
@@ -86,11 +96,15 @@ def _packages(data: Any) -> list[Document]:
     return docs
 
 
-def documents(root: Path, rel: str, kind: str) -> list[Document]:
+def documents(
+    root: Path, rel: str, kind: str, problems: list[Problem] | None = None
+) -> list[Document]:
     """The documents one source file holds (empty when it cannot be read or has the wrong shape).
 
-    Only a file that cannot be read is skipped here; a reader meeting an unexpected shape returns
-    no document itself, so any other exception is a bug and is not swallowed.
+    A file that cannot be read or parsed is left out, and its error (ORK001, the loader's code
+    for it, at its `file:line`) is appended to `problems` when given, so search can say so. A
+    reader meeting an unexpected shape returns no document itself, so any other exception is a
+    bug and is not swallowed.
     """
     reader = _READERS.get(kind)
     if reader is None:
@@ -99,18 +113,18 @@ def documents(root: Path, rel: str, kind: str) -> list[Document]:
 
     try:
         return reader(root, rel)
-    except InputError:  # unreadable or not YAML: `orkestra validate` reports it; search goes on
+    except InputError as exc:  # unreadable or not YAML: reported, and search goes on
+        if problems is not None:
+            problems.append(Problem("ORK001", exc.message, exc.file or rel, exc.line))
         return []
 
 
 def _mapping(root: Path, rel: str) -> Any:
+    """The YAML mapping of a source file (None when empty); an `InputError` when it is not
+    YAML or cannot be read."""
     from orkestra.core import yamlio
-    from orkestra.core.errors import InputError
 
-    try:
-        return yamlio.load_mapping(root / rel, display=rel, allow_empty=True)
-    except InputError:  # not YAML or unreadable: skipped, `orkestra validate` reports it
-        return None
+    return yamlio.load_mapping(root / rel, display=rel, allow_empty=True)
 
 
 def _stem(rel: str) -> str:
@@ -249,12 +263,19 @@ _READERS: dict[str, Callable[[Path, str], list[Document]]] = {
 }
 
 
-def knowledge_documents(root: Path) -> list[Document]:
-    """Notes and claims of the knowledge base (`knowledge_docs.documents`)."""
+def knowledge_documents(root: Path, problems: list[Problem] | None = None) -> list[Document]:
+    """Notes and claims of the knowledge base (`knowledge_docs.documents`); the errors of the
+    files left out (a note that failed to load, a malformed claims file) are appended to
+    `problems` when given."""
     from orkestra.core.errors import InputError
     from orkestra.search import knowledge_docs
 
     try:
-        return knowledge_docs.documents(root)
-    except InputError:  # a malformed claims file or knowledge block: `notes check` and
-        return []  # `validate` report it (file:line); search answers from the registries
+        return knowledge_docs.documents(root, problems)
+    except InputError as exc:  # a malformed claims file or knowledge block: search answers
+        if problems is not None:  # from the registries, and says which file it left out
+            where = exc.file or layout.CONFIG
+            problems.append(
+                Problem(exc.code, exc.message, where, exc.line, knowledge_docs.NOTES_CHECK)
+            )
+        return []

@@ -23,7 +23,7 @@ from orkestra.core.stamp import changed_at
 from orkestra.search import layout, store
 
 if TYPE_CHECKING:
-    from orkestra.search.document import Document
+    from orkestra.search.document import Document, Problem
 
 RACY_NS = 2_000_000_000
 #: pseudo-unit standing for the knowledge provider module (its change re-reads the knowledge)
@@ -203,6 +203,8 @@ def apply(
         digest = _digest(root, path)
         if hashes.get(path) != digest:
             dirty.add(_group(unit, path))
+            if path == layout.CONFIG:  # the knowledge base is read with its settings
+                dirty.add(layout.KNOWLEDGE)
         if mtime >= now - RACY_NS:
             racy.append([path, mtime])
         conn.execute(
@@ -216,8 +218,10 @@ def apply(
         if not fresh_index:
             store.remove_source(conn, group)
         if group == layout.KNOWLEDGE or group not in gone:
-            docs = _documents(root, group, settings)
+            problems: list[Problem] = []
+            docs = _documents(root, group, settings, problems)
             store.add_documents(conn, group, docs, pool_terms=not fresh_index)
+            store.add_problems(conn, group, problems)
     if fresh_index:
         store.fill_pool(conn)
     conn.execute("DELETE FROM units")
@@ -240,15 +244,17 @@ def _hashes(conn: sqlite3.Connection, paths: dict[str, tuple[str, int, int]]) ->
     return out
 
 
-def _documents(root: Path, group: str, settings: layout.Settings) -> list[Document]:
+def _documents(
+    root: Path, group: str, settings: layout.Settings, problems: list[Problem]
+) -> list[Document]:
     from orkestra.search import extract
 
     if group == layout.KNOWLEDGE:
-        return list(extract.knowledge_documents(root))
+        return list(extract.knowledge_documents(root, problems))
     if group == layout.CONFIG:
-        return list(extract.settings(root)[1])
+        return list(extract.settings(root, problems)[1])
     kind = layout.kind_of(group, settings)
-    return list(extract.documents(root, group, kind)) if kind else []
+    return list(extract.documents(root, group, kind, problems)) if kind else []
 
 
 def save_settings(conn: sqlite3.Connection, settings: layout.Settings) -> None:

@@ -11,7 +11,10 @@ from pathlib import Path
 
 from orkestra.core.clock import today as current_day
 from orkestra.registry.models.search_fields import CLAIMS, NOTES
-from orkestra.search.document import Document, Field
+from orkestra.search.document import Document, Field, Problem
+
+#: the command that lists every problem of the knowledge base
+NOTES_CHECK = "orkestra notes check"
 
 STALE_DAYS = 180
 STALE_FACTOR = 0.5
@@ -23,8 +26,10 @@ def _fields(
     return tuple(Field(k, values[k], w * factor) for k, w in weights.items() if values.get(k))
 
 
-def documents(root: Path) -> list[Document]:
-    """Every note and claim of the project's knowledge base as search documents."""
+def documents(root: Path, problems: list[Problem] | None = None) -> list[Document]:
+    """Every note and claim of the project's knowledge base as search documents; the errors of
+    the note files that failed to load (their notes are left out) are appended to `problems`
+    when given."""
     from orkestra.knowledge import outcomes, usage
     from orkestra.knowledge import settings as config
     from orkestra.knowledge.claims import store
@@ -32,6 +37,9 @@ def documents(root: Path) -> list[Document]:
 
     cfg = config.load(root)
     kb = load_notes(root, cfg.path)
+    if problems is not None:
+        failed = kb.unloaded()
+        problems.extend(Problem(p.code, p.message, p.file, p.line, NOTES_CHECK) for p in failed)
     last = usage.last_read(usage.read(cfg.folder))
     cutoff = (current_day() - dt.timedelta(days=STALE_DAYS)).isoformat()
     checked = outcomes.read(root)

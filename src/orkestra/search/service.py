@@ -12,7 +12,7 @@ from orkestra.search.kinds import TYPES
 from orkestra.search.rank import Filters, Ranking, rank
 
 if TYPE_CHECKING:
-    from orkestra.search.document import Document
+    from orkestra.search.document import Document, Problem
     from orkestra.search.warm import WarmState
 
 DEFAULT_LIMIT = 20
@@ -26,11 +26,12 @@ def project_root(explicit: str | None) -> Path:
     return project.find_root(explicit)
 
 
-def all_documents(root: Path) -> list[Document]:
-    """Every document of the project, read straight from the sources (no index)."""
+def all_documents(root: Path, problems: list[Problem] | None = None) -> list[Document]:
+    """Every document of the project, read straight from the sources (no index); the files
+    that failed to load are appended to `problems` when given."""
     from orkestra.search import extract, layout  # a warm index needs neither
 
-    settings, docs = extract.settings(root)
+    settings, docs = extract.settings(root, problems)
     units = layout.scan(str(root), settings)
     files = {
         layout.unit_path(unit, name, settings)
@@ -41,8 +42,8 @@ def all_documents(root: Path) -> list[Document]:
     for path in sorted(files):
         kind = layout.kind_of(path, settings)
         if kind is not None and kind != "config":
-            docs.extend(extract.documents(root, path, kind))
-    docs.extend(extract.knowledge_documents(root))
+            docs.extend(extract.documents(root, path, kind, problems))
+    docs.extend(extract.knowledge_documents(root, problems))
     return docs
 
 
@@ -54,15 +55,18 @@ def search(
     limit: int | None = None,
     use_index: bool = True,
     retrievers: tuple[str, ...] | None = None,
+    unloaded: list[Problem] | None = None,
 ) -> Ranking:
     """Hits for `query` at or above the score floor, best first (at most `limit`), and counts.
 
     With `use_index` the derived index under `.orkestra/` is used (refreshed or rebuilt first);
     without it, or when the index cannot be written, documents are read from the sources. Both
     give the same hits. `retrievers` fuses only the retrievers named (measurements, `rank`).
+    The source files left out because they failed to load are appended to `unloaded` when
+    given (the caller warns about them).
     """
     if use_index:
-        from orkestra.search import index, sqlcorpus
+        from orkestra.search import index, sqlcorpus, store
 
         conn = index.open_index(root)
         if conn is not None:
@@ -70,7 +74,10 @@ def search(
                 conn.execute("BEGIN")
                 corpus = sqlcorpus.IndexCorpus(conn)
                 hits = rank(corpus, query, filters, limit, retrievers=retrievers)
+                failed = store.problems(conn) if unloaded is not None else []
                 conn.execute("COMMIT")
+                if unloaded is not None:
+                    _report(unloaded, failed)
                 return hits
             except sqlite3.DatabaseError:
                 conn.close()
@@ -79,8 +86,21 @@ def search(
                 conn.close()
     from orkestra.search.corpus import MemoryCorpus
 
-    memory = MemoryCorpus(all_documents(root))
+    found: list[Problem] = []
+    memory = MemoryCorpus(all_documents(root, found))
+    if unloaded is not None:
+        _report(unloaded, found)
     return rank(memory, query, filters, limit, retrievers=retrievers)
+
+
+def _report(into: list[Problem], found: list[Problem]) -> None:
+    """`found` appended to `into`, each problem once: a broken orkestra.yaml is met both as the
+    config and by the knowledge settings read from it."""
+    seen = {(p.file, p.line, p.message) for p in into}
+    for problem in found:
+        if (problem.file, problem.line, problem.message) not in seen:
+            seen.add((problem.file, problem.line, problem.message))
+            into.append(problem)
 
 
 def search_open(
@@ -90,16 +110,19 @@ def search_open(
     *,
     limit: int | None = None,
     warm: WarmState | None = None,
+    unloaded: list[Problem] | None = None,
 ) -> Ranking:
     """`search` against an index the caller keeps open and fresh (the MCP server's warm index),
     in one read transaction so a concurrent refresh by another process is seen whole or not.
     With `warm`, the tables the caller keeps in memory between searches answer what they can
-    (`search.warm`; same hits)."""
-    from orkestra.search import sqlcorpus
+    (`search.warm`; same hits). The files the index left out are appended to `unloaded`."""
+    from orkestra.search import sqlcorpus, store
 
     conn.execute("BEGIN")
     try:
         corpus = sqlcorpus.IndexCorpus(conn) if warm is None else warm.corpus(conn)
+        if unloaded is not None:
+            _report(unloaded, store.problems(conn))
         return rank(corpus, query, filters, limit)
     finally:
         conn.execute("COMMIT")
@@ -170,10 +193,13 @@ def find(
     filters: Filters | None = None,
     limit: int = DEFAULT_LIMIT,
     want_summary: bool = False,
+    unloaded: list[Problem] | None = None,
 ) -> dict[str, object]:
     """What `orkestra search` prints (§5): `{"query", "total", "results": [hit...]}` with the top
     `limit` of `total` hits, or with `want_summary` `{"query", "total", "counts"}`. A query
-    without words is valid when a filter (`--tag`, `--status`, `--domain`) narrows it."""
+    without words is valid when a filter (`--tag`, `--status`, `--domain`) narrows it. The
+    source files left out because they failed to load are appended to `unloaded` (the CLI
+    warns about them on stderr, as list commands do)."""
     if filters is not None and filters.on_attrs:
         check_limit(limit)
     else:
@@ -181,8 +207,8 @@ def find(
     if filters is not None and "code" in filters.types:  # code map hits too (`--type code`)
         from orkestra.search import code_hits
 
-        return code_hits.find_with_code(root, query, filters, limit, want_summary)
-    ranking = search(root, query, filters, limit=limit)
+        return code_hits.find_with_code(root, query, filters, limit, want_summary, unloaded)
+    ranking = search(root, query, filters, limit=limit, unloaded=unloaded)
     if want_summary:
         return summary(query, ranking)
     return {"query": query, "total": ranking.total, "results": [h.to_dict() for h in ranking.hits]}

@@ -6,7 +6,8 @@ size, content hash), `docs` (one
 row per document: identity, location, field names and weights, filter attributes), `fts` (an FTS5
 table holding each field's tokens in its own column) with `terms` and `termrows` (fts5vocab over it:
 postings and document counts by term) and `pool` (alphabetic terms by length, the candidates for typo matching),
-and `bm` (FTS5 with Porter stemming: each field's text in the column of its weight, `BM_WEIGHTS`, so
+`problems` (the files of a source that failed to load and were left out, with the loader's
+error at `file:line`, for search to warn about), and `bm` (FTS5 with Porter stemming: each field's text in the column of its weight, `BM_WEIGHTS`, so
 `bm25()` weighs fields as §7 does; the lexical retriever and the candidate counts query it).
 """
 
@@ -22,9 +23,9 @@ from orkestra.search.corpus import MAX_FIELDS, POOL_MIN_LEN, field_terms
 from orkestra.search.text import exact_key
 
 if TYPE_CHECKING:
-    from orkestra.search.document import Document
+    from orkestra.search.document import Document, Problem
 
-SCHEMA = 8
+SCHEMA = 9
 _COLUMNS = [f"c{i}" for i in range(MAX_FIELDS)]
 #: the weight of each column of `bm`, in order; a field goes to the column nearest its weight
 BM_WEIGHTS = (6.0, 5.0, 4.0, 3.0, 2.0, 1.0)
@@ -50,6 +51,10 @@ CREATE VIRTUAL TABLE fts USING fts5({", ".join(_COLUMNS)},
 CREATE VIRTUAL TABLE terms USING fts5vocab(fts, 'instance');
 CREATE VIRTUAL TABLE termrows USING fts5vocab(fts, 'row');
 CREATE VIRTUAL TABLE bm USING fts5({", ".join(_BM)}, tokenize='porter unicode61', prefix='3 4');
+CREATE TABLE problems(
+    source TEXT NOT NULL, code TEXT NOT NULL, message TEXT NOT NULL, file TEXT NOT NULL,
+    line INTEGER, "check" TEXT NOT NULL
+);
 CREATE TABLE pool(len INTEGER NOT NULL, term TEXT NOT NULL, PRIMARY KEY(len, term))
     WITHOUT ROWID;
 PRAGMA user_version = {SCHEMA};
@@ -136,6 +141,25 @@ def remove_source(conn: sqlite3.Connection, source: str) -> None:
     )
     conn.execute("DELETE FROM bm WHERE rowid IN (SELECT ref FROM docs WHERE source = ?)", (source,))
     conn.execute("DELETE FROM docs WHERE source = ?", (source,))
+    conn.execute("DELETE FROM problems WHERE source = ?", (source,))
+
+
+def add_problems(conn: sqlite3.Connection, source: str, problems: Iterable[Problem]) -> None:
+    """Record the files of one source that failed to load (`extract.documents`)."""
+    conn.executemany(
+        'INSERT INTO problems(source, code, message, file, line, "check") VALUES (?, ?, ?, ?, ?, ?)',
+        [(source, p.code, p.message, p.file, p.line, p.check) for p in problems],
+    )
+
+
+def problems(conn: sqlite3.Connection) -> list[Problem]:
+    """Every file the index left out because it failed to load, by file and line."""
+    from orkestra.search.document import Problem
+
+    rows = conn.execute(
+        'SELECT code, message, file, line, "check" FROM problems ORDER BY file, line, code'
+    )
+    return [Problem(code, message, file, line, check) for code, message, file, line, check in rows]
 
 
 def put_meta(conn: sqlite3.Connection, key: str, value: object) -> None:
