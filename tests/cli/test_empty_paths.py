@@ -43,3 +43,31 @@ def test_init_without_a_path_still_means_the_current_folder(cli: Any, tmp_path: 
     result = cli("init", cwd=tmp_path)
     assert result.exit_code == 0, result.stderr
     assert (tmp_path / "registries/orkestra.yaml").is_file()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["import", "{missing}", "--dry-run"],
+        ["skills", "intake", "{missing}"],
+        ["learn", "propose", "--input", "{missing}"],
+        ["learn", "apply", "--input", "{missing}"],
+        ["learn", "propose", "--input", "{folder}"],
+        ["--root", "{missing}", "agents", "list"],
+    ],
+    ids=lambda v: " ".join(v),
+)
+def test_a_path_that_names_no_usable_input_is_an_input_error_not_a_usage_error(
+    cli: Any, project: Path, tmp_path_factory: pytest.TempPathFactory, args: list[str]
+) -> None:
+    """The same mistake (a path that is missing, or a folder where a file goes) gets the same
+    exit code from every command: 1, with the path named, never the parser's usage error 2."""
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    paths = {"missing": str(elsewhere / "nowhere"), "folder": str(elsewhere)}
+    before = sorted(project.glob("registries/**/*"))
+    result = cli(*[a.format(**paths) for a in args], "--format", "json", cwd=project)
+    assert (result.exit_code, result.stdout) == (1, ""), result.stderr
+    error = json.loads(result.stderr)["error"]
+    assert error["code"] != "usage"
+    assert str(elsewhere) in f"{error['file']} {error['message']}"
+    assert sorted(project.glob("registries/**/*")) == before  # nothing written

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -208,8 +209,14 @@ def test_bad_layer_and_missing_path(cli: Any, project: Path) -> None:
     _vendor(project, "csv-profiler")
     bad = cli("skills", "intake", "vendor/acme", "--layer", "K9", cwd=project)
     assert bad.exit_code == 2 and "--layer must be one of" in bad.stderr
-    missing = cli("skills", "intake", "nowhere", cwd=project)
-    assert missing.exit_code == 2 and "no such file or folder" in missing.stderr
+    missing = cli("skills", "intake", "nowhere", "--format", "json", cwd=project)
+    assert (missing.exit_code, missing.stdout) == (1, "")  # as `orkestra import nowhere`
+    error = json.loads(missing.stderr)["error"]
+    assert (error["code"], error["file"]) == ("not_found", "nowhere")
+    assert error["message"].startswith("no such file or folder; give the path of a skill folder")
+    (project / "file.txt").write_text("x", encoding="utf-8")
+    not_dir = cli("skills", "intake", "file.txt", cwd=project)
+    assert not_dir.exit_code == 1 and "file.txt: not a folder" in not_dir.stderr
     (project / "empty").mkdir()
     empty = cli("skills", "intake", "empty", "--format", "json", cwd=project)
     assert empty.exit_code == 1 and '"code": "not_found"' in empty.stderr
@@ -284,7 +291,7 @@ def test_symlinked_skill_md_and_folder(cli: Any, project: Path, tmp_path_factory
     assert row["spec"]["errors"][0] == "SKILL.md is a symlink; it was not read"
     assert row["findings"][0]["rule"] == "symlink-outside"
     linked = cli("skills", "intake", "vendor/alias", cwd=project)
-    assert linked.exit_code == 2 and "symlinks are not followed" in linked.stderr
+    assert linked.exit_code == 1 and "symlinks are not followed" in linked.stderr
 
 
 def test_text_format(cli: Any, project: Path) -> None:

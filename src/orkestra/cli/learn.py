@@ -14,7 +14,9 @@ from orkestra.core.output import Format, listing
 
 app = new_app("Claims that grow with repetition.")
 
-InputOption = Annotated[Path, typer.Option("--input", "-i", help="A JSON file.", dir_okay=False)]
+#: no `dir_okay=False`: a path that is not a readable file is the core's input error (exit 1, as
+#: for every command's input path), not a usage error of the parser
+InputOption = Annotated[Path, typer.Option("--input", "-i", help="A JSON file.")]
 
 
 @app.command("propose")

@@ -411,7 +411,10 @@ def import_tree(
     if provider is not None and name_problem(provider) is not None:
         raise UsageError(f"--provider '{provider}' is not a valid name: {name_problem(provider)}")
     if not source.is_dir():
-        raise NotFound(f"import source '{source}' is not a folder")
+        raise NotFound(
+            f"import source '{source}' is not a folder; give the folder to read (a .claude/ or a "
+            "plugin marketplace)"
+        )
     report = ImportReport(source=str(source), dry_run=dry_run, layer=layer)
     tree = SafeTree(source)
     agent_files, skill_files, refused = find_sources(tree)

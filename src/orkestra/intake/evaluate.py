@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from orkestra.core.errors import NotFound, UsageError
+from orkestra.core.errors import InputError, NotFound
 from orkestra.intake import criteria as crit
 from orkestra.intake import spec as spec_check
 from orkestra.intake.depth import depth
@@ -175,13 +175,15 @@ def evaluate_tree(
 ) -> list[Candidate]:
     """Evaluate every candidate below `path` (or the given `folders`)."""
     rules = rules or default_rules()
-    if not path.exists():
-        raise UsageError(f"{path}: no such file or folder")
+    if not path.exists():  # a path that names nothing: exit 1, as `orkestra import` and --root
+        what = "no such file or folder; give the path of a skill folder or a tree of them"
+        raise NotFound(what, file=str(path))
     if folders is None:
         if path.is_file() and path.name == "SKILL.md":
             path = path.parent
         if path.is_symlink() or not path.is_dir():
-            raise UsageError(f"{path}: not a folder (symlinks are not followed)")
+            why = "not a folder (symlinks are not followed); give a skill folder or a tree of them"
+            raise InputError(why, file=str(path))
         folders = find_candidates(path)
         if not folders:
             raise NotFound(f"{path}: no SKILL.md found at or below this folder")
