@@ -7,6 +7,7 @@ root now pass the safe writer's checks first (`core.lock.locked(..., root=...)`)
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -51,3 +52,93 @@ def test_a_lock_with_a_root_is_checked_before_it_is_created(planted: tuple[Path,
     with pytest.raises(UnsafePathError), locked(root / ".orkestra" / "x.lock", root=root):
         pass
     assert not (elsewhere / "x.lock").exists()
+
+
+# --- readers: what a symlink out of the project reaches is never read ----------------------------
+
+EVENT = '{"ts": "2026-05-01T00:00:00Z", "session_id": "s1", "event": "Stop", "blocked": true}\n'
+
+
+def test_events_summary_refuses_an_events_log_linked_out_of_the_project(
+    cli: Any, tmp_path: Path
+) -> None:
+    root, outside = tmp_path / "p", tmp_path / "outside.jsonl"
+    init_project(root)
+    outside.write_text(EVENT, encoding="utf-8")
+    (root / ".orkestra").mkdir(exist_ok=True)
+    (root / ".orkestra/events.jsonl").symlink_to(outside)
+    result = cli("events", "summary", "--format", "json", cwd=root)
+    assert (result.exit_code, result.stdout) == (1, "")
+    error = json.loads(result.stderr)["error"]
+    assert (error["code"], error["file"]) == ("unsafe_path", ".orkestra/events.jsonl")
+    assert f"is a symlink to '{outside}', outside the project" in error["message"]
+    assert "remove the link" in error["message"]
+    assert outside.read_text(encoding="utf-8") == EVENT  # untouched
+
+
+def test_events_summary_refuses_a_state_folder_linked_out(
+    planted: tuple[Path, Path], cli: Any
+) -> None:
+    root, elsewhere = planted
+    (elsewhere / "events.jsonl").write_text(EVENT, encoding="utf-8")
+    result = cli("events", "summary", cwd=root)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr.startswith("orkestra: .orkestra: is a symlink to ")
+
+
+def test_an_events_log_linked_inside_the_project_is_read(cli: Any, tmp_path: Path) -> None:
+    root = tmp_path / "p"
+    init_project(root)
+    (root / "logs").mkdir()
+    (root / "logs/events.jsonl").write_text(EVENT, encoding="utf-8")
+    (root / ".orkestra").mkdir(exist_ok=True)
+    (root / ".orkestra/events.jsonl").symlink_to(root / "logs/events.jsonl")
+    result = cli("events", "summary", cwd=root)
+    assert result.exit_code == 0 and result.json()["total"] == 1
+
+
+def test_the_stop_hook_does_not_read_an_events_log_linked_out(tmp_path: Path) -> None:
+    from orkestra.hooks import events
+
+    root, outside = tmp_path / "p", tmp_path / "outside.jsonl"
+    init_project(root)
+    outside.write_text(EVENT, encoding="utf-8")
+    (root / ".orkestra").mkdir(exist_ok=True)
+    (root / ".orkestra/events.jsonl").symlink_to(outside)
+    assert events.session_records(str(root), "s1") == []
+    assert "outside the project; it was not read" in (root / ".orkestra/logs/hooks.log").read_text()
+    (root / ".orkestra/events.jsonl").unlink()
+    (root / ".orkestra/events.jsonl").write_text(EVENT, encoding="utf-8")
+    assert len(events.session_records(str(root), "s1")) == 1
+
+
+def test_a_search_index_linked_out_of_the_project_is_neither_read_nor_written(
+    cli: Any, tmp_path: Path
+) -> None:
+    root, outside = tmp_path / "p", tmp_path / "outside.sqlite3"
+    init_project(root)
+    assert cli("search", "example", cwd=root).exit_code == 0
+    index = root / ".orkestra/search.sqlite3"
+    index.rename(outside)
+    index.symlink_to(outside)
+    before = outside.read_bytes()
+    result = cli("search", "example", "--format", "json", cwd=root)
+    assert (result.exit_code, result.stdout) == (1, "")
+    error = json.loads(result.stderr)["error"]
+    assert (error["code"], error["file"]) == ("unsafe_path", ".orkestra/search.sqlite3")
+    assert "symlink" in error["message"]
+    assert outside.read_bytes() == before
+
+
+def test_notes_outcomes_linked_out_of_the_project_are_not_read(tmp_path: Path) -> None:
+    from orkestra.knowledge import outcomes
+
+    root, outside = tmp_path / "p", tmp_path / "outcomes.json"
+    init_project(root)
+    outside.write_text('{"version": 1, "notes": {"n": "contradicted"}}', encoding="utf-8")
+    (root / ".orkestra").mkdir(exist_ok=True)
+    (root / outcomes.PATH).symlink_to(outside)
+    assert outcomes.read(root) == {}
+    (root / outcomes.PATH).unlink()
+    (root / outcomes.PATH).write_text(outside.read_text(encoding="utf-8"), encoding="utf-8")
+    assert outcomes.read(root) == {"n": "contradicted"}

@@ -96,3 +96,20 @@ def absent_or_kind(
         if not kind(mode):
             return False
     return True
+
+
+def leaving(root: str | os.PathLike[str], rel: str) -> tuple[str, str] | None:
+    """(the symlink, relative to `root`, and the real path it leads to) for the first symlink on
+    the way to `rel` (a folder on it or the file itself) that leads outside the project at
+    `root`; None when every step stays inside or is not there. What such a symlink reaches is
+    never read (PRODUCT.md §13); each caller says what to do instead."""
+    home = os.path.realpath(root)
+    step = os.fspath(root)
+    parts = rel.split("/")
+    for depth, part in enumerate(parts, start=1):
+        step = os.path.join(step, part)  # noqa: PTH118
+        if os.path.islink(step):  # noqa: PTH114
+            real = os.path.realpath(step)
+            if real != home and not real.startswith(home.rstrip(os.sep) + os.sep):
+                return "/".join(parts[:depth]), real
+    return None

@@ -130,13 +130,16 @@ def session_records(root: str, session_id: str) -> list[dict[str, Any]]:
 
     from orkestra.core import jsonio
     from orkestra.core.errors import InputError
-    from orkestra.core.readfile import open_regular
+    from orkestra.core.readfile import leaving, open_regular
 
     out: list[dict[str, Any]] = []
     if not session_id:
         return out
     path = os.path.join(root, EVENTS)
     bad = ""
+    if leaving(root, EVENTS) is not None:  # not the hooks' log: never read (§13)
+        log(root, f"{EVENTS} is a symlink leading outside the project; it was not read")
+        return out
     try:
         with io.TextIOWrapper(open_regular(path), encoding="utf-8", errors="replace") as handle:
             for number, line in enumerate(handle, start=1):

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from orkestra.core import jsonio
-from orkestra.core.errors import UsageError
+from orkestra.core.errors import UnsafePathError, UsageError
 
 EVENTS = ".orkestra/events.jsonl"
 
@@ -36,6 +36,22 @@ def since_stamp(since: str | None, today: dt.date) -> str:
         return ""
 
 
+def refuse_leaving(root: Path) -> None:
+    """`UnsafePathError` when the events log, or `.orkestra/` on its way, is a symlink leading
+    outside the project: what it reaches is not the hooks' log (they never write through a
+    symlink) and is never read (PRODUCT.md §13)."""
+    from orkestra.core.readfile import leaving
+
+    found = leaving(root, EVENTS)
+    if found is not None:
+        link, real = found
+        raise UnsafePathError(
+            f"is a symlink to '{real}', outside the project; the events log is only read inside "
+            "it (remove the link: the hooks then start a new log)",
+            file=link,
+        )
+
+
 def summary(root: Path, since: str | None, today: dt.date) -> dict[str, Any]:
     """Counts by event, tool_type, mcp_server, bash_cli, subagent_type; failures; sessions."""
     start = since_stamp(since, today)
@@ -52,6 +68,7 @@ def summary(root: Path, since: str | None, today: dt.date) -> dict[str, Any]:
     total = failures = skipped = 0
     sessions: set[str] = set()
     failed_tools: Counter[str] = Counter()
+    refuse_leaving(root)
     for line in jsonio.iter_jsonl(root / EVENTS):  # missing file: no lines
         if line.error is not None or line.torn:  # broken, too deep or cut off mid-write
             skipped += 1

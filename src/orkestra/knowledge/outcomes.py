@@ -18,7 +18,12 @@ VERSION = 1
 
 
 def read(root: Path) -> dict[str, str]:
-    """Outcome per note name; empty when no check was recorded (or the file is unusable)."""
+    """Outcome per note name; empty when no check was recorded (or the file is unusable, as
+    one a symlink takes out of the project: never read, §13)."""
+    from orkestra.core.readfile import leaving
+
+    if leaving(root, PATH) is not None:
+        return {}
     try:
         data = jsonio.read_json(root / PATH)
     except (OSError, InputError):  # derived: absent or damaged means "never checked"

@@ -54,17 +54,16 @@ def _refuse_leaving(root: Path, path: Path) -> None:
     """A registry file a symlink (the file or a folder on its way) takes outside the project is
     refused, never read (§13), as the registry loader refuses it (ORK045); the error names the
     symlink."""
-    home = os.path.realpath(root)
-    step = root
-    for part in path.relative_to(root).parts:
-        step = step / part
-        real = os.path.realpath(step)
-        if step.is_symlink() and not real.startswith(home + os.sep):
-            raise UnsafePathError(
-                f"is a symlink to '{real}', outside the project; registry files are only read "
-                "inside the project (copy the file in instead)",
-                file=_rel(root, step),
-            )
+    from orkestra.core.readfile import leaving
+
+    found = leaving(root, path.relative_to(root).as_posix())
+    if found is not None:
+        link, real = found
+        raise UnsafePathError(
+            f"is a symlink to '{real}', outside the project; registry files are only read "
+            "inside the project (copy the file in instead)",
+            file=link,
+        )
 
 
 def code_of(root: Path, domain: str) -> tuple[str, str]:

@@ -37,6 +37,11 @@ def open_index(root: Path) -> sqlite3.Connection | None:
         path.parent.mkdir(exist_ok=True)
     except OSError:  # `.orkestra/` cannot be written: search reads the sources (docs/search.md)
         return None
+    from orkestra.core import safewrite
+
+    # never opened (SQLite would read and write it) through a symlink, which may lead out of the
+    # project, as the code map's `.orkestra/code.sqlite` (PRODUCT.md §13): a clear error
+    safewrite.check_target(root, path)
     for _attempt in range(3):
         if not path.is_file():
             if not _rebuilt(root, None):
