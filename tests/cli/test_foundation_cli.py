@@ -306,8 +306,12 @@ def test_system_status_reports_render_drift(proj: Path, cli: Any) -> None:
     after = cli("system", "status", cwd=proj).json()["render"]
     assert after["drift"] is False and after["last_sync"] is not None
     write(proj, "registries/agents/broken.yaml", "name: broken\n")
-    broken = cli("system", "status", cwd=proj).json()
+    unhealthy = cli("system", "status", cwd=proj)
+    broken = unhealthy.json()  # the whole report, as on a healthy project
     assert broken["healthy"] is False and broken["render"]["drift"] is None
+    assert unhealthy.exit_code == 1  # as `validate`: `system status && ...` stops here
+    (proj / "registries/agents/broken.yaml").unlink()
+    assert cli("system", "status", cwd=proj).exit_code == 0
 
 
 @pytest.mark.parametrize("flags", [["--format", "json"], ["-f", "json"], ["--format=json"]])

@@ -11,11 +11,13 @@ app = new_app("Project health.")
 
 @app.command("status")
 def status(fmt: FormatOption = Format.json) -> ExitCode:
-    """Is everything healthy? Counts of every kind, ledger coverage, last sync and drift."""
+    """Is everything healthy? Counts of every kind, ledger coverage, last sync and drift. Exits
+    1 when it is not (validation errors), as `validate` does, so `system status && ...` works."""
     from orkestra.report.status import system_status
 
-    emit(system_status(load_registry(warn=False)), fmt, title="status")
-    return ExitCode.OK
+    report = system_status(load_registry(warn=False))
+    emit(report, fmt, title="status")
+    return ExitCode.failed_if(not report["healthy"])
 
 
 @app.callback()
