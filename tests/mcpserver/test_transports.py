@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -151,3 +152,36 @@ def test_the_cli_does_not_import_the_sdk_for_other_commands() -> None:
 def test_serve_outside_a_project_is_an_error(cli: Any, tmp_path: Path) -> None:
     result = cli("mcp", "serve", cwd=tmp_path)
     assert result.exit_code == 1 and "no registries/ folder" in result.stderr
+
+
+def test_stdio_answers_a_malformed_line_with_a_json_rpc_error_and_goes_on(root: Path) -> None:
+    """JSON-RPC 2.0: a line that is not JSON gets -32700 Parse error, JSON that is no message
+    -32600 Invalid Request, both with id null; a blank line gets nothing; the server serves on."""
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "0"},
+        },
+    }
+    lines = ["{not json", "", '{"jsonrpc": "2.0", "id": 7, "method": 5}', json.dumps(init)]
+    proc = subprocess.run(
+        [ORKESTRA, "mcp", "serve"],
+        input=("\n".join(lines) + "\n").encode(),
+        capture_output=True,
+        cwd=root,
+        env=_env(),
+        timeout=60,
+        check=False,
+    )
+    replies = [json.loads(line) for line in proc.stdout.decode().splitlines()]
+    assert [(r.get("id"), r.get("error", {}).get("code")) for r in replies] == [
+        (None, -32700),
+        (None, -32600),
+        (1, None),
+    ], proc.stderr
+    assert replies[0]["error"]["message"] == "Parse error"
+    assert replies[2]["result"]["serverInfo"]["name"] == "orkestra"

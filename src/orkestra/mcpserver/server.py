@@ -1,4 +1,5 @@
-"""The MCP server object: tools and resources over one warm `Workspace` (the only `mcp` importer).
+"""The MCP server object: tools and resources over one warm `Workspace` (`mcp` is imported here and
+by `stdio`, its transport's replies to malformed lines).
 
 Every call first refreshes the workspace by file identity, then answers with the same core
 functions the CLI uses. Tool functions are `async` and run their (synchronous) work on the event
@@ -120,7 +121,9 @@ def _checked(fn: Callable[..., Awaitable[dict[str, Any]]]) -> Callable[..., Any]
 
 def build(ws: Workspace, *, codemap: bool = True) -> MCPServer:
     """The server with every tool and resource registered (code-map tools when available)."""
-    server: MCPServer = MCPServer(
+    from orkestra.mcpserver.stdio import Server
+
+    server: MCPServer = Server(
         "orkestra", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
     )
     _register_tools(server, ws)
