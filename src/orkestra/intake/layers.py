@@ -20,9 +20,22 @@ def scan_layers(
     layers: list[decode.Layer],
     original: Text,
     regions: dict[int, str],
+    plain: str | None = None,
 ) -> list[Finding]:
+    """Trust rules on each decoded layer. A rule's `all_of` condition holds when the file's text
+    (`plain`, its normalised reading) or any of its layers meets it: a layer is part of the file,
+    so a decoder or a network call hidden in one still counts, but a layer alone does not stand
+    in for the condition (`.exec(line)` in a minified file's entity-decoded line is no
+    decode-then-exec without a decoder anywhere)."""
     out: list[Finding] = []
-    targets = _layer_rules(rules)
+    if not layers:
+        return out
+    readings = [original.text if plain is None else plain, *(layer.text for layer in layers)]
+    targets = [
+        rule
+        for rule in _layer_rules(rules)
+        if all(any(p.search(text) for text in readings) for p in rule.all_of)
+    ]
     text_rule = rules.builtin("encoded-text")
     for layer in layers:
         lowered = layer.text.lower()

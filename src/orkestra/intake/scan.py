@@ -31,7 +31,7 @@ def scan_text(
     for _rule, finding in scan_views(candidates, kind, view, original, regions, lang):
         _keep(best, finding)
     layers = decode.layers(view.plain) if _may_encode(view.plain) else []
-    for finding in scan_layers(rules, kind, file, layers, original, regions):
+    for finding in scan_layers(rules, kind, file, layers, original, regions, view.plain):
         _keep(best, finding)
     for finding in scan_rot13(rules, kind, view, regions):
         _keep(best, finding)

@@ -1,0 +1,60 @@
+"""Honest real code (npm's bundled packages, site-packages) is not rejected, and each precision
+this asked for is tried by an attacker who knows it (tests/intake/corpus/hostile/ has the skills).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from orkestra.intake.evaluate import Options, evaluate_tree
+from orkestra.intake.review import file_kind, review_folder
+from orkestra.intake.rules import Finding, default_rules, language
+from orkestra.intake.scan import scan_text
+from tests.conftest import write
+
+
+HOSTILE = Path(__file__).parent / "corpus" / "hostile"
+
+#: hostile skill -> the rule that must still reject it: each tries one of the precisions below
+EXPLOITS = {
+    "js-layer-hidden-decoder": "decoded-blob-executed",
+}
+
+
+@pytest.mark.parametrize(("name", "rule"), sorted(EXPLOITS.items()))
+def test_an_attacker_using_a_precision_is_still_rejected(name: str, rule: str) -> None:
+    folder = HOSTILE / name
+    [candidate] = evaluate_tree(folder, HOSTILE, [], Options(today=dt.date(2026, 12, 2)))
+    assert candidate.verdict == "reject", candidate.reasons
+    assert rule in _high(candidate.findings), candidate.reasons
+
+
+def _scan(name: str, text: str) -> list[Finding]:
+    return scan_text(default_rules(), file_kind(name, text), name, text, language(name, text))
+
+
+def _high(findings: list[Finding]) -> set[str]:
+    return {f.rule for f in findings if f.severity == "high"}
+
+
+def _reviewed(tmp_path: Path, files: dict[str, str]) -> list[Finding]:
+    folder = tmp_path / "skill"
+    for rel, text in files.items():
+        write(folder, rel, text)
+    return review_folder(folder, "", default_rules()).findings
+
+
+def test_a_regexp_exec_in_an_entity_decoded_minified_line_is_no_decoded_blob() -> None:
+    # diff.min.js: one minified line escapes HTML (`&amp;`, `&lt;`) and calls `re.exec(line)`;
+    # the decoded layer holds the call, but no decoder is anywhere in the file
+    line = (
+        "function esc(s){return s.replace(/&/g,'&amp;').replace(/</g,'&lt;').replace(/>/g,'&gt;')}"
+        "var m=/^(?:Index:|diff)\\s+/.exec(line);m&&(i.index=line.substring(m[0].length))\n"
+    )
+    assert "decoded-blob-executed" not in {f.rule for f in _scan("diff.min.js", line)}
+    # a decoder in the same file (plain or in any layer) still makes it one
+    decoded = line + "var p=atob(blob);\n"
+    assert "decoded-blob-executed" in _high(_scan("diff.min.js", decoded))
