@@ -21,6 +21,8 @@ HOSTILE = Path(__file__).parent / "corpus" / "hostile"
 #: hostile skill -> the rule that must still reject it: each tries one of the precisions below
 EXPLOITS = {
     "js-layer-hidden-decoder": "decoded-blob-executed",
+    "py-vendored-requests-exfil": "secret-exfiltration",
+    "js-https-npmrc-exfil": "secret-exfiltration",
 }
 
 
@@ -58,3 +60,23 @@ def test_a_regexp_exec_in_an_entity_decoded_minified_line_is_no_decoded_blob() -
     # a decoder in the same file (plain or in any layer) still makes it one
     decoded = line + "var p=atob(blob);\n"
     assert "decoded-blob-executed" in _high(_scan("diff.min.js", decoded))
+
+
+def test_help_text_naming_npmrc_and_requests_is_no_exfiltration() -> None:
+    # @npmcli/config's definitions.js: config help in template literals; no network code
+    text = (
+        "const { join } = require('node:path')\n"
+        "const userconfig = new Definition('userconfig', {\n"
+        "  default: '~/.npmrc',\n"
+        "  description: `\n"
+        "    The maximum amount of time to wait for HTTP requests to complete.\n"
+        "    Log in to the registry, which saves a token in the ~/.npmrc file.\n"
+        "  `,\n"
+        "})\n"
+    )
+    found = _scan("definitions.js", text)
+    assert "secret-exfiltration" not in {f.rule for f in found}
+    assert "secret-read" in {f.rule for f in found}  # still reported, for review
+    # the same file sending something through Node's https module is exfiltration
+    sent = text + "require('node:https').request(url, { method: 'POST' }).end(token)\n"
+    assert "secret-exfiltration" in _high(_scan("definitions.js", sent))
