@@ -13,8 +13,8 @@ from orkestra.intake.evaluate import Options, evaluate_tree
 from orkestra.intake.review import file_kind, review_folder
 from orkestra.intake.rules import Finding, default_rules, language
 from orkestra.intake.scan import scan_text
+from orkestra.intake.unicode import scan_invisible
 from tests.conftest import write
-
 
 HOSTILE = Path(__file__).parent / "corpus" / "hostile"
 
@@ -23,6 +23,7 @@ EXPLOITS = {
     "js-layer-hidden-decoder": "decoded-blob-executed",
     "py-vendored-requests-exfil": "secret-exfiltration",
     "js-https-npmrc-exfil": "secret-exfiltration",
+    "zero-width-fake-table": "zero-width-run",
 }
 
 
@@ -80,3 +81,42 @@ def test_help_text_naming_npmrc_and_requests_is_no_exfiltration() -> None:
     # the same file sending something through Node's https module is exfiltration
     sent = text + "require('node:https').request(url, { method: 'POST' }).end(token)\n"
     assert "secret-exfiltration" in _high(_scan("definitions.js", sent))
+
+
+#: 80 distinct non-ASCII code points, as a code page lists them
+TABLE = "".join(chr(c) for c in range(0x0621, 0x0621 + 40)) + "".join(
+    chr(c) for c in range(0xC0, 0xC0 + 40)
+)
+
+
+def _zero_width(name: str, line: str) -> set[tuple[str, str]]:
+    kind = file_kind(name, line)
+    found = scan_invisible(default_rules(), name, line, kind)
+    return {(f.rule, f.severity) for f in found if f.rule == "zero-width-run"}
+
+
+def test_two_joiners_listed_in_a_code_page_table_are_no_hidden_run() -> None:
+    # iconv-lite's sbcs-data-generated.js: windows-1256 maps 0x9D and 0x9E to ZWNJ and ZWJ
+    table = f'  "windows1256": {{ "chars": "{TABLE[:40]}\u200c\u200d{TABLE[40:]}" }},\n'
+    assert _zero_width("sbcs-data.js", table) == {("zero-width-run", "low")}
+    # the same line in prose the model reads as instructions: a hidden run
+    assert _zero_width("SKILL.md", table) == {("zero-width-run", "high")}
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        "\u200b\u200c\u200b\u200c\u200c\u200b",  # a run longer than two: bits
+        "\u200b\u200b",  # one code point twice
+    ],
+)
+def test_a_payload_inside_a_fake_table_is_still_a_hidden_run(hidden: str) -> None:
+    line = f'  cp: "{TABLE[:40]}{hidden}{TABLE[40:]}",\n'
+    assert _zero_width("charmap.js", line) == {("zero-width-run", "high")}
+    # pairs of distinct ones, spread over the line, repeat code points: not a table's entries
+    spread = f'  cp: "{TABLE[:20]}\u200b\u200c{TABLE[20:50]}\u200c\u200b{TABLE[50:]}",\n'
+    assert _zero_width("charmap.js", spread) == {("zero-width-run", "high")}
+    # too few code points around the pair: no table
+    assert _zero_width("charmap.js", f'  cp: "{TABLE[:30]}\u200c\u200d",\n') == {
+        ("zero-width-run", "high")
+    }

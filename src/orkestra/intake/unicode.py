@@ -76,7 +76,7 @@ def scan_invisible(rules: RuleSet, file: str, text: str, kind: str = "doc") -> l
     if _BIDI_LINE.search(text):
         found.extend(_bidi(rules, file, body, kind))
     for match in _ZW.finditer(text):
-        found.extend(_zero_width(rules, file, body, text, match))
+        found.extend(_zero_width(rules, file, body, text, match, kind))
     return found
 
 
@@ -139,8 +139,33 @@ def _balanced(controls: list[str]) -> bool:
     return not stack
 
 
+#: a line of code listing at least this many distinct non-ASCII code points is a table
+TABLE_MIN = 64
+
+
+def _in_table(body: Text, offset: int, run: str) -> int:
+    """The number of distinct code points of the table the run sits in, or 0.
+
+    A code page in code (iconv-lite's `"chars": "…ک™ڑ›œ\u200c\u200dں …"`) lists each code point
+    once, so two invisible ones can be neighbours. Hidden text needs its few symbols many times:
+    a run longer than two, or an invisible character that the line holds twice, is no table."""
+    if len(run) != 2 or run[0] == run[1]:
+        return 0
+    line = body.line(body.line_no(offset))
+    invisible = _ZW.findall(line)
+    if sum(len(r) for r in invisible) != len(set("".join(invisible))):
+        return 0  # an invisible code point twice on the line: not a table's single entry
+    distinct = len({c for c in line if ord(c) > 0x7F})
+    return distinct if distinct >= TABLE_MIN else 0
+
+
 def _zero_width(
-    rules: RuleSet, file: str, body: Text, text: str, match: re.Match[str]
+    rules: RuleSet,
+    file: str,
+    body: Text,
+    text: str,
+    match: re.Match[str],
+    kind: str = "doc",
 ) -> list[Finding]:
     run, start, end = match.group(0), match.start(), match.end()
     if run == "\ufeff" and start == 0:
@@ -148,6 +173,12 @@ def _zero_width(
     before = text[start - 1] if start else ""
     after = text[end] if end < len(text) else ""
     if len(run) >= 2 and not _emoji_joiners(run, before, after):
+        table = _in_table(body, start, run) if kind == "script" else 0
+        if table:
+            why = f"two distinct code points among the {table} of a code-point table: reported only"
+            return [
+                _finding(rules, "zero-width-run", file, body, start, code_points(run), "low", why)
+            ]
         return [_finding(rules, "zero-width-run", file, body, start, code_points(run))]
     in_word = bool(before and after and _WORD_SCRIPT.match(before) and _WORD_SCRIPT.match(after))
     if len(run) == 1 and in_word:
