@@ -24,6 +24,7 @@ EXPLOITS = {
     "py-vendored-requests-exfil": "secret-exfiltration",
     "js-https-npmrc-exfil": "secret-exfiltration",
     "zero-width-fake-table": "zero-width-run",
+    "py-docstring-path-readback": "link-outside",
 }
 
 
@@ -120,3 +121,30 @@ def test_a_payload_inside_a_fake_table_is_still_a_hidden_run(hidden: str) -> Non
     assert _zero_width("charmap.js", f'  cp: "{TABLE[:30]}\u200c\u200d",\n') == {
         ("zero-width-run", "high")
     }
+
+
+def test_a_parent_path_in_a_python_comment_or_docstring_is_no_link_outside(
+    tmp_path: Path,
+) -> None:
+    # reST in docstrings (`.. note::`) and paths in comments, as site-packages are full of
+    code = (
+        '"""Helpers.\n\n.. versionadded:: 2.0\n"""\n'
+        "def f(path):\n"
+        '    """Resolve *path*.\n\n    .. note:: ``../../etc`` is refused.\n    """\n'
+        "    return path  # see ../../docs/paths.md\n"
+    )
+    assert not [f for f in _reviewed(tmp_path, {"helpers.py": code}) if f.rule == "link-outside"]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        'P = "../../shared/x.py"  # a value, not a comment\n',
+        'x = f("""\n../../shared/x.py\n""")\n',  # a string used as an argument
+        '"""../../shared/x.py"""\nimport runpy\nrunpy.run_path(__doc__)\n',  # read back
+        "# ../../shared/x.py\nsrc = open(__file__).read()\n",  # the source read back
+    ],
+)
+def test_a_parent_path_the_code_can_use_is_still_link_outside(tmp_path: Path, code: str) -> None:
+    found = _reviewed(tmp_path, {"run.py": code})
+    assert ("link-outside", "high") in {(f.rule, f.severity) for f in found}

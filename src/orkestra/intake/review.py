@@ -5,8 +5,10 @@ Everything here reads bytes; nothing is imported, executed or followed.
 
 from __future__ import annotations
 
+import io
 import posixpath
 import re
+import tokenize
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -266,6 +268,42 @@ def _binary_kind(data: bytes) -> str | None:
     return None
 
 
+#: a Python file that can read its own source or docstrings (a path hidden in a comment read back)
+_READS_ITSELF = re.compile(
+    r"\b(?:__doc__|getdoc|get_docstring|getsource\w*|getcomments|getfile|linecache|tokenize"
+    r"|__file__|argv|__spec__|__loader__|get_data|get_source|resources|co_filename|f_code"
+    r"|find_spec|__cached__|origin)\b"
+)
+
+
+def _inert_python(text: str, body: Text) -> list[tuple[int, int]]:
+    """Offsets of Python's comments and docstrings (a string that is a statement of its own),
+    as Python's tokenizer reads them: text there is never a value the code uses (`.. note::` in
+    reST docstrings, a path in a comment). None when the file could read them back (its own
+    `__file__`, `__doc__`, `inspect`, `exec` …) or does not tokenize."""
+    if _READS_ITSELF.search(text):
+        return []
+    spans: list[tuple[int, int]] = []
+    previous = tokenize.NEWLINE
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return []
+    skip = (tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT)
+    for index, token in enumerate(tokens):
+        start = body.starts[token.start[0] - 1] + token.start[1]
+        end = body.starts[token.end[0] - 1] + token.end[1]
+        if token.type == tokenize.COMMENT:
+            spans.append((start, end))
+        elif token.type == tokenize.STRING and previous in (tokenize.NEWLINE, tokenize.INDENT):
+            following = next((t for t in tokens[index + 1 :] if t.type not in skip), None)
+            if following is None or following.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
+                spans.append((start, end))
+        if token.type not in skip or token.type == tokenize.INDENT:
+            previous = token.type
+    return spans
+
+
 def _outside_paths(
     rules: RuleSet, rel: str, shown: str, kind: FileKind, text: str, folder: Path
 ) -> list[Finding]:
@@ -284,6 +322,9 @@ def _outside_paths(
         targets = [(p, t) for p, t in targets if not re.match(r"^(?:[a-z][\w+.-]*:|#|/)", t)]
     else:
         targets = [(m.start(), m.group(0)) for m in _PARENT_PATH.finditer(text)]
+        if targets and language(rel, text) == "python":
+            inert = _inert_python(text, body)
+            targets = [(p, t) for p, t in targets if not any(a <= p < b for a, b in inert)]
     for pos, target in targets:
         path = target.split("#", 1)[0].split("?", 1)[0]
         number = body.line_no(pos)
