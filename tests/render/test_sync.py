@@ -257,6 +257,16 @@ def test_claude_md_block_is_replaced_and_the_rest_kept(rich: Path) -> None:
     assert "CLAUDE.md" not in manifest.load(rich)  # shared, never owned, never pruned
 
 
+def test_a_symlinked_agents_md_of_an_unconfigured_target_is_left_alone(rich: Path) -> None:
+    """AGENTS.md -> CLAUDE.md (a common setup): Orkestra never wrote through the link, so there
+    is no block of its own to take out there, and the sync goes on."""
+    (rich / "AGENTS.md").symlink_to("CLAUDE.md")
+    sync(rich)
+    assert (rich / "AGENTS.md").is_symlink()
+    assert "<!-- orkestra:begin" in (rich / "CLAUDE.md").read_text()
+    assert sync(rich).written == 0
+
+
 BUNDLED = Path(__file__).parents[2] / "templates"
 
 

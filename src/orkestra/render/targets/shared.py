@@ -275,8 +275,12 @@ def without_block(reg: Registry, rel: str) -> Output | None:
     """`rel` with Orkestra's block (and the blank line before it) removed, for a target no
     longer configured; None when there is no such file or no block (nothing to do). A file
     holding nothing but the block is removed (`Output.remove`): the target's removal leaves no
-    empty file behind, and whatever the user wrote around the block is kept."""
-    path = reg.root / safewrite.check_target(reg.root, rel)
+    empty file behind, and whatever the user wrote around the block is kept. A symlink there (or
+    on the way to it) is none of Orkestra's: the writer never writes through one."""
+    try:
+        path = reg.root / safewrite.check_target(reg.root, rel)
+    except UnsafePathError:  # a symlink (AGENTS.md -> CLAUDE.md): never written, so no block
+        return None  # of Orkestra's to take out (the file it leads to is its own target's)
     if not path.is_file():
         return None
     current = yamlio.read_text(path, display=rel)
