@@ -1759,6 +1759,42 @@ def test_a_block_taken_out_of_an_unconfigured_targets_file_is_not_recorded_as_an
     assert "orkestra:begin" not in (proj / "AGENTS.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("setting", ["claude_md: false", "claude_md_path: docs/AI.md"])
+def test_claude_md_s_block_turned_off_is_taken_out_as_a_cold_sync_takes_it_out(
+    proj: Path, tmp_path: Path, setting: str
+) -> None:
+    """`render.claude_md` turned off (or its path moved): the block is taken out of CLAUDE.md,
+    the user's text kept; the warm runs (the record, the write's result) answer and leave what
+    a cold sync of a copy without `.orkestra/` does, and the next runs as full runs do."""
+    claude_md = proj / "CLAUDE.md"
+    claude_md.write_text(claude_md.read_text(encoding="utf-8") + "\nMine.\n", encoding="utf-8")
+    noop.sync_result(proj, "write")
+    assert _fast(proj) == _reference(proj)
+    config = proj / "registries" / "orkestra.yaml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace("claude_md: true", setting), encoding="utf-8")
+    _bump(config)
+    cold = tmp_path / "cold"
+    shutil.copytree(proj, cold, symlinks=True, ignore=shutil.ignore_patterns(".orkestra"))
+    assert noop.sync_result(proj, "write") == noop.sync_result(cold, "write")
+    for root in (proj, cold):
+        assert "orkestra:begin" not in claude_md.read_text(encoding="utf-8")
+        assert (root / "CLAUDE.md").read_bytes() == claude_md.read_bytes()
+        assert (root / "registries/.render-lock.json").read_bytes() == (
+            proj / "registries/.render-lock.json"
+        ).read_bytes()
+    assert claude_md.read_text(encoding="utf-8").endswith("\n\nMine.\n")
+    for _ in range(2):
+        assert _fast(proj) == _reference(proj) == _reference(cold)
+        assert noop.sync_result(proj, "write") == noop.sync_result(cold, "write")
+        assert not noop.sync_result(proj, "write")["updated"]
+    claude_md.write_text(claude_md.read_text(encoding="utf-8") + "<!-- orkestra:begin -->\nx\n"
+                         "<!-- orkestra:end -->\n", encoding="utf-8")  # fmt: skip
+    _bump(claude_md)
+    assert _fast(proj) == _reference(proj)  # the block put back by hand: taken out again
+    assert noop.sync_result(proj, "write")["updated"] == ["CLAUDE.md"]
+
+
 def test_an_unreadable_lock_is_reported_with_every_other_finding(proj: Path) -> None:
     """`validate` lists what it found, the damaged lock among the rest, not just an error; and
     the lock mended since is read again."""

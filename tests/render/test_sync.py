@@ -257,6 +257,33 @@ def test_claude_md_block_is_replaced_and_the_rest_kept(rich: Path) -> None:
     assert "CLAUDE.md" not in manifest.load(rich)  # shared, never owned, never pruned
 
 
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda c: c.replace("render:\n  claude_md: true", "render:\n  claude_md: false"),
+        lambda c: c.replace("- claude\n", "- agents-md\n"),
+        lambda c: c.replace("claude_md: true", "claude_md: true\n  claude_md_path: docs/AI.md"),
+    ],
+    ids=["claude-md-off", "claude-target-removed", "path-moved"],
+)
+def test_claude_md_s_block_turned_off_is_taken_out_and_the_users_text_kept(
+    rich: Path, change: Any
+) -> None:
+    """§4: Orkestra takes out only its own block (between its markers); the user's text
+    around it stays, and the next sync is a no-op."""
+    sync(rich)
+    path = rich / "CLAUDE.md"
+    path.write_text(path.read_text() + "\nAfter the block.\n")
+    config = rich / "registries/orkestra.yaml"
+    before = config.read_text()
+    config.write_text(change(before))
+    assert config.read_text() != before
+    report = sync(rich)
+    assert "CLAUDE.md" in report.plan.updated
+    assert path.read_text() == "# My project\n\nHand-written intro.\n\nAfter the block.\n"
+    assert sync(rich).written == 0 and sync(rich, mode="check").ok
+
+
 def test_a_symlinked_agents_md_of_an_unconfigured_target_is_left_alone(rich: Path) -> None:
     """AGENTS.md -> CLAUDE.md (a common setup): Orkestra never wrote through the link, so there
     is no block of its own to take out there, and the sync goes on."""

@@ -57,6 +57,8 @@ BLOCK_FILES: Final[dict[str, str]] = {
     "agents-md": "AGENTS.md",
     "copilot": ".github/copilot-instructions.md",
 }
+#: where CLAUDE.md's block goes unless `render.claude_md_path` says otherwise
+CLAUDE_MD: Final = "CLAUDE.md"
 #: the default name of a ground-truths output: an entry so named may be pruned after a rename
 TRUTHS_NAME: Final = "GROUND_TRUTHS.md"
 #: how every ground-truths output starts (templates/claude/ground_truths.md.j2)

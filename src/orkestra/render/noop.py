@@ -1062,7 +1062,7 @@ def _folders(reg: Registry) -> list[str] | None:
 def _outputs(root: Path, reg: Registry, lock: Any = None) -> list[str]:
     """The files validation reads beyond the registry: the lock's entries and managed files
     (`lock`: the paths a sync just found or wrote in the lock, instead of reading it again)."""
-    from orkestra.registry.render_lock import BLOCK_FILES
+    from orkestra.registry.render_lock import BLOCK_FILES, CLAUDE_MD
     from orkestra.render import manifest
 
     if lock is not None:
@@ -1072,7 +1072,7 @@ def _outputs(root: Path, reg: Registry, lock: Any = None) -> list[str]:
             paths = {*manifest.load(root), *manifest.load_servers(root)}
         except InputError:  # unreadable: validation reports it, and the lock itself is recorded
             paths = {manifest.LOCK_PATH}
-    paths.update({reg.config.render.claude_md_path, *BLOCK_FILES.values()})
+    paths.update({reg.config.render.claude_md_path, CLAUDE_MD, *BLOCK_FILES.values()})
     return sorted(paths)
 
 
@@ -1234,8 +1234,8 @@ def _after_write(
         return None
     changed = [*plan.created, *plan.updated]
     configured = {*report.targets, *report.skipped_targets}
-    if any(plan.outputs[rel].shared and plan.outputs[rel].target not in configured
-           for rel in changed if rel in plan.outputs):  # fmt: skip
+    if any(plan.outputs[rel].shared and (plan.outputs[rel].target not in configured
+           or plan.outputs[rel].withdrawn) for rel in changed if rel in plan.outputs):  # fmt: skip
         return None  # a block taken out, a server withdrawn: the next render has no such output
     inputs = tuple(f"{f.rstrip('/')}/" for f in _folders(reg) or () if not f.startswith(os.sep))
     if any(f"{rel}/".startswith(inputs) for rel in changed if rel != LOCK_PATH):

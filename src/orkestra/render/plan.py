@@ -23,6 +23,9 @@ class Output:
     #: a shared file left empty once Orkestra's block is taken out (its target was removed): it
     #: is deleted when its bytes are still `data`, the empty text it was read as
     remove: bool = False
+    #: a shared file with Orkestra's block taken out (its target, or CLAUDE.md's block, no longer
+    #: configured): the next render has no output there at all
+    withdrawn: bool = False
     #: for a shared file, the sha256 of the bytes it was made from ("" when it did not exist):
     #: the write checks the file still holds them, or the user's edit since would be lost
     base: str | None = None

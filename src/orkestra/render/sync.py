@@ -38,16 +38,32 @@ def _targets() -> dict[str, TargetRender]:
 
 def _blocks_removed(reg: Registry, configured: list[str], rendered: set[str]) -> Iterator[Output]:
     """The instruction files of unconfigured targets with Orkestra's managed block taken out,
-    unless a configured target renders that file (`rendered`: `render.claude_md_path` set to
-    AGENTS.md keeps CLAUDE.md's block there, between the same markers)."""
-    from orkestra.registry.render_lock import BLOCK_FILES
+    and CLAUDE.md's block when the claude target or its `render.claude_md` is off (at the
+    configured `render.claude_md_path` and at the default CLAUDE.md, which a block moved
+    elsewhere left behind), unless a configured target renders that file (`rendered`:
+    `render.claude_md_path` set to AGENTS.md keeps CLAUDE.md's block there, between the same
+    markers)."""
     from orkestra.render.targets.shared import without_block
 
-    for name, rel in BLOCK_FILES.items():
-        if name not in configured and rel not in rendered:
+    for name, rel in stale_block_files(reg, configured).items():
+        if rel not in rendered:
             out = without_block(reg, rel)
             if out is not None:
-                yield replace(out, target=name)
+                yield replace(out, target=name.partition(":")[0], withdrawn=True)
+
+
+def stale_block_files(reg: Registry, configured: list[str]) -> dict[str, str]:
+    """Where a managed block of a target (or setting) no longer configured may be: target ->
+    path (CLAUDE.md's as `claude:<path>`, two of them when the path was moved off CLAUDE.md)."""
+    from orkestra.registry.render_lock import BLOCK_FILES, CLAUDE_MD
+
+    found = {name: rel for name, rel in BLOCK_FILES.items() if name not in configured}
+    render = reg.config.render
+    on = "claude" in configured and render.claude_md
+    for rel in dict.fromkeys([render.claude_md_path, CLAUDE_MD]):
+        if not (on and rel == render.claude_md_path) and rel not in found.values():
+            found[f"claude:{rel}"] = rel
+    return found
 
 
 def _rendered(reg: Registry, targets: list[str], target: str | None) -> tuple[list[str], set[str]]:
