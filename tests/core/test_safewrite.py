@@ -691,3 +691,26 @@ def test_stale_temps_names_the_folders_it_listed_that_held_no_temporary_file(
     for folder in ("live", "dead", "dirlike"):  # as `holds_temporary` answers
         assert safewrite.holds_temporary(str(tmp_path / folder))
     assert not safewrite.holds_temporary(str(tmp_path / "user"))
+
+
+def test_a_hard_linked_file_is_refused_naming_it_and_both_names_keep_their_bytes(
+    tmp_path: Path,
+) -> None:
+    """A rename over a file with another hard link would leave the other name holding the old
+    bytes, silently: refused, naming the file and what to do; a batch writes nothing at all."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "CLAUDE.md").write_text("mine\n")
+    os.link(root / "CLAUDE.md", tmp_path / "elsewhere.md")
+    with pytest.raises(ConflictError, match=r"'CLAUDE.md': it has 1 other hard link") as caught:
+        safewrite.write_file(root, "CLAUDE.md", "new\n")
+    assert caught.value.file == "CLAUDE.md" and "nothing was written" in caught.value.message
+    with pytest.raises(ConflictError, match="hard link"), safewrite.Batch(root) as batch:
+        batch.file("a.md", "first\n")
+        batch.file("CLAUDE.md", "new\n")
+    assert files(root) == {"CLAUDE.md": b"mine\n"}
+    assert (tmp_path / "elsewhere.md").read_text() == "mine\n"
+    safewrite.write_file(root, "CLAUDE.md", "derived\n", durable=False)  # a cache: no loss
+    (tmp_path / "elsewhere.md").unlink()
+    safewrite.write_file(root, "a.md", "one name\n")
+    assert (root / "a.md").read_text() == "one name\n"

@@ -294,6 +294,22 @@ def test_a_symlinked_agents_md_of_an_unconfigured_target_is_left_alone(rich: Pat
     assert sync(rich).written == 0
 
 
+@pytest.mark.parametrize("rel", ["CLAUDE.md", ".claude/agents/plain-helper.md"])
+def test_a_hard_linked_output_is_refused_before_anything_is_written(rich: Path, rel: str) -> None:
+    """CLAUDE.md (edited in place) or an owned output hard-linked elsewhere: the rename would
+    split the link, the other name silently stale; the whole plan is refused first."""
+    sync(rich)
+    put(rich, "registries/agents/plain-helper.yaml",
+        {"name": "plain-helper", "description": "Renamed purpose.", "prompt": "x\n"})  # fmt: skip
+    os.link(rich / rel, rich.parent / "twin")
+    before = tree(rich)
+    with pytest.raises(ConflictError, match=f"refusing to rewrite '{rel}'.*hard link"):
+        sync(rich)
+    assert tree(rich) == before
+    (rich.parent / "twin").unlink()
+    assert sync(rich).written
+
+
 BUNDLED = Path(__file__).parents[2] / "templates"
 
 

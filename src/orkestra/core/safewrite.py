@@ -5,6 +5,8 @@ way below the root may be a symlink, and an existing symlink at the path itself 
 would be read or replaced in the user's place). Data goes to a temporary file in the same folder
 (`.<name>.orkestra-<pid>-<n>.tmp`), is fsynced, then renamed over the target with `os.replace`,
 so a reader sees the old file or the new one, never half of it; an existing file keeps its mode.
+A file with other hard links is refused (`check_single`): the rename would give this name the new
+bytes and leave every other name holding the old ones, silently.
 A file that must not exist yet (`expected_old=None`) gets its name with a hard link instead, which
 fails when anything took the name meanwhile (of two runs creating one file, one wins).
 Temporary files left by a killed run are recognised by that name and removed by `clean_stale`.
@@ -165,6 +167,23 @@ def check_target(
     return rel
 
 
+def check_single(rel: str, current: os.stat_result | None) -> None:
+    """ConflictError when `current` (the lstat of the file at `rel`) is a regular file with
+    another hard link: replacing it by a rename would split the link, the other name silently
+    keeping the old bytes; the user decides which name is the file."""
+    if current is None or current.st_nlink <= 1 or not stat.S_ISREG(current.st_mode):
+        return
+    others = current.st_nlink - 1
+    raise ConflictError(
+        f"refusing to rewrite '{rel}': it has {others} other hard link(s), and Orkestra writes "
+        "a file by renaming a new one over it, which would leave the other name(s) holding the "
+        f"old text; make '{rel}' a file of its own (`cp {rel} {rel}.copy && mv {rel}.copy "
+        f"{rel}`) and, to keep both names in step, make the other name a symlink to it; "
+        "nothing was written",
+        file=rel,
+    )
+
+
 def write_file(
     root: Path,
     path: Path | str,
@@ -191,6 +210,8 @@ def write_file(
     full = f"{root}/{rel}"
     payload = data.encode("utf-8") if isinstance(data, str) else data
     current = _lstat(full)
+    if durable:  # a derived cache (`durable=False`) is Orkestra's alone: a split link is no loss
+        check_single(rel, current)
     if not isinstance(expected_old, _Unset):
         _expect(full, rel, current, expected_old)
     chosen = _mode(current, mode, executable)
@@ -280,7 +301,9 @@ class Batch:
         if not isinstance(expected_old, _Unset):
             self.expected.append((full, rel, expected_old))
         payload = data.encode("utf-8") if isinstance(data, str) else data
-        chosen = mode if mode is not None else _mode(_lstat(full), None, executable)
+        current = _lstat(full)
+        check_single(rel, current)  # before any rename: the batch is discarded whole
+        chosen = mode if mode is not None else _mode(current, None, executable)
         if len(self.staged) + 1 < _POOL_FROM:
             self._folder(full, rel)
             tmp = _stage(full, rel, lambda t: _fill(t, payload, chosen, durable=False))

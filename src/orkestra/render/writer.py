@@ -459,12 +459,13 @@ def _unchanged(root: Path, path: str, expected: Mapping[str, str | None]) -> Non
 
 def _preconditions(root: Path, result: RenderPlan, writes: list[str], deletions: list[str]) -> None:
     """Refuse the whole plan before the first write: a file where a folder is needed, a folder
-    where a file goes, a folder that cannot be written."""
+    where a file goes, a file with another hard link, a folder that cannot be written."""
     links = {p for p in deletions if os.path.islink(root / p)}  # noqa: PTH114
     guard = Guard(root, links)
     for path in writes:
         safewrite.check_target(root, path, guard=guard, replace_link=True)  # blocked: conflict
         full = root / path
+        safewrite.check_single(path, _lstat(str(full), folder_missing=False))
         if path in result.conflicts and full.is_dir() and not full.is_symlink():
             raise ConflictError(
                 f"'{path}' is a folder where Orkestra writes a file; move it away "
