@@ -55,3 +55,17 @@ def test_a_crlf_file_gets_crlf_lines() -> None:
     assert out == text.replace("  - Read\r\n", "  - Read\r\n  - Grep\r\n")
     out = yamlmerge.renamed(text, old, {**old, "id": "A-2"}, "t.yaml", "A-1", "A-2")
     assert out == text.replace("A-1", "A-2")
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_byte_order_mark_stays_first(newline: str) -> None:
+    """A registry file a Windows editor saved starts with a byte-order mark: an edit kept as
+    text, or the whole dump of a file without comments, starts with it too."""
+    text = "\ufeff# tools\nbuiltin:\n  - Read\n".replace("\n", newline)
+    old = yamlio.loads(text, "t.yaml")
+    out = yamlmerge.updated(text, old, {**old, "builtin": ["Read", "Grep"]}, "t.yaml")
+    assert out == text.replace(f"  - Read{newline}", f"  - Read{newline}  - Grep{newline}")
+    plain = "\ufeffid: A-1\nrelated: [B-2,\n  A-1]\n"
+    old = yamlio.loads(plain, "r.yaml")
+    out = yamlmerge.renamed(plain, old, {**old, "related": ["B-2", "A-9"]}, "r.yaml", "A-1", "A-9")
+    assert out.startswith("\ufeff") and out.count("\ufeff") == 1

@@ -94,11 +94,13 @@ def test_a_client_file_not_in_utf8_is_refused_never_rewritten_with_replacements(
 
 
 @pytest.mark.parametrize("rel", [".claude/settings.json", ".cursor/hooks.json"])
-def test_a_byte_order_mark_is_read_past(project: Path, rel: str) -> None:
+def test_a_byte_order_mark_is_read_past_and_kept(project: Path, rel: str) -> None:
     (project / rel).parent.mkdir(parents=True)
     (project / rel).write_bytes(b'\xef\xbb\xbf{"keep": 1}')
     install(project, clients=("cursor",))
-    data = json.loads((project / rel).read_text(encoding="utf-8"))
+    raw = (project / rel).read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf{") and raw.count(b"\xef\xbb\xbf") == 1
+    data = json.loads(raw.decode("utf-8-sig"))
     assert data["keep"] == 1 and data["hooks"]
 
 

@@ -48,6 +48,17 @@ def test_install_merges_and_keeps_user_entries(cli: Any, project: Path) -> None:
     assert settings(project) == data
 
 
+def test_install_keeps_a_byte_order_mark(cli: Any, project: Path) -> None:
+    """A settings.json a Windows editor saved starts with a byte-order mark: read past, it was
+    written back without it."""
+    (project / ".claude").mkdir(exist_ok=True)
+    (project / ".claude/settings.json").write_bytes(b"\xef\xbb\xbf" + json.dumps(USER).encode())
+    assert cli("hooks", "install", cwd=project).exit_code == 0
+    data = (project / ".claude/settings.json").read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf{") and data.count(b"\xef\xbb\xbf") == 1
+    assert json.loads(data.decode("utf-8-sig"))["permissions"] == USER["permissions"]
+
+
 def test_uninstall_removes_only_ours(cli: Any, project: Path) -> None:
     write(project, ".claude/settings.json", json.dumps(USER))
     cli("hooks", "install", cwd=project)

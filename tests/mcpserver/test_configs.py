@@ -39,8 +39,8 @@ def _entry(root: Path, target: str) -> Any:
     path = root / FILES[target]
     table = TABLES.get(target, "mcpServers")
     if target == "codex":
-        return tomllib.loads(path.read_text(encoding="utf-8"))[table]["orkestra"]
-    return json.loads(path.read_text(encoding="utf-8"))[table]["orkestra"]
+        return tomllib.loads(path.read_text(encoding="utf-8-sig"))[table]["orkestra"]
+    return json.loads(path.read_text(encoding="utf-8-sig"))[table]["orkestra"]
 
 
 def test_every_target_gets_an_entry_that_starts_the_server(root: Path) -> None:
@@ -189,6 +189,25 @@ def test_a_json_config_keeps_its_indentation_and_line_endings(root: Path) -> Non
     assert (root / ".mcp.json").read_text().startswith('{\n    "mcpServers": {\n        "orkestra"')
     assert _entry(root, "copilot")["command"] == _entry(root, "claude")["command"]
     assert sync(root).written == 0
+
+
+def test_a_config_with_a_byte_order_mark_keeps_it(root: Path) -> None:
+    """A Windows editor's .mcp.json (or Codex's TOML) starts with a byte-order mark: the merge
+    read past it and wrote the file back without it; it stays first, and the next sync is a
+    no-op."""
+    write(root, ".mcp.json", '\ufeff{\n  "mcpServers": {"mine": {"command": "x"}}\n}\n')
+    write(root, ".codex/config.toml", '\ufeff# mine\nmodel = "o3"\n')
+    _configure(root, serve=True)
+    sync(root)
+    for rel in (".mcp.json", ".codex/config.toml"):
+        data = (root / rel).read_bytes()
+        assert data.startswith(b"\xef\xbb\xbf") and data.count(b"\xef\xbb\xbf") == 1, rel
+    assert _entry(root, "claude")["command"] and _entry(root, "codex")["command"]
+    assert sync(root).written == 0
+    _configure(root, serve=False)  # taken out again: the mark stays
+    sync(root)
+    assert (root / ".mcp.json").read_bytes().startswith(b"\xef\xbb\xbf{")
+    assert "orkestra" not in (root / ".mcp.json").read_text(encoding="utf-8-sig")
 
 
 def test_a_jsonc_config_with_nothing_of_ours_never_stops_sync(root: Path) -> None:

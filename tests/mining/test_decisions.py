@@ -131,6 +131,22 @@ def test_update_keeps_the_records_comments_and_its_files_order(repo: GitRepo) ->
     assert data["files"] == ["zeta/z.py", "alpha/a.py", "packages/core/r.py"]
 
 
+def test_update_keeps_the_records_byte_order_mark(repo: GitRepo) -> None:
+    a = repo.commit("feat(core): stage runner", {"packages/core/r.py": "r\n"})
+    text = (
+        "id: DEC-PL-005\ntitle: Runner\ndomain: pipeline\nstatus: active\ncreated: '2026-01-01'\n"
+    )
+    path = repo.path / RECORDS / "DEC-PL-005.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    decision_ids.update(repo.path, "DEC-PL-005", [a])
+    after = path.read_bytes()
+    assert (
+        after.startswith(b"\xef\xbb\xbf" + text.encode("utf-8"))
+        and after.count(b"\xef\xbb\xbf") == 1
+    )
+
+
 def test_duplicate_id_is_renumbered_with_its_references(repo: GitRepo) -> None:
     a = repo.commit("feat(core): duckdb", {"packages/core/a.py": "a\n"})
     b = repo.commit("feat(core): polars", {"packages/core/b.py": "b\n"})

@@ -157,9 +157,12 @@ def dumps_like(data: Any, text: str | None) -> str:
     """`data` as JSON in the layout of `text`, the user's file it was read from and is now
     written back (None: a new file, indented by two spaces): the same indentation (a tab or N
     spaces; one line when the file was one line), line ending and final newline, so merging
-    one entry does not change every line of a file formatted otherwise (VS Code's tabs, CRLF)."""
+    one entry does not change every line of a file formatted otherwise (VS Code's tabs, CRLF),
+    and a byte-order mark `text` starts with (a Windows editor's) starts it too."""
+    bom = "\ufeff" if text is not None and text.startswith("\ufeff") else ""
+    text = None if text is None else text[len(bom) :]
     if text is None or not text.strip():
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        return bom + json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     newline = "\r\n" if "\r\n" in text else "\n"
     body = text.strip()
     indent: str | int | None = None
@@ -170,7 +173,7 @@ def dumps_like(data: Any, text: str | None) -> str:
             indent = len(indent)
     out = json.dumps(data, indent=indent, ensure_ascii=False)
     end = newline if text.endswith(("\n", "\r")) else ""
-    return out.replace("\n", newline) + end
+    return bom + out.replace("\n", newline) + end
 
 
 def loads_derived(text: str, *, source: str) -> Any:
@@ -244,16 +247,22 @@ def read_json(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES) -> An
 
 
 def read_text(
-    path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES, follow: bool = True
+    path: str | os.PathLike[str],
+    *,
+    max_bytes: int = MAX_BYTES,
+    follow: bool = True,
+    bom: bool = False,
 ) -> str:
-    """A UTF-8 file's text (without a byte-order mark), refused when larger than `max_bytes` or
-    not UTF-8 (and, with `follow=False`, when a symlink stands at `path`)."""
+    """A UTF-8 file's text (without a byte-order mark, unless `bom`: text edited and written
+    back keeps it), refused when larger than `max_bytes` or not UTF-8 (and, with
+    `follow=False`, when a symlink stands at `path`)."""
     source = os.fspath(path)
     raw, size = _read(source, max_bytes, follow)
     if size > max_bytes:
         raise InputError(f"larger than the {max_bytes}-byte limit for JSON input", file=source)
     # RFC 8259 lets a parser ignore a byte-order mark; Windows editors and PowerShell write one
-    return decode(raw.removeprefix(b"\xef\xbb\xbf"), source=source)
+    mark = b"\xef\xbb\xbf" if bom and raw.startswith(b"\xef\xbb\xbf") else b""
+    return "\ufeff" * bool(mark) + decode(raw.removeprefix(b"\xef\xbb\xbf"), source=source)
 
 
 def _read(source: str, max_bytes: int, follow: bool) -> tuple[bytes, int]:

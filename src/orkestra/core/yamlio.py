@@ -192,8 +192,12 @@ _KIND = {yaml.ScalarNode: "value", yaml.SequenceNode: "list", yaml.MappingNode: 
 _ANCHOR_HINT = re.compile(r"(?:^|[\s\[{,:?-])[&*][^\s,\[\]{}]", re.MULTILINE)
 
 
-def read_text(path: Path, *, max_bytes: int = MAX_BYTES, display: str | None = None) -> str:
-    """Read a UTF-8 text file with clean errors for binary, oversized and undecodable files."""
+def read_text(
+    path: Path, *, max_bytes: int = MAX_BYTES, display: str | None = None, bom: bool = False
+) -> str:
+    """Read a UTF-8 text file with clean errors for binary, oversized and undecodable files;
+    a byte-order mark is taken off, unless `bom` (text to edit and write back: `yamlmerge`
+    keeps it first)."""
     name = display or str(path)
     try:  # one open, one fstat, one read per file
         raw, size = read_regular(path, max_bytes=max_bytes)
@@ -206,7 +210,7 @@ def read_text(path: Path, *, max_bytes: int = MAX_BYTES, display: str | None = N
     if b"\x00" in raw:
         raise InputError("binary file (contains NUL bytes); expected UTF-8 text", file=name)
     try:
-        return raw.decode("utf-8-sig")
+        return raw.decode("utf-8" if bom else "utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise InputError(

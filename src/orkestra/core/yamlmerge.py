@@ -19,14 +19,18 @@ from orkestra.core.errors import InputError
 
 def _crlf_kept(edit: Callable[..., str]) -> Callable[..., str]:
     """`edit(old_text, …)` done on a CRLF file as on its LF text, its result in CRLF again: the
-    lines it adds or changes end as the file's other lines do (never a mixed file)."""
+    lines it adds or changes end as the file's other lines do (never a mixed file). A
+    byte-order mark `old_text` starts with (read with `yamlio.read_text(…, bom=True)`) starts
+    the result too: a file a Windows editor saved keeps it."""
 
     @functools.wraps(edit)
     def run(old_text: str, *args: Any) -> str:
+        bom = "\ufeff" if old_text.startswith("\ufeff") else ""
+        old_text = old_text[len(bom) :]
         crlf = "\r\n" in old_text and old_text.count("\n") == old_text.count("\r\n")
         if not crlf:
-            return edit(old_text, *args)
-        return edit(old_text.replace("\r\n", "\n"), *args).replace("\n", "\r\n")
+            return bom + edit(old_text, *args)
+        return bom + edit(old_text.replace("\r\n", "\n"), *args).replace("\n", "\r\n")
 
     return run
 

@@ -332,7 +332,7 @@ class _Importer:
         if rel in self.report.files:
             old_text: str | None = self.report.files[rel].decode("utf-8")
         elif (self.root / rel).is_file():
-            old_text = yamlio.read_text(self.root / rel, display=rel)
+            old_text = yamlio.read_text(self.root / rel, display=rel, bom=True)
         else:
             old_text = None
         if old_text is None:

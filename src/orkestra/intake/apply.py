@@ -135,7 +135,7 @@ def _config_with(project: Path, root: VendorRoot) -> tuple[str, bytes | None]:
         ) from None
     if raw is None:
         return yamlio.dumps(updated), None
-    text = yamlio.read_text(path, display=CONFIG)
+    text = yamlio.read_text(path, display=CONFIG, bom=True)
     return yamlmerge.updated(text, dict(data), updated, CONFIG), raw
 
 

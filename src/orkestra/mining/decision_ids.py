@@ -340,7 +340,7 @@ def read_record(root: Path, path: Path) -> _Read:
 
     rel = _rel(root, path)
     raw = path.read_bytes()
-    text = yamlio.read_text(path, display=rel)
+    text = yamlio.read_text(path, display=rel, bom=True)  # edited and written back
     return _Read(raw, text, dict(yamlio.load_mapping(path, display=rel)))
 
 

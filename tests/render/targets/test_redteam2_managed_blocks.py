@@ -45,7 +45,9 @@ def test_a_users_json_config_with_a_byte_order_mark_is_merged(clients: Path) -> 
     (clients / ".gemini").mkdir()
     (clients / ".gemini/settings.json").write_bytes(b'\xef\xbb\xbf{\r\n  "theme": "dark"\r\n}\r\n')
     sync(clients)
-    settings = json.loads((clients / ".gemini/settings.json").read_text(encoding="utf-8"))
+    raw = (clients / ".gemini/settings.json").read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf{\r\n") and raw.count(b"\xef\xbb\xbf") == 1  # kept
+    settings = json.loads(raw.decode("utf-8-sig"))
     assert settings["theme"] == "dark" and set(settings["mcpServers"]) == {"github", "data_lake"}
     assert sync(clients).written == 0
 

@@ -70,7 +70,7 @@ def _new_text(path: Path, rel: str, owner: str, entry: dict[str, Any]) -> str:
             "owner": owner,
         }
         return yamlio.dumps({"metadata": meta, "statements": [entry]})
-    text = yamlio.read_text(path, display=rel)
+    text = yamlio.read_text(path, display=rel, bom=True)  # edited and written back
     old = dict(yamlio.loads(text, rel) or {})
     new = {**old, "statements": [*list(old.get("statements") or []), entry]}
     return yamlmerge.updated(text, old, new, rel)

@@ -185,7 +185,7 @@ def digest(entry: Any) -> str:
 def _entry_in(reg: Registry, spec: ConfigFile, name: str, current: bytes | None) -> Any:
     """Server `name` as the file (or its planned bytes) holds it now, or None."""
     if current is not None:
-        text = current.decode("utf-8")
+        text = current.decode("utf-8").removeprefix("\ufeff")
     else:
         path = reg.root / safewrite.check_target(reg.root, spec.path)
         if not path.exists():
@@ -251,10 +251,15 @@ def merged(
         path = reg.root / safewrite.check_target(reg.root, spec.path)
         if not path.exists():
             return _fresh(spec, ours, name) if keep else None
-        text = jsonio.read_text(path)
+        text = jsonio.read_text(path, bom=True)
+    # a byte-order mark (a Windows editor's) stays first: the rest is merged without it
+    bom = b"\xef\xbb\xbf" if text.startswith("\ufeff") else b""
+    text = text.removeprefix("\ufeff")
     if spec.toml:
-        return _toml(text, spec, ours, keep=keep, name=name)
-    return _json(text, spec, ours, keep=keep, name=name)
+        made = _toml(text, spec, ours, keep=keep, name=name)
+    else:
+        made = _json(text, spec, ours, keep=keep, name=name)
+    return None if made is None else bom + made
 
 
 def _fresh(spec: ConfigFile, ours: dict[str, Any], name: str) -> bytes:
