@@ -199,6 +199,28 @@ def test_a_claim_without_a_count_or_a_count_edited_out_still_applies_once(projec
     assert stored.claim["seen_count"] == 3 and snapshot(project) != before
 
 
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_rewritten_claims_file_keeps_its_other_keys_and_layout(
+    project: Path, newline: str
+) -> None:
+    """`learn apply` rewrote a claims file as `{"insights": [...]}` alone: a `$schema` or a
+    note the user kept there was dropped silently; they stay, in order, with the file's
+    indentation, line endings and byte-order mark."""
+    learn(project, HOOKS)
+    path = kfolder(project) / "claims/2026-06-01-hooks.json"
+    (claim,) = json.loads(path.read_text())["insights"]
+    doc = {"$schema": "https://example.com/c.json", "insights": [claim], "notes": {"by": "me"}}
+    text = json.dumps(doc, indent="\t").replace("\n", newline) + newline
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    learn(project, HOOKS + ".")  # reinforced: the file rewritten
+    after = path.read_bytes()
+    assert after.startswith(b"\xef\xbb\xbf{" + newline.encode() + b'\t"$schema"')
+    assert after.count(b"\n") == after.count(newline.encode())
+    data = json.loads(after.decode("utf-8-sig"))
+    assert list(data) == ["$schema", "insights", "notes"] and data["notes"] == {"by": "me"}
+    assert data["insights"][0]["seen_count"] == 2
+
+
 def test_keep_both_of_the_same_statement_says_to_reinforce(project: Path) -> None:
     learn(project, HOOKS)
     proposal = propose(kfolder(project), insights(HOOKS), "n", "d", "2026-06-02")

@@ -145,16 +145,24 @@ def write_files(
     """Write several claims files all or nothing: every one is staged and synced before the
     first is renamed (a full disk at the last leaves the others untouched). `read` holds the
     bytes each file had when it was read (None: it did not exist): one that changed since
-    (another session's apply) makes it write nothing (ChangedOnDisk), never lose that change."""
+    (another session's apply) makes it write nothing (ChangedOnDisk), never lose that change.
+    A file read keeps its other top-level keys (a `$schema`, a note), in their order, and its
+    layout: indentation, line endings, a byte-order mark (`jsonio.dumps_like`)."""
     with safewrite.Batch(root or folder) as batch:
         for rel, insights in sorted(files.items()):
             old = (read or {}).get(rel, safewrite.UNSET)
-            batch.file(folder / rel, _dumps(insights), expected_old=old)
+            text = _dumps(insights, old if isinstance(old, bytes) else None, f"{folder.name}/{rel}")
+            batch.file(folder / rel, text, expected_old=old)
 
 
-def _dumps(insights: list[dict[str, Any]]) -> str:
-    """A claims file in its stable layout."""
-    return json.dumps({"insights": insights}, indent=2, ensure_ascii=False) + "\n"
+def _dumps(insights: list[dict[str, Any]], old: bytes | None = None, display: str = "") -> str:
+    """A claims file: a new one in the stable layout; one read from the bytes `old` with its
+    `insights` replaced and everything else it holds kept."""
+    if old is None:
+        return json.dumps({"insights": insights}, indent=2, ensure_ascii=False) + "\n"
+    text = old.decode("utf-8")  # read as strict UTF-8 already (`_read_bytes`)
+    data = jsonio.loads(text.removeprefix("\ufeff"), source=display)
+    return jsonio.dumps_like({**data, "insights": insights}, text)
 
 
 def file_for(day: str, topic: str) -> str:
