@@ -69,3 +69,30 @@ def test_a_byte_order_mark_stays_first(newline: str) -> None:
     old = yamlio.loads(plain, "r.yaml")
     out = yamlmerge.renamed(plain, old, {**old, "related": ["B-2", "A-9"]}, "r.yaml", "A-1", "A-9")
     assert out.startswith("\ufeff") and out.count("\ufeff") == 1
+
+
+def test_entries_set_replaces_removes_and_adds_entries_where_they_stand() -> None:
+    text = (
+        "# overlay\nprovider: acme\nskills:\n  # a: the data team's\n  a:\n    path: x/a\n"
+        "    tags: [t]  # why\n\n  # b: old\n  b:\n    path: x/b\n  c:\n    path: x/c\n"
+    )
+    old = yamlio.loads(text, "o.yaml")
+    skills = {"a": {"path": "x/a2", "tags": []}, "c": old["skills"]["c"], "d": {"path": "x/d"}}
+    new = {**old, "skills": skills}
+    out = yamlmerge.entries_set(text, old, new, "o.yaml", "skills")
+    assert yamlio.loads(out, "o") == new
+    assert out.startswith("# overlay\nprovider: acme\nskills:\n  # a: the data team's\n  a:\n")
+    assert "  # b: old\n  c:\n    path: x/c\n  d:\n    path: x/d\n" in out
+    crlf = text.replace("\n", "\r\n")
+    assert yamlmerge.entries_set(crlf, old, new, "o.yaml", "skills") == out.replace("\n", "\r\n")
+
+
+def test_entries_set_refuses_naming_the_first_comment_when_it_cannot_edit_as_text() -> None:
+    text = "provider: acme  # ours\nskills: {a: {path: x/a}}\n"
+    old = yamlio.loads(text, "o.yaml")
+    with pytest.raises(InputError) as err:
+        yamlmerge.entries_set(text, old, {**old, "skills": {}}, "o.yaml", "skills")
+    assert (err.value.file, err.value.line) == ("o.yaml", 1)
+    plain = text.replace("  # ours", "")
+    out = yamlmerge.entries_set(plain, old, {**old, "skills": {}}, "o.yaml", "skills")
+    assert yamlio.loads(out, "o") == {**old, "skills": {}}

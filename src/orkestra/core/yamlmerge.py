@@ -39,6 +39,11 @@ def _crlf_kept(edit: Callable[..., str]) -> Callable[..., str]:
 def updated(old_text: str, old: dict[str, Any], new: dict[str, Any], display: str) -> str:
     """The file's new text: `old_text` with `new`'s additions inserted, else `new` dumped when
     `old_text` holds no comment (InputError naming the first one otherwise)."""
+    return _updated(old_text, old, new, display)
+
+
+def _updated(old_text: str, old: dict[str, Any], new: dict[str, Any], display: str) -> str:
+    """`updated` of an LF text without a byte-order mark."""
     text = _insert_all(old_text, old, new)
     if text is not None:
         try:
@@ -88,6 +93,81 @@ _TOP_KEY = re.compile(r"^([^\s#'\"][^:]*?)\s*:(?:\s|$)")
 _VALUE_LINE = re.compile(
     r"""^\s*(?:-\s+)?(?:[\w-]+\s*:\s*)?(?:\[[^\]\n]*\]|(['"]?)[\w.-]+\1)\s*(?:#[^\n]*)?\r?\n?$"""
 )
+
+
+@_crlf_kept
+def entries_set(
+    old_text: str, old: dict[str, Any], new: dict[str, Any], display: str, key: str
+) -> str:
+    """The file's new text where top-level mapping `key` gains, loses or changes entries (the
+    other top-level keys as they were): each entry taken out or replaced as the lines it spans
+    (a comment above another entry stays with that one), the new ones added at the end of the
+    block; else `updated`'s answer (a whole dump, refused naming the first comment when the file
+    has one)."""
+    text = _entries_edited(old_text, old, new, key)
+    if text is not None:
+        try:
+            if yamlio.loads(text, display) == new:
+                return text
+        except InputError:
+            pass  # the text edit went wrong: `updated` decides
+    return _updated(old_text, old, new, display)
+
+
+def _entries_edited(text: str, old: dict[str, Any], new: dict[str, Any], key: str) -> str | None:
+    """`entries_set`'s text edit, or None when the file is not laid out for one (another
+    top-level key changed, `key` written in flow style, an entry not found on a line of its own)."""
+    before, after = old.get(key), new.get(key)
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return None
+    if {k: v for k, v in old.items() if k != key} != {k: v for k, v in new.items() if k != key}:
+        return None
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if line.startswith(f"{key}:")), None)
+    if start is None or lines[start][len(key) + 1 :].partition("#")[0].strip():
+        return None
+    end = start + 1
+    while end < len(lines) and (not lines[end].strip() or lines[end][0] in " \t#"):
+        end += 1
+    body = [line for line in lines[start + 1 : end] if line.strip() and line.lstrip()[0] != "#"]
+    if not body:
+        return None
+    indent = len(body[0]) - len(body[0].lstrip(" "))
+    for name in sorted(set(before) - set(after)) + [k for k in after if k in before and
+                                                     after[k] != before[k]]:  # fmt: skip
+        span = _entry_span(lines, start + 1, end, indent, name)
+        if span is None:
+            return None
+        dumped = yamlio.dumps({name: after[name]}) if name in after else ""
+        made = [" " * indent + line if line.strip() else line for line in
+                dumped.splitlines(keepends=True)]  # fmt: skip
+        lines[span[0] : span[1]] = made
+        end += len(made) - (span[1] - span[0])
+    added = {k: v for k, v in after.items() if k not in before}
+    if added and not _insert(lines, key, added):
+        return None
+    return "".join(lines)
+
+
+def _entry_span(
+    lines: list[str], first: int, end: int, indent: int, name: str
+) -> tuple[int, int] | None:
+    """The lines [from, to) of entry `name` (a `name:` line at `indent`) in a block's lines
+    `first`..`end`: up to the next line at that indentation or less, blank lines and comments
+    before it left to what follows. None when no line of its own starts it."""
+    at = next((i for i in range(first, end) if lines[i].startswith(" " * indent + f"{name}:")
+               and not lines[i][indent].isspace()), None)  # fmt: skip
+    if at is None:
+        return None
+    stop = at + 1
+    while stop < end:
+        line = lines[stop]
+        if line.strip() and len(line) - len(line.lstrip(" ")) <= indent:
+            break
+        stop += 1
+    while stop > at + 1 and (not lines[stop - 1].strip() or lines[stop - 1].lstrip()[0] == "#"):
+        stop -= 1
+    return at, stop
 
 
 def _whole(old_text: str, new: dict[str, Any], display: str, what: str, why: str) -> str:

@@ -2,7 +2,8 @@
 
 Everything is computed and validated in memory first (the new Config and the new overlay through
 their models, every scope named exists); then the overlay and orkestra.yaml are written as one
-batch (both staged and synced before either is renamed). orkestra.yaml is changed only when the root
+batch (both staged and synced before either is renamed), each only while it still holds the bytes
+read. An existing overlay is edited as text (`core.yamlmerge.entries_set`), its comments kept. orkestra.yaml is changed only when the root
 is new: the root is added to `vendor_roots` as text (`core.yamlmerge`), so its comments and layout
 stay (a file with comments that cannot be added to as text is refused, naming the line).
 """
@@ -35,6 +36,8 @@ class Plan:
     new_root: bool
     overlay_file: str
     overlay: VendorOverlay
+    overlay_text: str  # the overlay file's new text (an existing one edited as text)
+    overlay_raw: bytes | None  # the bytes it replaces (None: there was no file)
     config_text: str | None  # the new orkestra.yaml, when the root is new
     config_raw: bytes | None  # the bytes it replaces (None: there was no file)
     added: list[str]
@@ -92,7 +95,8 @@ def plan(reg: Registry, path: Path, candidates: list[Candidate], options: Option
         )
     root = existing or _new_root(reg, path, provider, options)
     overlay_file = f"registries/vendor/{provider}.yaml"
-    skills = dict(_load_overlay(reg.root / overlay_file, overlay_file, provider).skills)
+    overlay_path = reg.root / safewrite.check_target(reg.root, overlay_file)
+    skills = dict(_load_overlay(overlay_path, overlay_file, provider).skills)
     added: list[str] = []
     updated: list[str] = []
     removed: list[str] = []
@@ -111,10 +115,40 @@ def plan(reg: Registry, path: Path, candidates: list[Candidate], options: Option
             f"overlay would be invalid: {exc.errors()[0]['msg']}", file=overlay_file
         ) from None
     config_text, config_raw = (None, None) if existing is not None else _config_with(reg.root, root)
+    overlay_text, overlay_raw = _overlay_text(overlay_path, overlay_file, overlay)
     return Plan(
-        root, existing is None, overlay_file, overlay, config_text, config_raw,
-        added, updated, removed,
+        root, existing is None, overlay_file, overlay, overlay_text, overlay_raw, config_text,
+        config_raw, added, updated, removed,
     )  # fmt: skip
+
+
+def _overlay_text(path: Path, display: str, overlay: VendorOverlay) -> tuple[str, bytes | None]:
+    """The overlay file's new text and the bytes it replaces: a new file dumped whole; an
+    existing one edited as text (`yamlmerge.entries_set`: each adopted skill's entry added,
+    replaced or taken out where it stands), so the team's comments and other entries stay, or
+    refused naming its first comment when that cannot be done."""
+    made = overlay.model_dump()
+    if not path.is_file():
+        return yamlio.dumps(made), None
+    text = yamlio.read_text(path, display=display, bom=True)
+    raw = text.encode("utf-8")  # the bytes read (strict UTF-8, the mark kept): checked at the write
+    loaded = yamlio.loads(text, display)
+    old: dict[str, Any] = dict(loaded) if isinstance(loaded, dict) else {}
+    found = old.get("skills")
+    before: dict[str, Any] = found if isinstance(found, dict) else {}
+    skills = {name: before[name] if name in before and _same(before[name], entry) else entry
+              for name, entry in made["skills"].items()}  # fmt: skip
+    new = {**old, "provider": made["provider"], "skills": skills}
+    return yamlmerge.entries_set(text, old, new, display, "skills"), raw
+
+
+def _same(written: Any, entry: dict[str, Any]) -> bool:
+    """Whether an overlay entry as the file holds it says what the model's `entry` says (its
+    defaults left out, or spelled otherwise): then its lines are left as they are."""
+    try:
+        return bool(AdoptedSkill.model_validate(written).model_dump() == entry)
+    except ValidationError:
+        return False
 
 
 def _config_with(project: Path, root: VendorRoot) -> tuple[str, bytes | None]:
@@ -183,6 +217,6 @@ def write(project: Path, result: Plan) -> None:
     for rel in (result.overlay_file, CONFIG):  # both checked before the first write
         safewrite.check_target(project, rel)
     with safewrite.Batch(project) as batch:
-        batch.file(result.overlay_file, yamlio.dumps(result.overlay.model_dump()))
+        batch.file(result.overlay_file, result.overlay_text, expected_old=result.overlay_raw)
         if result.config_text is not None:
             batch.file(CONFIG, result.config_text, expected_old=result.config_raw)
