@@ -40,15 +40,18 @@ LEDGERS = (ledger.CLASSIFICATIONS.as_posix(), ledger.RELEASE_NOTES.as_posix())
 class InitResult:
     root: str
     created: list[str] = field(default_factory=list)
-    overwritten: list[str] = field(default_factory=list)
+    #: existing files holding the example's bytes already
+    unchanged: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
+    #: existing files that differ from the example (the user's edits, a ledger's history):
+    #: `--force` never overwrites them
     kept: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "root": self.root,
             "created": self.created,
-            "overwritten": self.overwritten,
+            "unchanged": self.unchanged,
             "updated": self.updated,
             "kept": self.kept,
         }
@@ -185,8 +188,11 @@ def _files(project: str) -> dict[str, str]:
 
 
 def init_project(path: Path, *, force: bool = False) -> InitResult:
-    """Scaffold `path`; refuse (naming the files) to overwrite anything unless `force`. An
-    existing ledger (`LEDGERS`, append-only history) is never overwritten, even by `force`."""
+    """Scaffold `path`; refuse (naming them) when any of its files exist, unless `force`:
+    then only the missing files are created, and every existing one is kept as it is (one the
+    user changed is listed in `kept`; delete it first to get the example back). Registry files
+    are the source of truth: nothing proves an existing one is the example init wrote, so it is
+    never overwritten (§13: no command loses data)."""
     root = path.resolve()
     if root.exists() and not root.is_dir():
         raise InputError(f"{path} is not a folder; give `orkestra init` a project folder")
@@ -197,7 +203,8 @@ def init_project(path: Path, *, force: bool = False) -> InitResult:
     if existing and not force:
         raise ConflictError(
             f"refusing to overwrite {len(existing)} existing file(s) in {root}: "
-            f"{', '.join(existing)}; use --force to overwrite them (the ledgers are kept)"
+            f"{', '.join(existing)}; use --force to create only the missing files and keep "
+            "these as they are (delete one first to get the example back)"
         )
     # read (and check) the git files before writing anything, so a bad one leaves no half project
     git_files = {
@@ -209,16 +216,28 @@ def init_project(path: Path, *, force: bool = False) -> InitResult:
     # the folder as it was (never a half project that a rerun refuses as existing files)
     with safewrite.Batch(root) as batch:
         for rel, text in files.items():
-            if rel in LEDGERS and os.path.lexists(root / rel):
-                result.kept.append(rel)
+            if os.path.lexists(root / rel):
+                same = _holds(root / rel, text)
+                (result.unchanged if same else result.kept).append(rel)
                 continue
-            (result.overwritten if (root / rel).exists() else result.created).append(rel)
-            batch.file(rel, text)
+            result.created.append(rel)
+            batch.file(rel, text, expected_old=None)  # still absent when it is renamed
         for name, new_text in git_files.items():
             if new_text is not None:
                 batch.file(name, new_text)
                 result.updated.append(name)
     return result
+
+
+def _holds(path: Path, text: str) -> bool:
+    """Whether the file at `path` holds exactly `text` (a symlink or a folder never does)."""
+    from orkestra.core.readfile import read_regular
+
+    try:
+        raw, size = read_regular(path, max_bytes=1 << 20, follow=False)
+    except OSError:
+        return False
+    return size <= 1 << 20 and raw == text.encode("utf-8")
 
 
 def _check_folders(root: Path, files: dict[str, str]) -> None:

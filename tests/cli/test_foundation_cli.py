@@ -51,7 +51,8 @@ def test_init_creates_a_valid_project_and_refuses_to_overwrite(tmp_path: Path, c
     assert (root / "registries/values.yaml").read_text(encoding="utf-8") == "values: []\n"
 
     forced = cli("init", str(root), "--force")
-    assert forced.exit_code == 0 and "registries/values.yaml" in forced.json()["overwritten"]
+    assert forced.exit_code == 0 and "registries/values.yaml" in forced.json()["kept"]
+    assert (root / "registries/values.yaml").read_text(encoding="utf-8") == "values: []\n"
     assert (root / ".gitignore").read_text(encoding="utf-8").count(".orkestra/") == 1
 
 
