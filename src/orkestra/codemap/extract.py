@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Container, Iterator
 from typing import Any, NamedTuple
 
-from orkestra.codemap import languages
+from orkestra.codemap import gonames, languages
 from orkestra.codemap.facts import CONTAINERS, FileFacts, Import, Ref, Symbol
 
 #: parent node types that make a reference a member access (`x.name`)
@@ -24,6 +24,7 @@ MEMBER_PARENTS = frozenset(
         "member_access_expression", "scoped_identifier", "call", "method_invocation",
         "field_access", "qualified_identifier", "scoped_call_expression",
         "member_call_expression", "nullsafe_member_call_expression", "class_constant_access_expression",
+        "qualified_type",
     }
 )  # fmt: skip
 OWNER_TYPES = frozenset(
@@ -155,6 +156,10 @@ def extract(language: str, source: bytes) -> FileFacts:
         local = _local_calls(refs, lambda: binds, USES[language], top, def_names, nested)
         uses = USES[language]
         refs.extend(_value_uses(tree, source, facts, def_names, refs, lambda: binds, uses, top))
+    elif language == "go":
+        skip = {start for start, _end in def_names}
+        skip.update(name_node.start_byte for _kind, _node, name_node in refs)
+        refs.extend(gonames.uses(ts, lang, tree, facts.imports, skip))
     refs.sort(key=lambda ref: ref[0] != "base")  # a superclass use is a "base" first of all
     for kind, _node, name_node in refs:
         if (name_node.start_byte, name_node.end_byte) in def_names:
@@ -300,7 +305,11 @@ def _import(match: dict[str, list[Any]], facts: FileFacts) -> None:
         Import(
             module=("./" if "import.relative" in match else "") + _text(module).strip(QUOTES),
             line=module.start_point[0] + 1,
-            name=_text(name[0]).strip(QUOTES) if name else "",
+            name="*"
+            if name and name[0].type == "dot"
+            else _text(name[0]).strip(QUOTES)
+            if name
+            else "",
             alias=_text(alias[0]) if alias else "",
         )
     )

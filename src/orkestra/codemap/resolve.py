@@ -143,6 +143,8 @@ class Resolver:
         self.imported: dict[int, list[int]] = defaultdict(list)
         #: names a file imports from outside the map: they never resolve to a global namesake
         self.external: set[tuple[int, str]] = set()
+        #: Go: file -> the files of the packages it imports with `import . "pkg"`
+        self.dotted: dict[int, list[int]] = defaultdict(list)
         #: (file, name) -> files, for a module imported whole under a name (`import x as st`)
         self.modules: dict[tuple[int, str], list[int]] = defaultdict(list)
 
@@ -190,6 +192,9 @@ class Resolver:
             if bound:
                 self.modules[(fid, bound)].extend(found)
         python = self.files[fid][1] == "python"
+        if self.files[fid][1] == "go" and real == "*":
+            self.dotted[fid].extend(found)  # `import . "pkg"`: its names are bare names here
+            return
         if not found:
             if alias or (real and real != "*"):
                 self.external.add((fid, alias or real))
@@ -280,6 +285,8 @@ class Resolver:
             return None
         if member and language == "python" and owner == "super":
             return self._inherited(name, scope)  # never the enclosing class's own `name`
+        if not member and language == "go":
+            return self._go_package(fid, name, scope)
         local = self._local(fid, name, member, scope, language, owner)
         if local is not None:
             return local
@@ -316,6 +323,32 @@ class Resolver:
         if found is None and member and language == "python" and is_type_name(owner):
             return self._base_member(name, owner)
         return found
+
+    def _go_package(self, fid: int, name: str, scope: str) -> int | None:
+        """A bare Go name: this file's, else its package's (the other files of its folder), else
+        a dot-imported package's (`import . "pkg"`); never another package's namesake. A name
+        two files of the folder define (build variants: `zerrors_linux.go`, `zerrors_darwin.go`)
+        cannot be told."""
+        local = self._local(fid, name, False, scope, "go")
+        if local is not None:
+            return local
+        folder = _package_folder(self.files[fid][0])
+        defs = [
+            d for d in self.by_name.get(name, [])
+            if d.file != fid
+            and self.files[d.file][1] == "go"
+            and not self.is_member(d)
+            and self._outside(d)
+            and _package_folder(self.files[d.file][0]) == folder
+        ]  # fmt: skip
+        kept = [d for d in defs if not self.files[d.file][2]] or defs
+        if kept:
+            return kept[0].id if len({(d.file, d.qualname) for d in kept}) == 1 else None
+        for target in self.dotted.get(fid, []):
+            top = [d for d in self.by_file.get((target, name), []) if self._top(d)]
+            if top:
+                return top[0].id
+        return None
 
     def _reexported_external(self, fid: int, name: str) -> bool:
         """True when the files of the map this file imports `name` from take it from outside the

@@ -5,6 +5,7 @@
 (source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @definition.variable)))
 (import_spec path: (interpreted_string_literal) @import.module !name)
 (import_spec name: (package_identifier) @import.alias path: (interpreted_string_literal) @import.module)
+(import_spec name: (dot) @import.name path: (interpreted_string_literal) @import.module)
 (composite_literal type: (type_identifier) @name) @reference.class
 (method_elem name: (field_identifier) @name) @definition.method
 (selector_expression operand: (identifier) field: (field_identifier) @name) @reference.field
