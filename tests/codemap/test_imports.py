@@ -102,3 +102,17 @@ def test_a_test_folder_beside_its_package_finds_it_but_never_a_sibling_folder_s_
     assert py("foo.core", "packages/foo/tests/test_core.py") == ["packages/foo/foo/core.py"]
     assert py("json", "packages/foo/tests/test_core.py") == []  # packages/bar is beside, not above
     assert py("json", "packages/foo/foo/core.py") == []
+
+
+@needs_tree_sitter
+def test_a_star_import_is_an_import_whose_names_resolve_through_it(project: Path) -> None:
+    write(project, "pkg/core.py", "def helper():\n    return 1\n")
+    write(project, "pkg/__init__.py", "from .core import *\n")
+    write(project, "other/tools.py", "def helper():\n    return 2\n")
+    write(project, "app.py", "from pkg import *\n\n\ndef run():\n    return helper()\n")
+    deps = api.dependencies(project, "app.py")
+    assert [i["files"] for i in deps["imports"]] == [["pkg/__init__.py"]]
+    refs = api.find_references(project, "helper")["references"]
+    assert [(r["location"], r["resolved"]) for r in refs] == [("app.py:5", "pkg/core.py:1")]
+    found = api.impact(project, "pkg/core.py")["dependents"]
+    assert {d["path"] for d in found} >= {"app.py"}

@@ -3,6 +3,7 @@
 (import_statement name: (aliased_import name: (dotted_name) @import.module alias: (identifier) @import.alias))
 (import_from_statement module_name: (_) @import.module name: (dotted_name) @import.name)
 (import_from_statement module_name: (_) @import.module name: (aliased_import name: (dotted_name) @import.name alias: (identifier) @import.alias))
+(import_from_statement module_name: (_) @import.module (wildcard_import) @import.name)
 (decorator (identifier) @name) @reference.call
 (decorator (attribute attribute: (identifier) @name)) @reference.call
 (class_definition superclasses: (argument_list (identifier) @name)) @reference.base
