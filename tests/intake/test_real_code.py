@@ -25,6 +25,8 @@ EXPLOITS = {
     "js-https-npmrc-exfil": "secret-exfiltration",
     "zero-width-fake-table": "zero-width-run",
     "py-docstring-path-readback": "link-outside",
+    "js-require-dot-climb": "link-outside",
+    "py-parent-pieces": "link-outside",
 }
 
 
@@ -148,3 +150,86 @@ def test_a_parent_path_in_a_python_comment_or_docstring_is_no_link_outside(
 def test_a_parent_path_the_code_can_use_is_still_link_outside(tmp_path: Path, code: str) -> None:
     found = _reviewed(tmp_path, {"run.py": code})
     assert ("link-outside", "high") in {(f.rule, f.severity) for f in found}
+
+
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [
+        ("a.js", "const p = require('./../../payload.js');\n"),
+        ("a.js", "const f = path.join(__dirname, '..', '..', 'x');\n"),
+        ("a.js", "const f = path.join(\n  __dirname,\n  '..',\n  '..',\n  'x',\n);\n"),
+        ("a.js", "const f = '..' + '/' + '..' + '/x';\n"),
+        ("a.js", "const f = '.'+'./'+'.'+'./x';\n"),
+        ("a.js", "const f = `${'..'}/../x`;\n"),
+        ("a.js", "const f = `../../${name}`;\n"),
+        ("a.js", "const f = `${__dirname}/../../x`;\n"),
+        ("a.js", "const f = path.resolve(__dirname, '../..');\n"),
+        ("a.mjs", "const u = new URL('../../x', import.meta.url);\n"),
+        ("a.js", "const f = path.join(path.dirname(__dirname), '..');\n"),
+        ("a.js", "const f = require(['..', '..', 'x'].join('/'));\n"),
+        ("a.js", "const f = '../'.repeat(2) + 'x';\n"),
+        ("a.js", "const here = __dirname;\nconst f = path.join(here, '..', '..', 'x');\n"),
+        ("a.js", "const f = path.join(process.cwd(), '..');\n"),
+        ("a.py", "import os\nf = os.path.join(os.path.dirname(__file__), '..', '..')\n"),
+        ("a.py", "from pathlib import Path\nroot = Path(__file__).parents[2]\n"),
+        ("a.py", "from pathlib import Path\nroot = Path(__file__).parent.parent.parent\n"),
+        (
+            "a.py",
+            "from pathlib import Path\nHERE = Path(__file__).parent\nX = HERE.parent.parent\n",
+        ),
+        (
+            "a.py",
+            "from pathlib import Path\nHERE = Path(__file__).parent\nX = HERE / '..' / '..'\n",
+        ),
+        ("a.py", "import os\np = os.path.dirname(os.path.dirname(os.path.dirname(__file__)))\n"),
+        ("a.py", "p = '../' * 2\n"),
+        ("a.py", "import os\np = os.sep.join(['..'] * 2)\n"),
+        ("a.py", "x = f\"{'..'}/..\"\n"),
+        ("a.py", "x = '.' './' '.' './'\n"),
+        ("a.sh", 'cd "$(dirname "$0")/../.."\n'),
+        ("a.sh", 'D="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"\ncat "$D/../../x"\n'),
+        ("a.sh", "cat ${0%/*}/../../x\n"),
+        ("a.sh", "cat $(dirname $(dirname $0))/../x\n"),
+        ("a.sh", "cat ./../../x\n"),
+        ("a.sh", "cat '..'/'..'/x\n"),
+    ],
+)
+def test_a_climb_a_script_builds_from_pieces_is_link_outside(
+    tmp_path: Path, name: str, code: str
+) -> None:
+    # from scripts/, one `..` is the skill's top folder; the second one leaves it
+    found = _reviewed(tmp_path, {f"scripts/{name}": code})
+    assert ("link-outside", "high") in {(f.rule, f.severity) for f in found}, found
+
+
+def test_a_climb_from_a_shell_variable_the_review_cannot_see_is_held(tmp_path: Path) -> None:
+    found = _reviewed(tmp_path, {"scripts/a.sh": 'cat "$SOMEWHERE/../../x"\n'})
+    assert ("link-outside", "medium") in {(f.rule, f.severity) for f in found}
+
+
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [
+        ("a.js", "const t = path.join(__dirname, '..', 'templates', 'a.md');\n"),
+        ("a.js", "const r = require('./lib/x');\nconst s = require('../lib/y');\n"),
+        ("a.js", "if (name === '.' || name === '..') skip();\n"),
+        ("a.js", "const p = parts.filter((s) => s !== '..');\nconst x = [...a, ...b];\n"),
+        ("a.py", "from pathlib import Path\nROOT = Path(__file__).resolve().parent.parent\n"),
+        ("a.py", "from pathlib import Path\nA = Path(__file__).parents[1] / 'assets'\n"),
+        (
+            "a.py",
+            "import os\nH = os.path.dirname(os.path.abspath(__file__))\n"
+            "T = os.path.join(H, '..', 'templates')\n",
+        ),
+        ("a.py", "import os\nout = os.path.join(os.getcwd(), 'out')\n"),
+        ("a.py", "# see ../../docs\nx = 1  # ../../x\n"),
+        ("a.sh", 'python3 "$(dirname "$0")/x.py"\nmkdir -p "$(dirname "$out")"\n'),
+        ("a.sh", 'HERE="$(cd "$(dirname "$0")" && pwd)"\ncat "$HERE/../templates/a.md"\n'),
+        ("a.sh", "for f in ../references/*.md; do echo $f; done\n"),
+    ],
+)
+def test_a_script_reaching_its_own_skill_folder_is_no_link_outside(
+    tmp_path: Path, name: str, code: str
+) -> None:
+    found = _reviewed(tmp_path, {f"scripts/{name}": code})
+    assert not [f for f in found if f.rule == "link-outside"], found

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from orkestra.core import jsonio
 from orkestra.core.errors import InputError
-from orkestra.intake.rules import FileKind, Finding, RuleSet, Text, excerpt, language
+from orkestra.intake.climb import Climb, climbs
+from orkestra.intake.rules import FileKind, Finding, Rule, RuleSet, Text, excerpt, language
 from orkestra.intake.scan import TRUST, scan_text
 from orkestra.intake.scripts import audit_doc_shell, audit_script
 from orkestra.intake.unicode import scan_invisible
@@ -290,7 +291,10 @@ def _inert_python(text: str, body: Text) -> list[tuple[int, int]]:
     except (tokenize.TokenError, SyntaxError, ValueError):
         return []
     skip = (tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT)
+    last = len(body.starts)
     for index, token in enumerate(tokens):
+        if token.end[0] > last:  # the end marker, after a last line with no newline
+            break
         start = body.starts[token.start[0] - 1] + token.start[1]
         end = body.starts[token.end[0] - 1] + token.end[1]
         if token.type == tokenize.COMMENT:
@@ -302,6 +306,57 @@ def _inert_python(text: str, body: Text) -> list[tuple[int, int]]:
         if token.type not in skip or token.type == tokenize.INDENT:
             previous = token.type
     return spans
+
+
+def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
+    """The text with these spans (comments, docstrings) blanked, offsets and lines kept."""
+    if not spans:
+        return text
+    pieces, last = [], 0
+    for start, end in spans:
+        pieces += [text[last:start], re.sub(r"[^\n]", " ", text[start:end])]
+        last = end
+    return "".join(pieces) + text[last:]
+
+
+def _built_paths(
+    rule: Rule, folder: Path, base: str, shown: str, body: Text, built: list[Climb]
+) -> list[Finding]:
+    """Paths a script builds from pieces or from its own location that climb out of the folder
+    (orkestra.intake.climb). Relative to the script's folder, as a `../` the script names; from
+    the working directory, taken as the skill's top folder; from a shell variable the review
+    cannot see, taken as the script's folder and held for review rather than rejected."""
+    found = []
+    for climb in built:
+        inside = _inside("", climb.path) if climb.start == "cwd" else _inside(base, climb.path)
+        if inside or _sibling_skill(folder, base if climb.start != "cwd" else "", climb.path):
+            continue
+        number = body.line_no(climb.offset)
+        severity = rule.downgrade_to if climb.start == "var" else rule.severity
+        why = f"built as {climb.spelled[:80]!r}"
+        if climb.start == "var":
+            why += "; from a shell variable the review cannot see: held for review"
+        found.append(
+            Finding(
+                shown,
+                number,
+                rule.id,
+                severity,
+                excerpt(body.line(number)),
+                f"{rule.message}: {climb.path}",
+                rule.category,
+                why,
+            )
+        )
+    return found
+
+
+def _leaves(folder: Path, base: str, target: str) -> bool:
+    """Does a `../` path a script names leave the folder (not a template, not a sibling skill)?"""
+    path = target.split("#", 1)[0].split("?", 1)[0]
+    if not path or _TEMPLATE.search(path) or _inside(base, path) or _inside("", path):
+        return False
+    return not _sibling_skill(folder, base, path)
 
 
 def _outside_paths(
@@ -321,10 +376,18 @@ def _outside_paths(
         # site-absolute links (`/docs/x`) are common in vendor READMEs; `..` and `~` are what leave
         targets = [(p, t) for p, t in targets if not re.match(r"^(?:[a-z][\w+.-]*:|#|/)", t)]
     else:
+        lang = language(rel, text)
         targets = [(m.start(), m.group(0)) for m in _PARENT_PATH.finditer(text)]
-        if targets and language(rel, text) == "python":
-            inert = _inert_python(text, body)
+        targets = [(p, t) for p, t in targets if _leaves(folder, base, t)]
+        built = _built_paths(rule, folder, base, shown, body, climbs(text, lang))
+        # a comment or docstring is read only where something leaves (tokenizing costs)
+        inert = _inert_python(text, body) if lang == "python" and (targets or built) else []
+        if inert:
             targets = [(p, t) for p, t in targets if not any(a <= p < b for a, b in inert)]
+            built = _built_paths(
+                rule, folder, base, shown, body, climbs(_blanked(text, inert), lang)
+            )
+        found += built
     for pos, target in targets:
         path = target.split("#", 1)[0].split("?", 1)[0]
         number = body.line_no(pos)
