@@ -233,3 +233,33 @@ def test_a_script_reaching_its_own_skill_folder_is_no_link_outside(
 ) -> None:
     found = _reviewed(tmp_path, {f"scripts/{name}": code})
     assert not [f for f in found if f.rule == "link-outside"], found
+
+
+def _b64(text: str) -> str:
+    import base64
+
+    return base64.b64encode(text.encode()).decode()
+
+
+#: JavaScript that calls a global looked up by a glued name (js-hidden-call: `langs: [js]`)
+JS_LOOKUP = "const run = globalThis['ev' + 'al']; run(payload);"
+
+
+def test_a_decoded_layer_is_checked_within_the_languages_its_rules_are_limited_to() -> None:
+    line = f'BLOB = "{_b64(JS_LOOKUP)}"\n'
+    # a JavaScript-only pattern is no finding in a Python file's layer (nor in the file itself)
+    assert "js-hidden-call" not in {f.rule for f in _scan("data.py", line)}
+    # the same layer in a JavaScript file is one
+    assert "js-hidden-call" in _high(_scan("data.js", line.replace("BLOB =", "const b =")))
+    # a layer that names its own language with a shebang is read as a script in it, wherever
+    script = "#!/usr/bin/env node\n" + JS_LOOKUP
+    shebang = f'BLOB = "{_b64(script)}"\n'
+    assert "js-hidden-call" in _high(_scan("data.py", shebang))
+    assert "js-hidden-call" in _high(_scan("notes.md", f"Payload: {_b64(script)}\n"))
+
+
+def test_a_script_only_rule_is_no_finding_in_a_doc_layer_without_a_shebang() -> None:
+    # `agent-permissions` looks at scripts; a doc naming the flag is held by agent-permissions-doc
+    text = f"Encoded: {_b64('claude --dangerously-skip-permissions -p task')}\n"
+    found = {(f.rule, f.severity) for f in _scan("NOTES.md", text)}
+    assert ("agent-permissions", "high") not in found

@@ -4,13 +4,33 @@ from __future__ import annotations
 
 from orkestra.intake import decode, hidden
 from orkestra.intake.context import lowering
-from orkestra.intake.rules import FileKind, Finding, Rule, RuleSet, Severity, Text, excerpt
+from orkestra.intake.rules import (
+    FileKind,
+    Finding,
+    Rule,
+    RuleSet,
+    Severity,
+    Text,
+    excerpt,
+    language,
+)
 from orkestra.intake.textnorm import Views, views
 from orkestra.intake.weigh import TRUST, scan_views
 
 
 def _layer_rules(rules: RuleSet) -> list[Rule]:
     return [r for r in rules.rules if not r.builtin and r.category in TRUST]
+
+
+def layer_reading(kind: FileKind, lang: str, text: str) -> tuple[FileKind, str]:
+    """The file kind and language a decoded layer is checked as: its own, when it names one with
+    a shebang (`#!/bin/sh` decoded from a doc or a Python file is a shell script), else the
+    file's it sits in. A layer's text is the file's data, so the file's limits hold; a layer with
+    no shebang in a doc is prose, as the doc is (a doc has no language: no pattern limited to one
+    applies, exactly as in the doc's own text)."""
+    if text.startswith("#!"):
+        return "script", language("", text)
+    return kind, lang
 
 
 def scan_layers(
@@ -21,8 +41,11 @@ def scan_layers(
     original: Text,
     regions: dict[int, str],
     plain: str | None = None,
+    lang: str = "other",
 ) -> list[Finding]:
-    """Trust rules on each decoded layer. A rule's `all_of` condition holds when the file's text
+    """Trust rules on each decoded layer, within each rule's limits: the file kinds it looks at
+    (`files`) and the languages each pattern is limited to (`langs`), read for the layer as
+    `layer_reading` says. A rule's `all_of` condition holds when the file's text
     (`plain`, its normalised reading) or any of its layers meets it: a layer is part of the file,
     so a decoder or a network call hidden in one still counts, but a layer alone does not stand
     in for the condition (`.exec(line)` in a minified file's entity-decoded line is no
@@ -44,10 +67,15 @@ def scan_layers(
         lowered_why = (
             lowering(raw, layer.start, layer.start + 1, "", kind) if kind == "doc" else None
         )
+        layer_kind, layer_lang = layer_reading(kind, lang, layer.text)
         for rule in targets:
-            if rule.options.get("needs_layer") or not rule.wanted(lowered):
+            if rule.options.get("needs_layer") or layer_kind not in rule.files:
                 continue
-            for pattern in rule.patterns:
+            if not rule.wanted(lowered):
+                continue
+            for index, pattern in enumerate(rule.patterns):
+                if index in rule.langs and layer_lang not in rule.langs[index]:
+                    continue
                 match = pattern.search(layer.text)
                 if match is None:
                     continue
@@ -89,17 +117,22 @@ def scan_layers(
                 )
             )
     if layers:
-        out.extend(_follow_orders(rules, kind, file, original, regions))
+        out.extend(_follow_orders(rules, kind, file, original, regions, lang))
     return out
 
 
 def _follow_orders(
-    rules: RuleSet, kind: FileKind, file: str, original: Text, regions: dict[int, str]
+    rules: RuleSet,
+    kind: FileKind,
+    file: str,
+    original: Text,
+    regions: dict[int, str],
+    lang: str,
 ) -> list[Finding]:
     """Rules that only matter next to an encoded layer ("decode this and follow it")."""
     gated = [r for r in rules.content_rules(kind) if r.options.get("needs_layer")]
     view = views(original.text)
-    found = scan_views(gated, kind, view, original, regions, "other")
+    found = scan_views(gated, kind, view, original, regions, lang)
     return [f for _rule, f in found]
 
 
@@ -108,9 +141,10 @@ ROT13_HINTS = ("rot13", "rot-13", "rot_13", "rot 13", "caesar", "cesar", "cäsar
 
 
 def scan_rot13(
-    rules: RuleSet, kind: FileKind, view: Views, regions: dict[int, str]
+    rules: RuleSet, kind: FileKind, view: Views, regions: dict[int, str], lang: str = "other"
 ) -> list[Finding]:
-    """Phrase rules on the rot13 reading, when the text names the cipher."""
+    """Phrase rules on the rot13 reading, when the text names the cipher (within each pattern's
+    language limits, as in the file's own text)."""
     low = view.plain.lower()
     if not any(hint in low for hint in ROT13_HINTS):
         return []
@@ -127,7 +161,9 @@ def scan_rot13(
     body = Text(rotated)
     out = []
     for rule in phrase_rules:
-        for pattern in rule.patterns:
+        for index, pattern in enumerate(rule.patterns):
+            if index in rule.langs and lang not in rule.langs[index]:
+                continue
             for match in pattern.finditer(rotated):
                 number = body.line_no(match.start())
                 shown = f"rot13 -> {excerpt(body.line(number))}"

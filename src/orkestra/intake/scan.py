@@ -31,9 +31,9 @@ def scan_text(
     for _rule, finding in scan_views(candidates, kind, view, original, regions, lang):
         _keep(best, finding)
     layers = decode.layers(view.plain) if _may_encode(view.plain) else []
-    for finding in scan_layers(rules, kind, file, layers, original, regions, view.plain):
+    for finding in scan_layers(rules, kind, file, layers, original, regions, view.plain, lang):
         _keep(best, finding)
-    for finding in scan_rot13(rules, kind, view, regions):
+    for finding in scan_rot13(rules, kind, view, regions, lang):
         _keep(best, finding)
     if view.folded:
         for finding in _mixed_scripts(rules, view, original):
