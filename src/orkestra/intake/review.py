@@ -185,6 +185,10 @@ def _file(
     strings = _json_strings(text) if entry.rel.endswith((".ipynb", ".json")) else None
     if strings is not None:  # notebook cells (and JSON text) as the reader of the JSON sees them
         found += [f for f in scan_text(rules, "doc", shown, strings) if f.category in TRUST]
+        code = _notebook_code(text, strings) if entry.rel.endswith(".ipynb") else None
+        if code is not None:  # its code cells are a script in the notebook's language
+            cells = scan_text(rules, "script", shown, code, _notebook_language(text))
+            found += [f for f in cells if f.category in TRUST]
     if kind == "script":
         found += audit_script(rules, shown, text, lang)
     elif "```" in text or "~~~" in text:
@@ -215,6 +219,54 @@ def _json_strings(text: str) -> str | None:
         lines[number] = str(value).replace("\n", " ").strip()
         changed = True
     return "\n".join(lines) if changed else None
+
+
+_CELL_TYPE = re.compile(r'^\s*"cell_type"\s*:\s*"(\w+)"')
+_SOURCE = re.compile(r'^\s*"source"\s*:\s*(\[)?')
+_KERNEL = re.compile(
+    r'"language_info"\s*:\s*\{[^{}]*?"name"\s*:\s*"([\w+-]+)"|"language"\s*:\s*"([\w+-]+)"'
+)
+_NOTEBOOK_LANGS = {
+    "python": "python",
+    "python3": "python",
+    "javascript": "js",
+    "typescript": "js",
+    "bash": "shell",
+    "sh": "shell",
+}
+
+
+def _notebook_language(text: str) -> str:
+    """The kernel's language (metadata), as `language` names it; `other` when not said, so every
+    script rule without a language limit still applies and no language's own pattern is guessed."""
+    match = _KERNEL.search(text)
+    name = (match.group(1) or match.group(2)).lower() if match else ""
+    return _NOTEBOOK_LANGS.get(name, "other")
+
+
+def _notebook_code(text: str, strings: str) -> str | None:
+    """The strings reading (`_json_strings`) with only the lines of code cells' `source` kept,
+    line numbers kept; None when the notebook has no code cell."""
+    lines = text.split("\n")
+    values = strings.split("\n")
+    kept = [""] * len(lines)
+    cell, inside, found = "", False, False
+    for number, line in enumerate(lines):
+        typed = _CELL_TYPE.match(line)
+        if typed:
+            cell = typed.group(1)
+        if inside:
+            if line.strip().startswith("]"):
+                inside, cell = False, ""  # a writer that puts `source` first: taken as code
+            elif cell in ("code", ""):
+                kept[number], found = values[number], True
+            continue
+        source = _SOURCE.match(line)
+        if source and source.group(1) and not line.rstrip().endswith("]"):
+            inside = True
+        elif source and cell in ("code", ""):  # `"source": "one line"`
+            kept[number], found = values[number], True
+    return "\n".join(kept) if found else None
 
 
 #: files a reader (or a model) takes for text, whatever bytes they hold
