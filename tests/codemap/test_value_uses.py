@@ -488,3 +488,18 @@ def test_commonjs_destructured_requires_name_what_they_read(project: Path) -> No
         "host": [("web/main.js:4", None)],  # cfg's `exports.host`: not other/net.js's host
         "join": [("web/main.js:4", None)],  # node's path.join: not other/net.js's join
     }
+
+
+@pytest.mark.parametrize("path", ["web/cfg.js", "web/cfg.ts"])
+def test_a_local_export_list_reads_its_names_and_a_re_export_does_not(
+    project: Path, path: str
+) -> None:
+    write(project, path, "const config = { port: 1 };\nfunction start() {}\n"
+          "export { config, start as begin };\nexport { other } from './x';\n")  # fmt: skip
+    write(project, "web/x.js", "export const other = 2;\n")
+    refs = {name: [(r["location"], r["resolved"]) for r in api.find_references(project, name)[
+        "references"]] for name in ("config", "start", "begin", "other")}  # fmt: skip
+    assert refs == {
+        "config": [(f"{path}:3", f"{path}:1")], "start": [(f"{path}:3", f"{path}:2")],
+        "begin": [], "other": [],
+    }  # fmt: skip

@@ -553,7 +553,7 @@ def _value_uses(
                 continue
         if _is_member(node):
             continue
-        if _in_import(node):
+        if _in_import(node) and not _local_export(node):
             if not _top_import(node):
                 bound_somewhere.add(name)  # imported inside a function: its own
             continue
@@ -708,6 +708,21 @@ def _binds_too(node: Any) -> bool:
         parent is not None
         and parent.type == "augmented_assignment"
         and parent.child_by_field_name("left") == node
+    )
+
+
+def _local_export(node: Any) -> bool:
+    """The name `export { config, start as begin }` exports from this module (a read of it);
+    `export { x } from './m'` names another module's."""
+    specifier = node.parent
+    if specifier is None or specifier.type != "export_specifier":
+        return False
+    statement = specifier.parent.parent if specifier.parent is not None else None
+    return (
+        specifier.child_by_field_name("name") == node
+        and statement is not None
+        and statement.type == "export_statement"
+        and statement.child_by_field_name("source") is None
     )
 
 
