@@ -171,3 +171,36 @@ def test_a_name_two_build_variants_define_is_not_guessed(project: Path) -> None:
     write(project, "a/use.go", "package a\n\nfunc Size() int {\n\treturn pageSize\n}\n")
     refs = api.find_references(project, "pageSize")["references"]
     assert [(r["location"], r["resolved"]) for r in refs] == [("a/use.go:4", None)]
+
+
+def test_a_go_import_re_exports_nothing(project: Path) -> None:
+    # `lib.Parse` is lib's own Parse or nothing: lib importing util makes util's names no lib's
+    write(project, "util/util.go", "package util\n\nfunc Parse() {}\n\nvar Level = 1\n")
+    write(project, "lib/lib.go", 'package lib\n\nimport "example.com/m/util"\n\n'
+          "func Run() { util.Parse() }\n")  # fmt: skip
+    write(project, "app/app.go", 'package app\n\nimport "example.com/m/lib"\n\n'
+          "func Go() int {\n\tlib.Parse()\n\treturn lib.Level\n}\n")  # fmt: skip
+    refs = api.find_references(project, "Parse")["references"]
+    assert sorted((r["location"], r["resolved"] or "") for r in refs) == [
+        ("app/app.go:6", ""), ("lib/lib.go:5", "util/util.go:3"),
+    ]  # fmt: skip
+    level = api.find_references(project, "Level")["references"]
+    assert [(r["location"], r["resolved"]) for r in level] == [("app/app.go:7", None)]
+
+
+def test_a_member_of_a_package_outside_the_map_is_no_imported_packages_namesake(
+    project: Path,
+) -> None:
+    # `big.Int` (math/big is not in the map) is not flagx's Int, which the file also imports;
+    # `v.Set(…)` is a method of v's type, never a package's top-level function Set
+    write(project, "flagx/flagx.go", "package flagx\n\nfunc Int() int { return 1 }\n\n"
+          "func Set(v string) {}\n")  # fmt: skip
+    write(project, "app/app.go", 'package app\n\nimport (\n\t"math/big"\n\n'
+          '\t"example.com/m/flagx"\n)\n\n'
+          "func Go(z *big.Int, Ua *big.Int) int {\n\tUa.Set(z)\n\treturn flagx.Int()\n}\n")  # fmt: skip
+    refs = api.find_references(project, "Int")["references"]
+    assert sorted((r["location"], r["resolved"] or "") for r in refs) == [
+        ("app/app.go:11", "flagx/flagx.go:3"), ("app/app.go:9", ""), ("app/app.go:9", ""),
+    ]  # fmt: skip
+    sets = api.find_references(project, "Set")["references"]
+    assert [(r["location"], r["resolved"]) for r in sets] == [("app/app.go:10", None)]

@@ -119,22 +119,26 @@ class _Spans:
 
 
 def _package_names(imports: list[Import]) -> set[str]:
-    """The names the file's imports may bind: an alias, or the path's last element (its major
-    version suffix `/v2`, `.v3` and a `go-` prefix or `-go` suffix also tried)."""
+    """The names the file's imports may bind: an alias, or what `package_names` tells."""
     out: set[str] = set()
     for item in imports:
-        if item.alias:
-            out.add(item.alias)
-            continue
-        parts = [p for p in item.module.split("/") if p]
-        if not parts:
-            continue
-        last = parts[-1]
-        if len(parts) > 1 and last[:1] == "v" and last[1:].isdigit():
-            last = parts[-2]
-        for name in (last, last.split(".v")[0], last.removeprefix("go-"), last.removesuffix("-go")):
-            out.add(name.replace("-", "_").replace(".", "_"))
+        out.update({item.alias} if item.alias else package_names(item.module))
     return out
+
+
+def package_names(module: str) -> set[str]:
+    """The names an import of `module` without an alias may bind: the path's last element (its
+    major version suffix `/v2`, `.v3` and a `go-` prefix or `-go` suffix also tried)."""
+    parts = [p for p in module.split("/") if p]
+    if not parts:
+        return set()
+    last = parts[-1]
+    if len(parts) > 1 and last[:1] == "v" and last[1:].isdigit():
+        last = parts[-2]
+    return {
+        name.replace("-", "_").replace(".", "_")
+        for name in (last, last.split(".v")[0], last.removeprefix("go-"), last.removesuffix("-go"))
+    }
 
 
 def _operand(node: Any) -> bool:

@@ -8,7 +8,7 @@ import sqlite3
 from collections import defaultdict
 from typing import Any, NamedTuple
 
-from orkestra.codemap import modules
+from orkestra.codemap import gonames, modules
 from orkestra.codemap.facts import CONTAINERS
 
 #: kinds reached through `x.name` rather than a bare name
@@ -192,8 +192,8 @@ class Resolver:
             if bound:
                 self.modules[(fid, bound)].extend(found)
         python = self.files[fid][1] == "python"
-        if self.files[fid][1] == "go" and real == "*":
-            self.dotted[fid].extend(found)  # `import . "pkg"`: its names are bare names here
+        if self.files[fid][1] == "go":
+            self._bind_go(fid, module, real, alias, found)
             return
         if not found:
             if alias or (real and real != "*"):
@@ -208,6 +208,23 @@ class Resolver:
             self.bindings[(fid, alias or real)].append((real, found))
         elif not alias:
             self.star[fid].extend(found)
+
+    def _bind_go(self, fid: int, module: str, real: str, alias: str, found: list[int]) -> None:
+        """A Go import binds a package name (`modules`) and re-exports nothing: `lib.Parse` is
+        lib's own Parse or nothing, never the Parse of a package lib imports; a package outside
+        the map binds an `external` name, whose members (`big.Int`) are no namesake's."""
+        if real == "*":
+            self.dotted[fid].extend(found)  # `import . "pkg"`: its names are bare names here
+            return
+        if alias in ("_", ""):
+            names = set() if alias else {_module_name(module)} | gonames.package_names(module)
+        else:
+            names = {alias}
+        for bound in names:
+            if not found:
+                self.external.add((fid, bound))
+        if found:
+            self.imported[fid].extend(t for t in found if t not in self.imported[fid])
 
     def resolve(self, fid: int, name: str, member: bool, scope: str, owner: str = "") -> int | None:
         """The definition a reference means, or None when it cannot be told; a C/C++ prototype
@@ -264,6 +281,8 @@ class Resolver:
                 if found is not None:
                     return found
             return None
+        if member and language == "go" and (fid, owner) in self.external:
+            return None  # `big.Int`, math/big outside the map: no namesake's
         if member and language == "python" and "." in owner:  # `mod.Class.name`, `a.b.name`
             if (fid, owner.partition(".")[0]) in self.external:
                 return None
@@ -312,7 +331,7 @@ class Resolver:
         if not member and (fid, name) in self.external:
             return None  # `from urllib.parse import urlparse`: not `import pkg`'s urlparse
         python_member = member and language == "python"
-        for target in self.imported.get(fid, []):
+        for target in [] if member and language == "go" else self.imported.get(fid, []):
             found = self._exported(target, name, 0, member=member, owner=owner)
             if found is None or (python_member and "." not in self.quals[found]):
                 continue  # `x.debug` is not module `logging`'s function `debug`: `x` is no module
