@@ -204,3 +204,15 @@ def test_a_member_of_a_package_outside_the_map_is_no_imported_packages_namesake(
     ]  # fmt: skip
     sets = api.find_references(project, "Set")["references"]
     assert [(r["location"], r["resolved"]) for r in sets] == [("app/app.go:10", None)]
+
+
+def test_a_call_of_a_go_local_is_no_call_of_the_packages_namesake() -> None:
+    source = (
+        "package p\n\nfunc check() {}\n\nfunc f(n int) bool { return n > 0 }\n\n"
+        "func Search(n int, f func(int) bool) bool {\n\treturn f(n)\n}\n\n"
+        "func Run() {\n\tcheck()\n\tcheck := func() {}\n\tcheck()\n\tg := f\n\t_ = g\n}\n"
+    )
+    refs = [(r.line, r.name, r.kind) for r in extract("go", source.encode()).refs]
+    assert [ref for ref in refs if ref[1] in ("f", "check")] == [
+        (12, "check", "call"), (15, "f", "use"),
+    ]  # fmt: skip

@@ -157,9 +157,10 @@ def extract(language: str, source: bytes) -> FileFacts:
         uses = USES[language]
         refs.extend(_value_uses(tree, source, facts, def_names, refs, lambda: binds, uses, top))
     elif language == "go":
-        skip = {start for start, _end in def_names}
-        skip.update(name_node.start_byte for _kind, _node, name_node in refs)
-        refs.extend(gonames.uses(ts, lang, tree, facts.imports, skip))
+        defined = {start for start, _end in def_names}
+        called = {name_node.start_byte for _kind, _node, name_node in refs}
+        found, local = gonames.uses(ts, lang, tree, facts.imports, defined, called)
+        refs.extend(found)
     refs.sort(key=lambda ref: ref[0] != "base")  # a superclass use is a "base" first of all
     for kind, _node, name_node in refs:
         if (name_node.start_byte, name_node.end_byte) in def_names:

@@ -66,13 +66,15 @@ def _query(ts: Any, lang: Any) -> Any:
 
 
 def uses(
-    ts: Any, lang: Any, tree: Any, imports: list[Import], skip: set[int]
-) -> list[tuple[str, Any, Any]]:
-    """The file's reads of package-level names, as ("use", node, node); `skip`: the start bytes
-    of identifiers already referenced (a call `f(x)`) or defined here."""
+    ts: Any, lang: Any, tree: Any, imports: list[Import], defined: set[int], called: set[int]
+) -> tuple[list[tuple[str, Any, Any]], set[int]]:
+    """The file's reads of package-level names, as ("use", node, node), and the start bytes of
+    the identifiers in `called` (already referenced: a call `f(x)`) that name a local (a
+    parameter `f func()` called, `check := func…` then `check()`), which are no package's;
+    `defined`: the start bytes of the names defined here."""
     captures = ts.QueryCursor(_query(ts, lang)).captures(tree.root_node)
     locals_: dict[bytes, list[tuple[int, int, int]]] = {}
-    taken = set(skip)
+    taken = set(defined)
     for capture in ("name", "bind"):
         for node in captures.get(capture, []):
             bound = _binding(node)
@@ -86,6 +88,7 @@ def uses(
     scopes = {text: _Spans(spans) for text, spans in locals_.items()}
     packages = {name.encode() for name in _package_names(imports)}
     out: list[tuple[str, Any, Any]] = []
+    shadowed: set[int] = set()
     for node in captures.get("id", []):
         at = node.start_byte
         if at in taken:
@@ -94,10 +97,14 @@ def uses(
         if text in UNIVERSE:
             continue
         spans = scopes.get(text)
-        if (spans is not None and spans.cover(at)) or (text in packages and _operand(node)):
+        if spans is not None and spans.cover(at):
+            if at in called:
+                shadowed.add(at)
+            continue
+        if at in called or (text in packages and _operand(node)):
             continue
         out.append(("use", node, node))
-    return out
+    return out, shadowed
 
 
 class _Spans:
