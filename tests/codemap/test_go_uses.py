@@ -216,3 +216,12 @@ def test_a_call_of_a_go_local_is_no_call_of_the_packages_namesake() -> None:
     assert [ref for ref in refs if ref[1] in ("f", "check")] == [
         (12, "check", "call"), (15, "f", "use"),
     ]  # fmt: skip
+
+
+def test_each_name_of_a_go_const_or_var_with_several_is_a_local() -> None:
+    source = (
+        "package p\n\nconst id = 1\n\nvar age = 2\n\n"
+        'func F() int {\n\tconst name, id = "b", 17\n\tvar n, age int\n'
+        "\treturn len(name) + id + n + age\n}\n"
+    )
+    assert [(r.line, r.name) for r in extract("go", source.encode()).refs if r.kind == "use"] == []

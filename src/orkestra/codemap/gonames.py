@@ -50,7 +50,7 @@ QUERY = """
 (variadic_parameter_declaration name: (identifier) @name)
 (type_parameter_declaration name: (identifier) @name)
 (var_spec name: (identifier) @name)
-(const_spec name: (identifier) @name)
+(const_spec (identifier) @name)
 (short_var_declaration left: (expression_list (identifier) @bind))
 (range_clause left: (expression_list (identifier) @bind))
 (receive_statement left: (expression_list (identifier) @bind))
@@ -170,9 +170,7 @@ def _binding(node: Any) -> tuple[int, int, int] | None:
         return _whole(_up(parent, FUNCTIONS))
     if kind == "type_parameter_declaration":
         return _whole(_up(parent, FUNCTIONS | {"type_declaration"}))
-    if kind in ("var_spec", "const_spec"):
-        if not _named(parent, node):
-            return None
+    if kind in ("var_spec", "const_spec"):  # `const a, b = …`: the grammar names `a` only
         spec = parent
         scope = _up(spec, BLOCKS)
         return None if scope is None else (scope.start_byte, scope.end_byte, spec.end_byte)
