@@ -175,7 +175,7 @@ def extract(language: str, source: bytes) -> FileFacts:
             continue  # `for LIMIT in …`, `LIMIT, WIDTH = …`: binds the name, reads nothing
         seen.add(name_node.start_byte)
         name = _text(name_node)
-        member = _is_member(name_node)
+        member = False if kind == "use" and language == "go" else _is_member(name_node)
         point = name_node.start_point
         scope = scope_of(name_node.start_byte)
         owner = _owner(name_node) if member else ""
