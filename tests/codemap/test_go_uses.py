@@ -225,3 +225,40 @@ def test_each_name_of_a_go_const_or_var_with_several_is_a_local() -> None:
         "\treturn len(name) + id + n + age\n}\n"
     )
     assert [(r.line, r.name) for r in extract("go", source.encode()).refs if r.kind == "use"] == []
+
+
+def test_go_test_files_see_their_own_package_only(project: Path) -> None:
+    # p_test (external tests, importing p) reads its own limit, never p's; p never sees a test
+    # file's names; an in-package test sees p's and its fellow tests'
+    write(project, "p/p.go", "package p\n\nvar limit = 1\n\nfunc Run(f func()) int {\n"
+          "\treturn check + limit\n}\n")  # fmt: skip
+    write(project, "p/other.go", "package p\n\nvar shared = 1\n")
+    write(project, "p/helpers_test.go", 'package p_test\n\nimport "example.com/m/p"\n\n'
+          "var limit = 2\n\nvar check = 3\n\nvar _ = p.Run\n")  # fmt: skip
+    write(project, "p/x_test.go", 'package p_test\n\nimport "example.com/m/p"\n\n'
+          "func use() int {\n\t_ = p.Run\n\treturn limit + shared\n}\n")  # fmt: skip
+    write(project, "p/in_test.go", "package p\n\nvar inner = limit + shared\n")
+    refs = {
+        name: sorted((r["location"], r["resolved"] or "") for r in
+                     api.find_references(project, name)["references"])
+        for name in ("limit", "check", "shared")
+    }  # fmt: skip
+    assert refs == {
+        "limit": [("p/in_test.go:3", "p/p.go:3"), ("p/p.go:6", "p/p.go:3"),
+                  ("p/x_test.go:7", "p/helpers_test.go:5")],
+        "check": [("p/p.go:6", "")],
+        "shared": [("p/in_test.go:3", "p/other.go:3"), ("p/x_test.go:7", "")],
+    }  # fmt: skip
+
+
+def test_a_dot_import_of_its_package_in_an_external_test_sees_the_package_tests(
+    project: Path,
+) -> None:
+    write(project, "p/p.go", "package p\n\nvar limit = 1\n")
+    write(project, "p/export_test.go", "package p\n\nvar Limit = limit\n")
+    write(project, "p/x_test.go", 'package p_test\n\nimport . "example.com/m/p"\n\n'
+          "var _ = Limit\n")  # fmt: skip
+    refs = api.find_references(project, "Limit")["references"]
+    assert [(r["location"], r["resolved"]) for r in refs] == [
+        ("p/x_test.go:5", "p/export_test.go:3")
+    ]

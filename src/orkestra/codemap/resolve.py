@@ -30,6 +30,9 @@ BUILTIN_TYPES = frozenset(
 SELF_NAMES = frozenset({"self", "this", "Self", "$this", "static", "super", "parent"})
 #: languages whose package is a folder: its files see each other's names without an import
 FOLDER_PACKAGES = frozenset({"go", "java"})
+#: Go: what a file of each kind sees of its folder: a package's file its package, an
+#: in-package test's file also the other tests, an external test's (`package p_test`) its own
+GO_SEES = {"package": ("package",), "test": ("package", "test"), "xtest": ("xtest",)}
 #: languages whose module import binds the module path's last name
 BINDS_LAST = frozenset({"java", "php"})
 #: the public attributes of Python's built-in str, bytes, dict, list, set, tuple, int and float:
@@ -145,6 +148,8 @@ class Resolver:
         self.external: set[tuple[int, str]] = set()
         #: Go: file -> the files of the packages it imports with `import . "pkg"`
         self.dotted: dict[int, list[int]] = defaultdict(list)
+        #: Go: test file -> what it is part of (`_go_build`)
+        self.go_builds: dict[int, str] = {}
         #: (file, name) -> files, for a module imported whole under a name (`import x as st`)
         self.modules: dict[tuple[int, str], list[int]] = defaultdict(list)
 
@@ -352,6 +357,8 @@ class Resolver:
         if local is not None:
             return local
         folder = _package_folder(self.files[fid][0])
+        mine = self._go_build(fid)
+        sees = GO_SEES[mine]
         defs = [
             d for d in self.by_name.get(name, [])
             if d.file != fid
@@ -359,6 +366,7 @@ class Resolver:
             and not self.is_member(d)
             and self._outside(d)
             and _package_folder(self.files[d.file][0]) == folder
+            and self._go_build(d.file) in sees
         ]  # fmt: skip
         kept = [d for d in defs if not self.files[d.file][2]] or defs
         if kept:
@@ -367,7 +375,35 @@ class Resolver:
             top = [d for d in self.by_file.get((target, name), []) if self._top(d)]
             if top:
                 return top[0].id
+        if mine == "xtest" and any(
+            _package_folder(self.files[t][0]) == folder for t in self.dotted.get(fid, [])
+        ):  # `import . "pkg"` in pkg's external test: pkg's own test files are pkg too
+            return self._go_package_test(fid, name, folder)
         return None
+
+    def _go_package_test(self, fid: int, name: str, folder: str) -> int | None:
+        defs = [
+            d for d in self.by_name.get(name, [])
+            if self._top(d)
+            and _package_folder(self.files[d.file][0]) == folder
+            and self._go_build(d.file) == "test"
+        ]  # fmt: skip
+        return defs[0].id if len({(d.file, d.qualname) for d in defs}) == 1 else None
+
+    def _go_build(self, fid: int) -> str:
+        """What a Go file is part of: the package (seen by its tests too), its in-package
+        tests, or its external test package (`package p_test`, which imports p: no package
+        imports itself); a file sees the definitions of the files whose kind is in its own."""
+        path = self.files[fid][0]
+        if not path.endswith("_test.go"):
+            return "package"
+        found = self.go_builds.get(fid)
+        if found is None:
+            folder = _package_folder(path)
+            imports = [*self.imported.get(fid, []), *self.dotted.get(fid, [])]
+            external = any(_package_folder(self.files[t][0]) == folder for t in imports)
+            found = self.go_builds[fid] = "xtest" if external else "test"
+        return found
 
     def _reexported_external(self, fid: int, name: str) -> bool:
         """True when the files of the map this file imports `name` from take it from outside the
