@@ -9,3 +9,4 @@
 (composite_literal type: (type_identifier) @name) @reference.class
 (method_elem name: (field_identifier) @name) @definition.method
 (selector_expression operand: (identifier) field: (field_identifier) @name) @reference.field
+(type_alias name: (type_identifier) @name) @definition.type
