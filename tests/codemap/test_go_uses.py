@@ -279,3 +279,20 @@ def test_a_go_type_alias_is_a_definition(project: Path) -> None:
     ]  # fmt: skip  # `types.TypeParam`: go/types' (outside the map)
     old = api.find_references(project, "Old")["references"]
     assert [(r["location"], r["resolved"]) for r in old] == [("a/a.go:7", "a/a.go:3")]
+
+
+def test_a_package_qualified_name_two_build_variants_define_is_not_guessed(project: Path) -> None:
+    write(project, "tp/tp_go117.go", "package tp\n\nfunc ForNamed() int { return 0 }\n\n"
+          "func Only() {}\n")  # fmt: skip
+    write(project, "tp/tp_go118.go", "package tp\n\nfunc ForNamed() int { return 1 }\n")
+    write(project, "app/app.go", 'package app\n\nimport "example.com/m/tp"\n\n'
+          "func Run() int {\n\ttp.Only()\n\treturn tp.ForNamed()\n}\n")  # fmt: skip
+    refs = {
+        name: [(r["location"], r["resolved"]) for r in
+               api.find_references(project, name)["references"]]
+        for name in ("ForNamed", "Only")
+    }  # fmt: skip
+    assert refs == {
+        "ForNamed": [("app/app.go:7", None)],
+        "Only": [("app/app.go:6", "tp/tp_go117.go:5")],
+    }

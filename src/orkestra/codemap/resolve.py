@@ -279,6 +279,9 @@ class Resolver:
         language = self.files[fid][1]
         if member and is_type_name(owner) and (fid, owner) in self.bindings:
             owner = self._real_owner(fid, owner, scope)  # `P.zero` after `import Point as P`
+        if member and language == "go" and (fid, owner) in self.modules:
+            ids = {self._exported(t, name, 0) for t in self.modules[(fid, owner)]} - {None}
+            return ids.pop() if len(ids) == 1 else None  # two build variants: cannot tell
         if member and (fid, owner) in self.modules:  # `st.Total`: only that module's Total
             typed = is_type_name(owner)  # C++ `using mx::Vec2;` then `Vec2::zero()`
             for target in self.modules[(fid, owner)]:
