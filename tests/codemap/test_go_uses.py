@@ -296,3 +296,15 @@ def test_a_package_qualified_name_two_build_variants_define_is_not_guessed(proje
         "ForNamed": [("app/app.go:7", None)],
         "Only": [("app/app.go:6", "tp/tp_go117.go:5")],
     }
+
+
+def test_a_package_s_imports_are_not_its_names(project: Path) -> None:
+    write(project, "dep/dep.go", "package dep\n\nfunc Helper() {}\n")
+    write(project, "lib/lib.go", 'package lib\n\nimport "example.com/m/dep"\n\n'
+          "func Use() {\n\tdep.Helper()\n}\n")  # fmt: skip
+    write(project, "app/app.go", 'package app\n\nimport "example.com/m/lib"\n\n'
+          "func Run() {\n\tlib.Helper()\n}\n")  # fmt: skip
+    refs = api.find_references(project, "Helper")["references"]
+    assert [(r["location"], r["resolved"]) for r in refs] == [
+        ("lib/lib.go:6", "dep/dep.go:3"), ("app/app.go:6", None),
+    ]  # fmt: skip  # lib has no Helper: importing dep does not make dep's its own
