@@ -116,3 +116,15 @@ def test_a_star_import_is_an_import_whose_names_resolve_through_it(project: Path
     assert [(r["location"], r["resolved"]) for r in refs] == [("app.py:5", "pkg/core.py:1")]
     found = api.impact(project, "pkg/core.py")["dependents"]
     assert {d["path"] for d in found} >= {"app.py"}
+
+
+@needs_tree_sitter
+def test_a_name_imported_from_a_module_that_has_none_is_no_namesake(project: Path) -> None:
+    write(project, "pkg/__init__.py", "def helper():\n    return 1\n")
+    write(project, "app/__init__.py", "import pkg\n")
+    write(project, "main.py", "from app import helper\n\nhelper()\n")
+    write(project, "tool.py", "import pkg\n\npkg.helper()\n")
+    refs = api.find_references(project, "helper")["references"]
+    assert [(r["location"], r["resolved"]) for r in refs] == [
+        ("tool.py:3", "pkg/__init__.py:1"), ("main.py:3", None),
+    ]  # fmt: skip  # app's `import pkg` binds `pkg` there: it gives app no `helper`

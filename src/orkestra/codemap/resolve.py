@@ -211,7 +211,7 @@ class Resolver:
         self.imported[fid].extend(t for t in found if t not in self.imported[fid])
         if real and real != "*":
             self.bindings[(fid, alias or real)].append((real, found))
-        elif not alias:
+        elif not alias and not (python and not name):  # `import a.b` binds `a`, takes no names
             self.star[fid].extend(found)
 
     def _bind_go(self, fid: int, module: str, real: str, alias: str, found: list[int]) -> None:
@@ -332,6 +332,8 @@ class Resolver:
                     return found
         if not member and language in FAMILY_JS and (fid, name) in self.bindings:
             return None  # `const { port } = require('./cfg')`, cfg assigning `exports.port`
+        if not member and language == "python" and (fid, name) in self.bindings:
+            return None  # `from app import helper`, app defining no helper: not a namesake's
         if not member and self._reexported_external(fid, name):
             return None  # `from app.cfg import helper`, cfg taking it from outside the map
         if not member and language == "python" and (fid, name) in self.modules:
