@@ -142,13 +142,20 @@ class Finding:
         return f"{where}: {self.severity} {self.code}: {self.message}"
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "file": self.file,
-            "line": self.line or None,
-            "severity": self.severity,
-            "code": self.code,
-            "message": self.message,
-        }
+        return as_json(self.file, self.line, self.severity, self.code, self.message)
+
+
+def as_json(
+    file: str, line: int | None, severity: str, code: str, message: str
+) -> dict[str, object]:
+    """A finding in the JSON contract (§5): `line` null when the file as a whole is meant."""
+    return {
+        "file": file,
+        "line": line or None,
+        "severity": severity,
+        "code": code,
+        "message": message,
+    }
 
 
 def markdown() -> str:

@@ -46,10 +46,6 @@ class Problem(NamedTuple):
     severity: str = "error"
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "file": self.file,
-            "line": self.line or None,
-            "severity": self.severity,
-            "code": self.code,
-            "message": self.message,
-        }
+        from orkestra.registry.findings import as_json  # only when something failed to load
+
+        return as_json(self.file, self.line, self.severity, self.code, self.message)
