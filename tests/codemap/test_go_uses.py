@@ -308,3 +308,14 @@ def test_a_package_s_imports_are_not_its_names(project: Path) -> None:
     assert [(r["location"], r["resolved"]) for r in refs] == [
         ("lib/lib.go:6", "dep/dep.go:3"), ("app/app.go:6", None),
     ]  # fmt: skip  # lib has no Helper: importing dep does not make dep's its own
+
+
+def test_each_name_of_a_go_declaration_of_several_is_a_definition(project: Path) -> None:
+    write(project, "a/decl.go", "package a\n\nvar i, j, k int\n\nconst (\n\tlo, hi = 1, 2\n)\n")
+    write(project, "a/use.go", "package a\n\nfunc Sum() int {\n\treturn i + j + k + lo + hi\n}\n")
+    found = {
+        name: [(r["location"], r["resolved"]) for r in api.find_references(project, name)[
+            "references"]] for name in ("i", "j", "k", "lo", "hi")
+    }  # fmt: skip
+    line = {"i": 3, "j": 3, "k": 3, "lo": 6, "hi": 6}
+    assert found == {name: [("a/use.go:4", f"a/decl.go:{n}")] for name, n in line.items()}

@@ -82,6 +82,8 @@ JS_FUNCTIONS = frozenset(
     {"arrow_function", "function_expression", "function", "generator_function"}
 )
 DOTTED = re.compile(r"\w+(?:\.\w+)+")
+#: Go declarations of several names at once (`var i, j int`, `const a, b = 1, 2`)
+SPECS = frozenset({"var_spec", "const_spec"})
 
 
 def extract(language: str, source: bytes) -> FileFacts:
@@ -255,6 +257,8 @@ def _collect(
             role, kind = "reference", "type"  # `enum color c;` uses a type, defines nothing
         if role == "definition":
             key = (node.start_byte, node.end_byte)
+            if node.type in SPECS and key in defs and defs[key][3] != name_node:
+                key = (name_node.start_byte, name_node.end_byte)  # `var i, j, k int`: each
             receiver = match.get("receiver")
             if receiver:
                 scopes.setdefault((node.start_byte, node.end_byte + 1), _text(receiver[0]))
