@@ -319,3 +319,13 @@ def test_each_name_of_a_go_declaration_of_several_is_a_definition(project: Path)
     }  # fmt: skip
     line = {"i": 3, "j": 3, "k": 3, "lo": 6, "hi": 6}
     assert found == {name: [("a/use.go:4", f"a/decl.go:{n}")] for name, n in line.items()}
+
+
+def test_a_type_two_closures_of_one_function_declare_is_not_guessed(project: Path) -> None:
+    write(project, "a/a_test.go", "package a\n\nfunc TestB(t *T) {\n"
+          "\trun(func() {\n\t\ttype R struct{}\n\t\t_ = R{}\n\t})\n"
+          "\trun(func() {\n\t\ttype R struct{ C int }\n\t\t_ = R{C: 1}\n\t})\n}\n")  # fmt: skip
+    refs = api.find_references(project, "R")["references"]
+    assert [(r["location"], r["resolved"]) for r in refs] == [
+        ("a/a_test.go:6", None), ("a/a_test.go:10", None),
+    ]  # fmt: skip  # before: both the first closure's R (one of them wrong)

@@ -477,7 +477,10 @@ class Resolver:
                 pick = seen
         if not pick:
             return None
-        return max(pick, key=lambda d: (len(d.parent), -d.id)).id
+        best = max(pick, key=lambda d: (len(d.parent), -d.id))
+        if language == "go" and sum(d.qualname == best.qualname for d in pick) > 1:
+            return None  # two blocks of one function declare it (`type R` in two closures)
+        return best.id
 
     def load_bases(self, conn: sqlite3.Connection) -> None:
         """Superclasses by class qualified name, from the `base` references."""
