@@ -165,9 +165,7 @@ def _binding(node: Any) -> tuple[int, int, int] | None:
         return None
     kind = parent.type
     if kind in ("parameter_declaration", "variadic_parameter_declaration"):
-        if parent.child_by_field_name("name") is None or not _named(parent, node):
-            return None
-        return _whole(_up(parent, FUNCTIONS))
+        return _whole(_up(parent, FUNCTIONS))  # a parameter's name (the query's `@name`)
     if kind == "type_parameter_declaration":
         return _whole(_up(parent, FUNCTIONS | {"type_declaration"}))
     if kind in ("var_spec", "const_spec"):  # `const a, b = …`: the grammar names `a` only
@@ -204,13 +202,12 @@ def _literal_type(value: Any) -> str:
     around it: `[]S{{Name: x}}` is an `S`), or "" when it cannot be told."""
     if value is None or value.type != "literal_value":
         return ""
-    parent = value.parent
-    if parent is not None and parent.type == "composite_literal":
-        kind = parent.child_by_field_name("type")
-        return kind.type if kind is not None else ""
-    if parent is None or parent.type != "literal_element":
+    written = _literal_node(value)
+    if written is not None:
+        return str(written.type)
+    element = value.parent
+    if element is None or element.type != "literal_element":
         return ""
-    element = parent
     holder = element.parent
     if holder is not None and holder.type == "keyed_element":
         outer_value = holder.parent
@@ -238,11 +235,6 @@ def _literal_node(value: Any) -> Any:
     if parent is not None and parent.type == "composite_literal":
         return parent.child_by_field_name("type")
     return None
-
-
-def _named(parent: Any, node: Any) -> bool:
-    """True when `node` is one of the names `parent` declares (`var a, b = …`: both)."""
-    return any(child == node for child in parent.children_by_field_name("name"))
 
 
 def _field(parent: Any, child: Any) -> str | None:

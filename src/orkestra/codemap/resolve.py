@@ -29,7 +29,8 @@ BUILTIN_TYPES = frozenset(
 #: owners that mean "this object": only the enclosing class's members
 SELF_NAMES = frozenset({"self", "this", "Self", "$this", "static", "super", "parent"})
 #: languages whose package is a folder: its files see each other's names without an import
-FOLDER_PACKAGES = frozenset({"go", "java"})
+#: (a bare Go name is resolved in its folder alone, by `_go_package`)
+FOLDER_PACKAGES = frozenset({"java"})
 #: Go: what a file of each kind sees of its folder: a package's file its package, an
 #: in-package test's file also the other tests, an external test's (`package p_test`) its own
 GO_SEES = {"package": ("package",), "test": ("package", "test"), "xtest": ("xtest",)}
@@ -225,10 +226,9 @@ class Resolver:
             names = set() if alias else {_module_name(module)} | gonames.package_names(module)
         else:
             names = {alias}
-        for bound in names:
-            if not found:
-                self.external.add((fid, bound))
-        if found:
+        if not found:
+            self.external.update((fid, bound) for bound in names)
+        else:
             self.imported[fid].extend(t for t in found if t not in self.imported[fid])
 
     def resolve(self, fid: int, name: str, member: bool, scope: str, owner: str = "") -> int | None:
@@ -597,7 +597,7 @@ class Resolver:
         ]  # fmt: skip
         kept = [d for d in defs if not self.files[d.file][2]] or defs
         if not member and language in FOLDER_PACKAGES and len(kept) > 1:
-            # a Go or Java package is its folder: a bare name there is the package's own
+            # a Java package is its folder: a bare name there is the package's own
             folder = _package_folder(self.files[fid][0])
             kept = [d for d in kept if _package_folder(self.files[d.file][0]) == folder] or kept
         # overloads share a qualified name: one definition for the question "which one"
