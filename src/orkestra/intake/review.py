@@ -332,7 +332,7 @@ _READS_ITSELF = re.compile(
 def _inert_python(text: str, body: Text) -> list[tuple[int, int]]:
     """Offsets of Python's comments and docstrings (a string that is a statement of its own),
     as Python's tokenizer reads them: text there is never a value the code uses (`.. note::` in
-    reST docstrings, a path in a comment). None when the file could read them back (its own
+    reST docstrings, a path in a comment). None (an empty list) when the file could read them back (its own
     `__file__`, `__doc__`, `inspect`, `exec` …) or does not tokenize."""
     if _READS_ITSELF.search(text):
         return []
