@@ -202,3 +202,17 @@ def test_a_ref_instead_of_a_sha_is_named_as_typed(repo: GitRepo, shas: list[str]
     r = cli("mine", "classify", "HEAD", "--skip", "x", cwd=repo.path)
     assert (r.exit_code, r.stdout) == (2, "")
     assert "'HEAD' is not a commit sha" in r.stderr and "git rev-parse HEAD" in r.stderr
+
+
+def test_a_crlf_commit_message_keeps_its_breaking_change_footer(repo: GitRepo, cli: Any) -> None:
+    message = repo.path.parent / "crlf-message.txt"
+    message.write_bytes(
+        b"fix(core): new config format\r\n\r\nThe old one was ambiguous.\r\n\r\n"
+        b"BREAKING CHANGE: config.yml must be migrated\r\n"
+    )
+    (repo.path / "packages" / "core").mkdir(parents=True)
+    (repo.path / "packages" / "core" / "c.py").write_text("c\n", encoding="utf-8")
+    repo.git("add", ".")
+    repo.git("commit", "-q", "--cleanup=verbatim", "-F", str(message))
+    found = cli("mine", "candidates", "--limit", "1", cwd=repo.path).json()["candidates"]
+    assert found[0]["signals"]["breaking"] is True

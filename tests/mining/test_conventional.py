@@ -102,3 +102,15 @@ def test_git_revert() -> None:
     assert parsed.description == "feat: add x"
     conventional = parse("revert: add x", "Refs: 0123456")
     assert (conventional.type, conventional.reverts) == ("revert", "0123456")
+
+
+def test_a_crlf_message_reads_like_an_lf_one() -> None:
+    # a message written with CRLF (libgit2, JGit or a Windows tool, `--cleanup=verbatim`) keeps
+    # its carriage returns in git's `%b`: its blank lines still separate paragraphs and footers
+    body = "Some prose.\r\n\r\nBREAKING CHANGE: the API moved\r\nRefs: #12\r"
+    parsed = parse("feat(api): x", body)
+    assert parsed.breaking
+    assert parsed.body == "Some prose."
+    assert parsed.footers == [("BREAKING CHANGE", "the API moved"), ("Refs", "#12")]
+    sha = "0123456789abcdef0123456789abcdef01234567"
+    assert parse('Revert "feat: x"', f"This reverts commit {sha}.\r").reverts == sha

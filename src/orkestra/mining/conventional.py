@@ -4,7 +4,8 @@ Rules implemented (https://www.conventionalcommits.org/en/v1.0.0/):
 - the header is `type`, an optional `(scope)`, an optional `!`, then the terminal `: ` and a
   description; a type is a noun (letters, digits after the first letter, `-`); types are
   case-insensitive (reported lower-case);
-- the body starts one blank line after the header and may have several paragraphs;
+- the body starts one blank line after the header and may have several paragraphs (CRLF line
+  endings read as LF);
 - footers follow one blank line after the body: `Token: value` or `Token #value`, a token uses
   `-` for spaces except `BREAKING CHANGE`; a value runs (over several lines) until the next
   token/separator pair;
@@ -44,7 +45,11 @@ class Parsed(NamedTuple):
 
 
 def parse(subject: str, body: str = "") -> Parsed:
-    """Parse one commit's subject line and body (git's `%s` and `%b`)."""
+    """Parse one commit's subject line and body (git's `%s` and `%b`). A message written with
+    CRLF (or bare CR) line endings keeps them in `%b`: they read as newlines, so its blank
+    lines still separate paragraphs and footers."""
+    if "\r" in body:
+        body = body.replace("\r\n", "\n").replace("\r", "\n")
     body = body.strip("\n")
     if ": " in body or " #" in body:
         prose, footers = split_footers(body)

@@ -22,7 +22,8 @@ from typing import Any
 from orkestra.core import jsonio, project
 from orkestra.core.errors import InputError
 
-VERSION = 1
+#: bumped when the records of a commit change (an index of another version is rebuilt)
+VERSION = 2
 FOLDER = Path(".orkestra") / "mining"
 CONFIG = Path(project.CONFIG)
 
