@@ -80,6 +80,27 @@ def test_reclassify_supersedes_and_same_is_unchanged(mined: tuple[GitRepo, str, 
     assert [(n["category"], n["summary"]) for n in notes] == [("changed", "Ranking")]
 
 
+def test_a_new_summary_or_reason_is_a_change_not_unchanged(
+    mined: tuple[GitRepo, str, str],
+) -> None:
+    repo, feat, _ = mined
+    run(repo.path, flags(feat, changelog="added", summary="Ranking"))
+    result = run(repo.path, flags(feat, changelog="added", summary="Ranking by relevance"))
+    assert (result["written"], result["release_notes"], result["unchanged"]) == (1, 1, 0)
+    notes = ledger.current(ledger.entries(repo.path / ledger.RELEASE_NOTES))
+    assert [n["summary"] for n in notes] == ["Ranking by relevance"]
+    # the same summary again, or none (the current one is kept), is unchanged
+    assert run(repo.path, flags(feat, changelog="added", summary="Ranking by relevance")) | {
+        "entries": []
+    } == {"written": 0, "release_notes": 0, "unchanged": 1, "entries": []}
+    assert run(repo.path, flags(feat, changelog="added"))["unchanged"] == 1
+    run(repo.path, flags(feat, skip="vendored", domain="decisions"))
+    assert run(repo.path, flags(feat, skip="generated", domain="decisions"))["written"] == 1
+    (skip,) = ledger.by_sha(ledger.entries(repo.path / ledger.CLASSIFICATIONS), "decisions")[feat]
+    assert skip["reason"] == "generated"
+    assert check(repo.path, set(), None) == []
+
+
 def test_skip_covers_both_domains_by_default(mined: tuple[GitRepo, str, str]) -> None:
     repo, feat, _ = mined
     run(repo.path, flags(feat, skip="chore"))

@@ -216,3 +216,23 @@ def test_a_crlf_commit_message_keeps_its_breaking_change_footer(repo: GitRepo, c
     repo.git("commit", "-q", "--cleanup=verbatim", "-F", str(message))
     found = cli("mine", "candidates", "--limit", "1", cwd=repo.path).json()["candidates"]
     assert found[0]["signals"]["breaking"] is True
+
+
+def test_a_new_summary_reaches_the_rendered_changelog(repo: GitRepo, cli: Any) -> None:
+    # the way out that `changelog render` gives for an edited file: put the text into the ledger
+    sha = repo.commit("feat(core): add ranking", {"packages/core/rank.py": "r\n"})
+    assert cli("mine", "classify", sha, "--changelog", "added", cwd=repo.path).exit_code == 0
+    again = cli(
+        "mine",
+        "classify",
+        sha,
+        "--changelog",
+        "added",
+        "--summary",
+        "Rank by relevance",
+        cwd=repo.path,
+    )
+    assert again.exit_code == 0 and again.json()["written"] == 1, again.stdout
+    assert cli("changelog", "render", "--package", "core", cwd=repo.path).exit_code == 0
+    text = (repo.path / "packages" / "core" / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert f"- Rank by relevance ({sha[:7]})" in text and "Add ranking" not in text

@@ -363,7 +363,7 @@ def _add(
         ),
         key=lambda e: (str(e.get("ts")), str(e.get("id"))),
     )
-    if len(previous) == 1 and all(previous[0].get(k) == entry[k] for k in SAME):
+    if len(previous) == 1 and _same(previous[0], entry):
         out.unchanged.append({"sha": req.sha, "domain": req.domain, "action": req.action})
         if req.action == "release" and previous[0]["id"] not in current.noted:
             # the classification landed but its release note did not (a write interrupted by an
@@ -381,6 +381,15 @@ def _add(
     if req.action == "release":
         record = commits.record(req.sha)
         out.notes.extend(_notes(entry, req, record, current, config, stamp))
+
+
+def _same(previous: dict[str, Any], entry: dict[str, Any]) -> bool:
+    """Whether `entry` records what `previous` does: the same decision (`SAME`) and, when it
+    gives a summary or a reason, the same text (a new summary is what the changelog shows; none
+    given keeps the current one)."""
+    if any(previous.get(k) != entry[k] for k in SAME):
+        return False
+    return all(entry[k] is None or entry[k] == previous.get(k) for k in ("summary", "reason"))
 
 
 def _one_or_all(ids: list[str]) -> str | list[str] | None:
