@@ -126,7 +126,7 @@ def render_all(
     for name in packages or ():
         if name not in known:
             raise NotFound(f"unknown package {name!r}; known: {', '.join(sorted(known))}")
-    sync(root, config)
+    shallow = sync(root, config)["shallow"]
     records = index.LazyRecords(root)
     parents = {sha: records.parents(sha) for sha in records}
     tags = Git(root).tags()
@@ -136,6 +136,8 @@ def render_all(
         if note["sha"] in records:
             by_package.setdefault(note["package"], []).append(note)
     names = packages or _every(root, config, known, by_package)
+    if shallow:
+        _refuse_shallow([n for n in notes if n["package"] in names and n["sha"] not in records])
     order = newest_first({n["sha"] for n in notes if n["sha"] in records}, records, parents)
     known_shas = set(records)
     reverts = revert_targets(records, records.maybe_reverts())
@@ -161,6 +163,21 @@ def render_all(
             if plan.changed:
                 batch.file(plan.rel, plan.placement.text, expected_old=plan.raw)
     return [plan.result() for plan in plans]
+
+
+def _refuse_shallow(unseen: list[dict[str, Any]]) -> None:
+    """A shallow clone (CI's default `fetch-depth: 1`) lacks the history behind its boundary:
+    rendering would drop every release note of it from the changelogs, so it is refused."""
+    if not unseen:
+        return
+    count = len(unseen)
+    raise InputError(
+        f"this is a shallow clone: {count} release note{'s' if count > 1 else ''} name commits "
+        "behind its boundary, which the changelog would lose. Nothing was written. Run `git "
+        "fetch --unshallow` (in CI, clone the whole history, e.g. `fetch-depth: 0`), then render "
+        "again",
+        file=ledger.RELEASE_NOTES.as_posix(),
+    )
 
 
 def _every(
