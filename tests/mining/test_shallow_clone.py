@@ -50,3 +50,14 @@ def test_render_refuses_rather_than_drop_the_history_it_cannot_see(shallow: Path
     subprocess.run(["git", "fetch", "-q", "--unshallow"], cwd=shallow, env=git_env(), check=True)
     result = cli("changelog", "render", "--all", "--check", cwd=shallow)
     assert result.exit_code == 0, result.stderr
+
+
+def test_validate_says_what_it_could_not_check(shallow: Path, cli: Any) -> None:
+    result = cli("mine", "validate", cwd=shallow)
+    assert result.exit_code == 0, result.stdout
+    found = result.json()["findings"]
+    assert [(f["code"], f["severity"], f["line"]) for f in found] == [
+        ("ORK060", "warning", 1),
+        ("ORK060", "warning", 1),
+    ]
+    assert "(3, first at line 1)" in found[0]["message"] and "--unshallow" in found[0]["message"]

@@ -16,19 +16,35 @@ def validate(registry: Any, *, quick: bool = False) -> list[Finding]:
         return found
     from orkestra.mining.sync import sync
 
-    sync(registry.root, registry.config)
+    shallow = sync(registry.root, registry.config)["shallow"]
     commits = CommitLookup(registry.root)
     full = set(commits.shas())
     for rel in (ledger.CLASSIFICATIONS, ledger.RELEASE_NOTES):
+        unseen: list[tuple[int, str]] = []
         for line in ledger.read_lines(registry.root / rel):
             sha = (line.data or {}).get("sha")
             if not isinstance(sha, str) or line.torn or sha in full:
                 continue
             if len(sha) < 40 and any(s.startswith(sha) for s in full):
                 continue
+            unseen.append((line.number, sha))
+        if shallow and unseen:  # behind the boundary, or not in the history: git cannot tell
+            found.append(_unchecked(rel.as_posix(), unseen))
+            continue
+        for number, sha in unseen:
             message = f"commit {sha[:12]} is not in the history of the current branch"
-            found.append(Finding.make("ORK056", message, rel.as_posix(), line.number))
+            found.append(Finding.make("ORK056", message, rel.as_posix(), number))
     return sorted(found)
+
+
+def _unchecked(file: str, unseen: list[tuple[int, str]]) -> Finding:
+    """One warning for the shas of a ledger that a shallow clone cannot look up."""
+    count = len({sha for _, sha in unseen})
+    message = (
+        f"commits named here that this shallow clone does not hold were not checked ({count}, "
+        f"first at line {unseen[0][0]}); run `git fetch --unshallow` to check them"
+    )
+    return Finding.make("ORK060", message, file, unseen[0][0])
 
 
 def summary(found: list[Finding]) -> dict[str, Any]:

@@ -67,6 +67,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "ORK057": ("error", "release note links a classification that is not in the ledger"),
     "ORK058": ("error", "two unsuperseded release notes for one commit and package"),
     "ORK059": ("error", "release classification without a release note (an interrupted write)"),
+    "ORK060": (
+        "warning",
+        "ledger shas not checked: a shallow clone lacks the history behind its boundary",
+    ),
     "ORK101": (
         "warning",
         "skill description shorter than 50 or longer than 400 characters (authored skills; "
