@@ -318,3 +318,23 @@ def test_a_union_merge_conflict_renders_the_commit_once(released: GitRepo, cli: 
     assert "### Fixed\n\n- Other words (" in texts[0] and "### Added" not in texts[0]
     found = cli("mine", "validate", "--quick", cwd=root).json()["findings"]
     assert sorted(f["code"] for f in found) == ["ORK052", "ORK058"]  # until classified again
+
+
+def test_a_tag_of_a_tag_is_the_release_of_the_commit_under_both(repo: GitRepo, cli: Any) -> None:
+    # `git tag -a v1.0.0 rc-approved` (re-tagging an annotated tag) makes a tag of a tag
+    from orkestra.mining.gitcmd import Git
+
+    first = repo.commit("feat(core): first", {"packages/core/a.py": "a\n"})
+    repo.tag("rc-approved", message="QA passed")
+    repo.git("-c", "advice.nestedTag=false", "tag", "-a", "v1.0.0", "-m", "1.0.0", "rc-approved")
+    repo.git("tag", "-a", "tree-tag", "-m", "a tag of a tree", "HEAD^{tree}")
+    second = repo.commit("feat(core): second", {"packages/core/b.py": "b\n"})
+    assert {name: sha for name, sha, _ in Git(repo.path).tags()} == {
+        "rc-approved": first,
+        "v1.0.0": first,
+    }
+    for sha in (first, second):
+        classify(cli, repo.path, sha, "added")
+    assert render(cli, repo.path).json()["changelogs"][0]["releases"] == 1
+    text = (repo.path / CORE).read_text(encoding="utf-8")
+    assert text.index("## [1.0.0]") < text.index("- First (") and "- Second (" in text

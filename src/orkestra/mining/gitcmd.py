@@ -77,16 +77,34 @@ class Git:
         return self.run("rev-list", rev).split()
 
     def tags(self) -> list[tuple[str, str, str]]:
-        """(tag name, commit sha, date YYYY-MM-DD) for every tag pointing at a commit."""
-        fmt = "%(refname:strip=2)%00%(objecttype)%00%(objectname)%00%(*objectname)%00%(creatordate:short)"
+        """(tag name, commit sha, date YYYY-MM-DD) for every tag pointing at a commit, through
+        any number of annotated tags (`git tag -a v1.0.0 rc` of an annotated `rc`)."""
+        fmt = (
+            "%(refname:strip=2)%00%(objecttype)%00%(objectname)%00%(*objecttype)%00"
+            "%(*objectname)%00%(creatordate:short)"
+        )
         out = self.run("for-each-ref", f"--format={fmt}", "refs/tags")
-        tags = []
+        tags, nested = [], []
         for line in out.splitlines():
-            name, kind, obj, peeled, date = line.split("\0")
-            sha = peeled or obj
-            if kind == "commit" or peeled:
-                tags.append((name, sha, date))
-        return tags
+            name, kind, obj, peeled_kind, peeled, date = line.split("\0")
+            if kind == "commit" or peeled_kind == "commit":
+                tags.append((name, peeled or obj, date))
+            elif peeled_kind == "tag":  # for-each-ref peels one level: git peels the rest
+                nested.append((name, date))
+        return tags + self._peeled(nested)
+
+    def _peeled(self, nested: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
+        """The commits under tags of tags (one `cat-file` call; a tree's tag is left out)."""
+        if not nested:
+            return []
+        query = "".join(f"refs/tags/{name}^{{commit}}\n" for name, _ in nested).encode()
+        out = self.run("cat-file", "--batch-check=%(objectname) %(objecttype)", stdin=query)
+        found = []
+        for (name, date), line in zip(nested, out.splitlines(), strict=False):
+            sha, _, kind = line.partition(" ")
+            if kind == "commit":
+                found.append((name, sha, date))
+        return found
 
     def numstat(self, shas: Sequence[str]) -> dict[str, tuple[int, int]]:
         """(insertions, deletions) of each commit against its first parent, in one git call."""
