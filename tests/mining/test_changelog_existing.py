@@ -96,3 +96,56 @@ def test_a_title_only_or_untitled_file(released: GitRepo, cli: Any, tmp_path: Pa
             assert text.startswith("# Notes\n\n<!-- orkestra:changelog:begin")
         else:
             assert text.endswith("\n" + original) and text.startswith("<!-- orkestra")
+
+
+def test_an_edit_inside_the_managed_block_is_refused_not_lost(released: GitRepo, cli: Any) -> None:
+    path = released.path / CORE
+    path.write_bytes(HISTORY.encode())
+    args = ("changelog", "render", "--package", "core")
+    assert cli(*args, "--into-existing", cwd=released.path).exit_code == 0
+    rendered = path.read_text(encoding="utf-8")
+    # text added around the block is the author's and stays; inside it, it would be lost
+    around = rendered.replace(
+        "<!-- orkestra:changelog:begin", "Intro.\n\n<!-- orkestra:changelog:begin"
+    )
+    around = around.replace(
+        "<!-- orkestra:changelog:end -->\n", "<!-- orkestra:changelog:end -->\nOutro.\n"
+    )
+    path.write_text(around, encoding="utf-8")
+    sha = released.commit("fix(core): a bug", {"packages/core/b.py": "b\n"})
+    assert cli("mine", "classify", sha, "--changelog", "fixed", cwd=released.path).exit_code == 0
+    assert cli(*args, cwd=released.path).exit_code == 0
+    updated = path.read_text(encoding="utf-8")
+    assert "Intro.\n" in updated and "Outro.\n" in updated and "- A bug (" in updated
+
+    inside = updated.replace("- A bug (", "- A bug, see the migration guide (")
+    path.write_text(inside, encoding="utf-8")
+    for extra in ((), ("--into-existing",)):
+        refused = cli(*args, *extra, cwd=released.path)
+        assert refused.exit_code == 1, refused.stdout
+        assert "managed block was edited" in refused.stderr and "--force" in refused.stderr
+        line = inside.split("\n").index(next(x for x in inside.split("\n") if "migration" in x))
+        assert f"line {line + 1}:" in refused.stderr
+    assert path.read_text(encoding="utf-8") == inside
+    dry = cli(*args, "--dry-run", cwd=released.path)
+    assert dry.exit_code == 1 and dry.json()["changelogs"][0]["action"] == "refuse"
+    assert cli(*args, "--force", cwd=released.path).exit_code == 0
+    assert path.read_text(encoding="utf-8") == updated
+
+
+def test_a_block_rendered_before_it_had_a_seal_is_updated_and_sealed(
+    released: GitRepo, cli: Any
+) -> None:
+    from orkestra.mining.changelog_file import _SEAL
+
+    path = released.path / CORE
+    path.write_bytes(HISTORY.encode())
+    args = ("changelog", "render", "--package", "core")
+    assert cli(*args, "--into-existing", cwd=released.path).exit_code == 0
+    sealed_text = path.read_text(encoding="utf-8")
+    unsealed = _SEAL.sub("", sealed_text).replace("-->\n\n", "-->\n", 1)
+    assert not _SEAL.search(unsealed)
+    # what an earlier version wrote, rendered since with other summaries: no edit can be told
+    path.write_text(unsealed.replace("- A widget (", "- Widget (old wording) ("), encoding="utf-8")
+    assert cli(*args, cwd=released.path).exit_code == 0
+    assert path.read_text(encoding="utf-8") == sealed_text

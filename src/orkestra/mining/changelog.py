@@ -450,6 +450,15 @@ def _refuse(plans: list[_FilePlan]) -> None:
         return
     first = refused[0]
     others = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
+    if first.placement.in_block:
+        raise ConflictError(
+            f"refusing to render {first.rel}{others}: {first.placement.reason}, and rendering "
+            "would discard the edit. Nothing was written. Move hand-written text out of the "
+            "managed block (above its begin marker or below its end marker) to keep it, or put "
+            "the change into the ledger (`orkestra mine classify SHA --changelog CATEGORY "
+            "--summary TEXT`) and run with `--force` to rewrite the block from the ledger",
+            file=first.rel,
+        )
     if first.placement.edited:
         raise ConflictError(
             f"refusing to overwrite {first.rel}{others}: {first.placement.reason}, and rendering "

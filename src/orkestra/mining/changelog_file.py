@@ -7,7 +7,7 @@ a byte-order mark aside, so a checkout with CRLF is no edit): text that no longe
 seal was edited, and rendering over it would discard the edit, so it is refused unless `--force`.
 A file from before the seal is taken as unedited when every line of it is in the new render. A
 file holding the managed-block markers (left by `--into-existing`) has only the text between them
-replaced. Any other file was written by hand: it is refused, unless `--into-existing` asks for a
+replaced, unless that text was edited since (the block carries a seal of its own). Any other file was written by hand: it is refused, unless `--into-existing` asks for a
 managed block after its title, everything else kept byte for byte.
 """
 
@@ -38,6 +38,8 @@ class Placement:
     reason: str = ""
     #: why a file was refused: it is hand-written, or Orkestra's but edited since
     edited: bool = False
+    #: the edit is inside the managed block of a hand-written file
+    in_block: bool = False
 
 
 def place(
@@ -65,6 +67,9 @@ def place(
     block = _block(body).replace("\n", newline)
     begin, end = managed_block.find(old, BEGIN, END)
     if begin >= 0 and end > begin:
+        edit = None if force else _block_edit(old, begin, end, block)
+        if edit is not None:
+            return Placement("refuse", None, edit, edited=True, in_block=True)
         after = old[end + len(END) :]
         after = after[len(newline) :] if after.startswith(newline) else after.removeprefix("\n")
         return Placement("update-block", old[:begin] + block + after)
@@ -121,9 +126,30 @@ def _first_foreign(text: str, new: str) -> str:
 
 
 def _block(body: str) -> str:
+    """The managed block: its markers around a seal (a digest of the rest of the block, so an
+    edit inside it is seen) and `body`."""
     # a release note that quotes a marker must not end the block early (the file would grow)
     body = body.replace("<!-- orkestra:", "&lt;!-- orkestra:")
-    return f"{BEGIN}\n{body.strip(chr(10))}\n\n{END}\n"
+    inner = f"{body.strip(chr(10))}\n\n"
+    return f"{BEGIN}\n{SEAL.format(_digest(chr(10) + inner))}{inner}{END}\n"
+
+
+def _block_edit(old: str, begin: int, end: int, block: str) -> str | None:
+    """How the managed block of `old` (between offsets `begin` and `end`) was edited since it was
+    rendered, or None when it was not: its text matches its seal. A block written before blocks
+    had a seal cannot tell an edit from an older render: it is replaced (and sealed)."""
+    inner = old[begin + len(BEGIN) : end]
+    seal = _SEAL.search(inner)
+    if seal is None:
+        return None
+    rest = inner[: seal.start()] + inner[seal.end() :].removeprefix("\r").removeprefix("\n")
+    if _digest(rest) == seal.group(1):
+        return None
+    fresh = block[len(BEGIN) : block.rindex(END)]
+    above = "\n" * old[: begin + len(BEGIN)].count("\n")  # line numbers count from the file's top
+    return "its managed block was edited since Orkestra rendered it" + _first_foreign(
+        above + inner, fresh
+    )
 
 
 def _after_title(text: str) -> int:
