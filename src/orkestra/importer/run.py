@@ -118,6 +118,8 @@ class _Importer:
         #: names of skills refused here, and (agent, skill) pairs left out of an agent for it
         self.refused_skills: set[str] = set()
         self.unlisted: list[tuple[str, str]] = []
+        #: skills imported without some of their files (refused): name, paths inside its folder
+        self.partial: list[tuple[str, list[str]]] = []
 
     def refuse(self, path: str, reason: str, line: int | None = None) -> None:
         self.report.refused.append(Refused(path, reason, line).to_dict())
@@ -230,12 +232,15 @@ class _Importer:
             return
         base = f"registries/skills/{self.tier}"
         dest = f"{base}/{item.name}.yaml"
-        resources = self.resources(path.parent, f"{base}/{item.name}")
+        bare = yamlio.dumps(item.data).encode("utf-8")
+        resources, left_out = self.resources(path.parent, f"{base}/{item.name}")
         if resources:
             item.data["resources"] = f"{item.name}/"
-        if not self.check_model(SkillFile, item.data, rel) or not self.claim(
-            "skill", item.name, rel, dest
+        if not self.check_model(SkillFile, item.data, rel) or self.resume(
+            item, rel, dest, bare, resources
         ):
+            return
+        if not self.claim("skill", item.name, rel, dest):
             return
         if resources and (self.root / base / item.name).exists():
             self.report.collisions.append(
@@ -259,28 +264,73 @@ class _Importer:
                 "kept_frontmatter": item.kept,
             }
         )
+        if left_out:
+            self.partial.append((item.name, left_out))
 
-    def resources(self, folder: Path, dest: str) -> dict[str, bytes]:
+    def resume(
+        self,
+        item: convert.Converted,
+        rel: str,
+        dest: str,
+        bare: bytes,
+        resources: dict[str, bytes],
+    ) -> bool:
+        """True when `item` finishes its own earlier import, which left out files refused then
+        and present now (`importer.resume`): the missing files are planned, nothing else."""
+        from orkestra.importer.resume import missing_files
+
+        where = self.taken.get(("skill", item.name), "")
+        if not where.startswith(f"{dest}:"):
+            return False  # not in the registry at that path (or taken by this import)
+        wanted = yamlio.dumps(item.data).encode("utf-8")
+        missing = missing_files(self.root, dest, (wanted, bare), resources)
+        if missing is None:
+            return False
+        self.taken[("skill", item.name)] = rel
+        if (self.root / dest).read_bytes() != wanted:
+            self.report.files[dest] = wanted  # now with its `resources` folder
+        self.report.files.update({path: resources[path] for path in missing})
+        folder = dest.removesuffix(".yaml") + "/"
+        self.report.skills.append(
+            {
+                "name": item.name,
+                "from": rel,
+                "to": dest,
+                "resources": len(resources),
+                "kept_frontmatter": item.kept,
+                "completed": [path.removeprefix(folder) for path in missing],
+            }
+        )
+        return True
+
+    def resources(self, folder: Path, dest: str) -> tuple[dict[str, bytes], list[str]]:
+        """(the files of a skill's folder to copy, path -> bytes; the ones refused, as paths
+        inside the folder, each reported)."""
         out: dict[str, bytes] = {}
+        left_out: list[str] = []
         for item in self.tree.files(folder):
             if isinstance(item, Refused):
-                continue  # reported once, by the walk of the whole tree (find_sources)
+                # reported once, by the walk of the whole tree (find_sources)
+                left_out.append(item.path.removeprefix(self.tree.rel(folder) + "/"))
+                continue
             if item.parent == folder and item.name == "SKILL.md":
                 continue
             inner = item.relative_to(folder).as_posix()
             device = next((p for p in inner.split("/") if is_device_name(p)), None)
             if device is not None:
                 self.refuse(self.tree.rel(item), device_problem(device))
+                left_out.append(inner)
                 continue
             raw = self.tree.read(item, MAX_RESOURCE)
             if isinstance(raw, Refused):
                 self.report.refused.append(raw.to_dict())
+                left_out.append(inner)
                 continue
             rel = f"{dest}/{inner}"
             out[rel] = raw
             if item.stat().st_mode & 0o100:
                 self.report.executable.add(rel)
-        return out
+        return out, left_out
 
     def dormant(self) -> list[str]:
         """Imported skills that will not render (§3.4): in scopes no agent declares, listed by no
@@ -343,7 +393,10 @@ class _Importer:
         self.report.files[rel] = text.encode("utf-8")
 
     def planned(self, rel: str) -> Any:
-        return yamlio.loads(self.report.files[rel].decode("utf-8"), rel)
+        """A registry file as the import leaves it: planned, else as it is (a resumed skill)."""
+        if rel in self.report.files:
+            return yamlio.loads(self.report.files[rel].decode("utf-8"), rel)
+        return yamlio.loads(yamlio.read_text(self.root / rel, display=rel, bom=True), rel)
 
     def register_scopes(self) -> None:
         """Add the plugin scopes imported agents declare to scopes.yaml (reported)."""
@@ -449,6 +502,12 @@ def import_tree(
         f"`skills` so the rest renders; add it back in registries/agents/{agent}.yaml once "
         f"'{skill}' is {'imported' if skill in importer.refused_skills else 'registered'}"
         for agent, skill in importer.unlisted
+    ]
+    report.hints[1:1] = [
+        f"skill '{name}' was imported without {', '.join(files)} (refused): fix "
+        f"{'it' if len(files) == 1 else 'them'} in the source and run `orkestra import "
+        f"{source}` again to add {'it' if len(files) == 1 else 'them'}"
+        for name, files in importer.partial
     ]
     return report
 

@@ -1,0 +1,88 @@
+"""Red-team cases for `orkestra import` (PRODUCT.md §4 Import, §13): what the user is told to do
+after a refusal must work, and entries of one source that clash are not dropped quietly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from orkestra.importer.run import import_tree
+from tests.conftest import write
+
+SKILL = "plugins/alpha/skills/pdf-tools"
+COPY = "registries/skills/project/pdf-tools"
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted((root / "registries").rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_the_rerun_after_fixing_a_refused_skill_file_adds_it(
+    market: Path, target: Path, tmp_path: Path
+) -> None:
+    secret = write(tmp_path, "outside/extract.py", "print('secret')\n")
+    (market / SKILL / "scripts/extract.py").symlink_to(secret)
+    report = import_tree(target, market)
+    refused = {r["path"]: r["reason"] for r in report.refused}
+    assert "outside" in refused[f"{SKILL}/scripts/extract.py"]
+    assert "pdf-tools" in {s["name"] for s in report.skills}
+    assert not (target / COPY / "scripts/extract.py").exists()
+    assert any("'pdf-tools' was imported without scripts/extract.py" in h for h in report.hints)
+    yaml_before = (target / f"{COPY}.yaml").read_bytes()
+    # the fix the message asks for, then the rerun the hint asks for: the file comes in
+    (market / SKILL / "scripts/extract.py").unlink()
+    write(market, f"{SKILL}/scripts/extract.py", "print('fixed')\n")
+    again = import_tree(target, market)
+    assert again.refused == []
+    assert [(s["name"], s["completed"]) for s in again.skills] == [
+        ("pdf-tools", ["scripts/extract.py"])
+    ]
+    assert (target / COPY / "scripts/extract.py").read_text() == "print('fixed')\n"
+    assert (target / f"{COPY}.yaml").read_bytes() == yaml_before
+    assert "pdf-tools" not in {c["name"] for c in again.collisions if c["kind"] == "skill"}
+    # complete now: a third run changes nothing and reports the usual collision
+    before = _tree(target)
+    third = import_tree(target, market)
+    assert third.skills == [] and "pdf-tools" in {c["name"] for c in third.collisions}
+    assert _tree(target) == before
+
+
+def test_a_partly_imported_skill_the_user_edited_is_not_completed(
+    market: Path, target: Path, cli: Any
+) -> None:
+    write(market, f"{SKILL}/references/aux.md", "# aux\n")
+    first = cli("import", str(market), cwd=target)
+    assert first.exit_code == 1
+    assert f"{SKILL}/references/aux.md: 'aux.md' is a Windows device name" in first.stderr
+    assert any(
+        "'pdf-tools' was imported without references/aux.md" in h for h in first.json()["hints"]
+    )
+    (market / SKILL / "references/aux.md").rename(market / SKILL / "references/auxiliary.md")
+    edited = target / COPY / "references/REFERENCE.md"
+    edited.write_text("# Reference, edited by the user\n")
+    before = _tree(target)
+    second = cli("import", str(market), cwd=target)
+    assert second.exit_code == 0
+    data = second.json()
+    assert data["skills"] == []
+    assert {"kind": "skill", "name": "pdf-tools", "from": f"{SKILL}/SKILL.md",
+            "existing": f"{COPY}.yaml:1"} in data["collisions"]  # fmt: skip
+    assert _tree(target) == before  # the user's edit kept, nothing added beside it
+
+
+def test_a_partly_imported_skill_whose_yaml_the_user_edited_is_not_completed(
+    market: Path, target: Path
+) -> None:
+    write(market, f"{SKILL}/scripts/con.sh", "echo\n")
+    assert "pdf-tools" in {s["name"] for s in import_tree(target, market).skills}
+    yaml = target / f"{COPY}.yaml"
+    yaml.write_text(yaml.read_text() + "# reviewed by the team\n")
+    (market / SKILL / "scripts/con.sh").rename(market / SKILL / "scripts/console.sh")
+    before = _tree(target)
+    again = import_tree(target, market)
+    assert again.skills == [] and "pdf-tools" in {c["name"] for c in again.collisions}
+    assert _tree(target) == before
