@@ -86,3 +86,28 @@ def test_a_partly_imported_skill_whose_yaml_the_user_edited_is_not_completed(
     again = import_tree(target, market)
     assert again.skills == [] and "pdf-tools" in {c["name"] for c in again.collisions}
     assert _tree(target) == before
+
+
+COMPONENT = (
+    "---\ndescription: Create a component\nallowed-tools: Read, Write\n---\nCreate $ARGUMENTS.\n"
+)
+
+
+def test_namespaced_commands_in_subfolders_are_imported_by_their_name(
+    market: Path, target: Path, cli: Any
+) -> None:
+    # Claude Code reads `commands/frontend/component.md` as `/component` (project:frontend)
+    write(market, ".claude/commands/frontend/component.md", COMPONENT)
+    write(market, "plugins/alpha/commands/git/commit.md", "Commit the staged work.\n")
+    write(market, ".rulesync/rules/overview.md", "# Overview\n")
+    result = cli("import", str(market), cwd=target)
+    assert result.exit_code == 0, result.stderr
+    commands = {c["name"]: c["from"] for c in result.json()["commands"]}
+    assert commands == {
+        "component": ".claude/commands/frontend/component.md",
+        "commit": "plugins/alpha/commands/git/commit.md",
+    }
+    assert cli("sync", cwd=target).exit_code == 0
+    rendered = (target / ".claude/commands/component.md").read_text()
+    assert 'description: "Create a component"' in rendered and "Create $ARGUMENTS." in rendered
+    assert "Commit the staged work." in (target / ".claude/commands/commit.md").read_text()

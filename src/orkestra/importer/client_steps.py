@@ -49,7 +49,7 @@ def find(tree: SafeTree) -> ClientSources:
             found.subagents.append(item)
         elif item.suffix == ".md" and grand == ".rulesync" and parent == "commands":
             found.commands.append(item)
-        elif item.suffix == ".md" and parent == "commands" and is_plugin_folder(item.parent.parent):
+        elif item.suffix == ".md" and _claude_command(item, tree.base):
             found.claude_commands.append(item)
         elif item.suffix == ".md" and grand == ".rulesync" and parent == "rules":
             found.instructions.append(item)
@@ -66,6 +66,17 @@ def find(tree: SafeTree) -> ClientSources:
         elif item.name == "plugin.json" and parent == ".claude-plugin":
             found.manifests.append(item)
     return found
+
+
+def _claude_command(path: Path, base: Path) -> bool:
+    """A Claude Code command: a markdown file of a plugin's or client folder's `commands/`, or
+    of a subfolder of it (namespaced: `commands/frontend/component.md` is `/component`)."""
+    for folder in path.parents:
+        if folder == base:
+            return False
+        if folder.name == "commands":
+            return folder.parent.name != ".rulesync" and is_plugin_folder(folder.parent)
+    return False
 
 
 def run(importer: _Importer, sources: ClientSources) -> None:
