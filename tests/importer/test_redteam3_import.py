@@ -111,3 +111,30 @@ def test_namespaced_commands_in_subfolders_are_imported_by_their_name(
     rendered = (target / ".claude/commands/component.md").read_text()
     assert 'description: "Create a component"' in rendered and "Create $ARGUMENTS." in rendered
     assert "Commit the staged work." in (target / ".claude/commands/commit.md").read_text()
+
+
+NESTED = "---\nname: {name}\ndescription: Reviews {name}. Use when reviewing.\ntools: Read\n---\n{name} body.\n"
+
+
+def test_agents_in_subfolders_of_an_agents_folder_are_imported(
+    market: Path, target: Path, cli: Any
+) -> None:
+    # Claude Code finds `.claude/agents/review/x.md` too (its identity is `name`,
+    # anthropics/claude-code#58950); a plugin's `agents/` is read the same way
+    write(
+        market,
+        ".claude/agents/review/security-reviewer.md",
+        NESTED.format(name="security-reviewer"),
+    )
+    write(market, "plugins/alpha/agents/team/alpha-lead.md", NESTED.format(name="alpha-lead"))
+    write(market, "docs/agents/guide/page.md", "---\ntitle: A page of docs\n---\nText.\n")
+    result = cli("import", str(market), cwd=target)
+    assert result.exit_code == 0, result.stderr
+    agents = {a["name"]: a for a in result.json()["agents"]}
+    assert agents["security-reviewer"]["from"] == ".claude/agents/review/security-reviewer.md"
+    assert agents["alpha-lead"]["from"] == "plugins/alpha/agents/team/alpha-lead.md"
+    assert "page" not in agents
+    lead = (target / "registries/agents/alpha-lead.yaml").read_text()
+    assert "category: alpha" in lead and "scopes:\n  - alpha" in lead  # its plugin's scope
+    assert cli("sync", cwd=target).exit_code == 0
+    assert "security-reviewer body." in (target / ".claude/agents/security-reviewer.md").read_text()

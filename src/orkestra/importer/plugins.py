@@ -13,8 +13,25 @@ _NOT_NAME = re.compile(r"[^a-z0-9]+")
 
 
 def agent_plugin(path: Path) -> Path | None:
-    """`P/agents/x.md` -> P."""
-    return path.parent.parent if path.parent.name == "agents" else None
+    """`P/agents/x.md` -> P, and `P/agents/team/x.md` -> P (an agent in a subfolder)."""
+    if path.parent.name == "agents":
+        return path.parent.parent
+    return next((f.parent for f in path.parents if f.name == "agents"), None)
+
+
+def nested_agent(path: Path, base: Path) -> bool:
+    """True for a markdown file in a subfolder of a Claude Code `agents/` folder (`.claude/` or
+    a plugin's): Claude Code finds those too, by their `name` (anthropics/claude-code#58950).
+    Other clients' folders and an `agents/` of documentation pages are read one level only."""
+    for folder in path.parents:
+        if folder == base:
+            return False
+        if folder.name == "agents":
+            owner = folder.parent
+            if owner.name.startswith("."):
+                return owner.name == ".claude"
+            return is_plugin_folder(owner)
+    return False
 
 
 def skill_plugin(path: Path) -> Path | None:

@@ -14,7 +14,7 @@ from orkestra.core.errors import InputError, NotFound, UsageError
 from orkestra.importer import client_steps, convert, manifests
 from orkestra.importer import clients as client_formats
 from orkestra.importer.parse import base_tool, decode_text, mcp_parts, registrable
-from orkestra.importer.plugins import PluginScopes, is_plugin_folder
+from orkestra.importer.plugins import PluginScopes, agent_plugin, is_plugin_folder
 from orkestra.importer.walk import MAX_MARKDOWN, MAX_RESOURCE, Refused, SafeTree, find_sources
 from orkestra.registry.frontmatter_values import plain
 from orkestra.registry.models import Agent, SkillFile, ToolsFile
@@ -177,13 +177,12 @@ class _Importer:
         doc = self.document(path, entry_only=True)
         if doc is None:
             return
-        if not ({"name", "description"} & set(doc.meta)) and not is_plugin_folder(
-            path.parent.parent
-        ):
+        owner = agent_plugin(path) or path.parent.parent
+        if not ({"name", "description"} & set(doc.meta)) and not is_plugin_folder(owner):
             reason = "frontmatter without `name` or `description`: not an agent (a page of docs)"
             self.report.skipped.append({"path": rel, "reason": reason})
             return
-        plugin = path.parent.parent.name if path.parent.parent != self.tree.base else ""
+        plugin = owner.name if owner != self.tree.base else ""
         category = self.provider or ("" if plugin.startswith(".") else plugin)
         scope = self.plugins.for_agent(path)
         client = client_formats.client_of(path)

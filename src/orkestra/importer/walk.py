@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from orkestra.core.filenames import is_utf8, printable
+from orkestra.importer.plugins import nested_agent
 
 MAX_MARKDOWN = 1024 * 1024  # an agent or SKILL.md over 1 MiB is not a prompt
 MAX_RESOURCE = 10 * 1024 * 1024
@@ -108,7 +109,9 @@ def find_sources(tree: SafeTree) -> tuple[list[Path], list[Path], list[Refused]]
             refused.append(item)
         elif item.name == "SKILL.md":
             skills.append(item)
-        elif item.suffix == ".md" and item.parent.name == "agents":
+        elif item.suffix == ".md" and (
+            item.parent.name == "agents" or nested_agent(item, tree.base)
+        ):
             agents.append(item)
     folders = {path.parent for path in skills} - {tree.base}  # a root SKILL.md: as before
 
