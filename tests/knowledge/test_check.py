@@ -280,3 +280,37 @@ def test_corrupt_cache_is_ignored(project: Path) -> None:
         json.dumps({"version": 2, "notes": {"knowledge/glossary/case.md": {"stat": [1, 2]}}}),
     )
     assert check(settings(project), DAY)["checked"] == 1
+
+
+def test_a_renamed_symbol_is_not_confirmed_by_a_longer_name_it_begins(project: Path) -> None:
+    """A pattern is found as a whole name: `class Task` renamed `class TaskItem` (or deleted
+    beside `class Task10`) contradicts the note; it is never kept as true by a prefix."""
+    code = write(project, "app/task.py", "class Task:\n    pass\n\n\ndef charge(x):\n    pass\n")
+    note(project, "case", sources=["app/task.py#class Task"])
+    note(project, "pay", sources=["app/task.py#def charge"])
+    note(project, "sub", sources=["app/task.py#Task:"])
+    assert check(settings(project), DAY)["confirmed"] == 3
+    code.write_text("class TaskItem:\n    pass\n\n\ndef charge_card(x):\n    pass\n")
+    got = by_name(check(settings(project), DAY))
+    assert got["case"]["outcome"] == "contradicted"
+    assert got["pay"]["outcome"] == "contradicted"
+    assert got["sub"]["outcome"] == "contradicted"
+    code.write_text("class Task10:\n    pass\n\n\nclass Task:  # moved\n    pass\n")
+    entry = by_name(check(settings(project), DAY))["case"]
+    assert (entry["outcome"], entry["sources"][0]["line"]) == ("confirmed", 5)  # type: ignore[index]
+
+
+def test_a_pattern_ending_in_punctuation_still_matches_inside_a_longer_line(
+    project: Path,
+) -> None:
+    """An end of a pattern that is a letter, digit or `_` must not continue a longer word
+    (`retries = 30` is not in `max_retries = 30`, `= 3` is not in `= 30`); an end that is
+    punctuation matches anywhere (`=(5)`)."""
+    write(project, "app/cfg.py", "max_retries = 30\nTIMEOUT=(5)\n")
+    note(project, "a", sources=["app/cfg.py#max_retries = 3"])
+    note(project, "b", sources=["app/cfg.py#retries = 30"])
+    note(project, "c", sources=["app/cfg.py#=(5)"])
+    got = by_name(check(settings(project), DAY))
+    assert got["a"]["outcome"] == "contradicted"
+    assert got["b"]["outcome"] == "contradicted"
+    assert got["c"]["outcome"] == "confirmed"

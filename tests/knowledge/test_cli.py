@@ -242,3 +242,15 @@ def test_a_note_that_fails_to_load_is_warned_about_and_pointed_at(cli: Any, proj
     assert "no note named 'broken'" in error["message"] and "failed to load" in error["message"]
     shown = cli("notes", "info", "kept", cwd=project)
     assert shown.exit_code == 0 and "broken.md:3" in shown.stderr
+
+
+def test_check_reports_a_renamed_function_the_note_cites(cli: Any, project: Path) -> None:
+    code = write(project, "app/billing.py", "def charge(card):\n    pass\n")
+    note(project, "charging", sources=["app/billing.py#def charge"])
+    assert cli("notes", "check", cwd=project).exit_code == 0
+    code.write_text("def charge_card(card):\n    pass\n", encoding="utf-8")
+    r = cli("notes", "check", cwd=project)
+    assert r.exit_code == 1
+    (bad,) = r.json()["contradicted_notes"]
+    assert bad["name"] == "charging"
+    assert bad["sources"][0]["reason"] == "pattern 'def charge' not found"
