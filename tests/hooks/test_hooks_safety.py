@@ -294,3 +294,25 @@ def test_session_start_never_reads_through_a_symlink(
     assert _run("session-start", json.dumps(payload).encode(), monkeypatch) == 0
     assert "SECRET" not in out.getvalue()
     assert "symlink" in _log(project)
+
+
+@pytest.mark.parametrize("hook", HOOKS)
+def test_a_closed_stdin_is_logged_never_a_traceback(
+    project: Path, monkeypatch: pytest.MonkeyPatch, hook: str
+) -> None:
+    """No standard input at all (`orkestra hook stop <&-`: Python's `sys.stdin` is None)."""
+    monkeypatch.chdir(project)
+    monkeypatch.setattr(sys, "stdin", None)
+    assert runner.run([hook]) == 0
+    assert f"{hook}: cannot read stdin: no standard input" in _log(project)
+
+
+def test_a_closed_stdin_through_the_real_executable(project: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "ORKESTRA_ROOT"}
+    done = subprocess.run(
+        [sys.executable, "-m", "orkestra", "hook", "post-tool-use"],
+        stdin=subprocess.DEVNULL, capture_output=True, cwd=project, env=env, check=False,
+        timeout=60, pass_fds=(), close_fds=True, preexec_fn=lambda: os.close(0),
+    )  # fmt: skip
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    assert "post-tool-use: cannot read stdin: no standard input" in _log(project)

@@ -74,6 +74,8 @@ def read_stdin() -> tuple[str, str | None]:
     from orkestra.core import jsonio
     from orkestra.core.errors import InputError
 
+    if sys.stdin is None:  # run with stdin closed (`<&-`): Python leaves no stream at all
+        return "", "cannot read stdin: no standard input"
     try:
         stream = getattr(sys.stdin, "buffer", None)
         if stream is not None:
