@@ -314,3 +314,25 @@ def test_a_pattern_ending_in_punctuation_still_matches_inside_a_longer_line(
     assert got["a"]["outcome"] == "contradicted"
     assert got["b"]["outcome"] == "contradicted"
     assert got["c"]["outcome"] == "confirmed"
+
+
+def test_verify_and_demote_replace_a_quoted_key_never_add_a_second_one(project: Path) -> None:
+    """`"confidence": observed` was not recognised as the key: verify added a second
+    `confidence:` and the note no longer loaded (duplicate key)."""
+    from orkestra.knowledge import service
+
+    text = (
+        '---\n"type": gotcha\n"title": Quoted keys\n\'confidence\' : observed\n'
+        '"verified_at": ""\n"updated": "2026-01-01"\n---\n\nBody.\n'
+    )
+    path = write(project, "knowledge/gotchas/quoted.md", text)
+    service.verify(settings(project), "quoted", dt.date(2026, 3, 1))
+    after = path.read_text(encoding="utf-8")
+    assert after == (
+        '---\n"type": gotcha\n"title": Quoted keys\n\'confidence\': verified\n'
+        '"verified_at": "2026-03-01"\n"updated": "2026-03-01"\n---\n\nBody.\n'
+    )
+    kb = load_notes(project, "knowledge")
+    assert kb.problems == [] and kb.notes[0].confidence == "verified"
+    assert check(settings(project), dt.date(2026, 6, 30))["demoted"] == ["quoted"]
+    assert load_notes(project, "knowledge").notes[0].confidence == "observed"

@@ -254,3 +254,16 @@ def test_check_reports_a_renamed_function_the_note_cites(cli: Any, project: Path
     (bad,) = r.json()["contradicted_notes"]
     assert bad["name"] == "charging"
     assert bad["sources"][0]["reason"] == "pattern 'def charge' not found"
+
+
+def test_verify_keeps_a_note_with_quoted_keys_loadable(cli: Any, project: Path) -> None:
+    path = write(
+        project,
+        "knowledge/gotchas/quoted.md",
+        '---\n"type": gotcha\n"title": Quoted\n"confidence": observed\n---\nBody.\n',
+    )
+    assert cli("notes", "verify", "quoted", cwd=project).exit_code == 0
+    assert path.read_text(encoding="utf-8").count("confidence") == 1
+    r = cli("notes", "check", "--no-sources", cwd=project)
+    assert r.exit_code == 0 and r.json()["problems"] == []
+    assert cli("notes", "list", cwd=project).json()["notes"][0]["confidence"] == "verified"

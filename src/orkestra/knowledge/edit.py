@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import re
 
+#: a top-level key as written: bare, or in double or single quotes (the same key to YAML)
+_KEY = re.compile(r"""^([A-Za-z_][\w-]*|"[A-Za-z_][\w-]*"|'[A-Za-z_][\w-]*')\s*:""")
+
 
 def set_fields(text: str, updates: dict[str, str]) -> str:
     """Return `text` with the frontmatter keys in `updates` set to those (quoted) values.
@@ -21,12 +24,12 @@ def set_fields(text: str, updates: dict[str, str]) -> str:
     while index < end:
         line = lines[index]
         index += 1
-        match = re.match(r"^([A-Za-z_][\w-]*)\s*:", line)
-        if not match or match.group(1) not in pending:
+        match = _KEY.match(line)
+        if match is None or (key := match.group(1).strip("\"'")) not in pending:
             out.append(line)
             continue
-        key = match.group(1)
-        out.append(f"{key}: {scalar(pending.pop(key))}{_ending(line)}")
+        # the key stays as written (`"confidence"` quoted is the same key: never a second one)
+        out.append(f"{match.group(1)}: {scalar(pending.pop(key))}{_ending(line)}")
         while index < end and lines[index][:1] in (" ", "\t"):  # the old value's own lines
             index += 1
     newline = _ending(lines[0])
