@@ -336,3 +336,25 @@ def test_verify_and_demote_replace_a_quoted_key_never_add_a_second_one(project: 
     assert kb.problems == [] and kb.notes[0].confidence == "verified"
     assert check(settings(project), dt.date(2026, 6, 30))["demoted"] == ["quoted"]
     assert load_notes(project, "knowledge").notes[0].confidence == "observed"
+
+
+def test_verify_and_demote_keep_a_comment_written_after_a_replaced_value(project: Path) -> None:
+    """`confidence: observed  # asked ops` lost its comment when verify rewrote the line; a `#`
+    inside a quoted value is part of the value, not a comment to keep."""
+    from orkestra.knowledge import service
+
+    text = (
+        "---\ntype: gotcha\ntitle: Commented\nconfidence: observed  # asked ops on 2026-01-02\n"
+        "verified_at: '' # set by notes verify\nupdated: \"not # a comment\"\n"
+        'created:  # when it was written\n  "2026-01-01"\n---\n\nBody.\n'
+    )
+    path = write(project, "knowledge/gotchas/commented.md", text)
+    service.verify(settings(project), "commented", dt.date(2026, 3, 1))
+    assert path.read_text(encoding="utf-8") == (
+        "---\ntype: gotcha\ntitle: Commented\nconfidence: verified  # asked ops on 2026-01-02\n"
+        'verified_at: "2026-03-01" # set by notes verify\nupdated: "2026-03-01"\n'
+        'created:  # when it was written\n  "2026-01-01"\n---\n\nBody.\n'
+    )
+    assert check(settings(project), dt.date(2026, 6, 30))["demoted"] == ["commented"]
+    assert "confidence: observed  # asked ops on 2026-01-02\n" in path.read_text(encoding="utf-8")
+    assert load_notes(project, "knowledge").problems == []

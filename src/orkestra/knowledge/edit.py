@@ -13,8 +13,8 @@ def set_fields(text: str, updates: dict[str, str]) -> str:
     """Return `text` with the frontmatter keys in `updates` set to those (quoted) values.
 
     Only the lines of those keys change (a value continued on indented lines below its key is
-    replaced whole), each keeping its line ending (a CRLF note stays CRLF); every other line,
-    comment and the body stay as they are.
+    replaced whole), each keeping its line ending (a CRLF note stays CRLF) and the comment
+    written after its value; every other line, comment and the body stay as they are.
     """
     lines = text.splitlines(keepends=True)
     end = next(i for i in range(1, len(lines)) if lines[i].rstrip("\r\n").rstrip() == "---")
@@ -29,12 +29,27 @@ def set_fields(text: str, updates: dict[str, str]) -> str:
             out.append(line)
             continue
         # the key stays as written (`"confidence"` quoted is the same key: never a second one)
-        out.append(f"{match.group(1)}: {scalar(pending.pop(key))}{_ending(line)}")
+        note = _comment(line[match.end() :].rstrip("\r\n"))  # a person's comment stays
+        out.append(f"{match.group(1)}: {scalar(pending.pop(key))}{note}{_ending(line)}")
         while index < end and lines[index][:1] in (" ", "\t"):  # the old value's own lines
             index += 1
     newline = _ending(lines[0])
     extra = [f"{key}: {scalar(value)}{newline}" for key, value in pending.items()]
     return "".join(out + extra + lines[end:])
+
+
+def _comment(value: str) -> str:
+    """The comment written after a key's value (` # ...`, with the spaces before it), or ""."""
+    rest = value.lstrip()
+    if rest[:1] in ('"', "'"):  # a `#` inside a quoted value is part of it
+        closing = re.match(r'"(?:[^"\\]|\\.)*"|\'(?:[^\']|\'\')*\'', rest)
+        rest = rest[closing.end() :] if closing else ""
+    else:
+        rest = value
+    found = re.search(r"(?:^|[ \t]+)#.*", rest)
+    if found is None:
+        return ""
+    return found.group() if found.group()[0] in " \t" else f" {found.group()}"
 
 
 def _ending(line: str) -> str:
