@@ -520,3 +520,44 @@ def test_an_apply_meanwhile_in_another_session_is_never_overwritten(
     assert [s.claim["statement"] for s in store.load_all(kfolder(project))] == [HOOKS]
     apply(kfolder(project), mine, "mine.json", "2026-06-01")  # run again: both are kept
     assert len(store.load_all(kfolder(project))) == 2
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "The billing service retries failed charges three times before giving up",
+            "The billing service retries failed charges five times before giving up",
+        ),
+        ("The upload client times out after 30s", "The upload client times out after 60s"),
+        ("The backend requires Python 3.11", "The backend requires Python 3.12"),
+        ("Webhooks are retried 3 times", "Webhooks are retried 5 times"),
+    ],
+)
+def test_a_statement_giving_another_number_contradicts_never_reinforces(old: str, new: str) -> None:
+    """'retries three times' was REINFORCED by 'retries five times' (91.7% alike) and applied
+    by default: a different quantity is a conflict to review, never the same fact."""
+    label, _ = compare.classify(compare.shape(new), compare.shape(old))
+    assert label == "CONTRADICTS"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Webhooks are retried 3 times", "Webhooks are retried three times."),
+        ("The upload client times out after 30s", "The upload client times out after 30s."),
+    ],
+)
+def test_the_same_number_spelled_in_words_or_digits_reinforces(old: str, new: str) -> None:
+    assert compare.classify(compare.shape(new), compare.shape(old))[0] == "REINFORCED"
+
+
+def test_learn_never_reinforces_a_claim_with_another_number(project: Path) -> None:
+    learn(project, "The billing service retries failed charges three times before giving up")
+    new = "The billing service retries failed charges five times before giving up"
+    proposal = propose(kfolder(project), insights(new), "n", "d", "2026-06-02")
+    (item,) = proposal["items"]
+    assert (item["classification"], item["action"]) == ("CONTRADICTS", "skip")
+    apply(kfolder(project), proposal, "p", "2026-06-02")
+    (stored,) = store.load_all(kfolder(project))
+    assert stored.claim["seen_count"] == 1

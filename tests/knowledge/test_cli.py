@@ -267,3 +267,17 @@ def test_verify_keeps_a_note_with_quoted_keys_loadable(cli: Any, project: Path) 
     r = cli("notes", "check", "--no-sources", cwd=project)
     assert r.exit_code == 0 and r.json()["problems"] == []
     assert cli("notes", "list", cwd=project).json()["notes"][0]["confidence"] == "verified"
+
+
+def test_learn_flags_another_number_for_review(cli: Any, project: Path, tmp_path: Path) -> None:
+    def loop(statement: str) -> str:
+        new = write(tmp_path, "in/new.json", json.dumps({"insights": [{"statement": statement}]}))
+        r = cli("learn", "propose", "--input", str(new), cwd=project)
+        proposal = write(tmp_path, "in/proposal.json", r.stdout)
+        cli("learn", "apply", "--input", str(proposal), cwd=project)
+        return str(r.json()["items"][0]["classification"])
+
+    assert loop("Charges are retried 3 times before the invoice fails") == "NEW"
+    assert loop("Charges are retried 5 times before the invoice fails") == "CONTRADICTS"
+    (claim,) = cli("learn", "list", cwd=project).json()["claims"]
+    assert (claim["statement"][:23], claim["seen_count"]) == ("Charges are retried 3 t", 1)

@@ -43,6 +43,14 @@ _REACH = {
 _NEGATING_PAIRS = {("instead", "of"), ("rather", "than")}
 #: below this similarity two statements are about different things, whatever their signs
 CROSSED_AT = 60.0
+#: number words, read as their digits ("three times" says what "3 times" says)
+_ONES = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen", "twenty",
+)  # fmt: skip
+_NUMBER_WORDS = {word: str(n) for n, word in enumerate(_ONES)} | {"twice": "2", "thrice": "3", "thirty": "30", "forty": "40", "fifty": "50", "sixty": "60",
+     "hundred": "100", "thousand": "1000"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -56,6 +64,9 @@ class Shape:
     denied: frozenset[str] = frozenset()
     affirmed: frozenset[str] = frozenset()
     chooses: bool = False
+    #: the quantities it states ("3", "30s", "3.11"): two statements giving different ones
+    #: conflict, however alike their words
+    numbers: frozenset[str] = frozenset()
 
 
 def _stem(word: str) -> str:
@@ -75,7 +86,11 @@ def shape(statement: str) -> Shape:
     words: list[str] = []
     denied: set[str] = set()
     affirmed: set[str] = set()
+    numbers: set[str] = set()
     for index, word in enumerate(tokens):
+        word = _NUMBER_WORDS.get(word, word)
+        if word[0].isdigit():
+            numbers.add(word)
         if not (word[0].isalnum() or word[0] == "_"):
             pending = False  # a clause ends: a negation denies nothing beyond it
             continue
@@ -98,7 +113,12 @@ def shape(statement: str) -> Shape:
             words.append(word)
     both = denied & affirmed
     return Shape(
-        " ".join(words), not negative, frozenset(denied - both), frozenset(affirmed - both), chooses
+        " ".join(words),
+        not negative,
+        frozenset(denied - both),
+        frozenset(affirmed - both),
+        chooses,
+        frozenset(numbers),
     )
 
 
@@ -119,15 +139,23 @@ def classify(new: Shape, old: Shape) -> tuple[str, float]:
 
     CONTRADICTS: both make a choice and a word changes sides ("use npm, not pnpm" against "use
     pnpm, not npm"), or a word changes sides and the polarity differs ("X is safe" against "X
-    isn't safe"). REINFORCED needs the same polarity and no word on the other side."""
+    isn't safe"), or both give a quantity and the quantities differ ("retries 3 times" against
+    "retries five times"). REINFORCED needs the same polarity, no word on the other side and no
+    other quantity."""
     score = similarity(new, old)
     cross = crossed(new, old)
     if cross and score >= CROSSED_AT and new.chooses and old.chooses:
         return "CONTRADICTS", score
+    if new.numbers and old.numbers and new.numbers != old.numbers:
+        # "retries 3 times" against "retries 5 times": the same subject, another quantity
+        return ("CONTRADICTS" if score >= CONTRADICTS_AT else _apart(score)), score
     if cross and new.positive != old.positive and score >= CONTRADICTS_AT:
         return "CONTRADICTS", score
     if score >= REINFORCED_AT and not cross and new.positive == old.positive:
         return "REINFORCED", score
-    if score >= SIMILAR_AT:
-        return "SIMILAR", score
-    return "NEW", score
+    return _apart(score), score
+
+
+def _apart(score: float) -> str:
+    """SIMILAR or NEW: two statements that do not say the same fact, by how alike they are."""
+    return "SIMILAR" if score >= SIMILAR_AT else "NEW"
