@@ -151,3 +151,26 @@ def test_a_knowledge_folder_that_is_a_symlink_leaving_the_project_is_refused(
     (project / "knowledge").symlink_to(outside, target_is_directory=True)
     kb = load_notes(project, "knowledge")
     assert kb.notes == [] and [(p.code, p.file) for p in kb.problems] == [("KN012", "knowledge")]
+
+
+def test_obsidian_block_references_attachments_and_table_links_resolve(project: Path) -> None:
+    """Valid Obsidian links were warned about as missing notes: a block reference
+    `[[note#^id]]`, an embedded attachment `![[flow.png]]` (found by name or by path in the
+    knowledge folder) and a link in a table, whose `|` is escaped: `[[note\\|label]]`."""
+    write(project, "knowledge/assets/flow.png", "png")
+    note(project, "case", body="# Case\n\nStep three is slow. ^step-3\n")
+    body = (
+        "[[case#^step-3]] ![[flow.png]] [[assets/flow.png]]\n"
+        "| a | [[case\\|the case]] | [[case#Case\\|label]] |\n"
+        "[[case#^step-4]] ![[gone.png]] [[v1.2 notes]]\n"
+    )
+    note(project, "other", kind="gotcha", body=body)
+    problems = check_links(load_notes(project, "knowledge"), project, "knowledge")
+    assert [(p.code, p.line, p.message) for p in problems] == [
+        ("KN022", 16, "[[case#^step-4]]: knowledge/glossary/case.md has no such block (^step-4)"),
+        ("KN021", 16, "[[gone.png]]: no note with that name, title or alias, nor such a file"),
+        ("KN021", 16, "[[v1.2 notes]]: no note with that name, title or alias"),
+    ]
+    (table, heading) = parse_links(body, 1)[3:5]
+    assert (table.target, table.label) == ("case", "the case")
+    assert (heading.target, heading.heading, heading.label) == ("case", "Case", "label")

@@ -6,6 +6,7 @@ A link resolves to a note (by file name, path, title or alias, case-insensitive)
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import NamedTuple
@@ -38,7 +39,8 @@ def parse_links(body: str, first_line: int = 1) -> list[Link]:
             continue
         if fenced or "[[" not in text:
             continue
-        for match in _LINK.finditer(text):
+        # in a markdown table a link's `|` is escaped (`[[note\\|label]]`): the same link
+        for match in _LINK.finditer(text.replace("\\|", "|")):
             target = match.group(2).strip()
             heading = (match.group(3) or "").strip() or None
             label = (match.group(4) or "").strip() or None
@@ -56,6 +58,19 @@ def headings(body: str) -> set[str]:
     return out
 
 
+_SUFFIX = re.compile(r"\.[A-Za-z0-9]{1,5}\Z")
+
+
+def has_suffix(target: str) -> bool:
+    """Whether a link target ends in a file suffix (`flow.png`; not `v1.2 notes`)."""
+    return _SUFFIX.search(target.strip()) is not None
+
+
+def has_block(body: str, block: str) -> bool:
+    """Whether `body` marks a block `^block` (Obsidian: ` ^id` at the end of its line)."""
+    return re.search(rf"(?:^|\s)\^{re.escape(block)}[ \t]*$", body, re.MULTILINE) is not None
+
+
 class Resolver:
     """Resolves link targets against the notes and the registry record ids."""
 
@@ -66,12 +81,29 @@ class Resolver:
             for key in (note.name, rel, note.title, *note.aliases):
                 self.names.setdefault(key.lower(), note)
         self.root = root
+        self.folder = root / knowledge
+        self._files: set[str] | None = None
         self._decisions: set[str] | None = None
         self._truths: set[str] | None = None
 
     def note(self, target: str) -> Note | None:
         key = target.strip().lower().removesuffix(".md")
         return self.names.get(key)
+
+    def file_exists(self, target: str) -> bool:
+        """Whether `target` names a file of the knowledge folder that is not a note (an image,
+        a PDF an embed shows): by its path there, or by its name alone, as Obsidian finds it."""
+        if not has_suffix(target):
+            return False
+        if self._files is None:
+            self._files = set()
+            base = str(self.folder)
+            for dirpath, dirnames, filenames in os.walk(base):
+                dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+                rel = dirpath[len(base) + 1 :].replace(os.sep, "/")
+                for name in filenames:
+                    self._files.update((name.lower(), f"{rel}/{name}".lstrip("/").lower()))
+        return target.strip().lower().lstrip("/") in self._files
 
     def record_exists(self, target: str) -> bool | None:
         """True/False for a DEC-/GT- id, None when the target is not a record id."""
@@ -123,16 +155,31 @@ def check_links(kb: KnowledgeBase, root: Path, knowledge: str) -> list[Problem]:
                     )
                 continue
             target = resolver.note(link.target)
+            if target is None and resolver.file_exists(link.target):
+                continue  # an attachment (`![[flow.png]]`): a file of the vault, not a note
             if target is None:
+                also = ", nor such a file" if has_suffix(link.target) else ""
                 problems.append(
                     Problem(
                         "warning",
                         "KN021",
-                        f"[[{link.target}]]: no note with that name, title or alias",
+                        f"[[{link.target}]]: no note with that name, title or alias{also}",
                         note.rel,
                         link.line,
                     )
                 )
+            elif link.heading and link.heading.startswith("^"):
+                if not has_block(target.body, link.heading[1:]):
+                    problems.append(
+                        Problem(
+                            "warning",
+                            "KN022",
+                            f"[[{link.target}#{link.heading}]]: {target.rel} has no such block "
+                            f"({link.heading})",
+                            note.rel,
+                            link.line,
+                        )
+                    )
             elif link.heading and link.heading.lower() not in headings(target.body):
                 problems.append(
                     Problem(
