@@ -322,3 +322,34 @@ def test_event_times_follow_only_a_real_pinned_date(
         assert stamp.startswith(expected)
     else:
         assert not stamp.startswith(pinned) and stamp[4] == "-" and stamp.endswith("Z")
+
+
+def test_stop_regenerates_an_index_the_session_left_stale(
+    cli: Any, project: Path, payload: Payload
+) -> None:
+    """A note the agent wrote with its Write tool (or deleted) left INDEX.md counting the old
+    notes, and the next session-start injected that stale map (§8.2)."""
+    assert cli("notes", "new", "gotcha", "Clock skew", cwd=project).exit_code == 0
+    index = project / "knowledge/INDEX.md"
+    assert "1 notes and 0 claims" in index.read_text()
+    note(project, "service-objects", kind="convention")  # written by the agent's Write tool
+    r = cli("hook", "stop", stdin=payload("stop", stop_hook_active=True), cwd=project)
+    assert (r.exit_code, r.stdout) == (0, "")
+    assert "2 notes and 0 claims" in index.read_text()
+    assert "| convention | `knowledge/conventions/` | 1 | 0 |" in index.read_text()
+    r = cli("hook", "session-start", stdin=payload("session-start"), cwd=project)
+    assert "2 notes and 0 claims" in json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"]
+    (project / "knowledge/gotchas/clock-skew.md").unlink()
+    cli("hook", "stop", stdin=payload("stop", stop_hook_active=True), cwd=project)
+    assert "1 notes and 0 claims" in index.read_text()
+    before = index.stat().st_mtime_ns
+    cli("hook", "stop", stdin=payload("stop", stop_hook_active=True), cwd=project)
+    assert index.stat().st_mtime_ns == before  # nothing changed: not written again
+
+
+def test_stop_leaves_a_hand_written_index_alone(cli: Any, project: Path, payload: Payload) -> None:
+    index = write(project, "knowledge/INDEX.md", "# Our notes\n\nKept by hand.\n")
+    note(project, "case")
+    r = cli("hook", "stop", stdin=payload("stop", stop_hook_active=True), cwd=project)
+    assert r.exit_code == 0 and "decision" not in r.stdout
+    assert index.read_text() == "# Our notes\n\nKept by hand.\n"

@@ -1,7 +1,7 @@
 """The three handlers of §8.4. Each returns (exit code, stdout text); none ever raises."""
 
 # os.path, not pathlib: this module is on the hook start-up path (stdlib, minimal imports)
-# ruff: noqa: PTH110, PTH112, PTH118
+# ruff: noqa: PTH110, PTH112, PTH116, PTH118
 
 from __future__ import annotations
 
@@ -125,7 +125,7 @@ def stop(ctx: Context) -> tuple[int, str]:
     events.append(ctx, events.record(ctx, {"blocked": False}))
     if not ctx.managed or not os.path.isdir(ctx.knowledge_dir):
         return 0, ""
-    messages = [m for m in (_validate(ctx), _commit(ctx)) if m]
+    messages = [m for m in (_validate(ctx), _reindex(ctx), _commit(ctx)) if m]
     return 0, json.dumps({"systemMessage": " ".join(messages)}) if messages else ""
 
 
@@ -162,6 +162,59 @@ def _validate(ctx: Context) -> str:
     except (InputError, KeyError, StopIteration, TypeError):
         log(ctx.root, f"stop: notes check: {done.stderr.strip()[:500]}")
         return "orkestra: notes check failed (see `orkestra notes check`)."
+
+
+#: the first line of the INDEX.md Orkestra generates (`knowledge.index.TITLE`)
+INDEX_TITLE = b"# Knowledge index"
+
+
+def index_stale(folder: str) -> bool:
+    """Whether a note or claims file, or a folder below `folder` (a note added, renamed or
+    deleted), changed since the generated INDEX.md was written. False for a hand-written
+    INDEX.md (never regenerated) and for a folder without notes or an index."""
+    from orkestra.core.readfile import open_regular
+
+    try:  # a regular file, never through a symlink: a FIFO there must not hang the hook
+        with open_regular(os.path.join(folder, INDEX), follow=False) as handle:
+            first = handle.readline(64).removeprefix(b"\xef\xbb\xbf").rstrip(b"\r\n ")
+            if first != INDEX_TITLE:
+                return False
+            built = os.fstat(handle.fileno()).st_mtime_ns
+    except FileNotFoundError:
+        built = -1
+    except OSError:
+        return False
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        if dirpath == folder:  # INDEX.md and the usage log: not what the index counts
+            continue
+        paths = [dirpath] + [
+            os.path.join(dirpath, n) for n in filenames if n.endswith((".md", ".json"))
+        ]
+        if any(os.stat(p).st_mtime_ns >= built for p in paths):
+            return True
+    return False
+
+
+def _reindex(ctx: Context) -> str:
+    """Regenerate INDEX.md when the session changed notes behind it (its Write tool, `rm`), so
+    the next session-start never injects a stale map (§8.2); only written when it changed."""
+    import subprocess
+    import sys
+
+    try:
+        if not index_stale(ctx.knowledge_dir):
+            return ""
+        command = [sys.executable, "-m", "orkestra", "--root", ctx.root, "notes", "index"]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    except Exception as exc:  # a timeout or a folder gone meanwhile: log, never break the session
+        log(ctx.root, f"stop: notes index failed to run: {exc}")
+        return ""
+    if done.returncode != 0:
+        log(ctx.root, f"stop: notes index: {done.stderr.strip()[:500]}")
+        where = f"{ctx.knowledge['path']}/{INDEX}"
+        return f"orkestra: regenerating {where} failed (see `orkestra notes index`)."
+    return ""
 
 
 def _commit(ctx: Context) -> str:
