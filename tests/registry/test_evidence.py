@@ -28,6 +28,17 @@ def test_check_evidence(tmp_path: Path) -> None:
     assert check_evidence(tmp_path, "../outside")["status"] == "missing-file"
 
 
+def test_a_renamed_symbol_is_not_found_through_a_longer_name_it_begins(tmp_path: Path) -> None:
+    """Without a code map, `path:symbol` and `path#pattern` are found as whole words: a symbol
+    renamed to a longer name (`load_agent` -> `load_agents`, `class Task` -> `class TaskItem`)
+    is reported missing, never confirmed through the new name."""
+    write(tmp_path, "src/a.py", "class TaskItem:\n    pass\n\ndef load_agents():\n    pass\n")
+    assert check_evidence(tmp_path, "src/a.py:load_agent")["status"] == "missing-anchor"
+    assert check_evidence(tmp_path, "src/a.py#class Task")["status"] == "missing-anchor"
+    assert check_evidence(tmp_path, "src/a.py#def load_agents()")["line"] == 4  # ends in ")"
+    assert check_evidence(tmp_path, "src/a.py:TaskItem")["line"] == 1
+
+
 def test_an_anchor_s_line_is_counted_as_the_code_map_counts_it(tmp_path: Path) -> None:
     # a form feed, \x1c or \u2028 inside a line is no line break (str.splitlines would count one)
     write(

@@ -17,3 +17,26 @@ def split_lines(text: str) -> list[str]:
 def line_count(text: str) -> int:
     """`len(split_lines(text))`, without splitting."""
     return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+
+
+def _wordy(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def find_whole(text: str, pattern: str) -> int:
+    """The offset of the first occurrence of `pattern` in `text` that does not continue a
+    longer word (-1 when none): an end of the pattern that is a letter, digit or `_`
+    must not touch another, so `class Task` renamed `class TaskItem`, or `def charge` renamed
+    `def charge_card`, is no longer found. Note sources (`path#pattern`, §8.2) and truth
+    evidence (`path#anchor`, `path:symbol` without a code map, §3.5) are found this way: a
+    renamed symbol is reported, never confirmed through a longer name it begins."""
+    head, tail = _wordy(pattern[:1]), _wordy(pattern[-1:])
+    at = text.find(pattern)
+    while at >= 0:
+        end = at + len(pattern)
+        if not (head and at and _wordy(text[at - 1])) and not (
+            tail and end < len(text) and _wordy(text[end])
+        ):
+            return at
+        at = text.find(pattern, at + 1)
+    return -1

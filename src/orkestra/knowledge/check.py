@@ -17,6 +17,7 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from orkestra.core.lines import find_whole
 from orkestra.core.project import CONFIG
 from orkestra.knowledge import edit
 from orkestra.knowledge.cache import CheckCache, stat_key
@@ -106,27 +107,6 @@ class _Files:
         root = self.realdir(base)
         parent = self.realdir(os.path.dirname(target))
         return parent == root or parent.startswith(root + os.sep)
-
-
-def _wordy(char: str) -> bool:
-    return char.isalnum() or char == "_"
-
-
-def find_whole(text: str, pattern: str) -> int:
-    """The offset of the first occurrence of `pattern` in `text` that does not continue a longer
-    word (-1 when none): an end of the pattern that is a letter, digit or `_` must not touch
-    another, so `class Task` renamed `class TaskItem`, or `def charge` renamed `def
-    charge_card`, is no longer found (a renamed symbol contradicts the note, §8.2)."""
-    head, tail = _wordy(pattern[:1]), _wordy(pattern[-1:])
-    at = text.find(pattern)
-    while at >= 0:
-        end = at + len(pattern)
-        if not (head and at and _wordy(text[at - 1])) and not (
-            tail and end < len(text) and _wordy(text[end])
-        ):
-            return at
-        at = text.find(pattern, at + 1)
-    return -1
 
 
 def _stat(path: str, *, follow: bool) -> os.stat_result | None:

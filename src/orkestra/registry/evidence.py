@@ -8,7 +8,7 @@ from typing import Any
 
 from orkestra.core.clock import today
 from orkestra.core.errors import NotFound
-from orkestra.core.lines import split_lines
+from orkestra.core.lines import find_whole, split_lines
 from orkestra.registry.findings import Finding
 from orkestra.registry.registry import Registry
 from orkestra.registry.unloaded import load_failures
@@ -38,14 +38,15 @@ def target(root: Path, rel: str) -> Path | None:
 
 
 def _find(path: Path, needle: str) -> int | None:
-    """1-based line of the first occurrence of `needle` (a markdown anchor matches a heading)."""
+    """1-based line of the first occurrence of `needle` as whole words (`core.lines.find_whole`:
+    `class Task` is not found in `class TaskItem`), or of a markdown heading it is the anchor of."""
     try:
         lines = split_lines(path.read_text(encoding="utf-8", errors="replace"))
     except OSError:  # unreadable evidence counts as not found; the caller reports it
         return None
     slug = needle.lower().replace("-", " ")
     for number, line in enumerate(lines, 1):
-        if needle in line:
+        if find_whole(line, needle) >= 0:
             return number
         if (
             line.lstrip().startswith("#")
