@@ -114,7 +114,8 @@ def test_skill_resource_symlink_out_is_refused(market: Path, target: Path) -> No
     assert {
         "path": "plugins/alpha/skills/pdf-tools/passwd",
         "line": None,
-        "reason": "symlink pointing outside the imported tree",
+        "reason": "symlink pointing outside the imported tree; copy the file it points to into "
+        "the tree, or import the folder that holds it",
     } in report.refused
     assert not (target / "registries/skills/project/pdf-tools/passwd").exists()
 

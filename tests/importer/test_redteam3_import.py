@@ -138,3 +138,36 @@ def test_agents_in_subfolders_of_an_agents_folder_are_imported(
     assert "category: alpha" in lead and "scopes:\n  - alpha" in lead  # its plugin's scope
     assert cli("sync", cwd=target).exit_code == 0
     assert "security-reviewer body." in (target / ".claude/agents/security-reviewer.md").read_text()
+
+
+def test_every_refusal_names_the_line_where_it_can_and_what_to_do(
+    market: Path, target: Path, tmp_path: Path, cli: Any
+) -> None:
+    """Bad input gets the file, the line and the fix: an undecodable byte and a NUL byte are
+    refused at their line, and every reason says what to do, on stderr as in the JSON."""
+    import os
+
+    agents = market / ".claude/agents"
+    write(market, ".claude/agents/latin.md", "")
+    (agents / "latin.md").write_bytes(b"---\nname: latin\ndescription: caf\xe9\n---\nx\n")
+    (agents / "nul.md").write_bytes(b"---\nname: nul\ndescription: x\n---\n\nbody\x00\n")
+    (agents / "out.md").symlink_to(write(tmp_path, "outside.md", "---\nname: o\n---\n"))
+    os.mkfifo(agents / "pipe.md")
+    (agents / "big.md").write_bytes(b"---\nname: big\n---\n" + b"x" * (1024 * 1024 + 1))
+    write(market, ".codex/agents/c1.toml", 'name = "c1"\ndescription = "unterminated\n')
+    (market / "plugins/alpha/skills/linked").symlink_to(tmp_path, target_is_directory=True)
+    result = cli("import", str(market), cwd=target)
+    assert result.exit_code == 1
+    refused = {r["path"]: r for r in result.json()["refused"]}
+    assert refused[".claude/agents/latin.md"]["line"] == 3
+    assert "byte 0xe9" in refused[".claude/agents/latin.md"]["reason"]
+    assert refused[".claude/agents/nul.md"]["line"] == 6
+    assert refused[".codex/agents/c1.toml"]["line"] == 2
+    fixes = ("import again", "import the folder", "put a regular file", "put a real folder",
+             "shorten it")  # fmt: skip
+    for path in (".claude/agents/latin.md", ".claude/agents/nul.md", ".claude/agents/out.md",
+                 ".claude/agents/pipe.md", ".claude/agents/big.md", ".codex/agents/c1.toml",
+                 "plugins/alpha/skills/linked"):  # fmt: skip
+        assert any(fix in refused[path]["reason"] for fix in fixes), refused[path]
+    assert ".claude/agents/latin.md:3: not UTF-8 text" in result.stderr
+    assert result.stderr.rstrip().endswith(f"run `orkestra import {market}` again")

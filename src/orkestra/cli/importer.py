@@ -47,7 +47,10 @@ def import_(
     emit(_rows(data) if fmt.human else data, fmt, title="import")
     if report.refused:
         listed = "".join(f"\n  {_where(r)}: {r['reason']}" for r in report.refused)
-        sys.stderr.write(f"orkestra: refused {len(report.refused)} entry(ies):{listed}\n")
+        sys.stderr.write(
+            f"orkestra: refused {len(report.refused)} entry(ies):{listed}\n"
+            f"fix them in the source and run `orkestra import {path}` again\n"
+        )
     if report.validation and report.validation["errors"]:
         sys.stderr.write(
             f"orkestra: the registry has {report.validation['errors']} validation error(s); "

@@ -12,7 +12,7 @@ from orkestra.core.errors import InputError
 from orkestra.importer import clients, convert
 from orkestra.importer.parse import decode_text
 from orkestra.importer.plugins import is_plugin_folder
-from orkestra.importer.walk import MAX_MARKDOWN, Refused, SafeTree
+from orkestra.importer.walk import MAX_MARKDOWN, Refused, SafeTree, undecodable
 from orkestra.registry.frontmatter_values import plain
 
 if TYPE_CHECKING:
@@ -104,8 +104,8 @@ def _text(importer: _Importer, path: Path) -> str | None:
         return None
     try:
         return decode_text(raw)
-    except UnicodeDecodeError:
-        importer.refuse(importer.tree.rel(path), "not UTF-8 text")
+    except UnicodeDecodeError as exc:
+        importer.report.refused.append(undecodable(importer.tree.rel(path), raw, exc).to_dict())
         return None
 
 

@@ -104,7 +104,10 @@ def codex_agent(text: str, rel: str, stem: str, category: str) -> Converted:
         meta = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"line (\d+)", str(exc))
-        raise Skip(f"not valid TOML ({exc})", int(found.group(1)) if found else None) from None
+        raise Skip(
+            f"not valid TOML ({exc}); fix the TOML and import again",
+            int(found.group(1)) if found else None,
+        ) from None
     name = _name(meta.pop("name", None), stem)
     description = _description(meta)
     meta.pop("description", None)

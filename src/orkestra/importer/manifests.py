@@ -12,7 +12,7 @@ from typing import Any
 from orkestra.core import jsonio
 from orkestra.core.errors import InputError
 from orkestra.importer.parse import decode_text
-from orkestra.importer.walk import MAX_MARKDOWN, Refused, SafeTree
+from orkestra.importer.walk import MAX_MARKDOWN, Refused, SafeTree, undecodable
 
 
 @dataclass
@@ -56,8 +56,8 @@ def _load(tree: SafeTree, manifest: Path, out: Declared) -> Any:
         return None
     try:
         return jsonio.loads(decode_text(raw), source=rel)
-    except UnicodeDecodeError:
-        out.refused.append(Refused(rel, "not UTF-8 text"))
+    except UnicodeDecodeError as exc:
+        out.refused.append(undecodable(rel, raw, exc))
     except InputError as exc:
         out.refused.append(Refused(rel, exc.message, exc.line))
     return None
@@ -76,7 +76,13 @@ def _files(
     rel = tree.rel(manifest)
     path = plugin / entry
     if not path.resolve().is_relative_to(tree.real):
-        out.refused.append(Refused(rel, f"`{key}` names {entry!r}, outside the imported folder"))
+        out.refused.append(
+            Refused(
+                rel,
+                f"`{key}` names {entry!r}, outside the imported folder; import the folder "
+                "that holds both the manifest and what it names",
+            )
+        )
         return []
     if path.is_dir() and not path.is_symlink():
         return sorted(p for p in path.iterdir() if p.suffix == suffix and p.is_file())

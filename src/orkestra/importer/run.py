@@ -15,7 +15,15 @@ from orkestra.importer import client_steps, convert, manifests
 from orkestra.importer import clients as client_formats
 from orkestra.importer.parse import base_tool, decode_text, mcp_parts, registrable
 from orkestra.importer.plugins import PluginScopes, agent_plugin, is_plugin_folder
-from orkestra.importer.walk import MAX_MARKDOWN, MAX_RESOURCE, Refused, SafeTree, find_sources
+from orkestra.importer.walk import (
+    MAX_MARKDOWN,
+    MAX_RESOURCE,
+    Refused,
+    SafeTree,
+    find_sources,
+    undecodable,
+    with_nul,
+)
 from orkestra.registry.frontmatter_values import plain
 from orkestra.registry.models import Agent, SkillFile, ToolsFile
 from orkestra.registry.models.common import (
@@ -145,12 +153,12 @@ class _Importer:
             self.report.refused.append(raw.to_dict())
             return None
         if b"\x00" in raw:  # text fields may not hold NUL (§13): it would reach rendered files
-            self.refuse(rel, "binary file (contains NUL bytes); expected UTF-8 markdown")
+            self.report.refused.append(with_nul(rel, raw, "UTF-8 markdown").to_dict())
             return None
         try:
             text = decode_text(raw)
-        except UnicodeDecodeError:
-            self.refuse(rel, "not UTF-8 text")
+        except UnicodeDecodeError as exc:
+            self.report.refused.append(undecodable(rel, raw, exc).to_dict())
             return None
         if entry_only and not text.startswith("---"):
             reason = "markdown without frontmatter: not an agent (a README or notes)"

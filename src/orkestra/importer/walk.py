@@ -51,16 +51,30 @@ class SafeTree:
             if stat.S_ISLNK(st.st_mode):
                 target = path.resolve()
                 if not target.is_relative_to(self.real):
-                    return Refused(rel, "symlink pointing outside the imported tree")
+                    return Refused(
+                        rel,
+                        "symlink pointing outside the imported tree; copy the file it points to "
+                        "into the tree, or import the folder that holds it",
+                    )
                 st = target.stat()
         except RuntimeError:  # Python < 3.13: a symlink loop is a RuntimeError in resolve()
-            return Refused(rel, "symlink loop")
+            return Refused(rel, "symlink loop; remove the link or point it at a file")
         except OSError as exc:
-            return Refused(rel, f"cannot read: {exc.strerror or exc}")
+            return Refused(
+                rel, f"cannot read: {exc.strerror or exc}; make it readable and import again"
+            )
         if not stat.S_ISREG(st.st_mode):
-            return Refused(rel, "not a regular file (device, socket or fifo)")
+            return Refused(
+                rel,
+                "not a regular file (device, socket or fifo); remove it from the tree or "
+                "put a regular file in its place",
+            )
         if st.st_size > limit:
-            return Refused(rel, f"file is {st.st_size} bytes, over the {limit}-byte limit")
+            return Refused(
+                rel,
+                f"file is {st.st_size} bytes, over the {limit}-byte limit; shorten it or split "
+                "it into smaller files (a skill's long material goes in references/)",
+            )
         return None
 
     def read(self, path: Path, limit: int) -> bytes | Refused:
@@ -81,7 +95,7 @@ class SafeTree:
                     yield Refused(printable(self.rel(here / name)), NOT_UTF8_NAME)
                     continue
                 if (here / name).is_symlink():
-                    yield Refused(self.rel(here / name), "symlinked folder (not followed)")
+                    yield Refused(self.rel(here / name), SYMLINKED_FOLDER)
                     continue
                 kept.append(name)
             dirnames[:] = kept
@@ -93,6 +107,32 @@ class SafeTree:
 
 
 NOT_UTF8_NAME = "name is not UTF-8 (undecodable bytes); rename it and import again"
+SYMLINKED_FOLDER = (
+    "symlinked folder (not followed); put a real folder in its place, or import the folder it "
+    "points to on its own"
+)
+
+
+def undecodable(rel: str, raw: bytes, exc: UnicodeDecodeError) -> Refused:
+    """A file that is not UTF-8, refused at the line of its first undecodable byte."""
+    line = raw.count(b"\n", 0, exc.start) + 1
+    return Refused(
+        rel,
+        f"not UTF-8 text (byte 0x{raw[exc.start]:02x} on this line); save the file as UTF-8 "
+        "and import again",
+        line,
+    )
+
+
+def with_nul(rel: str, raw: bytes, expected: str) -> Refused:
+    """A text file holding a NUL byte (§13: no text field may hold one), refused at its line."""
+    line = raw.count(b"\n", 0, raw.index(b"\x00")) + 1
+    return Refused(
+        rel,
+        f"binary file (contains NUL bytes); expected {expected}: remove the NUL bytes and "
+        "import again",
+        line,
+    )
 
 
 def find_sources(tree: SafeTree) -> tuple[list[Path], list[Path], list[Refused]]:
