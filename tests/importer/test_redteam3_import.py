@@ -171,3 +171,16 @@ def test_every_refusal_names_the_line_where_it_can_and_what_to_do(
         assert any(fix in refused[path]["reason"] for fix in fixes), refused[path]
     assert ".claude/agents/latin.md:3: not UTF-8 text" in result.stderr
     assert result.stderr.rstrip().endswith(f"run `orkestra import {market}` again")
+
+
+def test_a_rerun_that_changes_nothing_writes_nothing(market: Path, target: Path, cli: Any) -> None:
+    """Every server of `.mcp.json` collides on the rerun: registries/mcp.yaml (planned again
+    with the same text) is neither rewritten nor listed as written."""
+    write(market, ".mcp.json", '{"mcpServers": {"github": {"command": "npx", "args": ["gh"]}}}')
+    first = cli("import", str(market), cwd=target)
+    assert "registries/mcp.yaml" in first.json()["written"], first.stderr
+    marks = {p: p.stat().st_mtime_ns for p in (target / "registries").rglob("*") if p.is_file()}
+    again = cli("import", str(market), cwd=target)
+    assert again.json()["written"] == []
+    assert "github" in {c["name"] for c in again.json()["collisions"] if c["kind"] == "mcp"}
+    assert {p: p.stat().st_mtime_ns for p in marks} == marks

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -529,16 +530,31 @@ def _write(root: Path, report: ImportReport) -> None:
     guard = safewrite.Guard(root)
     for rel in sorted(report.files):  # every check first: a refusal leaves nothing written
         safewrite.check_target(root, rel, guard=guard)
-    safewrite.clean_stale(root, {str(Path(rel).parent) for rel in report.files})
+    # a file that already holds what the import planned (a registry file a rerun edits back to
+    # the same text: every server or value collided) is not rewritten, nor listed as written
+    changed = {rel: data for rel, data in report.files.items() if not _holds(root / rel, data)}
+    safewrite.clean_stale(root, {str(Path(rel).parent) for rel in changed})
     # one batch: every file is written before the first is renamed into place, so a full disk
     # never leaves agents naming tools or scopes that tools.yaml and scopes.yaml do not list yet
     # (a rerun skips what landed as collisions and would never add them)
     with safewrite.Batch(root, guard=guard) as batch:
-        for rel, data in sorted(report.files.items()):
+        for rel, data in sorted(changed.items()):
             executable = rel in report.executable  # a file there keeps its mode otherwise
             new = None if not os.path.lexists(root / rel) else safewrite.UNSET
             batch.file(rel, data, executable=executable, expected_old=new)
-    report.written.extend(sorted(report.files))
+    report.written.extend(sorted(changed))
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """True when `path` (checked by the safe writer: inside the project, no symlinked parent) is
+    a regular file holding `data`."""
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size != len(data):
+            return False
+        return path.read_bytes() == data
+    except OSError:
+        return False
 
 
 def _hints(root: Path, source: Path, report: ImportReport) -> list[str]:
