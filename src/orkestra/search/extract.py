@@ -231,7 +231,11 @@ def _truths(root: Path, rel: str) -> list[Document]:
 
 def _decision(root: Path, rel: str) -> list[Document]:
     data = _mapping(root, rel)
-    if not data or data.get("id") != _stem(rel) or not isinstance(data.get("title"), str):
+    ident = data.get("id") if data else None
+    # a record may live in `<id>.yaml` or `<id>-<slug>.yaml`, as the loader accepts it
+    stem = _stem(rel)
+    named = isinstance(ident, str) and ident and (stem == ident or stem.startswith(f"{ident}-"))
+    if not named or not isinstance(data.get("title"), str):
         return []
     keys = ("id", "title", "summary", "rationale", "context", "tags", "files")
     values = {k: data.get(k) for k in keys}
