@@ -209,3 +209,25 @@ def test_a_load_begun_before_a_counted_change_does_not_stand_for_it(
         assert ws._registry_generation == ws.generation  # loaded again
     finally:
         ws.close()
+
+
+def test_search_names_a_file_with_a_schema_error_it_left_out(session: Session, root: Path) -> None:
+    path = root / AGENT
+    good = path.read_text(encoding="utf-8")
+
+    async def go(client: Any) -> Any:
+        clean = await call(client, "search", query="release")
+        path.write_text(good.replace("description:", "summary:"), encoding="utf-8")
+        broken = await call(client, "search", query="release")
+        path.write_text(good, encoding="utf-8")
+        fixed = await call(client, "search", query="release")
+        return clean, broken, fixed
+
+    clean, broken, fixed = session(go)
+    assert "findings" not in clean
+    (found,) = [f for f in broken["findings"] if f["file"] == AGENT]
+    assert (found["code"], found["line"], found["severity"]) == ("ORK002", 1, "error")
+    assert found["message"] == "missing required key 'description'"
+    assert "release-manager" not in {h["id"] for h in broken["results"]}
+    assert "findings" not in fixed
+    assert "release-manager" in {h["id"] for h in fixed["results"]}

@@ -43,7 +43,7 @@ def test_a_skill_whose_sections_are_not_a_list_is_skipped(tmp_path: Path) -> Non
 def test_a_bug_in_a_reader_is_not_swallowed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(root: Path, rel: str) -> list[object]:
+    def broken(root: Path, rel: str, problems: object) -> list[object]:
         raise KeyError("a bug")
 
     monkeypatch.setitem(extract._READERS, "skill", broken)

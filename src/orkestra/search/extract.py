@@ -2,8 +2,9 @@
 
 Reading files one at a time is what lets the index refresh a single changed file cheaply. The
 entries are the ones `orkestra.registry.loader.load` accepts, at the same `path:line`; a file that
-cannot be parsed, or an entry without its id or name, contributes nothing (`orkestra validate`
-reports it).
+cannot be parsed, or an entry without its id or name or of the wrong shape, contributes nothing,
+and its error (the loader's code, `file:line`) is kept so that search warns about it as the list
+commands do (`orkestra validate` reports it too).
 """
 
 from __future__ import annotations
@@ -111,30 +112,69 @@ def documents(
         return []
     from orkestra.core.errors import InputError
 
+    found: list[Problem] = []
     try:
-        return reader(root, rel)
+        docs = reader(root, rel, found)
     except InputError as exc:  # unreadable or not YAML: reported, and search goes on
-        if problems is not None:
-            problems.append(Problem("ORK001", exc.message, exc.file or rel, exc.line))
-        return []
+        found.append(Problem("ORK001", exc.message, exc.file or rel, exc.line))
+        docs = []
+    if problems is not None:
+        problems.extend(found)
+    return docs
 
 
-def _mapping(root: Path, rel: str) -> Any:
-    """The YAML mapping of a source file (None when empty); an `InputError` when it is not
-    YAML or cannot be read."""
+def _mapping(root: Path, rel: str, *, allow_empty: bool = False) -> Any:
+    """The YAML mapping of a source file; an `InputError` when it is not YAML, cannot be read
+    or (unless `allow_empty`: an empty mapping then) is empty, as the loader reads it."""
     from orkestra.core import yamlio
 
-    return yamlio.load_mapping(root / rel, display=rel, allow_empty=True)
+    return yamlio.load_mapping(root / rel, display=rel, allow_empty=allow_empty)
+
+
+_MISSING = object()
+#: what pydantic (the loader) says of a value of the wrong type
+_WANTED: dict[type, str] = {str: "a valid string", dict: "a valid dictionary", list: "a valid list"}
+
+
+def _has(data: Any, loc: tuple[str | int, ...], want: type, rel: str, out: list[Problem]) -> bool:
+    """True when the value at `loc` in `data` is a `want`; else the loader's ORK002 for it
+    (a missing key, or a value of the wrong type) at its line is appended to `out`."""
+    from orkestra.core import yamlio
+
+    node: Any = data
+    for part in loc:
+        listed = isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+        if not listed and not (isinstance(node, dict) and part in node):
+            node = _MISSING
+            break
+        node = node[part]
+    if isinstance(node, want):
+        return True
+    path = ".".join(str(p) for p in loc)
+    what = (
+        "missing required key '{}'" if node is _MISSING else "{}: Input should be " + _WANTED[want]
+    )
+    out.append(Problem("ORK002", what.format(path), rel, yamlio.line_of(data, loc) or 1))
+    return False
+
+
+def _misnamed(rel: str, message: str, line: int | None, out: list[Problem]) -> list[Document]:
+    """No document: the loader's ORK003 (a name that is not its file's) appended to `out`."""
+    out.append(Problem("ORK003", message, rel, line or 1))
+    return []
 
 
 def _stem(rel: str) -> str:
     return rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
 
 
-def _agent(root: Path, rel: str) -> list[Document]:
+def _agent(root: Path, rel: str, out: list[Problem]) -> list[Document]:
     data = _mapping(root, rel)
-    if not data or data.get("name") != _stem(rel) or not isinstance(data.get("description"), str):
+    if not all([_has(data, (key,), str, rel, out) for key in ("name", "description")]):
         return []
+    if data["name"] != _stem(rel):
+        message = f"agent '{data['name']}' must be in a file named {data['name']}.yaml"
+        return _misnamed(rel, message, data.key_lines.get("name"), out)
     values = {k: data.get(k) for k in ("name", "description", "category", "identity", "domains")}
     values["prompt"] = data.get("prompt")
     attrs = {k: data.get(k) for k in ("category", "status", "role")}
@@ -143,16 +183,27 @@ def _agent(root: Path, rel: str) -> list[Document]:
     return [doc]
 
 
-def _skill(root: Path, rel: str) -> list[Document]:
+def _skill(root: Path, rel: str, out: list[Problem]) -> list[Document]:
+    from orkestra.core import yamlio
+
     data = _mapping(root, rel)
-    meta = data.get("metadata") if data else None
     stem = _stem(rel)
-    if not isinstance(meta, dict) or not (meta.get("name") == meta.get("identifier") == stem):
+    if not _has(data, ("metadata",), dict, rel, out):
         return []
+    meta = data["metadata"]
+    if not all([_has(data, ("metadata", key), str, rel, out) for key in ("name", "identifier")]):
+        return []
+    if not (meta["name"] == meta["identifier"] == stem):
+        message = (
+            f"skill identifier '{meta['identifier']}' and name '{meta['name']}' must both "
+            f"equal the file stem '{stem}'"
+        )
+        return _misnamed(rel, message, yamlio.line_of(data, ("metadata", "name")), out)
     front: Any = data.get("frontmatter") if isinstance(data.get("frontmatter"), dict) else {}
     listed = data.get("sections") or []
-    if not isinstance(listed, list):
-        return []  # the loader rejects such a skill too
+    if not isinstance(listed, list):  # the loader rejects such a skill too
+        _has(data, ("sections",), list, rel, out)
+        return []
     sections = [[s.get("title"), s.get("body")] for s in listed if isinstance(s, dict)]
     values = {
         "name": stem,
@@ -172,13 +223,16 @@ def _skill(root: Path, rel: str) -> list[Document]:
     return [build("skills", stem, title, rel, line, values, attrs)]
 
 
-def _vendor(root: Path, rel: str) -> list[Document]:
+def _vendor(root: Path, rel: str, out: list[Problem]) -> list[Document]:
     from orkestra.core import frontmatter, yamlio
 
     doc = frontmatter.parse(yamlio.read_text(root / rel, display=rel), rel)
-    name = doc.meta.get("name")
-    if name != rel.rsplit("/", 2)[-2] or not isinstance(doc.meta.get("description"), str):
+    if not all([_has(doc.meta, (key,), str, rel, out) for key in ("name", "description")]):
         return []
+    name, folder = doc.meta["name"], rel.rsplit("/", 2)[-2]
+    if name != folder:
+        message = f"vendor skill name '{name}' must equal its folder '{folder}'"
+        return _misnamed(rel, message, getattr(doc.meta, "key_lines", {}).get("name"), out)
     meta: Any = doc.meta.get("metadata") if isinstance(doc.meta.get("metadata"), dict) else {}
     tags = meta.get("tags", [])
     tag_list = tags.split(",") if isinstance(tags, str) else tags if isinstance(tags, list) else []
@@ -189,14 +243,18 @@ def _vendor(root: Path, rel: str) -> list[Document]:
     return [build("skills", name, description, rel, 1, values, attrs)]
 
 
-def _scopes(root: Path, rel: str) -> list[Document]:
-    data = _mapping(root, rel)
-    block: Any = data.get("scopes") if data else None
-    if not isinstance(block, dict):
+def _scopes(root: Path, rel: str, out: list[Problem]) -> list[Document]:
+    data = _mapping(root, rel, allow_empty=True)
+    if "scopes" not in data or not _has(data, ("scopes",), dict, rel, out):
         return []
+    block: Any = data["scopes"]
     docs = []
     for name, scope in block.items():
-        if not isinstance(name, str) or not isinstance(scope, dict):
+        if not isinstance(name, str):
+            line = getattr(block, "key_lines", {}).get(name) or data.line or 1
+            out.append(Problem("ORK002", f"scopes.{name}: the name must be a string", rel, line))
+            continue
+        if not _has(data, ("scopes", name), dict, rel, out):
             continue
         description = text_of(scope.get("description"))
         values = {"name": name, "description": description, "skills": scope.get("primary_skills")}
@@ -205,17 +263,20 @@ def _scopes(root: Path, rel: str) -> list[Document]:
     return docs
 
 
-def _truths(root: Path, rel: str) -> list[Document]:
+def _truths(root: Path, rel: str, out: list[Problem]) -> list[Document]:
     data = _mapping(root, rel)
-    statements: Any = data.get("statements") if data else None
-    meta: Any = data.get("metadata") if data else None
-    if not isinstance(statements, list) or not isinstance(meta, dict):
+    if not _has(data, ("metadata",), dict, rel, out):
         return []
+    if "statements" not in data or not _has(data, ("statements",), list, rel, out):
+        return []  # no statements: nothing to find, and nothing wrong
+    statements: Any = data["statements"]
+    meta: Any = data["metadata"]
     docs = []
     for index, item in enumerate(statements):
-        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+        if not _has(data, ("statements", index), dict, rel, out):
             continue
-        if not isinstance(item.get("statement"), str):
+        keys = ("id", "statement")
+        if not all([_has(data, ("statements", index, key), str, rel, out) for key in keys]):
             continue
         values = {k: item.get(k) for k in ("id", "statement", "rationale", "tags", "evidence")}
         attrs = {
@@ -229,21 +290,22 @@ def _truths(root: Path, rel: str) -> list[Document]:
     return docs
 
 
-def _decision(root: Path, rel: str) -> list[Document]:
+def _decision(root: Path, rel: str, out: list[Problem]) -> list[Document]:
     data = _mapping(root, rel)
-    ident = data.get("id") if data else None
-    # a record may live in `<id>.yaml` or `<id>-<slug>.yaml`, as the loader accepts it
-    stem = _stem(rel)
-    named = isinstance(ident, str) and ident and (stem == ident or stem.startswith(f"{ident}-"))
-    if not named or not isinstance(data.get("title"), str):
+    if not all([_has(data, (key,), str, rel, out) for key in ("id", "title")]):
         return []
+    # a record may live in `<id>.yaml` or `<id>-<slug>.yaml`, as the loader accepts it
+    ident, stem = data["id"], _stem(rel)
+    if stem != ident and not stem.startswith(f"{ident}-"):
+        message = f"decision '{ident}' must be in a file named {ident}.yaml"
+        return _misnamed(rel, message, data.key_lines.get("id"), out)
     keys = ("id", "title", "summary", "rationale", "context", "tags", "files")
     values = {k: data.get(k) for k in keys}
     attrs = {k: data.get(k) for k in ("status", "domain", "tags")}
     return [build("decisions", data["id"], data["title"], rel, data.line or 1, values, attrs)]
 
 
-def _domain(root: Path, rel: str) -> list[Document]:
+def _domain(root: Path, rel: str, _out: list[Problem]) -> list[Document]:
     from orkestra.core import yamlio
 
     text = yamlio.read_text(root / rel, display=rel)
@@ -256,7 +318,7 @@ def _domain(root: Path, rel: str) -> list[Document]:
     return [build("domains", f"{domain}/{part}", title, rel, 1, values, attrs)]
 
 
-_READERS: dict[str, Callable[[Path, str], list[Document]]] = {
+_READERS: dict[str, Callable[[Path, str, list[Problem]], list[Document]]] = {
     "agent": _agent,
     "skill": _skill,
     "vendor": _vendor,
