@@ -353,3 +353,28 @@ def test_arguments_are_bounded(session: Session) -> None:
         assert "at most 4096 characters" in message
     for message in (names, ids):
         assert "at most 1000 items" in message
+
+
+def test_search_with_the_code_kind_answers_as_the_cli(
+    session: Session, root: Path, cli: Any
+) -> None:
+    # `orkestra search Q --type code` adds the code map's hits; the tool answered none at all
+    async def go(client: Any) -> Any:
+        return [
+            await call(client, "search", query="runner", kinds=["code"]),
+            await call(client, "search", query="runner", kinds=["code", "notes"]),
+            await call(client, "search", query="runner", kinds=["code"], summary=True),
+        ]
+
+    code, mixed, counts = session(go)
+    for answer, args in (
+        (code, ("--type", "code")),
+        (mixed, ("--type", "code,notes")),
+        (counts, ("--type", "code", "--summary")),
+    ):
+        expected = cli("search", "runner", *args, cwd=root).json()
+        for hit in answer.get("results", []):
+            assert hit.pop("cite") == f"{hit['path']}:{hit['line']}"
+        assert answer == expected, args
+    assert code["total"] > 0 and {h["type"] for h in code["results"]} == {"code"}
+    assert counts["counts"]["code"] == code["total"]

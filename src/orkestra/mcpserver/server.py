@@ -52,7 +52,10 @@ MAX_ITEMS = 1000
 Text = Annotated[str, Field(max_length=MAX_TEXT)]
 Kinds = Annotated[
     list[str] | None,
-    Field(description="Only these types: agents, skills, scopes, decisions, truths, notes, ..."),
+    Field(
+        description="Only these types: agents, skills, scopes, decisions, truths, notes, ...; "
+        "code adds the code map's hits."
+    ),
 ]
 #: strict: `true` or `"7"` is a wrong type, not a limit of 1 or 7
 Limit = Annotated[

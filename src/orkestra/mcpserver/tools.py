@@ -59,8 +59,13 @@ def _search(
     from orkestra.search.rank import Filters
 
     filters = Filters(types=types)
-    conn = ws.connection()
     unloaded: list[Problem] = []
+    if "code" in types:  # the code map's hits too, as `orkestra search --type code` gives them
+        from orkestra.search import code_hits
+
+        answer = code_hits.find_with_code(ws.root, query, filters, limit, summary, unloaded)
+        return _cited(answer, unloaded)
+    conn = ws.connection()
     if conn is None:
         ranking = service.search(
             ws.root, query, filters, limit=limit, use_index=False, unloaded=unloaded
@@ -71,15 +76,17 @@ def _search(
             conn, query, filters, limit=limit, warm=warm, unloaded=unloaded
         )
     if summary:
-        answer = service.summary(query, ranking)
-    else:
-        results = []
-        for hit in ranking.hits:
-            row = hit.to_dict()
-            row["cite"] = cite(row["path"], row["line"])
-            results.append(row)
-        answer = {"query": query, "total": ranking.total, "results": results}
-    if unloaded:  # the files left out of this answer, as the CLI warns about them
+        return _cited(service.summary(query, ranking), unloaded)
+    results = [hit.to_dict() for hit in ranking.hits]
+    return _cited({"query": query, "total": ranking.total, "results": results}, unloaded)
+
+
+def _cited(answer: dict[str, Any], unloaded: list[Problem]) -> dict[str, Any]:
+    """A search answer with each hit's `cite` and the files left out of it (the `findings`,
+    as the CLI warns about them)."""
+    for row in answer.get("results") or []:
+        row["cite"] = cite(row["path"], row["line"])
+    if unloaded:
         answer["findings"] = [p.to_dict() for p in unloaded]
     return answer
 
