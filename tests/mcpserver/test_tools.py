@@ -378,3 +378,29 @@ def test_search_with_the_code_kind_answers_as_the_cli(
         assert answer == expected, args
     assert code["total"] > 0 and {h["type"] for h in code["results"]} == {"code"}
     assert counts["counts"]["code"] == code["total"]
+
+
+def test_context_for_reads_a_relative_path_as_the_file_it_names(session: Session) -> None:
+    # `a/./b`, `a//b` and `a/x/../b` name `a/b`; `../x` leaves the project as `/etc/x` does
+    exact = "packages/canonical/pipelines/runner.py"
+    spellings = [
+        "packages/./canonical/pipelines/runner.py",
+        "packages//canonical/pipelines/runner.py",
+        "packages/web/../canonical/pipelines/runner.py",
+        "./packages/canonical/pipelines/runner.py",
+    ]
+
+    async def go(client: Any) -> Any:
+        same = [await call(client, "context_for", paths=[p]) for p in [exact, *spellings]]
+        outside = [
+            await error_of(client, "context_for", paths=[p])
+            for p in ("../etc/passwd", "packages/../../etc/passwd", "..")
+        ]
+        return same, outside
+
+    same, outside = session(go)
+    assert same[0]["total"] == 3
+    for answer in same[1:]:
+        assert answer == same[0]
+    for message in outside:
+        assert "is outside the project" in message

@@ -9,6 +9,7 @@ then decisions before truths before notes, then by id.
 from __future__ import annotations
 
 import fnmatch
+import posixpath
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,11 @@ def normalise(paths: list[str], root: Path) -> list[str]:
                 text = Path(text).resolve().relative_to(root).as_posix()
             except ValueError:
                 raise UsageError(f"{raw} is outside the project {root}") from None
-        out.append(text.removeprefix("./").rstrip("/"))
+        # `a/./b`, `a//b` and `a/x/../b` name `a/b` (as the entries spell it); `../x` leaves
+        text = posixpath.normpath(text)
+        if text == ".." or text.startswith("../"):
+            raise UsageError(f"{raw} is outside the project {root}")
+        out.append(text)
     return out
 
 
