@@ -335,6 +335,18 @@ def test_a_limit_of_the_wrong_type_is_refused(session: Session) -> None:
         assert "valid integer" in message
 
 
+def test_a_summary_of_the_wrong_type_is_refused(session: Session) -> None:
+    # lax mode read "yes" and 1 as true, and "no" as false: an answer to a question not asked
+    async def go(client: Any) -> list[str]:
+        return [
+            await error_of(client, "search", query="kubernetes", summary=value)
+            for value in ("yes", "no", 1, "true")
+        ]
+
+    for message in session(go):
+        assert "summary" in message and "valid boolean" in message
+
+
 def test_arguments_are_bounded(session: Session) -> None:
     # red team 2: answers echo their arguments; 100 paths of 1 MB each came back as a 100 MB answer
     long = "a" * 5000

@@ -149,7 +149,9 @@ def _register_tools(server: MCPServer, ws: Workspace) -> None:
         ],
         kinds: Kinds = None,
         limit: Limit = 20,
-        summary: Annotated[bool, Field(description="Only the number of hits per type.")] = False,
+        summary: Annotated[
+            bool, Field(strict=True, description="Only the number of hits per type.")
+        ] = False,
     ) -> dict[str, Any]:
         """Search every registry and the knowledge base: ranked short hits {type, id, title,
         score, cite (path:line)}; use get(kind, id) for the detail."""
