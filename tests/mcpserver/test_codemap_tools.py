@@ -158,3 +158,12 @@ def test_code_map_numbers_are_checked_as_the_registry_tools_check_them(root: Pat
     assert all("limit" in e for e in errors[:4]), errors
     assert "less than or equal to 500" in errors[1]
     assert "start" in errors[4] and "depth" in errors[5]
+
+
+def test_code_map_switches_take_only_true_or_false(root: Path) -> None:
+    # lax mode read "yes" as true and "no" as false
+    errors = _code_errors(
+        root,
+        [("find_symbol", {"name": "run", "similar": value}) for value in ("yes", "no", 1)],
+    )
+    assert all("similar" in e and "valid boolean" in e for e in errors), errors

@@ -313,15 +313,20 @@ def _codemap_tool(ws: Workspace, fn: Callable[..., Any]) -> Callable[..., Any]:
 #: whole numbers as the registry tools take them: `"5"` or `true` is a wrong type, not a number
 StrictInt = Annotated[int, Field(strict=True)]
 StrictOptionalInt = Annotated[int | None, Field(strict=True)]
+#: a switch is true or false: `"yes"` or `1` is a wrong type, not a switch turned on
+StrictBool = Annotated[bool, Field(strict=True)]
 
 
 def _strict(param: inspect.Parameter) -> inspect.Parameter:
     """A code-map parameter's schema as the registry tools': a `limit` is a `Limit` (1 to
-    `tools.MAX_LIMIT`), and no whole number is taken from a string or a boolean."""
+    `tools.MAX_LIMIT`), no whole number is taken from a string or a boolean, and no switch
+    from a string or a number."""
     if param.annotation is int:
         return param.replace(annotation=Limit if param.name == "limit" else StrictInt)
     if param.annotation == int | None:
         return param.replace(annotation=StrictOptionalInt)
+    if param.annotation is bool:
+        return param.replace(annotation=StrictBool)
     return param
 
 
