@@ -231,3 +231,24 @@ def test_search_names_a_file_with_a_schema_error_it_left_out(session: Session, r
     assert "release-manager" not in {h["id"] for h in broken["results"]}
     assert "findings" not in fixed
     assert "release-manager" in {h["id"] for h in fixed["results"]}
+
+
+def test_an_index_deleted_under_the_server_is_rebuilt_with_the_new_files(
+    session: Session, root: Path
+) -> None:
+    index = root / ".orkestra/search.sqlite3"
+    agent = root / "registries/agents/zz-duckdb-keeper.yaml"
+
+    async def go(client: Any) -> Any:
+        before = await call(client, "search", query="duckdb")
+        index.unlink()
+        agent.write_text(
+            "name: zz-duckdb-keeper\ndescription: Keeps DuckDB files tidy. Use when asked.\n",
+            encoding="utf-8",
+        )
+        return before, await call(client, "search", query="duckdb")
+
+    before, after = session(go)
+    assert after["total"] == before["total"] + 1
+    assert "zz-duckdb-keeper" in {h["id"] for h in after["results"]}
+    assert index.is_file()

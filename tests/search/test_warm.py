@@ -71,6 +71,30 @@ def test_warm_tables_are_dropped_when_the_index_changes(tmp_path: Path, by: str)
     conn.close()
 
 
+def test_warm_tables_are_dropped_for_another_connection(tmp_path: Path) -> None:
+    # the MCP server opens a new connection when its index was deleted or damaged under it: a
+    # new connection that has not written starts at the same data_version and total_changes as
+    # the old one did, and the old tables (other documents, other refs) answered for it
+    root = tmp_path / "proj"
+    evaluate.write_marketplace(root)
+    conn = index.open_index(root)
+    assert conn is not None
+    warm = WarmState()
+    stamp = (conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes)
+    before = service.search_open(conn, "kafka", limit=5, warm=warm)
+    conn.close()
+    index.index_path(root).unlink()
+    _add_agent(root, "zz-kafka-whisperer", "Kafka kafka kafka: topics, kafka consumers.")
+    index.rebuild(root, seen=None)
+    fresh = index.open_index(root)
+    assert fresh is not None
+    assert (fresh.execute("PRAGMA data_version").fetchone()[0], fresh.total_changes) == stamp
+    after = service.search_open(fresh, "kafka", limit=5, warm=warm)
+    assert after.total == before.total + 1
+    assert _answer(after) == _answer(service.search_open(fresh, "kafka", limit=5))
+    fresh.close()
+
+
 def test_warm_ties_keep_the_index_order(tmp_path: Path) -> None:
     root = tmp_path / "proj"
     evaluate.write_marketplace(root)

@@ -10,7 +10,9 @@ document (type, id, path, line), for the counts by type and the tie order, and t
 by length.
 
 Everything is dropped when the index changes: a commit by another connection (`PRAGMA
-data_version`) or by this one (its `total_changes`, the server's own refresh).
+data_version`) or by this one (its `total_changes`, the server's own refresh), or another
+connection altogether (the server reopens its index when it was deleted or damaged: a new
+connection starts at the same counters, over other documents).
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ class WarmState:
         import rapidfuzz  # noqa: F401
 
         self._stamp: tuple[int, int] | None = None
+        #: the connection the tables were read from (held, not its id, which may be reused)
+        self._conn: sqlite3.Connection | None = None
         self.groups: OrderedDict[str, dict[int, float]] = OrderedDict()
         self.ident: dict[int, tuple[str, str, str, int]] | None = None
         self.pools: dict[tuple[int, int], list[str]] = {}
@@ -46,13 +50,14 @@ class WarmState:
         """A corpus over `conn` answering from these tables (call inside the read transaction)."""
         version = int(conn.execute("PRAGMA data_version").fetchone()[0])
         stamp = (version, conn.total_changes)
-        if stamp != self._stamp:
+        if stamp != self._stamp or conn is not self._conn:
             self.groups.clear()
             self.ident = None
             self.pools.clear()
             self.kinds = {}
             self.counts.clear()
             self._stamp = stamp
+            self._conn = conn
         return WarmCorpus(conn, self)
 
 
