@@ -252,3 +252,30 @@ def test_an_index_deleted_under_the_server_is_rebuilt_with_the_new_files(
     assert after["total"] == before["total"] + 1
     assert "zz-duckdb-keeper" in {h["id"] for h in after["results"]}
     assert index.is_file()
+
+
+def test_an_index_damaged_under_the_server_is_rebuilt_not_an_error(
+    session: Session, root: Path
+) -> None:
+    index = root / ".orkestra/search.sqlite3"
+
+    async def go(client: Any) -> Any:
+        before = [await call(client, "search", query=q) for q in ("duckdb", "release")]
+        size = index.stat().st_size
+        with index.open("r+b") as handle:  # another process's bad write, or a bad disk
+            handle.seek(size // 2)
+            handle.write(b"\xff" * (size - size // 2))
+            handle.truncate(4096)
+        after = [await call(client, "search", query=q) for q in ("release", "duckdb", "pdf")]
+        return before, after
+
+    (duckdb, release), (release_after, duckdb_after, pdf) = session(go)
+    assert (release_after, duckdb_after) == (release, duckdb)
+    assert pdf["total"] > 0
+    import sqlite3
+
+    conn = sqlite3.connect(index)  # rebuilt whole, not left damaged for every later call
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    finally:
+        conn.close()

@@ -14,6 +14,7 @@ from orkestra.mcpserver.workspace import Workspace
 
 if TYPE_CHECKING:
     from orkestra.search.document import Problem
+    from orkestra.search.rank import Filters, Ranking
 
 #: kind -> the singular the tools use (plural spellings accepted)
 KINDS = ("agent", "skill", "scope", "truth", "decision", "note", "claim")
@@ -65,20 +66,34 @@ def _search(
 
         answer = code_hits.find_with_code(ws.root, query, filters, limit, summary, unloaded)
         return _cited(answer, unloaded)
-    conn = ws.connection()
-    if conn is None:
-        ranking = service.search(
-            ws.root, query, filters, limit=limit, use_index=False, unloaded=unloaded
-        )
-    else:
-        warm = ws.warm_search
-        ranking = service.search_open(
-            conn, query, filters, limit=limit, warm=warm, unloaded=unloaded
-        )
+    ranking = _ranking(ws, query, filters, limit, unloaded)
     if summary:
         return _cited(service.summary(query, ranking), unloaded)
     results = [hit.to_dict() for hit in ranking.hits]
     return _cited({"query": query, "total": ranking.total, "results": results}, unloaded)
+
+
+def _ranking(
+    ws: Workspace, query: str, filters: Filters, limit: int, unloaded: list[Problem]
+) -> Ranking:
+    """The hits from the warm index; one damaged under the server (another process's bad
+    write) is discarded and rebuilt, and the sources answer when it cannot be used."""
+    import sqlite3
+
+    from orkestra.search import service
+
+    for _attempt in range(2):
+        conn = ws.connection()
+        if conn is None:
+            break
+        try:
+            warm = ws.warm_search
+            return service.search_open(
+                conn, query, filters, limit=limit, warm=warm, unloaded=unloaded
+            )
+        except sqlite3.DatabaseError:  # damaged: the next `connection()` rebuilds it
+            ws.discard_index()
+    return service.search(ws.root, query, filters, limit=limit, use_index=False, unloaded=unloaded)
 
 
 def _cited(answer: dict[str, Any], unloaded: list[Problem]) -> dict[str, Any]:

@@ -208,6 +208,16 @@ class Workspace:
             self._conn = index.open_index(self.root)
         return self._conn
 
+    def discard_index(self) -> None:
+        """Close and remove a search index found damaged during a call (under the writers'
+        lock, as `search.service` does); the next `connection()` rebuilds it."""
+        from orkestra.search import index
+
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        index.discard(self.root)
+
     def _refresh_index(self, conn: sqlite3.Connection) -> None:
         from orkestra.search import index
 
