@@ -279,3 +279,32 @@ def test_an_index_damaged_under_the_server_is_rebuilt_not_an_error(
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     finally:
         conn.close()
+
+
+def test_a_folder_in_the_way_of_the_index_is_an_error_naming_it(
+    session: Session, root: Path
+) -> None:
+    # the CLI says "Is a directory (fix or move it, ...)" naming the path (exit 1); the tool
+    # failed with a bare "Error executing tool search"
+    from mcp import MCPError
+    from mcp_types import INTERNAL_ERROR
+
+    index = root / ".orkestra/search.sqlite3"
+
+    async def go(client: Any) -> Any:
+        await call(client, "search", query="duckdb")
+        index.unlink()
+        index.mkdir()
+        _edit(root / AGENT, "Cuts releases", "Cuts big releases")
+        try:
+            await client.call_tool("search", {"query": "release"})
+        except MCPError as exc:
+            failed = exc.error
+        index.rmdir()
+        return failed, await call(client, "search", query="release")
+
+    failed, fixed = session(go)
+    assert failed.code == INTERNAL_ERROR
+    assert "Is a directory (fix or move it, then run the command again)" in failed.message
+    assert ".orkestra/search.sqlite3" in failed.message
+    assert "release-manager" in {h["id"] for h in fixed["results"]}

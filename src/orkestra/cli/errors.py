@@ -7,7 +7,6 @@ line asked for JSON, the error object) and its exit code; a click usage error to
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import stat
@@ -82,33 +81,16 @@ def _click_error(exc: click.ClickException) -> dict[str, object]:
     return {"code": code, "message": message, "file": None, "line": None}
 
 
-#: errno values of an OSError that are the environment's doing, never a bug of ours
-_REFUSALS = frozenset(
-    getattr(errno, name)
-    for name in (
-        "EISDIR", "ENOTDIR", "EACCES", "EPERM", "ENOSPC", "EDQUOT", "EROFS", "ELOOP",
-        "ENAMETOOLONG", "EEXIST", "ETXTBSY",
-    )
-    if hasattr(errno, name)
-)  # fmt: skip
-
-
 def _os_refusal(exc: BaseException) -> OrkestraError | None:
-    """An OSError naming a path the OS refused (a folder in the way, no permission, a full or
-    read-only disk, ...) as a clean error naming the path and the cause (PRODUCT.md §4: exit 1,
-    not an internal error); None for anything else."""
-    from orkestra.core.errors import NotFound, WriteFailed
+    """An OSError naming a path the OS refused as a clean error naming the path and the cause
+    (`core.errors.os_refusal`; PRODUCT.md §4: exit 1, not an internal error), or the current
+    folder deleted under us; None for anything else."""
+    from orkestra.core.errors import NotFound, os_refusal
 
     if isinstance(exc, FileNotFoundError) and not exc.filename and _cwd_gone():
         message = "the current folder no longer exists (deleted or moved); cd to one that does"
         return NotFound(message, file=os.environ.get("PWD") or None)
-    if not isinstance(exc, OSError) or exc.errno not in _REFUSALS or not exc.filename:
-        return None
-    path = os.fsdecode(exc.filename)
-    if exc.filename2:
-        path += f" -> {os.fsdecode(exc.filename2)}"
-    cause = exc.strerror or str(exc)
-    return WriteFailed(f"{cause} (fix or move it, then run the command again)", file=path)
+    return os_refusal(exc)
 
 
 def _cwd_gone() -> bool:

@@ -112,3 +112,28 @@ class WriteFailed(OrkestraError):
     """The operating system refused a write or delete (permissions, disk full, ...)."""
 
     code = "write_failed"
+
+
+#: errno names of an OSError that are the environment's doing, never a bug of ours
+_REFUSALS = (
+    "EISDIR", "ENOTDIR", "EACCES", "EPERM", "ENOSPC", "EDQUOT", "EROFS", "ELOOP",
+    "ENAMETOOLONG", "EEXIST", "ETXTBSY",
+)  # fmt: skip
+
+
+def os_refusal(exc: BaseException) -> WriteFailed | None:
+    """An OSError naming a path the OS refused (a folder in the way, no permission, a full or
+    read-only disk, ...) as a `WriteFailed` naming the path and the cause (exit 1, not an
+    internal error; the MCP server's -32603), None for anything else."""
+    import errno
+    import os
+
+    if not isinstance(exc, OSError) or not exc.filename:
+        return None
+    if exc.errno not in {getattr(errno, name, None) for name in _REFUSALS} - {None}:
+        return None
+    path = os.fsdecode(exc.filename)
+    if exc.filename2:
+        path += f" -> {os.fsdecode(exc.filename2)}"
+    cause = exc.strerror or str(exc)
+    return WriteFailed(f"{cause} (fix or move it, then run the command again)", file=path)

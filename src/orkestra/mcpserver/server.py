@@ -24,7 +24,7 @@ from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, ToolAnnotations
 from pydantic import Field
 
 from orkestra import __version__
-from orkestra.core.errors import NotFound, OrkestraError, UsageError
+from orkestra.core.errors import NotFound, OrkestraError, UsageError, os_refusal
 from orkestra.mcpserver import checks, context, resources, tools
 from orkestra.mcpserver.workspace import Workspace
 
@@ -76,6 +76,8 @@ def answer(ws: Workspace, work: Callable[[], dict[str, Any]], *, registry: bool)
         raise MCPError(INVALID_PARAMS, _message(exc)) from None
     except OrkestraError as exc:
         raise MCPError(INTERNAL_ERROR, _message(exc)) from None
+    except OSError as exc:  # a folder in the way, no permission: named, as the CLI names it
+        raise _refused(exc) from None
     finally:
         ws.after_call()
     if found:  # beside any a tool found itself (search: the files its index left out)
@@ -89,6 +91,13 @@ def answer(ws: Workspace, work: Callable[[], dict[str, Any]], *, registry: bool)
 
 def _message(exc: OrkestraError) -> str:
     return f"{exc.location()}{exc.message}"
+
+
+def _refused(exc: OSError) -> Exception:
+    """The OS refusing a path (`core.errors.os_refusal`) as the MCP error naming it; any other
+    OSError is left as it is (a bug: the SDK reports the call as failed)."""
+    refused = os_refusal(exc)
+    return exc if refused is None else MCPError(INTERNAL_ERROR, _message(refused))
 
 
 def check_text(value: Any, where: str) -> None:
@@ -223,6 +232,8 @@ def _register_resources(server: MCPServer, ws: Workspace) -> None:
             raise MCPError(INVALID_PARAMS, _message(exc)) from None
         except OrkestraError as exc:
             raise MCPError(INTERNAL_ERROR, _message(exc)) from None
+        except OSError as exc:
+            raise _refused(exc) from None
         finally:
             ws.after_call()
 
