@@ -231,15 +231,35 @@ def test_keep_both_of_the_same_statement_says_to_reinforce(project: Path) -> Non
 
 def test_items_reinforcing_one_claim_in_one_proposal_both_apply(project: Path) -> None:
     learn(project, HOOKS)
-    proposal = propose(kfolder(project), insights(HOOKS, HOOKS + "."), "n", "d", "2026-06-02")
+    other = "Hook handlers import only the Python standard library"
+    proposal = propose(kfolder(project), insights(HOOKS, other), "n", "d", "2026-06-02")
     assert [i["action"] for i in proposal["items"]] == ["reinforce", "reinforce"]
     apply(kfolder(project), proposal, "p", "2026-06-02")
     (stored,) = store.load_all(kfolder(project))
     assert stored.claim["seen_count"] == 3
 
 
+@pytest.mark.parametrize("stored", [False, True])
+def test_a_statement_the_input_repeats_is_proposed_once_and_applies_as_it_stands(
+    project: Path, stored: bool
+) -> None:
+    """The same words twice in one input (punctuation and case aside) are one sighting: the
+    later item is a skip naming the earlier, and the unedited proposal applies."""
+    if stored:
+        learn(project, HOOKS)
+    data = insights(HOOKS, "Ledgers use merge=union", HOOKS.upper() + ".")
+    proposal = propose(kfolder(project), data, "n", "d", "2026-06-02")
+    first = "reinforce" if stored else "save"
+    assert [i["action"] for i in proposal["items"]] == [first, "save", "skip"]
+    assert [i.get("duplicate_of") for i in proposal["items"]] == [None, None, 0]
+    apply(kfolder(project), proposal, "p", "2026-06-02")
+    seen = {c.claim["statement"]: c.claim["seen_count"] for c in store.load_all(kfolder(project))}
+    assert seen == {HOOKS: 2 if stored else 1, "Ledgers use merge=union": 1}
+
+
 def test_a_proposal_saving_one_statement_twice_is_refused(project: Path) -> None:
     proposal = propose(kfolder(project), insights(HOOKS, HOOKS), "n", "d", "2026-06-02")
+    proposal["items"][1]["action"] = "save"  # edited: the duplicate proposed as a skip is saved
     with pytest.raises(InputError, match=r"items\[1\] saves the statement of an earlier item"):
         apply(kfolder(project), proposal, "p.json", "2026-06-02")
     assert not (kfolder(project) / "claims").exists() or snapshot(project) == {}

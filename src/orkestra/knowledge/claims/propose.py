@@ -95,11 +95,16 @@ def best_match(
 
 
 def propose(folder: Path, data: Any, name: str, project: str, today: str) -> dict[str, Any]:
-    """The proposal: each candidate with its classification, matched claim, similarity, action."""
+    """The proposal: each candidate with its classification, matched claim, similarity, action.
+    A statement the input repeats (the same words) is proposed once: the later item's action is
+    `skip` and its `duplicate_of` names the earlier item, so the proposal applies as it stands
+    and one input is one sighting of a fact, never two."""
     existing = store.load_all(folder)
     items = []
     counts = dict.fromkeys(DEFAULT_ACTION, 0)
+    first: dict[str, int] = {}
     for index, cand in enumerate(candidates(data, name, project)):
+        earlier = first.setdefault(store.normalised(cand["statement"]), index)
         label, score, match = best_match(cand, existing)
         counts[label] += 1
         matched = None
@@ -118,8 +123,10 @@ def propose(folder: Path, data: Any, name: str, project: str, today: str) -> dic
                 "classification": label,
                 "similarity": score,
                 "matched": matched,
-                "action": DEFAULT_ACTION[label],
+                "action": DEFAULT_ACTION[label] if earlier == index else "skip",
                 "claim": cand,
             }
         )
+        if earlier != index:
+            items[-1]["duplicate_of"] = earlier
     return {"kind": PROPOSAL_KIND, "created": today, "counts": counts, "items": items}
