@@ -53,6 +53,33 @@ def test_info_of_a_name_in_a_broken_file_points_at_it(cli: Any, broken: Path) ->
     assert "no agent named 'beta'" in error["message"] and "failed to load" in error["message"]
 
 
+@pytest.mark.parametrize(
+    ("kind", "name", "broken_file"),
+    [
+        ("agents", "gamma", "registries/truths/broken.yaml"),  # a truths file holds no agent
+        ("agents", "gamma", "registries/agents/beta.yaml"),  # beta.yaml holds beta only
+        ("truths", "GT-NOPE-001", "registries/agents/beta.yaml"),
+    ],
+)
+def test_info_points_only_at_a_broken_file_that_may_hold_the_name(
+    cli: Any, project: Path, kind: str, name: str, broken_file: str
+) -> None:
+    write(project, broken_file, TAB)
+    r = cli(kind, "info", name, "--format", "json", cwd=project)
+    assert r.exit_code == 1
+    error = json.loads(r.stderr.splitlines()[-1])["error"]
+    assert error["code"] == "not_found" and "failed to load" not in error["message"]
+    assert error["file"] is None
+
+
+def test_info_of_a_truth_points_at_a_broken_truths_file(cli: Any, project: Path) -> None:
+    write(project, "registries/agents/beta.yaml", TAB)  # listed first, and cannot hold a truth
+    write(project, "registries/truths/broken.yaml", TAB)
+    r = cli("truths", "info", "GT-NOPE-001", "--format", "json", cwd=project)
+    error = json.loads(r.stderr.splitlines()[-1])["error"]
+    assert (error["file"], error["line"]) == ("registries/truths/broken.yaml", 2)
+
+
 def test_a_clean_registry_warns_about_nothing(cli: Any, project: Path) -> None:
     write(project, "registries/agents/alpha.yaml", GOOD)
     listed = cli("agents", "list", cwd=project)

@@ -11,11 +11,12 @@ from typing import Any
 
 from orkestra.core.errors import NotFound, UsageError
 from orkestra.registry.registry import Registry, SkillEntry
+from orkestra.registry.unloaded import hiding
 
 
 def _lookup(reg: Registry, kind: str, name: str, known: Iterable[str]) -> None:
-    """Raise `NotFound` unless `name` is known; when a registry file failed to load, the error
-    points at it (the entry may be in it) rather than only at the names that did load."""
+    """Raise `NotFound` unless `name` is known; when a registry file that may hold it failed to
+    load, the error points at that file rather than only at the names that did load."""
     names = list(known)
     if name in names:
         return
@@ -23,10 +24,10 @@ def _lookup(reg: Registry, kind: str, name: str, known: Iterable[str]) -> None:
     hint = (
         f"; did you mean {', '.join(close)}?" if close else f"; `orkestra {kind}s list` shows them"
     )
-    failed = [f for f in reg.findings if f.severity == "error"]
-    if not failed:
+    failed = hiding(reg, kind, name)
+    if failed is None:
         raise NotFound(f"no {kind} named '{name}'{hint}")
-    raise NotFound.maybe_in(f"no {kind} named '{name}'{hint}", failed[0], "orkestra validate")
+    raise NotFound.maybe_in(f"no {kind} named '{name}'{hint}", failed, "orkestra validate")
 
 
 # --- agents ------------------------------------------------------------------------------------

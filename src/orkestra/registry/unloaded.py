@@ -34,15 +34,21 @@ def load_failures(reg: Registry) -> list[Finding]:
 
 def hidden(reg: Registry, kind: str, name: str) -> bool:
     """Whether `name` of `kind` may be missing only because the file holding it failed to load."""
-    failed = [f.file for f in load_failures(reg)]
-    if not failed:
-        return False
-    if kind in _WHOLE:
-        base = f"{reg.registries.relative_to(reg.root).as_posix()}/{_WHOLE[kind]}"
-        return any(f == base or (base.endswith("/") and f.startswith(base)) for f in failed)
-    if kind in _NAMED:
-        return any(_holds(PurePosixPath(f), name) for f in failed)
-    return False
+    return hiding(reg, kind, name) is not None
+
+
+def hiding(reg: Registry, kind: str, name: str) -> Finding | None:
+    """The load error of the first file that may hold `name` of `kind` (None when no file that
+    failed to load could: a broken truths file never hides an agent, nor `other.yaml` the agent
+    `name`)."""
+    for failed in load_failures(reg):
+        if kind in _WHOLE:
+            base = f"{reg.registries.relative_to(reg.root).as_posix()}/{_WHOLE[kind]}"
+            if failed.file == base or (base.endswith("/") and failed.file.startswith(base)):
+                return failed
+        elif kind in _NAMED and _holds(PurePosixPath(failed.file), name):
+            return failed
+    return None
 
 
 def _holds(path: PurePosixPath, name: str) -> bool:
