@@ -131,7 +131,7 @@ def skills_list(
 ) -> list[dict[str, Any]]:
     """Skills, optionally filtered by layer (K0-K4), source (core|vendor) or dormancy."""
     if layer is not None and layer not in ("K0", "K1", "K2", "K3", "K4"):
-        raise UsageError(f"--layer must be one of K0..K4, not '{layer}'")
+        raise UsageError(f"layer must be one of K0..K4, not '{layer}'")
     if source is not None and source not in ("core", "vendor"):
         raise UsageError(f"--source must be core or vendor, not '{source}'")
     asleep = set(reg.dormant_skills())
@@ -214,7 +214,7 @@ TRUTH_STATUSES = ("current", "tentative", "deprecated")
 def truths_list(reg: Registry, *, status: str | None = None) -> list[dict[str, Any]]:
     """Ground truths, optionally of one status."""
     if status is not None and status not in TRUTH_STATUSES:
-        raise UsageError(f"--status must be one of {', '.join(TRUTH_STATUSES)}, not '{status}'")
+        raise UsageError(f"status must be one of {', '.join(TRUTH_STATUSES)}, not '{status}'")
     return [
         {
             "id": t.id,
@@ -250,7 +250,7 @@ def decisions_list(
     if limit is not None and limit < 1:
         raise UsageError("--limit must be a positive number")
     if status is not None and status not in DECISION_STATUSES:
-        raise UsageError(f"--status must be one of {', '.join(DECISION_STATUSES)}, not '{status}'")
+        raise UsageError(f"status must be one of {', '.join(DECISION_STATUSES)}, not '{status}'")
     records = sorted(reg.decisions.values(), key=lambda d: (d.created, d.id), reverse=True)
     rows = [
         {
