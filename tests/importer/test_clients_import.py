@@ -211,3 +211,45 @@ def test_rulesync_sources_round_trip(tmp_path: Path) -> None:
     servers = json.loads((root / ".mcp.json").read_text())["mcpServers"]
     assert servers["fs"] == {"command": "npx", "args": ["-y", "fs-server"]}
     assert (root / ".agents/skills/notes/SKILL.md").is_file()
+
+
+#: awesome-copilot's shape: `name` is a display name, the file names the agent
+ARCHITECT = """---
+description: 'Your role is that of an API architect. Use when designing an API.'
+name: 'API Architect'
+tools: ['search', 'edit']
+model: 'gpt-4.1'
+---
+
+# API Architect mode instructions
+
+Act on the mandatory and optional API aspects.
+"""
+
+
+def test_a_copilot_display_name_is_kept_and_the_file_names_the_agent(tmp_path: Path) -> None:
+    source = tmp_path / "source"
+    write(source, ".github/agents/api-architect.agent.md", ARCHITECT)
+    root = _project(tmp_path, ["claude", "copilot"])
+    report = import_tree(root, source)
+    assert report.refused == [], report.refused
+    assert [a["name"] for a in report.agents] == ["api-architect"]
+    sync(root)
+    back = root / ".github/agents/api-architect.agent.md"
+    assert _meta(back) == _meta(source / ".github/agents/api-architect.agent.md")
+    assert back.read_text().count("\nname:") == 1
+    assert "name: api-architect" in (root / ".claude/agents/api-architect.md").read_text()
+    # the file is still Orkestra's to rewrite: its mark names the agent, not its display name
+    assert "from the registries for agent api-architect;" in back.read_text()
+    source_file = root / "registries/agents/api-architect.yaml"
+    source_file.write_text(source_file.read_text().replace("an API.", "any API."))
+    sync(root)
+    assert _meta(back)["description"].endswith("Use when designing any API.")
+    assert _meta(back)["name"] == "API Architect"
+
+
+def test_a_copilot_name_that_fits_no_file_is_still_refused(tmp_path: Path) -> None:
+    source = tmp_path / "source"
+    write(source, ".github/agents/API Architect.agent.md", ARCHITECT)
+    report = import_tree(_project(tmp_path, ["copilot"]), source)
+    assert [r["path"] for r in report.refused] == [".github/agents/API Architect.agent.md"]

@@ -23,6 +23,7 @@ from orkestra.importer.convert import Converted, Skip, _body, _description, _nam
 from orkestra.importer.parse import spawns_agents, without_roster
 from orkestra.registry.client_rules import TOOLS
 from orkestra.registry.frontmatter_values import plain, split_tools
+from orkestra.registry.models.common import name_problem
 
 #: the folder holding `agents/` -> the client whose files they are
 CLIENT_DIRS = {".cursor": "cursor", ".gemini": "gemini", ".github": "copilot"}
@@ -78,11 +79,18 @@ def claude_tools(client: str, tools: list[str]) -> tuple[list[str], bool]:
 def agent(doc: Document, path: Path, client: str, category: str) -> Converted:
     """A Copilot, Cursor or Gemini agent file as `agents/<name>.yaml` data."""
     meta = dict(doc.meta)
-    name = _name(meta.pop("name", None), agent_stem(path, client), doc)
+    given = meta.pop("name", None)
+    kept: dict[str, Any] = {}
+    if client == "copilot" and isinstance(given, str) and name_problem(given.strip()):
+        # Copilot's `name` is the agent's display name ("API Architect"): the file names the
+        # agent, and the display name is kept to be written back into Copilot's file
+        name = _name(None, agent_stem(path, client), doc)
+        kept["name"] = given.strip()
+    else:
+        name = _name(given, agent_stem(path, client), doc)
     description = _description(meta, doc)
     meta.pop("description", None)
     data = _base(name, description, category)
-    kept: dict[str, Any] = {}
     model = meta.pop("model", None)
     if isinstance(model, str) and model.strip():
         data["models"] = {client: model.strip()}

@@ -150,13 +150,17 @@ def agent_values(
     agent: Agent, target: str, tools: list[str], kept: dict[str, Any], prompt: str
 ) -> dict[str, Any]:
     """The template values of an agent file that lists its tools (Copilot, Gemini): the mapped
-    `tools` unless the imported file kept its own, the client's model, the kept keys."""
+    `tools` unless the imported file kept its own, the client's model, the kept keys. A kept
+    `name` is an imported Copilot agent's display name ("API Architect"): the `title` Copilot's
+    file is given as its `name` (the mark still names the agent, whose name the file bears)."""
+    shown = kept.get("name")
     return {
         "name": agent.name,
+        "title": shown if isinstance(shown, str) and shown.strip() else agent.name,
         "description": agent.description.strip(),
         "tools": kept_tools(kept, tools),
         "model": client_model(agent.models, target),
-        "extra_frontmatter": dump_extra(kept),
+        "extra_frontmatter": dump_extra({k: v for k, v in kept.items() if k != "name"}),
         "prompt": prompt.rstrip("\n"),
     }
 
