@@ -284,6 +284,54 @@ def test_claude_md_s_block_turned_off_is_taken_out_and_the_users_text_kept(
     assert sync(rich).written == 0 and sync(rich, mode="check").ok
 
 
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda c: c.replace("render:\n  claude_md: true", "render:\n  claude_md: false"),
+        lambda c: c.replace("claude_md: true", "claude_md: true\n  claude_md_path: docs/AI.md"),
+    ],
+    ids=["claude-md-off", "path-moved"],
+)
+def test_sync_of_the_claude_target_alone_takes_its_stale_block_out_as_a_full_sync_does(
+    rich: Path, change: Any
+) -> None:
+    """`sync --target claude` after `render.claude_md` is turned off (or moved): the block is
+    the claude target's own output, so it goes as on a full sync (the user's text kept), and
+    `--check`/`--dry-run` of that target report it; before, only a full sync took it out and
+    `sync --target claude --check` passed while `sync --check` failed."""
+    sync(rich)
+    path = rich / "CLAUDE.md"
+    path.write_text(path.read_text() + "\nAfter the block.\n")
+    config = rich / "registries/orkestra.yaml"
+    config.write_text(change(config.read_text()))
+    before = tree(rich)
+    for mode in ("check", "dry-run"):
+        report = sync(rich, mode=mode, target="claude")
+        assert report.plan.updated == ["CLAUDE.md"] and report.ok == (mode == "dry-run")
+    assert tree(rich) == before
+    assert "CLAUDE.md" in sync(rich, target="claude").plan.updated
+    assert path.read_text() == "# My project\n\nHand-written intro.\n\nAfter the block.\n"
+    assert sync(rich, mode="check").ok and sync(rich, mode="check", target="claude").ok
+    assert sync(rich).written == 0
+
+
+def test_sync_of_another_target_alone_leaves_claude_md_s_stale_block(rich: Path) -> None:
+    """Only the claude target's own run takes its block out: `sync --target agents-md` writes
+    AGENTS.md alone, and a block it does not render there is never taken out of a file it shares
+    with CLAUDE.md's setting (`claude_md_path: AGENTS.md`)."""
+    config = rich / "registries/orkestra.yaml"
+    config.write_text(config.read_text().replace("- claude\n", "- claude\n  - agents-md\n"))
+    sync(rich)
+    config.write_text(config.read_text().replace("claude_md: true", "claude_md: false"))
+    before = (rich / "CLAUDE.md").read_bytes()
+    report = sync(rich, target="agents-md")
+    assert "CLAUDE.md" not in report.plan.updated and (rich / "CLAUDE.md").read_bytes() == before
+    agents = (rich / "AGENTS.md").read_bytes()
+    config.write_text(config.read_text() + "  claude_md_path: AGENTS.md\n")
+    assert "AGENTS.md" not in sync(rich, target="claude").plan.updated
+    assert (rich / "AGENTS.md").read_bytes() == agents
+
+
 def test_a_symlinked_agents_md_of_an_unconfigured_target_is_left_alone(rich: Path) -> None:
     """AGENTS.md -> CLAUDE.md (a common setup): Orkestra never wrote through the link, so there
     is no block of its own to take out there, and the sync goes on."""

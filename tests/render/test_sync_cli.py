@@ -220,3 +220,22 @@ def test_a_users_mcp_entry_under_a_registry_server_s_name_stops_the_sync(
     (scaffold / ".claude/agents/example-agent.md").unlink()
     check = cli("sync", "--check", cwd=scaffold)
     assert check.exit_code == 1 and check.json()["conflicts"] == [".mcp.json"]
+
+
+def test_sync_target_claude_takes_out_the_block_claude_md_was_turned_off_for(
+    cli: Any, scaffold: Path
+) -> None:
+    """`render.claude_md` turned off: `sync --target claude --check` fails as `sync --check`
+    does, and `sync --target claude` takes the block out, the user's text kept."""
+    write(scaffold, "CLAUDE.md", "# Mine\n\nNotes.\n")
+    config = scaffold / "registries/orkestra.yaml"
+    plain = config.read_text()
+    config.write_text(plain + "render:\n  claude_md: true\n")
+    assert cli("sync", cwd=scaffold).exit_code == 0
+    assert "orkestra:begin" in (scaffold / "CLAUDE.md").read_text()
+    config.write_text(plain)
+    check = cli("sync", "--target", "claude", "--check", cwd=scaffold)
+    assert check.exit_code == 1 and check.json()["updated"] == ["CLAUDE.md"]
+    assert cli("sync", "--target", "claude", cwd=scaffold).json()["updated"] == ["CLAUDE.md"]
+    assert (scaffold / "CLAUDE.md").read_text() == "# Mine\n\nNotes.\n"
+    assert cli("sync", "--check", cwd=scaffold).exit_code == 0

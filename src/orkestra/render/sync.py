@@ -52,6 +52,20 @@ def _blocks_removed(reg: Registry, configured: list[str], rendered: set[str]) ->
                 yield replace(out, target=name.partition(":")[0], withdrawn=True)
 
 
+def _own_blocks_removed(reg: Registry, target: str, rendered: set[str]) -> Iterator[Output]:
+    """`_blocks_removed` of `target` alone (`sync --target`): the blocks a full sync takes out
+    that are that target's own (CLAUDE.md's for claude), so both leave the same file. A file
+    another configured target keeps its block in (`render.claude_md_path: AGENTS.md`) is
+    not this run's to change: its render is not in `rendered`."""
+    from orkestra.registry.render_lock import BLOCK_FILES
+
+    configured: list[str] = list(dict.fromkeys(reg.config.targets))
+    kept = {BLOCK_FILES[t] for t in configured if t in BLOCK_FILES}
+    for out in _blocks_removed(reg, configured, rendered | kept):
+        if out.target == target:
+            yield out
+
+
 def stale_block_files(reg: Registry, configured: list[str]) -> dict[str, str]:
     """Where a managed block of a target (or setting) no longer configured may be: target ->
     path (CLAUDE.md's as `claude:<path>`, two of them when the path was moved off CLAUDE.md)."""
@@ -284,6 +298,8 @@ def _sync(
         gone = [t for t in mcp_config.FILES if t not in configs]
         outputs.extend(mcp_config.withdrawn(reg, gone, servers_before))
         paths |= {mcp_config.FILES[t].path for t in gone}
+    else:  # the chosen target's own stale block (CLAUDE.md's, `render.claude_md` turned off)
+        outputs.extend(_own_blocks_removed(reg, target, {o.path for o in outputs}))
     servers = {p: n for p, n in servers_before.items() if p not in paths}
     servers.update(mcp_config.managed(reg, configs))
     owned = owned_entries(reg)
