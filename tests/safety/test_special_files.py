@@ -184,3 +184,28 @@ def test_other_clients_hook_files_never_hang(root: Path, kind: str, command: str
     done = _run(root, *args)
     assert done.returncode == 1, done.stderr
     assert b".codex/hooks.json" in done.stderr and b"internal error" not in done.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "devzero"])
+def test_a_special_notes_outcomes_file_never_hangs_search_or_notes_check(
+    root: Path, kind: str
+) -> None:
+    """`.orkestra/notes-outcomes.json` (derived, watched by the search index) as a FIFO or a
+    link to /dev/zero: `search` blocked hashing it for the index and `notes check` blocked
+    reading it before its write. Search reads it as "never checked"; the check, which must
+    write it, refuses naming it; neither hangs nor puts anything in its place."""
+    (root / "knowledge/glossary").mkdir(parents=True)
+    (root / "knowledge/glossary/alpha.md").write_text(
+        "---\ntype: concept\ntitle: Alpha\n---\nAlpha is the first letter.\n", encoding="utf-8"
+    )
+    assert _run(root, "notes", "check").returncode in (0, 1)
+    assert _run(root, "search", "alpha").returncode == 0
+    rel = ".orkestra/notes-outcomes.json"
+    _special(root / rel, kind)
+    searched = _run(root, "search", "alpha")
+    assert searched.returncode == 0, searched.stderr
+    assert b"alpha" in searched.stdout
+    checked = _run(root, "notes", "check")
+    assert checked.returncode == 1, checked.stderr
+    assert rel.encode() in checked.stderr and b"Traceback" not in checked.stderr
+    assert (root / rel).is_fifo() if kind == "fifo" else (root / rel).is_symlink()

@@ -142,3 +142,21 @@ def test_notes_outcomes_linked_out_of_the_project_are_not_read(tmp_path: Path) -
     (root / outcomes.PATH).unlink()
     (root / outcomes.PATH).write_text(outside.read_text(encoding="utf-8"), encoding="utf-8")
     assert outcomes.read(root) == {"n": "contradicted"}
+
+
+def test_notes_check_never_reads_its_outcomes_through_a_symlinked_state_folder(
+    planted: tuple[Path, Path], cli: Any, alarm: None
+) -> None:
+    """`notes check` read `.orkestra/notes-outcomes.json` before writing it, through a planted
+    `.orkestra -> elsewhere` (a FIFO there blocked it): it is refused first, and nothing of
+    elsewhere is read or written."""
+    import os
+
+    root, elsewhere = planted
+    (root / "knowledge").mkdir()
+    os.mkfifo(elsewhere / "notes-outcomes.json")
+    result = cli("notes", "check", cwd=root)
+    assert result.exit_code == 1, result.stderr
+    assert "symlink" in result.stderr and ".orkestra" in result.stderr
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["notes-outcomes.json"]
+    assert (elsewhere / "notes-outcomes.json").is_fifo()

@@ -37,13 +37,22 @@ def read(root: Path) -> dict[str, str]:
 
 
 def save(root: Path, outcomes: dict[str, str]) -> bool:
-    """Record the outcomes (through the one safe writer) when they differ; True when written."""
+    """Record the outcomes (through the one safe writer) when they differ; True when written.
+    What stands there is read only when the writer could replace it (no symlink on the way:
+    `check_target`) and only when it is a regular file: a FIFO would block the read, a link to
+    `/dev/zero` never end it; the writer then refuses such a file, naming it."""
+    from orkestra.core.readfile import open_regular
+
     text = json.dumps({"version": VERSION, "notes": dict(sorted(outcomes.items()))}, indent=1)
-    path = root / PATH
+    path = root / safewrite.check_target(root, root / PATH)
+    raw: bytes | None
     try:
-        raw: bytes | None = path.read_bytes()
+        with open_regular(path, follow=False) as handle:
+            raw = handle.read()
     except FileNotFoundError:
         raw = None
+    except OSError:  # a FIFO, a device or a folder: `write_file` refuses it, naming it
+        raw = b""
     if raw is not None and raw.decode("utf-8", errors="replace") == text + "\n":
         return False
     safewrite.write_file(root, path, text + "\n", expected_old=raw, durable=False)

@@ -128,13 +128,18 @@ def is_fresh(conn: sqlite3.Connection, root: Path, units: Units) -> bool:
 def _digest(root: Path, path: str) -> str:
     if path == f"{PROVIDER}/{_TODAY}":
         return str(_today())
+    from orkestra.core.readfile import leaving, open_regular
+
     if path == f"{PROVIDER}/{_OUTCOMES}":
+        if leaving(root, _OUTCOMES) is not None:
+            return ""  # never read through a link out of the project (as `outcomes.read`)
         target = root / _OUTCOMES
     else:
         target = _provider_file() if path.startswith(f"{PROVIDER}/") else root / path
-    try:
-        return blake2b(target.read_bytes(), digest_size=16).hexdigest()
-    except OSError:  # gone since the scan: an empty digest differs, so it is read again
+    try:  # a regular file only: a FIFO would block, a link to /dev/zero never end
+        with open_regular(target) as handle:
+            return blake2b(handle.read(), digest_size=16).hexdigest()
+    except OSError:  # gone since the scan, or no file: an empty digest differs (read again)
         return ""
 
 
