@@ -209,3 +209,20 @@ def test_a_special_notes_outcomes_file_never_hangs_search_or_notes_check(
     assert checked.returncode == 1, checked.stderr
     assert rel.encode() in checked.stderr and b"Traceback" not in checked.stderr
     assert (root / rel).is_fifo() if kind == "fifo" else (root / rel).is_symlink()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_a_hook_never_hangs_on_a_special_hooks_log(root: Path, kind: str) -> None:
+    """A FIFO at `.orkestra/logs/hooks.log` blocked the hook's append until a reader came
+    (forever: the agent's session froze on a malformed event); a folder there is no file
+    either. The line goes to stderr instead, the hook exits 0, the thing there is left."""
+    log = root / ".orkestra/logs/hooks.log"
+    log.parent.mkdir(parents=True)
+    if kind == "fifo":
+        os.mkfifo(log)
+    else:
+        log.mkdir()
+    done = _run(root, "hook", "stop", stdin=b"not json")
+    assert done.returncode == 0, done.stderr
+    assert b"orkestra hook: stop: ignored stdin" in done.stderr and b"Traceback" not in done.stderr
+    assert log.is_fifo() if kind == "fifo" else log.is_dir()

@@ -143,15 +143,26 @@ def log(root: str | None, message: str) -> None:
 
 
 def _open_own(root: str, rel: str) -> int:
-    """An append descriptor on `rel` inside the project `root`: no symlinked folder on its way,
-    no symlink at the file itself (O_NOFOLLOW); folders made as needed."""
+    """An append descriptor on the regular file `rel` inside the project `root`: no symlinked
+    folder on its way, no symlink at the file itself (O_NOFOLLOW); folders made as needed. A
+    FIFO there is opened without blocking (a write-only open of one waits for a reader, and a
+    hook that waits freezes the agent's session) and refused, as a device is: OSError."""
+    import stat
+
     from orkestra.core.safewrite import check_target
 
     check_target(Path(root), rel)  # UnsafePathError for a symlinked folder or file
     path = os.path.join(root, rel)
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-    return os.open(path, flags, 0o644)
+    nonblock = getattr(os, "O_NONBLOCK", 0)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | nonblock
+    fd = os.open(path, flags, 0o644)  # a FIFO with no reader: ENXIO at once
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(f"{rel} is not a regular file (a FIFO, device or socket)")
+    if nonblock:
+        os.set_blocking(fd, True)
+    return fd
 
 
 def append_jsonl(root: str, rel: str, record: dict[str, Any]) -> None:
