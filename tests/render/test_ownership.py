@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -378,6 +379,71 @@ def test_a_lock_entry_below_a_linked_vendor_skill_is_reported_and_never_reached(
     with pytest.raises(ValidationFailed, match="ORK046"):
         sync(rich, force=True)
     assert (link / "SKILL.md").resolve().read_bytes() == vendored
+
+
+@pytest.mark.parametrize(
+    ("link", "rel"),
+    [
+        (".claude/agents/shared", ".claude/agents/shared/notes.md"),
+        (".claude/skills", ".claude/skills/team/SKILL.md"),
+        (".codex", ".codex/agents/notes.toml"),
+    ],
+)
+def test_a_lock_entry_below_a_symlinked_folder_in_its_roots_is_reported(
+    scaffold: Path, tmp_path: Path, link: str, rel: str
+) -> None:
+    """An entry, with its file's right hash, below a symlinked folder the lock does not list
+    (the user's link, out of the project or not): validate said ok, and every sync then failed
+    with "refusing to write below ..." naming no lock entry. It is an ORK046 error at its line,
+    sync leaves it alone, and nothing the link leads to is touched."""
+    config = scaffold / "registries/orkestra.yaml"
+    config.write_text(config.read_text().replace("- claude", "- claude\n  - codex"))
+    sync(scaffold)
+    outside = tmp_path / "outside"
+    shutil.copytree(scaffold / link, outside) if (scaffold / link).is_dir() else outside.mkdir()
+    shutil.rmtree(scaffold / link, ignore_errors=True)
+    (scaffold / link).symlink_to(outside)
+    victim = write(outside, rel[len(link) + 1 :], "# theirs\n")
+    _tamper(scaffold, {rel: {"target": rel.split("/")[0][1:], "sha256": _sha(b"# theirs\n")}})
+    found = {f.message.split("'")[1]: f for f in validate(load(scaffold)).findings
+             if f.code == "ORK046"}  # fmt: skip
+    below = {p for p in manifest.load(scaffold) if p.startswith(f"{link}/")}
+    assert rel in below and found.keys() == below  # the link's own outputs too, if any
+    assert f"lies below '{link}', a symlink" in found[rel].message
+    lines = (scaffold / manifest.LOCK_PATH).read_text().splitlines()
+    assert found[rel].file == manifest.LOCK_PATH and rel in lines[found[rel].line - 1]
+    from orkestra.render.sync import owned_entries
+
+    assert not below & owned_entries(load(scaffold)).keys()
+    with pytest.raises(ValidationFailed, match="ORK046"):
+        sync(scaffold, force=True)
+    assert victim.read_text() == "# theirs\n"
+
+
+def test_a_lock_holding_a_path_twice_is_reported_at_the_second_one(scaffold: Path) -> None:
+    """JSON keeps the last of two equal keys: a lock naming a path twice (a hand edit, a merge
+    that kept both sides) read as one entry, the other hash silently dropped, and validate said
+    ok. It is unreadable now, at the line of the second key; sync refuses and writes nothing."""
+    sync(scaffold)
+    lock = scaffold / manifest.LOCK_PATH
+    text = lock.read_text()
+    entry = f'    "{AGENT}": {{"target": "claude", "sha256": "{"0" * 64}"}},\n'
+    lock.write_text(text.replace('"files": {\n', '"files": {\n' + entry, 1))
+
+    def tree() -> dict[Path, bytes]:  # the derived caches under .orkestra/ aside
+        return {p: p.read_bytes() for p in scaffold.rglob("*")
+                if p.is_file() and ".orkestra" not in p.parts}  # fmt: skip
+
+    before = tree()
+    found = [f for f in validate(load(scaffold)).findings if f.severity == "error"]
+    assert [(f.code, f.file) for f in found] == [("ORK001", manifest.LOCK_PATH)]
+    lines = lock.read_text().splitlines()
+    assert found[0].line is not None and found[0].line > 5
+    assert AGENT in lines[found[0].line - 1] and "given twice" in found[0].message
+    assert str(scaffold) not in found[0].message  # the finding names the file, not the message
+    with pytest.raises(ValidationFailed, match="ORK001"):
+        sync(scaffold, force=True)
+    assert tree() == before
 
 
 def test_the_lock_read_again_is_its_new_text_even_at_the_same_size_and_time(

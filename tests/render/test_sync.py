@@ -551,8 +551,10 @@ def test_pruning_never_reaches_through_a_symlinked_folder(scaffold: Path, tmp_pa
     shutil.rmtree(scaffold / ".claude")
     (scaffold / ".claude").symlink_to(outside, target_is_directory=True)
     (scaffold / "registries/agents/example-agent.yaml").unlink()
-    with pytest.raises(UnsafePathError):
+    # the lock's entries below the link are refused by validation first, naming the lock line
+    with pytest.raises(ValidationFailed, match=r"lies below '\.claude', a symlink") as caught:
         sync(scaffold)
+    assert caught.value.file == manifest.LOCK_PATH and caught.value.line
     assert victim.read_text() == "not yours\n"
 
 

@@ -12,7 +12,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "ORK001": (
         "error",
         "file or folder cannot be read or parsed (permissions, YAML syntax, encoding, size, "
-        "binary, a NUL character in text, nesting deeper than 64 levels)",
+        "binary, a NUL character in text, nesting deeper than 64 levels, a path the render "
+        "lock lists twice)",
     ),
     "ORK002": (
         "error",
@@ -49,8 +50,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     ),
     "ORK046": (
         "error",
-        "render lock entry outside its target's output roots or in .git/, registries/ or "
-        "knowledge/ (sync ignores it)",
+        "render lock entry outside its target's output roots, in .git/, registries/ or "
+        "knowledge/, or below a symlinked folder (sync ignores it)",
     ),
     "ORK047": (
         "error",

@@ -216,17 +216,22 @@ def entries_of(text: str) -> dict[str, Entry] | None:
 
 
 def _unreadable(exc: Exception) -> InputError:
+    """The lock cannot be read: at the line the parser names (a finding's `file:line`)."""
+    line = exc.line if isinstance(exc, InputError) else None
+    cause = exc.message if isinstance(exc, InputError) else str(exc)
+    fix = "fix that line, or delete the lock" if line else "delete it"
     return InputError(
-        f"render lock is unreadable ({exc}); delete it and run `orkestra sync` again",
+        f"render lock is unreadable ({cause}); {fix} and run `orkestra sync` again",
         file=LOCK_PATH,
+        line=line,
     )
 
 
 def _parse(text: str, source: str) -> _Lock:
     if _last and _last[0].text == text:  # the same bytes parse the same way
         return _last[0]
-    try:
-        data = jsonio.loads(text, source=source)
+    try:  # as a file Orkestra writes back: a path given twice (one entry lost) is refused
+        data = jsonio.loads(text, source=source, rewrite=True)
     except InputError as exc:
         raise _unreadable(exc) from None
     files = data.get("files") if isinstance(data, dict) else None
@@ -393,6 +398,29 @@ def entry_problem(
         return None  # pruned once its source moved, only while it holds `TRUTHS_MARK` (the plan)
     shown = ", ".join(roots)
     return f"it is outside target '{entry.target}' output roots ({shown} and ground-truths outputs)"
+
+
+def linked_problems(
+    root: Path, entries: Mapping[str, Entry], skip: Iterable[str] = ()
+) -> dict[str, str]:
+    """Why each entry of `entries` (but those in `skip`: already refused) may not be touched
+    by sync for what is on disk: a symlinked folder on its way (the user's link, which sync
+    never writes or deletes through: `safewrite.Guard`), rel -> the problem. An earlier
+    ground-truths output there is left out: sync forgets it unread (`render.writer`)."""
+    from orkestra.core.safewrite import Guard
+
+    guard, refused, found = Guard(root), set(skip), {}
+    for rel in sorted(entries):
+        if rel in refused or earlier_truths(rel, entries[rel]):
+            continue
+        try:
+            guard.parents(rel)
+        except UnsafePathError as exc:
+            found[rel] = (
+                f"it lies below '{exc.file}', a symlink sync never reaches through (make it "
+                "a folder again)"
+            )
+    return found
 
 
 def earlier_truths(rel: str, entry: Entry) -> bool:

@@ -32,6 +32,7 @@ def lock_entries(reg: Registry) -> Iterator[Finding]:
     except InputError as exc:
         yield Finding.make("ORK001", exc.message, render_lock.LOCK_PATH, exc.line)
         return
+    problems.update(render_lock.linked_problems(reg.root, entries, problems))
     lines = _key_lines(reg.root / render_lock.LOCK_PATH) if problems else {}
     for rel, problem in sorted(problems.items()):
         yield Finding.make(

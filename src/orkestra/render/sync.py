@@ -196,12 +196,13 @@ def owned_entries(reg: Registry) -> dict[str, manifest.Entry]:
     """The lock's entries sync may act on: those inside their target's output roots (the others
     are ignored here and reported by `validate`), and the files a sync killed during its renames
     put in place (`render.pending`), by the same rule."""
-    from orkestra.registry.render_lock import entry_problem
+    from orkestra.registry.render_lock import entry_problem, linked_problems
     from orkestra.render import pending
 
     truths = [t.metadata.render.output for t in reg.truth_files.values()]
     protected = [reg.config.knowledge.path]
     entries, problems = manifest.problems(reg.root, truth_outputs=truths, protected=protected)
+    problems.update(linked_problems(reg.root, entries, problems))
     owned = {rel: entry for rel, entry in entries.items() if rel not in problems}
 
     def allowed(rel: str, entry: manifest.Entry) -> bool:
