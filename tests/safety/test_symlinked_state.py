@@ -160,3 +160,39 @@ def test_notes_check_never_reads_its_outcomes_through_a_symlinked_state_folder(
     assert "symlink" in result.stderr and ".orkestra" in result.stderr
     assert sorted(p.name for p in elsewhere.iterdir()) == ["notes-outcomes.json"]
     assert (elsewhere / "notes-outcomes.json").is_fifo()
+
+
+@pytest.mark.parametrize("where", ["file", "folder"])
+def test_the_notes_check_cache_is_never_read_through_a_symlink(
+    cli: Any, tmp_path: Path, where: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`.orkestra/cache/notes-check.json` (or its folder) linked elsewhere: `notes check` read
+    the cache through the link and answered from it. What the link reaches is never read: the
+    check runs without the cache, and leaves the file there as it was."""
+    from orkestra.knowledge import cache as check_cache
+    from orkestra.knowledge.cache import CACHE, CheckCache
+
+    monkeypatch.setattr(check_cache, "FRESH_SECONDS", -60.0)  # a note just written is kept
+    root = tmp_path / "p"
+    init_project(root)
+    (root / "knowledge/glossary").mkdir(parents=True)
+    (root / "knowledge/glossary/alpha.md").write_text(
+        "---\ntype: glossary\ntitle: Alpha\n---\nAlpha is the first letter.\n", encoding="utf-8"
+    )
+    assert cli("notes", "check", cwd=root).exit_code in (0, 1)
+    assert CheckCache(root).notes  # the cache answers for the note
+    cache = root / CACHE
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    moved = elsewhere / "notes-check.json"
+    if where == "file":
+        cache.rename(moved)
+        cache.symlink_to(moved)
+    else:
+        cache.rename(moved)
+        cache.parent.rmdir()
+        cache.parent.symlink_to(elsewhere)
+    before = moved.read_bytes()
+    assert CheckCache(root).notes == {}
+    assert cli("notes", "check", cwd=root).exit_code in (0, 1)
+    assert moved.read_bytes() == before

@@ -18,9 +18,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from orkestra.core import jsonio
+from orkestra.core import jsonio, safewrite
 from orkestra.core.clock import Reading
-from orkestra.core.errors import InputError
+from orkestra.core.errors import OrkestraError
 from orkestra.core.stamp import changed_at
 from orkestra.knowledge.notes import Note, Problem, Source
 
@@ -64,9 +64,10 @@ class CheckCache:
         self.reading = Reading(root)
         self.dirty = False
         data: Any = {}
-        try:
-            data = jsonio.read_sealed(self.path)
-        except (OSError, InputError):  # missing, damaged (its checksum) or not JSON: empty
+        try:  # never through a symlink, at the file or on its way (§13): as if absent
+            safewrite.check_target(root, CACHE)
+            data = jsonio.read_sealed(self.path, follow=False)
+        except (OSError, OrkestraError):  # missing, damaged (its checksum), not JSON, linked
             data = {}
         ok = isinstance(data, dict) and data.get("version") == VERSION
         self.notes: dict[str, Any] = data.get("notes", {}) if ok else {}
@@ -121,9 +122,6 @@ class CheckCache:
         """Write the cache when it changed; a failure only costs speed next time."""
         if not self.dirty:
             return
-        from orkestra.core import safewrite
-        from orkestra.core.errors import OrkestraError
-
         data = {"version": VERSION, "notes": self.notes, "files": self.files}
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         # a refused or failed write only costs speed next time
