@@ -263,3 +263,26 @@ def test_git_started_before_the_config_is_read(
     monkeypatch.setattr(sync_module, "load_config", another_sync_first)
     assert sync(repo.path)["sync"] == "noop"
     assert len(index.shas(repo.path)) == 2
+
+
+def test_an_index_file_linked_out_of_the_project_is_never_appended_to(
+    repo: GitRepo, cli: Any, tmp_path: Path
+) -> None:
+    """`.orkestra/mining/commits.idx` replaced by a symlink to a copy elsewhere (same size, so
+    the header still matched): the incremental sync appended the new commit through the link,
+    writing outside the project. The link is refused, naming it; what it reaches is untouched."""
+    sync(repo.path)
+    idx = repo.path / ".orkestra/mining/commits.idx"
+    outside = tmp_path / "elsewhere.idx"
+    outside.write_bytes(idx.read_bytes())
+    idx.unlink()
+    idx.symlink_to(outside)
+    before = outside.read_bytes()
+    repo.commit("fix(cli): a", {"packages/cli/a.py": "1\n"})
+    result = cli("mine", "sync", cwd=repo.path)
+    assert result.exit_code == 1, result.stdout
+    assert ".orkestra/mining/commits.idx" in result.stderr and "symlink" in result.stderr
+    assert outside.read_bytes() == before and idx.is_symlink()
+    for command in (("mine", "status"), ("mine", "candidates")):  # nor read through it
+        done = cli(*command, cwd=repo.path)
+        assert done.exit_code == 1 and "symlink" in done.stderr, done.stderr

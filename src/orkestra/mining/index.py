@@ -34,6 +34,15 @@ def folder(root: Path) -> Path:
     return root / FOLDER
 
 
+def _safe(root: Path, name: str) -> Path:
+    """The index file `name` of the project at `root`; UnsafePathError when a symlink stands
+    there or on its way (`safewrite.check_target`): what it leads to is neither read nor
+    written (PRODUCT.md §13), the message names it."""
+    from orkestra.core import safewrite
+
+    return root / safewrite.check_target(root, f"{FOLDER.as_posix()}/{name}")
+
+
 def config_digest(root: Path) -> str:
     """Digest of `orkestra.yaml` as bytes (a change may alter packages or domains)."""
     try:
@@ -65,11 +74,11 @@ class Header:
 def read_header(root: Path) -> Header | None:
     """The header, or None when the index is missing, unreadable or of another version."""
     try:
-        data = jsonio.read_json(folder(root) / "index.json")
+        data = jsonio.read_json(_safe(root, "index.json"))
         if data.pop("version") != VERSION:
             return None
         header = Header(**data)
-        if (folder(root) / "commits.idx").stat().st_size != header.size:
+        if _safe(root, "commits.idx").lstat().st_size != header.size:
             return None  # records changed behind our back: rebuild
         return header
     except (OSError, InputError, AttributeError, TypeError, KeyError):  # missing or damaged:
@@ -114,17 +123,21 @@ def write_lines(root: Path, lines: list[str]) -> int:
 
 def append_records(root: Path, records: list[Record]) -> int:
     """Append records (oldest first); return the new size of the record file."""
-    path = folder(root) / "commits.idx"
+    path = _safe(root, "commits.idx")
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("ab") as handle:
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    with os.fdopen(os.open(path, flags, 0o644), "ab") as handle:
         handle.write("".join(encode(r) for r in records).encode("utf-8"))
-    return path.stat().st_size
+    return path.lstat().st_size
 
 
 def raw_lines(root: Path) -> list[str]:
     """Every record line, oldest first (unparsed)."""
+    from orkestra.core.readfile import open_regular
+
     try:
-        text = (folder(root) / "commits.idx").read_text(encoding="utf-8")
+        with open_regular(_safe(root, "commits.idx"), follow=False) as handle:
+            text = handle.read().decode("utf-8")
     except FileNotFoundError:  # not mined yet
         return []
     # "\n" only: a record may hold U+2028, U+0085 or other characters `splitlines` breaks at
@@ -154,8 +167,10 @@ def records(root: Path) -> list[Record]:
 def newest_first(root: Path, block: int = 1 << 18) -> Iterator[tuple[str, str]]:
     """(sha, line) pairs from the newest commit back, reading the file backwards in blocks
     (a caller that stops early never reads the whole index); parse a line with `decode`."""
+    from orkestra.core.readfile import open_regular
+
     try:
-        handle = (folder(root) / "commits.idx").open("rb")
+        handle = open_regular(_safe(root, "commits.idx"), follow=False)
     except FileNotFoundError:  # not mined yet
         return
     with handle:
@@ -250,7 +265,7 @@ _DAMAGED = "the commit index is damaged ({}); {} `orkestra mine sync` to rebuild
 
 def read_stats(root: Path) -> dict[str, list[int]]:
     try:
-        data = jsonio.read_json(folder(root) / "stats.json")
+        data = jsonio.read_json(_safe(root, "stats.json"))
     except (OSError, InputError):  # derived statistics, absent or damaged: recomputed
         return {}
     return data if isinstance(data, dict) else {}
