@@ -179,13 +179,15 @@ def _as_before_the_mark(root: Path) -> None:
     (root / manifest.LOCK_PATH).write_text(json.dumps(lock, indent=2))
 
 
-def test_an_upgrade_rewrites_the_outputs_of_an_earlier_version_and_prunes_them(
+def test_an_upgrade_rewrites_the_outputs_of_an_earlier_version_and_releases_the_rest(
     rich: Path,
 ) -> None:
     """Every file an Orkestra from before the mark wrote lacks it: in a target none of whose
-    files carries its mark yet, an unmarked owned file is rewritten, or deleted once its source
-    is gone, as before (even when the registry changed in the same commit); once a target's
-    files carry their marks, an unmarked file a lock entry names is someone else's."""
+    files carries its mark yet, an unmarked owned file a registry entry renders to is rewritten
+    (even when the registry changed in the same commit); one whose source is gone is released,
+    never deleted (only the lock, which anyone can edit, says an earlier Orkestra wrote it);
+    once a target's files carry their marks, an unmarked file a lock entry names is someone
+    else's."""
     _targets(rich, "claude", "codex")
     sync(rich)
     _as_before_the_mark(rich)
@@ -197,10 +199,9 @@ def test_an_upgrade_rewrites_the_outputs_of_an_earlier_version_and_prunes_them(
     guardian.write_text(yaml.safe_dump({**agent, "description": "Now " + agent["description"]}))
     (rich / "registries/agents/plain-helper.yaml").unlink()
     plan = sync(rich).plan
-    assert plan.conflicts == [] and plan.released == []
-    assert {".claude/agents/plain-helper.md", ".codex/agents/plain-helper.toml"} <= set(
-        plan.deleted
-    )
+    gone = {".claude/agents/plain-helper.md", ".codex/agents/plain-helper.toml"}
+    assert plan.conflicts == [] and gone <= set(plan.released) and not gone & set(plan.deleted)
+    assert all((rich / rel).is_file() for rel in gone) and not gone & set(manifest.load(rich))
     assert {".claude/agents/db-guardian.md", ".codex/agents/db-guardian.toml"} <= set(plan.updated)
     for rel in manifest.load(rich):
         holder = mark_holder(rel)
@@ -217,7 +218,8 @@ def test_only_the_targets_an_earlier_version_wrote_last_count_as_before_the_mark
     rich: Path,
 ) -> None:
     """`sync --target claude` first: Claude's files carry their marks, Codex's do not yet. A
-    hand-written Claude file a lock names is kept; Codex's unmarked files are still pruned."""
+    hand-written Claude file a lock names is kept; Codex's unmarked files are still rewritten,
+    and one whose source is gone is released (kept), as in any target."""
     _targets(rich, "claude", "codex")
     sync(rich)
     _as_before_the_mark(rich)
@@ -227,8 +229,9 @@ def test_only_the_targets_an_earlier_version_wrote_last_count_as_before_the_mark
     _forge(rich, ".claude/agents/mine.md", "claude")
     (rich / "registries/agents/plain-helper.yaml").unlink()
     plan = sync(rich).plan
-    assert plan.released == [".claude/agents/mine.md"] and plan.conflicts == []
-    assert ".codex/agents/plain-helper.toml" in plan.deleted
+    assert plan.conflicts == [] and ".claude/agents/mine.md" in plan.released
+    assert ".codex/agents/plain-helper.toml" in plan.released
+    assert ".codex/agents/db-guardian.toml" in plan.updated
     assert (rich / ".claude/agents/mine.md").read_text() == HAND
 
 
@@ -539,9 +542,10 @@ def test_a_renamed_sole_agent_does_not_make_its_target_look_older(scaffold: Path
     assert mine.read_text() == HAND and notes.read_text() == HAND
 
 
-def test_an_upgrade_that_removes_every_agent_of_a_target_still_prunes_them(rich: Path) -> None:
-    """A lock from before the mark answers for the unmarked files whose source is gone, even in
-    a target with nothing rendered again (Codex holds agents only)."""
+def test_an_upgrade_that_removes_every_agent_of_a_target_releases_them(rich: Path) -> None:
+    """A lock from before the mark does not prove the unmarked files whose source is gone
+    Orkestra's, even in a target with nothing rendered again (Codex holds agents only): they
+    are kept and released, and the target counts as marked from then on."""
     _targets(rich, "claude", "codex")
     sync(rich)
     codex = sorted(p for p in manifest.load(rich) if p.startswith(".codex/agents/"))
@@ -549,8 +553,27 @@ def test_an_upgrade_that_removes_every_agent_of_a_target_still_prunes_them(rich:
     for agent in (rich / "registries/agents").glob("*.yaml"):
         agent.unlink()
     plan = sync(rich).plan
-    assert plan.released == [] and plan.conflicts == [] and set(codex) <= set(plan.deleted)
+    assert plan.conflicts == [] and set(codex) <= set(plan.released)
+    assert not set(codex) & set(plan.deleted) and all((rich / rel).is_file() for rel in codex)
     assert manifest.load_unmarked(rich) == frozenset()  # every target has its mark now
+
+
+def test_a_lock_passed_off_as_one_from_before_the_mark_deletes_no_hand_written_file(
+    scaffold: Path, cli: Any
+) -> None:
+    """The attack on the upgrade path: take `unmarked_targets` out of the lock (as if an
+    Orkestra from before the mark wrote it) and list a hand-written agent with its right hash.
+    The file survives, and the answer says it was released."""
+    sync(scaffold)
+    write(scaffold, ".claude/agents/mine.md", HAND)
+    _forge(scaffold, ".claude/agents/mine.md", "claude")
+    lock = json.loads((scaffold / manifest.LOCK_PATH).read_text())
+    lock.pop("unmarked_targets")
+    (scaffold / manifest.LOCK_PATH).write_text(json.dumps(lock, indent=2))
+    done = cli("sync", cwd=scaffold)
+    assert done.exit_code == 0, done.stderr
+    assert done.json()["released"] == [".claude/agents/mine.md"]
+    assert (scaffold / ".claude/agents/mine.md").read_text() == HAND
 
 
 def test_a_ground_truths_output_of_any_name_is_rewritten(rich: Path) -> None:

@@ -267,7 +267,7 @@ def plan(
         else:
             result.conflicts.append(path)
             _seen(root, path, result.expected)  # `--force` takes over these bytes, not a later edit
-    _decide_unmarked(result, upgrading, unmarked_gone, unmarked_now, owned)
+    _decide_unmarked(result, upgrading, unmarked_gone, unmarked_now)
     if scanned is None:
         every = [*result.outputs, *owned]
         scanned = {p.rpartition("/")[0] for p in every if p != manifest.LOCK_PATH}
@@ -288,20 +288,17 @@ def _decide_unmarked(
     upgrading: frozenset[str],
     gone: list[str],
     now: list[str],
-    owned: Mapping[str, Entry],
 ) -> None:
     """The owned files that carry no mark. An Orkestra from before the mark wrote none, so in a
     target whose files it wrote and no sync with the mark has rewritten yet (`upgrading`: the
-    lock's `unmarked_targets`, or every target of a lock from before the mark), they are its
-    own, as before: rewritten, and deleted once their source is gone. Anywhere else an unmarked
-    file a lock entry names is someone else's: released (kept, the lock forgets it) or a
-    conflict (`expected` holds its bytes: `--force` takes over those, not a later edit)."""
-    for path in gone:
-        if owned[path].target in upgrading:
-            result.deleted.append(path)
-            result.expected[path] = owned[path].sha256
-        else:
-            result.released.append(path)
+    lock's `unmarked_targets`, or every target of a lock from before the mark), one a registry
+    entry renders to is its own, as before: rewritten. Anywhere else an unmarked file a lock
+    entry names is someone else's: a conflict (`expected` holds its bytes: `--force` takes over
+    those, not a later edit). One whose source is gone is never deleted, in any target: the
+    lock, which anyone can edit, is all that would say an earlier Orkestra wrote it (remove
+    `unmarked_targets` and name a hand-written file), so it is released: kept, the lock forgets
+    it, and the answer lists it for the user to delete if it is not theirs."""
+    result.released.extend(gone)
     result.released.sort()
     for path in now:
         (result.updated if result.outputs[path].target in upgrading else result.conflicts).append(
