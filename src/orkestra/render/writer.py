@@ -183,7 +183,7 @@ def plan(
     result.outputs = {o.path: o for o in outputs}
     result.lock_before = dict(owned)
     gone = sorted(p for p, e in owned.items() if e.target in targets and p not in result.outputs)
-    unmarked_gone: list[str] = []  # owned, source gone, no mark: pruned only before marks
+    unmarked_gone: list[str] = []  # owned, source gone, no mark: released, never deleted
     unmarked_now: list[str] = []  # owned, rendered again, no mark: rewritten only before marks
     removable: set[str] = set()
     before = Guard(root)  # a deletion must not reach through a symlinked folder either
