@@ -70,6 +70,12 @@ SCHEMA_ERRORS = [
     (DECISION, "id: DEC-SR-001", "id: DEC-SR-009", "ORK003", 1),
     (DECISION, "title: Use SQLite", "name: Use SQLite", "ORK002", 1),
     (VENDOR, "name: pdf-tools", "name: pdf", "ORK003", 2),
+    # a key the model refuses: the loader leaves the entry out, and so does search
+    (AGENT, "name: release-manager", "name: release-manager\nbogus: 1", "ORK002", 2),
+    (SKILL, "metadata:\n", "extra: 1\nmetadata:\n", "ORK002", 1),
+    (SKILL, "  name: kubernetes-deploy", "  name: kubernetes-deploy\n  nick: k8s", "ORK002", 4),
+    (TRUTHS, '    statement: "Every', '    owner: me\n    statement: "Every', "ORK002", 7),
+    (DECISION, "title: Use SQLite", "title: Use SQLite\nowner: me", "ORK002", 3),
 ]
 
 

@@ -93,3 +93,23 @@ def test_same_field_bonus_by_hand() -> None:
     assert got == pytest.approx(5 + 0.1 * 3 / 2 + 0.5 * 5)
     assert scoring.score({0: [1.0, 1.0]}, [4.0], 2, exact_id=False) == 4 + 2
     assert scoring.score({0: [1.0, 0.0], 1: [0.0, 1.0]}, [4.0, 4.0], 2, exact_id=False) == 4
+
+
+def test_the_keys_search_accepts_are_the_models_keys() -> None:
+    """`search_fields.KEYS` (search reads files without the models) is what each model takes:
+    a field added to a model and not here would have search warn about valid files."""
+    from orkestra.registry.models import agents, decisions, skills, truths
+    from orkestra.registry.models.search_fields import KEYS
+
+    models = {
+        "agent": agents.Agent,
+        "skill": skills.SkillFile,
+        "skill metadata": skills.SkillMetadata,
+        "truth": truths.TruthStatement,
+        "decision": decisions.DecisionRecord,
+    }
+    assert set(KEYS) == set(models)
+    for kind, model in models.items():
+        assert model.model_config.get("extra") == "forbid", kind
+        accepted = {field.alias or name for name, field in model.model_fields.items()}
+        assert accepted == KEYS[kind], kind

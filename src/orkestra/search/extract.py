@@ -158,6 +158,24 @@ def _has(data: Any, loc: tuple[str | int, ...], want: type, rel: str, out: list[
     return False
 
 
+def _known(data: Any, loc: tuple[str | int, ...], kind: str, rel: str, out: list[Problem]) -> bool:
+    """True when the mapping at `loc` in `data` holds only the keys the `kind`'s model accepts
+    (`search_fields.KEYS`); else the loader's ORK002 for the first other key, at its line."""
+    from orkestra.core import yamlio
+    from orkestra.registry.models.search_fields import KEYS
+
+    node: Any = data
+    for part in loc:
+        node = node[part]
+    unknown = [key for key in node if key not in KEYS[kind]]
+    if not unknown:
+        return True
+    path = ".".join(str(p) for p in (*loc, unknown[0]))
+    message = f"unknown key '{path}': remove it or check its spelling"
+    out.append(Problem("ORK002", message, rel, yamlio.line_of(data, (*loc, unknown[0])) or 1))
+    return False
+
+
 def _misnamed(rel: str, message: str, line: int | None, out: list[Problem]) -> list[Document]:
     """No document: the loader's ORK003 (a name that is not its file's) appended to `out`."""
     out.append(Problem("ORK003", message, rel, line or 1))
@@ -171,6 +189,8 @@ def _stem(rel: str) -> str:
 def _agent(root: Path, rel: str, out: list[Problem]) -> list[Document]:
     data = _mapping(root, rel)
     if not all([_has(data, (key,), str, rel, out) for key in ("name", "description")]):
+        return []
+    if not _known(data, (), "agent", rel, out):
         return []
     if data["name"] != _stem(rel):
         message = f"agent '{data['name']}' must be in a file named {data['name']}.yaml"
@@ -193,17 +213,22 @@ def _skill(root: Path, rel: str, out: list[Problem]) -> list[Document]:
     meta = data["metadata"]
     if not all([_has(data, ("metadata", key), str, rel, out) for key in ("name", "identifier")]):
         return []
+    front: Any = data.get("frontmatter") if isinstance(data.get("frontmatter"), dict) else {}
+    listed = data.get("sections") or []
+    if not isinstance(listed, list):  # the loader rejects such a skill too
+        _has(data, ("sections",), list, rel, out)
+        return []
+    if not (
+        _known(data, (), "skill", rel, out)
+        and _known(data, ("metadata",), "skill metadata", rel, out)
+    ):
+        return []
     if not (meta["name"] == meta["identifier"] == stem):
         message = (
             f"skill identifier '{meta['identifier']}' and name '{meta['name']}' must both "
             f"equal the file stem '{stem}'"
         )
         return _misnamed(rel, message, yamlio.line_of(data, ("metadata", "name")), out)
-    front: Any = data.get("frontmatter") if isinstance(data.get("frontmatter"), dict) else {}
-    listed = data.get("sections") or []
-    if not isinstance(listed, list):  # the loader rejects such a skill too
-        _has(data, ("sections",), list, rel, out)
-        return []
     sections = [[s.get("title"), s.get("body")] for s in listed if isinstance(s, dict)]
     values = {
         "name": stem,
@@ -278,6 +303,8 @@ def _truths(root: Path, rel: str, out: list[Problem]) -> list[Document]:
         keys = ("id", "statement")
         if not all([_has(data, ("statements", index, key), str, rel, out) for key in keys]):
             continue
+        if not _known(data, ("statements", index), "truth", rel, out):
+            continue
         values = {k: item.get(k) for k in ("id", "statement", "rationale", "tags", "evidence")}
         attrs = {
             "status": item.get("status"),
@@ -293,6 +320,8 @@ def _truths(root: Path, rel: str, out: list[Problem]) -> list[Document]:
 def _decision(root: Path, rel: str, out: list[Problem]) -> list[Document]:
     data = _mapping(root, rel)
     if not all([_has(data, (key,), str, rel, out) for key in ("id", "title")]):
+        return []
+    if not _known(data, (), "decision", rel, out):
         return []
     # a record may live in `<id>.yaml` or `<id>-<slug>.yaml`, as the loader accepts it
     ident, stem = data["id"], _stem(rel)

@@ -84,3 +84,89 @@ WEIGHTS: dict[str, dict[str, float]] = {kind: decl.weights for kind, decl in KIN
 #: type -> boost of its hits in the fused ranking (PRODUCT.md §12's per-kind boosts; absent = 1):
 #: people ask search for someone or something to use, so agents and skills lead a near tie
 BOOSTS: dict[str, float] = {"agents": 1.02, "skills": 1.01, "scopes": 0.98}
+
+
+#: the keys each registry file (or entry) may hold, as the models accept them (a test keeps these
+#: equal to the models' fields): search, which reads the files without the models, leaves out
+#: and warns about an entry with another key, as the loader refuses it
+KEYS: dict[str, frozenset[str]] = {
+    "agent": frozenset(
+        {
+            "category",
+            "client_frontmatter",
+            "clients",
+            "color",
+            "description",
+            "domains",
+            "frontmatter_extra",
+            "identity",
+            "imported",
+            "mcp_tools",
+            "mindset",
+            "model",
+            "models",
+            "name",
+            "prompt",
+            "reason",
+            "replaced_by",
+            "role",
+            "scopes",
+            "skills",
+            "status",
+            "style",
+            "tools",
+        }
+    ),
+    "skill": frozenset({"frontmatter", "intro", "metadata", "resources", "scopes", "sections"}),
+    "skill metadata": frozenset(
+        {
+            "compatibility",
+            "description",
+            "identifier",
+            "imported",
+            "last_updated",
+            "layer",
+            "license",
+            "name",
+            "provider",
+            "source",
+            "type",
+            "version",
+        }
+    ),
+    "truth": frozenset(
+        {
+            "agent_guidance",
+            "evidence",
+            "id",
+            "last_verified",
+            "rationale",
+            "scope",
+            "source",
+            "statement",
+            "status",
+            "superseded_by",
+            "tags",
+        }
+    ),
+    "decision": frozenset(
+        {
+            "agent_guidance",
+            "alternatives",
+            "context",
+            "created",
+            "domain",
+            "files",
+            "id",
+            "impact",
+            "rationale",
+            "related",
+            "source_commits",
+            "status",
+            "summary",
+            "superseded_by",
+            "tags",
+            "title",
+        }
+    ),
+}
