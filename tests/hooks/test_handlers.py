@@ -353,3 +353,26 @@ def test_stop_leaves_a_hand_written_index_alone(cli: Any, project: Path, payload
     r = cli("hook", "stop", stdin=payload("stop", stop_hook_active=True), cwd=project)
     assert r.exit_code == 0 and "decision" not in r.stdout
     assert index.read_text() == "# Our notes\n\nKept by hand.\n"
+
+
+def test_stop_runs_the_index_once_for_an_edit_that_leaves_it_unchanged(
+    cli: Any, project: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A note's body edited (its counts, and so INDEX.md, unchanged): `notes index` writes
+    nothing, and the index must still count as fresh afterwards, or every later stop spawns it
+    again (a hook must start fast, §10)."""
+    assert cli("notes", "new", "gotcha", "Clock skew", cwd=project).exit_code == 0
+    index = project / "knowledge/INDEX.md"
+    before = index.read_bytes()
+    with (project / "knowledge/gotchas/clock-skew.md").open("a", encoding="utf-8") as handle:
+        handle.write("\nThe CI runners drift by up to two seconds.\n")
+    assert handlers.index_stale(str(project / "knowledge"))
+    r = cli("hook", "stop", stdin=payload("stop", stop_hook_active=True), cwd=project)
+    assert (r.exit_code, r.stdout) == (0, "")
+    assert index.read_bytes() == before
+    assert not handlers.index_stale(str(project / "knowledge"))
+    runs: list[list[str]] = []
+    real = subprocess.run
+    monkeypatch.setattr(subprocess, "run", lambda c, **k: runs.append(c) or real(c, **k))
+    cli("hook", "stop", stdin=payload("stop", stop_hook_active=True), cwd=project)
+    assert [c[-1] for c in runs] == ["--dry-run"]  # notes check only, not notes index

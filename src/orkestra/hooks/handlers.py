@@ -201,10 +201,12 @@ def _reindex(ctx: Context) -> str:
     the next session-start never injects a stale map (§8.2); only written when it changed."""
     import subprocess
     import sys
+    import time
 
     try:
         if not index_stale(ctx.knowledge_dir):
             return ""
+        started = time.time_ns()
         command = [sys.executable, "-m", "orkestra", "--root", ctx.root, "notes", "index"]
         done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
     except Exception as exc:  # a timeout or a folder gone meanwhile: log, never break the session
@@ -214,7 +216,23 @@ def _reindex(ctx: Context) -> str:
         log(ctx.root, f"stop: notes index: {done.stderr.strip()[:500]}")
         where = f"{ctx.knowledge['path']}/{INDEX}"
         return f"orkestra: regenerating {where} failed (see `orkestra notes index`)."
+    _built_at(ctx.root, os.path.join(ctx.knowledge_dir, INDEX), started)
     return ""
+
+
+def _built_at(root: str, path: str, started: int) -> None:
+    """Date INDEX.md to `started` (when the run that checked it began) when it is older: an
+    index the run found unchanged is not rewritten, and would otherwise stay older than the
+    edited note, so every later stop would run `notes index` again. A note changed during the
+    run stays newer than `started`, so the next stop still sees it."""
+    import stat
+
+    try:
+        found = os.lstat(path)
+        if stat.S_ISREG(found.st_mode) and found.st_mtime_ns < started:
+            os.utime(path, ns=(started, started))
+    except OSError as exc:  # gone or read-only meanwhile: the next stop runs it again
+        log(root, f"stop: cannot date {INDEX}: {exc}")
 
 
 def _commit(ctx: Context) -> str:
