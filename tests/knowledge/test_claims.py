@@ -581,3 +581,35 @@ def test_learn_never_reinforces_a_claim_with_another_number(project: Path) -> No
     apply(kfolder(project), proposal, "p", "2026-06-02")
     (stored,) = store.load_all(kfolder(project))
     assert stored.claim["seen_count"] == 1
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "label"),
+    [
+        ("The search cache holds 1,000 entries per project", "The search cache holds 1000 entries per project", "REINFORCED"),
+        ("The upload client times out after 30s", "The upload client times out after 30 s", "REINFORCED"),
+        ("Webhook deliveries time out after 500ms", "Webhook deliveries time out after 500 ms", "REINFORCED"),
+        ("The upload client times out after 30 seconds", "The upload client times out after 30s", "SIMILAR"),
+        (
+            "Postgres 15 is required for the JSON path queries",
+            "Postgres 15 is required for the JSON path queries, each one needs an index",
+            "SIMILAR",
+        ),
+    ],
+)  # fmt: skip
+def test_one_quantity_written_two_ways_is_no_contradiction(old: str, new: str, label: str) -> None:
+    """A thousands separator, a unit spaced off or spelled out, or the pronoun 'one' states no
+    other quantity: it was CONTRADICTS (flagged, never reinforced) through the spelling alone."""
+    assert compare.classify(compare.shape(new), compare.shape(old))[0] == label
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The upload client times out after 30 seconds", "The upload client times out after 30 minutes"),
+        ("Webhook deliveries time out after 500ms", "Webhook deliveries time out after 500 s"),
+        ("Only one worker may hold the migration lock", "Only two workers may hold the migration lock"),
+    ],
+)  # fmt: skip
+def test_another_unit_is_another_quantity(old: str, new: str) -> None:
+    assert compare.classify(compare.shape(new), compare.shape(old))[0] == "CONTRADICTS"

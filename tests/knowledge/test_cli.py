@@ -281,3 +281,19 @@ def test_learn_flags_another_number_for_review(cli: Any, project: Path, tmp_path
     assert loop("Charges are retried 5 times before the invoice fails") == "CONTRADICTS"
     (claim,) = cli("learn", "list", cwd=project).json()["claims"]
     assert (claim["statement"][:23], claim["seen_count"]) == ("Charges are retried 3 t", 1)
+
+
+def test_learn_reinforces_a_quantity_spelled_another_way(
+    cli: Any, project: Path, tmp_path: Path
+) -> None:
+    def loop(statement: str) -> str:
+        new = write(tmp_path, "in/new.json", json.dumps({"insights": [{"statement": statement}]}))
+        r = cli("learn", "propose", "--input", str(new), cwd=project)
+        proposal = write(tmp_path, "in/proposal.json", r.stdout)
+        cli("learn", "apply", "--input", str(proposal), cwd=project)
+        return str(r.json()["items"][0]["classification"])
+
+    assert loop("The export job streams 10,000 rows per batch") == "NEW"
+    assert loop("The export job streams 10000 rows per batch") == "REINFORCED"
+    (claim,) = cli("learn", "list", cwd=project).json()["claims"]
+    assert claim["seen_count"] == 2

@@ -51,6 +51,17 @@ _ONES = (
 )  # fmt: skip
 _NUMBER_WORDS = {word: str(n) for n, word in enumerate(_ONES)} | {"twice": "2", "thrice": "3", "thirty": "30", "forty": "40", "fifty": "50", "sixty": "60",
      "hundred": "100", "thousand": "1000"}  # fmt: skip
+#: units a quantity is written with, by their one spelling ("30 seconds" is "30s", "500 ms" "500ms")
+_UNITS = {
+    "s": "s", "sec": "s", "secs": "s", "second": "s", "seconds": "s",
+    "ms": "ms", "msec": "ms", "millisecond": "ms", "milliseconds": "ms",
+    "min": "min", "mins": "min", "minute": "min", "minutes": "min",
+    "h": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h", "d": "d", "day": "d", "days": "d",
+    "kb": "kb", "mb": "mb", "gb": "gb", "tb": "tb", "kib": "kib", "mib": "mib", "gib": "gib",
+}  # fmt: skip
+#: words around "one" that make it a pronoun ("each one", "the one", "one of them"), no count
+_ONE_AFTER = {"each", "the", "this", "that", "which", "any", "every", "another", "no", "some"}
+_ONE_BEFORE = {"of", "another"}
 
 
 @dataclass(frozen=True)
@@ -81,6 +92,7 @@ def shape(statement: str) -> Shape:
     words denied and affirmed. A negation denies the first content word after it in its clause
     (punctuation ends a clause)."""
     text = statement.lower().replace("n't", "nt").replace("can not", "cannot")
+    text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)  # 1,000 is 1000
     tokens = re.findall(r"[a-z0-9_]+(?:\.[a-z0-9_]+)*|[,;:!?()]|\.(?=\s|$)", text.replace("'", ""))
     negative = chooses = pending = False
     words: list[str] = []
@@ -88,9 +100,10 @@ def shape(statement: str) -> Shape:
     affirmed: set[str] = set()
     numbers: set[str] = set()
     for index, word in enumerate(tokens):
+        quantity = _quantity(tokens, index)
+        if quantity is not None:
+            numbers.add(quantity)
         word = _NUMBER_WORDS.get(word, word)
-        if word[0].isdigit():
-            numbers.add(word)
         if not (word[0].isalnum() or word[0] == "_"):
             pending = False  # a clause ends: a negation denies nothing beyond it
             continue
@@ -120,6 +133,26 @@ def shape(statement: str) -> Shape:
         chooses,
         frozenset(numbers),
     )
+
+
+def _quantity(tokens: list[str], index: int) -> str | None:
+    """The quantity token `index` states, in one spelling (a number word as its digits, its unit
+    attached and spelled one way: "30 seconds", "30 s" and "30s" are "30s"), or None."""
+    word = tokens[index]
+    before = tokens[index - 1] if index else ""
+    after = tokens[index + 1] if index + 1 < len(tokens) else ""
+    if word == "one" and (before in _ONE_AFTER or after in _ONE_BEFORE):
+        return None  # a pronoun: "each one", "one of them"
+    word = _NUMBER_WORDS.get(word, word)
+    if not word[0].isdigit():
+        return None
+    parts = re.fullmatch(r"(\d+(?:\.\d+)*)([a-z]*)", word)
+    if parts is None:
+        return word
+    number, unit = parts.groups()
+    if not unit:
+        unit = _UNITS.get(after, "")
+    return number + _UNITS.get(unit, unit)
 
 
 def crossed(a: Shape, b: Shape) -> list[str]:
