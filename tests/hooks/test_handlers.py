@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -376,3 +378,26 @@ def test_stop_runs_the_index_once_for_an_edit_that_leaves_it_unchanged(
     monkeypatch.setattr(subprocess, "run", lambda c, **k: runs.append(c) or real(c, **k))
     cli("hook", "stop", stdin=payload("stop", stop_hook_active=True), cwd=project)
     assert [c[-1] for c in runs] == ["--dry-run"]  # notes check only, not notes index
+
+
+def test_a_dangling_note_link_does_not_keep_the_index_stale(
+    cli: Any, project: Path, payload: Payload
+) -> None:
+    """A broken symlink among the notes (notes check reports it) made the staleness walk raise,
+    so a note added in any folder walked after it never reached INDEX.md."""
+    assert cli("notes", "new", "gotcha", "Clock skew", cwd=project).exit_code == 0
+    index = project / "knowledge/INDEX.md"
+    for kind in ("glossary", "conventions", "recipes", "decisions", "repos"):
+        (project / "knowledge" / kind).mkdir(exist_ok=True)
+        (project / "knowledge" / kind / "gone.md").symlink_to("missing.md")
+    assert cli("notes", "index", cwd=project).exit_code == 0
+    assert "1 notes and 0 claims" in index.read_text()
+    past = time.time_ns() - 10 * 10**9  # the links and notes, then the index, made long ago
+    for path in [*(project / "knowledge").glob("*/"), *(project / "knowledge").glob("*/*.md")]:
+        os.utime(path, ns=(past, past), follow_symlinks=False)
+    os.utime(index, ns=(past + 10**9,) * 2)
+    assert not handlers.index_stale(str(project / "knowledge"))
+    note(project, "service-objects", kind="convention")
+    assert handlers.index_stale(str(project / "knowledge"))
+    cli("hook", "stop", stdin=payload("stop", stop_hook_active=True), cwd=project)
+    assert "2 notes and 0 claims" in index.read_text()

@@ -191,9 +191,18 @@ def index_stale(folder: str) -> bool:
         paths = [dirpath] + [
             os.path.join(dirpath, n) for n in filenames if n.endswith((".md", ".json"))
         ]
-        if any(os.stat(p).st_mtime_ns >= built for p in paths):
+        if any(_newer(p, built) for p in paths):
             return True
     return False
+
+
+def _newer(path: str, built: int) -> bool:
+    """Whether `path` changed at or after `built`; a broken symlink (or a file gone meanwhile,
+    which dates its folder) is no change, never an error that stops the walk."""
+    try:
+        return os.stat(path).st_mtime_ns >= built
+    except OSError:
+        return False
 
 
 def _reindex(ctx: Context) -> str:
