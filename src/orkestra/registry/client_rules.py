@@ -11,13 +11,17 @@ its own default.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from orkestra.registry import render_lock
 from orkestra.registry.findings import Finding
 from orkestra.registry.model_rules import claude_accepts
 from orkestra.registry.registry import Registry
+
+if TYPE_CHECKING:
+    from orkestra.registry.models.mcp import McpServer
 
 #: targets that render agent files of their own (besides claude)
 AGENT_CLIENTS = ("codex", "copilot", "cursor", "gemini")
@@ -155,3 +159,98 @@ def agents_md_finding(size: int) -> Finding | None:
         "registry descriptions the roster lists",
         name,
     )
+
+
+# --- MCP servers: `${VAR}` references (registries/mcp.yaml, Claude Code's spelling) ------------
+
+#: a `${NAME}` reference to the user's environment, as registries/mcp.yaml writes it
+_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+#: a reference the clients do not all read (`${VAR:-default}`, `${env:VAR}`): kept as written
+_ANY_REF = re.compile(r"\$\{[^}]*\}")
+#: the finding that names a reference a client cannot expand
+MCP_REFS = "ORK115"
+
+
+def editor_refs(text: str) -> str:
+    """`text` with each `${NAME}` in VS Code's and Cursor's spelling, `${env:NAME}` (they expand
+    no other form: `${NAME}` would reach the server as those very characters)."""
+    return _REF.sub(r"${env:\1}", text)
+
+
+def _whole(text: str) -> str | None:
+    """NAME when `text` is nothing but `${NAME}`."""
+    found = _REF.fullmatch(text)
+    return found.group(1) if found else None
+
+
+def codex_server(server: McpServer) -> tuple[dict[str, Any], list[str]]:
+    """(a registry server as `.codex/config.toml`'s table, what of it Codex cannot express).
+
+    Codex expands no `${VAR}` in its config: it starts a local server with `env` as written and
+    without the user's environment, and sends `http_headers` as written. So `NAME: ${NAME}` goes
+    to `env_vars` (forwarded from the user's environment), a header that is `${VAR}` to
+    `env_http_headers`, `Authorization: Bearer ${VAR}` to `bearer_token_env_var`. Any other
+    reference (a renamed variable, one inside a longer value) has no Codex form: that env entry
+    or header is left out, and the rest is written as it is."""
+    problems: list[str] = []
+    out: dict[str, Any]
+    if server.command is not None:
+        out = {"command": server.command}
+        if server.args:
+            out["args"] = list(server.args)
+        env: dict[str, str] = {}
+        forwarded: list[str] = []
+        for key, value in server.env.items():
+            if _whole(value) == key:
+                forwarded.append(key)
+            elif _ANY_REF.search(value):
+                problems.append(f"env {key} ({value!r}: only `{key}: ${{{key}}}` is forwarded)")
+            else:
+                env[key] = value
+        if env:
+            out["env"] = env
+        if forwarded:
+            out["env_vars"] = forwarded
+        problems += [f"args ({a!r}: kept as written)" for a in server.args if _ANY_REF.search(a)]
+        problems += [f"command ({server.command!r})"] if _ANY_REF.search(server.command) else []
+        return out, problems
+    assert server.url is not None
+    out = {"url": server.url}
+    if _ANY_REF.search(server.url):
+        problems.append(f"url ({server.url!r}: kept as written)")
+    literal: dict[str, str] = {}
+    from_env: dict[str, str] = {}
+    for name, value in server.headers.items():
+        bearer = value.startswith("Bearer ") and _whole(value.removeprefix("Bearer "))
+        if bearer and name.lower() == "authorization" and "bearer_token_env_var" not in out:
+            out["bearer_token_env_var"] = bearer
+        elif _whole(value):
+            from_env[name] = str(_whole(value))
+        elif _ANY_REF.search(value):
+            problems.append(f"header {name} ({value!r})")
+        else:
+            literal[name] = value
+    if literal:
+        out["http_headers"] = literal
+    if from_env:
+        out["env_http_headers"] = from_env
+    return out, problems
+
+
+def client_mcp_refs(reg: Registry) -> Iterator[Finding]:
+    """ORK115: a `${VAR}` of registries/mcp.yaml that a configured client cannot expand."""
+    if "codex" not in reg.config.targets:
+        return
+    for name, server in sorted(reg.mcp_servers.items()):
+        _, problems = codex_server(server)
+        loc = reg.loc("mcp", name)
+        for problem in problems:
+            yield Finding.make(
+                MCP_REFS,
+                f"MCP server '{name}': Codex expands no ${{VAR}} in .codex/config.toml, and "
+                f"this has no Codex form: {problem}; an entry left out is not written to "
+                "Codex's file (write it as `NAME: ${NAME}`, a header as `${VAR}` or "
+                "`Authorization: Bearer ${VAR}`; see docs/clients/codex.md)",
+                loc.file,
+                loc.line,
+            )

@@ -125,6 +125,11 @@ CODES: dict[str, tuple[Severity, str]] = {
         "orkestra.yaml holds a value the hooks' plain reader cannot read for certain "
         "(`commit: 1`, a block scalar): the knowledge hooks stay off until it is written plainly",
     ),
+    "ORK115": (
+        "warning",
+        "an MCP server of registries/mcp.yaml holds a `${VAR}` a configured client cannot expand "
+        "(Codex: only `NAME: ${NAME}` env entries and `${VAR}` or `Bearer ${VAR}` headers)",
+    ),
 }
 
 

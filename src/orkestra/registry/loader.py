@@ -383,11 +383,13 @@ class _Loader:
             self.record("S", "values", ("list", items))
 
     def _mcp(self, data: yamlio.LineDict, file: str, path: Path) -> None:
+        from orkestra.core import yamlio
+
         servers = self.model(models.McpFile, data, file)
         if servers is not None:
             for name, server in servers.root.items():
                 self.record("D", "mcp_servers", name, _m(server, "McpFile", sub=["root", name]))
-                self.record("L", "mcp", name, file, 0)
+                self.record("L", "mcp", name, file, yamlio.line_of(data, (name,)) or 0)
 
     def _tools(self, data: yamlio.LineDict, file: str, path: Path) -> None:
         tools = self.model(models.ToolsFile, data, file)

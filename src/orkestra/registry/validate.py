@@ -13,7 +13,12 @@ from typing import TYPE_CHECKING
 
 from orkestra.core import gcpause
 from orkestra.core.clock import today
-from orkestra.registry.client_rules import agents_md_size, client_models, client_tools
+from orkestra.registry.client_rules import (
+    agents_md_size,
+    client_mcp_refs,
+    client_models,
+    client_tools,
+)
 from orkestra.registry.evidence import split as evidence_target
 from orkestra.registry.evidence import target as evidence_file
 from orkestra.registry.findings import Finding, Report
@@ -358,6 +363,7 @@ REGISTRY_RULES: tuple[Rule, ...] = (
     target_models,
     client_tools,
     client_models,
+    client_mcp_refs,
 )
 #: the rules that read what lies beside the registry (the render lock, CLAUDE.md, AGENTS.md,
 #: truth evidence, skills' resource folders, vendor roots' links, the tracked files): a sync's

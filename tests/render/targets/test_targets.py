@@ -266,11 +266,13 @@ def test_mcp_servers_merge_with_the_users_entries(clients: Path) -> None:
     assert vscode["servers"]["github"]["type"] == "stdio"
     assert vscode["servers"]["data_lake"] == {
         "type": "http", "url": "https://mcp.example.com/lake",
-        "headers": {"Authorization": "Bearer ${LAKE_TOKEN}"},
+        "headers": {"Authorization": "Bearer ${env:LAKE_TOKEN}"},  # VS Code's spelling
     }  # fmt: skip
     toml = tomllib.loads((clients / ".codex/config.toml").read_text())
     assert toml["model"] == "o3" and toml["mcp_servers"]["mine"] == {"command": "x"}
-    assert toml["mcp_servers"]["github"]["env"] == {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}
+    # Codex expands no ${VAR}: the variable is forwarded from the user's environment
+    assert toml["mcp_servers"]["github"]["env_vars"] == ["GITHUB_TOKEN"]
+    assert "env" not in toml["mcp_servers"]["github"]
     assert sync(clients).written == 0
 
 

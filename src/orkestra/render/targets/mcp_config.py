@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from orkestra.core import jsonio, safewrite
 from orkestra.core.errors import InputError
+from orkestra.registry import client_rules
 from orkestra.registry.registry import Registry
 from orkestra.render.plan import Output
 
@@ -218,18 +219,24 @@ def wanted(reg: Registry, target: str) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def server_entry(server: McpServer, target: str) -> dict[str, Any]:
-    """A registry server in `target`'s spelling (empty fields left out)."""
+    """A registry server in `target`'s spelling (empty fields left out). Its `${VAR}`
+    references are Claude Code's spelling, which Gemini CLI reads too; Cursor and VS Code read
+    `${env:VAR}`, and Codex reads none (`client_rules.codex_server`)."""
+    if target == "codex":
+        return client_rules.codex_server(server)[0]
+    refs = client_rules.editor_refs if target in ("copilot", "cursor") else str
     if server.command is not None:
-        out: dict[str, Any] = {"command": server.command}
+        out: dict[str, Any] = {"command": refs(server.command)}
         if server.args:
-            out["args"] = list(server.args)
+            out["args"] = [refs(arg) for arg in server.args]
         if server.env:
-            out["env"] = dict(server.env)
+            out["env"] = {key: refs(value) for key, value in server.env.items()}
         return {"type": "stdio", **out} if target == "copilot" else out
+    assert server.url is not None
     url_key = {"gemini": "httpUrl"}.get(target, "url")
-    remote: dict[str, Any] = {url_key: server.url}
+    remote: dict[str, Any] = {url_key: refs(server.url)}
     if server.headers:
-        remote["http_headers" if target == "codex" else "headers"] = dict(server.headers)
+        remote["headers"] = {key: refs(value) for key, value in server.headers.items()}
     return {"type": "http", **remote} if target in ("claude", "copilot") else remote
 
 
