@@ -172,7 +172,7 @@ def _refuse_shallow(unseen: list[dict[str, Any]]) -> None:
         return
     count = len(unseen)
     raise InputError(
-        f"this is a shallow clone: {count} release note{'s' if count > 1 else ''} name commits "
+        f"this is a shallow clone: {count} release note{'s name' if count > 1 else ' names'} commits "
         "behind its boundary, which the changelog would lose. Nothing was written. Run `git "
         "fetch --unshallow` (in CI, clone the whole history, e.g. `fetch-depth: 0`), then render "
         "again",
