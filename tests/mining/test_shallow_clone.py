@@ -44,7 +44,10 @@ def test_render_refuses_rather_than_drop_the_history_it_cannot_see(shallow: Path
     assert "git fetch --unshallow" in caught.value.message
     for flags in ((), ("--check",), ("--dry-run",), ("--force",)):
         result = cli("changelog", "render", "--all", *flags, cwd=shallow)
-        assert result.exit_code != 0 and "3 release notes name commits" in result.stderr, (flags, result)
+        assert result.exit_code != 0 and "3 release notes name commits" in result.stderr, (
+            flags,
+            result,
+        )
         assert "--unshallow" in result.stderr
     assert (shallow / CHANGELOG).read_bytes() == before
     subprocess.run(["git", "fetch", "-q", "--unshallow"], cwd=shallow, env=git_env(), check=True)

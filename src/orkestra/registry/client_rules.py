@@ -44,7 +44,8 @@ TOOLS: dict[str, dict[str, str]] = {
         "Edit": "replace", "MultiEdit": "replace", "Grep": "grep_search", "Glob": "glob",
         "LS": "list_directory", "Bash": "run_shell_command", "WebFetch": "web_fetch",
         "WebSearch": "google_web_search", "TodoWrite": "write_todos", "Skill": "activate_skill",
-        "Task": "invoke_agent", "Agent": "invoke_agent",
+        "Task": "invoke_agent", "Agent": "invoke_agent", "AskUserQuestion": "ask_user",
+        "EnterPlanMode": "enter_plan_mode", "ExitPlanMode": "exit_plan_mode",
     },
     # no per-agent tool list: capabilities follow sandbox_mode (Codex) / readonly (Cursor)
     "codex": dict(_IMPLICIT),

@@ -466,3 +466,16 @@ def test_a_toml_table_key_is_read_into_its_parts() -> None:
     assert _key_parts('mcp_servers."a\\"b\\u00e9"') == ["mcp_servers", 'a"bé']
     assert _key_parts('mcp_servers."bad\\q"') == ["mcp_servers", "bad\\q"]
     assert _key_parts('mcp_servers.d b."x"') == ["mcp_servers", "d b", "x"]
+
+
+def test_claude_s_plan_and_question_tools_have_gemini_names() -> None:
+    """gemini-cli 0.61's ALL_BUILTIN_TOOL_NAMES has ask_user, enter_plan_mode and
+    exit_plan_mode: an agent holding Claude's tools of those names keeps them there, with no
+    ORK111 warning that Gemini has none."""
+    from orkestra.registry.client_rules import map_tools
+
+    tools = ["Read", "AskUserQuestion", "EnterPlanMode", "ExitPlanMode"]
+    assert map_tools("gemini", tools) == (
+        ["read_file", "ask_user", "enter_plan_mode", "exit_plan_mode"],
+        [],
+    )
