@@ -111,6 +111,31 @@ def client_tools(reg: Registry) -> Iterator[Finding]:
                 )
 
 
+#: the targets that write a file per agent
+_AGENT_FILES = ("claude", *AGENT_CLIENTS)
+
+
+def unrendered_agents(reg: Registry) -> Iterator[Finding]:
+    """ORK116: an agent whose `clients` leave out every configured target that writes agent
+    files (`clients: []`, or only targets not configured): no client gets it."""
+    configured = [t for t in _AGENT_FILES if t in reg.config.targets]
+    if not configured:
+        return
+    for agent in sorted(reg.agents.values(), key=lambda a: a.name):
+        if agent.clients is None or any(agent.rendered_for(t) for t in configured):
+            continue
+        loc = reg.loc("agent", agent.name)
+        listed = ", ".join(agent.clients) if agent.clients else "none"
+        yield Finding.make(
+            "ORK116",
+            f"agent '{agent.name}': its clients ({listed}) leave out every configured target "
+            f"({', '.join(configured)}), so no client gets it; add one of them to `clients`, or "
+            "remove `clients` to render it for every target",
+            loc.file,
+            loc.line,
+        )
+
+
 def client_models(reg: Registry) -> Iterator[Finding]:
     """ORK112: a per-client model that is a Claude model name (never written to that client)."""
     for agent in sorted(reg.agents.values(), key=lambda a: a.name):

@@ -130,6 +130,11 @@ CODES: dict[str, tuple[Severity, str]] = {
         "an MCP server of registries/mcp.yaml holds a `${VAR}` a configured client cannot expand "
         "(Codex: only `NAME: ${NAME}` env entries and `${VAR}` or `Bearer ${VAR}` headers)",
     ),
+    "ORK116": (
+        "warning",
+        "an agent's `clients` leave out every configured target that writes agent files "
+        "(`clients: []`): no client gets it",
+    ),
 }
 
 

@@ -18,6 +18,7 @@ from orkestra.registry.client_rules import (
     client_mcp_refs,
     client_models,
     client_tools,
+    unrendered_agents,
 )
 from orkestra.registry.evidence import split as evidence_target
 from orkestra.registry.evidence import target as evidence_file
@@ -364,6 +365,7 @@ REGISTRY_RULES: tuple[Rule, ...] = (
     client_tools,
     client_models,
     client_mcp_refs,
+    unrendered_agents,
 )
 #: the rules that read what lies beside the registry (the render lock, CLAUDE.md, AGENTS.md,
 #: truth evidence, skills' resource folders, vendor roots' links, the tracked files): a sync's

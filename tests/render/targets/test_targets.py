@@ -479,3 +479,38 @@ def test_claude_s_plan_and_question_tools_have_gemini_names() -> None:
         ["read_file", "ask_user", "enter_plan_mode", "exit_plan_mode"],
         [],
     )
+
+
+@pytest.mark.parametrize(
+    ("clients", "targets", "warned"),
+    [
+        ([], ["claude", "codex"], True),  # `clients: []`: no client gets the agent
+        (["gemini"], ["claude", "codex"], True),  # only a target not configured
+        (["gemini"], ["claude", "gemini"], False),
+        (None, ["claude"], False),  # every target
+        ([], ["agents-md"], False),  # no configured target writes agent files
+    ],
+)
+def test_an_agent_no_configured_target_renders_is_a_warning(
+    tmp_path: Path, clients: list[str] | None, targets: list[str], warned: bool
+) -> None:
+    from orkestra.scaffold import init_project
+
+    root = tmp_path / "p"
+    init_project(root)
+    config = yamlio.loads((root / "registries/orkestra.yaml").read_text())
+    config["targets"] = targets
+    (root / "registries/orkestra.yaml").write_text(yamlio.dumps(dict(config)))
+    path = root / "registries/agents/example-agent.yaml"
+    data = dict(yamlio.loads(path.read_text()))
+    if clients is not None:
+        data["clients"] = clients
+    path.write_text(yamlio.dumps(data))
+    found = [f for f in validate(load(root)).findings if f.code == "ORK116"]
+    assert bool(found) == warned, found
+    if warned:
+        (finding,) = found
+        assert (
+            finding.severity == "warning" and finding.file == "registries/agents/example-agent.yaml"
+        )
+        assert "'example-agent'" in finding.message and "no client gets it" in finding.message
