@@ -7,10 +7,13 @@ from typing import Any
 
 from orkestra.core import jsonio
 from orkestra.core.errors import InputError
+from orkestra.registry.findings import Finding
 from orkestra.registry.registry import Registry
 from orkestra.registry.validate import validate
 
 NOTE_TYPES = ("glossary", "repos", "conventions", "decisions", "recipes", "gotchas")
+#: errors listed in the report (the first ones, as `validate` prints them); the count has them all
+MAX_SHOWN = 10
 
 
 def _knowledge_counts(root: Path, folder: str) -> tuple[int, int]:
@@ -53,11 +56,25 @@ def system_status(reg: Registry) -> dict[str, Any]:
         "domains": len(reg.domains),
         "notes": notes,
         "claims": claims,
-        "validation": {"errors": len(report.errors), "warnings": len(report.warnings)},
+        "validation": _validation(report.errors, len(report.warnings)),
         "ledger": coverage(reg),
         "render": render_status(reg, valid=not report.errors),
         "code_map": code_status(reg.root),
     }
+
+
+def _validation(errors: list[Finding], warnings: int) -> dict[str, Any]:
+    """The validation counts and what is wrong: the first errors with file and line, and the
+    command that lists them all (an unhealthy project must say why, not only that it is)."""
+    out: dict[str, Any] = {
+        "errors": len(errors),
+        "warnings": warnings,
+        "findings": [f.to_dict() for f in errors[:MAX_SHOWN]],
+    }
+    if errors:
+        shown = "" if len(errors) <= MAX_SHOWN else f" (these are {MAX_SHOWN} of {len(errors)})"
+        out["hint"] = f"fix these and run `orkestra validate`{shown}"
+    return out
 
 
 def render_status(reg: Registry, *, valid: bool) -> dict[str, Any]:
