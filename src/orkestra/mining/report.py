@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -217,5 +218,17 @@ def coverage(registry: Any) -> dict[str, Any]:
     """Ledger coverage for `system status`, from the existing index (no git is run)."""
     root: Path = registry.root
     if index.read_header(root) is None:
+        if not _in_git_tree(root):  # `mine sync` would refuse: say what comes first
+            return {
+                "indexed": False,
+                "reason": "not a git repository",
+                "hint": "run `git init` and commit, then `orkestra mine sync`",
+            }
         return {"indexed": False, "hint": "run `orkestra mine sync` to index the history"}
     return {"indexed": True, **status(root)}
+
+
+def _in_git_tree(root: Path) -> bool:
+    """Whether `root` or a folder above it holds `.git` (a folder, or a worktree's file), as
+    git finds it; no git is run, status stays cheap."""
+    return any(os.path.lexists(folder / ".git") for folder in (root, *root.absolute().parents))
