@@ -152,8 +152,10 @@ def test_the_installed_codex_command_runs_and_names_codex(project: Path) -> None
 def test_a_client_file_that_is_not_utf8_is_refused_not_rewritten(project: Path) -> None:
     from orkestra.core.errors import InputError
 
+    # it holds one of our entries, so uninstall must parse it too (one holding none is left unread)
     raw = (
-        b'{"hooks": {"Stop": [\n  {"hooks": [{"type": "command", "command": "echo caf\xe9"}]}]}}\n'
+        b'{"hooks": {"Stop": [\n  {"hooks": [{"type": "command", "command": "echo caf\xe9"}]},\n'
+        b'  {"hooks": [{"type": "command", "command": "/venv/bin/orkestra hook stop"}]}]}}\n'
     )
     (project / ".codex").mkdir()
     (project / ".codex/hooks.json").write_bytes(raw)
@@ -220,3 +222,32 @@ def test_an_unknown_client_is_a_usage_error_and_nothing_is_written(
     assert (out.exit_code, out.stdout) == (2, "")
     assert f"--client {name!r} is not one of claude, codex, copilot, cursor" in out.stderr
     assert not (project / ".claude").exists() and not (project / ".cursor").exists()
+
+
+#: a Cursor hooks file of the user's own, with a comment and a trailing comma (not plain JSON)
+USERS_CURSOR_HOOKS = """{
+  "version": 1,
+  "hooks": {
+    // format after edits
+    "afterFileEdit": [{"command": "./hooks/format.sh"}],
+  }
+}
+"""
+
+
+def test_uninstall_does_not_parse_a_client_file_that_holds_nothing_of_ours(
+    project: Path, cli: Any
+) -> None:
+    """`hooks uninstall` failed on a client's hook file Orkestra never wrote to (not plain JSON),
+    so Claude's hooks could not be removed at all."""
+    install(project)
+    (project / ".cursor").mkdir()
+    (project / ".cursor/hooks.json").write_text(USERS_CURSOR_HOOKS)
+    out = uninstall(project)
+    assert out["removed"] == 3 and "cursor" not in out.get("clients_removed", {})
+    assert "orkestra" not in (project / ".claude/settings.json").read_text()
+    assert (project / ".cursor/hooks.json").read_text() == USERS_CURSOR_HOOKS
+    install(project)
+    result = cli("hooks", "uninstall", cwd=project)
+    assert result.exit_code == 0, result.stderr
+    assert (project / ".cursor/hooks.json").read_text() == USERS_CURSOR_HOOKS

@@ -87,16 +87,27 @@ def _ours(item: Any) -> bool:
 
 def read(root: Path, rel: str) -> tuple[dict[str, Any], bytes | None]:
     """The file's data and bytes (None when absent); refuses a symlink on the way."""
+    raw = _read_bytes(root, rel)
+    return ({}, None) if raw is None else (parse(raw, rel), raw)
+
+
+def _read_bytes(root: Path, rel: str) -> bytes | None:
+    """The file's bytes (None when absent), read without following a symlink on the way."""
     path = root / safewrite.check_target(root, rel)
     try:
         with open_regular(path) as handle:  # a FIFO or a device there must not hang the command
             raw = handle.read(jsonio.MAX_BYTES + 1)
     except FileNotFoundError:
-        return {}, None
+        return None
     except OSError as exc:
         raise InputError(f"cannot read it: {exc.strerror or exc}; fix it first", file=rel) from exc
     if len(raw) > jsonio.MAX_BYTES:
         raise InputError(f"larger than {jsonio.MAX_BYTES} bytes; fix it first", file=rel)
+    return raw
+
+
+def parse(raw: bytes, rel: str) -> dict[str, Any]:
+    """The hook file's data, checked to hold `"hooks"` as an object of lists."""
     # strict: a byte that is not UTF-8 would come back as U+FFFD in the file written back
     data = jsonio.loads(jsonio.decode(raw, source=rel) or "{}", source=rel, rewrite=True)
     if not isinstance(data, dict) or not isinstance(data.get("hooks", {}), dict):
@@ -104,7 +115,7 @@ def read(root: Path, rel: str) -> tuple[dict[str, Any], bytes | None]:
     for event, items in data.get("hooks", {}).items():
         if not isinstance(items, list):
             raise InputError(f'"hooks"."{event}" must be a list; fix it first', file=rel)
-    return data, raw
+    return data
 
 
 def strip(data: dict[str, Any]) -> int:
@@ -154,13 +165,23 @@ def stripped(root: Path, client: str) -> Stripped:
     """The client's hook file without our entries; reads and checks only, so a caller can read
     every file before changing one."""
     spec = CLIENTS[client]
-    data, raw = read(root, spec.path)
+    raw = _read_bytes(root, spec.path)
+    if raw is None or not _may_hold_ours(raw):  # the user's own file: not even parsed
+        return Stripped(0, None, False, raw)
+    data = parse(raw, spec.path)
     removed = strip(data)
     if not removed:
         return Stripped(0, None, False, raw)
     if data in ({}, {"version": 1}) and spec.path.endswith("orkestra.json"):
         return Stripped(removed, None, True, raw)  # our own file, now empty
     return Stripped(removed, _text(data, raw), False, raw)
+
+
+def _may_hold_ours(raw: bytes) -> bool:
+    """Whether the file may hold one of our entries: it names `orkestra`, or it has JSON escapes
+    that could spell it. One that cannot is left unparsed, so a file of the user's that is not
+    plain JSON (comments, trailing commas) never stops `hooks uninstall`."""
+    return b"orkestra" in raw or b"\\u" in raw
 
 
 def _text(data: dict[str, Any], raw: bytes | None) -> str:
