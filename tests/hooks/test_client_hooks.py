@@ -251,3 +251,37 @@ def test_uninstall_does_not_parse_a_client_file_that_holds_nothing_of_ours(
     result = cli("hooks", "uninstall", cwd=project)
     assert result.exit_code == 0, result.stderr
     assert (project / ".cursor/hooks.json").read_text() == USERS_CURSOR_HOOKS
+
+
+@pytest.mark.parametrize(
+    ("rel", "client"),
+    [
+        (".cursor/hooks.json", "cursor"),
+        (".codex/hooks.json", "codex"),
+        (".claude/settings.json", "claude"),
+    ],
+)
+def test_a_jsonc_hook_file_is_refused_saying_why_and_what_to_do(
+    project: Path, cli: Any, rel: str, client: str
+) -> None:
+    """A hook file with a comment was refused as `not valid JSON (Expecting property name…)`
+    with no word of what to do (Cursor's and Codex's: nothing at all)."""
+    path = project / rel
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(USERS_CURSOR_HOOKS)
+    result = cli("hooks", "install", "--client", client, cwd=project)
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.startswith(f"orkestra: {rel}:4: not valid JSON")
+    assert "comments or trailing commas (JSONC)" in result.stderr
+    assert "remove them" in result.stderr and "nothing was written" in result.stderr
+    assert path.read_text() == USERS_CURSOR_HOOKS
+    assert client == "claude" or not (project / ".claude/settings.json").exists()
+
+
+def test_a_broken_hook_file_says_to_fix_it(project: Path, cli: Any) -> None:
+    (project / ".codex").mkdir()
+    (project / ".codex/hooks.json").write_text('{"hooks": {}} trailing\n')
+    result = cli("hooks", "install", "--client", "codex", cwd=project)
+    assert result.exit_code == 1
+    assert result.stderr.startswith("orkestra: .codex/hooks.json:1: not valid JSON (Extra data)")
+    assert "fix it first" in result.stderr and "JSONC" not in result.stderr

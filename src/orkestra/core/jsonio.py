@@ -90,6 +90,29 @@ def loads(
     return value
 
 
+#: a `//` or `/* */` comment, or a comma before a closing bracket, outside strings (JSONC)
+_JSONC = re.compile(r'"(?:[^"\\]|\\.)*"|(//|/\*|,\s*[}\]])')
+
+
+def unmergeable(exc: InputError, text: str, *, jsonc_fix: str = "", fix: str = "") -> InputError:
+    """The error for a user's JSON file Orkestra merges into (read with `rewrite`) that did not
+    parse, saying what to do: a file with comments or trailing commas (JSONC, which VS Code,
+    Cursor and Gemini CLI accept) cannot be written back without losing them, so they must go
+    (or `jsonc_fix`, another way out); any other error gets `fix` appended."""
+    if any(m.group(1) for m in _JSONC.finditer(text)):
+        other = f", or {jsonc_fix}" if jsonc_fix else ""
+        message = (
+            f"{exc.message}: the file has comments or trailing commas (JSONC), and Orkestra "
+            f"rewrites only plain JSON, so they would be lost; remove them{other} (nothing was "
+            "written)"
+        )
+    elif fix:
+        message = f"{exc.message}; {fix}"
+    else:
+        return exc
+    return InputError(message, file=exc.file, line=exc.line)
+
+
 def _rewritable(text: str, source: str, line: int) -> Any:
     """`json.loads(text)`, refusing what the file could not be written back with (`loads`)."""
 

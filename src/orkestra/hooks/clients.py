@@ -109,7 +109,11 @@ def _read_bytes(root: Path, rel: str) -> bytes | None:
 def parse(raw: bytes, rel: str) -> dict[str, Any]:
     """The hook file's data, checked to hold `"hooks"` as an object of lists."""
     # strict: a byte that is not UTF-8 would come back as U+FFFD in the file written back
-    data = jsonio.loads(jsonio.decode(raw, source=rel) or "{}", source=rel, rewrite=True)
+    text = jsonio.decode(raw, source=rel) or "{}"
+    try:
+        data = jsonio.loads(text, source=rel, rewrite=True)
+    except InputError as exc:
+        raise jsonio.unmergeable(exc, text, fix="fix it first") from None
     if not isinstance(data, dict) or not isinstance(data.get("hooks", {}), dict):
         raise InputError('expected an object whose "hooks" is an object', file=rel, line=1)
     for event, items in data.get("hooks", {}).items():

@@ -82,7 +82,7 @@ def _read(root: Path) -> tuple[dict[str, Any], bytes | None]:
     try:
         data = jsonio.loads(text or "{}", source=SETTINGS, rewrite=True)
     except InputError as exc:
-        raise InputError(f"{exc.message}; fix it first", file=SETTINGS, line=exc.line) from exc
+        raise jsonio.unmergeable(exc, text, fix="fix it first") from None
     if not isinstance(data, dict) or not isinstance(data.get("hooks", {}), dict):
         raise InputError('expected an object whose "hooks" is an object', file=SETTINGS, line=1)
     for event, groups in data.get("hooks", {}).items():

@@ -280,25 +280,14 @@ def _dump(data: dict[str, Any], like: str | None = None) -> bytes:
     return jsonio.dumps_like(data, like).encode("utf-8")
 
 
-#: a `//` or `/* */` comment, or a comma before a closing bracket, outside strings (JSONC)
-_JSONC = re.compile(r'"(?:[^"\\]|\\.)*"|(//|/\*|,\s*[}\]])')
-
-
 def _load_json(text: str, spec: ConfigFile) -> Any:
     """The config file's JSON. VS Code and Cursor also accept comments and trailing commas
     (JSONC); such a file is refused with what to do, since rewriting it would drop them."""
     try:
         return jsonio.loads(text, source=spec.path, rewrite=True)
     except InputError as exc:
-        if not any(m.group(1) for m in _JSONC.finditer(text)):
-            raise
-        raise InputError(
-            f"{exc.message}: the file has comments or trailing commas (JSONC), and Orkestra "
-            "rewrites only plain JSON, so they would be lost; remove them, or take this client "
-            "out of `targets` in orkestra.yaml (nothing was written)",
-            file=spec.path,
-            line=exc.line,
-        ) from None
+        fix = "take this client out of `targets` in orkestra.yaml"
+        raise jsonio.unmergeable(exc, text, jsonc_fix=fix) from None
 
 
 def _json(
