@@ -83,3 +83,35 @@ def test_a_plain_config_has_no_hooks_warning(root: Path) -> None:
         "project: p\nknowledge:\n  commit: yes\n  verified_max_age_days: 30\n", encoding="utf-8"
     )
     assert [f for f in findings(root) if f.code == "ORK114"] == []
+
+
+SINGLE_FILES = (
+    "registries/values.yaml",
+    "registries/tools.yaml",
+    "registries/mcp.yaml",
+    "registries/scopes.yaml",
+    "registries/characters/identities.yaml",
+    "registries/decisions/registry.yaml",
+)
+
+
+@pytest.mark.parametrize("rel", SINGLE_FILES)
+def test_a_single_registry_file_that_is_a_folder_is_reported(root: Path, rel: str) -> None:
+    """`registries/tools.yaml` as a folder was skipped without a word: every tool then read as
+    unknown ("register it in registries/tools.yaml"), and a values.yaml folder passed clean."""
+    path = root / rel
+    if path.exists():
+        path.unlink()
+    path.mkdir()
+    assert "is a folder: it is not read" in _found(root)[rel]
+
+
+def test_a_single_registry_file_that_is_a_dangling_symlink_is_reported(
+    root: Path, cli: Any
+) -> None:
+    (root / "registries/values.yaml").unlink()
+    (root / "registries/values.yaml").symlink_to(root / "shared-values.yaml")
+    assert "symlink to nothing" in _found(root)["registries/values.yaml"]
+    status = cli("system", "status", cwd=root)
+    assert status.exit_code == 1
+    assert status.json()["validation"]["findings"][0]["file"] == "registries/values.yaml"

@@ -255,6 +255,22 @@ class _Loader:
             )
         return files
 
+    def single(self, path: Path) -> bool:
+        """Whether the registry's one file of a kind (`tools.yaml`, `scopes.yaml`, …) is there
+        to load; something else at its name (a folder, a FIFO, a dangling symlink) is a finding
+        naming it, never skipped without a word as if the file were absent."""
+        if path.is_file():
+            return True
+        if path.is_symlink() or path.exists():
+            what = "a folder" if path.is_dir() else _what_path(path)
+            self.add(
+                "ORK004",
+                f"'{self.rel(path)}' is {what}: it is not read; "
+                "replace it with a YAML file or remove it",
+                self.rel(path),
+            )
+        return False
+
     def blocked(self, path: Path) -> Path:
         """The outermost folder between the project and `path` that cannot be listed, else
         `path`: the one to name when a file below an unreadable folder cannot be looked at."""
@@ -347,7 +363,7 @@ class _Loader:
             ("style", "styles"),
         ):
             path = self.reg.registries / "characters" / f"{_plural(kind)}.yaml"
-            if path.is_file():
+            if self.single(path):
                 self.unit(path, self._characters(kind, target), allow_empty=True)
 
     def _characters(self, kind: str, target: str) -> Handler:
@@ -367,13 +383,13 @@ class _Loader:
 
     def values_and_tools(self) -> None:
         values_path = self.reg.registries / "values.yaml"
-        if values_path.is_file():
+        if self.single(values_path):
             self.unit(values_path, self._values, allow_empty=True)
         tools_path = self.reg.registries / "tools.yaml"
-        if tools_path.is_file():
+        if self.single(tools_path):
             self.unit(tools_path, self._tools, allow_empty=True)
         mcp_path = self.reg.registries / "mcp.yaml"
-        if mcp_path.is_file():
+        if self.single(mcp_path):
             self.unit(mcp_path, self._mcp, allow_empty=True)
 
     def _values(self, data: yamlio.LineDict, file: str, path: Path) -> None:
@@ -646,7 +662,7 @@ class _Loader:
 
     def scopes(self) -> None:
         path = self.reg.registries / "scopes.yaml"
-        if path.is_file():
+        if self.single(path):
             self.unit(path, self._scopes, allow_empty=True)
 
     def _scopes(self, data: yamlio.LineDict, file: str, path: Path) -> None:
@@ -688,7 +704,7 @@ class _Loader:
 
     def decisions(self) -> None:
         path = self.reg.registries / "decisions" / "registry.yaml"
-        if path.is_file():
+        if self.single(path):
             self.unit(path, self._decisions_registry, allow_empty=True)
         self.named_files(
             "decisions/records", "DecisionRecord", "decision", "decisions", slug_ok=True
