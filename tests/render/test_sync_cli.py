@@ -239,3 +239,13 @@ def test_sync_target_claude_takes_out_the_block_claude_md_was_turned_off_for(
     assert cli("sync", "--target", "claude", cwd=scaffold).json()["updated"] == ["CLAUDE.md"]
     assert (scaffold / "CLAUDE.md").read_text() == "# Mine\n\nNotes.\n"
     assert cli("sync", "--check", cwd=scaffold).exit_code == 0
+
+
+def test_a_refused_sync_names_the_file_that_failed_to_load_first(cli: Any, scaffold: Path) -> None:
+    """A broken tools.yaml: sync named an agent's "unknown tool" (sorted first) as the error,
+    and its fix ("register it in registries/tools.yaml"), not the broken file."""
+    write(scaffold, "registries/tools.yaml", "builtin: [Read]\nbuiltin: [Grep, Glob]\n")
+    result = cli("sync", cwd=scaffold)
+    assert result.exit_code == 1
+    assert result.stderr.startswith("orkestra: registries/tools.yaml:2: sync refused")
+    assert "first ORK001: duplicate key 'builtin'" in result.stderr

@@ -59,3 +59,18 @@ def test_cli_status_names_what_is_wrong(proj: Path, cli: Any) -> None:
     table = cli("system", "status", "--format", "table", cwd=proj)
     assert table.exit_code == 1
     assert "registries/agents/broken.yaml" in table.stdout and "ORK001" in table.stdout
+
+
+def test_a_file_that_failed_to_load_is_shown_before_what_follows_from_it(proj: Path) -> None:
+    """A broken tools.yaml made every agent's tools unknown: those errors sort first (by file),
+    so the one error to fix (tools.yaml's) was cut from the shown ones."""
+    example = (proj / "registries/agents/example-agent.yaml").read_text(encoding="utf-8")
+    for n in range(MAX_SHOWN):
+        name = f"agent-{n:02}"
+        text = example.replace("name: example-agent", f"name: {name}")
+        write(proj, f"registries/agents/{name}.yaml", text)
+    write(proj, "registries/tools.yaml", "builtin: [Read]\nbuiltin: [Grep, Glob]\n")
+    validation = system_status(load(proj))["validation"]
+    assert validation["errors"] > MAX_SHOWN
+    first = validation["findings"][0]
+    assert (first["file"], first["line"], first["code"]) == ("registries/tools.yaml", 2, "ORK001")

@@ -32,6 +32,14 @@ def load_failures(reg: Registry) -> list[Finding]:
     return [f for f in reg.findings if f.code in _LOAD_CODES and f.severity == "error"]
 
 
+def causes_first(reg: Registry, errors: list[Finding]) -> list[Finding]:
+    """`errors` with those of loading first (a file that could not be read, parsed or placed),
+    each part in its order: what such a file leaves out makes the rest (a broken tools.yaml,
+    every tool unknown), so the error named first, or among the first shown, is the one to fix."""
+    loaded = set(reg.findings)
+    return [f for f in errors if f in loaded] + [f for f in errors if f not in loaded]
+
+
 def hidden(reg: Registry, kind: str, name: str) -> bool:
     """Whether `name` of `kind` may be missing only because the file holding it failed to load."""
     return hiding(reg, kind, name) is not None

@@ -140,7 +140,9 @@ def checked(reg: Registry, known: frozenset[Finding] | None = None) -> list[Find
     """Every finding, all of them warnings: ValidationFailed is raised on any error (`known`:
     as `findings_of`)."""
     found = findings_of(reg, known)
-    errors = sorted(f for f in found if f.severity == "error")
+    from orkestra.registry.unloaded import causes_first
+
+    errors = causes_first(reg, sorted(f for f in found if f.severity == "error"))
     if errors:
         first = errors[0]
         raise ValidationFailed(

@@ -9,6 +9,7 @@ from orkestra.core import jsonio
 from orkestra.core.errors import InputError
 from orkestra.registry.findings import Finding
 from orkestra.registry.registry import Registry
+from orkestra.registry.unloaded import causes_first
 from orkestra.registry.validate import validate
 
 NOTE_TYPES = ("glossary", "repos", "conventions", "decisions", "recipes", "gotchas")
@@ -56,7 +57,7 @@ def system_status(reg: Registry) -> dict[str, Any]:
         "domains": len(reg.domains),
         "notes": notes,
         "claims": claims,
-        "validation": _validation(report.errors, len(report.warnings)),
+        "validation": _validation(causes_first(reg, report.errors), len(report.warnings)),
         "ledger": coverage(reg),
         "render": render_status(reg, valid=not report.errors),
         "code_map": code_status(reg.root),
