@@ -280,3 +280,16 @@ def test_install_and_uninstall_keep_the_settings_layout(cli: Any, project: Path)
         '{\r\n    "permissions": {\r\n        "allow": [\r\n            "Bash(npm test)"\r\n'
         "        ]\r\n    }\r\n}\r\n"
     )
+
+
+def test_git_outside_a_repository_says_what_to_do_and_writes_nothing(
+    cli: Any, tmp_path: Path
+) -> None:
+    root = tmp_path / "not-a-repo"
+    assert cli("init", str(root)).exit_code == 0
+    r = cli("hooks", "install", "--git", cwd=root)
+    assert r.exit_code == 1 and r.stdout == ""
+    assert r.stderr.startswith(f"orkestra: {root}: --git needs a git repository")
+    assert "git init" in r.stderr and "without --git" in r.stderr
+    assert "nothing was written" in r.stderr
+    assert not (root / ".claude").exists()

@@ -286,7 +286,11 @@ def _git_target(root: Path, command: str) -> tuple[Path, bytes, bytes | None]:
     now; raises before anything is written."""
     hook = _git_hook_path(root)
     if hook is None:
-        raise InputError("--git needs a git repository (git rev-parse failed)", file=str(root))
+        raise InputError(
+            "--git needs a git repository (git rev-parse failed); run `git init` first, or "
+            "install without --git (nothing was written)",
+            file=str(root),
+        )
     raw = _git_hook_bytes(hook)
     if _exists(hook) and raw is None:
         raise ConflictError(
