@@ -115,6 +115,8 @@ def test_a_client_config_with_comments_is_refused_with_what_to_do(clients: Path)
     assert info.value.file == ".vscode/mcp.json" and info.value.line == 2
     assert "comments or trailing commas (JSONC)" in info.value.message
     assert "out of `targets`" in info.value.message
+    # the client is named: the file alone does not say .vscode/mcp.json is copilot's
+    assert "take copilot out of `targets`" in info.value.message
     assert (clients / ".vscode/mcp.json").read_text() == text
     assert not (clients / ".codex/agents").exists()  # nothing was written
 

@@ -286,7 +286,8 @@ def _load_json(text: str, spec: ConfigFile) -> Any:
     try:
         return jsonio.loads(text, source=spec.path, rewrite=True)
     except InputError as exc:
-        fix = "take this client out of `targets` in orkestra.yaml"
+        client = next((t for t, f in FILES.items() if f == spec), "this client")
+        fix = f"take {client} out of `targets` in orkestra.yaml"
         raise jsonio.unmergeable(exc, text, jsonc_fix=fix) from None
 
 
