@@ -74,3 +74,13 @@ def test_a_file_that_failed_to_load_is_shown_before_what_follows_from_it(proj: P
     assert validation["errors"] > MAX_SHOWN
     first = validation["findings"][0]
     assert (first["file"], first["line"], first["code"]) == ("registries/tools.yaml", 2, "ORK001")
+
+
+def test_a_sync_that_would_fail_names_its_file_and_line(proj: Path, cli: Any) -> None:
+    """`render.reason` held the message alone: which client file has the comments was left out."""
+    write(proj, "registries/orkestra.yaml", "project: demo\ntargets: [claude, gemini]\n")
+    write(proj, "registries/mcp.yaml", "docs:\n  command: docs-mcp\n")
+    write(proj, ".gemini/settings.json", '{\n  // mine\n  "theme": "x"\n}\n')
+    render = cli("system", "status", cwd=proj).json()["render"]
+    assert render["drift"] is None and "JSONC" in render["reason"]
+    assert (render["file"], render["line"]) == (".gemini/settings.json", 2)

@@ -96,7 +96,8 @@ def render_status(reg: Registry, *, valid: bool) -> dict[str, Any]:
         return {"last_sync": last, "drift": None, "reason": "validation errors: sync would refuse"}
     try:
         plan = sync(reg.root, mode="check", registry=reg).plan.to_dict()
-    except OrkestraError as exc:
-        return {"last_sync": last, "drift": None, "reason": exc.message}
+    except OrkestraError as exc:  # what sync would stop on, and where (as its error names it)
+        where = {"file": exc.file, "line": exc.line}
+        return {"last_sync": last, "drift": None, "reason": exc.message, **where}
     changes = {k: len(plan[k]) for k in ("created", "updated", "deleted", "conflicts")}
     return {"last_sync": last, "drift": any(changes.values()), **changes}
