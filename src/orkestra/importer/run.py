@@ -263,15 +263,7 @@ class _Importer:
         self.report.files[dest] = yamlio.dumps(item.data).encode("utf-8")
         self.report.files.update(resources)
         self.tools.extend(item.tools)
-        self.report.skills.append(
-            {
-                "name": item.name,
-                "from": rel,
-                "to": dest,
-                "resources": len(resources),
-                "kept_frontmatter": item.kept,
-            }
-        )
+        self.report.skills.append(_skill_row(item, rel, dest, resources))
         if left_out:
             self.partial.append((item.name, left_out))
 
@@ -299,16 +291,8 @@ class _Importer:
             self.report.files[dest] = wanted  # now with its `resources` folder
         self.report.files.update({path: resources[path] for path in missing})
         folder = dest.removesuffix(".yaml") + "/"
-        self.report.skills.append(
-            {
-                "name": item.name,
-                "from": rel,
-                "to": dest,
-                "resources": len(resources),
-                "kept_frontmatter": item.kept,
-                "completed": [path.removeprefix(folder) for path in missing],
-            }
-        )
+        completed = [path.removeprefix(folder) for path in missing]
+        self.report.skills.append(_skill_row(item, rel, dest, resources, completed=completed))
         return True
 
     def resources(self, folder: Path, dest: str) -> tuple[dict[str, bytes], list[str]]:
@@ -524,6 +508,20 @@ def _what(importer: _Importer, skill: str) -> str:
     if skill in importer.refused_skills:
         return f"refused skill '{skill}'"
     return f"skill '{skill}', which neither this import nor the registry has"
+
+
+def _skill_row(
+    item: convert.Converted, rel: str, dest: str, resources: dict[str, bytes], **extra: Any
+) -> dict[str, Any]:
+    """An imported skill's line of the report (`completed`: the files a rerun added)."""
+    return {
+        "name": item.name,
+        "from": rel,
+        "to": dest,
+        "resources": len(resources),
+        "kept_frontmatter": item.kept,
+        **extra,
+    }
 
 
 def _write(root: Path, report: ImportReport) -> None:
