@@ -55,6 +55,15 @@ def test_a_skill_file_that_fails_hides_references_to_that_skill_only(root: Path)
     assert "ORK024" in {f.code for f in findings(root)}  # a truly unknown skill still is
 
 
+def test_a_broken_tools_yaml_is_the_only_error(root: Path) -> None:
+    """tools.yaml fails to load: no "unknown tool" per agent, skill and command tool (every
+    registered tool looked unknown), only its own error at its line."""
+    (root / "registries/tools.yaml").write_text("builtin: [Read]\nbuiltin: [Grep]\n")
+    ((file, code, message),) = _errors(root)
+    assert (file, code) == ("registries/tools.yaml", "ORK001")
+    assert "duplicate key 'builtin'" in message
+
+
 def test_a_sound_project_hides_nothing(root: Path) -> None:
     reg = load(root)
     assert not hidden(reg, "scope", "x") and not hidden(reg, "truth", "GT-X-001")

@@ -62,13 +62,15 @@ def test_cli_status_names_what_is_wrong(proj: Path, cli: Any) -> None:
 
 
 def test_a_file_that_failed_to_load_is_shown_before_what_follows_from_it(proj: Path) -> None:
-    """A broken tools.yaml made every agent's tools unknown: those errors sort first (by file),
-    so the one error to fix (tools.yaml's) was cut from the shown ones."""
+    """Errors sort by file: a broken tools.yaml's error came after more than the shown ones
+    (here agents naming a skill that does not exist; the "unknown tool" errors a broken
+    tools.yaml caused are no longer reported at all), so the file that failed to load was cut
+    from the shown ones."""
     example = (proj / "registries/agents/example-agent.yaml").read_text(encoding="utf-8")
     for n in range(MAX_SHOWN):
         name = f"agent-{n:02}"
         text = example.replace("name: example-agent", f"name: {name}")
-        write(proj, f"registries/agents/{name}.yaml", text)
+        write(proj, f"registries/agents/{name}.yaml", text + "skills:\n  - missing-skill\n")
     write(proj, "registries/tools.yaml", "builtin: [Read]\nbuiltin: [Grep, Glob]\n")
     validation = system_status(load(proj))["validation"]
     assert validation["errors"] > MAX_SHOWN

@@ -14,6 +14,7 @@ from orkestra.registry.registry import Registry
 #: kind -> the one file (or folder, ending in /) under registries/ holding every entry of it
 _WHOLE = {
     "scope": "scopes.yaml",
+    "tool": "tools.yaml",
     "identity": "characters/identities.yaml",
     "mindset": "characters/mindsets.yaml",
     "style": "characters/styles.yaml",
@@ -34,8 +35,8 @@ def load_failures(reg: Registry) -> list[Finding]:
 
 def causes_first(reg: Registry, errors: list[Finding]) -> list[Finding]:
     """`errors` with those of loading first (a file that could not be read, parsed or placed),
-    each part in its order: what such a file leaves out makes the rest (a broken tools.yaml,
-    every tool unknown), so the error named first, or among the first shown, is the one to fix."""
+    each part in its order: such a file is the one to fix first (what it holds is missing),
+    so its error is named first, or among the first shown, however many others sort before it."""
     loaded = set(reg.findings)
     return [f for f in errors if f in loaded] + [f for f in errors if f not in loaded]
 
