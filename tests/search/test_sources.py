@@ -76,6 +76,9 @@ SCHEMA_ERRORS = [
     (SKILL, "  name: kubernetes-deploy", "  name: kubernetes-deploy\n  nick: k8s", "ORK002", 4),
     (TRUTHS, '    statement: "Every', '    owner: me\n    statement: "Every', "ORK002", 7),
     (DECISION, "title: Use SQLite", "title: Use SQLite\nowner: me", "ORK002", 3),
+    # a display name where a name goes: the loader's ORK002 for the name, not a misnamed file
+    (VENDOR, "name: pdf-tools", 'name: "PDF Tools"', "ORK002", 2),
+    (AGENT, "name: release-manager", "name: Release Manager", "ORK002", 1),
 ]
 
 

@@ -23,6 +23,7 @@ from orkestra.registry.models.names import (
     device_problem,
     is_device_name,
     name_problem,
+    pattern_advice,
 )
 from orkestra.registry.registry import DOMAIN_FILES, Domain, Location, Registry, SkillEntry
 
@@ -980,9 +981,6 @@ def _pattern_advice(error: Any, name: bool) -> str:
     given = error.get("input")
     pattern = (error.get("ctx") or {}).get("pattern", "")
     if name and pattern == NAME_PATTERN:
-        return (
-            f"the name {given!r} must be lowercase letters, digits and single hyphens "
-            f"({NAME_PATTERN}); rename it, and every reference to it"
-        )
+        return pattern_advice(given)
     what = "the key" if name else "the value"
     return f"{what} {given!r} does not match {pattern}; correct it"

@@ -176,6 +176,20 @@ def _known(data: Any, loc: tuple[str | int, ...], kind: str, rel: str, out: list
     return False
 
 
+def _unnamed(data: Any, key: str, rel: str, out: list[Problem]) -> bool:
+    """True when `data[key]` (a string) is no Orkestra name: the loader's ORK002 for it, at its
+    line, appended to `out` (a display name, `name: "DOCX Tools"`, before any other check)."""
+    import re
+
+    from orkestra.registry.models.names import NAME_PATTERN, pattern_advice
+
+    if re.fullmatch(NAME_PATTERN, data[key]):
+        return False
+    line = getattr(data, "key_lines", {}).get(key) or 1
+    out.append(Problem("ORK002", f"{key}: {pattern_advice(data[key])}", rel, line))
+    return True
+
+
 def _misnamed(rel: str, message: str, line: int | None, out: list[Problem]) -> list[Document]:
     """No document: the loader's ORK003 (a name that is not its file's) appended to `out`."""
     out.append(Problem("ORK003", message, rel, line or 1))
@@ -190,7 +204,7 @@ def _agent(root: Path, rel: str, out: list[Problem]) -> list[Document]:
     data = _mapping(root, rel)
     if not all([_has(data, (key,), str, rel, out) for key in ("name", "description")]):
         return []
-    if not _known(data, (), "agent", rel, out):
+    if not _known(data, (), "agent", rel, out) or _unnamed(data, "name", rel, out):
         return []
     if data["name"] != _stem(rel):
         message = f"agent '{data['name']}' must be in a file named {data['name']}.yaml"
@@ -255,6 +269,8 @@ def _vendor(root: Path, rel: str, out: list[Problem]) -> list[Document]:
     if not all([_has(doc.meta, (key,), str, rel, out) for key in ("name", "description")]):
         return []
     name, folder = doc.meta["name"], rel.rsplit("/", 2)[-2]
+    if _unnamed(doc.meta, "name", rel, out):
+        return []
     if name != folder:
         message = f"vendor skill name '{name}' must equal its folder '{folder}'"
         return _misnamed(rel, message, getattr(doc.meta, "key_lines", {}).get("name"), out)

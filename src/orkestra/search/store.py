@@ -25,7 +25,7 @@ from orkestra.search.text import exact_key
 if TYPE_CHECKING:
     from orkestra.search.document import Document, Problem
 
-SCHEMA = 11  # 11: an entry with a key its model refuses is left out and warned about
+SCHEMA = 12  # 11: a key its model refuses; 12: a name that is no name (the loader's ORK002)
 _COLUMNS = [f"c{i}" for i in range(MAX_FIELDS)]
 #: the weight of each column of `bm`, in order; a field goes to the column nearest its weight
 BM_WEIGHTS = (6.0, 5.0, 4.0, 3.0, 2.0, 1.0)

@@ -56,6 +56,15 @@ def bidi_controls(text: str) -> list[str]:
     return list(dict.fromkeys(f"U+{ord(c):04X}" for c in text if c in BIDI_CONTROLS))
 
 
+def pattern_advice(name: object) -> str:
+    """What the loader says of a name that does not match `NAME_PATTERN` (and what search says
+    of the file it leaves out for it): the message of its ORK002 after `<key>: `."""
+    return (
+        f"the name {name!r} must be lowercase letters, digits and single hyphens "
+        f"({NAME_PATTERN}); rename it, and every reference to it"
+    )
+
+
 def name_problem(name: object) -> str | None:
     """Why `name` cannot be an Orkestra name (a path component), or None when it can.
 
