@@ -256,6 +256,20 @@ def test_check_reports_a_renamed_function_the_note_cites(cli: Any, project: Path
     assert bad["sources"][0]["reason"] == "pattern 'def charge' not found"
 
 
+def test_a_source_written_path_colon_symbol_says_to_use_hash_not_that_the_file_is_gone(
+    cli: Any, project: Path
+) -> None:
+    """`app/billing.py:charge` (truth evidence's form) named no file, and the note was reported
+    contradicted, "file not found (renamed or deleted?)", though the file is there."""
+    write(project, "app/billing.py", "def charge(card):\n    pass\n")
+    note(project, "charging", sources=["app/billing.py:charge", "app/gone.py:charge"])
+    r = cli("notes", "check", cwd=project)
+    (checked,) = [n for n in r.json()["notes"] if n["name"] == "charging"]
+    first, second = checked["sources"]
+    assert first["status"] == "ambiguous" and "write app/billing.py#charge" in first["reason"]
+    assert second["status"] == "contradicted"  # no such file either way
+
+
 def test_verify_keeps_a_note_with_quoted_keys_loadable(cli: Any, project: Path) -> None:
     path = write(
         project,

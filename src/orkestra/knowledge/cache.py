@@ -25,7 +25,7 @@ from orkestra.core.stamp import changed_at
 from orkestra.knowledge.notes import Note, Problem, Source
 
 CACHE = ".orkestra/cache/notes-check.json"
-VERSION = 3  # 3: a pattern is found as a whole word (`core.lines.find_whole`)
+VERSION = 4  # 3: a pattern is found as a whole word (`core.lines.find_whole`); 4: `path:symbol`
 FRESH_SECONDS = 2.0
 
 Stat = tuple[int, int]

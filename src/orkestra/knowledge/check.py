@@ -145,6 +145,9 @@ def check_source(settings: Settings, src: Source, files: _Files) -> dict[str, An
     if st is not None and stat.S_ISLNK(st.st_mode):
         st = _stat(target, follow=True)  # None for a dangling link
     if st is None:
+        written = _colon_form(base, src)
+        if written is not None:  # `path:symbol`, the form truth evidence takes: not a lost file
+            return out | {"reason": written}
         return out | {"status": "contradicted", "reason": "file not found (renamed or deleted?)"}
     if src.pattern is None:
         return out | {"status": "confirmed", "reason": "file exists"}
@@ -158,6 +161,18 @@ def check_source(settings: Settings, src: Source, files: _Files) -> dict[str, An
     if base_path == settings.root:  # a symbol resolves to its definition through the code map
         line = files.symbol_line(settings.root, src.path, src.pattern) or line
     return out | {"status": "confirmed", "line": line, "reason": "pattern found"}
+
+
+def _colon_form(base: str, src: Source) -> str | None:
+    """For a source written `path:symbol` whose `path` is a file (a note source's pattern follows
+    `#`), what to write instead; else None."""
+    path, colon, symbol = src.path.rpartition(":")
+    if not colon or not path or not symbol or src.pattern is not None:
+        return None
+    st = _stat(os.path.normpath(os.path.join(base, path)), follow=True)
+    if st is None or not stat.S_ISREG(st.st_mode):
+        return None
+    return f"no file '{src.path}', but '{path}' is one: a note source's pattern follows '#' (write {path}#{symbol})"
 
 
 def repo_problems(settings: Settings) -> list[Problem]:
