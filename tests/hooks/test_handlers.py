@@ -401,3 +401,12 @@ def test_a_dangling_note_link_does_not_keep_the_index_stale(
     assert handlers.index_stale(str(project / "knowledge"))
     cli("hook", "stop", stdin=payload("stop", stop_hook_active=True), cwd=project)
     assert "2 notes and 0 claims" in index.read_text()
+
+
+def test_the_hook_knows_the_generated_index_by_the_title_notes_index_writes() -> None:
+    """The hook path may not import the knowledge package, so it keeps INDEX.md's first line as
+    a constant of its own: the two stay equal (a changed title would have every stop take the
+    generated index for a hand-written one, never regenerated)."""
+    from orkestra.knowledge import index
+
+    assert index.TITLE.encode() == handlers.INDEX_TITLE

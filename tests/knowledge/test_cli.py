@@ -283,13 +283,19 @@ def test_verify_keeps_a_note_with_quoted_keys_loadable(cli: Any, project: Path) 
     assert cli("notes", "list", cwd=project).json()["notes"][0]["confidence"] == "verified"
 
 
+def _learn_once(cli: Any, project: Path, tmp_path: Path, statement: str) -> str:
+    """`learn propose` of one statement, then `learn apply` of its proposal as it stands: the
+    statement's classification."""
+    new = write(tmp_path, "in/new.json", json.dumps({"insights": [{"statement": statement}]}))
+    r = cli("learn", "propose", "--input", str(new), cwd=project)
+    proposal = write(tmp_path, "in/proposal.json", r.stdout)
+    cli("learn", "apply", "--input", str(proposal), cwd=project)
+    return str(r.json()["items"][0]["classification"])
+
+
 def test_learn_flags_another_number_for_review(cli: Any, project: Path, tmp_path: Path) -> None:
     def loop(statement: str) -> str:
-        new = write(tmp_path, "in/new.json", json.dumps({"insights": [{"statement": statement}]}))
-        r = cli("learn", "propose", "--input", str(new), cwd=project)
-        proposal = write(tmp_path, "in/proposal.json", r.stdout)
-        cli("learn", "apply", "--input", str(proposal), cwd=project)
-        return str(r.json()["items"][0]["classification"])
+        return _learn_once(cli, project, tmp_path, statement)
 
     assert loop("Charges are retried 3 times before the invoice fails") == "NEW"
     assert loop("Charges are retried 5 times before the invoice fails") == "CONTRADICTS"
@@ -301,11 +307,7 @@ def test_learn_reinforces_a_quantity_spelled_another_way(
     cli: Any, project: Path, tmp_path: Path
 ) -> None:
     def loop(statement: str) -> str:
-        new = write(tmp_path, "in/new.json", json.dumps({"insights": [{"statement": statement}]}))
-        r = cli("learn", "propose", "--input", str(new), cwd=project)
-        proposal = write(tmp_path, "in/proposal.json", r.stdout)
-        cli("learn", "apply", "--input", str(proposal), cwd=project)
-        return str(r.json()["items"][0]["classification"])
+        return _learn_once(cli, project, tmp_path, statement)
 
     assert loop("The export job streams 10,000 rows per batch") == "NEW"
     assert loop("The export job streams 10000 rows per batch") == "REINFORCED"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -545,14 +544,14 @@ def _write(root: Path, report: ImportReport) -> None:
 
 def _holds(path: Path, data: bytes) -> bool:
     """True when `path` (checked by the safe writer: inside the project, no symlinked parent) is
-    a regular file holding `data`."""
+    a regular file holding `data` (a symlink, a folder or a FIFO never does)."""
+    from orkestra.core.readfile import read_regular
+
     try:
-        st = os.lstat(path)
-        if not stat.S_ISREG(st.st_mode) or st.st_size != len(data):
-            return False
-        return path.read_bytes() == data
+        raw, size = read_regular(path, max_bytes=len(data), follow=False)
     except OSError:
         return False
+    return size == len(data) and raw == data
 
 
 def _hints(root: Path, source: Path, report: ImportReport) -> list[str]:
