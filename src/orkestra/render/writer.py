@@ -105,10 +105,10 @@ def _authored(root: Path, path: str, entry: Entry, st: os.stat_result) -> bool |
     (`render_lock.earlier_truths`) must start as the bundled template's do. A symlink, which
     has no text, only where sync makes one (a linked vendor skill, right in a skills folder),
     which never touches what it points to. None for a file that carries no mark, which only
-    an Orkestra from before the mark may have written (`_decide_unmarked`); False for any
-    other. A lock entry with the right hash proves nothing more than that the file's bytes are
-    known (a committed file's are): a hand-written file a tampered lock names is kept, and
-    released from the lock."""
+    an Orkestra from before the mark may have written, or the user; False for any other.
+    Neither is deleted: a lock entry with the right hash proves nothing more than that the
+    file's bytes are known (a committed file's are; a lock passed off as one from before the
+    mark is no more), so such a file is kept, and released from the lock."""
     if stat.S_ISLNK(st.st_mode):
         return skill_link_path(path)
     earlier = earlier_truths(path, entry)
@@ -183,7 +183,6 @@ def plan(
     result.outputs = {o.path: o for o in outputs}
     result.lock_before = dict(owned)
     gone = sorted(p for p, e in owned.items() if e.target in targets and p not in result.outputs)
-    unmarked_gone: list[str] = []  # owned, source gone, no mark: released, never deleted
     unmarked_now: list[str] = []  # owned, rendered again, no mark: rewritten only before marks
     removable: set[str] = set()
     before = Guard(root)  # a deletion must not reach through a symlinked folder either
@@ -205,11 +204,7 @@ def plan(
                 result.conflicts.append(path)  # edited since it was written: never deleted
                 result.orphans.add(path)
                 continue
-            authored = _authored(root, path, owned[path], st)
-            if authored is None:  # no mark: decided once every output was looked at
-                unmarked_gone.append(path)
-                continue
-            if not authored:
+            if not _authored(root, path, owned[path], st):  # no mark, or another's
                 result.released.append(path)  # kept, and the lock forgets it
                 continue
             result.deleted.append(path)
@@ -267,7 +262,8 @@ def plan(
         else:
             result.conflicts.append(path)
             _seen(root, path, result.expected)  # `--force` takes over these bytes, not a later edit
-    _decide_unmarked(result, upgrading, unmarked_gone, unmarked_now)
+    result.released.sort()
+    _decide_unmarked(result, upgrading, unmarked_now)
     if scanned is None:
         every = [*result.outputs, *owned]
         scanned = {p.rpartition("/")[0] for p in every if p != manifest.LOCK_PATH}
@@ -286,20 +282,16 @@ def plan(
 def _decide_unmarked(
     result: RenderPlan,
     upgrading: frozenset[str],
-    gone: list[str],
     now: list[str],
 ) -> None:
-    """The owned files that carry no mark. An Orkestra from before the mark wrote none, so in a
-    target whose files it wrote and no sync with the mark has rewritten yet (`upgrading`: the
-    lock's `unmarked_targets`, or every target of a lock from before the mark), one a registry
-    entry renders to is its own, as before: rewritten. Anywhere else an unmarked file a lock
-    entry names is someone else's: a conflict (`expected` holds its bytes: `--force` takes over
-    those, not a later edit). One whose source is gone is never deleted, in any target: the
-    lock, which anyone can edit, is all that would say an earlier Orkestra wrote it (remove
-    `unmarked_targets` and name a hand-written file), so it is released: kept, the lock forgets
-    it, and the answer lists it for the user to delete if it is not theirs."""
-    result.released.extend(gone)
-    result.released.sort()
+    """The owned files a registry entry renders to again that carry no mark. An Orkestra from
+    before the mark wrote none, so in a target whose files it wrote and no sync with the mark
+    has rewritten yet (`upgrading`: the lock's `unmarked_targets`, or every target of a lock
+    from before the mark), they are its own, as before: rewritten. Anywhere else an unmarked
+    file a lock entry names is someone else's: a conflict (`expected` holds its bytes: `--force`
+    takes over those, not a later edit). One whose source is gone is never deleted, in any
+    target (`_authored`: the lock, which anyone can edit, is all that would say an earlier
+    Orkestra wrote it), so it is released with the others the plan cannot prove."""
     for path in now:
         (result.updated if result.outputs[path].target in upgrading else result.conflicts).append(
             path
