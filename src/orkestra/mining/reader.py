@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO
 
@@ -51,10 +52,36 @@ def records(chunks: Iterable[bytes], maker: SignalMaker) -> Iterator[Record]:
             continue
         pending = data[cut + 1 :]
         # a NUL never falls inside a UTF-8 sequence, so each complete token decodes on its own
-        yield from parser.feed(data[:cut].decode("utf-8", "replace").split("\0"))
+        yield from parser.feed(decode_token(data[:cut]).split("\0"))
     if pending:
-        yield from parser.feed([pending.decode("utf-8", "replace")])
+        yield from parser.feed([decode_token(pending)])
     yield from parser.finish()
+
+
+#: a byte that is not UTF-8, as a surrogate escape (U+DC80-U+DCFF)
+_ESCAPED = re.compile("[\udc80-\udcff]+")
+
+
+def decode_token(data: bytes) -> str:
+    """Text of git's output: UTF-8, and a byte that is not UTF-8 read as Windows-1252.
+
+    git re-encodes a message whose commit names its encoding; a Latin-1 or Windows-1252 message
+    without that header (written by an old git or another tool), or under a charset git does not
+    know, comes out as its raw bytes. `git commit` itself reads such bytes as Latin-1; Windows-1252
+    is Latin-1 with printable characters (`€`, curly quotes) where Latin-1 has control codes. So
+    `résumé` stays readable instead of becoming U+FFFD, and the same bytes give the same text on
+    every run; the five bytes Windows-1252 leaves undefined become U+FFFD.
+    """
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", "surrogateescape")
+        return _ESCAPED.sub(_code_page, text)
+
+
+def _code_page(match: re.Match[str]) -> str:
+    raw = bytes(ord(char) - 0xDC00 for char in match.group())
+    return raw.decode("cp1252", "replace")
 
 
 #: header fields of one commit in FORMAT (sha, parents, author, email, date, subject, body)
