@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from orkestra.core import jsonio
 from orkestra.core.errors import InputError, OrkestraError, UsageError
 from orkestra.mining.commits import CommitLookup
+from orkestra.mining.conventional import default_summary
 from orkestra.registry import ledger
 from orkestra.registry.models.config import Config
 from orkestra.registry.models.ledger import CATEGORIES, MAX_TEXT, ClassificationRequest
@@ -410,7 +411,8 @@ def _notes(
     # a commit touching no configured package belongs to the root package (§6.5)
     packages = [req.package] if req.package else list(record["signals"]["packages"])
     packages = packages or [config.root_package]
-    default = _shortened((record["signals"]["description"] or record["subject"]).strip())
+    described = record["signals"]["description"] or record["subject"]
+    default = _shortened(default_summary(record["subject"], described).strip())
     out = []
     for package in packages:
         older = current.notes.get((req.sha, package), [])

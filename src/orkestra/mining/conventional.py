@@ -24,6 +24,8 @@ _HEADER = re.compile(
 )
 _FOOTER = re.compile(r"^(?P<token>BREAKING CHANGE|[A-Za-z0-9][\w-]*)(?:: | #)(?P<value>.*)$")
 _GIT_REVERT = re.compile(r'^Revert "(?P<subject>.*)"$')
+#: git's subjects for a revert and (git 2.43+) for a revert of a revert
+_GIT_LAYER = re.compile(r'^(?P<kind>Revert|Reapply) "(?P<subject>.*)"$')
 _REVERTS = re.compile(r"This reverts commit (?P<sha>[0-9a-f]{7,40})")
 BREAKING_TOKENS = ("BREAKING CHANGE", "BREAKING-CHANGE")
 
@@ -118,3 +120,24 @@ def _revert_target(body: str, footers: list[tuple[str, str]]) -> str | None:
         if token.lower() in ("refs", "reverts") and re.fullmatch(r"[0-9a-f]{7,40}", value):
             return value
     return None
+
+
+def default_summary(subject: str, description: str) -> str:
+    """The changelog line a commit gets when none is given: its description, and for a revert
+    what it undoes in words a reader follows. Git's `Revert "feat(core): add x"` (and a
+    conventional `revert: feat(core): add x`) is `Revert "Add x"`; a revert of a revert
+    (`Revert "Revert "…""`, git 2.43's `Reapply "…"`) lands the change again: `Reapply "Add x"`,
+    and so on by the parity of the chain."""
+    depth, inner = 0, subject.strip()
+    while (layer := _GIT_LAYER.match(inner)) is not None:
+        depth += 1 if layer.group("kind") == "Revert" else 2
+        inner = layer.group("subject").strip()
+    if depth == 0:
+        header = _HEADER.match(subject)
+        reverted = _HEADER.match(description)
+        if header is None or header.group("type").lower() != "revert" or reverted is None:
+            return description  # a revert described in prose keeps its author's words
+        depth, inner = 1, description
+    header = _HEADER.match(inner)
+    text = header.group("desc").strip() if header else inner
+    return f'{"Revert" if depth % 2 else "Reapply"} "{text[:1].upper()}{text[1:]}"'
