@@ -64,8 +64,9 @@ def place(
         if not into_existing and managed_block.find(old, BEGIN, END) == (-1, -1):
             return Placement("refuse", None, edit, edited=True)
     newline = "\r\n" if text.split("\n", 1)[0].endswith("\r") else "\n"
-    block = _block(body).replace("\n", newline)
     begin, end = managed_block.find(old, BEGIN, END)
+    outside = old[:begin] + old[end + len(END) :] if 0 <= begin < end else old
+    block = _block(_undefined_only(body, outside)).replace("\n", newline)
     if begin >= 0 and end > begin:
         edit = None if force else _block_edit(old, begin, end, block)
         if edit is not None:
@@ -80,6 +81,39 @@ def place(
     cut = len(bom) + _after_title(text)
     head = old[:cut]
     return Placement("insert-block", head + _gap(head, bom, newline) + block + newline + old[cut:])
+
+
+#: a link reference definition (CommonMark): `[label]: destination`, indented 0-3 spaces
+_DEFINITION = re.compile(r"^ {0,3}\[([^\]]+)\]:[ \t]*\S", re.MULTILINE)
+
+
+def _label(text: str) -> str:
+    """A link label as CommonMark matches it: case-insensitive, runs of whitespace as one."""
+    return " ".join(text.split()).casefold()
+
+
+def _defined_label(line: str) -> str | None:
+    found = _DEFINITION.match(line)
+    return _label(found.group(1)) if found else None
+
+
+def _undefined_only(body: str, outside: str) -> str:
+    """`body` without those of its closing link reference definitions whose label the text
+    around the managed block defines already (`[Unreleased]: …` at the bottom of a hand-written
+    changelog): a label defined twice makes the first definition, the block's, silently win over
+    the author's, and linters report it. The author's definitions are theirs to keep."""
+    taken = {_label(found.group(1)) for found in _DEFINITION.finditer(outside)}
+    lines = body.split("\n")
+    end = len(lines)
+    while end and not lines[end - 1]:
+        end -= 1
+    start = end
+    while start and _DEFINITION.match(lines[start - 1]):
+        start -= 1
+    if not taken or start == end:
+        return body
+    kept = [line for line in lines[start:end] if _defined_label(line) not in taken]
+    return "\n".join(lines[:start] + kept + lines[end:])
 
 
 def sealed(header: str, body: str) -> str:
