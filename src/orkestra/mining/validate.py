@@ -32,7 +32,12 @@ def validate(registry: Any, *, quick: bool = False) -> list[Finding]:
             found.append(_unchecked(rel.as_posix(), unseen))
             continue
         for number, sha in unseen:
-            message = f"commit {sha[:12]} is not in the history of the current branch"
+            message = (
+                f"commit {sha[:12]} is not in the history of the current branch: if an amend, "
+                "rebase, squash merge or force-push replaced it, classify the commit that replaced "
+                "it (`orkestra mine candidates` lists it) and delete this line; if it is on "
+                "another branch, validate there"
+            )
             found.append(Finding.make("ORK056", message, rel.as_posix(), number))
     return sorted(found)
 

@@ -10,6 +10,23 @@ from orkestra.registry import ledger
 from orkestra.registry.findings import Finding
 
 SAME = ("action", "category", "decision_id", "package")
+#: what to do about a line a reader skips (its commit is unclassified again, or keeps an older entry)
+IGNORED = (
+    "; it is ignored: repair the line, or delete it and classify its commit again "
+    "(`orkestra mine classify SHA ...`)"
+)
+_CONFLICT_MARKERS = ("<<<<<<<", "=======", ">>>>>>>", "|||||||")
+
+
+def _unreadable(line: ledger.Line) -> str:
+    """Why a line is not an entry, and what to do; a merge-conflict marker is named as one."""
+    if line.text.startswith(_CONFLICT_MARKERS):
+        return (
+            "a merge conflict marker: the ledger is append-only, so keep the lines of both "
+            "sides and delete the marker lines (`merge=union` for the ledgers in "
+            ".gitattributes makes git merge them so)"
+        )
+    return f"{line.error}{IGNORED}"
 
 
 def findings(registry: Any) -> list[Finding]:
@@ -69,7 +86,7 @@ def _lines(
             )
             continue
         if line.data is None:
-            out.append(Finding.make("ORK050", str(line.error), file, line.number))
+            out.append(Finding.make("ORK050", _unreadable(line), file, line.number))
             continue
         try:
             validate(line.data)
@@ -77,7 +94,7 @@ def _lines(
             for error in exc.errors():
                 where = ".".join(str(p) for p in error["loc"])
                 message = f"{where}: {error['msg']}" if where else str(error["msg"])
-                out.append(Finding.make("ORK050", message, file, line.number))
+                out.append(Finding.make("ORK050", message + IGNORED, file, line.number))
             continue
         good.append((line.number, line.data))
     return good
