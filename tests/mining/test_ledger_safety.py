@@ -207,6 +207,15 @@ def entry(i: str, **kw: Any) -> dict[str, Any]:
     } | kw
 
 
+@pytest.fixture
+def project(project: Path) -> Path:
+    """The shared empty project, configured with the packages the notes below name (a note of
+    a package the configuration lacks is a finding of its own, ORK061)."""
+    config = "project: demo\nmining:\n  packages:\n    core: packages/core\n    cli: packages/cli\n"
+    (project / "registries" / "orkestra.yaml").write_text(config, encoding="utf-8")
+    return project
+
+
 def note(i: str, classification: str, **kw: Any) -> dict[str, Any]:
     return {
         "id": i,

@@ -72,6 +72,11 @@ CODES: dict[str, tuple[Severity, str]] = {
         "warning",
         "ledger shas not checked: a shallow clone lacks the history behind its boundary",
     ),
+    "ORK061": (
+        "warning",
+        "release notes name a package mining.packages does not configure (renamed or removed): "
+        "no changelog shows them",
+    ),
     "ORK101": (
         "warning",
         "skill description shorter than 50 or longer than 400 characters (authored skills; "

@@ -35,7 +35,9 @@ def findings(registry: Any) -> list[Finding]:
     root: Path = registry.root
     records = set(getattr(registry, "decisions", {}) or {})
     codes = _codes(registry)
-    return check(root, records, codes)
+    config = getattr(registry, "config", None)
+    packages = set(config.changelogs()) if config is not None else None
+    return check(root, records, codes, packages=packages)
 
 
 def _codes(registry: Any) -> set[str] | None:
@@ -44,8 +46,11 @@ def _codes(registry: Any) -> set[str] | None:
     return set(domains.values()) if domains else None
 
 
-def check(root: Path, records: set[str], codes: set[str] | None) -> list[Finding]:
-    """The quick checks, given the decision record ids that exist and the registered codes."""
+def check(
+    root: Path, records: set[str], codes: set[str] | None, *, packages: set[str] | None = None
+) -> list[Finding]:
+    """The quick checks, given the decision record ids that exist, the registered codes and
+    the configured packages (the root package included; None: not checked)."""
     from orkestra.registry.models.ledger import ClassificationEntry, ReleaseNoteEntry
 
     out: list[Finding] = []
@@ -65,6 +70,8 @@ def check(root: Path, records: set[str], codes: set[str] | None) -> list[Finding
     out += _orphan_notes(notes, classes)
     out += _unnoted_releases(classes, notes)
     out += _duplicate_notes(notes, classes)
+    if packages is not None:
+        out += _unknown_packages(notes, classes, packages)
     return sorted(out)
 
 
@@ -159,10 +166,7 @@ def _duplicate_notes(
     live when nothing supersedes it and its classification (if it names one) is current."""
     file = ledger.RELEASE_NOTES.as_posix()
     where = {id(entry): number for number, entry in lines}
-    live = {e["id"] for e in ledger.current(e for _, e in classes)}
-    effective = ledger.current(ledger.linked((e for _, e in lines), (e for _, e in classes)))
-    notes = [n for n in effective if n.get("classification") in live]
-    notes += [n for n in effective if not n.get("classification")]
+    notes = _live_notes(lines, classes)
     first: dict[tuple[str, str], dict[str, Any]] = {}
     out = []
     for note in sorted(notes, key=lambda e: where[id(e)]):
@@ -175,6 +179,44 @@ def _duplicate_notes(
             f"(also line {where[id(first[key])]}); neither supersedes the other"
         )
         out.append(Finding.make("ORK058", message, file, where[id(note)]))
+    return out
+
+
+def _live_notes(
+    lines: list[tuple[int, dict[str, Any]]], classes: list[tuple[int, dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """The release notes that take effect: nothing supersedes them and their classification
+    (if they name one) is current."""
+    live = {e["id"] for e in ledger.current(e for _, e in classes)}
+    effective = ledger.current(ledger.linked((e for _, e in lines), (e for _, e in classes)))
+    notes = [n for n in effective if n.get("classification") in live]
+    return notes + [n for n in effective if not n.get("classification")]
+
+
+def _unknown_packages(
+    lines: list[tuple[int, dict[str, Any]]],
+    classes: list[tuple[int, dict[str, Any]]],
+    packages: set[str],
+) -> list[Finding]:
+    """Live release notes of a package the configuration does not have (renamed or removed
+    in `mining.packages`, or the project renamed): no changelog shows them. One warning per
+    package, at its first note."""
+    where = {id(entry): number for number, entry in lines}
+    lost: dict[str, list[int]] = {}
+    for note in _live_notes(lines, classes):
+        if note["package"] not in packages:
+            lost.setdefault(note["package"], []).append(where[id(note)])
+    out = []
+    for package, numbers in sorted(lost.items()):
+        count = len(numbers)
+        message = (
+            f"{count} release note{'s name' if count > 1 else ' names'} package {package!r}, "
+            "which mining.packages in registries/orkestra.yaml does not configure (renamed or "
+            "removed?), so no changelog shows them; configure it again, or move them to its new "
+            'name with `orkestra mine commit` (a line per commit, `"package": "NEW"`); '
+            f"configured: {', '.join(sorted(packages))}"
+        )
+        out.append(Finding.make("ORK061", message, ledger.RELEASE_NOTES.as_posix(), min(numbers)))
     return out
 
 
