@@ -189,16 +189,23 @@ def _block_edit(old: str, begin: int, end: int, block: str) -> str | None:
 def _after_title(text: str) -> int:
     """Offset just after the title: a `# ` line or a setext one (`Title` over `=====`), after
     any YAML front matter (`---` ... `---`, which docs sites read: Docusaurus, Jekyll, Hugo),
-    leading blank lines and one-line HTML comments (`<!-- markdownlint-disable MD024 -->`).
+    leading blank lines and HTML comments (`<!-- markdownlint-disable MD024 -->`, or a note
+    over several lines; a `<!--` nothing closes is text).
     Without a title, the block goes just after the front matter, else on top (0)."""
     start = _after_front_matter(text)
     lines = text[start:].splitlines(keepends=True)
     offset = start
+    comment_end = -1  # the index of the line that closes the comment being skipped
     for index, line in enumerate(lines):
         bare = line.strip()
-        if not bare or (bare.startswith("<!--") and bare.endswith("-->")):
+        if index <= comment_end or not bare or (bare.startswith("<!--") and bare.endswith("-->")):
             offset += len(line)
             continue
+        if bare.startswith("<!--") and "-->" not in bare:  # over several lines, if closed
+            comment_end = next((i for i in range(index + 1, len(lines)) if "-->" in lines[i]), -1)
+            if comment_end > index:
+                offset += len(line)
+                continue
         if line.startswith("# "):
             return offset + len(line)
         under = lines[index + 1].strip() if index + 1 < len(lines) else ""
