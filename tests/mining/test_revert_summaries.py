@@ -59,3 +59,30 @@ def test_a_changelog_names_reverts_and_reverts_of_reverts(repo: GitRepo, cli: An
     # the revert of the fix and its re-land cancel in pairs: the fix stands, in 1.0.0
     assert "Handle empty input" not in unreleased and "Feat(core)" not in text
     assert f"- Handle empty input ({fix[:7]})" in text.split("## [1.0.0]", 1)[1]
+
+
+@pytest.mark.parametrize(
+    ("subject", "category"),
+    [
+        ('Revert "feat: add an export button"', "removed"),
+        ('Revert "Revert "feat: add an export button""', "added"),
+        ('Reapply "feat: add an export button"', "added"),
+        ('Revert "Revert "fix(core): a crash""', "fixed"),
+        ('Revert "Reapply "feat: add an export button""', "removed"),
+        ('Revert "Revert "Revert "feat: add an export button"""', "removed"),
+    ],
+)
+def test_a_revert_of_a_revert_is_suggested_as_the_change_it_lands_again(
+    subject: str, category: str
+) -> None:
+    """A revert of a revert lands the change again: the hint of `mine candidates --full`
+    suggests the category of that change, not `removed` (and git 2.43's `Reapply "…"` is a
+    revert like git's `Revert "…"`, not a free-form subject to skip)."""
+    from orkestra.mining.report import hints
+    from orkestra.mining.signals import SignalMaker
+
+    files = ["packages/core/a.py"]
+    signals = SignalMaker({"core": "packages/core/**"}, {}).signals(subject, "", files)
+    assert signals["commit_type"] == "revert"
+    record = {"subject": subject, "merge": False, "files": files, "signals": signals}
+    assert hints(record)["suggested_changelog"] == {"action": "release", "category": category}

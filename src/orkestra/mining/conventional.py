@@ -11,7 +11,8 @@ Rules implemented (https://www.conventionalcommits.org/en/v1.0.0/):
   token/separator pair;
 - a change is breaking with `!` before the `:` or a `BREAKING CHANGE:`/`BREAKING-CHANGE:` footer
   (which must be upper case).
-Git's own revert subject `Revert "..."` is reported as type `revert` (it is not conventional).
+Git's own revert subjects `Revert "..."` and (git 2.43+, a revert of a revert) `Reapply "..."`
+are reported as type `revert` (they are not conventional).
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ _HEADER = re.compile(
     r"^(?P<type>[A-Za-z][A-Za-z0-9-]*)(?:\((?P<scope>[^()\r\n]+)\))?(?P<bang>!)?: (?P<desc>\S.*)$"
 )
 _FOOTER = re.compile(r"^(?P<token>BREAKING CHANGE|[A-Za-z0-9][\w-]*)(?:: | #)(?P<value>.*)$")
-_GIT_REVERT = re.compile(r'^Revert "(?P<subject>.*)"$')
-#: git's subjects for a revert and (git 2.43+) for a revert of a revert
+#: git's revert subject, and (git 2.43+) its subject for a revert of a revert
+_GIT_REVERT = re.compile(r'^(?:Revert|Reapply) "(?P<subject>.*)"$')
 _GIT_LAYER = re.compile(r'^(?P<kind>Revert|Reapply) "(?P<subject>.*)"$')
 _REVERTS = re.compile(r"This reverts commit (?P<sha>[0-9a-f]{7,40})")
 BREAKING_TOKENS = ("BREAKING CHANGE", "BREAKING-CHANGE")
@@ -122,16 +123,23 @@ def _revert_target(body: str, footers: list[tuple[str, str]]) -> str | None:
     return None
 
 
+def revert_chain(subject: str) -> tuple[int, str]:
+    """(how many reverts deep, the subject they revert) for git's revert subjects: `Revert "X"`
+    is 1, `Revert "Revert "X""` and git 2.43's `Reapply "X"` are 2, any other subject 0."""
+    depth, inner = 0, subject.strip()
+    while (layer := _GIT_LAYER.match(inner)) is not None:
+        depth += 1 if layer.group("kind") == "Revert" else 2
+        inner = layer.group("subject").strip()
+    return depth, inner
+
+
 def default_summary(subject: str, description: str) -> str:
     """The changelog line a commit gets when none is given: its description, and for a revert
     what it undoes in words a reader follows. Git's `Revert "feat(core): add x"` (and a
     conventional `revert: feat(core): add x`) is `Revert "Add x"`; a revert of a revert
     (`Revert "Revert "…""`, git 2.43's `Reapply "…"`) lands the change again: `Reapply "Add x"`,
     and so on by the parity of the chain."""
-    depth, inner = 0, subject.strip()
-    while (layer := _GIT_LAYER.match(inner)) is not None:
-        depth += 1 if layer.group("kind") == "Revert" else 2
-        inner = layer.group("subject").strip()
+    depth, inner = revert_chain(subject)
     if depth == 0:
         header = _HEADER.match(subject)
         reverted = _HEADER.match(description)

@@ -153,6 +153,8 @@ def hints(record: index.Record) -> dict[str, Any]:
     sig = record["signals"]
     kind = sig["commit_type"]
     category, releasable = _suggestion(record["subject"].lower(), kind, sig)
+    if kind == "revert":
+        category, releasable = _relanded(record["subject"], sig) or (category, releasable)
     return {
         "three_question_test": list(THREE_QUESTIONS),
         "decision_signals": {
@@ -188,6 +190,21 @@ _VERBS = {
 _HOUSEKEEPING = re.compile(
     r"^(?:wip|merge|bump|release|version)\b|\b(?:typos?|readme|changelog|dependencies|deps)\b"
 )
+
+
+def _relanded(subject: str, sig: dict[str, Any]) -> tuple[str | None, bool] | None:
+    """The suggestion for a revert of a revert (`Revert "Revert "X""`, `Reapply "X"`): it lands
+    X again, so X's own (None for any other revert: it removes what it reverts)."""
+    from orkestra.mining.conventional import parse, revert_chain
+    from orkestra.mining.signals import DEFAULT_RELEASABLE
+
+    depth, inner = revert_chain(subject)
+    if not depth or depth % 2:
+        return None
+    kind = parse(inner).type
+    return _suggestion(
+        inner.lower(), kind, {**sig, "is_releasable_type": kind in DEFAULT_RELEASABLE}
+    )
 
 
 def _suggestion(text: str, kind: str | None, sig: dict[str, Any]) -> tuple[str | None, bool]:
