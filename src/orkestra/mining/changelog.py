@@ -444,12 +444,29 @@ def _plan(
     return _FilePlan(package, rel, raw, placement, stats)
 
 
+def _refuse_lone_marker(plan: _FilePlan, others: str) -> None:
+    from orkestra.mining.changelog_file import END
+
+    missing = plan.placement.missing
+    where = "after the block's last line" if missing == END else "before its first"
+    raise ConflictError(
+        f"refusing to render {plan.rel}{others}: {plan.placement.reason}. Nothing was written. "
+        f"Put the missing marker back ({missing} on a line of its own, {where}), or delete what "
+        "is left of the block (that marker and the releases Orkestra wrote beside it) and render "
+        "with `--into-existing` to write it anew",
+        file=plan.rel,
+        line=plan.placement.lone_marker,
+    )
+
+
 def _refuse(plans: list[_FilePlan]) -> None:
     refused = [p for p in plans if p.placement.action == "refuse"]
     if not refused:
         return
     first = refused[0]
     others = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
+    if first.placement.lone_marker is not None:
+        _refuse_lone_marker(first, others)
     if first.placement.in_block:
         raise ConflictError(
             f"refusing to render {first.rel}{others}: {first.placement.reason}, and rendering "

@@ -40,6 +40,10 @@ class Placement:
     edited: bool = False
     #: the edit is inside the managed block of a hand-written file
     in_block: bool = False
+    #: the file holds one managed-block marker without the other, at this line
+    lone_marker: int | None = None
+    #: the marker that is missing then: BEGIN or END
+    missing: str = ""
 
 
 def place(
@@ -75,7 +79,7 @@ def place(
         after = after[len(newline) :] if after.startswith(newline) else after.removeprefix("\n")
         return Placement("update-block", old[:begin] + block + after)
     if begin >= 0 or end >= 0:
-        return Placement("refuse", None, "it holds only one of the managed-block markers")
+        return _lone_marker(old, begin, end)
     if not into_existing:
         return Placement("refuse", None, "it was not written by Orkestra")
     cut = len(bom) + _after_title(text)
@@ -114,6 +118,17 @@ def _undefined_only(body: str, outside: str) -> str:
         return body
     kept = [line for line in lines[start:end] if _defined_label(line) not in taken]
     return "\n".join(lines[:start] + kept + lines[end:])
+
+
+def _lone_marker(old: str, begin: int, end: int) -> Placement:
+    """The refusal of a file that holds one managed-block marker without the other (a hand
+    edit removed or changed one): where the block starts or ends cannot be told."""
+    at, which, other = (begin, "begin", "end") if begin >= 0 else (end, "end", "begin")
+    line = old.count("\n", 0, at) + 1
+    reason = (
+        f"line {line} holds the managed block's {which} marker and no {other} marker goes with it"
+    )
+    return Placement("refuse", None, reason, lone_marker=line, missing=END if begin >= 0 else BEGIN)
 
 
 def sealed(header: str, body: str) -> str:
