@@ -82,7 +82,7 @@ def find_symbol(
             rows += [r for r in symbol_rows(conn, other, kind) if r[0] not in seen]
             seen.update(r[0] for r in rows)
     found = [_symbol(r) for r in rows[:limit]]
-    return {"name": name, "kind": kind, "similar": similar, "total": len(found), "symbols": found}
+    return {"name": name, "kind": kind, "similar": similar, "total": len(rows), "symbols": found}
 
 
 def _line_text(conn: sqlite3.Connection, cache: dict[int, list[str]], fid: int, line: int) -> str:
@@ -98,14 +98,20 @@ def find_references(conn: sqlite3.Connection, name: str, *, limit: int = 500) ->
     ids = [r[0] for r in defs]
     short = name.replace("::", ".").rsplit(".", 1)[-1]
     marks = ",".join("?" * len(ids)) or "NULL"
+    where = f"r.target IN ({marks}) OR (r.name = ? AND r.target IS NULL)"
     rows = conn.execute(
         "SELECT r.file_id, f.path, r.line, r.col, r.kind, r.scope, r.target, t.path, s.line, "
         "r.guessed FROM refs r JOIN files f ON f.id = r.file_id "
         "LEFT JOIN symbols s ON s.id = r.target LEFT JOIN files t ON t.id = s.file_id "
-        f"WHERE r.target IN ({marks}) OR (r.name = ? AND r.target IS NULL) "
+        f"WHERE {where} "
         "ORDER BY r.target IS NULL, r.guessed, f.demoted, f.path, r.line, r.col LIMIT ?",
         [*ids, short, limit],
     ).fetchall()
+    total = len(rows)
+    if total == limit:  # the list is cut: count them all
+        total = conn.execute(
+            f"SELECT count(*) FROM refs r WHERE {where}", [*ids, short]
+        ).fetchone()[0]
     cache: dict[int, list[str]] = {}
     refs = [
         {
@@ -124,7 +130,7 @@ def find_references(conn: sqlite3.Connection, name: str, *, limit: int = 500) ->
     return {
         "name": name,
         "definitions": [_symbol(r) for r in defs],
-        "total": len(refs),
+        "total": total,
         "references": refs,
     }
 

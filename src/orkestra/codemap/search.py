@@ -89,18 +89,36 @@ class TextRetriever(_Memo):
         self.conn = conn
         self.phrase = phrase
 
-    def _search(self, query: str, limit: int) -> list[Hit]:
+    def _words(self, query: str) -> list[str]:
         if self.phrase and len(query) >= 3:
-            words = [query.lower()]
-        else:
-            words = list(dict.fromkeys(prefix(w) for w in terms(query)))
+            return [query.lower()]
+        return list(dict.fromkeys(prefix(w) for w in terms(query)))
+
+    @staticmethod
+    def _match(words: Sequence[str]) -> str:
+        return " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
+
+    def keys(self, query: str) -> set[str]:
+        """Every file the query matches (what `search` ranks, uncut by a limit)."""
+        words = self._words(query)
+        if not words:
+            return set()
+        return {
+            row[0]
+            for row in self.conn.execute(
+                "SELECT f.path FROM text t JOIN files f ON f.id = t.rowid WHERE text MATCH ?",
+                (self._match(words),),
+            )
+        }
+
+    def _search(self, query: str, limit: int) -> list[Hit]:
+        words = self._words(query)
         if not words:
             return []
-        match = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
         rows = self.conn.execute(
             "SELECT t.rowid, f.path, f.centrality FROM text t JOIN files f ON f.id = t.rowid "
             "WHERE text MATCH ? ORDER BY bm25(text) LIMIT ?",
-            (match, limit),
+            (self._match(words), limit),
         ).fetchall()
         hits = []
         for fid, path, centrality in rows:
@@ -124,13 +142,43 @@ class StructuralRetriever(_Memo):
         super().__init__()
         self.conn = conn
 
+    @staticmethod
+    def _names(query: str) -> list[str]:
+        """The whole names the query spells out (identifiers with `_` or inner capitals, or
+        the one word of a one-word query)."""
+        raw = [w for w in _WORD.findall(query) if len(w) >= 3]
+        names = [w for w in raw if "_" in w.strip("_") or w[1:] != w[1:].lower()]
+        return raw if len(raw) == 1 else names
+
+    def keys(self, query: str) -> set[str]:
+        """Every file the query matches (what `search` ranks, uncut by a limit)."""
+        found: set[str] = set()
+        names = self._names(query)
+        if names:
+            found.update(
+                row[0]
+                for row in self.conn.execute(
+                    "SELECT DISTINCT f.path FROM symbols s JOIN files f ON f.id = s.file_id "
+                    f"WHERE s.name IN ({','.join('?' * len(names))})",
+                    names,
+                )
+            )
+        wanted = terms(query)
+        if wanted:
+            found.update(
+                row[0]
+                for row in self.conn.execute(
+                    "SELECT f.path FROM idents i JOIN files f ON f.id = i.rowid "
+                    "WHERE idents MATCH ?",
+                    (" OR ".join('"' + w + '"' for w in wanted),),
+                )
+            )
+        return found
+
     def exact(self, query: str) -> list[tuple[int, str, int, str, float]]:
         """(symbol id, path, line, signature, centrality) of definitions whose whole name the
         query spells out (identifiers with `_` or inner capitals, or a one-word query)."""
-        raw = [w for w in _WORD.findall(query) if len(w) >= 3]
-        names = [w for w in raw if "_" in w.strip("_") or w[1:] != w[1:].lower()]
-        if len(raw) == 1:
-            names = raw
+        names = self._names(query)
         if not names:
             return []
         rows = self.conn.execute(
@@ -170,6 +218,8 @@ class StructuralRetriever(_Memo):
         return best
 
 
+#: a graph walk: (score of each file reached, the seeds' cited lines, the seeds)
+_Walk = tuple[dict[str, float], dict[str, tuple[int, str, float]], dict[str, float]]
 #: how many top hits of each seeding retriever start the graph walk
 SEED_HITS = 3
 #: restart probability's complement of the personalised PageRank walk
@@ -190,12 +240,26 @@ class GraphRetriever:
         self.structural = StructuralRetriever(conn)
         self.seeders = list(seeders) or [TextRetriever(conn), self.structural]
         self._edges: dict[str, dict[str, float]] | None = None
+        self._last: tuple[str, _Walk] | None = None
 
     def search(self, query: str, limit: int) -> list[Hit]:
+        scores, lines, seeds = self._walk(query, limit)
+        ranked = sorted(scores, key=lambda path: (-scores[path], path))[:limit]
+        return [self._hit(path, lines, seeds) for path in ranked]
+
+    def keys(self, query: str) -> set[str]:
+        """Every file the walk reaches (what `search` ranks, uncut by a limit)."""
+        return set(self._walk(query, SEED_HITS)[0])
+
+    def _walk(self, query: str, limit: int) -> _Walk:
+        """(score of each file reached, the seeds' cited lines, the seeds) of the query's walk;
+        the last one is kept (`keys` after `search` walks once)."""
+        if self._last is not None and self._last[0] == query:
+            return self._last[1]
         seeds: dict[str, float] = {}
         lines: dict[str, tuple[int, str, float]] = {}
         for seeder in self.seeders:
-            for rank, hit in enumerate(seeder.search(query, limit)[:SEED_HITS]):
+            for rank, hit in enumerate(seeder.search(query, max(limit, SEED_HITS))[:SEED_HITS]):
                 seeds[hit.path] = seeds.get(hit.path, 0.0) + 1.0 / (rank + 1)
                 lines.setdefault(hit.path, (hit.line, hit.snippet, hit.centrality))
         exact = [row[0] for row in self.structural.exact(query)]
@@ -203,11 +267,9 @@ class GraphRetriever:
             for rank, hit in enumerate(self._users(exact, SEED_HITS)):
                 seeds[hit.path] = seeds.get(hit.path, 0.0) + 1.0 / (rank + 1)
                 lines.setdefault(hit.path, (hit.line, hit.snippet, hit.centrality))
-        if not seeds:
-            return []
-        scores = personalised_pagerank(self.edges(), seeds)
-        ranked = sorted(scores, key=lambda path: (-scores[path], path))[:limit]
-        return [self._hit(path, lines, seeds) for path in ranked]
+        scores = personalised_pagerank(self.edges(), seeds) if seeds else {}
+        self._last = (query, (scores, lines, seeds))
+        return scores, lines, seeds
 
     def edges(self) -> dict[str, dict[str, float]]:
         """The file graph, both directions: resolved references and imports between files."""
@@ -311,21 +373,31 @@ def code_search(
     depth = min(max(limit * 5, 50), 2**63 - 1)  # a SQLite LIMIT: 64 bits, however big --limit
     lead = fusion.dominant(weights)
     if guess.confidence >= intents.DIRECT_AT and lead is not None:
-        hits = fusion.direct(available[lead].search(wanted, depth), limit=limit, source=lead)
+        answers = {lead: available[lead].search(wanted, depth)}
+        hits = fusion.direct(answers[lead], limit=limit, source=lead)
         strategy = "direct"
     else:
-        ranked = {name: r.search(wanted, depth) for name, r in available.items() if weights[name]}
-        hits = fusion.weighted_rrf(ranked, weights, limit=limit)
+        answers = {name: r.search(wanted, depth) for name, r in available.items() if weights[name]}
+        hits = fusion.weighted_rrf(answers, weights, limit=limit)
         strategy = "weighted_rrf"
+    total = set().union(*(_keys(available[name], wanted, hits) for name, hits in answers.items()))
     return {
         "query": query,
         "intent": guess.name,
         "confidence": guess.confidence,
         "fusion_strategy": strategy,
         "retrievers": sorted(name for name, w in weights.items() if w > 0),
-        "total": len(hits),
+        "total": len(total),
         "results": [_hit(h) for h in hits],
     }
+
+
+def _keys(retriever: Retriever, query: str, answered: Sequence[Hit]) -> set[str]:
+    """Every file `retriever` matches for `query` (the total, not the hits a limit kept): its
+    own `keys` when it has one, else the keys of the hits it answered (a plug-in)."""
+    keys = getattr(retriever, "keys", None)
+    found: set[str] = keys(query) if callable(keys) else set()
+    return found | {hit.key for hit in answered}
 
 
 def _hit(hit: Hit) -> dict[str, Any]:

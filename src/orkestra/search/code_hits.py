@@ -8,8 +8,9 @@ from typing import Any
 CODE = "code"
 
 
-def code_hits(root: Path, query: str, limit: int) -> list[dict[str, Any]]:
-    """Code search answers shaped like registry hits: {type, id, title, score, ..., path, line}."""
+def code_hits(root: Path, query: str, limit: int) -> tuple[list[dict[str, Any]], int]:
+    """Code search answers shaped like registry hits: {type, id, title, score, ..., path, line},
+    and how many there are in all (the code search's `total`, not cut by `limit`)."""
     from orkestra.codemap import api
 
     result = api.search_code(root, query, limit)
@@ -24,7 +25,7 @@ def code_hits(root: Path, query: str, limit: int) -> list[dict[str, Any]]:
             "line": hit["line"],
         }
         for hit in result["results"]
-    ]
+    ], int(result["total"])
 
 
 def merge(
@@ -61,15 +62,15 @@ def find_with_code(
     from orkestra.search.service import search, summary
 
     rest = tuple(t for t in filters.types if t != CODE)
-    code = code_hits(root, query, limit)
+    code, code_total = code_hits(root, query, limit)
     ranking = None
     if rest:
         ranking = search(root, query, replace(filters, types=rest), limit=limit, unloaded=unloaded)
     if want_summary:
         base = summary(query, ranking) if ranking is not None else {"counts": {}}
-        counts = {**dict(base["counts"]), CODE: len(code)}  # type: ignore[call-overload]
+        counts = {**dict(base["counts"]), CODE: code_total}  # type: ignore[call-overload]
         return {"query": query, "total": sum(counts.values()), "counts": counts}
     registry = [hit.to_dict() for hit in ranking.hits] if ranking is not None else []
     results = merge(registry, code, limit) if registry else code
-    total = (ranking.total if ranking is not None else 0) + len(code)
+    total = (ranking.total if ranking is not None else 0) + code_total
     return {"query": query, "total": total, "results": results}
