@@ -14,16 +14,26 @@ SKIP_DIRS = frozenset({".git", ".orkestra", ".hg", ".svn", "__pycache__", ".venv
 
 
 def list_files(root: Path) -> list[str]:
-    """Paths relative to `root`, sorted: `git ls-files` (`.gitignore` respected) in a repository."""
-    if (root / ".git").exists():
+    """Paths relative to `root`, sorted: `git ls-files` (`.gitignore` respected) in a git work
+    tree, also when `root` is a folder inside one (a service of a monorepo: git lists the files
+    below it, relative to it, unless it lists none: a project the repository around it ignores,
+    a home folder's dotfiles repository ignoring `*`); else a plain walk."""
+    own = (root / ".git").exists()
+    if own or _in_git_tree(root.parent):
         out = git.run(
             root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", check=False
         )
         if out.ok:
-            return sorted(
-                {p for p in out.stdout.split("\0") if p and not p.startswith(".orkestra/")}
-            )
+            listed = {p for p in out.stdout.split("\0") if p and not p.startswith(".orkestra/")}
+            if listed or own:
+                return sorted(listed)
     return _walk(root)
+
+
+def _in_git_tree(root: Path) -> bool:
+    """Whether `root` or a folder above it holds `.git` (a folder, or a worktree's file), as
+    git finds it; no git is run outside one."""
+    return any(os.path.lexists(folder / ".git") for folder in (root, *root.absolute().parents))
 
 
 def _walk(root: Path) -> list[str]:
