@@ -254,7 +254,7 @@ def _insert(
 ) -> int:
     """Put a file read into the map; `read`: its stat and when the run began reading."""
     language = languages.language_of(rel)
-    text = data.decode("utf-8", "replace")
+    text, data = decoded(language, data)
     lines = line_count(text)
     values = (language, *store.stamp(read[0]), read[1], sha, lines, is_demoted(rel))
     if fid is None:
@@ -295,6 +295,24 @@ def _insert(
         [(fid, i.module, i.name, i.alias, i.line) for i in facts.imports],
     )
     return fid
+
+
+def decoded(language: str | None, data: bytes) -> tuple[str, bytes]:
+    """A file's text and the UTF-8 bytes parsed: a Python source in the encoding its coding
+    declaration names (PEP 263: `# -*- coding: latin-1 -*-` on one of its first two lines),
+    else UTF-8 with each undecodable byte replaced."""
+    if language == "python" and b"coding" in data[:400]:
+        import io
+        import tokenize
+
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+            if encoding not in ("utf-8", "utf-8-sig"):
+                text = data.decode(encoding)
+                return text, text.encode("utf-8")
+        except (SyntaxError, UnicodeDecodeError, LookupError):
+            pass  # a declaration Python itself would refuse: read as UTF-8 below
+    return data.decode("utf-8", "replace"), data
 
 
 def _link(conn: sqlite3.Connection, changes: Changes | None) -> None:
