@@ -481,3 +481,23 @@ def test_the_kinds_are_every_kind_the_queries_define() -> None:
             if c.startswith("definition.")
         }
     assert found == set(KINDS)
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    ["./src/app/core.py", "src/app/./core.py", "src//app/core.py", "src/x/../app/core.py"],
+)
+def test_a_path_spelled_another_way_names_the_same_file(code_project: Path, spelling: str) -> None:
+    # the same spellings MCP `context_for` reads as `src/app/core.py`
+    assert api.outline(code_project, spelling)["path"] == "src/app/core.py"
+    assert api.get_file(code_project, spelling, 4, 4)["location"] == "src/app/core.py:4"
+    assert api.dependencies(code_project, spelling)["path"] == "src/app/core.py"
+    assert api.impact(code_project, spelling) == api.impact(code_project, "src/app/core.py")
+    absolute = f"{code_project}/src/../{spelling}"
+    assert api.outline(code_project, absolute)["path"] == "src/app/core.py"
+
+
+@pytest.mark.parametrize("spelling", ["../core.py", "src/../../core.py", ".."])
+def test_a_relative_path_leaving_the_project_is_outside(code_project: Path, spelling: str) -> None:
+    with pytest.raises(NotFound, match="is outside the project"):
+        api.outline(code_project, spelling)

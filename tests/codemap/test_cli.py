@@ -99,3 +99,10 @@ def test_the_largest_limit_is_a_search_not_an_overflow(cli: Any, code_project: P
         out = cli("code", "search", query, "--limit", str(2**63 - 1), cwd=code_project)
         assert out.exit_code == 0, out.stderr
         assert out.json()["results"], query
+
+
+def test_outline_reads_a_path_with_dot_segments_as_the_file(cli: Any, code_project: Path) -> None:
+    out = cli("code", "outline", "src/app/../app/./core.py", cwd=code_project)
+    assert (out.exit_code, out.json()["path"]) == (0, "src/app/core.py")
+    up = cli("code", "deps", "../core.py", "--format", "json", cwd=code_project)
+    assert up.exit_code == 1 and "'../core.py' is outside the project" in up.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import posixpath
 import sqlite3
 from collections import deque
 from pathlib import Path, PurePath
@@ -137,15 +138,25 @@ def find_references(conn: sqlite3.Connection, name: str, *, limit: int = 500) ->
 
 def project_path(root: Path, path: str) -> str:
     """`path` as the map names files: an absolute path inside `root` (as given or with symlinks
-    resolved, `$PWD/app/a.py`) made relative to it; one outside the project is a NotFound
-    saying so; anything else (a relative path, a symbol name) is returned as it is."""
+    resolved, `$PWD/app/a.py`) made relative to it, and a path's `./`, `//` and `x/../`
+    dropped (`src/./a.py`, `src/x/../a.py` name `src/a.py`, as MCP `context_for` reads them);
+    one outside the project (`../a.py` too) is a NotFound saying so; anything else (a symbol
+    name) is returned as it is."""
     pure = PurePath(path)
-    if not pure.is_absolute():
-        return path
-    for base in (root, root.resolve()):
-        if pure.is_relative_to(base):
-            return pure.relative_to(base).as_posix()
-    raise NotFound(f"'{path}' is outside the project ({root}); give a path inside it")
+    rel = path
+    if pure.is_absolute():
+        for base in (root, root.resolve()):
+            if pure.is_relative_to(base):
+                rel = pure.relative_to(base).as_posix()
+                break
+        else:
+            raise NotFound(f"'{path}' is outside the project ({root}); give a path inside it")
+    if "/" not in rel and rel != "..":
+        return rel  # a file at the top or a symbol name (`Engine.start`, `Shop::new`)
+    rel = posixpath.normpath(rel)
+    if rel == ".." or rel.startswith("../"):
+        raise NotFound(f"'{path}' is outside the project ({root}); give a path inside it")
+    return rel
 
 
 def file_id(conn: sqlite3.Connection, path: str) -> int:
