@@ -11,7 +11,7 @@ import pytest
 from mcp import Client
 
 from orkestra.codemap import api
-from orkestra.core.errors import UsageError
+from orkestra.core.errors import NotFound, UsageError
 from tests.codemap.conftest import needs_tree_sitter
 from tests.conftest import write
 
@@ -81,3 +81,15 @@ def test_the_mcp_tool_takes_a_depth(chain: Path) -> None:
         ws.close()
     assert short["impact"]["truncated"] is True
     assert (deep["impact"]["truncated"], deep["impact"]["total"]) == (False, 5)
+
+
+def test_an_unknown_target_says_it_is_no_symbol_nor_file(cli: Any, chain: Path) -> None:
+    # a mistyped symbol was answered as a file "not tracked, ignored, binary, too big, ..."
+    out = cli("code", "impact", "f1_typo", cwd=chain)
+    assert out.exit_code == 1
+    assert "'f1_typo' is neither a symbol nor a file of the code map" in out.stderr
+    assert "orkestra code symbol f1_typo --similar" in out.stderr
+    with pytest.raises(NotFound, match="neither a symbol nor a file"):
+        api.analyze_dependencies(chain, "f1_typo")
+    missing = cli("code", "impact", "lib/gone.py", cwd=chain)
+    assert missing.exit_code == 1 and "'lib/gone.py' is not in the code map" in missing.stderr

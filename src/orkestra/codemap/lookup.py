@@ -210,7 +210,7 @@ def impact(conn: sqlite3.Connection, target: str, *, depth: int = DEFAULT_DEPTH)
     start = [r[0] for r in symbol_rows(conn, target)]
     files: set[int] = set()
     if not start:
-        files = {file_id(conn, target)}
+        files = {_target_file(conn, target)}
         start = [r[0] for r in conn.execute("SELECT id FROM symbols WHERE file_id = ?", (*files,))]
     seen, truncated = _dependents(conn, start, files, depth)
     for fid in files:
@@ -230,6 +230,21 @@ def impact(conn: sqlite3.Connection, target: str, *, depth: int = DEFAULT_DEPTH)
             f"(depth={depth * 2}, `orkestra code impact {target} --depth {depth * 2}`)"
         )
     return out | {"total": len(found), "dependents": found}
+
+
+def _target_file(conn: sqlite3.Connection, target: str) -> int:
+    """The file `impact` starts from when `target` names no symbol; a NotFound that speaks of
+    both when it could have meant either (no `/`: `Engine.strat`, `setup.py`)."""
+    try:
+        return file_id(conn, target)
+    except NotFound:
+        if "/" in target:
+            raise
+    raise NotFound(
+        f"'{target}' is neither a symbol nor a file of the code map: for a symbol, look for "
+        f"near names with `orkestra code symbol {target} --similar`; a file is left out when "
+        "it is not tracked, ignored, binary, too big, or below a symlink leaving the project"
+    )
 
 
 def _dependents(
