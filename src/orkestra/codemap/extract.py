@@ -658,12 +658,30 @@ def _evaluated_outside(scope: Any, child: Any, node: Any) -> bool:
     return first == child and right is not None and node.start_byte >= right.start_byte
 
 
+#: above this many names times source bytes, `_occurrences` scans the words once instead of
+#: looking for each name (a minified bundle: thousands of names on one long line)
+SCAN_WORDS_AT = 50_000_000
+_WORD_RUN = re.compile(rb"[A-Za-z0-9_$]+")
+
+
 def _occurrences(source: bytes, names: set[str]) -> Iterator[tuple[str, int, int]]:
     """The byte spans where one of `names` stands as a whole word not after one dot (a parse
     node then tells an identifier from a string's or a comment's word; a spread `...name`
     reads it). A name of one or two letters is searched for by a regular expression that
     rejects what follows it (a minified file's `e` would stop a `find` at every letter e); a
-    longer one by `find` (compiling a pattern per name cost more than its false starts)."""
+    longer one by `find` (compiling a pattern per name cost more than its false starts). Many
+    names in a large file (a minified bundle) are found in one pass over its words instead,
+    the same spans (an ASCII name is a whole run of `[A-Za-z0-9_$]`): a search per name would
+    read the file once per name."""
+    if len(names) * len(source) > SCAN_WORDS_AT:
+        wanted = {name.encode(): name for name in names if name.isascii()}
+        for hit in _WORD_RUN.finditer(source):
+            name = wanted.get(hit.group())
+            if name is not None:
+                at = hit.start()
+                if source[at - 1 : at] != b"." or source[at - 3 : at] == b"...":
+                    yield name, at, hit.end()
+        names = {name for name in names if not name.isascii()}
     for name in names:
         word = name.encode()
         for at, end in _starts(source, word):
@@ -904,6 +922,17 @@ def _text(node: Any) -> str:
     return bytes(node.text or b"").decode("utf-8", "replace")
 
 
+#: a line longer than this is decoded from its first bytes only, when they hold the 200
+#: characters kept (a minified file's one line is a definition's line thousands of times)
+LONG_LINE = 4096
+
+
 def _line(lines: list[bytes], row: int) -> str:
-    text = lines[row].decode("utf-8", "replace").strip() if row < len(lines) else ""
-    return text[:200]
+    if row >= len(lines):
+        return ""
+    line = lines[row]
+    if len(line) > LONG_LINE:
+        head = line.lstrip()[:LONG_LINE].decode("utf-8", "replace").strip()
+        if len(head) > 200:
+            return head[:200]
+    return line.decode("utf-8", "replace").strip()[:200]

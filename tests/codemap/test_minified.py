@@ -1,0 +1,64 @@
+"""A minified bundle (thousands of definitions on one line just under the 1 MiB limit) is
+indexed in linear time: each name was looked for in the whole file, and each definition's
+line (the whole file) decoded again for its signature, 37 s for one 900 KB file."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from orkestra.codemap import extract
+from tests.codemap.conftest import git, needs_tree_sitter
+from tests.conftest import write
+
+pytestmark = needs_tree_sitter
+
+
+def _bundle(size: int) -> bytes:
+    parts = ["function a0(b){return b}"]
+    parts += [f"function a{i}(b){{return a{i - 1}(b)+{i}}}" for i in range(1, size)]
+    return ";".join(parts).encode()
+
+
+def test_a_minified_bundle_indexes_in_linear_time(cli: Any, project: Path) -> None:
+    data = _bundle(22_000)
+    assert 900_000 < len(data) < 1 << 20 and data.count(b"\n") == 0
+    started = time.perf_counter()
+    facts = extract.extract("javascript", data)
+    assert time.perf_counter() - started < 20  # 37 s before, 5 s after on a loaded machine
+    assert len(facts.symbols) == 22_000 and len(facts.refs) == 21_999
+    assert facts.symbols[5].signature == data[:200].decode()
+
+
+SOURCE = """import { café, config } from './c.js'
+const seen = new Set()
+export function use(x) { return [...seen, config.port, x.seen, café, naïve] }
+function naïve() { return seen }
+const e = (t) => e.e + t
+"""
+
+
+@pytest.mark.parametrize("language", ["javascript", "typescript"])
+def test_one_pass_over_the_words_finds_what_a_search_per_name_finds(
+    language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = SOURCE.encode()
+    each = extract.extract(language, data)
+    monkeypatch.setattr(extract, "SCAN_WORDS_AT", 0)
+    monkeypatch.setattr(extract, "LONG_LINE", 8)
+    once = extract.extract(language, data)
+    assert (once.symbols, once.refs, once.imports) == (each.symbols, each.refs, each.imports)
+    assert {r.name for r in once.refs if r.kind == "use"} >= {"seen", "config", "café"}
+
+
+def test_the_bundle_through_the_cli(cli: Any, project: Path) -> None:
+    (project / "dist").mkdir()
+    (project / "dist" / "app.min.js").write_bytes(_bundle(3_000))
+    write(project, "src/main.js", "import { a2999 } from '../dist/app.min.js'\na2999(1)\n")
+    git(project, "init", "-q")
+    git(project, "add", "-A")
+    out = cli("code", "refs", "a2998", cwd=project).json()
+    assert [r["resolved"] for r in out["references"]] == ["dist/app.min.js:1"]
