@@ -255,6 +255,8 @@ def _insert(
     """Put a file read into the map; `read`: its stat and when the run began reading."""
     language = languages.language_of(rel)
     text, data = decoded(language, data)
+    if b"\0" in data:  # past the binary test's first 8 KiB: the parser and FTS5 stop at a NUL
+        text, data = text.replace("\0", " "), data.replace(b"\0", b" ")
     lines = line_count(text)
     values = (language, *store.stamp(read[0]), read[1], sha, lines, is_demoted(rel))
     if fid is None:
