@@ -335,3 +335,33 @@ def test_a_local_the_function_defines_by_assignment_still_resolves(project: Path
     write(project, "web/other.js", "export function done() {}\n")
     refs = api.find_references(project, "done")["references"]
     assert [(r["location"], r["resolved"]) for r in refs] == [("web/wait.js:4", "web/wait.js:3")]
+
+
+PRIVATE_BASE = """class _BaseContext:
+    def __init__(self, case):
+        self.case = case
+
+    def fail(self, msg):
+        raise AssertionError(msg)
+
+
+class _RaisesContext(_BaseContext):
+    def __init__(self, expected, case):
+        _BaseContext.__init__(self, case)
+        self.expected = expected
+
+    def fail(self, msg):
+        return _BaseContext.fail(self, msg)
+"""
+
+
+def test_a_private_class_named_as_owner_owns_the_member(project: Path) -> None:
+    # unittest/case.py: `_BaseTestCaseContext.__init__(self, test_case)` was taken for the
+    # enclosing class's own `__init__` (a call of itself): `_Name` is a class as `Name` is
+    write(project, "case.py", PRIVATE_BASE)
+    got = api.find_references(project, "_BaseContext.__init__")["references"]
+    assert [(r["location"], r["resolved"]) for r in got] == [("case.py:11", "case.py:2")]
+    fails = api.find_references(project, "_RaisesContext.fail")["references"]
+    assert [r["location"] for r in fails if r["resolved"]] == []
+    base = api.find_references(project, "_BaseContext.fail")["references"]
+    assert [(r["location"], r["resolved"]) for r in base] == [("case.py:15", "case.py:5")]

@@ -104,8 +104,9 @@ def _owned(d: Def, owner: str) -> bool:
 
 
 def is_type_name(owner: str) -> bool:
-    """A capitalised name (`Shop`, `Vec`) or a built-in type (`decimal.Round`, `str.join`)."""
-    return owner[:1].isupper() or owner in BUILTIN_TYPES
+    """A capitalised name (`Shop`, `Vec`, a private `_Base`) or a built-in type
+    (`decimal.Round`, `str.join`)."""
+    return owner.lstrip("_")[:1].isupper() or owner in BUILTIN_TYPES
 
 
 def visible(parent: str, scope: str) -> bool:
