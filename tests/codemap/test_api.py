@@ -10,7 +10,7 @@ import pytest
 
 from orkestra.codemap import api, languages, store
 from orkestra.core.errors import NotFound, UsageError
-from tests.codemap.conftest import needs_tree_sitter
+from tests.codemap.conftest import git, needs_tree_sitter
 from tests.conftest import write
 
 pytestmark = needs_tree_sitter
@@ -501,3 +501,16 @@ def test_a_path_spelled_another_way_names_the_same_file(code_project: Path, spel
 def test_a_relative_path_leaving_the_project_is_outside(code_project: Path, spelling: str) -> None:
     with pytest.raises(NotFound, match="is outside the project"):
         api.outline(code_project, spelling)
+
+
+def test_get_file_past_the_end_says_how_many_lines_there_are(code_project: Path) -> None:
+    # was "line range 99-13 is outside ..." (a range nobody asked for); an empty file answered
+    # any start with an empty text cited at that line
+    with pytest.raises(UsageError, match=r"line 99 is outside src/app/core.py: it has 13 lines"):
+        api.get_file(code_project, "src/app/core.py", 99, 100)
+    write(code_project, "src/app/empty.py", "")
+    git(code_project, "add", "-A")
+    assert api.get_file(code_project, "src/app/empty.py")["text"] == ""
+    assert api.get_file(code_project, "src/app/empty.py", 1)["total_lines"] == 0
+    with pytest.raises(UsageError, match=r"line 5 is outside src/app/empty.py: it has 0 lines"):
+        api.get_file(code_project, "src/app/empty.py", 5)

@@ -130,8 +130,12 @@ def get_file(
         lines = store.file_lines(conn, lookup.file_id(conn, path))
     first = start or 1
     last = min(end or len(lines), len(lines))
-    if first > max(last, 1) and lines:
-        raise UsageError(f"line range {first}-{last} is outside {path} (1-{len(lines)})")
+    if first > max(len(lines), 1):  # an empty file is read from line 1, as empty
+        raise UsageError(
+            f"line {first} is outside {path}: it has {len(lines)} "
+            f"line{'' if len(lines) == 1 else 's'} "
+            f"(ask for a start from 1 to {max(len(lines), 1)})"
+        )
     return {
         "path": path,
         "start": first,
