@@ -6,8 +6,9 @@ string or a list, MCP tools, permission specifiers, models by alias or id, colou
 keys), often an `agents/README.md` without frontmatter, `skills/<name>/SKILL.md` with long
 descriptions and vendor headings ("When to Use This Skill"), resources (references, executable
 scripts, binary assets, templates), and `commands/*.md`. Two plugins share an agent name and two
-share a skill name (the first in walk order wins, the second is a reported collision), and one
-skill's description is 1,068 characters: over the Agent Skills limit of 1,024.
+share a skill name, each pair different (neither wins by walk order: all four are refused, each
+naming the other), and one skill's description is 1,068 characters: over the Agent Skills limit
+of 1,024.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ COLORS = ("blue", "green", "purple", "orange", None)
 #: the plugin whose second skill breaks the spec, and its description's length
 INVALID_PLUGIN = "devsecops"
 INVALID_LENGTH = 1068
-#: (first plugin, second plugin, shared name): the second of each pair collides
+#: (first plugin, second plugin, shared name): both of each pair are refused
 AGENT_CLASH = ("code-quality", "testing-suite", "code-reviewer")
 SKILL_CLASH = ("git-flow", "release-mgmt", "changelog-writer")
 _TEXT = (
@@ -63,14 +64,16 @@ class Marketplace:
     """What was generated: the files the import should reproduce, and the ones it must not."""
 
     root: Path
-    #: agent name -> its source file (collision winners only)
+    #: agent name -> its source file (not the clashing ones)
     agents: dict[str, Path] = field(default_factory=dict)
-    #: skill name -> its source folder (winners only; the spec-invalid one is not here)
+    #: skill name -> its source folder (not the clashing or the spec-invalid ones)
     skills: dict[str, Path] = field(default_factory=dict)
     #: plugin name -> the names of its agents and skills that are imported
     plugin_agents: dict[str, list[str]] = field(default_factory=dict)
     plugin_skills: dict[str, list[str]] = field(default_factory=dict)
     collisions: list[str] = field(default_factory=list)
+    #: "kind:name" -> the source files (agent file, SKILL.md) sharing that name, each refused
+    clashes: dict[str, list[Path]] = field(default_factory=dict)
     invalid: Path | None = None
     invalid_line: int = 0
     #: (agent, skill): the agent lists the spec-invalid skill
@@ -202,8 +205,8 @@ def build(base: Path) -> Marketplace:
                 market.unlisted = (name, listed[0])
             _write(path, _agent(rng, plugin, name, index, listed))
             index += 1
-            if name == AGENT_CLASH[2] and plugin == AGENT_CLASH[1]:
-                market.collisions.append(f"agent:{name}")
+            if name == AGENT_CLASH[2]:
+                market.clashes.setdefault(f"agent:{name}", []).append(path)
                 continue
             market.agents[name] = path
             market.plugin_agents.setdefault(plugin, []).append(name)
@@ -222,8 +225,8 @@ def build(base: Path) -> Marketplace:
             index += 1
             if invalid:
                 market.invalid, market.invalid_line = skill / "SKILL.md", 3
-            elif name == SKILL_CLASH[2] and plugin == SKILL_CLASH[1]:
-                market.collisions.append(f"skill:{name}")
+            elif name == SKILL_CLASH[2]:
+                market.clashes.setdefault(f"skill:{name}", []).append(skill / "SKILL.md")
             else:
                 market.skills[name] = skill
                 market.plugin_skills.setdefault(plugin, []).append(name)

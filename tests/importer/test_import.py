@@ -63,16 +63,23 @@ def test_collisions_are_reported_never_overwritten(market: Path, target: Path) -
     original = (target / "registries/agents/example-agent.yaml").read_bytes()
     report = import_tree(target, market)
     collisions = {(c["name"], c["from"]) for c in report.collisions}
-    assert collisions == {
-        ("code-reviewer", "plugins/delta/agents/dup.md"),
-        ("example-agent", "plugins/delta/agents/example.md"),
-    }
+    assert collisions == {("example-agent", "plugins/delta/agents/example.md")}
     existing = {c["name"]: c["existing"] for c in report.collisions}
-    assert existing["code-reviewer"] == "plugins/alpha/agents/code-reviewer.md"
     assert existing["example-agent"].startswith("registries/agents/example-agent.yaml")
     assert (target / "registries/agents/example-agent.yaml").read_bytes() == original
-    data = yamlio.load_mapping(target / "registries/agents/code-reviewer.yaml")
-    assert data["description"].startswith("Reviews code")  # the first one won
+    # two different agents of one name in the source: neither wins by walk order, both are
+    # refused (exit 1), each naming the other
+    refused = {r["path"]: r["reason"] for r in report.refused}
+    assert (
+        "is also defined by plugins/delta/agents/dup.md"
+        in (refused["plugins/alpha/agents/code-reviewer.md"])
+    )
+    assert (
+        "is also defined by plugins/alpha/agents/code-reviewer.md"
+        in (refused["plugins/delta/agents/dup.md"])
+    )
+    assert report.failed
+    assert not (target / "registries/agents/code-reviewer.yaml").exists()
 
 
 def test_reimport_collides_with_everything_and_changes_nothing(market: Path, target: Path) -> None:

@@ -21,7 +21,13 @@ from orkestra.registry.validate import validate
 from orkestra.render.sync import sync
 from orkestra.scaffold import init_project
 from tests.conftest import write
-from tests.importer.marketplace import INVALID_LENGTH, Marketplace, build
+from tests.importer.marketplace import (
+    AGENT_CLASH,
+    INVALID_LENGTH,
+    SKILL_CLASH,
+    Marketplace,
+    build,
+)
 
 
 @pytest.fixture(scope="module")
@@ -60,11 +66,23 @@ def test_the_import_reports_collisions_and_the_one_refusal(imported: Any) -> Non
     assert len(market.agents) >= 40 and len(market.skills) >= 40
     assert sorted(a["name"] for a in report.agents) == sorted(market.agents)
     assert sorted(s["name"] for s in report.skills) == sorted(market.skills)
-    clashes = sorted(f"{c['kind']}:{c['name']}" for c in report.collisions)
-    assert clashes == sorted(market.collisions)
+    assert report.collisions == [] and market.collisions == []
     assert market.invalid is not None
     rel = market.invalid.relative_to(market.root).as_posix()
-    [refused] = report.refused
+    by_path = {r["path"]: r for r in report.refused}
+    # two plugins shipping different entries of one name: every one of them is refused at its
+    # `name:` line, naming the others, and none wins by walk order
+    assert len(market.clashes) == 2
+    for key, paths in market.clashes.items():
+        kind, name = key.split(":")
+        rels = [p.relative_to(market.root).as_posix() for p in paths]
+        assert len(rels) == 2
+        for mine, other in (rels, rels[::-1]):
+            clash = by_path.pop(mine)
+            assert clash["line"] == 2
+            assert f"{kind} '{name}' is also defined by {other}" in clash["reason"]
+            assert "rename all but one in the source" in clash["reason"]
+    [refused] = by_path.values()
     assert (refused["path"], refused["line"]) == (rel, market.invalid_line)
     assert (
         f"is {INVALID_LENGTH:,} characters, over the Agent Skills limit of 1,024"
@@ -163,7 +181,8 @@ def test_cli_refuses_the_invalid_skill_alone_and_fixing_it_imports_it(
     first = cli("import", str(market.root), cwd=root)
     where = f"{market.invalid.relative_to(market.root).as_posix()}:{market.invalid_line}"
     assert first.exit_code == 1
-    assert f"refused 1 entry(ies):\n  {where}: `description` is 1,068 characters" in first.stderr
+    assert "refused 5 entry(ies):\n" in first.stderr  # the invalid skill, two clashing pairs
+    assert f"\n  {where}: `description` is 1,068 characters" in first.stderr
     data = first.json()
     assert len(data["agents"]) == len(market.agents)
     assert "fix them in the source and run `orkestra import" in data["hints"][0]
@@ -175,9 +194,27 @@ def test_cli_refuses_the_invalid_skill_alone_and_fixing_it_imports_it(
     lines = market.invalid.read_text(encoding="utf-8").splitlines(keepends=True)
     lines[market.invalid_line - 1] = 'description: "Shortened. Use when testing a fix."\n'
     market.invalid.write_text("".join(lines), encoding="utf-8")
+    # and rename the second of each clashing pair (its `name:`, and a skill's folder)
+    renamed = {}
+    for key, paths in market.clashes.items():
+        source = paths[1]
+        old = key.split(":")[1]
+        new = f"{source.parts[-4 if source.name == 'SKILL.md' else -3]}-{old}"
+        source.write_text(
+            source.read_text(encoding="utf-8").replace(f"name: {old}\n", f"name: {new}\n", 1),
+            encoding="utf-8",
+        )
+        if source.name == "SKILL.md":
+            source.parent.rename(source.parent.with_name(new))
+        renamed[key.split(":")[0]] = new
     again = cli("import", str(market.root), cwd=root)
     assert again.exit_code == 0, again.stderr
-    assert [s["name"] for s in again.json()["skills"]] == [market.invalid.parent.name]
+    assert sorted(s["name"] for s in again.json()["skills"]) == sorted(
+        [market.invalid.parent.name, SKILL_CLASH[2], renamed["skill"]]
+    )
+    assert sorted(a["name"] for a in again.json()["agents"]) == sorted(
+        [AGENT_CLASH[2], renamed["agent"]]
+    )
     assert cli("sync", cwd=root).exit_code == 0
     assert (root / ".claude/skills" / market.invalid.parent.name / "SKILL.md").is_file()
     agent, skill = market.unlisted  # its plugin scope brings the fixed skill back to it

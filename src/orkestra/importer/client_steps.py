@@ -156,7 +156,7 @@ def command(importer: _Importer, path: Path, *, claude: bool = False) -> None:
         return
     dest = f"registries/commands/{item.name}.yaml"
     if importer.check_model(Command, item.data, rel) and importer.claim(
-        "command", item.name, rel, dest
+        "command", item.name, rel, dest, item.line, yamlio.dumps(item.data).encode("utf-8")
     ):
         importer.report.files[dest] = yamlio.dumps(item.data).encode("utf-8")
         importer.report.commands.append({"name": item.name, "from": rel, "to": dest})

@@ -19,7 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from orkestra.core.frontmatter import Document
-from orkestra.importer.convert import Converted, Skip, _body, _description, _name, set_tools
+from orkestra.importer.convert import (
+    Converted,
+    Skip,
+    _body,
+    _description,
+    _name,
+    name_line,
+    set_tools,
+)
 from orkestra.importer.parse import spawns_agents, without_roster
 from orkestra.registry.client_rules import TOOLS
 from orkestra.registry.frontmatter_values import plain, split_tools
@@ -103,7 +111,9 @@ def agent(doc: Document, path: Path, client: str, category: str) -> Converted:
         kept["tools"] = plain(raw_tools)  # rendered back verbatim
     set_tools(data, tools)
     kept.update({str(k): plain(v) for k, v in meta.items()})
-    return _finish(data, client, kept, doc.body, tools)
+    item = _finish(data, client, kept, doc.body, tools)
+    item.line = name_line(doc)
+    return item
 
 
 def codex_agent(text: str, rel: str, stem: str, category: str) -> Converted:
@@ -132,7 +142,10 @@ def codex_agent(text: str, rel: str, stem: str, category: str) -> Converted:
     # without `sandbox_mode` the agent inherits the session's sandbox; recorded as null so that
     # sync does not write one derived from its tools (which could widen a read-only session)
     kept.setdefault("sandbox_mode", None)
-    return _finish(data, "codex", kept, prompt, [])
+    item = _finish(data, "codex", kept, prompt, [])
+    named = re.search(r"^[ \t]*name[ \t]*=", text, re.MULTILINE)
+    item.line = text.count("\n", 0, named.start()) + 1 if named else 1
+    return item
 
 
 def _toml_plain(value: Any) -> Any:
@@ -182,7 +195,8 @@ def rulesync_agent(doc: Document, path: Path, category: str) -> Converted:
     if spawns_agents(tools):
         data["role"] = "orchestrator"
     data["prompt"] = _body(doc.body)
-    return Converted(name, data, tools=tools, kept=sorted({*extra, *kept}))
+    kept_keys = sorted({*extra, *kept})
+    return Converted(name, data, tools=tools, kept=kept_keys, line=name_line(doc))
 
 
 def targets_of(value: Any) -> list[str] | None:
@@ -201,7 +215,8 @@ def command(doc: Document, stem: str) -> Converted:
     body = _body(doc.body)
     if not body.strip():
         raise Skip("command without a body")
-    return Converted(name, {"name": name, "description": description, "body": body})
+    data = {"name": name, "description": description, "body": body}
+    return Converted(name, data, line=name_line(doc))
 
 
 def mcp_servers(data: Any, rel: str) -> dict[str, dict[str, Any]]:

@@ -42,6 +42,8 @@ class Converted:
     data: dict[str, Any]
     tools: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
+    #: the line that names it (`name:`), else 1: where a clash with another entry is reported
+    line: int = 1
 
 
 def _name(value: Any, fallback: str, doc: Document | None = None, what: str = "file") -> str:
@@ -57,6 +59,11 @@ def _name(value: Any, fallback: str, doc: Document | None = None, what: str = "f
             line=line,
         )
     return name
+
+
+def name_line(doc: Document) -> int:
+    """The line of `doc`'s `name:` key, else 1 (the name is the file's or the folder's)."""
+    return doc.meta.key_lines.get("name") or 1
 
 
 def _description(meta: dict[str, Any], doc: Document | None = None) -> str:
@@ -112,7 +119,7 @@ def agent(doc: Document, stem: str, category: str, scope: str | None = None) -> 
     if extra:
         data["frontmatter_extra"] = extra
     data["prompt"] = _body(without_roster(doc.body))
-    return Converted(name, data, tools=tools, kept=sorted(extra))
+    return Converted(name, data, tools=tools, kept=sorted(extra), line=name_line(doc))
 
 
 def skill(
@@ -182,7 +189,7 @@ def skill(
     if intro:
         data["intro"] = intro
     data["sections"] = sections
-    return Converted(name, data, tools=tools, kept=sorted(extra))
+    return Converted(name, data, tools=tools, kept=sorted(extra), line=name_line(doc))
 
 
 def _spec_metadata(
@@ -267,4 +274,5 @@ def command(doc: Document, stem: str) -> Converted:
     elif model is not None:
         meta["model"] = model
     data["body"] = body
-    return Converted(name, data, tools=tools, kept=sorted(str(k) for k in meta))
+    kept = sorted(str(k) for k in meta)
+    return Converted(name, data, tools=tools, kept=kept, line=name_line(doc))

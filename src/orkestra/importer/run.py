@@ -108,6 +108,7 @@ class _Importer:
         report: ImportReport,
         provider: str | None,
         plugins: PluginScopes,
+        clashes: dict[tuple[str, str], list[str]] | None = None,
     ):
         from orkestra.registry.loader import load
 
@@ -122,6 +123,14 @@ class _Importer:
         for kind, name in self.reg.locations:
             if kind in ("agent", "skill"):
                 self.taken[(kind, name)] = str(self.reg.loc(kind, name))
+        #: (kind, name) -> the source files of this import that define it differently: found
+        #: by a first pass, refused all by the next (`refusing`)
+        self.clashes: dict[tuple[str, str], list[str]] = clashes or {}
+        self.refusing = clashes is not None
+        #: (kind, name) -> (the source file of this import that claimed it, what it imports)
+        self.here: dict[tuple[str, str], tuple[str, bytes]] = {}
+        #: (kind, name) -> every source file of this import naming it
+        self.seen: dict[tuple[str, str], list[str]] = {}
         self.tools: list[str] = []
         #: names of skills refused here, and (agent, skill) pairs left out of an agent for it
         self.refused_skills: set[str] = set()
@@ -132,8 +141,32 @@ class _Importer:
     def refuse(self, path: str, reason: str, line: int | None = None) -> None:
         self.report.refused.append(Refused(path, reason, line).to_dict())
 
-    def claim(self, kind: str, name: str, origin: str, dest: str) -> bool:
-        existing = self.taken.get((kind, name))
+    def claim(
+        self, kind: str, name: str, origin: str, dest: str, line: int = 1, same: bytes = b""
+    ) -> bool:
+        """True when `name` is free for this entry. Taken in the registry, it is a collision
+        (a rerun). Taken by another file of this import holding the same entry (`same`: what
+        it would import, but for its plugin; a symlink to it, a copy), it is a collision too:
+        nothing is lost. Taken by a different one, it is a clash: recorded, and the next pass
+        (`refusing`) refuses every file of it, naming the others, since either may be the one
+        to rename."""
+        key = (kind, name)
+        if self.refusing and key in self.clashes:
+            self.refuse(origin, _clash_reason(kind, name, origin, self.clashes[key]), line)
+            if kind == "skill":
+                self.refused_skills.add(name)
+            return False
+        first = self.here.get(key)
+        if first is not None:
+            self.seen[key].append(origin)
+            if key in self.clashes or same != first[1]:
+                self.clashes[key] = self.seen[key]
+            else:
+                self.report.collisions.append(
+                    {"kind": kind, "name": name, "from": origin, "existing": first[0]}
+                )
+            return False
+        existing = self.taken.get(key)
         if existing is None and (self.root / dest).exists():
             existing = dest
         if existing is not None:
@@ -141,7 +174,9 @@ class _Importer:
                 {"kind": kind, "name": name, "from": origin, "existing": existing}
             )
             return False
-        self.taken[(kind, name)] = origin
+        self.taken[key] = origin
+        self.here[key] = (origin, same)
+        self.seen[key] = [origin]
         return True
 
     def document(self, path: Path, *, entry_only: bool = False) -> frontmatter.Document | None:
@@ -209,7 +244,7 @@ class _Importer:
         """Plan one converted agent (schema checked, collisions reported); True when planned."""
         dest = f"registries/agents/{item.name}.yaml"
         if not self.check_model(Agent, item.data, rel) or not self.claim(
-            "agent", item.name, rel, dest
+            "agent", item.name, rel, dest, item.line, _same(item.data)
         ):
             return False
         self.report.files[dest] = yamlio.dumps(item.data).encode("utf-8")
@@ -247,7 +282,7 @@ class _Importer:
             item, rel, dest, bare, resources
         ):
             return
-        if not self.claim("skill", item.name, rel, dest):
+        if not self.claim("skill", item.name, rel, dest, item.line, _same(item.data, resources)):
             return
         if resources and (self.root / base / item.name).exists():
             self.report.collisions.append(
@@ -278,6 +313,8 @@ class _Importer:
         and present now (`importer.resume`): the missing files are planned, nothing else."""
         from orkestra.importer.resume import missing_files
 
+        if ("skill", item.name) in self.clashes:
+            return False  # another file of this import has its name: refused with it
         where = self.taken.get(("skill", item.name), "")
         if not where.startswith(f"{dest}:"):
             return False  # not in the registry at that path (or taken by this import)
@@ -286,6 +323,8 @@ class _Importer:
         if missing is None:
             return False
         self.taken[("skill", item.name)] = rel
+        self.here[("skill", item.name)] = (rel, _same(item.data, resources))
+        self.seen[("skill", item.name)] = [rel]
         if (self.root / dest).read_bytes() != wanted:
             self.report.files[dest] = wanted  # now with its `resources` folder
         self.report.files.update({path: resources[path] for path in missing})
@@ -471,19 +510,33 @@ def import_tree(
     sources.mcp += extra.mcp
     refused += extra.refused
     report.skipped += extra.skipped
-    plugins = PluginScopes(agent_files, skill_files)
-    importer = _Importer(root.resolve(), tree, report, provider, plugins)
-    plugins.live = {scope for agent in importer.reg.agents.values() for scope in agent.scopes}
-    report.refused.extend(r.to_dict() for r in refused)
-    for path in agent_files:
-        importer.agent(path)
-    for path in skill_files:
-        importer.skill(path)
-    client_steps.run(importer, sources)
-    importer.unlist_refused()
-    importer.register_tools()
-    importer.register_scopes()
-    report.dormant = importer.dormant()
+    found = [r.to_dict() for r in refused]
+    skipped = list(report.skipped)
+
+    def plan(clashes: dict[tuple[str, str], list[str]] | None) -> _Importer:
+        report.refused, report.skipped = list(found), list(skipped)
+        plugins = PluginScopes(agent_files, skill_files)
+        importer = _Importer(root.resolve(), tree, report, provider, plugins, clashes)
+        plugins.live = {scope for agent in importer.reg.agents.values() for scope in agent.scopes}
+        for path in agent_files:
+            importer.agent(path)
+        for path in skill_files:
+            importer.skill(path)
+        client_steps.run(importer, sources)
+        importer.unlist_refused()
+        importer.register_tools()
+        importer.register_scopes()
+        report.dormant = importer.dormant()
+        return importer
+
+    importer = plan(None)
+    if importer.clashes:
+        # two files of the source define one name: none of them may win by walk order (the
+        # rename the refusal asks for may be of either), so everything is planned again
+        # with all of them refused
+        clashes = importer.clashes
+        report = ImportReport(source=str(source), dry_run=dry_run, layer=layer)
+        importer = plan(clashes)
     if not dry_run:
         _write(importer.root, report)
         report.validation = _validation(importer.root)
@@ -501,6 +554,28 @@ def import_tree(
         for name, files in importer.partial
     ]
     return report
+
+
+def _same(data: dict[str, Any], resources: dict[str, bytes] | None = None) -> bytes:
+    """What an entry imports but for the plugin it came from (`category`, `scopes`): two files
+    of one import equal in this are one entry (a symlink, a copy), not a clash."""
+    kept = {k: v for k, v in data.items() if k not in ("category", "scopes")}
+    out = yamlio.dumps(kept).encode("utf-8")
+    for path, raw in sorted((resources or {}).items()):
+        out += b"\0" + path.encode("utf-8") + b"\0" + raw
+    return out
+
+
+def _clash_reason(kind: str, name: str, origin: str, sources: list[str]) -> str:
+    """Why an entry sharing its name with others of the same import is refused, and the fix."""
+    others = ", ".join(s for s in sources if s != origin)
+    where = "its folder and its `name:`" if kind == "skill" else "its `name:` or its file"
+    return (
+        f"{kind} '{name}' is also defined by {others}, differently: a registry holds one "
+        f"{kind} of a name, so none of them was imported; rename all but one in the source "
+        f"({where}) and import again (one {kind} written for several clients: import its "
+        "folders one at a time)"
+    )
 
 
 def _what(importer: _Importer, skill: str) -> str:

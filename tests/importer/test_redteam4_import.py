@@ -1,0 +1,97 @@
+"""Red-team cases for `orkestra import` (PRODUCT.md §4 Import, §13), round 4: two entries of one
+source sharing a name are refused (never one of them dropped as a collision with exit 0), a
+value's name derived from its text keeps its meaning, and a skill's scripts stay runnable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from orkestra.importer.run import import_tree
+from orkestra.registry.loader import load
+from tests.conftest import write
+
+QUALITY = "plugins/code-quality"
+TESTING = "plugins/testing-suite"
+
+
+def _agent(name: str, what: str) -> str:
+    return (
+        f"---\nname: {name}\ndescription: Reviews {what}. Use after any change to {what}.\n"
+        f"tools: Read, Grep\n---\n\nReview the {what}.\n"
+    )
+
+
+def _skill(name: str, what: str) -> str:
+    return (
+        f"---\nname: {name}\ndescription: Lints {what}. Use when {what} change and need "
+        f"linting before a review.\n---\n\n## When to use\n\nWhen {what} change.\n"
+    )
+
+
+def _clashing_marketplace(base: Path) -> Path:
+    """Two plugins that each ship an agent `code-reviewer`, a skill `lint` and a command
+    `check`, beside entries of their own."""
+    for plugin, what in ((QUALITY, "code"), (TESTING, "tests")):
+        short = plugin.split("/")[1]
+        write(base, f"{plugin}/.claude-plugin/plugin.json", f'{{"name": "{short}"}}\n')
+        write(base, f"{plugin}/agents/code-reviewer.md", _agent("code-reviewer", what))
+        write(base, f"{plugin}/agents/{short}-lead.md", _agent(f"{short}-lead", what))
+        write(base, f"{plugin}/skills/lint/SKILL.md", _skill("lint", what))
+        write(base, f"{plugin}/skills/{short}-guide/SKILL.md", _skill(f"{short}-guide", what))
+        write(base, f"{plugin}/commands/check.md", f"---\ndescription: Check {what}\n---\nGo.\n")
+    return base
+
+
+def test_two_plugins_shipping_one_name_are_both_refused_naming_each_other(
+    tmp_path: Path, target: Path
+) -> None:
+    market = _clashing_marketplace(tmp_path / "market")
+    report = import_tree(target, market)
+    assert report.failed  # exit 1: something the user has was not imported
+    refused = {r["path"]: r for r in report.refused}
+    pairs = {
+        "agents/code-reviewer.md": ("agent 'code-reviewer'", 2),
+        "skills/lint/SKILL.md": ("skill 'lint'", 2),
+        "commands/check.md": ("command 'check'", 1),
+    }
+    for inner, (what, line) in pairs.items():
+        mine, theirs = f"{QUALITY}/{inner}", f"{TESTING}/{inner}"
+        for path, other in ((mine, theirs), (theirs, mine)):
+            assert refused[path]["line"] == line, refused[path]
+            assert what in refused[path]["reason"] and other in refused[path]["reason"]
+            assert "rename" in refused[path]["reason"] and "import again" in refused[path]["reason"]
+    assert report.collisions == []
+    # neither copy is in the registry: the one that was walked first does not win silently
+    reg = load(target)
+    assert "code-reviewer" not in reg.agents and "lint" not in reg.skills
+    assert "check" not in reg.commands
+    # the rest of both plugins came in, each plugin a scope its own agents declare
+    assert {"code-quality-lead", "testing-suite-lead"} <= set(reg.agents)
+    assert {"code-quality-guide", "testing-suite-guide"} <= set(reg.skills)
+    assert set(report.scopes_added) == {"code-quality", "testing-suite"}
+    assert report.hints[0].startswith("6 entries were refused")
+
+
+def test_renaming_one_of_the_pair_imports_both(tmp_path: Path, target: Path, cli: Any) -> None:
+    market = _clashing_marketplace(tmp_path / "market")
+    first = cli("import", str(market), cwd=target)
+    assert first.exit_code == 1
+    assert (
+        f"{TESTING}/agents/code-reviewer.md:2: agent 'code-reviewer' is also defined by "
+        f"{QUALITY}/agents/code-reviewer.md"
+    ) in first.stderr
+    # the fix the message asks for: rename one of them (either), import again
+    write(market, f"{QUALITY}/agents/code-reviewer.md", _agent("quality-reviewer", "code"))
+    (market / f"{QUALITY}/skills/lint").rename(market / f"{QUALITY}/skills/quality-lint")
+    write(market, f"{QUALITY}/skills/quality-lint/SKILL.md", _skill("quality-lint", "code"))
+    (market / f"{QUALITY}/commands/check.md").rename(market / f"{QUALITY}/commands/qcheck.md")
+    again = cli("import", str(market), cwd=target)
+    assert again.exit_code == 0, again.stderr
+    data = again.json()
+    assert {a["name"] for a in data["agents"]} == {"quality-reviewer", "code-reviewer"}
+    assert {s["name"] for s in data["skills"]} == {"quality-lint", "lint"}
+    reg = load(target)
+    assert "Review the tests." in reg.agents["code-reviewer"].prompt
+    assert "Review the code." in reg.agents["quality-reviewer"].prompt
+    assert cli("sync", cwd=target).exit_code == 0
