@@ -95,3 +95,57 @@ def test_renaming_one_of_the_pair_imports_both(tmp_path: Path, target: Path, cli
     assert "Review the tests." in reg.agents["code-reviewer"].prompt
     assert "Review the code." in reg.agents["quality-reviewer"].prompt
     assert cli("sync", cwd=target).exit_code == 0
+
+
+VALUES = """# Project guide
+
+## Core values
+
+- Prefer composition over inheritance in new services.
+- Prefer composition over inheritance only where it simplifies tests.
+- Do not use the global logger; inject one.
+- Do not use the network in unit tests.
+- Tests first.
+- **Small diffs**: keep each change reviewable.
+"""
+
+
+def test_values_named_from_their_text_keep_their_meaning_and_never_collide() -> None:
+    from orkestra.importer.clients import values_of
+
+    found, _ = values_of(VALUES)
+    assert [v["name"] for v in found] == [
+        "Prefer composition over inheritance in new services",
+        "Prefer composition over inheritance only where it simplifies tests",
+        "Do not use the global logger",
+        "Do not use the network in unit tests",
+        "Tests first",
+        "Small diffs",
+    ]
+    assert found[2]["statement"] == "Do not use the global logger; inject one."
+
+
+def test_a_first_clause_two_values_share_names_each_by_its_whole_text() -> None:
+    from orkestra.importer.clients import values_of
+
+    found, _ = values_of(
+        "## Values\n\n- Keep it simple; avoid new layers.\n- Keep it simple; delete dead code.\n"
+    )
+    assert [v["name"] for v in found] == [
+        "Keep it simple; avoid new layers",
+        "Keep it simple; delete dead code",
+    ]
+
+
+def test_every_value_of_an_agents_md_is_imported(tmp_path: Path, target: Path, cli: Any) -> None:
+    write(tmp_path, "source/AGENTS.md", VALUES)
+    result = cli("import", str(tmp_path / "source"), cwd=target)
+    assert result.exit_code == 0, result.stderr
+    data = result.json()
+    assert data["collisions"] == [] and len(data["values"]) == 6
+    statements = [v.statement for v in load(target).values]
+    assert "Do not use the network in unit tests." in statements
+    assert "Prefer composition over inheritance only where it simplifies tests." in statements
+    again = cli("import", str(tmp_path / "source"), cwd=target)  # a rerun adds nothing
+    assert again.exit_code == 0 and again.json()["written"] == []
+    assert len(again.json()["collisions"]) == 6

@@ -259,6 +259,8 @@ def values_of(text: str) -> tuple[list[dict[str, str]], list[str]]:
     text = re.sub(r"^#{3,} ", "## ", text, flags=re.MULTILINE)
     intro, sections = split_sections(text)
     values: list[dict[str, str]] = []
+    #: a first clause (casefolded) -> the statements it begins: two or more name each by its text
+    clauses: dict[str, set[str]] = {}
     unmapped = [s["title"] for s in sections]
     for section in sections:
         if not re.search(r"\b(values|principles)\b", section["title"], re.IGNORECASE):
@@ -269,11 +271,26 @@ def values_of(text: str) -> tuple[list[dict[str, str]], list[str]]:
             if found is None:
                 continue
             statement = found.group("text").strip()
-            label = found.group("name") or " ".join(statement.split()[:4]).rstrip(".,;:")
-            values.append({"name": label.strip().rstrip(":"), "statement": statement})
+            label = (found.group("name") or "").strip().rstrip(":")
+            if not label:
+                clauses.setdefault(_first_clause(statement).casefold(), set()).add(statement)
+            values.append({"name": label, "statement": statement})
+    for value in values:
+        if not value["name"]:
+            clause = _first_clause(value["statement"])
+            alike = len(clauses[clause.casefold()]) > 1
+            value["name"] = value["statement"].rstrip(".") if alike else clause
     if intro.strip() and not re.fullmatch(r"\s*#[^\n]*\s*", intro):
         unmapped.insert(0, "(text before the first heading)")
     return values, unmapped
+
+
+def _first_clause(statement: str) -> str:
+    """A value's name taken from its text: its first sentence or clause (up to `;`, `:` or a
+    dash), whole: cut at a number of words it could lose its meaning ("Do not use the") or
+    name two values alike."""
+    first = re.split(r"(?<=[.!?])\s|[;:]\s| [—–-] ", statement, maxsplit=1)[0]
+    return first.strip().rstrip(".,;:!?").strip() or statement
 
 
 def _base(name: str, description: str, category: str) -> dict[str, Any]:
