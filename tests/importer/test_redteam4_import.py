@@ -149,3 +149,78 @@ def test_every_value_of_an_agents_md_is_imported(tmp_path: Path, target: Path, c
     again = cli("import", str(tmp_path / "source"), cwd=target)  # a rerun adds nothing
     assert again.exit_code == 0 and again.json()["written"] == []
     assert len(again.json()["collisions"]) == 6
+
+
+PDF = "plugins/pdf/skills/pdf-tools"
+
+
+def _pdf_plugin(base: Path, mode: int) -> Path:
+    """A plugin whose skill's files all have `mode`: 0o644 as a zip or a filesystem without
+    exec bits leaves them, 0o777 as a FAT or NTFS mount shows them."""
+    write(base, "plugins/pdf/.claude-plugin/plugin.json", '{"name": "pdf"}\n')
+    write(base, "plugins/pdf/agents/pdf-agent.md", _agent("pdf-agent", "PDFs"))
+    files = {
+        "SKILL.md": "---\nname: pdf-tools\ndescription: Extract text from PDFs. Use when the "
+        "user hands you a PDF file.\n---\n\n## When to use\n\nRun `scripts/extract.sh FILE`.\n",
+        "scripts/extract.sh": '#!/bin/sh\npdftotext "$1" -\n',
+        "scripts/extract.py": "#!/usr/bin/env python3\nprint('x')\n",
+        "scripts/helper.py": "import sys\nprint(sys.argv)\n",
+        "references/REFERENCE.md": "# Reference\n",
+        "assets/form.txt": "#!not a script outside scripts/\n",
+    }
+    for rel, text in files.items():
+        write(base, f"{PDF}/{rel}", text).chmod(mode)
+    return base
+
+
+def _modes(folder: Path) -> dict[str, bool]:
+    return {
+        p.relative_to(folder).as_posix(): bool(p.stat().st_mode & 0o100)
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.name != "SKILL.md"
+    }
+
+
+WANTED = {
+    "assets/form.txt": False,
+    "references/REFERENCE.md": False,
+    "scripts/extract.py": True,
+    "scripts/extract.sh": True,
+    "scripts/helper.py": False,
+}
+
+
+def test_a_skills_scripts_without_their_exec_bit_stay_runnable(
+    tmp_path: Path, target: Path, cli: Any
+) -> None:
+    market = _pdf_plugin(tmp_path / "market", 0o644)
+    assert cli("import", str(market), cwd=target).exit_code == 0
+    assert _modes(target / "registries/skills/project/pdf-tools") == WANTED
+    assert cli("sync", cwd=target).exit_code == 0
+    rendered = target / ".claude/skills/pdf-tools"
+    assert _modes(rendered) == WANTED
+    for rel in WANTED:  # byte for byte
+        assert (rendered / rel).read_bytes() == (market / PDF / rel).read_bytes()
+    again = cli("sync", cwd=target)
+    assert again.exit_code == 0 and again.json()["written"] == 0, again.stdout
+
+
+def test_a_skill_whose_every_file_is_executable_keeps_it_only_for_its_programs(
+    tmp_path: Path, target: Path, cli: Any
+) -> None:
+    """Every file executable, SKILL.md too: the modes say nothing (a FAT or NTFS mount), so the
+    contents decide; a reference or an asset is not made a program."""
+    market = _pdf_plugin(tmp_path / "market", 0o777)
+    assert cli("import", str(market), cwd=target).exit_code == 0
+    assert cli("sync", cwd=target).exit_code == 0
+    assert _modes(target / ".claude/skills/pdf-tools") == WANTED
+
+
+def test_a_skills_own_exec_bits_are_kept(tmp_path: Path, target: Path) -> None:
+    market = _pdf_plugin(tmp_path / "market", 0o644)
+    (market / PDF / "scripts/helper.py").chmod(0o755)  # meant by its author: kept
+    import_tree(target, market)
+    assert _modes(target / "registries/skills/project/pdf-tools") == {
+        **WANTED,
+        "scripts/helper.py": True,
+    }

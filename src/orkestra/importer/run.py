@@ -338,6 +338,9 @@ class _Importer:
         inside the folder, each reported)."""
         out: dict[str, bytes] = {}
         left_out: list[str] = []
+        # an executable SKILL.md: every file is (a FAT or NTFS mount, a zip unpacked 0777), so
+        # the modes say nothing and the contents decide
+        modeless = bool((folder / "SKILL.md").lstat().st_mode & 0o100)
         for item in self.tree.files(folder):
             if isinstance(item, Refused):
                 # reported once, by the walk of the whole tree (find_sources)
@@ -358,7 +361,7 @@ class _Importer:
                 continue
             rel = f"{dest}/{inner}"
             out[rel] = raw
-            if item.stat().st_mode & 0o100:
+            if _executable(inner, raw, item.lstat().st_mode, modeless=modeless):
                 self.report.executable.add(rel)
         return out, left_out
 
@@ -554,6 +557,22 @@ def import_tree(
         for name, files in importer.partial
     ]
     return report
+
+
+#: how a program starts: a `#!` line, an ELF or a Mach-O executable
+_PROGRAM = (b"#!", b"\x7fELF", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b"\xca\xfe\xba\xbe")
+
+
+def _executable(inner: str, raw: bytes, mode: int, *, modeless: bool) -> bool:
+    """Whether a skill's file (`inner`: its path in the skill's folder) is copied executable:
+    as it is, and a program in `scripts/` (the Agent Skills folder of code to run) whose
+    checkout lost the bit (a zip, a filesystem without exec bits) too; when the modes say
+    nothing (`modeless`), a program outside the spec's folders of data (references/, assets/)
+    only."""
+    program = raw.startswith(_PROGRAM)
+    if modeless:
+        return program and not inner.startswith(("references/", "assets/"))
+    return bool(mode & 0o100) or (program and inner.startswith("scripts/"))
 
 
 def _same(data: dict[str, Any], resources: dict[str, bytes] | None = None) -> bytes:
