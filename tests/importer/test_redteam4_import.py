@@ -224,3 +224,42 @@ def test_a_skills_own_exec_bits_are_kept(tmp_path: Path, target: Path) -> None:
         **WANTED,
         "scripts/helper.py": True,
     }
+
+
+COPILOT = """---
+name: API Architect
+description: Designs APIs. Use when an endpoint changes.
+tools: ['read', 'search', 'edit']
+model: Claude Sonnet 4.5
+---
+
+You design REST APIs.
+"""
+
+
+def test_a_copilot_agent_naming_its_model_as_copilot_shows_it_comes_back_as_written(
+    tmp_path: Path, cli: Any
+) -> None:
+    """Copilot's `model` is the name its model picker shows ("Claude Sonnet 4.5", "GPT-5
+    (copilot)"), spaces and all: kept for Copilot's file, never a refusal."""
+    from orkestra.core import frontmatter, yamlio
+    from orkestra.scaffold import init_project
+
+    source = tmp_path / "source"
+    write(source, ".github/agents/api-architect.agent.md", COPILOT)
+    write(source, ".codex/agents/fixer.toml",
+          'name = "fixer"\ndescription = "Fixes bugs."\ndeveloper_instructions = "Fix."\n'
+          'model = "gpt 5 codex"\n')  # fmt: skip
+    root = tmp_path / "proj"
+    init_project(root)
+    config = yamlio.loads((root / "registries/orkestra.yaml").read_text())
+    config["targets"] = ["claude", "copilot", "codex"]
+    (root / "registries/orkestra.yaml").write_text(yamlio.dumps(dict(config)))
+    result = cli("import", str(source), cwd=root)
+    assert result.exit_code == 0, result.stderr
+    assert {a["name"] for a in result.json()["agents"]} == {"api-architect", "fixer"}
+    assert cli("sync", cwd=root).exit_code == 0
+    rendered = root / ".github/agents/api-architect.agent.md"
+    meta = frontmatter.parse(rendered.read_text(), "x").meta
+    assert meta["model"] == "Claude Sonnet 4.5" and meta["name"] == "API Architect"
+    assert 'model = "gpt 5 codex"' in (root / ".codex/agents/fixer.toml").read_text()

@@ -20,6 +20,7 @@ from typing import Any
 
 from orkestra.core.frontmatter import Document
 from orkestra.importer.convert import (
+    _MODEL_RE,
     Converted,
     Skip,
     _body,
@@ -100,10 +101,10 @@ def agent(doc: Document, path: Path, client: str, category: str) -> Converted:
     meta.pop("description", None)
     data = _base(name, description, category)
     model = meta.pop("model", None)
-    if isinstance(model, str) and model.strip():
+    if model_id(model):
         data["models"] = {client: model.strip()}
     elif model is not None:
-        kept["model"] = plain(model)
+        kept["model"] = plain(model)  # "Claude Sonnet 4.5" (Copilot's picker): as written
     raw_tools = meta.pop("tools", None)
     given = split_tools(raw_tools)
     tools, complete = claude_tools(client, given)
@@ -134,7 +135,7 @@ def codex_agent(text: str, rel: str, stem: str, category: str) -> Converted:
         raise Skip(f"{rel}: no `developer_instructions` string (Codex requires one)")
     data = _base(name, description, category)
     model = meta.pop("model", None)
-    if isinstance(model, str) and model.strip():
+    if model_id(model):
         data["models"] = {"codex": model.strip()}
     elif model is not None:
         meta["model"] = model  # not a model name: kept as written, never dropped
@@ -291,6 +292,12 @@ def _first_clause(statement: str) -> str:
     name two values alike."""
     first = re.split(r"(?<=[.!?])\s|[;:]\s| [—–-] ", statement, maxsplit=1)[0]
     return first.strip().rstrip(".,;:!?").strip() or statement
+
+
+def model_id(model: Any) -> bool:
+    """True when `model` fits `models.<client>` (a model id); a name with spaces, which
+    Copilot's picker shows ("GPT-5 (copilot)"), is kept as written for that client instead."""
+    return isinstance(model, str) and bool(_MODEL_RE.match(model.strip()))
 
 
 def _base(name: str, description: str, category: str) -> dict[str, Any]:

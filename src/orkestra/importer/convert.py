@@ -17,7 +17,7 @@ from orkestra.registry.models.agents import Color
 from orkestra.registry.models.common import name_problem
 from orkestra.registry.models.skills import SkillType
 
-_MODEL_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._\-\[\]]*$")
+_MODEL_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._\-\[\]]{0,99}$")
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _COLORS = set(get_args(Color))
 _TYPES = set(get_args(SkillType))
