@@ -263,3 +263,29 @@ def test_a_copilot_agent_naming_its_model_as_copilot_shows_it_comes_back_as_writ
     meta = frontmatter.parse(rendered.read_text(), "x").meta
     assert meta["model"] == "Claude Sonnet 4.5" and meta["name"] == "API Architect"
     assert 'model = "gpt 5 codex"' in (root / ".codex/agents/fixer.toml").read_text()
+
+
+def test_client_files_the_import_does_not_read_are_listed_as_skipped(
+    tmp_path: Path, target: Path, cli: Any
+) -> None:
+    """A marketplace's hooks, a Cursor rule, a Gemini command, other clients' MCP configs: none
+    maps to a registry kind, and each is said so (never dropped without a word)."""
+    market = _pdf_plugin(tmp_path / "market", 0o644)
+    write(market, "plugins/pdf/hooks/hooks.json", '{"hooks": {"PreToolUse": []}}\n')
+    write(market, ".cursor/rules/python.mdc", "---\ndescription: Py\nglobs: '**/*.py'\n---\nX\n")
+    write(market, ".gemini/commands/review.toml", 'description = "Review"\nprompt = "Go"\n')
+    write(market, ".cursor/mcp.json", '{"mcpServers": {"docs": {"url": "https://x.dev/mcp"}}}\n')
+    write(market, ".vscode/mcp.json", '{"servers": {"docs": {"url": "https://x.dev/mcp"}}}\n')
+    write(market, ".gemini/settings.json", '{"mcpServers": {"d": {"command": "npx"}}}\n')
+    write(market, ".codex/config.toml", '[mcp_servers.docs]\ncommand = "npx"\n')
+    result = cli("import", str(market), cwd=target)
+    assert result.exit_code == 0, result.stderr
+    skipped = {s["path"]: s["reason"] for s in result.json()["skipped"]}
+    assert "hooks" in skipped["plugins/pdf/hooks/hooks.json"]
+    assert "Cursor rule" in skipped[".cursor/rules/python.mdc"]
+    assert "registries/commands/" in skipped[".gemini/commands/review.toml"]
+    for path in (".cursor/mcp.json", ".vscode/mcp.json", ".gemini/settings.json",
+                 ".codex/config.toml"):  # fmt: skip
+        assert "registries/mcp.yaml" in skipped[path], path
+    table = cli("import", str(market), "--format", "table", cwd=target)
+    assert "plugins/pdf/hooks/hooks.json" in table.stdout

@@ -33,6 +33,35 @@ class ClientSources:
     claude_commands: list[Path] = field(default_factory=list)
     #: Claude Code plugin manifests (`.claude-plugin/plugin.json`)
     manifests: list[Path] = field(default_factory=list)
+    #: clients' files no registry kind holds, with why: reported as skipped, never silently
+    unread: list[tuple[Path, str]] = field(default_factory=list)
+
+
+_MCP_ELSEWHERE = (
+    "'s MCP servers: not imported (only Claude Code's .mcp.json is); declare them in "
+    "registries/mcp.yaml to render them for every client"
+)
+#: (folder, file name) -> why a client's file is not imported
+_UNREAD_FILES = {
+    (".cursor", "mcp.json"): "Cursor" + _MCP_ELSEWHERE,
+    (".vscode", "mcp.json"): "VS Code" + _MCP_ELSEWHERE,
+    (".gemini", "settings.json"): "Gemini CLI's settings, and so its MCP servers: not "
+    "imported; declare the servers in registries/mcp.yaml to render them for every client",
+    (".codex", "config.toml"): "Codex's config, and so its MCP servers: not imported; "
+    "declare the servers in registries/mcp.yaml to render them for every client",
+}
+_HOOKS = (
+    "a plugin's hooks: not imported (no registry kind holds hooks); keep the plugin installed "
+    "for them, or add them to .claude/settings.json `hooks` by hand"
+)
+_CURSOR_RULE = (
+    "a Cursor rule: no registry kind holds it, left as is (Cursor still reads it); to give it "
+    "to every client, write it into a skill or the values"
+)
+_GEMINI_COMMAND = (
+    "a Gemini CLI command: not imported; write it as registries/commands/<name>.yaml to "
+    "render it for every client"
+)
 
 
 def find(tree: SafeTree) -> ClientSources:
@@ -65,7 +94,26 @@ def find(tree: SafeTree) -> ClientSources:
             found.marketplaces.append(item)
         elif item.name == "plugin.json" and parent == ".claude-plugin":
             found.manifests.append(item)
+        else:
+            reason = _unread(item)
+            if reason is not None:
+                found.unread.append((item, reason))
     return found
+
+
+def _unread(path: Path) -> str | None:
+    """Why a client's file that the import does not read is left out, or None (not one)."""
+    parent = path.parent.name
+    if (parent, path.name) in _UNREAD_FILES:
+        return _UNREAD_FILES[(parent, path.name)]
+    if path.name == "hooks.json" and parent == "hooks":
+        return _HOOKS if is_plugin_folder(path.parent.parent) else None
+    if path.suffix == ".mdc" and parent == "rules" and path.parent.parent.name == ".cursor":
+        return _CURSOR_RULE
+    if path.suffix == ".toml" and ".gemini" in path.parent.parts:
+        inside = path.parent.parts[path.parent.parts.index(".gemini") :]
+        return _GEMINI_COMMAND if inside[1:2] == ("commands",) else None
+    return None
 
 
 def _claude_command(path: Path, base: Path) -> bool:
@@ -81,6 +129,8 @@ def _claude_command(path: Path, base: Path) -> bool:
 
 def run(importer: _Importer, sources: ClientSources) -> None:
     """Every step, in a stable order."""
+    for path, reason in sources.unread:
+        importer.report.skipped.append({"path": importer.tree.rel(path), "reason": reason})
     for path in sources.codex:
         codex_agent(importer, path)
     for path in sources.subagents:
