@@ -289,3 +289,22 @@ def test_client_files_the_import_does_not_read_are_listed_as_skipped(
         assert "registries/mcp.yaml" in skipped[path], path
     table = cli("import", str(market), "--format", "table", cwd=target)
     assert "plugins/pdf/hooks/hooks.json" in table.stdout
+
+
+def test_a_commands_empty_body_and_a_manifest_path_out_are_refused_at_their_line(
+    tmp_path: Path, target: Path, cli: Any
+) -> None:
+    market = tmp_path / "market"
+    write(market, "plugins/p1/.claude-plugin/plugin.json",
+          '{\n  "name": "p1",\n  "version": "1.0.0",\n  "agents": "../../../outside"\n}\n')  # fmt: skip
+    write(market, "plugins/p1/agents/p1-agent.md", _agent("p1-agent", "p1"))
+    write(market, "plugins/p1/commands/empty.md", "---\ndescription: Does nothing\n---\n\n")
+    result = cli("import", str(market), cwd=target)
+    assert result.exit_code == 1
+    refused = {r["path"]: r for r in result.json()["refused"]}
+    manifest = refused["plugins/p1/.claude-plugin/plugin.json"]
+    assert manifest["line"] == 4 and "outside the imported folder" in manifest["reason"]
+    empty = refused["plugins/p1/commands/empty.md"]
+    assert empty["line"] == 4, empty
+    assert "write what the command does below the frontmatter" in empty["reason"]
+    assert "plugins/p1/commands/empty.md:4: command without a body" in result.stderr

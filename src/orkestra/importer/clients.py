@@ -21,6 +21,7 @@ from typing import Any
 from orkestra.core.frontmatter import Document
 from orkestra.importer.convert import (
     _MODEL_RE,
+    _NO_BODY,
     Converted,
     Skip,
     _body,
@@ -215,7 +216,7 @@ def command(doc: Document, stem: str) -> Converted:
     description = _description(meta, doc)
     body = _body(doc.body)
     if not body.strip():
-        raise Skip("command without a body")
+        raise Skip(_NO_BODY, doc.body_line)
     data = {"name": name, "description": description, "body": body}
     return Converted(name, data, line=name_line(doc))
 

@@ -26,6 +26,11 @@ DESCRIPTION_MAX = 1024
 COMPATIBILITY_MAX = 500
 
 
+_NO_BODY = (
+    "command without a body: write what the command does below the frontmatter and import again"
+)
+
+
 class Skip(Exception):
     """This source file cannot be imported; the message says why (and `line` where, if known)."""
 
@@ -248,7 +253,7 @@ def command(doc: Document, stem: str) -> Converted:
     name = _name(meta.pop("name", None), stem, doc)
     body = _body(doc.body)
     if not body.strip():
-        raise Skip("command without a body")
+        raise Skip(_NO_BODY, doc.body_line)
     value = meta.pop("description", None)
     description = as_string(value).strip() if value is not None else ""
     if not description:

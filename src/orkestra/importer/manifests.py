@@ -5,6 +5,7 @@ folder is refused; one that does not exist is reported as skipped."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ def declared(tree: SafeTree, manifests: list[Path], known: set[Path]) -> Declare
     the walk found already, never added twice)."""
     out = Declared()
     for manifest in manifests:
-        data = _load(tree, manifest, out)
+        data, text = _load(tree, manifest, out)
         if not isinstance(data, dict):
             continue
         plugin = manifest.parent.parent
@@ -41,26 +42,35 @@ def declared(tree: SafeTree, manifests: list[Path], known: set[Path]) -> Declare
             ("mcpServers", out.mcp, ".json"),
         ):
             for entry in _entries(data.get(key)):
-                for path in _files(tree, manifest, plugin, key, entry, suffix, out):
+                line = _key_line(text, key)
+                for path in _files(tree, manifest, plugin, (key, line), entry, suffix, out):
                     if path not in known:
                         known.add(path)
                         bucket.append(path)
     return out
 
 
-def _load(tree: SafeTree, manifest: Path, out: Declared) -> Any:
+def _load(tree: SafeTree, manifest: Path, out: Declared) -> tuple[Any, str]:
+    """(the manifest's data, its text), or (None, "") when it is refused."""
     rel = tree.rel(manifest)
     raw = tree.read(manifest, MAX_MARKDOWN)
     if isinstance(raw, Refused):
         out.refused.append(raw)
-        return None
+        return None, ""
     try:
-        return jsonio.loads(decode_text(raw), source=rel)
+        text = decode_text(raw)
+        return jsonio.loads(text, source=rel), text
     except UnicodeDecodeError as exc:
         out.refused.append(undecodable(rel, raw, exc))
     except InputError as exc:
         out.refused.append(Refused(rel, exc.message, exc.line))
-    return None
+    return None, ""
+
+
+def _key_line(text: str, key: str) -> int | None:
+    """The line of the manifest's `"key":` (the first), or None."""
+    found = re.search(rf'"{re.escape(key)}"\s*:', text)
+    return text.count("\n", 0, found.start()) + 1 if found else None
 
 
 def _entries(value: Any) -> list[str]:
@@ -71,8 +81,16 @@ def _entries(value: Any) -> list[str]:
 
 
 def _files(
-    tree: SafeTree, manifest: Path, plugin: Path, key: str, entry: str, suffix: str, out: Declared
+    tree: SafeTree,
+    manifest: Path,
+    plugin: Path,
+    where: tuple[str, int | None],
+    entry: str,
+    suffix: str,
+    out: Declared,
 ) -> list[Path]:
+    """The files a manifest's `key` (at its line: `where`) names by `entry`."""
+    key, line = where
     rel = tree.rel(manifest)
     path = plugin / entry
     if not path.resolve().is_relative_to(tree.real):
@@ -81,6 +99,7 @@ def _files(
                 rel,
                 f"`{key}` names {entry!r}, outside the imported folder; import the folder "
                 "that holds both the manifest and what it names",
+                line,
             )
         )
         return []
