@@ -308,3 +308,30 @@ def test_a_commands_empty_body_and_a_manifest_path_out_are_refused_at_their_line
     assert empty["line"] == 4, empty
     assert "write what the command does below the frontmatter" in empty["reason"]
     assert "plugins/p1/commands/empty.md:4: command without a body" in result.stderr
+
+
+def test_a_marketplace_unzipped_on_a_mac_imports_without_its_archive_litter(
+    tmp_path: Path, target: Path, cli: Any
+) -> None:
+    """macOS archives carry `__MACOSX/` (AppleDouble `._x` files, binary) and `.DS_Store`
+    files: neither an entry to refuse (exit 1, "remove the NUL bytes") nor a resource to copy."""
+    market = _pdf_plugin(tmp_path / "market", 0o644)
+    double = b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        \x00\x02"
+    for rel in ("__MACOSX/plugins/pdf/agents/._pdf-agent.md", f"__MACOSX/{PDF}/._SKILL.md",
+                f"{PDF}/scripts/._extract.sh", "plugins/pdf/agents/._pdf-agent.md"):  # fmt: skip
+        write(market, rel, "").write_bytes(double)
+    write(market, f"{PDF}/.DS_Store", "").write_bytes(b"\x00\x00\x00\x01Bud1\x00")
+    write(market, f"{PDF}/references/._notes.md", "# a real file named ._notes.md\n")
+    result = cli("import", str(market), cwd=target)
+    assert result.exit_code == 0, result.stderr
+    data = result.json()
+    assert data["refused"] == [] and {a["name"] for a in data["agents"]} == {"pdf-agent"}
+    copy = target / "registries/skills/project/pdf-tools"
+    assert sorted(p.relative_to(copy).as_posix() for p in copy.rglob("*") if p.is_file()) == [
+        "assets/form.txt",
+        "references/._notes.md",  # not AppleDouble: the author's file
+        "references/REFERENCE.md",
+        "scripts/extract.py",
+        "scripts/extract.sh",
+        "scripts/helper.py",
+    ]

@@ -13,7 +13,14 @@ from orkestra.importer.plugins import nested_agent
 
 MAX_MARKDOWN = 1024 * 1024  # an agent or SKILL.md over 1 MiB is not a prompt
 MAX_RESOURCE = 10 * 1024 * 1024
-SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".orkestra", "__pycache__"})
+#: `__MACOSX`: the resource forks a macOS archive carries beside its files
+SKIP_DIRS = frozenset(
+    {".git", ".hg", ".svn", "node_modules", ".orkestra", "__pycache__", "__MACOSX"}
+)
+#: files an operating system leaves in folders (Finder's, Explorer's): never content
+SKIP_FILES = frozenset({".DS_Store", "Thumbs.db"})
+#: how an AppleDouble file (`._name`, a macOS resource fork on a foreign disk or archive) starts
+APPLE_DOUBLE = b"\x00\x05\x16\x07"
 
 
 @dataclass(frozen=True)
@@ -100,10 +107,27 @@ class SafeTree:
                 kept.append(name)
             dirnames[:] = kept
             for name in sorted(filenames):
+                if name in SKIP_FILES or _apple_double(here / name):
+                    continue
                 if is_utf8(name):
                     yield here / name
                 else:
                     yield Refused(printable(self.rel(here / name)), NOT_UTF8_NAME)
+
+
+def _apple_double(path: Path) -> bool:
+    """True for macOS's `._name` resource fork of `name` (by its magic number): litter of a
+    copy or an archive made on a Mac, never a file of the source."""
+    if not path.name.startswith("._"):
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return False  # a symlink, unreadable: the reader refuses it with the reason
+    try:
+        return stat.S_ISREG(os.fstat(fd).st_mode) and os.read(fd, 4) == APPLE_DOUBLE
+    finally:
+        os.close(fd)
 
 
 NOT_UTF8_NAME = "name is not UTF-8 (undecodable bytes); rename it and import again"
