@@ -335,3 +335,34 @@ def test_a_marketplace_unzipped_on_a_mac_imports_without_its_archive_litter(
         "scripts/extract.sh",
         "scripts/helper.py",
     ]
+
+
+def test_a_folder_linked_to_one_the_import_reads_anyway_is_skipped_not_refused(
+    tmp_path: Path, target: Path, cli: Any
+) -> None:
+    """`.agents/skills -> ../.claude/skills` (one set of skills for every client): the skills
+    come in from the real folder, so the link is passed over with a word, not refused (exit
+    1, "put a real folder in its place"); a linked folder inside a skill, whose files would be
+    lost, is still refused, and so is one leading out or into a folder the walk skips."""
+    source = tmp_path / "source"
+    write(source, ".claude/skills/x/SKILL.md", _skill("x", "x files"))
+    (source / ".agents").mkdir()
+    (source / ".agents/skills").symlink_to("../.claude/skills", target_is_directory=True)
+    result = cli("import", str(source), cwd=target)
+    assert result.exit_code == 0, result.stderr
+    data = result.json()
+    assert [s["name"] for s in data["skills"]] == ["x"] and data["refused"] == []
+    assert {"path": ".agents/skills", "reason": "symlink to .claude/skills, whose files are "
+            "imported from there: not followed"} in data["skipped"]  # fmt: skip
+    # inside a skill: its files would be missing from the copy
+    write(source, "shared/refs/guide.md", "# Guide\n")
+    write(source, ".claude/skills/y/SKILL.md", _skill("y", "y files"))
+    (source / ".claude/skills/y/references").symlink_to(
+        "../../../shared/refs", target_is_directory=True
+    )
+    write(source, "node_modules/pkg/agents/a.md", _agent("a", "a"))
+    (source / ".claude/agents").symlink_to("../node_modules/pkg/agents", target_is_directory=True)
+    again = cli("import", str(source), cwd=target)
+    assert again.exit_code == 1
+    refused = {r["path"] for r in again.json()["refused"]}
+    assert refused == {".claude/skills/y/references", ".claude/agents"}

@@ -18,6 +18,7 @@ from orkestra.importer.plugins import PluginScopes, agent_plugin, is_plugin_fold
 from orkestra.importer.walk import (
     MAX_MARKDOWN,
     MAX_RESOURCE,
+    Passed,
     Refused,
     SafeTree,
     find_sources,
@@ -342,6 +343,8 @@ class _Importer:
         # the modes say nothing and the contents decide
         modeless = bool((folder / "SKILL.md").lstat().st_mode & 0o100)
         for item in self.tree.files(folder):
+            if isinstance(item, Passed):
+                continue  # a link to a folder of the skill, whose files are copied from there
             if isinstance(item, Refused):
                 # reported once, by the walk of the whole tree (find_sources)
                 left_out.append(item.path.removeprefix(self.tree.rel(folder) + "/"))
@@ -513,6 +516,8 @@ def import_tree(
     sources.mcp += extra.mcp
     refused += extra.refused
     report.skipped += extra.skipped
+    report.skipped += [r.skipped() for r in refused if isinstance(r, Passed)]
+    refused = [r for r in refused if not isinstance(r, Passed)]
     found = [r.to_dict() for r in refused]
     skipped = list(report.skipped)
 

@@ -40,6 +40,14 @@ class Refused:
         return f"{where}: {self.reason}"
 
 
+class Passed(Refused):
+    """A path the import passes over without loss (a symlink to a folder it reads anyway):
+    reported as skipped, not refused."""
+
+    def skipped(self) -> dict[str, str]:
+        return {"path": self.path, "reason": self.reason}
+
+
 class SafeTree:
     """Reads files below `base`, refusing anything that could leave it or is not a plain file."""
 
@@ -84,6 +92,21 @@ class SafeTree:
             )
         return None
 
+    def _linked(self, link: Path, walked: Path) -> Refused:
+        """A symlinked folder: `Passed` when it leads inside `walked` (the real folder being
+        walked) to a folder the walk reads anyway, else refused."""
+        try:
+            target = link.resolve()
+        except (OSError, RuntimeError):
+            return Refused(self.rel(link), SYMLINKED_FOLDER)
+        inside = target.is_dir() and target.is_relative_to(walked)
+        if not inside or SKIP_DIRS.intersection(target.relative_to(walked).parts):
+            return Refused(self.rel(link), SYMLINKED_FOLDER)
+        where = target.relative_to(self.real).as_posix() or "."
+        return Passed(
+            self.rel(link), f"symlink to {where}, whose files are imported from there: not followed"
+        )
+
     def read(self, path: Path, limit: int) -> bytes | Refused:
         refused = self.check(path, limit)
         if refused is not None:
@@ -91,7 +114,9 @@ class SafeTree:
         return path.read_bytes()
 
     def files(self, folder: Path) -> Iterator[Path | Refused]:
-        """Every file below `folder` (sorted), never following symlinked folders."""
+        """Every file below `folder` (sorted), never following symlinked folders: one that
+        leads to a folder this walk reads anyway is `Passed`, any other `Refused`."""
+        real = folder.resolve()
         for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
             here = Path(dirpath)
             kept = []
@@ -102,7 +127,7 @@ class SafeTree:
                     yield Refused(printable(self.rel(here / name)), NOT_UTF8_NAME)
                     continue
                 if (here / name).is_symlink():
-                    yield Refused(self.rel(here / name), SYMLINKED_FOLDER)
+                    yield self._linked(here / name, real)
                     continue
                 kept.append(name)
             dirnames[:] = kept
@@ -160,7 +185,9 @@ def with_nul(rel: str, raw: bytes, expected: str) -> Refused:
 
 
 def find_sources(tree: SafeTree) -> tuple[list[Path], list[Path], list[Refused]]:
-    """(agent files `**/agents/*.md`, `**/SKILL.md` files, refused paths) in a stable order.
+    """(agent files `**/agents/*.md`, `**/SKILL.md` files, refused or `Passed` paths) in a
+    stable order. A symlinked folder inside a skill is refused even when it leads to one the
+    walk reads: the skill's copy would miss its files.
 
     Everything below a skill's folder belongs to that skill (a `templates/SKILL.md`, an
     `examples/x/SKILL.md`, the prompts of an `agents/` folder it ships): resources copied with
@@ -184,4 +211,10 @@ def find_sources(tree: SafeTree) -> tuple[list[Path], list[Path], list[Refused]]
 
     skills = [path for path in skills if not inside_a_skill(path.parent)]
     agents = [path for path in agents if not inside_a_skill(path)]
+    refused = [
+        Refused(r.path, SYMLINKED_FOLDER)
+        if isinstance(r, Passed) and inside_a_skill(tree.base / r.path)
+        else r
+        for r in refused
+    ]
     return agents, skills, refused
