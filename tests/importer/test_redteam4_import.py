@@ -366,3 +366,22 @@ def test_a_folder_linked_to_one_the_import_reads_anyway_is_skipped_not_refused(
     assert again.exit_code == 1
     refused = {r["path"] for r in again.json()["refused"]}
     assert refused == {".claude/skills/y/references", ".claude/agents"}
+
+
+def test_two_plugins_declaring_one_mcp_server_differently_are_both_refused(
+    tmp_path: Path, target: Path, cli: Any
+) -> None:
+    market = _clashing_marketplace(tmp_path / "market")
+    for plugin, package in ((QUALITY, "@acme/gh-mcp"), (TESTING, "@other/gh-mcp")):
+        write(market, f"{plugin}/.mcp.json", '{\n  "mcpServers": {\n    "github": {"command": '
+              f'"npx", "args": ["-y", "{package}"]}},\n    "same": {{"command": "same"}}\n  }}\n}}\n')  # fmt: skip
+    result = cli("import", str(market), cwd=target)
+    assert result.exit_code == 1
+    refused = {r["path"]: r for r in result.json()["refused"]}
+    for mine, other in ((QUALITY, TESTING), (TESTING, QUALITY)):
+        clash = refused[f"{mine}/.mcp.json"]
+        assert clash["line"] == 3
+        assert f"MCP server 'github' is also defined by {other}/.mcp.json" in clash["reason"]
+    # the one they declare alike comes in once
+    assert [s["name"] for s in result.json()["mcp_servers"]] == ["same"]
+    assert "github" not in load(target).mcp_servers

@@ -3,6 +3,7 @@ found, and how each becomes registry files of the import's batch (collisions rep
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -238,12 +239,18 @@ def mcp(importer: _Importer, path: Path) -> None:
         loaded = yamlio.load_mapping(importer.root / dest, display=dest, allow_empty=True)
         current = dict(plain(loaded) or {})
     for name, server in servers.items():
+        same = yamlio.dumps(server).encode("utf-8")
+        found = re.search(rf'"{re.escape(name)}"\s*:', text)
+        line = text.count("\n", 0, found.start()) + 1 if found else None
+        if not importer.unique("mcp", name, rel, line, same):
+            continue
         if name in current:
             importer.report.collisions.append(
                 {"kind": "mcp", "name": name, "from": rel, "existing": dest}
             )
             continue
         if importer.check_model(McpFile, {name: server}, rel):
+            importer.mark("mcp", name, rel, same)
             current[name] = server
             importer.report.mcp_servers.append({"name": name, "from": rel, "to": dest})
     if current:

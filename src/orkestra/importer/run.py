@@ -152,20 +152,7 @@ class _Importer:
         (`refusing`) refuses every file of it, naming the others, since either may be the one
         to rename."""
         key = (kind, name)
-        if self.refusing and key in self.clashes:
-            self.refuse(origin, _clash_reason(kind, name, origin, self.clashes[key]), line)
-            if kind == "skill":
-                self.refused_skills.add(name)
-            return False
-        first = self.here.get(key)
-        if first is not None:
-            self.seen[key].append(origin)
-            if key in self.clashes or same != first[1]:
-                self.clashes[key] = self.seen[key]
-            else:
-                self.report.collisions.append(
-                    {"kind": kind, "name": name, "from": origin, "existing": first[0]}
-                )
+        if not self.unique(kind, name, origin, line, same):
             return False
         existing = self.taken.get(key)
         if existing is None and (self.root / dest).exists():
@@ -176,9 +163,35 @@ class _Importer:
             )
             return False
         self.taken[key] = origin
-        self.here[key] = (origin, same)
-        self.seen[key] = [origin]
+        self.mark(kind, name, origin, same)
         return True
+
+    def unique(self, kind: str, name: str, origin: str, line: int | None, same: bytes) -> bool:
+        """False when another file of this import has `name` (`claim`): the same entry is a
+        collision, a different one a clash, refused (with every file of it) by the next pass."""
+        key = (kind, name)
+        if self.refusing and key in self.clashes:
+            self.refuse(origin, _clash_reason(kind, name, origin, self.clashes[key]), line)
+            if kind == "skill":
+                self.refused_skills.add(name)
+            return False
+        first = self.here.get(key)
+        if first is None:
+            return True
+        self.seen[key].append(origin)
+        if key in self.clashes or same != first[1]:
+            self.clashes[key] = self.seen[key]
+        else:
+            self.report.collisions.append(
+                {"kind": kind, "name": name, "from": origin, "existing": first[0]}
+            )
+        return False
+
+    def mark(self, kind: str, name: str, origin: str, same: bytes) -> None:
+        """`origin` brings in `name`: a later file of this import naming it is checked against
+        it (`unique`)."""
+        self.here[(kind, name)] = (origin, same)
+        self.seen[(kind, name)] = [origin]
 
     def document(self, path: Path, *, entry_only: bool = False) -> frontmatter.Document | None:
         """The parsed file, or None (refused, or with `entry_only` skipped when it has no
@@ -324,8 +337,7 @@ class _Importer:
         if missing is None:
             return False
         self.taken[("skill", item.name)] = rel
-        self.here[("skill", item.name)] = (rel, _same(item.data, resources))
-        self.seen[("skill", item.name)] = [rel]
+        self.mark("skill", item.name, rel, _same(item.data, resources))
         if (self.root / dest).read_bytes() != wanted:
             self.report.files[dest] = wanted  # now with its `resources` folder
         self.report.files.update({path: resources[path] for path in missing})
@@ -593,7 +605,10 @@ def _same(data: dict[str, Any], resources: dict[str, bytes] | None = None) -> by
 def _clash_reason(kind: str, name: str, origin: str, sources: list[str]) -> str:
     """Why an entry sharing its name with others of the same import is refused, and the fix."""
     others = ", ".join(s for s in sources if s != origin)
-    where = "its folder and its `name:`" if kind == "skill" else "its `name:` or its file"
+    where = {"skill": "its folder and its `name:`", "mcp": "its key"}.get(
+        kind, "its `name:` or its file"
+    )
+    kind = "MCP server" if kind == "mcp" else kind
     return (
         f"{kind} '{name}' is also defined by {others}, differently: a registry holds one "
         f"{kind} of a name, so none of them was imported; rename all but one in the source "
