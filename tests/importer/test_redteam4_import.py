@@ -385,3 +385,37 @@ def test_two_plugins_declaring_one_mcp_server_differently_are_both_refused(
     # the one they declare alike comes in once
     assert [s["name"] for s in result.json()["mcp_servers"]] == ["same"]
     assert "github" not in load(target).mcp_servers
+
+
+MCP = """{
+  "mcpServers": {
+    "events": {"type": "sse", "url": "https://mcp.example.com/sse"},
+    "broken": {"note": "no command, no url"},
+    "local": {"command": "node", "args": ["server.js"], "cwd": "./srv", "timeout": 30},
+    "remote": {"type": "http", "url": "https://mcp.example.com/mcp"}
+  }
+}
+"""
+
+
+def test_mcp_servers_the_registry_cannot_hold_are_refused_or_said(
+    tmp_path: Path, target: Path, cli: Any
+) -> None:
+    """An SSE server (sync writes every URL as streamable HTTP: it would stop connecting) and
+    one with neither `command` nor `url` are refused at their line; keys without a registry
+    field are listed as left out; never dropped without a word."""
+    source = tmp_path / "source"
+    write(source, ".mcp.json", MCP)
+    result = cli("import", str(source), cwd=target)
+    assert result.exit_code == 1
+    data = result.json()
+    refused = {(r["line"], r["reason"][:38]) for r in data["refused"]}
+    assert refused == {
+        (3, "MCP server 'events' uses the SSE trans"),
+        (4, "MCP server 'broken' has neither a `com"),
+    }, data["refused"]
+    assert "sync writes a URL as streamable HTTP" in str(data["refused"])
+    assert all("import again" in r["reason"] for r in data["refused"])
+    assert {"path": ".mcp.json", "reason": "MCP server 'local': cwd, timeout: no registry "
+            "field, left out"} in data["skipped"]  # fmt: skip
+    assert sorted(s["name"] for s in data["mcp_servers"]) == ["local", "remote"]

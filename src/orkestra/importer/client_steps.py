@@ -227,10 +227,20 @@ def mcp(importer: _Importer, path: Path) -> None:
     if text is None:
         return
     try:
-        servers = clients.mcp_servers(jsonio.loads(text, source=rel), rel)
+        servers, notes = clients.mcp_servers(jsonio.loads(text, source=rel), rel)
     except (InputError, convert.Skip) as exc:
         importer.refuse(rel, getattr(exc, "message", str(exc)), getattr(exc, "line", None))
         return
+
+    def line_of(name: str) -> int | None:
+        found = re.search(rf'"{re.escape(name)}"\s*:', text)
+        return text.count("\n", 0, found.start()) + 1 if found else None
+
+    for name, (refused, reason) in notes.items():
+        if refused:
+            importer.refuse(rel, reason, line_of(name))
+        else:
+            importer.report.skipped.append({"path": rel, "reason": reason})
     dest = "registries/mcp.yaml"
     current: dict[str, Any] = {}
     if dest in importer.report.files:
@@ -240,9 +250,7 @@ def mcp(importer: _Importer, path: Path) -> None:
         current = dict(plain(loaded) or {})
     for name, server in servers.items():
         same = yamlio.dumps(server).encode("utf-8")
-        found = re.search(rf'"{re.escape(name)}"\s*:', text)
-        line = text.count("\n", 0, found.start()) + 1 if found else None
-        if not importer.unique("mcp", name, rel, line, same):
+        if not importer.unique("mcp", name, rel, line_of(name), same):
             continue
         if name in current:
             importer.report.collisions.append(

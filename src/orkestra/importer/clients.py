@@ -221,31 +221,53 @@ def command(doc: Document, stem: str) -> Converted:
     return Converted(name, data, line=name_line(doc))
 
 
-def mcp_servers(data: Any, rel: str) -> dict[str, dict[str, Any]]:
-    """`{"mcpServers": {...}}` (rulesync, Claude, Cursor, Gemini) as registries/mcp.yaml data."""
+#: the keys of a server of an `mcp.json` the registry holds (`type` as its transport)
+_MCP_KEYS = {"command", "args", "env", "url", "httpUrl", "headers", "type"}
+_MCP_TYPES = {"stdio", "http", "streamable-http", "streamableHttp"}
+
+
+def mcp_servers(
+    data: Any, rel: str
+) -> tuple[dict[str, dict[str, Any]], dict[str, tuple[bool, str]]]:
+    """`{"mcpServers": {...}}` (rulesync, Claude, Cursor, Gemini) as registries/mcp.yaml data,
+    and name -> (refused?, why) for each server the registry cannot hold (refused) or holds
+    without some of its keys (said)."""
     servers = data.get("mcpServers", data.get("servers")) if isinstance(data, dict) else None
     if not isinstance(servers, dict):
         raise Skip(f"{rel}: expected an object with `mcpServers`")
     out: dict[str, dict[str, Any]] = {}
+    notes: dict[str, tuple[bool, str]] = {}
     for name, server in servers.items():
-        if not isinstance(server, dict):
+        name = str(name)
+        kind = server.get("type") if isinstance(server, dict) else None
+        if isinstance(kind, str) and kind not in _MCP_TYPES:
+            notes[name] = (True, f"MCP server '{name}' uses the {kind.upper()} transport, which "
+                           "registries/mcp.yaml cannot hold (sync writes a URL as streamable "
+                           "HTTP, so it would stop connecting): give its streamable HTTP URL, "
+                           "or leave it to the client's own config, and import again")  # fmt: skip
             continue
         entry: dict[str, Any] = {}
-        url = server.get("url") or server.get("httpUrl")
-        if isinstance(server.get("command"), str):
+        url = server.get("url") or server.get("httpUrl") if isinstance(server, dict) else None
+        if isinstance(server, dict) and isinstance(server.get("command"), str):
             entry["command"] = server["command"]
             if server.get("args"):
                 entry["args"] = [str(a) for a in server["args"]]
             if server.get("env"):
                 entry["env"] = {str(k): str(v) for k, v in server["env"].items()}
-        elif isinstance(url, str):
+        elif isinstance(server, dict) and isinstance(url, str):
             entry["url"] = url
             if server.get("headers"):
                 entry["headers"] = {str(k): str(v) for k, v in server["headers"].items()}
         else:
+            notes[name] = (True, f"MCP server '{name}' has neither a `command` nor a `url` "
+                           "(a string): give it one and import again")  # fmt: skip
             continue
-        out[str(name)] = entry
-    return out
+        left = sorted(str(k) for k in server if k not in _MCP_KEYS)
+        if left:
+            notes[name] = (False, f"MCP server '{name}': {', '.join(left)}: no registry field, "
+                           "left out")  # fmt: skip
+        out[name] = entry
+    return out, notes
 
 
 def values_of(text: str) -> tuple[list[dict[str, str]], list[str]]:
