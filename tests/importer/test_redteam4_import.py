@@ -419,3 +419,24 @@ def test_mcp_servers_the_registry_cannot_hold_are_refused_or_said(
     assert {"path": ".mcp.json", "reason": "MCP server 'local': cwd, timeout: no registry "
             "field, left out"} in data["skipped"]  # fmt: skip
     assert sorted(s["name"] for s in data["mcp_servers"]) == ["local", "remote"]
+
+
+def test_a_skill_file_linked_inside_the_tree_keeps_its_targets_mode(
+    tmp_path: Path, target: Path
+) -> None:
+    """A link's own mode is 0777: the copy takes the mode of the file it leads to, and a linked
+    SKILL.md does not make the skill's modes meaningless."""
+    market = _pdf_plugin(tmp_path / "market", 0o644)
+    (market / PDF / "scripts/helper.py").chmod(0o755)
+    write(market, "shared/NOTES.md", "# Notes\n")
+    (market / PDF / "references/NOTES.md").symlink_to("../../../../../shared/NOTES.md")
+    write(market, "shared/pdf-skill.md", (market / PDF / "SKILL.md").read_text())
+    (market / PDF / "SKILL.md").unlink()
+    (market / PDF / "SKILL.md").symlink_to("../../../../shared/pdf-skill.md")
+    report = import_tree(target, market)
+    assert report.refused == [], report.refused
+    assert _modes(target / "registries/skills/project/pdf-tools") == {
+        **WANTED,
+        "references/NOTES.md": False,
+        "scripts/helper.py": True,  # its own bit, kept: the modes mean something here
+    }

@@ -353,7 +353,7 @@ class _Importer:
         left_out: list[str] = []
         # an executable SKILL.md: every file is (a FAT or NTFS mount, a zip unpacked 0777), so
         # the modes say nothing and the contents decide
-        modeless = bool((folder / "SKILL.md").lstat().st_mode & 0o100)
+        modeless = bool((folder / "SKILL.md").stat().st_mode & 0o100)  # a link: its file
         for item in self.tree.files(folder):
             if isinstance(item, Passed):
                 continue  # a link to a folder of the skill, whose files are copied from there
@@ -376,7 +376,7 @@ class _Importer:
                 continue
             rel = f"{dest}/{inner}"
             out[rel] = raw
-            if _executable(inner, raw, item.lstat().st_mode, modeless=modeless):
+            if _executable(inner, raw, item.stat().st_mode, modeless=modeless):
                 self.report.executable.add(rel)
         return out, left_out
 
