@@ -123,6 +123,10 @@ def test_values_named_from_their_text_keep_their_meaning_and_never_collide() -> 
         "Small diffs",
     ]
     assert found[2]["statement"] == "Do not use the global logger; inject one."
+    abbreviated, _ = values_of(
+        "## Values\n\n- Prefer libraries (e.g. requests) over raw sockets. Always.\n"
+    )
+    assert abbreviated[0]["name"] == "Prefer libraries (e.g. requests) over raw sockets"
 
 
 def test_a_first_clause_two_values_share_names_each_by_its_whole_text() -> None:

@@ -310,10 +310,10 @@ def values_of(text: str) -> tuple[list[dict[str, str]], list[str]]:
 
 
 def _first_clause(statement: str) -> str:
-    """A value's name taken from its text: its first sentence or clause (up to `;`, `:` or a
-    dash), whole: cut at a number of words it could lose its meaning ("Do not use the") or
+    """A value's name taken from its text: its first sentence (a `.` an abbreviation such as
+    "e.g." holds does not end it) or clause (up to `;`, `:` or a dash), whole: cut at a number of words it could lose its meaning ("Do not use the") or
     name two values alike."""
-    first = re.split(r"(?<=[.!?])\s|[;:]\s| [—–-] ", statement, maxsplit=1)[0]
+    first = re.split(r"(?<=[.!?])\s+(?=[A-Z])|[;:]\s| [—–-] ", statement, maxsplit=1)[0]
     return first.strip().rstrip(".,;:!?").strip() or statement
 
 
