@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import time
 from collections.abc import Callable
@@ -410,3 +411,31 @@ def test_the_hook_knows_the_generated_index_by_the_title_notes_index_writes() ->
     from orkestra.knowledge import index
 
     assert index.TITLE.encode() == handlers.INDEX_TITLE
+
+
+def test_stop_regenerates_the_index_after_a_note_folder_is_deleted_or_renamed(
+    cli: Any, project: Path, payload: Payload
+) -> None:
+    """A whole type folder deleted (`rm -r knowledge/gotchas`) or renamed changes only the
+    knowledge folder itself, which the staleness walk skipped: INDEX.md kept counting the notes
+    that were gone, and the next session-start injected that stale map (§8.2)."""
+    assert cli("notes", "new", "gotcha", "Clock skew", cwd=project).exit_code == 0
+    assert cli("notes", "new", "recipe", "Release flow", cwd=project).exit_code == 0
+    kdir = project / "knowledge"
+    index = kdir / "INDEX.md"
+    assert "2 notes and 0 claims" in index.read_text()
+    stop = payload("stop", stop_hook_active=True)
+    shutil.rmtree(kdir / "gotchas")
+    assert handlers.index_stale(str(kdir))
+    assert cli("hook", "stop", stdin=stop, cwd=project).exit_code == 0
+    assert "1 notes and 0 claims" in index.read_text()
+    (kdir / "recipes").rename(kdir / "old-recipes")  # no longer a type folder: no notes
+    assert cli("hook", "stop", stdin=stop, cwd=project).exit_code == 0
+    assert "0 notes and 0 claims" in index.read_text()
+    (kdir / "old-recipes").rename(kdir / "recipes")  # renamed back: its note counts again
+    assert cli("hook", "stop", stdin=stop, cwd=project).exit_code == 0
+    assert "1 notes and 0 claims" in index.read_text()
+    assert not handlers.index_stale(str(kdir))  # the index just written is fresh
+    before = index.stat().st_mtime_ns
+    cli("hook", "stop", stdin=stop, cwd=project)
+    assert index.stat().st_mtime_ns == before  # nothing changed: not written again

@@ -170,8 +170,9 @@ INDEX_TITLE = b"# Knowledge index"
 
 def index_stale(folder: str) -> bool:
     """Whether a note or claims file, or a folder below `folder` (a note added, renamed or
-    deleted), changed since the generated INDEX.md was written. False for a hand-written
-    INDEX.md (never regenerated) and for a folder without notes or an index."""
+    deleted), changed since the generated INDEX.md was written; or the knowledge folder itself
+    did since INDEX.md was last written or dated (a whole note folder deleted or renamed). False
+    for a hand-written INDEX.md (never regenerated) and for a folder without notes or an index."""
     from orkestra.core.readfile import open_regular
 
     try:  # a regular file, never through a symlink: a FIFO there must not hang the hook
@@ -179,11 +180,17 @@ def index_stale(folder: str) -> bool:
             first = handle.readline(64).removeprefix(b"\xef\xbb\xbf").rstrip(b"\r\n ")
             if first != INDEX_TITLE:
                 return False
-            built = os.fstat(handle.fileno()).st_mtime_ns
+            found = os.fstat(handle.fileno())
+            built = found.st_mtime_ns
     except FileNotFoundError:
         built = -1
     except OSError:
         return False
+    # The knowledge folder's own entries: INDEX.md renamed into place dates the folder as it
+    # dates INDEX.md's status change (ctime, which `_built_at` moves on too), so only a later
+    # change counts (a note folder deleted, renamed away or into place; the usage log created).
+    if built >= 0 and _newer(folder, max(found.st_ctime_ns, built) + 1):
+        return True
     for dirpath, dirnames, filenames in os.walk(folder):
         dirnames[:] = [d for d in dirnames if not d.startswith(".")]
         if dirpath == folder:  # INDEX.md and the usage log: not what the index counts
