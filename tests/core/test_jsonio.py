@@ -211,3 +211,33 @@ def test_dumps_like_keeps_the_files_layout(like: str | None, want: str) -> None:
 
 def test_a_leading_byte_order_mark_is_ignored() -> None:
     assert jsonio.loads('\ufeff{"a": 1}', source="x.json") == {"a": 1}
+
+
+@pytest.mark.parametrize(
+    ("path", "line"),
+    [
+        ((), 1),
+        (("items",), 3),
+        (("items", 0), 4),
+        (("items", 1, "action"), 11),  # given twice: the last, which json.loads keeps
+        (("items", 1, "claim", "tags", 1), 12),
+        (("kind",), 2),
+        (("items", 2), None),
+        (("items", 0, "nope"), None),
+        (("kind", 0), None),
+    ],
+)
+def test_line_at_finds_the_line_a_value_starts_on(path: tuple[str | int, ...], line: int) -> None:
+    text = (
+        '\ufeff{\n  "kind": "p",\n  "items": [\n    {"action": "save",\n'
+        '     "claim": {"a": "[{\\"x\\", ]"}},\n    {\n      "kind": 1,\n'
+        '      "action": "early",\n      "claim": {"tags": [],\n'
+        '      "action": "x"}, "action":\n        "late", "claim": {"tags": ["a",\n "b"]}}\n  ]\n}\n'
+    )
+    assert json.loads(text.lstrip("\ufeff"))["items"][1]["action"] == "late"
+    assert jsonio.line_at(text, path) == line
+
+
+def test_line_at_is_none_for_text_that_is_not_json() -> None:
+    assert jsonio.line_at("insights:\n  - a\n", ("insights",)) is None
+    assert jsonio.line_at('{"a": [1,', ("a", 3)) is None

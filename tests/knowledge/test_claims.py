@@ -613,3 +613,22 @@ def test_one_quantity_written_two_ways_is_no_contradiction(old: str, new: str, l
 )  # fmt: skip
 def test_another_unit_is_another_quantity(old: str, new: str) -> None:
     assert compare.classify(compare.shape(new), compare.shape(old))[0] == "CONTRADICTS"
+
+
+def test_an_insight_error_names_its_line_in_the_input_text(project: Path) -> None:
+    data = insights("Ledgers are union merged", "Hooks start fast")
+    data["insights"][1]["category"] = "rumour"
+    text = json.dumps(data, indent=2)
+    with pytest.raises(InputError, match=r"insights\[1\].category") as exc:
+        propose(kfolder(project), data, "new.json", "demo", "2026-06-01", text=text)
+    assert exc.value.file == "new.json"
+    assert exc.value.line == text.splitlines().index('      "category": "rumour",') + 1
+    learn(project, HOOKS)
+    proposal = propose(kfolder(project), insights(HOOKS), "n", "d", "2026-06-02")
+    proposal["items"][0]["matched"]["id"] = "CL-00000000"
+    text = json.dumps(proposal, indent=2)
+    with pytest.raises(ConflictError, match="no longer exists") as conflict:
+        apply(kfolder(project), proposal, "p.json", "2026-06-02", text=text)
+    assert conflict.value.file == "p.json"
+    lines = text.splitlines()
+    assert conflict.value.line == next(n for n, t in enumerate(lines, 1) if "CL-00000000" in t)

@@ -313,3 +313,103 @@ def test_learn_reinforces_a_quantity_spelled_another_way(
     assert loop("The export job streams 10000 rows per batch") == "REINFORCED"
     (claim,) = cli("learn", "list", cwd=project).json()["claims"]
     assert claim["seen_count"] == 2
+
+
+def _line_of(path: Path, needle: str) -> int:
+    """The 1-based line of `path` holding `needle` (once)."""
+    (number,) = [n for n, text in enumerate(path.read_text().splitlines(), 1) if needle in text]
+    return number
+
+
+NEW_INSIGHTS = {
+    "topic": "http client",
+    "insights": [
+        {
+            "statement": "The HTTP client retries idempotent requests three times.",
+            "category": "technical",
+            "tags": ["http", "retry"],
+        },
+        {"statement": "Timeouts are set per request, never globally.", "category": "pattern"},
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("edit", "needle", "message"),
+    [
+        (lambda d: d["insights"][1].update(statement=""), '"statement": ""', "statement is"),
+        (lambda d: d["insights"][1].update(category="howto"), '"howto"', "category must be"),
+        (lambda d: d["insights"][0].update(tags="http"), '"tags": "http"', "list of strings"),
+        (lambda d: d["insights"][1].update(context=["x"]), '"context"', "must be a string"),
+        (lambda d: d["insights"].append("just text"), '"just text"', "must be an object"),
+    ],
+)
+def test_learn_propose_input_errors_name_the_line(
+    cli: Any, project: Path, tmp_path: Path, edit: Any, needle: str, message: str
+) -> None:
+    """An insight the input file gets wrong was reported as `new.json: insights[1]...` with no
+    line: in a file of dozens of insights the user had to count objects by hand."""
+    data = json.loads(json.dumps(NEW_INSIGHTS))
+    edit(data)
+    new = write(tmp_path, "new.json", json.dumps(data, indent=2))
+    r = cli("learn", "propose", "--input", str(new), cwd=project)
+    assert r.exit_code == 1 and message in r.stderr, r.stderr
+    assert f"{new}:{_line_of(new, needle)}: " in r.stderr, r.stderr
+    assert not (project / "knowledge").exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "line", "hint"),
+    [
+        ("new.yaml", "insights:\n  - statement: The client retries\n", 1, '{"insights": ['),
+        ("new.md", "# Learned today\n\n- The client retries\n", 1, '{"insights": ['),
+        ("new.json", '{"insights": [\n  {"statement": "x",}\n]}\n', 2, '{"insights": ['),
+    ],
+)
+def test_learn_propose_input_that_is_not_json_says_what_it_takes(
+    cli: Any, project: Path, tmp_path: Path, name: str, text: str, line: int, hint: str
+) -> None:
+    """A YAML or markdown file given to `learn propose` said only `not valid JSON (Expecting
+    value)`: nothing about what the input must be."""
+    new = write(tmp_path, name, text)
+    r = cli("learn", "propose", "--input", str(new), cwd=project)
+    assert r.exit_code == 1 and f"{new}:{line}: not valid JSON" in r.stderr, r.stderr
+    assert hint in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize(
+    ("edit", "needle", "message"),
+    [
+        (lambda i: i[1].update(action="reinforse"), '"reinforse"', "action must be one of"),
+        (lambda i: i[0].update(action="merge"), '"action": "merge"', "not allowed for NEW"),
+        (lambda i: i[1].update(classification="SAME"), '"SAME"', "classification must be"),
+        (lambda i: i[0]["claim"].update(category="howto"), '"howto"', "category must be"),
+        (lambda i: i[1]["matched"].update(id="CL-deadbeef"), "CL-deadbeef", "no longer exists"),
+        (lambda i: i[1]["matched"].update(seen_count=7), '"seen_count": 7', "seen 1 times, 7"),
+        (lambda i: i[1].update(matched={}), '"matched": {}', "needs matched.id"),
+    ],
+)
+def test_learn_apply_of_a_hand_edited_proposal_names_the_line(
+    cli: Any, project: Path, tmp_path: Path, edit: Any, needle: str, message: str
+) -> None:
+    """A proposal edited by hand into something `apply` refuses was reported without a line
+    (`p.json: items[1].action must be ...`, or a conflict naming no file at all)."""
+    fact = {"insights": [NEW_INSIGHTS["insights"][0]]}
+    first = write(tmp_path, "first.json", json.dumps(fact))
+    saved = write(
+        tmp_path, "p0.json", cli("learn", "propose", "-i", str(first), cwd=project).stdout
+    )
+    assert cli("learn", "apply", "-i", str(saved), cwd=project).exit_code == 0
+    claims = project / "knowledge/claims"
+    before = {p.name: p.read_bytes() for p in claims.iterdir()}
+    data = json.loads(json.dumps(NEW_INSIGHTS))
+    data["insights"].reverse()  # items[0]: NEW, items[1]: REINFORCED
+    new = write(tmp_path, "new.json", json.dumps(data))
+    proposal = json.loads(cli("learn", "propose", "-i", str(new), cwd=project).stdout)
+    assert [i["classification"] for i in proposal["items"]] == ["NEW", "REINFORCED"]
+    edit(proposal["items"])
+    edited = write(tmp_path, "p.json", json.dumps(proposal, indent=2))
+    r = cli("learn", "apply", "-i", str(edited), cwd=project)
+    assert r.exit_code == 1 and message in r.stderr, r.stderr
+    assert f"{edited}:{_line_of(edited, needle)}: " in r.stderr, r.stderr
+    assert {p.name: p.read_bytes() for p in claims.iterdir()} == before

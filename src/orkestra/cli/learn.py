@@ -25,11 +25,12 @@ def propose(source: InputOption, fmt: FormatOption = Format.json) -> ExitCode:
     the proposal for `learn apply`. Changes nothing."""
     from orkestra.core.clock import today
     from orkestra.knowledge import settings
+    from orkestra.knowledge.claims.propose import PROPOSE_TAKES, read_input
     from orkestra.knowledge.claims.propose import propose as run
-    from orkestra.knowledge.claims.propose import read_json
 
     cfg = settings.load(project_root())
-    result = run(cfg.folder, read_json(source), str(source), cfg.project, today().isoformat())
+    data, text = read_input(source, PROPOSE_TAKES)
+    result = run(cfg.folder, data, str(source), cfg.project, today().isoformat(), text=text)
     emit(result, fmt, title="proposal")
     return ExitCode.OK
 
@@ -40,10 +41,11 @@ def apply(source: InputOption, fmt: FormatOption = Format.json) -> ExitCode:
     from orkestra.core.clock import today
     from orkestra.knowledge import settings
     from orkestra.knowledge.claims.apply import apply_and_index
-    from orkestra.knowledge.claims.propose import read_json
+    from orkestra.knowledge.claims.propose import APPLY_TAKES, read_input
 
     cfg = settings.load(project_root())
-    result = apply_and_index(cfg, read_json(source), str(source), today())
+    data, text = read_input(source, APPLY_TAKES)
+    result = apply_and_index(cfg, data, str(source), today(), text=text)
     emit(result, fmt, title="learn apply", text=result["summary"])
     return ExitCode.OK
 

@@ -149,6 +149,61 @@ def _rewritable(text: str, source: str, line: int) -> Any:
     return json.loads(text, object_pairs_hook=pairs, parse_constant=number, parse_float=floats)
 
 
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def line_at(text: str, path: tuple[str | int, ...]) -> int | None:
+    """The 1-based line where the value at `path` (object keys and list indexes, e.g.
+    `("items", 2, "action")`) starts in the JSON document `text`, or None when the text does not
+    hold it. A key given twice is found where the parser takes it from (the last). Errors about
+    one part of a file the user wrote (a hand-edited proposal) name its line with this."""
+    decoder = json.JSONDecoder()
+    text = text.removeprefix("\ufeff")
+
+    def skip(at: int) -> int:
+        match = _SPACE.match(text, at)
+        return match.end() if match else at
+
+    def value_end(at: int) -> int:
+        return int(decoder.raw_decode(text, at)[1])
+
+    try:
+        at = skip(0)
+        for step in path:
+            if isinstance(step, int):
+                if text[at] != "[":
+                    return None
+                at = skip(at + 1)
+                for _ in range(step):
+                    at = skip(value_end(at))
+                    if text[at] != ",":
+                        return None
+                    at = skip(at + 1)
+                if text[at] == "]":
+                    return None
+            else:
+                if text[at] != "{":
+                    return None
+                at, found = skip(at + 1), None
+                while text[at] != "}":
+                    key, at = decoder.raw_decode(text, at)
+                    at = skip(at)
+                    if text[at] != ":":
+                        return None
+                    at = skip(at + 1)
+                    if key == step:
+                        found = at
+                    at = skip(value_end(at))
+                    if text[at] == ",":
+                        at = skip(at + 1)
+                if found is None:
+                    return None
+                at = found
+    except (IndexError, ValueError, RecursionError):  # not JSON there: no line to give
+        return None
+    return text.count("\n", 0, at) + 1
+
+
 def _long_number(text: str, source: str, line: int) -> InputError:
     """The error for a number with more digits than Python converts, at its line."""
     found = _LONG_DIGITS.search(text)

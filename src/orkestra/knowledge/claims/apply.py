@@ -18,8 +18,11 @@ from typing import TYPE_CHECKING, Any
 from orkestra.core.errors import ConflictError, InputError
 from orkestra.knowledge.claims import propose as proposal
 from orkestra.knowledge.claims import store
+from orkestra.knowledge.claims.propose import line_in
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from orkestra.knowledge.settings import Settings
 
 ACTIONS = ("save", "reinforce", "merge", "keep-both", "skip")
@@ -31,60 +34,71 @@ _ALLOWED = {
 }
 
 
-def _items(data: Any, name: str) -> list[dict[str, Any]]:
+def _items(data: Any, name: str, text: str = "") -> list[dict[str, Any]]:
+    """The proposal's items, each checked; an error names its line in `text` (the proposal's
+    JSON, as the user edited it)."""
     if not isinstance(data, dict) or data.get("kind") != proposal.PROPOSAL_KIND:
         raise InputError(
-            "not a proposal: run `orkestra learn propose --input NEW.json` first", file=name, line=1
+            "not a proposal: run `orkestra learn propose --input NEW.json` first",
+            file=name,
+            line=line_in(text, "kind") or 1,
         )
     items = data.get("items")
     if not isinstance(items, list):
-        raise InputError("a proposal has an `items` list", file=name, line=1)
+        raise InputError(
+            "a proposal has an `items` list", file=name, line=line_in(text, "items") or 1
+        )
     for n, item in enumerate(items):
         where = f"items[{n}]"
+
+        def bad(message: str, *key: str, n: int = n) -> InputError:
+            return InputError(message, file=name, line=line_in(text, "items", n, *key))
+
         if not isinstance(item, dict):
-            raise InputError(f"{where} must be an object", file=name)
+            raise bad(f"{where} must be an object")
         label, action = item.get("classification"), item.get("action")
         if label not in _ALLOWED:
-            raise InputError(
-                f"{where}.classification must be one of {', '.join(_ALLOWED)}", file=name
+            raise bad(
+                f"{where}.classification must be one of {', '.join(_ALLOWED)}", "classification"
             )
         if action not in ACTIONS:
-            raise InputError(f"{where}.action must be one of {', '.join(ACTIONS)}", file=name)
+            raise bad(f"{where}.action must be one of {', '.join(ACTIONS)}", "action")
         if action not in _ALLOWED[label]:
             allowed = ", ".join(sorted(_ALLOWED[label]))
-            raise InputError(
-                f"{where}: action '{action}' is not allowed for {label} (use {allowed})", file=name
+            raise bad(
+                f"{where}: action '{action}' is not allowed for {label} (use {allowed})", "action"
             )
         matched = item.get("matched")
         if matched is not None and not isinstance(matched, dict):
-            raise InputError(f"{where}.matched must be an object or null", file=name)
+            raise bad(f"{where}.matched must be an object or null", "matched")
         if action in ("reinforce", "merge") and not isinstance((matched or {}).get("id"), str):
-            raise InputError(f"{where}: '{action}' needs matched.id", file=name)
-        _check_claim(item.get("claim"), f"{where}.claim", name)
+            raise bad(f"{where}: '{action}' needs matched.id", "matched", "id")
+        _check_claim(item.get("claim"), f"{where}.claim", bad)
     return items
 
 
-def _check_claim(claim: Any, where: str, name: str) -> None:
-    """An edited proposal's claim obeys the rules `learn propose` applied to it."""
+def _check_claim(claim: Any, where: str, bad: Callable[..., InputError]) -> None:
+    """An edited proposal's claim obeys the rules `learn propose` applied to it (`bad`: the
+    error at a key of the item)."""
     if not isinstance(claim, dict):
-        raise InputError(f"{where}.statement is required", file=name)
+        raise bad(f"{where}.statement is required", "claim")
     statement = claim.get("statement")
     if not isinstance(statement, str) or not statement.strip():
-        raise InputError(f"{where}.statement is required", file=name)
+        raise bad(f"{where}.statement is required", "claim", "statement")
     if claim.get("category", "technical") not in store.CATEGORIES:
-        raise InputError(
-            f"{where}.category must be one of {', '.join(store.CATEGORIES)}", file=name
+        raise bad(
+            f"{where}.category must be one of {', '.join(store.CATEGORIES)}", "claim", "category"
         )
     for key in ("tags", "sources"):
         value = claim.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise InputError(f"{where}.{key} must be a list of strings", file=name)
+            raise bad(f"{where}.{key} must be a list of strings", "claim", key)
     for key in ("context", "topic"):
         if not isinstance(claim.get(key, ""), str):
-            raise InputError(f"{where}.{key} must be a string", file=name)
+            raise bad(f"{where}.{key} must be a string", "claim", key)
     nul = store.nul_field(claim)
     if nul is not None:
-        raise InputError(f"{where}.{nul} holds a NUL character (\\0); remove it", file=name)
+        raise bad(f"{where}.{nul} holds a NUL character (\\0); remove it", "claim", nul)
 
 
 class _Workspace:
@@ -115,9 +129,14 @@ class _Workspace:
         self.files[rel], self.read[rel] = store.read_file_bytes(self.folder, rel)
         return self.files[rel]
 
-    def get(self, claim_id: str) -> dict[str, Any]:
+    def get(self, claim_id: str, where: str, name: str, line: int | None) -> dict[str, Any]:
         if claim_id not in self.where:
-            raise ConflictError(f"claim {claim_id} no longer exists; propose again")
+            raise ConflictError(
+                f"{where}: claim {claim_id} no longer exists; run `orkestra learn propose` again "
+                "(nothing was written)",
+                file=name,
+                line=line,
+            )
         rel, index = self.where[claim_id]
         self.dirty.add(rel)
         return self.files[rel][index]
@@ -134,7 +153,9 @@ class _Workspace:
         store.write_files(self.folder, dirty, root=self.root, read=self.read)
 
 
-def _unchanged(item: dict[str, Any], ws: _Workspace, claim_id: str, where: str) -> None:
+def _unchanged(
+    item: dict[str, Any], ws: _Workspace, claim_id: str, where: str, name: str, line: int | None
+) -> None:
     """Refuse to reinforce a claim seen more often (before this apply) than when the proposal
     was made."""
     seen, now = (item.get("matched") or {}).get("seen_count"), ws.seen.get(claim_id)
@@ -142,7 +163,9 @@ def _unchanged(item: dict[str, Any], ws: _Workspace, claim_id: str, where: str) 
         raise ConflictError(
             f"{where}: claim {claim_id} has been seen {now} times, {seen} when this proposal "
             "was made: it changed since (this proposal or another one was applied); run "
-            "`orkestra learn propose` again (nothing was written)"
+            "`orkestra learn propose` again (nothing was written)",
+            file=name,
+            line=line,
         )
 
 
@@ -181,42 +204,50 @@ def _reinforce(claim: dict[str, Any], cand: dict[str, Any], today: str, merge: b
 
 
 def apply(
-    folder: Path, data: Any, name: str, today: str, *, root: Path | None = None
+    folder: Path, data: Any, name: str, today: str, *, root: Path | None = None, text: str = ""
 ) -> dict[str, Any]:
     """Apply every item's action; nothing is written unless all items are valid. Files are
-    written inside `root` (the project; by default the knowledge folder)."""
-    items = _items(data, name)
+    written inside `root` (the project; by default the knowledge folder). `text`: the
+    proposal's JSON, for the line an error names."""
+    items = _items(data, name, text)
     ws = _Workspace(folder, root)
     saved, skipped, changes, merged = [], 0, [], 0
     for n, item in enumerate(items):
         action, cand = item["action"], item["claim"]
-        where = f"{name}: items[{n}]"
+        where = f"items[{n}]"
         if action == "skip":
             skipped += 1
         elif action in ("save", "keep-both"):
             if (same := ws.saying.get(store.normalised(cand["statement"]))) is not None:
+                line = line_in(text, "items", n, "action")
                 if same in saved:
                     raise InputError(
-                        f"items[{n}] saves the statement of an earlier item again; set one of "
+                        f"{where} saves the statement of an earlier item again; set one of "
                         "them to skip (nothing was written)",
                         file=name,
+                        line=line,
                     )
                 if same == (item.get("matched") or {}).get("id"):
                     raise InputError(
-                        f"items[{n}]: {action} would save a second claim saying what {same} "
+                        f"{where}: {action} would save a second claim saying what {same} "
                         "says; use reinforce or skip (nothing was written)",
                         file=name,
+                        line=line,
                     )
                 raise ConflictError(
                     f"{where}: claim {same} already says this: the proposal was applied already; "
-                    "set its action to skip or reinforce (nothing was written)"
+                    "set its action to skip or reinforce (nothing was written)",
+                    file=name,
+                    line=line,
                 )
             claim = _new_claim(cand, ws, today)
             ws.add(claim, store.file_for(today, str(cand.get("topic") or claim["category"])))
             saved.append(claim["id"])
         else:
-            target = ws.get(item["matched"]["id"])
-            _unchanged(item, ws, target["id"], where)
+            claim_id = item["matched"]["id"]
+            target = ws.get(claim_id, where, name, line_in(text, "items", n, "matched", "id"))
+            line = line_in(text, "items", n, "matched", "seen_count")
+            _unchanged(item, ws, target["id"], where, name, line)
             changes.append(
                 {"id": target["id"], "change": _reinforce(target, cand, today, action == "merge")}
             )
@@ -245,12 +276,14 @@ def _summary(saved: int, changes: list[dict[str, str]], merged: int, skipped: in
     return "; ".join(parts)
 
 
-def apply_and_index(settings: Settings, data: Any, name: str, today: dt.date) -> dict[str, Any]:
+def apply_and_index(
+    settings: Settings, data: Any, name: str, today: dt.date, *, text: str = ""
+) -> dict[str, Any]:
     """`learn apply`: apply the proposal, then refresh INDEX.md (it counts the claims)."""
     from orkestra.knowledge import index
 
     index.check_ours(settings)  # a hand-written INDEX.md: refused before any claim is written
-    result = apply(settings.folder, data, name, today.isoformat(), root=settings.root)
+    result = apply(settings.folder, data, name, today.isoformat(), root=settings.root, text=text)
     if result["files"]:
         index.write(settings, today)
     return result
