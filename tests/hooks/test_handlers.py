@@ -16,7 +16,7 @@ import pytest
 from orkestra.hooks import context, handlers
 from orkestra.hooks.events import bash_cli
 from tests.conftest import write
-from tests.hooks.conftest import events
+from tests.hooks.conftest import EXAMPLE_ROOT, PAYLOADS, events
 from tests.knowledge.helpers import note
 
 Payload = Callable[..., str]
@@ -439,3 +439,33 @@ def test_stop_regenerates_the_index_after_a_note_folder_is_deleted_or_renamed(
     before = index.stat().st_mtime_ns
     cli("hook", "stop", stdin=stop, cwd=project)
     assert index.stat().st_mtime_ns == before  # nothing changed: not written again
+
+
+def test_a_project_reached_through_a_symlinked_folder_still_logs_note_reads_and_writes(
+    cli: Any, project: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The agent's cwd and file paths name the project through a symlink (macOS `/tmp` is
+    `/private/tmp`; a checkout under a linked home): the root is resolved, the paths were not,
+    so a note read never reached the usage log, and a note written never counted as one (the
+    Stop hook then asked the agent to save what it had just saved)."""
+    note(project, "case")
+    link = tmp_path_factory.mktemp("linked") / "repo"
+    link.symlink_to(project, target_is_directory=True)
+
+    def event(name: str, **overrides: Any) -> str:
+        text = (PAYLOADS / f"{name}.json").read_text().replace(EXAMPLE_ROOT, str(link))
+        return json.dumps(json.loads(text) | overrides)
+
+    r = cli("hook", "post-tool-use", stdin=event("post-tool-use-read"), cwd=link)
+    assert (r.exit_code, r.stdout) == (0, "")
+    (usage,) = [
+        json.loads(x) for x in (project / "knowledge/.usage.jsonl").read_text().splitlines()
+    ]
+    assert usage["path"] == "glossary/case.md"
+    written = {"file_path": "knowledge/glossary/case.md", "content": "x"}  # relative to cwd
+    cli("hook", "post-tool-use", stdin=event("post-tool-use-read", tool_name="Write",
+        tool_input=written), cwd=link)  # fmt: skip
+    assert [e["path"] for e in events(project)] == ["knowledge/glossary/case.md"] * 2
+    assert events(project)[1]["knowledge_write"] is True
+    r = cli("hook", "stop", stdin=event("stop"), cwd=link)
+    assert (r.exit_code, r.stdout) == (0, "")  # it saved a note: no block

@@ -61,9 +61,18 @@ class Context:
         return os.path.join(self.root, str(self.knowledge["path"]))
 
     def rel(self, path: str) -> str | None:
-        """`path` relative to the root (posix), or None when it lies outside."""
+        """`path` relative to the root (posix), or None when it lies outside. The root is
+        resolved; a path naming it through a symlinked folder (the agent's cwd under a linked
+        home, macOS `/tmp`) is resolved too, all but its last part (a note that is itself a
+        symlink keeps its own name)."""
         full = os.path.normpath(path if os.path.isabs(path) else os.path.join(self.cwd, path))
         root = os.path.normpath(self.root)
+        if not full.startswith(root + os.sep):
+            try:
+                head, name = os.path.split(full)
+                full = os.path.join(os.path.realpath(head), name)
+            except (OSError, ValueError):  # a path the OS refuses: outside, as far as we know
+                return None
         if full == root or not full.startswith(root + os.sep):
             return None
         return full[len(root) + 1 :].replace(os.sep, "/")
