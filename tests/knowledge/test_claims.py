@@ -632,3 +632,39 @@ def test_an_insight_error_names_its_line_in_the_input_text(project: Path) -> Non
     assert conflict.value.file == "p.json"
     lines = text.splitlines()
     assert conflict.value.line == next(n for n, t in enumerate(lines, 1) if "CL-00000000" in t)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("seen_count", "two", "seen_count must be a whole number"),
+        ("seen_count", 2.5, "seen_count must be a whole number"),
+        ("seen_count", True, "seen_count must be a whole number"),
+        ("seen_count", 0, "seen_count must be a whole number"),
+        ("sources", "demo", "sources must be a list of strings"),
+        ("tags", None, "tags must be a list of strings"),
+        ("context", 5, "context must be a string"),
+    ],
+)
+@pytest.mark.parametrize("action", ["reinforce", "merge"])
+def test_reinforcing_a_hand_edited_claim_names_its_bad_field(
+    project: Path, key: str, value: Any, message: str, action: str
+) -> None:
+    """A claims file edited by hand (`"seen_count": "two"`, `"tags": null`) crashed `learn apply`
+    with an internal error (int('two'), list(None)), or split a `sources` string into letters."""
+    learn(project, HOOKS)
+    (path,) = (kfolder(project) / "claims").glob("*.json")
+    data = json.loads(path.read_text())
+    data["insights"][0][key] = value
+    path.write_text(json.dumps(data, indent=2))
+    before = snapshot(project)
+    proposal = propose(kfolder(project), insights(HOOKS), "n", "d", "2026-06-02")
+    proposal["items"][0]["action"] = action
+    with pytest.raises(InputError, match=message) as exc:
+        apply(kfolder(project), proposal, "p.json", "2026-06-02")
+    assert exc.value.file == f"knowledge/claims/{path.name}"
+    needle = f'"{key}": {json.dumps(value)}'
+    lines = path.read_text().splitlines()
+    assert exc.value.line == next(n for n, t in enumerate(lines, 1) if needle in t)
+    assert "nothing was written" in exc.value.message
+    assert snapshot(project) == before

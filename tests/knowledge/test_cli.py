@@ -413,3 +413,23 @@ def test_learn_apply_of_a_hand_edited_proposal_names_the_line(
     assert r.exit_code == 1 and message in r.stderr, r.stderr
     assert f"{edited}:{_line_of(edited, needle)}: " in r.stderr, r.stderr
     assert {p.name: p.read_bytes() for p in claims.iterdir()} == before
+
+
+def test_learn_apply_over_a_hand_edited_claims_file_names_its_line(
+    cli: Any, project: Path, tmp_path: Path
+) -> None:
+    """`"seen_count": "two"` typed into a claims file made the next reinforce an internal error
+    (exit 3, a traceback in the crash log) instead of an input error at that line."""
+    fact = write(tmp_path, "a.json", json.dumps({"insights": [NEW_INSIGHTS["insights"][0]]}))
+    first = write(tmp_path, "p0.json", cli("learn", "propose", "-i", str(fact), cwd=project).stdout)
+    assert cli("learn", "apply", "-i", str(first), cwd=project).exit_code == 0
+    (claims,) = (project / "knowledge/claims").glob("*.json")
+    claims.write_text(claims.read_text().replace('"seen_count": 1', '"seen_count": "two"'))
+    before = claims.read_bytes()
+    again = write(tmp_path, "p1.json", cli("learn", "propose", "-i", str(fact), cwd=project).stdout)
+    r = cli("learn", "apply", "-i", str(again), cwd=project)
+    assert r.exit_code == 1 and "seen_count must be a whole number" in r.stderr, r.stderr
+    rel = f"knowledge/claims/{claims.name}"
+    line = _line_of(claims, '"seen_count": "two"')
+    assert f"{rel}:{line}: " in r.stderr, r.stderr
+    assert claims.read_bytes() == before
