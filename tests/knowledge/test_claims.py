@@ -668,3 +668,32 @@ def test_reinforcing_a_hand_edited_claim_names_its_bad_field(
     assert exc.value.line == next(n for n, t in enumerate(lines, 1) if needle in t)
     assert "nothing was written" in exc.value.message
     assert snapshot(project) == before
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("tags", None, "tags must be a list of strings"),
+        ("tags", "deploy", "tags must be a list of strings"),
+        ("context", 5, "context must be a string"),
+        ("seen_count", "four", "seen_count must be a whole number"),
+    ],
+)
+def test_promoting_a_hand_edited_claim_names_its_bad_field(
+    project: Path, key: str, value: Any, message: str
+) -> None:
+    """`learn promote` of a claim edited by hand into `"tags": null` was an internal error, a
+    `"tags": "deploy"` became the tags d, e, p, l, o, y, and `"context": 5` was blamed on the
+    truths file it would have written."""
+    claim_id = _high(project)
+    (path,) = (kfolder(project) / "claims").glob("*.json")
+    data = json.loads(path.read_text())
+    data["insights"][0][key] = value
+    path.write_text(json.dumps(data, indent=2))
+    with pytest.raises(InputError, match=message) as exc:
+        promote(project, kfolder(project), claim_id, "orkestra", "2026-06-05", prefix="ORK")
+    assert exc.value.file == f"knowledge/claims/{path.name}"
+    needle = f'"{key}": {json.dumps(value)}'
+    lines = path.read_text().splitlines()
+    assert exc.value.line == next(n for n, t in enumerate(lines, 1) if needle in t)
+    assert not (project / "registries/truths").exists()

@@ -142,22 +142,11 @@ class _Workspace:
         return self.files[rel][index]
 
     def check_stored(self, claim_id: str) -> None:
-        """The stored claim about to be reinforced holds what reinforcing updates: a whole
-        seen_count, lists of strings, a string context (a claims file edited by hand may not);
-        InputError at the field's line in its claims file otherwise."""
+        """The stored claim about to be reinforced holds what reinforcing updates
+        (`store.check_stored`)."""
         rel, index = self.where[claim_id]
-        claim = self.files[rel][index]
-        problem = _stored_problem(claim)
-        if problem is None:
-            return
-        key, message = problem
-        raw = self.read.get(rel) or b""
-        text = raw.decode("utf-8", errors="replace")
-        raise InputError(
-            f"claim {claim_id}: {message}; fix it in the claims file, then run `orkestra learn "
-            "apply` again (nothing was written)",
-            file=f"{self.folder.name}/{rel}",
-            line=line_in(text, "insights", index, key),
+        store.check_stored(
+            self.folder, rel, index, self.files[rel][index], self.read.get(rel), "learn apply"
         )
 
     def add(self, claim: dict[str, Any], rel: str) -> None:
@@ -170,20 +159,6 @@ class _Workspace:
     def save(self) -> None:
         dirty = {rel: self.files[rel] for rel in self.dirty}
         store.write_files(self.folder, dirty, root=self.root, read=self.read)
-
-
-def _stored_problem(claim: dict[str, Any]) -> tuple[str, str] | None:
-    """(field, what is wrong) for a stored claim that reinforcing cannot update, or None."""
-    count = claim.get("seen_count", 1)
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        return "seen_count", "seen_count must be a whole number of sightings (1 or more)"
-    for key in ("sources", "tags"):
-        value = claim.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            return key, f"{key} must be a list of strings"
-    if not isinstance(claim.get("context", ""), str):
-        return "context", "context must be a string"
-    return None
 
 
 def _unchanged(

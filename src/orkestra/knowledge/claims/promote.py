@@ -93,6 +93,7 @@ def promote(
 
     stored = _find(folder, claim_id)
     claim = stored.claim
+    store.check_stored(folder, stored.file, stored.index, claim, None, f"learn promote {claim_id}")
     if claim.get("confidence") != "high" and not force:
         raise ConflictError(
             f"claim {claim_id} is {claim.get('confidence')} (seen {claim.get('seen_count')} times); "

@@ -58,6 +58,42 @@ def nul_field(claim: dict[str, Any]) -> str | None:
     return None
 
 
+def stored_problem(claim: dict[str, Any]) -> tuple[str, str] | None:
+    """(field, what is wrong) for a stored claim that reinforcing or promoting cannot use as it
+    stands (a claims file edited by hand), or None."""
+    count = claim.get("seen_count", 1)
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        return "seen_count", "seen_count must be a whole number of sightings (1 or more)"
+    for key in ("sources", "tags"):
+        value = claim.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            return key, f"{key} must be a list of strings"
+    if not isinstance(claim.get("context", ""), str):
+        return "context", "context must be a string"
+    return None
+
+
+def check_stored(
+    folder: Path, rel: str, index: int, claim: dict[str, Any], raw: bytes | None, command: str
+) -> None:
+    """InputError at the bad field's line in the claims file `rel` (its bytes `raw`, read again
+    when None) when `stored_problem` finds one; `command` is what to run again once fixed."""
+    problem = stored_problem(claim)
+    if problem is None:
+        return
+    from orkestra.knowledge.claims.propose import line_in
+
+    key, message = problem
+    if raw is None:
+        raw = read_file_bytes(folder, rel)[1] or b""
+    raise InputError(
+        f"claim {claim.get('id')}: {message}; fix it in the claims file, then run "
+        f"`orkestra {command}` again (nothing was written)",
+        file=f"{folder.name}/{rel}",
+        line=line_in(raw.decode("utf-8", errors="replace"), "insights", index, key),
+    )
+
+
 @dataclass
 class Stored:
     """A claim as found on disk: its data, its file (relative to knowledge/) and position."""
