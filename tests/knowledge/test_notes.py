@@ -174,3 +174,24 @@ def test_obsidian_block_references_attachments_and_table_links_resolve(project: 
     (table, heading) = parse_links(body, 1)[3:5]
     assert (table.target, table.label) == ("case", "the case")
     assert (heading.target, heading.heading, heading.label) == ("case", "Case", "label")
+
+
+def test_a_link_written_in_inline_code_is_not_a_link() -> None:
+    """A convention note showing the syntax (`[[note-name]]` in backticks, as Obsidian renders
+    it: code, not a link) was warned KN021 as a link to a missing note."""
+    body = (
+        "Link a note with `[[note-name]]` or ``[[note-name|label]]``; see [[real-one]].\n"
+        "A heading: `[[note#Heading]]`, then [[other|shown]] and `` `[[x]]` `` again.\n"
+        "An unclosed ` backtick does not hide [[kept]].\n"
+    )
+    assert [(ln.target, ln.line) for ln in parse_links(body, 5)] == [
+        ("real-one", 5),
+        ("other", 6),
+        ("kept", 7),
+    ]
+
+
+def test_notes_check_warns_no_link_written_in_inline_code(cli: Any, project: Path) -> None:
+    note(project, "linking-notes", kind="convention", body="Write `[[note-name]]` to link.\n")
+    r = cli("notes", "check", "--no-sources", cwd=project)
+    assert r.exit_code == 0 and r.json()["problems"] == [], r.stdout

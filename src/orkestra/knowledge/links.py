@@ -15,6 +15,8 @@ from orkestra.knowledge.notes import KnowledgeBase, Note, Problem
 
 _LINK = re.compile(r"(!?)\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\]\]")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+#: an inline code span: a run of backticks, then the same run (CommonMark; on one line here)
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)")
 DECISION_ID = re.compile(r"^DEC-[A-Z]{2}-[0-9]{3,}\Z")
 TRUTH_ID = re.compile(r"^GT-[A-Z]{2,5}-[0-9]{3}\Z")
 _HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
@@ -30,7 +32,8 @@ class Link(NamedTuple):
 
 
 def parse_links(body: str, first_line: int = 1) -> list[Link]:
-    """Every wikilink in `body` outside fenced code blocks; `first_line` is the body's line."""
+    """Every wikilink in `body` outside fenced code blocks and inline code spans; `first_line`
+    is the body's line."""
     links: list[Link] = []
     fenced = False
     for offset, text in enumerate(body.splitlines()):
@@ -39,6 +42,8 @@ def parse_links(body: str, first_line: int = 1) -> list[Link]:
             continue
         if fenced or "[[" not in text:
             continue
+        # `[[note]]` in an inline code span is code (as Obsidian renders it), not a link
+        text = _CODE_SPAN.sub(lambda m: " " * len(m.group()), text)
         # in a markdown table a link's `|` is escaped (`[[note\\|label]]`): the same link
         for match in _LINK.finditer(text.replace("\\|", "|")):
             target = match.group(2).strip()
