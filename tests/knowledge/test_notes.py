@@ -195,3 +195,21 @@ def test_notes_check_warns_no_link_written_in_inline_code(cli: Any, project: Pat
     note(project, "linking-notes", kind="convention", body="Write `[[note-name]]` to link.\n")
     r = cli("notes", "check", "--no-sources", cwd=project)
     assert r.exit_code == 0 and r.json()["problems"] == [], r.stdout
+
+
+def test_a_fence_closes_only_on_its_own_kind_and_code_holds_no_headings(project: Path) -> None:
+    """A `~~~` block holding a ``` line (a markdown example), or a ```` block holding ```,
+    was taken as closed there: its code became links and the note's real links after it code.
+    A `# comment` line in a shell block counted as a heading, so `[[note#comment]]` resolved."""
+    body = (
+        "~~~markdown\n```\n[[in-code]]\n```\n~~~\n"
+        "````\n```\n[[in-code-too]]\n```\n````\n"
+        "See [[after]].\n"
+        "```bash\n# install\nmake\n```\n## Usage\n"
+    )
+    assert [ln.target for ln in parse_links(body, 1)] == ["after"]
+    note(project, "setup", kind="recipe", body=body)
+    note(project, "after", body="[[setup#install]] and [[setup#Usage]]\n")
+    kb = load_notes(project, "knowledge")
+    found = [(p.code, p.message) for p in check_links(kb, project, "knowledge")]
+    assert found == [("KN022", "[[setup#install]]: knowledge/recipes/setup.md has no such heading")]

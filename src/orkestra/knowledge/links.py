@@ -14,7 +14,7 @@ from typing import NamedTuple
 from orkestra.knowledge.notes import KnowledgeBase, Note, Problem
 
 _LINK = re.compile(r"(!?)\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\]\]")
-_FENCE = re.compile(r"^\s*(```|~~~)")
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")  # indented too: a fence inside a list item
 #: an inline code span: a run of backticks, then the same run (CommonMark; on one line here)
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)")
 DECISION_ID = re.compile(r"^DEC-[A-Z]{2}-[0-9]{3,}\Z")
@@ -35,12 +35,8 @@ def parse_links(body: str, first_line: int = 1) -> list[Link]:
     """Every wikilink in `body` outside fenced code blocks and inline code spans; `first_line`
     is the body's line."""
     links: list[Link] = []
-    fenced = False
-    for offset, text in enumerate(body.splitlines()):
-        if _FENCE.match(text):
-            fenced = not fenced
-            continue
-        if fenced or "[[" not in text:
+    for offset, text in _outside_code(body):
+        if "[[" not in text:
             continue
         # `[[note]]` in an inline code span is code (as Obsidian renders it), not a link
         text = _CODE_SPAN.sub(lambda m: " " * len(m.group()), text)
@@ -53,10 +49,29 @@ def parse_links(body: str, first_line: int = 1) -> list[Link]:
     return links
 
 
+def _outside_code(body: str) -> list[tuple[int, str]]:
+    """(0-based line number, text) of the lines of `body` outside fenced code blocks. A fence
+    closes on a line of its own character, at least as long, with nothing after it
+    (CommonMark): a ``` line inside a `~~~` block (a markdown example) is code."""
+    out: list[tuple[int, str]] = []
+    fence = ""
+    for offset, text in enumerate(body.splitlines()):
+        match = _FENCE.match(text)
+        if fence:
+            if match and match.group(1).startswith(fence) and not text[match.end() :].strip():
+                fence = ""  # the same character, at least as many, nothing after
+            continue
+        if match and not (match.group(1)[0] == "`" and "`" in text[match.end() :]):
+            fence = match.group(1)
+            continue
+        out.append((offset, text))
+    return out
+
+
 def headings(body: str) -> set[str]:
-    """The headings of a markdown body, lower-cased."""
+    """The headings of a markdown body outside fenced code, lower-cased."""
     out: set[str] = set()
-    for text in body.splitlines():
+    for _, text in _outside_code(body):
         match = _HEADING.match(text)
         if match:
             out.add(match.group(1).strip().lower())
