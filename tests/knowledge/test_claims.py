@@ -697,3 +697,39 @@ def test_promoting_a_hand_edited_claim_names_its_bad_field(
     lines = path.read_text().splitlines()
     assert exc.value.line == next(n for n, t in enumerate(lines, 1) if needle in t)
     assert not (project / "registries/truths").exists()
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "The HTTP client does not retry non-idempotent requests.",
+            "The HTTP client never retries idempotent requests.",
+        ),
+        ("Uploads are retried for non-admin users.", "Uploads are retried for admin users."),
+        ("Exports use the non-blocking writer.", "Exports use the blocking writer."),
+    ],
+)
+def test_a_non_prefix_is_a_side_and_never_reinforces(old: str, new: str) -> None:
+    """`non-idempotent` read as the plain word `idempotent` (its `non` a content word of its
+    own), and `retries` stemmed apart from `retry`: "never retries idempotent requests" was
+    REINFORCED against "does not retry non-idempotent requests", so `learn apply` raised that
+    other claim's confidence by default and the new statement was never saved."""
+    label, _ = compare.classify(compare.shape(new), compare.shape(old))
+    assert label != "REINFORCED"
+    assert compare.classify(compare.shape(old), compare.shape(new))[0] != "REINFORCED"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "The HTTP client retries idempotent requests.",
+            "The HTTP client retry idempotent requests.",
+        ),
+        ("The importer skips empty policies.", "The importer skips empty policy."),
+    ],
+)
+def test_ies_and_y_forms_are_the_same_word(old: str, new: str) -> None:
+    assert compare.classify(compare.shape(new), compare.shape(old))[0] == "REINFORCED"
+    assert compare.shape(new).affirmed == compare.shape(old).affirmed

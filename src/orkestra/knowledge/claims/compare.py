@@ -3,8 +3,8 @@
 Similarity is rapidfuzz's token-sort ratio (0–100) of the statements with negations and filler
 words removed, so "X is not Y" and "X is Y" look alike and the polarity check tells them apart.
 The check is per word: a negation denies the first content word after it (past verbs such as
-"use" or "be installed with"), an antonym denies its canonical word, every other content word is
-affirmed. Two alike statements contradict when a word they share is affirmed in one and denied in
+"use" or "be installed with"), an antonym denies its canonical word, `non-` denies the word it
+prefixes ("non-admin users"), every other content word is affirmed. Two alike statements contradict when a word they share is affirmed in one and denied in
 the other: "use pnpm, not npm" against "use npm, not pnpm" (same words, same number of
 negations), or against "the frontend must not be installed with pnpm".
 """
@@ -81,6 +81,8 @@ class Shape:
 
 
 def _stem(word: str) -> str:
+    if len(word) > 4 and word.endswith(("ies", "ied")):  # retries, retried: retry
+        return word[:-3] + "y"
     for suffix in ("ing", "ed", "es", "s"):
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             return word[: -len(suffix)]
@@ -94,7 +96,7 @@ def shape(statement: str) -> Shape:
     text = statement.lower().replace("n't", "nt").replace("can not", "cannot")
     text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)  # 1,000 is 1000
     tokens = re.findall(r"[a-z0-9_]+(?:\.[a-z0-9_]+)*|[,;:!?()]|\.(?=\s|$)", text.replace("'", ""))
-    negative = chooses = pending = False
+    negative = chooses = pending = prefixed = False
     words: list[str] = []
     denied: set[str] = set()
     affirmed: set[str] = set()
@@ -108,6 +110,14 @@ def shape(statement: str) -> Shape:
             pending = False  # a clause ends: a negation denies nothing beyond it
             continue
         after = tokens[index + 1] if index + 1 < len(tokens) else ""
+        if word == "non" and after[:1].isalnum():  # non-idempotent: `idempotent` denied
+            prefixed = True
+            continue
+        if prefixed:  # the word after `non-`: a side, as an antonym is ("non-admin users")
+            negative, prefixed = not negative, False
+            denied.add(_stem(word))
+            words.append(word)
+            continue
         if word in _NEGATIONS or (word, after) in _NEGATING_PAIRS:
             negative, pending = not negative, True
             continue
