@@ -733,3 +733,43 @@ def test_a_non_prefix_is_a_side_and_never_reinforces(old: str, new: str) -> None
 def test_ies_and_y_forms_are_the_same_word(old: str, new: str) -> None:
     assert compare.classify(compare.shape(new), compare.shape(old))[0] == "REINFORCED"
     assert compare.shape(new).affirmed == compare.shape(old).affirmed
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "Application logs go to stdout in production.",
+            "Application logs go to stderr in production.",
+        ),
+        ("Use tabs for indentation in Go files.", "Use spaces for indentation in Go files."),
+        ("The API stores user sessions in Redis.", "The API stores user sessions in Memcached."),
+    ],
+)
+def test_one_word_swapped_for_another_is_not_the_same_fact(old: str, new: str) -> None:
+    """A long statement with one word replaced ("stdout" by "stderr") was over 90% alike, so it
+    was REINFORCED, and `learn apply`'s default action raised the confidence of the claim it
+    contradicts while the new statement was never saved: a person must decide (SIMILAR)."""
+    label, _ = compare.classify(compare.shape(new), compare.shape(old))
+    assert label in ("SIMILAR", "CONTRADICTS")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "Hook handlers import only the standard library.",
+            "Hook handlers only import the standard library",
+        ),
+        (
+            "Always run migrations before deploying the API.",
+            "Run the migrations before deploying the API.",
+        ),
+        (
+            "The HTTP client retries idempotent requests three times.",
+            "The HTTP client retries idempotent requests 3 times.",
+        ),
+    ],
+)
+def test_a_restatement_with_the_same_words_still_reinforces(old: str, new: str) -> None:
+    assert compare.classify(compare.shape(new), compare.shape(old))[0] == "REINFORCED"

@@ -183,8 +183,8 @@ def classify(new: Shape, old: Shape) -> tuple[str, float]:
     CONTRADICTS: both make a choice and a word changes sides ("use npm, not pnpm" against "use
     pnpm, not npm"), or a word changes sides and the polarity differs ("X is safe" against "X
     isn't safe"), or both give a quantity and the quantities differ ("retries 3 times" against
-    "retries five times"). REINFORCED needs the same polarity, no word on the other side and no
-    other quantity."""
+    "retries five times"). REINFORCED needs the same polarity, no word on the other side, no
+    other quantity and no word swapped for another (`swapped`: that is SIMILAR)."""
     score = similarity(new, old)
     cross = crossed(new, old)
     if cross and score >= CROSSED_AT and new.chooses and old.chooses:
@@ -195,8 +195,21 @@ def classify(new: Shape, old: Shape) -> tuple[str, float]:
     if cross and new.positive != old.positive and score >= CONTRADICTS_AT:
         return "CONTRADICTS", score
     if score >= REINFORCED_AT and not cross and new.positive == old.positive:
-        return "REINFORCED", score
+        # one word swapped for another ("stdout" for "stderr"): alike, but maybe not the same
+        return ("SIMILAR" if swapped(new, old) else "REINFORCED"), score
     return _apart(score), score
+
+
+def swapped(a: Shape, b: Shape) -> bool:
+    """Whether each statement has a content word the other lacks: one word (or more) replaced
+    by another, which a fuzzy ratio over a long sentence still scores as the same fact."""
+    words_a, words_b = _named(a.affirmed | a.denied), _named(b.affirmed | b.denied)
+    return bool(words_a - words_b) and bool(words_b - words_a)
+
+
+def _named(words: frozenset[str]) -> set[str]:
+    """`words` without quantities and their units ("30s", "30", "s"): `numbers` compares them."""
+    return {w for w in words if not w[0].isdigit() and w not in _UNITS}
 
 
 def _apart(score: float) -> str:
