@@ -433,3 +433,33 @@ def test_learn_apply_over_a_hand_edited_claims_file_names_its_line(
     line = _line_of(claims, '"seen_count": "two"')
     assert f"{rel}:{line}: " in r.stderr, r.stderr
     assert claims.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("notes", "new", "gotcha", "Clock skew"),
+        ("notes", "verify", "case"),
+        ("notes", "check", "--no-sources"),
+    ],
+)
+def test_a_malformed_claims_file_stops_a_notes_command_before_it_writes(
+    cli: Any, project: Path, command: tuple[str, ...]
+) -> None:
+    """INDEX.md counts the claims, and a claims file that does not parse failed the index only
+    after the command had written: `notes new` reported an error yet left the note (a rerun
+    said it already existed), `notes verify` changed the note, `notes check` demoted notes."""
+    note(project, "case", confidence="verified", verified_at="2020-01-01")
+    before = (project / "knowledge/glossary/case.md").read_bytes()
+    claims = write(
+        project,
+        "knowledge/claims/2026-01-01-x.json",
+        '{"insights": [\n  {"id": "CL-1", "statement": "x",}\n]}\n',
+    )
+    r = cli(*command, cwd=project)
+    assert r.exit_code == 1 and "knowledge/claims/2026-01-01-x.json:2: " in r.stderr, r.stderr
+    assert not (project / "knowledge/gotchas").exists()
+    assert (project / "knowledge/glossary/case.md").read_bytes() == before
+    assert not (project / "knowledge/INDEX.md").exists()
+    claims.write_text('{"insights": []}\n')
+    assert cli(*command, cwd=project).exit_code == 0

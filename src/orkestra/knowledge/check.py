@@ -250,10 +250,10 @@ def check(
     With `apply`, INDEX.md is regenerated when it changed (so the session-start hook never injects
     a stale map) and, when sources were checked, each note's outcome is recorded for search.
     """
-    if apply:  # a hand-written INDEX.md: refused before a note is demoted
+    if apply:  # a hand-written INDEX.md, a broken claims file: refused before a note is demoted
         from orkestra.knowledge import index
 
-        index.check_ours(settings)
+        index.ready(settings)
     cache = CheckCache(settings.root) if use_cache and kb is None else None
     kb = kb or load_notes(settings.root, settings.path, cache)
     problems = kb.problems + check_links(kb, settings.root, settings.path) + repo_problems(settings)

@@ -4,7 +4,8 @@ It lists counts, never individual notes (except the Highlights), so its size sta
 constant however many notes exist. Rows are capped too: at most MAX_ROWS repos and tags.
 An INDEX.md that does not start with the index's title is someone's own file (a `docs/` folder
 set as `knowledge.path`, a `knowledge/` folder the team had before): it is never overwritten,
-and the commands that would regenerate it refuse before they write anything (`check_ours`).
+and the commands that would regenerate it refuse before they write anything (`check_ours`, and
+`ready`, which also reads the claims files the index counts).
 """
 
 from __future__ import annotations
@@ -112,6 +113,16 @@ def check_ours(settings: Settings) -> bytes | None:
             line=1,
         )
     return raw
+
+
+def ready(settings: Settings) -> None:
+    """What regenerating INDEX.md needs, checked before a command's first write: the index is
+    Orkestra's (`check_ours`) and every claims file it counts parses (an InputError at its
+    file:line otherwise), so a note is never written or changed by a command that then fails."""
+    from orkestra.knowledge.claims import store
+
+    check_ours(settings)
+    store.load_all(settings.folder)
 
 
 def write(settings: Settings, today: dt.date, kb: KnowledgeBase | None = None) -> dict[str, object]:

@@ -67,7 +67,7 @@ def new_note(
         if (why := source_problem(parse_source(raw))) is not None:
             raise UsageError(f"--source: {why}")
     name = slug(title)
-    index.check_ours(settings)  # a hand-written INDEX.md: refused before the note is written
+    index.ready(settings)  # a hand-written INDEX.md, a broken claims file: before the note
     rel = f"{settings.path}/{TYPES[norm]}/{name}.md"
     path = settings.root / rel
     existing = {n.name for n in load_notes(settings.root, settings.path).notes}
@@ -165,7 +165,7 @@ def info(settings: Settings, name: str, unloaded: list[Problem] | None = None) -
 def verify(settings: Settings, name: str, today: dt.date) -> dict[str, Any]:
     """A human vouches for a note: confidence verified, verified_at (and updated) today."""
     note = find(settings, name)
-    index.check_ours(settings)  # a hand-written INDEX.md: refused before the note is changed
+    index.ready(settings)  # a hand-written INDEX.md, a broken claims file: before any change
     path = settings.root / note.rel
     day = today.isoformat()
     raw = path.read_bytes()
