@@ -316,3 +316,28 @@ def test_a_closed_stdin_through_the_real_executable(project: Path) -> None:
     )  # fmt: skip
     assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
     assert "post-tool-use: cannot read stdin: no standard input" in _log(project)
+
+
+@pytest.mark.parametrize("hook", HOOKS)
+def test_orkestra_root_in_the_environment_does_not_make_a_hook_act_outside_a_project(
+    project: Path, tmp_path_factory: pytest.TempPathFactory, hook: str
+) -> None:
+    """ORKESTRA_ROOT exported for the CLI (a shell profile) named the project for every hook: a
+    session in an unrelated folder was blocked at its stop and its events went to that other
+    project's log. A hook acts only where its cwd is inside a project (§8.4)."""
+    (project / "knowledge").mkdir()
+    before = _tree(project)
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    payload = {
+        "session_id": "3f1c2a9e", "cwd": str(elsewhere), "hook_event_name": "Stop",
+        "stop_hook_active": False, "tool_name": "Read",
+        "tool_input": {"file_path": str(project / "knowledge/glossary/case.md")},
+    }  # fmt: skip
+    env = {**os.environ, "ORKESTRA_ROOT": str(project)}
+    done = subprocess.run(
+        [sys.executable, "-m", "orkestra", "hook", hook],
+        input=json.dumps(payload).encode(), capture_output=True, cwd=elsewhere, env=env,
+        check=False, timeout=60,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (0, b""), done.stderr
+    assert _tree(project) == before and _tree(elsewhere) == set()

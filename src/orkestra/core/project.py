@@ -48,14 +48,18 @@ class NotLight(InputError):
     """The light reader cannot answer for certain; read the file with `read_config` instead."""
 
 
-def find_root(explicit: str | Path | None = None, start: Path | None = None) -> Path:
+def find_root(
+    explicit: str | Path | None = None, start: Path | None = None, *, env: bool = True
+) -> Path:
     """The project root, resolved.
 
-    `explicit` (the `--root` option), else the `ORKESTRA_ROOT` environment variable, names it and
+    `explicit` (the `--root` option), else the `ORKESTRA_ROOT` environment variable (unless
+    `env` is False: a hook acts only on the project its event's cwd is in), names it and
     must hold `registries/`; otherwise the nearest folder at or above `start` (default: the
     current folder) holding `registries/`. Raises `ProjectNotFound` (exit code 1) otherwise.
     """
-    named = explicit if explicit not in (None, "") else os.environ.get(ENV) or None
+    from_env = os.environ.get(ENV) if env else None
+    named = explicit if explicit not in (None, "") else from_env or None
     if named is not None:
         root = Path(named).expanduser().resolve()
         if not (root / REGISTRIES).is_dir():

@@ -100,10 +100,11 @@ def read_payload(raw: str) -> dict[str, Any] | None:
 def find_root(cwd: str) -> tuple[str, bool]:
     """The project root (`core.project.find_root`) and True, else `cwd` and False (not a project).
 
-    With False nothing may be written below the returned folder: it is not a project.
+    With False nothing may be written below the returned folder: it is not a project. The
+    project is the one `cwd` is in: ORKESTRA_ROOT, exported for the CLI, never names it (§8.4).
     """
     try:
-        return str(project.find_root(None, Path(cwd))), True
+        return str(project.find_root(None, Path(cwd), env=False)), True
     except (ProjectNotFound, OSError, RuntimeError):  # RuntimeError: a symlink loop in cwd
         return os.path.abspath(cwd), False
 
