@@ -35,3 +35,23 @@ def test_a_note_without_frontmatter_names_its_file_and_line() -> None:
     with pytest.raises(InputError, match="no frontmatter") as info:
         meta.parse("# just a body\n", "knowledge/n.md")
     assert (info.value.file, info.value.line) == ("knowledge/n.md", 1)
+
+
+@pytest.mark.parametrize("indent", ["  ", "    ", "\t"[:0]])
+def test_set_fields_keeps_a_frontmatter_indented_as_a_whole_valid(indent: str) -> None:
+    """A frontmatter whose keys are all indented (valid YAML) got `confidence: observed` added
+    unindented below its own indented `confidence: verified`: the note no longer parsed, and
+    `notes check` demoted it again on every run."""
+    from orkestra.knowledge import edit, meta
+
+    text = (
+        f"---\n{indent}type: glossary\n{indent}title: Indented\n{indent}confidence: verified"
+        f'  # Ana\n{indent}verified_at:\n{indent}  "2020-01-01"\n---\nBody\n'
+    )
+    new = edit.set_fields(
+        text, {"confidence": "observed", "verified_at": "2026-06-01", "updated": "2026-06-01"}
+    )
+    doc = meta.parse(new, "n.md")
+    assert doc.values["confidence"] == "observed" and doc.values["updated"] == "2026-06-01"
+    assert doc.values["verified_at"] == "2026-06-01" and doc.body == "Body\n"
+    assert f"{indent}confidence: observed  # Ana\n" in new

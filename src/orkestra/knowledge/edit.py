@@ -20,22 +20,38 @@ def set_fields(text: str, updates: dict[str, str]) -> str:
     end = next(i for i in range(1, len(lines)) if lines[i].rstrip("\r\n").rstrip() == "---")
     pending = dict(updates)
     out = lines[:1]
+    # the indentation of the top-level keys: none, or all of them indented alike (valid YAML)
+    indent = _indent(lines[1:end])
     index = 1
     while index < end:
         line = lines[index]
         index += 1
-        match = _KEY.match(line)
+        top = line[len(indent) :] if line.startswith(indent) else ""
+        match = _KEY.match(top)
         if match is None or (key := match.group(1).strip("\"'")) not in pending:
             out.append(line)
             continue
         # the key stays as written (`"confidence"` quoted is the same key: never a second one)
-        note = _comment(line[match.end() :].rstrip("\r\n"))  # a person's comment stays
-        out.append(f"{match.group(1)}: {scalar(pending.pop(key))}{note}{_ending(line)}")
-        while index < end and lines[index][:1] in (" ", "\t"):  # the old value's own lines
+        note = _comment(top[match.end() :].rstrip("\r\n"))  # a person's comment stays
+        out.append(f"{indent}{match.group(1)}: {scalar(pending.pop(key))}{note}{_ending(line)}")
+        while (
+            index < end
+            and lines[index].startswith(indent)
+            and lines[index][len(indent) :][:1] in (" ", "\t")
+        ):  # the old value's own lines, indented below its key
             index += 1
     newline = _ending(lines[0])
-    extra = [f"{key}: {scalar(value)}{newline}" for key, value in pending.items()]
+    extra = [f"{indent}{key}: {scalar(value)}{newline}" for key, value in pending.items()]
     return "".join(out + extra + lines[end:])
+
+
+def _indent(lines: list[str]) -> str:
+    """The leading spaces of the first line holding a key (not blank, not a comment)."""
+    for line in lines:
+        body = line.lstrip(" ")
+        if body.strip() and not body.startswith("#"):
+            return line[: len(line) - len(body)]
+    return ""
 
 
 def _comment(value: str) -> str:
