@@ -133,3 +133,24 @@ def test_a_symlinked_log_folder_is_refused_everywhere(
     monkeypatch.chdir(root)
     assert _crash(capsys) is None  # "<no writable log folder>": nothing written anywhere
     assert list(elsewhere.iterdir()) == []
+
+
+def test_an_error_holding_bytes_that_are_not_utf8_is_still_logged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An argument in a terminal's Latin-1 reaches Python as a lone surrogate (`caf\\udce9`):
+    writing the traceback raised UnicodeEncodeError inside the error handler, so the user got a
+    raw double traceback and an empty crash log."""
+    import sys
+
+    monkeypatch.chdir(_project(tmp_path))
+    monkeypatch.setattr(sys, "argv", ["orkestra", "notes", "new", "gotcha", "caf\udce9"])
+    try:
+        raise UnicodeEncodeError("utf-8", "caf\udce9", 3, 4, "surrogates not allowed")
+    except UnicodeEncodeError as exc:
+        assert errors.report(exc) == ExitCode.INTERNAL
+    err = capsys.readouterr().err
+    found = re.search(r"\(traceback in (.+?)\)", err)
+    assert found is not None and not found.group(1).startswith("<"), err
+    text = Path(found.group(1)).read_text(encoding="utf-8")
+    assert "orkestra notes new gotcha caf\\udce9" in text and "UnicodeEncodeError" in text

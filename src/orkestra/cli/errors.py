@@ -178,7 +178,8 @@ def _create_log(folder: Path, name: str, text: str) -> str:
             fd = os.open(path, flags, 0o600)
         except FileExistsError:  # taken (or planted): never reused, never followed
             continue
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        # an argument in another encoding arrives as lone surrogates: escaped, never a failure
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as handle:
             handle.write(text)
         return str(path)
     raise FileExistsError(f"no free crash log name in {folder}")
