@@ -463,3 +463,23 @@ def test_a_malformed_claims_file_stops_a_notes_command_before_it_writes(
     assert not (project / "knowledge/INDEX.md").exists()
     claims.write_text('{"insights": []}\n')
     assert cli(*command, cwd=project).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (("gotcha", "Caf\udce9 crash"), "title"),
+        (("gotcha", "Cafe", "--alias", "caf\udce9"), "--alias"),
+        (("gotcha", "Cafe", "--tag", "area/caf\udce9"), "--tag"),
+        (("gotcha", "Cafe", "--source", "src/caf\udce9.py"), "--source"),
+    ],
+)
+def test_notes_new_refuses_an_argument_that_is_not_utf8(
+    cli: Any, project: Path, args: tuple[str, ...], option: str
+) -> None:
+    """A word typed in a Latin-1 terminal reaches Python as a lone surrogate: `notes new` crashed
+    with an internal error (UnicodeEncodeError while writing the note)."""
+    r = cli("notes", "new", *args, cwd=project)
+    assert r.exit_code == 2, r.stderr
+    assert option in r.stderr and "UTF-8" in r.stderr, r.stderr
+    assert not (project / "knowledge").exists()

@@ -63,6 +63,10 @@ def new_note(
     norm = normalise_type(kind)
     if norm is None:
         raise UsageError(f"unknown note type '{kind}'; use one of {', '.join(TYPES)}")
+    for what, values in (("title", [title]), ("--alias", aliases), ("--tag", tags),
+                         ("--source", sources)):  # fmt: skip
+        for value in values:
+            _utf8(what, value)
     for raw in sources:
         if (why := source_problem(parse_source(raw))) is not None:
             raise UsageError(f"--source: {why}")
@@ -83,6 +87,17 @@ def new_note(
     safewrite.write_file(settings.root, path, text, expected_old=None)
     index.write(settings, today)
     return {"name": name, "type": norm, "path": rel}
+
+
+def _utf8(what: str, value: str) -> None:
+    """A command-line value typed in another encoding arrives as lone surrogates: refused."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UsageError(
+            f"{what} {value!r} holds bytes that are not UTF-8 (a terminal set to another "
+            "encoding?); type it again in UTF-8"
+        ) from None
 
 
 _TEMPLATES = {
