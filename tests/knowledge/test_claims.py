@@ -773,3 +773,13 @@ def test_one_word_swapped_for_another_is_not_the_same_fact(old: str, new: str) -
 )
 def test_a_restatement_with_the_same_words_still_reinforces(old: str, new: str) -> None:
     assert compare.classify(compare.shape(new), compare.shape(old))[0] == "REINFORCED"
+
+
+def test_a_proposal_given_to_propose_says_to_apply_it(project: Path) -> None:
+    """The proposal `learn propose` printed, given back to `propose` instead of `apply`, was
+    answered `expected {"insights": [...]}`: nothing about the mix-up."""
+    proposal = propose(kfolder(project), insights(HOOKS), "n", "d", "2026-06-02")
+    text = json.dumps(proposal, indent=2)
+    with pytest.raises(InputError, match="learn apply") as exc:
+        propose(kfolder(project), proposal, "p.json", "demo", "2026-06-02", text=text)
+    assert exc.value.line == 2  # its "kind"

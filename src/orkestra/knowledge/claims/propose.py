@@ -61,6 +61,13 @@ def line_in(text: str, *path: str | int) -> int | None:
 def candidates(data: Any, name: str, project: str, text: str = "") -> list[dict[str, Any]]:
     """Validate the new insights (`{"insights": [...]}` or a list) into candidate claims; an
     error names the line of the insight (or its field) in `text`, the input's JSON."""
+    if isinstance(data, dict) and data.get("kind") == PROPOSAL_KIND:
+        raise InputError(
+            "this is a proposal `learn propose` printed: review it, then give it to "
+            "`orkestra learn apply --input`; `learn propose` takes new insights",
+            file=name,
+            line=line_in(text, "kind") or 1,
+        )
     items = data.get("insights") if isinstance(data, dict) else data
     base: tuple[str, ...] = ("insights",) if isinstance(data, dict) else ()
     if not isinstance(items, list) or not items:
