@@ -483,3 +483,23 @@ def test_notes_new_refuses_an_argument_that_is_not_utf8(
     assert r.exit_code == 2, r.stderr
     assert option in r.stderr and "UTF-8" in r.stderr, r.stderr
     assert not (project / "knowledge").exists()
+
+
+def test_claims_files_are_named_from_the_project_root_under_a_custom_knowledge_path(
+    cli: Any, project: Path, tmp_path: Path
+) -> None:
+    """With `knowledge.path: docs/kb`, a broken claims file was reported as `kb/claims/...`
+    (the knowledge folder's name only), a path that exists nowhere from the project root."""
+    write(project, "registries/orkestra.yaml", "project: demo\nknowledge:\n  path: docs/kb\n")
+    new = write(tmp_path, "new.json", json.dumps({"insights": [{"statement": "A fact"}]}))
+    proposal = write(
+        tmp_path, "p.json", cli("learn", "propose", "-i", str(new), cwd=project).stdout
+    )
+    r = cli("learn", "apply", "-i", str(proposal), cwd=project)
+    (name,) = r.json()["files"]
+    assert name.startswith("docs/kb/claims/") and (project / name).is_file()
+    assert cli("learn", "list", cwd=project).json()["claims"][0]["file"] == name
+    (project / name).write_text('{"insights": [\n  {"id": "CL-1",}\n]}\n')
+    for command in (("learn", "list"), ("learn", "propose", "-i", str(new)), ("notes", "index")):
+        r = cli(*command, cwd=project)
+        assert r.exit_code == 1 and f"orkestra: {name}:2: " in r.stderr, r.stderr

@@ -266,7 +266,7 @@ def apply(
         "saved": saved,
         "reinforced": changes,
         "skipped": skipped,
-        "files": sorted(f"{folder.name}/{rel}" for rel in ws.dirty),
+        "files": sorted(f"{store.shown(folder)}/{rel}" for rel in ws.dirty),
         "summary": _summary(len(saved), changes, merged, skipped),
     }
 

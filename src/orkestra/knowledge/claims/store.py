@@ -89,7 +89,7 @@ def check_stored(
     raise InputError(
         f"claim {claim.get('id')}: {message}; fix it in the claims file, then run "
         f"`orkestra {command}` again (nothing was written)",
-        file=f"{folder.name}/{rel}",
+        file=f"{shown(folder)}/{rel}",
         line=line_in(raw.decode("utf-8", errors="replace"), "insights", index, key),
     )
 
@@ -127,6 +127,16 @@ def _read_bytes(path: Path, display: str) -> tuple[list[dict[str, Any]], bytes]:
     return insights, raw
 
 
+def shown(folder: Path) -> str:
+    """The knowledge folder as files are named in errors and output: its path from the project
+    root (the nearest folder above it holding registries/: `docs/kb` for `knowledge.path:
+    docs/kb`), else its name alone."""
+    for parent in folder.parents:
+        if (parent / "registries").is_dir():
+            return folder.relative_to(parent).as_posix()
+    return folder.name
+
+
 def claim_files(folder: Path) -> list[Path]:
     """Every `*.json` claims file under knowledge/claims, sorted. A claims folder or file that a
     symlink takes out of the knowledge folder raises InputError naming it (§13: never read)."""
@@ -134,7 +144,7 @@ def claim_files(folder: Path) -> list[Path]:
     if not base.is_dir():
         return []
     home = os.path.realpath(folder)
-    for path, shown in (
+    for path, inner in (
         (base, CLAIMS_DIR),
         *((p, f"{CLAIMS_DIR}/{p.name}") for p in base.iterdir()),
     ):
@@ -143,7 +153,7 @@ def claim_files(folder: Path) -> list[Path]:
             raise InputError(
                 "is a symlink leading out of the knowledge folder; claims are only read inside "
                 "it (copy the file in)",
-                file=f"{folder.name}/{shown}",
+                file=f"{shown(folder)}/{inner}",
             )
     return sorted(p for p in base.iterdir() if p.suffix == ".json" and p.is_file())
 
@@ -151,9 +161,10 @@ def claim_files(folder: Path) -> list[Path]:
 def load_all(folder: Path) -> list[Stored]:
     """Every claim of the knowledge base; a malformed file raises InputError naming it."""
     out: list[Stored] = []
+    where = shown(folder)
     for path in claim_files(folder):
         rel = f"{CLAIMS_DIR}/{path.name}"
-        for index, claim in enumerate(_read(path, f"{folder.name}/{rel}")):
+        for index, claim in enumerate(_read(path, f"{where}/{rel}")):
             if isinstance(claim.get("statement"), str) and isinstance(claim.get("id"), str):
                 out.append(Stored(claim, rel, index))
     return out
@@ -168,7 +179,7 @@ def read_file_bytes(folder: Path, rel: str) -> tuple[list[dict[str, Any]], bytes
     """The insights of one claims file and its bytes (empty and None when it does not exist
     yet): what `write_files` checks the file still holds before replacing it."""
     path = folder / rel
-    return _read_bytes(path, f"{folder.name}/{rel}") if path.is_file() else ([], None)
+    return _read_bytes(path, f"{shown(folder)}/{rel}") if path.is_file() else ([], None)
 
 
 def write_files(
@@ -187,7 +198,9 @@ def write_files(
     with safewrite.Batch(root or folder) as batch:
         for rel, insights in sorted(files.items()):
             old = (read or {}).get(rel, safewrite.UNSET)
-            text = _dumps(insights, old if isinstance(old, bytes) else None, f"{folder.name}/{rel}")
+            text = _dumps(
+                insights, old if isinstance(old, bytes) else None, f"{shown(folder)}/{rel}"
+            )
             batch.file(folder / rel, text, expected_old=old)
 
 
@@ -220,8 +233,9 @@ def listing(folder: Path, level: str | None, category: str | None) -> list[dict[
     if category is not None and category not in CATEGORIES:
         raise UsageError(f"--category must be one of {', '.join(CATEGORIES)}")
     keys = ("id", "statement", "category", "confidence", "seen_count", "last_seen")
+    where = shown(folder)
     return [
-        {k: s.claim.get(k) for k in keys} | {"file": f"{folder.name}/{s.file}"}
+        {k: s.claim.get(k) for k in keys} | {"file": f"{where}/{s.file}"}
         for s in load_all(folder)
         if (level is None or s.claim.get("confidence") == level)
         and (category is None or s.claim.get("category") == category)
