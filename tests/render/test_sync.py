@@ -435,7 +435,8 @@ def test_a_block_that_lost_its_end_marker_never_reaches_an_example_further_on(
     rich: Path,
 ) -> None:
     """With the block's end marker gone, the end marker of an example in a fence further down
-    was taken for it: every hand-written line in between was replaced by the block."""
+    was taken for it: every hand-written line in between was replaced by the block. Validation
+    (ORK049) stops the sync at the marker's line, before anything is rendered."""
     sync(rich)
     path = rich / "CLAUDE.md"
     text = path.read_text()
@@ -445,7 +446,7 @@ def test_a_block_that_lost_its_end_marker_never_reaches_an_example_further_on(
         "(generated)\n<!-- orkestra:end -->\n```\n" + rest
     )
     path.write_text(broken)
-    with pytest.raises(InputError) as info:
+    with pytest.raises(ValidationFailed) as info:
         sync(rich)
     begin = head[: head.find("<!-- orkestra:begin")].count("\n") + 1
     assert (info.value.file, info.value.line) == ("CLAUDE.md", begin)
@@ -462,7 +463,7 @@ def test_a_second_copy_of_the_block_is_refused_not_left_stale(rich: Path) -> Non
     block = text[text.find("<!-- orkestra:begin") : text.find("<!-- orkestra:end -->") + 21]
     doubled = f"{text}\nMine.\n\n{block.replace('plain-helper', 'old-helper')}\n"
     path.write_text(doubled)
-    with pytest.raises(InputError) as info:
+    with pytest.raises(ValidationFailed) as info:
         sync(rich)
     second = doubled.rfind("<!-- orkestra:begin")
     assert (info.value.file, info.value.line) == ("CLAUDE.md", doubled.count("\n", 0, second) + 1)

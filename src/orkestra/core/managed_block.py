@@ -95,3 +95,29 @@ def _opens(bare: str, begin: str) -> bool:
         and "-->" not in rest[:-3]
         and (rest == "-->" or rest[0] in " \t")
     )
+
+
+def broken(text: str, begin: str, end: str) -> tuple[int, str] | None:
+    """(line, what is wrong and what to do) when `text`'s markers do not make one block that
+    `find` can replace: a marker with no partner, or a second block after the first (a merge
+    that kept both sides: only the first would be rewritten); None when there is one block or
+    none. `sync` refuses such a file and `validate` reports it, with the same words."""
+    start, stop = find(text, begin, end)
+    if start >= 0 and stop > start:
+        after = stop + len(end)
+        again, _ = find(text[after:], begin, end)
+        if again < 0:
+            return None
+        return text.count("\n", 0, after + again) + 1, (
+            "a second orkestra:begin marker here: the file holds Orkestra's block twice, and "
+            "only the first would ever be updated; delete this copy (from this line to its "
+            "orkestra:end line), then run the command again"
+        )
+    if start < 0 and stop < 0:
+        return None
+    kind, other = ("begin", "end") if start >= 0 else ("end", "begin")
+    return text.count("\n", 0, start if start >= 0 else stop) + 1, (
+        f"the orkestra:{kind} marker here has no {other} marker to pair with (a begin's end "
+        "must come before any other begin); restore the pair around Orkestra's block, or "
+        "remove this line"
+    )

@@ -58,6 +58,11 @@ CODES: dict[str, tuple[Severity, str]] = {
         "render.claude_md_path names a file Orkestra does not own that has no managed-block markers",
     ),
     "ORK048": ("error", "a mining.packages pattern matches no tracked file"),
+    "ORK049": (
+        "error",
+        "a file Orkestra keeps its managed block in (CLAUDE.md, AGENTS.md, Copilot's "
+        "instructions) has a marker without its partner, or holds the block twice: sync refuses it",
+    ),
     "ORK050": ("error", "ledger line is not valid JSON or breaks the line format"),
     "ORK051": ("error", "ledger ends with a torn (unterminated) line"),
     "ORK052": ("error", "two unsuperseded classifications of one sha in one domain"),

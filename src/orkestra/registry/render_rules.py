@@ -3,6 +3,8 @@
 - every render lock entry lies inside its target's output roots (else sync ignores it: ORK046);
 - `render.claude_md_path` names a CLAUDE.md or a file that carries the managed-block markers
   (ORK047), never another file of the user's;
+- a file a configured target keeps its managed block in (CLAUDE.md, AGENTS.md, Copilot's
+  instructions) holds markers that make one block, or none (ORK049): sync refuses it otherwise;
 - a linked (`link: symlink`) vendor skill holds no symlink that leaves its vendor root (ORK045):
   the rendered link would expose the file it points to.
 """
@@ -85,6 +87,37 @@ def claude_md_target(reg: Registry) -> Iterator[Finding]:
         loc.file,
         loc.line,
     )
+
+
+def block_files(reg: Registry) -> dict[str, str]:
+    """The files the configured targets keep a managed block in: path -> target."""
+    found: dict[str, str] = {}
+    targets = reg.config.targets
+    if "claude" in targets and reg.config.render.claude_md:
+        found[reg.config.render.claude_md_path] = "claude"
+    for target, rel in render_lock.BLOCK_FILES.items():
+        if target in targets:
+            found.setdefault(rel, target)
+    return found
+
+
+def managed_blocks(reg: Registry) -> Iterator[Finding]:
+    """ORK049: a file a configured target keeps its block in has markers that do not make one
+    block (a marker without its partner, or the block twice), which sync refuses; reported at
+    the marker's line, with what to do."""
+    from orkestra.core.yamlio import read_text
+
+    for rel in sorted(block_files(reg)):
+        full = reg.root / rel
+        if full.is_symlink() or not full.is_file():
+            continue  # absent: it will be created; a symlink is sync's to refuse
+        try:
+            text = read_text(full, display=rel)
+        except InputError:
+            continue  # sync names what is wrong with reading it
+        wrong = managed_block.broken(text, render_lock.BEGIN, render_lock.END)
+        if wrong is not None:
+            yield Finding.make("ORK049", f"{wrong[1]} (sync refuses this file)", rel, wrong[0])
 
 
 def outputs_outside_knowledge(reg: Registry) -> Iterator[Finding]:

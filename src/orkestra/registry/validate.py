@@ -31,6 +31,7 @@ from orkestra.registry.registry import Location, Registry, SkillEntry
 from orkestra.registry.render_rules import (
     claude_md_target,
     lock_entries,
+    managed_blocks,
     outputs_outside_knowledge,
     vendor_links,
 )
@@ -375,6 +376,7 @@ DISK_RULES: tuple[Rule, ...] = (
     truth_rules,
     lock_entries,
     claude_md_target,
+    managed_blocks,
     outputs_outside_knowledge,
     vendor_links,
     package_patterns,

@@ -6,6 +6,9 @@ user's bytes survive adding and removing it."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from orkestra.render.sync import sync
 from tests.render.targets.conftest import ALL
@@ -88,3 +91,55 @@ def test_a_crlf_vendor_skill_rewritten_for_its_frontmatter_has_one_line_ending(
         data = (clients / base / "other-csv/SKILL.md").read_bytes()
         assert b"\r" not in data and data.endswith(b"\n# CSV\n\nLine.\n"), base
     assert sync(clients).written == 0
+
+
+_BEGIN = "<!-- orkestra:begin (managed by `orkestra sync`; edit the registries, not this block) -->"
+_END = "<!-- orkestra:end -->"
+#: broken marker shapes a user's instruction file can hold: (text, the line sync names)
+BROKEN = {
+    "only a begin": (f"# Team\n\nKeep PRs small.\n\n{_BEGIN}\nold roster\n", 5),
+    "only an end": (f"# Team\n\nold roster\n{_END}\nKeep PRs small.\n", 4),
+    "two begins": (f"# Team\n{_BEGIN}\nA\n{_BEGIN}\nB\n{_END}\n", 2),
+    "the block twice": (f"# Team\n{_BEGIN}\nA\n{_END}\nmid\n{_BEGIN}\nB\n{_END}\n", 6),
+    "reordered": (f"# Team\n{_END}\nA\n{_BEGIN}\ntail\n", 4),
+}
+
+
+@pytest.mark.parametrize("rel", list(USERS))
+@pytest.mark.parametrize("shape", list(BROKEN))
+def test_validate_reports_the_broken_markers_sync_refuses(
+    clients: Path, rel: str, shape: str, cli: Any
+) -> None:
+    """A CLAUDE.md, AGENTS.md or Copilot instructions file whose markers make no single block
+    used to pass `validate` (exit 0) while `sync` refused it: validate names the file and the
+    marker's line, says what to do, and sync stops there too, writing nothing."""
+    from orkestra.core.errors import ValidationFailed
+    from orkestra.registry.loader import load
+    from orkestra.registry.validate import validate
+
+    text, line = BROKEN[shape]
+    (clients / rel).parent.mkdir(parents=True, exist_ok=True)
+    (clients / rel).write_text(text)
+    found = [f for f in validate(load(clients)).findings if f.code == "ORK049"]
+    assert [(f.file, f.line, f.severity) for f in found] == [(rel, line, "error")]
+    assert "restore the pair" in found[0].message or "delete this copy" in found[0].message
+    result = cli("validate", "--format", "text", cwd=clients)
+    assert result.exit_code == 1
+    assert f"{rel}:{line}: error ORK049:" in result.stdout
+    with pytest.raises(ValidationFailed, match="ORK049"):
+        sync(clients)
+    assert (clients / rel).read_text() == text
+    assert not (clients / ".claude/agents").exists()  # nothing of the plan was written
+
+
+def test_markers_shown_in_a_fence_are_not_broken(clients: Path) -> None:
+    """Markers quoted in a fenced example are the user's text: no finding, and sync appends
+    its block below, keeping the example."""
+    from orkestra.registry.loader import load
+    from orkestra.registry.validate import validate
+
+    text = f"# Team\n\n```markdown\n{_BEGIN}\nexample\n{_END}\n```\n"
+    (clients / "AGENTS.md").write_text(text)
+    assert not [f for f in validate(load(clients)).findings if f.code == "ORK049"]
+    sync(clients)
+    assert (clients / "AGENTS.md").read_text().startswith(text)

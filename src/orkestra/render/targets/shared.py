@@ -186,38 +186,15 @@ def managed_file(
     bom, newline = _style(path, current)
     base = _base(bom, current) if path.exists() else ""
     block = fenced(block).replace("\n", newline)
+    wrong = managed_block.broken(current, BEGIN, END)
+    if wrong is not None:
+        raise InputError(f"{wrong[1]} (nothing was written)", file=rel, line=wrong[0])
     start, end = managed_block.find(current, BEGIN, END)
-    if start >= 0 and end > start:
-        _one_block(current, end + len(END), rel)
+    if start >= 0:
         text = current[:start] + block.rstrip("\r\n") + current[end + len(END) :]
-    elif start >= 0 or end >= 0:
-        at = start if start >= 0 else end
-        raise InputError(
-            f"the orkestra:{'begin' if start >= 0 else 'end'} marker here has no "
-            f"{'end' if start >= 0 else 'begin'} marker to pair with (a begin's end must come "
-            "before any other begin); restore the pair around Orkestra's block, or remove this "
-            "line (nothing was written)",
-            file=rel,
-            line=current.count("\n", 0, at) + 1,
-        )
     else:
         text = (current.rstrip("\r\n") + newline * 2 if current.strip() else "") + block
     return Output(rel, (bom + text).encode("utf-8"), shared=True, base=base)
-
-
-def _one_block(current: str, after: int, rel: str) -> None:
-    """InputError when another block of Orkestra's follows the first (a merge that kept both
-    sides): only the first would be rewritten, the other's stale roster left for every agent to
-    read, on every sync."""
-    again, _ = managed_block.find(current[after:], BEGIN, END)
-    if again >= 0:
-        raise InputError(
-            "a second orkestra:begin marker here: the file holds Orkestra's block twice, and "
-            "only the first would ever be updated; delete this copy (from this line to its "
-            "orkestra:end line), then run the command again (nothing was written)",
-            file=rel,
-            line=current.count("\n", 0, after + again) + 1,
-        )
 
 
 def _within_markers(block: str, rel: str, template: str) -> str:
