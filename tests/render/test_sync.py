@@ -424,7 +424,7 @@ def test_symlinked_claude_md_is_refused_never_read_or_replaced(
     (rich / "CLAUDE.md").symlink_to(target)
     before = tree(rich)
     for mode in ("write", "dry-run", "check"):
-        with pytest.raises(UnsafePathError) as info:
+        with pytest.raises(ValidationFailed) as info:  # ORK049: validate says it first
             sync(rich, mode=mode)  # type: ignore[arg-type]
         assert info.value.file == "CLAUDE.md" and "claude_md_path" in info.value.message
     assert tree(rich) == before and (rich / "CLAUDE.md").is_symlink()

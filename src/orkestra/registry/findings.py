@@ -61,7 +61,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "ORK049": (
         "error",
         "a file Orkestra keeps its managed block in (CLAUDE.md, AGENTS.md, Copilot's "
-        "instructions) has a marker without its partner, or holds the block twice: sync refuses it",
+        "instructions) has a marker without its partner, holds the block twice, or is a symlink: "
+        "sync refuses it",
     ),
     "ORK050": ("error", "ledger line is not valid JSON or breaks the line format"),
     "ORK051": ("error", "ledger ends with a torn (unterminated) line"),

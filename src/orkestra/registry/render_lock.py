@@ -57,6 +57,40 @@ BLOCK_FILES: Final[dict[str, str]] = {
     "agents-md": "AGENTS.md",
     "copilot": ".github/copilot-instructions.md",
 }
+#: what else a user can do about a block file of each target that is a symlink (`linked_block`)
+_LINKED_FIX: Final[dict[str, str]] = {
+    "agents-md": "take agents-md out of `targets` in registries/orkestra.yaml",
+    "copilot": "take copilot out of `targets` in registries/orkestra.yaml",
+    "claude": "set `render.claude_md: false` (or `render.claude_md_path` to another file) in "
+    "registries/orkestra.yaml",
+}
+
+
+def linked_block(root: Path, rel: str, target: str) -> str | None:
+    """Why sync cannot keep `target`'s managed block in `rel` when `rel` is a symlink (a
+    shared `AGENTS.md -> CLAUDE.md`, a link to a file in another repository): where it leads
+    and what to do. None when it is no symlink. Sync never writes through a link (§13)."""
+    path = root / rel
+    if not path.is_symlink():
+        return None
+    dest = os.readlink(path)  # noqa: PTH115
+    resolved = path.resolve()
+    inside = resolved.is_relative_to(root.resolve())
+    shown = resolved.relative_to(root.resolve()).as_posix() if inside else dest
+    fix = _LINKED_FIX.get(target, "take it out of `targets`")
+    where = "inside the project" if inside else "outside the project"
+    keep = (
+        f"replace the link with a file (`rm {rel}`: the next sync writes it with Orkestra's block)"
+        if inside
+        else f"make it a file of its own (`cp {rel} {rel}.tmp && mv {rel}.tmp {rel}` keeps "
+        "its text; the file it led to is left as it is)"
+    )
+    return (
+        f"{rel} is a symlink to '{shown}' ({where}), and Orkestra never writes through a "
+        f"symlink, so target '{target}' cannot keep its block there: {keep}, or {fix}"
+    )
+
+
 #: where CLAUDE.md's block goes unless `render.claude_md_path` says otherwise
 CLAUDE_MD: Final = "CLAUDE.md"
 #: the default name of a ground-truths output: an entry so named may be pruned after a rename

@@ -102,15 +102,19 @@ def block_files(reg: Registry) -> dict[str, str]:
 
 
 def managed_blocks(reg: Registry) -> Iterator[Finding]:
-    """ORK049: a file a configured target keeps its block in has markers that do not make one
-    block (a marker without its partner, or the block twice), which sync refuses; reported at
-    the marker's line, with what to do."""
+    """ORK049: a file a configured target keeps its block in is a symlink (never written
+    through), or has markers that do not make one block (a marker without its partner, or the
+    block twice), which sync refuses; reported at the marker's line, with what to do."""
     from orkestra.core.yamlio import read_text
 
-    for rel in sorted(block_files(reg)):
+    for rel, target in sorted(block_files(reg).items()):
         full = reg.root / rel
-        if full.is_symlink() or not full.is_file():
-            continue  # absent: it will be created; a symlink is sync's to refuse
+        linked = render_lock.linked_block(reg.root, rel, target)
+        if linked is not None:
+            yield Finding.make("ORK049", f"{linked} (sync refuses this file)", rel)
+            continue
+        if not full.is_file():
+            continue  # absent: it will be created
         try:
             text = read_text(full, display=rel)
         except InputError:

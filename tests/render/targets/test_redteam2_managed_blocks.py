@@ -143,3 +143,38 @@ def test_markers_shown_in_a_fence_are_not_broken(clients: Path) -> None:
     assert not [f for f in validate(load(clients)).findings if f.code == "ORK049"]
     sync(clients)
     assert (clients / "AGENTS.md").read_text().startswith(text)
+
+
+@pytest.mark.parametrize("leads", ["inside", "outside"])
+@pytest.mark.parametrize("rel", ["AGENTS.md", ".github/copilot-instructions.md"])
+def test_a_symlinked_instruction_file_is_reported_by_validate_saying_what_to_do(
+    clients: Path, tmp_path: Path, rel: str, leads: str, cli: Any
+) -> None:
+    """`AGENTS.md -> CLAUDE.md` (one file for every client) or a link to a file of another
+    repository: validate passed while sync stopped with "replace it with a file". Validate now
+    reports it (ORK049), naming where the link leads and what to do; sync refuses it the same
+    way and never writes through the link, in or out of the project."""
+    from orkestra.core.errors import UnsafePathError, ValidationFailed
+    from orkestra.registry.loader import load
+    from orkestra.registry.validate import validate
+    from orkestra.render.targets import agents_md
+
+    shared = clients / "CLAUDE.md" if leads == "inside" else tmp_path / "shared.md"
+    shared.write_text("# Shared rules\n")
+    (clients / rel).parent.mkdir(parents=True, exist_ok=True)
+    (clients / rel).symlink_to(shared)
+    target = "agents-md" if rel == "AGENTS.md" else "copilot"
+    found = [f for f in validate(load(clients)).findings if f.code == "ORK049"]
+    assert [(f.file, f.severity) for f in found] == [(rel, "error")]
+    message = found[0].message
+    assert f"take {target} out of `targets`" in message
+    assert ("CLAUDE.md" if leads == "inside" else str(shared)) in message
+    assert (f"`rm {rel}`" if leads == "inside" else f"`cp {rel} {rel}.tmp && mv") in message
+    result = cli("validate", "--format", "text", cwd=clients)
+    assert result.exit_code == 1 and f"{rel}: error ORK049: {rel} is a symlink" in result.stdout
+    with pytest.raises(ValidationFailed, match="ORK049"):
+        sync(clients)
+    assert shared.read_text() == "# Shared rules\n" and (clients / rel).is_symlink()
+    if rel == "AGENTS.md":  # the target itself says the same, whoever calls it
+        with pytest.raises(UnsafePathError, match="take agents-md out of `targets`"):
+            agents_md.block_file(clients, "<!-- orkestra:begin -->\n<!-- orkestra:end -->\n")

@@ -25,4 +25,4 @@ def render(reg: Registry, templates: Templates) -> Iterator[Output]:
 
 def block_file(root: Path, block: str) -> Output:
     """AGENTS.md with the instruction `block` (between markers) in place."""
-    return managed_file(root, PATH, block, INSTRUCTIONS_TEMPLATE)
+    return managed_file(root, PATH, block, INSTRUCTIONS_TEMPLATE, target=NAME)

@@ -63,4 +63,4 @@ def render(reg: Registry, templates: Templates) -> Iterator[Output]:
 
 def block_file(root: Path, block: str) -> Output:
     """The instructions file with the instruction `block` (between markers) in place."""
-    return managed_file(root, INSTRUCTIONS, block, INSTRUCTIONS_TEMPLATE)
+    return managed_file(root, INSTRUCTIONS, block, INSTRUCTIONS_TEMPLATE, target=NAME)

@@ -171,15 +171,19 @@ def dump_extra(values: dict[str, Any]) -> str:
 
 
 def managed_file(
-    root: Path, rel: str, block: str, template: str, *, unsafe_hint: str = ""
+    root: Path, rel: str, block: str, template: str, *, unsafe_hint: str = "", target: str = ""
 ) -> Output:
     """`rel` with Orkestra's block between the markers replaced (or appended); the rest of the
     file is the user's and is kept byte for byte. `block` is what `template` rendered: the
     markers and only what lies between them. `unsafe_hint` is added to the message when the
-    path is refused (e.g. which setting names it)."""
+    path is refused (e.g. which setting names it); `target` keeps its block there (a symlink
+    at `rel` is refused saying what to do: `render_lock.linked_block`)."""
     try:  # refused before it is read, not only when it is written
         path = root / safewrite.check_target(root, rel)
     except UnsafePathError as exc:
+        linked = render_lock.linked_block(root, rel, target) if target else None
+        if linked is not None and exc.file == rel:  # the file itself, not a folder on its way
+            raise UnsafePathError(f"{linked}; nothing was written", file=rel) from None
         raise UnsafePathError(exc.message + unsafe_hint, file=exc.file or rel) from None
     block = _within_markers(block, rel, template)
     current = yamlio.read_text(path, display=rel) if path.exists() else ""
