@@ -209,6 +209,34 @@ def test_dumps_like_keeps_the_files_layout(like: str | None, want: str) -> None:
     assert jsonio.dumps_like({"a": [1]}, like) == want
 
 
+@pytest.mark.parametrize(
+    ("like", "data", "want"),
+    [
+        # a member added last, in the object's layout; the rest keeps its bytes
+        ('{\n  "a": [1, 2],\n  "b": "\\u00e9"\n}\n', {"a": [1, 2], "b": "é", "c": {"d": 1}},
+         '{\n  "a": [1, 2],\n  "b": "\\u00e9",\n  "c": {\n    "d": 1\n  }\n}\n'),
+        ('{"a": 1}\n', {"a": 1, "b": [2]}, '{"a": 1, "b": [2]}\n'),  # one line stays one
+        # a member taken out, first, middle and last
+        ('{"a": 1, "b": [2], "c": 3}', {"b": [2], "c": 3}, '{"b": [2], "c": 3}'),
+        ('{"a": 1, "b": [2], "c": 3}', {"a": 1, "c": 3}, '{"a": 1, "c": 3}'),
+        ('{\n\t"a": 1,\n\t"b": [2]\n}', {"a": 1}, '{\n\t"a": 1\n}'),
+        # a nested value changed: only it is written again, from its line's indentation
+        ('{\n    "x": {"k": [1,2]},\n    "y": {\n        "z": [1]\n    }\n}',
+         {"x": {"k": [1, 2]}, "y": {"z": [1, 3]}},
+         '{\n    "x": {"k": [1,2]},\n    "y": {\n        "z": [\n            1,\n'
+         '            3\n        ]\n    }\n}'),
+        # reordered keys, or nothing left: written whole
+        ('{"a": 1, "b": 2}', {"b": 2, "a": 1}, '{"b": 2, "a": 1}'),
+        ('{"a": 1}', {}, "{}"),
+    ],
+)  # fmt: skip
+def test_dumps_like_keeps_the_bytes_of_what_it_does_not_change(
+    like: str, data: dict[str, object], want: str
+) -> None:
+    out = jsonio.dumps_like(data, like)
+    assert out == want and json.loads(out) == data
+
+
 def test_a_leading_byte_order_mark_is_ignored() -> None:
     assert jsonio.loads('\ufeff{"a": 1}', source="x.json") == {"a": 1}
 

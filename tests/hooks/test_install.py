@@ -275,11 +275,43 @@ def test_install_and_uninstall_keep_the_settings_layout(cli: Any, project: Path)
     text = path.read_bytes().decode("utf-8")
     assert text.count("\n") == text.count("\r\n") and '\r\n    "hooks": {\r\n        "' in text
     assert cli("hooks", "uninstall", cwd=project).exit_code == 0
-    assert json.loads(path.read_text()) == json.loads(mine)
-    assert path.read_bytes().decode("utf-8") == (
-        '{\r\n    "permissions": {\r\n        "allow": [\r\n            "Bash(npm test)"\r\n'
-        "        ]\r\n    }\r\n}\r\n"
-    )
+    assert path.read_bytes().decode("utf-8") == mine  # the user's compact array, unchanged
+
+
+#: a settings.json as people write it: a compact array, an escaped and an unescaped accent,
+#: four spaces, a hook of their own, a member after "hooks"
+HAND_WRITTEN = (
+    '{\n    "permissions": {\n        "allow": ["Bash(npm run test:*)", "Read(~/.zshrc)"],\n'
+    '        "deny": []\n    },\n    "env": {"GREETING": "h\\u00e9llo", "NAME": "Jos\u00e9"},\n'
+    '    "hooks": {\n        "PreToolUse": [\n            {"matcher": "Bash", "hooks": [{"type": '
+    '"command", "command": "./scripts/guard.sh"}]}\n        ]\n    },\n    "model": "opus"\n}\n'
+)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_install_rewrites_only_the_hooks_it_adds(cli: Any, project: Path, newline: str) -> None:
+    """Install used to write the whole settings.json again: every compact array spread over
+    lines, every `\\u00e9` turned into `é`, the user's own hook reflowed. Now every member it
+    does not change keeps its bytes; uninstall gives the file back byte for byte."""
+    mine = HAND_WRITTEN.replace("\n", newline)
+    path = project / ".claude/settings.json"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(mine.encode("utf-8"))
+    assert cli("hooks", "install", cwd=project).exit_code == 0
+    text = path.read_bytes().decode("utf-8")
+    for kept in ('"allow": ["Bash(npm run test:*)", "Read(~/.zshrc)"],', '"h\\u00e9llo"',
+                 '{"matcher": "Bash", "hooks": [{"type": "command", "command": "./scripts/guard.sh"}]}',
+                 f'    }},{newline}    "model": "opus"{newline}}}{newline}'):  # fmt: skip
+        assert kept in text
+    assert text.count("\n") == text.count(newline)
+    assert f'{newline}        "SessionStart": [{newline}            {{' in text  # its layout
+    data = settings(project)
+    assert commands(data, "PreToolUse") == ["./scripts/guard.sh"]
+    assert commands(data, "Stop")[0].endswith("hook stop")
+    assert cli("hooks", "install", cwd=project).json()["changed"] is False
+    assert path.read_bytes().decode("utf-8") == text
+    assert cli("hooks", "uninstall", cwd=project).exit_code == 0
+    assert path.read_bytes() == mine.encode("utf-8")
 
 
 def test_git_outside_a_repository_says_what_to_do_and_writes_nothing(

@@ -249,9 +249,107 @@ def dumps_like(data: Any, text: str | None) -> str:
         indent = 2 if found is None else found.group(1)
         if isinstance(indent, str) and indent.strip(" ") == "":
             indent = len(indent)
+    kept = _kept_layout(text, data, indent, newline)
+    if kept is not None:
+        return bom + kept
     out = json.dumps(data, indent=indent, ensure_ascii=False)
     end = newline if text.endswith(("\n", "\r")) else ""
     return bom + out.replace("\n", newline) + end
+
+
+def _kept_layout(text: str, data: Any, indent: str | int | None, newline: str) -> str | None:
+    """`text` (a JSON object the caller read and checked with `loads`) with only what differs
+    from `data` written again: every member whose value is unchanged keeps its bytes (a compact
+    array, a `\\u00e9` escape, the user's spacing), a changed object is edited member by
+    member, a new member goes last in its object, in the object's layout. None when `text`
+    does not hold an object this can follow (the caller writes `data` whole)."""
+    start = len(text) - len(text.lstrip())
+    try:
+        old, end = json.JSONDecoder().raw_decode(text, start)
+    except (ValueError, RecursionError):
+        return None
+    if not (isinstance(old, dict) and isinstance(data, dict)) or text[end:].strip():
+        return None
+    try:
+        out = text[:start] + _edited(text, start, end, old, data, indent, newline) + text[end:]
+        return out if _same(json.loads(out), data) else None  # never a text that reads otherwise
+    except (ValueError, RecursionError):
+        return None
+
+
+def _same(old: Any, new: Any) -> bool:
+    return json.dumps(old, ensure_ascii=False) == json.dumps(new, ensure_ascii=False)
+
+
+def _edited(
+    text: str, at: int, end: int, old: Any, new: Any, indent: str | int | None, newline: str
+) -> str:
+    """The text for `new` where `text[at:end]` holds `old`."""
+    if _same(old, new):
+        return text[at:end]
+    members = _members(text, at) if isinstance(old, dict) and isinstance(new, dict) else None
+    if members is None:
+        return _fresh(text, at, new, indent, newline)
+    listed, close = members
+    keys = [key for key, *_ in listed]
+    kept = [key for key in keys if key in new]
+    added = [key for key in new if key not in old]
+    if len(set(keys)) != len(keys) or not kept or list(new) != kept + added:
+        return _fresh(text, at, new, indent, newline)
+    out = [text[at : listed[0][1]]]
+    last = None
+    for number, (key, key_at, value_at, value_end) in enumerate(listed):
+        if key not in new:
+            continue
+        if last is not None:  # what followed the member before, up to the next one listed
+            out.append(text[listed[last][3] : listed[last + 1][1]])
+        value = _edited(text, value_at, value_end, old[key], new[key], indent, newline)
+        out.append(text[key_at:value_at] + value)
+        last = number
+    assert last is not None
+    lead = out[0][1:] or " "  # the blanks between `{` and the first member: each member's
+    for key in added:
+        value = _fresh(text, listed[0][1], new[key], indent, newline)
+        out.append(f",{lead}{json.dumps(key, ensure_ascii=False)}: {value}")
+    out.append(text[listed[-1][3] : close + 1])
+    return "".join(out)
+
+
+def _fresh(text: str, at: int, value: Any, indent: str | int | None, newline: str) -> str:
+    """`value` written whole where `text[at]` is, indented from its line's indentation."""
+    line = text.rfind("\n", 0, at) + 1
+    base = text[line : line + len(text[line:at]) - len(text[line:at].lstrip(" \t"))]
+    out = json.dumps(value, indent=indent, ensure_ascii=False)
+    return out.replace("\n", newline + base)
+
+
+def _members(text: str, at: int) -> tuple[list[tuple[str, int, int, int]], int] | None:
+    """The members of the object at `text[at]`: (key, where the key starts, where its value
+    starts and ends) each, and where the closing brace is; None when there are none."""
+    decoder = json.JSONDecoder()
+    found: list[tuple[str, int, int, int]] = []
+    at = _blank_end(text, at + 1)
+    while at < len(text) and text[at] == '"':
+        key, after = decoder.raw_decode(text, at)
+        colon = _blank_end(text, after)
+        if text[colon : colon + 1] != ":":
+            return None
+        value_at = _blank_end(text, colon + 1)
+        _, value_end = decoder.raw_decode(text, value_at)
+        found.append((key, at, value_at, value_end))
+        at = _blank_end(text, value_end)
+        if text[at : at + 1] == "}":
+            return found, at
+        if text[at : at + 1] != ",":
+            return None
+        at = _blank_end(text, at + 1)
+    return None
+
+
+def _blank_end(text: str, at: int) -> int:
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return at
 
 
 def loads_derived(text: str, *, source: str) -> Any:
