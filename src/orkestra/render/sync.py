@@ -304,7 +304,7 @@ def _sync(
     else:  # the chosen target's own stale block (CLAUDE.md's, `render.claude_md` turned off)
         outputs.extend(_own_blocks_removed(reg, target, {o.path for o in outputs}))
     servers = {p: n for p, n in servers_before.items() if p not in paths}
-    servers.update(mcp_config.managed(reg, configs))
+    servers.update(mcp_config.managed(reg, configs, servers_before))
     owned = owned_entries(reg)
     new_owned = {p: e for p, e in owned.items() if e.target not in pruned}
     new_owned.update(

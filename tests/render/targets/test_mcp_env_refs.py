@@ -93,3 +93,37 @@ def test_the_cli_warns_and_writes_codexs_forms(clients: Path, cli: object) -> No
     done = run("sync", cwd=clients)  # type: ignore[operator]
     assert done.exit_code == 0, done.stderr
     assert _codex(clients)["github"]["env_vars"] == ["GITHUB_TOKEN"]
+
+
+def test_a_users_entry_equal_to_a_registry_server_is_never_claimed(clients: Path) -> None:
+    """The team's hand-written `.mcp.json` already held the `github` server, byte for byte as
+    sync renders it, before it went into registries/mcp.yaml: sync left the file alone but
+    recorded the entry as its own in the lock, and taking the server out of mcp.yaml later
+    deleted the user's entry. Sync now claims only the entries it writes (or recorded before):
+    the user's stays, the files sync wrote the server into lose it."""
+    import json
+
+    import yaml
+
+    from orkestra.render import manifest
+    from orkestra.render.sync import sync
+
+    github = (
+        '"github": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"], '
+        '"env": {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}}'
+    )
+    (clients / ".mcp.json").write_text(f'{{\n  "mcpServers": {{\n    {github}\n  }}\n}}\n')
+    sync(clients)
+    assert f"    {github},\n" in (clients / ".mcp.json").read_text()  # already right: kept
+    assert "github" not in manifest.load_servers(clients).get(".mcp.json", {})
+    assert "github" in manifest.load_servers(clients)[".cursor/mcp.json"]  # written there
+    assert sync(clients).written == 0
+    mcp = clients / "registries/mcp.yaml"
+    servers = yaml.safe_load(mcp.read_text())
+    del servers["github"]
+    mcp.write_text(yaml.safe_dump(servers))
+    sync(clients)
+    assert f"    {github},\n" in (clients / ".mcp.json").read_text()  # the user's entry, kept
+    cursor = json.loads((clients / ".cursor/mcp.json").read_text())
+    assert "github" not in cursor["mcpServers"] and "data_lake" in cursor["mcpServers"]
+    assert sync(clients).written == 0

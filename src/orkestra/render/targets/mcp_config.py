@@ -163,15 +163,28 @@ def _base(reg: Registry, spec: ConfigFile) -> str | None:
         return None
 
 
-def managed(reg: Registry, targets: list[str]) -> dict[str, dict[str, str]]:
-    """The registry servers each target's config file holds after a sync (path -> name ->
-    digest of the entry), for the lock."""
+def managed(
+    reg: Registry, targets: list[str], previous: dict[str, dict[str, str]] | None = None
+) -> dict[str, dict[str, str]]:
+    """The registry servers each target's config file holds after a sync that Orkestra wrote
+    there (path -> name -> digest of the entry), for the lock: those the last sync recorded
+    (`previous`) and those this one writes. An entry the file already held, byte for byte the
+    one sync would write, before any sync recorded it, is the user's (written by hand before
+    the server went into registries/mcp.yaml): sync leaves it as it is and never claims it, so
+    taking the server out of mcp.yaml later does not remove it."""
     out: dict[str, dict[str, str]] = {}
     for target in targets:
         spec = FILES.get(target)
-        if spec is not None and reg.mcp_servers:
-            servers = {n: server_entry(s, target) for n, s in reg.mcp_servers.items()}
-            out[spec.path] = {n: digest(e) for n, e in servers.items()}
+        if spec is None or not reg.mcp_servers:
+            continue
+        before = (previous or {}).get(spec.path, {})
+        claimed: dict[str, str] = {}
+        for name, server in reg.mcp_servers.items():
+            ours = server_entry(server, target)
+            if name in before or _entry_in(reg, spec, name, None) != ours:
+                claimed[name] = digest(ours)
+        if claimed:
+            out[spec.path] = claimed
     return out
 
 
