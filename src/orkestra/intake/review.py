@@ -98,19 +98,113 @@ def review_folder(folder: Path, display: str, rules: RuleSet) -> Review:
     """Review every entry of a candidate folder; finding paths are `display` + relative path."""
     result = Review(entries=walk(folder))
     limit = int(rules.criteria.get("max_file_bytes", 1 << 20))
+    # one slot of findings per entry, in entry order: texts are read first, then scanned once
+    # it is known which files the skill runs with which interpreter (whatever their names)
+    slots: list[list[Finding]] = []
+    pending: list[tuple[list[Finding], Entry, str, str]] = []
     for entry in result.entries:
         shown = f"{display}{entry.rel}"
+        slot: list[Finding] = []
+        slots.append(slot)
         if entry.kind == "symlink":
-            _symlink(result, entry, shown, rules)
+            _symlink(slot, entry, shown, rules)
         elif entry.kind == "special":
-            _structural(result, rules, "special-file", shown, f"{entry.rel} is not a regular file")
+            _structural(slot, rules, "special-file", shown, f"{entry.rel} is not a regular file")
         elif entry.kind == "unlistable":
             why = f"{entry.rel} cannot be listed ({entry.target}); nothing inside it was reviewed"
-            _structural(result, rules, "special-file", shown, why)
+            _structural(slot, rules, "special-file", shown, why)
         else:
-            _file(result, entry, shown, rules, limit, folder)
+            text = _read_text(slot, entry, shown, rules, limit)
+            if text is not None:
+                pending.append((slot, entry, shown, text))
+    runs = run_languages([(entry.rel, text) for _, entry, _, text in pending])
+    for slot, entry, shown, text in pending:
+        _file(result, slot, entry, shown, rules, folder, text, runs.get(entry.rel))
+    for slot in slots:
+        result.findings.extend(slot)
     result.findings.extend(_file_names(result.entries, display, rules))
     return result
+
+
+#: an interpreter given a file to run: `python3 scripts/x.cfg`, `bash "$DIR/setup"`, `node a.jsx`
+_RUN = re.compile(
+    r"(?<![\w./$-])(python[0-9.]*|pypy[0-9.]*|py|uv\s+run|node(?:js)?|deno\s+run|bun(?:\s+run)?"
+    r"|tsx|ts-node|(?:ba|z|k|da)?sh|source|pwsh|powershell(?:\.exe)?|perl|ruby|php|rscript"
+    r"|osascript)[ \t]+(?:-[^\s\\]*[ \t]+)*[\"']?([^\s\"'`;|&()<>]+)",
+    re.I,
+)
+_RUN_VAR = re.compile(r"^(?:\$\{?\w+\}?|\{\w+\})/")
+_RUN_LANGS = {"python": "python", "pypy": "python", "py": "python", "uv": "python"}
+_SNIFF_SKIP = frozenset(
+    {".md", ".markdown", ".rst", ".html", ".htm", ".json", ".ipynb", ".yaml", ".yml", ".toml"}
+)
+_PY_IMPORT = re.compile(r"^(?:import\s+[\w.]+|from\s+[\w.]+\s+import\s)", re.M)
+_JS_IMPORT = re.compile(
+    r"^\s*(?:(?:const|let|var)\s+[\w{}\s,:]+=\s*require\s*\(\s*['\"`]"
+    r"|import\s+[\w{}\s,*]+\s+from\s+['\"])",
+    re.M,
+)
+
+
+def run_languages(texts: list[tuple[str, str]]) -> dict[str, str]:
+    """The language of each file that is code whatever its name says: one the skill hands to an
+    interpreter (`python3 scripts/defaults.cfg`, `node app.jsx`, `bash "$DIR/setup"` in any of its
+    files), or a file that reads as Python or JavaScript modules (`import os` and it parses).
+    Files already read as scripts (by suffix or shebang) keep their own reading."""
+    rels = {rel for rel, _ in texts}
+    found: dict[str, str] = {}
+    for rel, text in texts:
+        base = posixpath.dirname(rel)
+        for match in _RUN.finditer(text) if any(c in text for c in " \t") else ():
+            target = _RUN_VAR.sub("", match.group(2)).removeprefix("./")
+            named = _run_target(rels, base, target)
+            if named is not None:
+                word = match.group(1).lower().split()[0].rstrip("0123456789.")
+                found.setdefault(named, _run_language(word))
+    for rel, text in texts:
+        if rel not in found and Path(rel).suffix.lower() not in _SNIFF_SKIP:
+            sniffed = _sniff(text)
+            if sniffed:
+                found[rel] = sniffed
+    return found
+
+
+def _run_target(rels: set[str], base: str, target: str) -> str | None:
+    if not target or target.startswith("-"):
+        return None
+    for path in (posixpath.join(base, target) if base else target, target):
+        path = posixpath.normpath(path)
+        if path in rels:
+            return path
+    if "/" in target:
+        return next((r for r in sorted(rels) if r.endswith(f"/{target}")), None)
+    return None
+
+
+def _run_language(word: str) -> str:
+    if word in _RUN_LANGS:
+        return _RUN_LANGS[word]
+    if word in ("node", "nodejs", "deno", "bun", "tsx", "ts-node"):
+        return "js"
+    if word in ("sh", "bash", "zsh", "ksh", "dash", "source"):
+        return "shell"
+    return "other"
+
+
+def _sniff(text: str) -> str | None:
+    """python or js when the text reads as a module of that language, else None."""
+    if _PY_IMPORT.search(text):
+        import ast
+
+        try:
+            ast.parse(text)
+        except (SyntaxError, ValueError):  # prose, or Python with a mistake: not sniffed
+            pass
+        else:
+            return "python"
+    if _JS_IMPORT.search(text):
+        return "js"
+    return None
 
 
 def _file_names(entries: list[Entry], display: str, rules: RuleSet) -> list[Finding]:
@@ -133,17 +227,17 @@ def _file_names(entries: list[Entry], display: str, rules: RuleSet) -> list[Find
     return found
 
 
-def _structural(result: Review, rules: RuleSet, rule_id: str, file: str, text: str) -> None:
+def _structural(slot: list[Finding], rules: RuleSet, rule_id: str, file: str, text: str) -> None:
     rule = rules.builtin(rule_id)
-    result.findings.append(
+    slot.append(
         Finding(file, 1, rule_id, rule.severity, excerpt(text), rule.message, rule.category)
     )
 
 
-def _symlink(result: Review, entry: Entry, shown: str, rules: RuleSet) -> None:
+def _symlink(slot: list[Finding], entry: Entry, shown: str, rules: RuleSet) -> None:
     target = entry.target or ""
     if not _inside(posixpath.dirname(entry.rel), target):
-        _structural(result, rules, "symlink-outside", shown, f"{entry.rel} -> {target}")
+        _structural(slot, rules, "symlink-outside", shown, f"{entry.rel} -> {target}")
 
 
 def _inside(base: str, target: str) -> bool:
@@ -154,33 +248,46 @@ def _inside(base: str, target: str) -> bool:
     return joined != ".." and not joined.startswith("../")
 
 
-def _file(
-    result: Review, entry: Entry, shown: str, rules: RuleSet, limit: int, folder: Path
-) -> None:
+def _read_text(
+    slot: list[Finding], entry: Entry, shown: str, rules: RuleSet, limit: int
+) -> str | None:
+    """The file's text as a reader sees it, or None (too large, media, binary, not UTF-8)."""
     data = read_bytes(entry, limit)
     if data is None:
-        _structural(result, rules, "oversized-file", shown, f"{entry.size} bytes, over {limit}")
-        return
+        _structural(slot, rules, "oversized-file", shown, f"{entry.size} bytes, over {limit}")
+        return None
     binary = _binary_kind(data)
     if binary == "media":
-        return
+        return None
     text = _hidden_text(data, entry.rel)
     if data.startswith((b"\xff\xfe", b"\xfe\xff")) and text is not None:
-        _structural(result, rules, "not-utf8", shown, "UTF-16 text: read after decoding it")
+        _structural(slot, rules, "not-utf8", shown, "UTF-16 text: read after decoding it")
     elif binary is not None:
-        _structural(result, rules, "bundled-binary", shown, f"{entry.rel}: {binary}")
-        if text is None:
-            return
+        _structural(slot, rules, "bundled-binary", shown, f"{entry.rel}: {binary}")
     else:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            _structural(result, rules, "not-utf8", shown, f"invalid UTF-8 at byte {exc.start}")
-            return
-    assert text is not None
+            _structural(slot, rules, "not-utf8", shown, f"invalid UTF-8 at byte {exc.start}")
+            return None
+    return text
+
+
+def _file(
+    result: Review,
+    slot: list[Finding],
+    entry: Entry,
+    shown: str,
+    rules: RuleSet,
+    folder: Path,
+    text: str,
+    run_as: str | None,
+) -> None:
     kind = file_kind(entry.rel, text)
-    result.texts.append(TextFile(entry.rel, kind, text))
     lang = language(entry.rel, text)
+    if kind == "doc" and run_as is not None:  # code under a harmless name: audited as code
+        kind, lang = "script", run_as
+    result.texts.append(TextFile(entry.rel, kind, text))
     found = scan_invisible(rules, shown, text, kind) + scan_text(rules, kind, shown, text, lang)
     strings = _json_strings(text) if entry.rel.endswith((".ipynb", ".json")) else None
     if strings is not None:  # notebook cells (and JSON text) as the reader of the JSON sees them
@@ -193,8 +300,8 @@ def _file(
         found += audit_script(rules, shown, text, lang)
     elif "```" in text or "~~~" in text:
         found += audit_doc_shell(rules, shown, text)
-    found += _outside_paths(rules, entry.rel, shown, kind, text, folder)
-    result.findings.extend(worst_per_line(found))
+    found += _outside_paths(rules, entry.rel, shown, kind, text, folder, lang)
+    slot.extend(worst_per_line(found))
 
 
 _JSON_STRING = re.compile(r'^\s*("(?:[^"\\]|\\.)*")\s*,?\s*$')
@@ -412,7 +519,13 @@ def _leaves(folder: Path, base: str, target: str) -> bool:
 
 
 def _outside_paths(
-    rules: RuleSet, rel: str, shown: str, kind: FileKind, text: str, folder: Path
+    rules: RuleSet,
+    rel: str,
+    shown: str,
+    kind: FileKind,
+    text: str,
+    folder: Path,
+    lang: str | None = None,
 ) -> list[Finding]:
     """Markdown links (docs) and `../` paths (scripts) that resolve outside the folder.
 
@@ -428,7 +541,7 @@ def _outside_paths(
         # site-absolute links (`/docs/x`) are common in vendor READMEs; `..` and `~` are what leave
         targets = [(p, t) for p, t in targets if not re.match(r"^(?:[a-z][\w+.-]*:|#|/)", t)]
     else:
-        lang = language(rel, text)
+        lang = lang or language(rel, text)
         targets = [(m.start(), m.group(0)) for m in _PARENT_PATH.finditer(text)]
         targets = [(p, t) for p, t in targets if _leaves(folder, base, t)]
         built = _built_paths(rule, folder, base, shown, body, climbs(text, lang))
