@@ -44,12 +44,27 @@ def quoted(line: str, start: int, end: int, code: bool = False) -> bool:
         before = line[:start]
         if left == right:
             if before.count(left) % 2 == 1 and right in line[end:]:
-                return True
+                return not (code and _runs_its_argument(before[: before.rfind(left)]))
         elif before.rfind(left) > before.rfind(right) and right in line[end:]:
-            return True
+            return not (code and _runs_its_argument(before[: before.rfind(left)]))
     head = line[:start].rstrip()
     # 'single quotes' only when opened at a word boundary (apostrophes are everywhere)
-    return head.endswith(("'", "‘")) and line[end:].lstrip().startswith(("'", "’"))
+    if head.endswith(("'", "‘")) and line[end:].lstrip().startswith(("'", "’")):
+        return not (code and _runs_its_argument(head[:-1]))
+    return False
+
+
+#: quotes opened after these are the argument a shell or interpreter runs, not a quotation
+_RUNS_ARGUMENT = re.compile(
+    r"(?:(?<!\S)-(?:c|e|Command|EncodedCommand|-command|-eval)|\b(?:eval|iex|Invoke-Expression"
+    r"|do\s+shell\s+script|system|exec|popen))\s*\(?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _runs_its_argument(head: str) -> bool:
+    """`bash -c "…"`, `powershell -Command "…"`, `eval "…"`: the quotes are shell syntax."""
+    return _RUNS_ARGUMENT.search(head) is not None
 
 
 def cue(line: str, start: int, previous: str) -> str | None:

@@ -75,10 +75,18 @@ def audit_doc_shell(rules: RuleSet, file: str, text: str) -> list[Finding]:
 
 
 def _bare(lines: list[str], start: int) -> bool:
-    """An unlabelled fence holds shell when its first line looks like a command prompt or a
-    variable set from a command."""
+    """An unlabelled fence holds shell when its first line looks like a command prompt, a
+    variable set from a command, or a download or shell command."""
     following = next((line for line in lines[start + 1 :] if line.strip()), "")
-    return bool(_PROMPT.match(following) or re.match(r"^\s*[A-Za-z_]\w*=\$\(", following))
+    return bool(
+        _PROMPT.match(following)
+        or re.match(r"^\s*[A-Za-z_]\w*=\$\(", following)
+        or _COMMAND.match(following)
+    )
+
+
+#: an unlabelled fence starting with one of these commands is a shell block
+_COMMAND = re.compile(r"^\s*(?:sudo\s+)?(?:curl|wget|bash|sh|chmod|export|cd|mkdir|iwr|irm)\s")
 
 
 def _findings(rules: RuleSet, file: str, text: str, hits: list[Hit]) -> list[Finding]:
