@@ -120,6 +120,9 @@ def _downloads(program: str, args: list[str]) -> list[str]:
     out: list[str] = []
     remote = "--remote-name" in args or any(re.fullmatch(r"-[A-Za-z]*O[A-Za-z]*", a) for a in args)
     for index, arg in enumerate(args):
+        if arg in (">", ">>") and index + 1 < len(args):  # the page redirected into a file
+            out.append(posixpath.basename(args[index + 1]))
+            continue
         if arg in ("-o", "--output", "-O", "--output-document") and index + 1 < len(args):
             nxt = args[index + 1]
             if not nxt.startswith(("http:", "https:", "-")):
@@ -139,21 +142,38 @@ def _ansi_c(match: re.Match[str]) -> str:
     return "'" + value.replace("'", "'\\''") + "'"
 
 
+#: a program named through a lookup: `$(which bash)`, `` `command -v sh` ``, `$SHELL`
+_LOOKUP = re.compile(
+    r"\$\(\s*(?:which|command\s+-v|type\s+-p)\s+([\w.+-]+)\s*\)"
+    r"|`\s*(?:which|command\s+-v|type\s+-p)\s+([\w.+-]+)\s*`"
+)
+_SHELL_VAR = re.compile(r"\$(?:SHELL\b|\{SHELL(?::?-[^}]*)?\})")
+
+
 def _expand(line: str, variables: dict[str, str]) -> str:
     """Plain `$NAME` / `${NAME}` of variables set earlier in the script replaced by their value,
-    so `C=curl; $C ... | bash` reads as what it runs; `$'...'` quoting decoded."""
+    so `C=curl; $C ... | bash` reads as what it runs; `$'...'` quoting decoded; a program looked
+    up by name (`$(which bash)`) or the user's shell (`$SHELL`) read as that program."""
     if "$'" in line:
         line = _ANSI_C.sub(_ansi_c, line)
+    if "which" in line or "command" in line or "type" in line:
+        line = _LOOKUP.sub(lambda m: m.group(1) or m.group(2), line)
+    if "SHELL" in line:
+        line = _SHELL_VAR.sub("sh", line)
     if variables and "$" in line:
         line = _VARIABLE.sub(lambda m: variables.get(m.group(1) or m.group(2), m.group(0)), line)
     return line
 
 
-def _assignments(words: list[str]) -> dict[str, str] | None:
-    """`A=x B=y` on its own (a line that only sets variables): the values, else None."""
-    if not words or not all(_ASSIGN.match(w) for w in words):
-        return None
-    return dict(w.split("=", 1) for w in words)
+def _assignments(words: list[str]) -> dict[str, str]:
+    """`A=x B=y` as a command of its own (`a=cu; b=rl` too): the values set."""
+    out: dict[str, str] = {}
+    for command in _stages(words):
+        if len(command) == 1 and command[0] and all(_ASSIGN.match(w) for w in command[0]):
+            for word in command[0]:
+                name, value = word.split("=", 1)
+                out[name] = value
+    return out
 
 
 def audit_shell(text: str, depth: int = 0) -> list[Hit]:
@@ -177,7 +197,10 @@ def audit_shell(text: str, depth: int = 0) -> list[Hit]:
         if _RUN_OUTPUT.search(line):
             hits.append(Hit("remote-code-pipe", number, "a downloaded page is run as a command"))
         words = _words(line)
-        variables.update(_assignments(words) or {})
+        if assigned := _assignments(words):
+            variables.update(assigned)
+            line = _expand(raw, variables)  # `a=cu; b=rl; $a$b …` on one line
+            words = _words(line)
         for command in _stages(words):
             programs = [_program(stage) for stage in command if stage]
             names = [p for p, _a in programs]
