@@ -102,6 +102,7 @@ def review_folder(folder: Path, display: str, rules: RuleSet) -> Review:
     # it is known which files the skill runs with which interpreter (whatever their names)
     slots: list[list[Finding]] = []
     pending: list[tuple[list[Finding], Entry, str, str]] = []
+    unread: dict[str, tuple[list[Finding], Entry, str]] = {}  # media and binaries, not scanned
     for entry in result.entries:
         shown = f"{display}{entry.rel}"
         slot: list[Finding] = []
@@ -117,7 +118,27 @@ def review_folder(folder: Path, display: str, rules: RuleSet) -> Review:
             text = _read_text(slot, entry, shown, rules, limit)
             if text is not None:
                 pending.append((slot, entry, shown, text))
-    runs = run_languages([(entry.rel, text) for _, entry, _, text in pending])
+            elif entry.size <= limit:
+                unread[entry.rel] = (slot, entry, shown)
+    texts = [(entry.rel, text) for _, entry, _, text in pending]
+    for entry in _git_run_targets(folder, texts):  # git metadata is not read, unless run
+        slot = []
+        slots.append(slot)
+        result.entries.append(entry)
+        shown = f"{display}{entry.rel}"
+        text = _read_text(slot, entry, shown, rules, limit)
+        if text is not None:
+            pending.append((slot, entry, shown, text))
+        elif entry.size <= limit:
+            unread[entry.rel] = (slot, entry, shown)
+    runs = run_languages(texts, {e.rel for e in result.entries if e.kind == "file"})
+    for rel, (slot, entry, shown) in unread.items():
+        if rel in runs:  # an image, a PDF or bytes the skill hands to an interpreter
+            data = read_bytes(entry, limit) or b""
+            why = f"{rel} is not text, yet the skill runs it as a {runs[rel]} script"
+            _structural(slot, rules, "bundled-binary", shown, why)
+            text = data.replace(b"\x00", b"").decode("utf-8", errors="replace")
+            pending.append((slot, entry, shown, text))
     for slot, entry, shown, text in pending:
         _file(result, slot, entry, shown, rules, folder, text, runs.get(entry.rel))
     for slot in slots:
@@ -146,12 +167,13 @@ _JS_IMPORT = re.compile(
 )
 
 
-def run_languages(texts: list[tuple[str, str]]) -> dict[str, str]:
+def run_languages(texts: list[tuple[str, str]], files: set[str] | None = None) -> dict[str, str]:
     """The language of each file that is code whatever its name says: one the skill hands to an
     interpreter (`python3 scripts/defaults.cfg`, `node app.jsx`, `bash "$DIR/setup"` in any of its
     files), or a file that reads as Python or JavaScript modules (`import os` and it parses).
-    Files already read as scripts (by suffix or shebang) keep their own reading."""
-    rels = {rel for rel, _ in texts}
+    Files already read as scripts (by suffix or shebang) keep their own reading. `files`: every
+    file of the folder a run may name (default: the texts' own)."""
+    rels = files if files is not None else {rel for rel, _ in texts}
     found: dict[str, str] = {}
     for rel, text in texts:
         base = posixpath.dirname(rel)
@@ -167,6 +189,33 @@ def run_languages(texts: list[tuple[str, str]]) -> dict[str, str]:
             if sniffed:
                 found[rel] = sniffed
     return found
+
+
+def _git_run_targets(folder: Path, texts: list[tuple[str, str]]) -> list[Entry]:
+    """Files inside `.git/` (left out of the walk) that a text of the skill hands to an
+    interpreter (`sh .git/hooks/run`): read like any other file, with lstat."""
+    import os
+    import stat
+
+    found: dict[str, Entry] = {}
+    for rel, text in texts:
+        if ".git/" not in text:
+            continue
+        base = posixpath.dirname(rel)
+        for match in _RUN.finditer(text):
+            target = _RUN_VAR.sub("", match.group(2)).removeprefix("./")
+            for path in {posixpath.normpath(posixpath.join(base, target)), target}:
+                if not path.startswith(".git/") or path in found:
+                    continue
+                parts = path.split("/")
+                try:  # no folder on the way may be a symlink (it would lead out)
+                    dirs = [os.lstat(folder.joinpath(*parts[:n])) for n in range(1, len(parts))]
+                    info = os.lstat(folder / path)
+                except OSError:  # nothing there: nothing to read
+                    continue
+                if all(stat.S_ISDIR(d.st_mode) for d in dirs) and stat.S_ISREG(info.st_mode):
+                    found[path] = Entry(path, folder / path, "file", info.st_size)
+    return [found[path] for path in sorted(found)]
 
 
 def _run_target(rels: set[str], base: str, target: str) -> str | None:
