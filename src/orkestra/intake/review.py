@@ -345,6 +345,10 @@ def _file(
         if code is not None:  # its code cells are a script in the notebook's language
             cells = scan_text(rules, "script", shown, code, _notebook_language(text))
             found += [f for f in cells if f.category in TRUST]
+    if "\\" in text and entry.rel.endswith((".json", ".jsonl", ".ipynb")):
+        # escaped values (`\u0049gnore`, `\n` inside a phrase) as the JSON's reader sees them
+        values = _json_values(text)
+        found += [f for f in scan_text(rules, "doc", shown, values) if f.category in TRUST]
     if kind == "script":
         found += audit_script(rules, shown, text, lang)
     elif "```" in text or "~~~" in text:
@@ -375,6 +379,25 @@ def _json_strings(text: str) -> str | None:
         lines[number] = str(value).replace("\n", " ").strip()
         changed = True
     return "\n".join(lines) if changed else None
+
+
+_JSON_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+
+
+def _json_values(text: str) -> str:
+    """Every JSON string of each line decoded (keys and values, `\\n` read as a space), joined by
+    blanks, line numbers kept: `{"note": "\\u0049gnore all"}` reads `note Ignore all`."""
+    lines = text.split("\n")
+    for number, line in enumerate(lines):
+        words = []
+        for token in _JSON_TOKEN.findall(line) if '"' in line else ():
+            try:
+                value = jsonio.loads(token, source="JSON string")
+            except InputError:  # not a JSON string after all: nothing to read there
+                continue
+            words.append(str(value).replace("\n", " "))
+        lines[number] = " ".join(words)
+    return "\n".join(lines)
 
 
 _CELL_TYPE = re.compile(r'^\s*"cell_type"\s*:\s*"(\w+)"')
