@@ -375,3 +375,27 @@ def test_honest_escaped_json_is_not_a_finding(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert review_folder(tmp_path, "", default_rules()).findings == []
+
+
+# --- a skill that pre-approves every shell command ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "front",
+    [
+        "allowed-tools: Bash(*)\n",
+        "allowed-tools: Read Grep Bash(:*)\n",
+        "allowed-tools:\n  - Read\n  - Bash(*)\n",
+    ],
+)
+def test_allowed_tools_granting_every_shell_command_is_held(front: str) -> None:
+    text = f"---\nname: s\ndescription: d\n{front}---\n\n# S\n"
+    found = scan_text(default_rules(), "doc", "SKILL.md", text)
+    assert ("agent-permissions-doc", "medium") in {(f.rule, f.severity) for f in found}
+
+
+def test_allowed_tools_limited_to_commands_is_not_a_finding() -> None:
+    text = (
+        "---\nname: s\ndescription: d\nallowed-tools: Read Bash(git diff:*) Bash(npm test)\n---\n"
+    )
+    assert scan_text(default_rules(), "doc", "SKILL.md", text) == []
