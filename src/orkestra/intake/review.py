@@ -258,8 +258,12 @@ def _sniff(text: str) -> str | None:
 
 def _file_names(entries: list[Entry], display: str, rules: RuleSet) -> list[Finding]:
     """File and folder names are text the model reads too (a listing is shown to it)."""
-    names = "\n".join(
-        entry.rel.replace("/", " / ").replace("-", " ").replace("_", " ") for entry in entries
+    names = "\n".join(  # one line per entry: a line break inside a name is a blank here
+        re.sub(r"[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]", " ", entry.rel)
+        .replace("/", " / ")
+        .replace("-", " ")
+        .replace("_", " ")
+        for entry in entries
     )
     found = []
     for finding in scan_text(rules, "doc", "", names):
