@@ -128,6 +128,21 @@ class _Audit:
         self.hidden: set[str] = set()  # names bound to a computed attribute lookup
         self.fetched: set[str] = set()  # names bound to what a network call returned
         self.downloads: set[str] = set()  # files `urlretrieve` writes (folded paths)
+        self.aliases: dict[str, str] = {}  # `import requests as q`: q -> requests
+
+    def imported(self, node: ast.Import | ast.ImportFrom) -> None:
+        """Names an import binds to another module or function (`from requests import get`)."""
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    self.aliases[alias.asname] = alias.name
+        elif node.module:
+            for alias in node.names:
+                self.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+
+    def _resolved(self, name: str) -> str:
+        head, dot, rest = name.partition(".")
+        return f"{self.aliases[head]}{dot}{rest}" if head in self.aliases else name
 
     def bind(self, node: ast.Assign) -> None:
         for target in node.targets:
@@ -282,7 +297,7 @@ class _Audit:
     def _fetches(self, node: ast.AST) -> bool:
         for sub in ast.walk(node):
             if isinstance(sub, ast.Call):
-                name = call_name(sub.func)
+                name = self._resolved(call_name(sub.func))
                 if name.rsplit(".", 1)[-1] in FETCHERS[:2] or name.startswith(FETCHERS[2:]):
                     return True
             if isinstance(sub, ast.Name) and sub.id in self.fetched:
@@ -336,9 +351,17 @@ def audit_python(text: str) -> list[Hit] | None:
 def _audit(tree: ast.AST, text: str) -> list[Hit]:
     audit = _Audit()
     nodes = list(ast.walk(tree))
+    for node in nodes:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            audit.imported(node)
     # names bound to decoded data (or to a hidden lookup) anywhere in the module count for every
     # call; looked for only when the source can decode or look names up at all
-    if any(h in text for h in _DECODE_HINTS) or "getattr" in text or "urlopen" in text:
+    if (
+        any(h in text for h in _DECODE_HINTS)
+        or "getattr" in text
+        or "urlopen" in text
+        or audit.aliases
+    ):
         for node in nodes:
             if isinstance(node, ast.Assign):
                 audit.bind(node)
