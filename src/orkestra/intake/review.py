@@ -131,7 +131,9 @@ def review_folder(folder: Path, display: str, rules: RuleSet) -> Review:
             pending.append((slot, entry, shown, text))
         elif entry.size <= limit:
             unread[entry.rel] = (slot, entry, shown)
-    runs = run_languages(texts, {e.rel for e in result.entries if e.kind == "file"})
+    # only a file not read as code already (by suffix or shebang) can change its reading
+    wanted = {rel for rel, text in texts if file_kind(rel, text) == "doc"} | set(unread)
+    runs = run_languages(texts, {e.rel for e in result.entries if e.kind == "file"}, wanted)
     for rel, (slot, entry, shown) in unread.items():
         if rel in runs:  # an image, a PDF or bytes the skill hands to an interpreter
             data = read_bytes(entry, limit) or b""
@@ -167,28 +169,49 @@ _JS_IMPORT = re.compile(
 )
 
 
-def run_languages(texts: list[tuple[str, str]], files: set[str] | None = None) -> dict[str, str]:
+def run_languages(
+    texts: list[tuple[str, str]], files: set[str] | None = None, wanted: set[str] | None = None
+) -> dict[str, str]:
     """The language of each file that is code whatever its name says: one the skill hands to an
     interpreter (`python3 scripts/defaults.cfg`, `node app.jsx`, `bash "$DIR/setup"` in any of its
     files), or a file that reads as Python or JavaScript modules (`import os` and it parses).
     Files already read as scripts (by suffix or shebang) keep their own reading. `files`: every
-    file of the folder a run may name (default: the texts' own)."""
+    file of the folder a run may name (default: the texts' own); `wanted`: the files whose
+    language is asked for (default: all of them). Only lines naming one of them are read."""
     rels = files if files is not None else {rel for rel, _ in texts}
+    wanted = rels if wanted is None else wanted
+    names = {posixpath.basename(rel) for rel in wanted}
     found: dict[str, str] = {}
     for rel, text in texts:
         base = posixpath.dirname(rel)
-        for match in _RUN.finditer(text) if any(c in text for c in " \t") else ():
-            target = _RUN_VAR.sub("", match.group(2)).removeprefix("./")
-            named = _run_target(rels, base, target)
-            if named is not None:
-                word = match.group(1).lower().split()[0].rstrip("0123456789.")
-                found.setdefault(named, _run_language(word))
+        for start, end in _lines_naming(text, names):
+            for match in _RUN.finditer(text, start, end):
+                target = _RUN_VAR.sub("", match.group(2)).removeprefix("./")
+                named = _run_target(rels, base, target)
+                if named is not None and named in wanted:
+                    word = match.group(1).lower().split()[0].rstrip("0123456789.")
+                    found.setdefault(named, _run_language(word))
     for rel, text in texts:
-        if rel not in found and Path(rel).suffix.lower() not in _SNIFF_SKIP:
+        if rel in wanted and rel not in found and Path(rel).suffix.lower() not in _SNIFF_SKIP:
             sniffed = _sniff(text)
             if sniffed:
                 found[rel] = sniffed
     return found
+
+
+def _lines_naming(text: str, names: set[str]) -> list[tuple[int, int]]:
+    """(start, end) of each line of `text` holding one of `names` (found with str.find)."""
+    starts: set[int] = set()
+    for name in names:
+        at = text.find(name) if name else -1
+        while at != -1:
+            starts.add(text.rfind("\n", 0, at) + 1)
+            at = text.find(name, at + len(name))
+    spans = []
+    for start in sorted(starts):
+        end = text.find("\n", start)
+        spans.append((start, len(text) if end == -1 else end))
+    return spans
 
 
 def _git_run_targets(folder: Path, texts: list[tuple[str, str]]) -> list[Entry]:
@@ -202,7 +225,8 @@ def _git_run_targets(folder: Path, texts: list[tuple[str, str]]) -> list[Entry]:
         if ".git/" not in text:
             continue
         base = posixpath.dirname(rel)
-        for match in _RUN.finditer(text):
+        matches = (m for a, b in _lines_naming(text, {".git/"}) for m in _RUN.finditer(text, a, b))
+        for match in matches:
             target = _RUN_VAR.sub("", match.group(2)).removeprefix("./")
             for path in {posixpath.normpath(posixpath.join(base, target)), target}:
                 if not path.startswith(".git/") or path in found:
