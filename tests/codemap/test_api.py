@@ -127,6 +127,42 @@ def test_an_absolute_path_inside_the_project_names_the_file(code_project: Path) 
         api.outline(code_project, "/etc/passwd")
 
 
+def test_an_absolute_path_through_a_symlinked_spelling_of_the_root_names_the_file(
+    code_project: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """An agent or shell whose cwd is a symlink to the project ($PWD keeps the link's spelling,
+    /tmp -> /private/tmp on macOS) names files under that spelling: they are inside."""
+    link = tmp_path_factory.mktemp("links") / "checkout"
+    link.symlink_to(code_project, target_is_directory=True)
+    absolute = str(link / "src/app/core.py")
+    assert api.outline(code_project, absolute)["path"] == "src/app/core.py"
+    assert api.get_file(code_project, absolute, 4, 4)["location"] == "src/app/core.py:4"
+    assert api.dependencies(code_project, absolute)["path"] == "src/app/core.py"
+    assert api.impact(code_project, str(link / "src/app/cli.py")) == api.impact(
+        code_project, "src/app/cli.py"
+    )
+
+
+@pytest.mark.parametrize(
+    "spelling", ["src/./app/core.py", "src//app/core.py", "src/app/../app/core.py"]
+)
+def test_a_path_spelled_with_dots_or_doubled_slashes_names_the_file(
+    code_project: Path, spelling: str
+) -> None:
+    assert api.get_file(code_project, spelling, 4, 4)["location"] == "src/app/core.py:4"
+    assert api.outline(code_project, str(code_project) + "/" + spelling)["path"] == (
+        "src/app/core.py"
+    )
+
+
+@pytest.mark.parametrize("spelling", ["../outside.py", "src/../../outside.py", ".."])
+def test_a_relative_path_leaving_the_project_is_outside_it(
+    code_project: Path, spelling: str
+) -> None:
+    with pytest.raises(NotFound, match="is outside the project"):
+        api.get_file(code_project, spelling)
+
+
 def test_reindex_touches_only_what_changed(code_project: Path) -> None:
     api.index(code_project)
     again = api.index(code_project)

@@ -93,6 +93,17 @@ def test_outline_takes_an_absolute_path_inside_the_project(cli: Any, code_projec
     assert outside.exit_code == 1 and "is outside the project" in outside.stderr
 
 
+def test_outline_takes_an_absolute_path_under_a_symlinked_cwd(
+    cli: Any, code_project: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    link = tmp_path_factory.mktemp("links") / "checkout"
+    link.symlink_to(code_project, target_is_directory=True)
+    out = cli("code", "outline", str(link / "src" / "app" / "core.py"), cwd=link)
+    assert (out.exit_code, out.json()["path"]) == (0, "src/app/core.py"), out.stderr
+    outside = cli("code", "outline", "../elsewhere/core.py", cwd=link)
+    assert outside.exit_code == 1 and "is outside the project" in outside.stderr
+
+
 def test_the_largest_limit_is_a_search_not_an_overflow(cli: Any, code_project: Path) -> None:
     assert cli("code", "index", cwd=code_project).exit_code == 0
     for query in ("load_config", "who calls Engine", "how does the engine start"):

@@ -83,3 +83,32 @@ def test_code_symbol_through_the_cli_skips_them(cli: Any, linked: Path) -> None:
     assert (out.exit_code, out.json()["skipped"]["outside"]) == (0, 1)
     found = cli("code", "search", '"hunter2"', cwd=linked)
     assert (found.exit_code, found.json()["results"]) == (0, [])
+
+
+def test_the_mcp_get_file_tool_takes_the_agents_spelling_of_the_root(
+    linked: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """An agent whose cwd is a symlink to the project names files under that spelling: served;
+    a relative path climbing out is named as outside the project, not as missing from the map."""
+    from orkestra.mcpserver.server import build
+    from orkestra.mcpserver.workspace import Workspace
+
+    spelling = tmp_path_factory.mktemp("links") / "checkout"
+    spelling.symlink_to(linked, target_is_directory=True)
+    ws = Workspace.open(linked)
+
+    async def go() -> tuple[Any, str]:
+        async with Client(build(ws)) as client:
+            served = await client.call_tool("get_file", {"path": str(spelling / "app/y.py")})
+            try:
+                await client.call_tool("get_file", {"path": "../outside/x.py"})
+            except MCPError as exc:
+                return served, exc.error.message
+        return served, "no error"
+
+    try:
+        served, message = anyio.run(go)
+    finally:
+        ws.close()
+    assert not served.is_error and served.structured_content["path"] == "app/y.py"
+    assert "is outside the project" in message

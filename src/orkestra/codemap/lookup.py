@@ -137,26 +137,43 @@ def find_references(conn: sqlite3.Connection, name: str, *, limit: int = 500) ->
 
 
 def project_path(root: Path, path: str) -> str:
-    """`path` as the map names files: an absolute path inside `root` (as given or with symlinks
-    resolved, `$PWD/app/a.py`) made relative to it, and a path's `./`, `//` and `x/../`
-    dropped (`src/./a.py`, `src/x/../a.py` name `src/a.py`, as MCP `context_for` reads them);
-    one outside the project (`../a.py` too) is a NotFound saying so; anything else (a symbol
-    name) is returned as it is."""
+    """`path` as the map names files: an absolute path inside `root` (as given, or under any
+    spelling of the root: `$PWD/app/a.py` where the cwd is a symlink to the project) made
+    relative to it; `a/./b`, `a//b` and `a/x/../b` read as `a/b`. A path outside the project
+    (`../x` too) is a NotFound saying so; anything else (a relative path, a symbol name) is
+    returned as it is."""
     pure = PurePath(path)
-    rel = path
     if pure.is_absolute():
-        for base in (root, root.resolve()):
-            if pure.is_relative_to(base):
-                rel = pure.relative_to(base).as_posix()
-                break
-        else:
+        rel = _inside(root, pure)
+        if rel is None:
             raise NotFound(f"'{path}' is outside the project ({root}); give a path inside it")
-    if "/" not in rel and rel != "..":
-        return rel  # a file at the top or a symbol name (`Engine.start`, `Shop::new`)
-    rel = posixpath.normpath(rel)
-    if rel == ".." or rel.startswith("../"):
+    elif "/" in path or path in (".", ".."):  # a path, not a symbol name (`Engine.start`)
+        rel = path
+    else:
+        return path
+    normal = posixpath.normpath(rel)
+    if normal == ".." or normal.startswith("../"):
         raise NotFound(f"'{path}' is outside the project ({root}); give a path inside it")
-    return rel
+    return normal
+
+
+def _inside(root: Path, pure: PurePath) -> str | None:
+    """`pure` relative to the project: the root as given or resolved, else the first folder
+    above `pure` that is the project under another spelling (a symlink to it)."""
+    for base in (root, root.resolve()):
+        if pure.is_relative_to(base):
+            return pure.relative_to(base).as_posix()
+    real = root.resolve()
+    for parent in reversed(pure.parents):  # shallowest first: a missing folder ends the walk
+        folder = Path(parent)
+        try:
+            if not folder.is_dir():
+                return None
+            if folder.resolve() == real:
+                return pure.relative_to(parent).as_posix()
+        except (OSError, RuntimeError):  # a loop or an unreadable folder: not the project
+            return None
+    return None
 
 
 def file_id(conn: sqlite3.Connection, path: str) -> int:
