@@ -257,6 +257,48 @@ def test_verify_truths(session: Session) -> None:
     assert "no truth with id 'GT-NOPE-001'" in bad
 
 
+def test_an_id_or_name_in_a_file_that_failed_to_load_points_at_that_file(root: Path) -> None:
+    """verify_truths(ids) and check_notes(names) answer a name they cannot find as `get` and the
+    CLI do: the entry may be in the file that failed to load, which the error names (file:line).
+    The files break before the server starts: there is no last good load to serve."""
+    import anyio
+    from mcp import Client
+
+    from orkestra.mcpserver.server import build
+    from orkestra.mcpserver.workspace import Workspace
+
+    truths = root / "registries/truths/pipeline.yaml"
+    truths.write_text(
+        truths.read_text(encoding="utf-8").replace(
+            "  owner: pipeline\n", "  owner: a\n  owner: b\n"
+        ),
+        encoding="utf-8",
+    )
+    write(root, "knowledge/gotchas/broken.md", "---\ntype: gotcha\ntitle: [unclosed\n---\nBody.\n")
+
+    async def go(client: Any) -> Any:
+        truth = await error_of(client, "verify_truths", ids=["GT-PIPE-001"])
+        note = await error_of(client, "check_notes", names=["broken"])
+        titled = await call(client, "check_notes", names=["DuckDB runner"])
+        return truth, note, titled
+
+    ws = Workspace.open(root)
+
+    async def main() -> Any:
+        async with Client(build(ws)) as client:
+            return await go(client)
+
+    try:
+        truth, note, titled = anyio.run(main)
+    finally:
+        ws.close()
+    assert "no truth with id 'GT-PIPE-001'" in truth
+    assert "registries/truths/pipeline.yaml:4" in truth and "duplicate key 'owner'" in truth
+    assert note.startswith("knowledge/gotchas/broken.md:4: no note named 'broken'"), note
+    assert "failed to load" in note
+    assert [n["name"] for n in titled["notes"]] == ["duckdb-runner"]  # as get(kind='note') finds it
+
+
 def test_mine_candidates(session: Session, root: Path) -> None:
     repo = GitRepo(root)
     repo.commit("feat(canonical): faster runner", {"packages/canonical/x.py": "x\n"})

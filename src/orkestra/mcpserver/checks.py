@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from orkestra.core.errors import NotFound
 from orkestra.mcpserver.tools import check_limit, cite
 from orkestra.mcpserver.workspace import Workspace
 
@@ -19,14 +18,16 @@ def check_notes(ws: Workspace, names: list[str] | None) -> dict[str, Any]:
     from orkestra.core.clock import today
     from orkestra.knowledge import settings
     from orkestra.knowledge.check import check
+    from orkestra.knowledge.service import find
 
-    report = check(settings.load(ws.root), today(), apply=False, sources=True)
+    cfg = settings.load(ws.root)
+    report = check(cfg, today(), apply=False, sources=True)
     if names:
         known = {n["name"] for n in report["notes"]}
-        missing = [n for n in names if n not in known]
-        if missing:
-            raise NotFound(f"no note named '{missing[0]}'; list(kind='note') shows them")
-        report["notes"] = [n for n in report["notes"] if n["name"] in names]
+        # a name not among the file stems is found as `get` finds a note (path, title, alias),
+        # or is the CLI's NotFound, naming a note file that failed to load (it may be in it)
+        wanted = {n if n in known else find(cfg, n).name for n in names}
+        report["notes"] = [n for n in report["notes"] if n["name"] in wanted]
     for note in report["notes"]:
         note["cite"] = cite(note.get("path"), 1)
     return report
@@ -34,12 +35,12 @@ def check_notes(ws: Workspace, names: list[str] | None) -> dict[str, Any]:
 
 def verify_truths(ws: Workspace, ids: list[str] | None) -> dict[str, Any]:
     """Evidence and staleness of every truth, or of `ids`."""
+    from orkestra.registry.evidence import require_truth
     from orkestra.registry.evidence import verify_truths as run
 
     reg = ws.registry()
-    missing = [i for i in ids or [] if i not in reg.truths]
-    if missing:
-        raise NotFound(f"no truth with id '{missing[0]}'; list(kind='truth') shows them")
+    for ident in ids or []:  # every id first: one unknown is the CLI's error, nothing checked
+        require_truth(reg, ident)
     if ids:  # each asked truth checked alone (not every truth, then filtered)
         parts = [run(reg, truth_id=i) for i in dict.fromkeys(ids)]
         report = parts[0]

@@ -92,13 +92,21 @@ def _symbol_line(root: Path, evidence: str, rel: str, needle: str) -> int | None
     return symbol_line(root, rel, needle)
 
 
+def require_truth(reg: Registry, truth_id: str) -> None:
+    """NotFound unless `truth_id` is registered; while a truths file failed to load, the
+    message names it (`file:line`): the truth may be in it."""
+    if truth_id in reg.truths:
+        return
+    broken = unloaded(reg)
+    hint = f"; {broken[0].format()} (fix it first)" if broken else ""
+    raise NotFound(f"no truth with id '{truth_id}'{hint}; `orkestra truths list` shows them")
+
+
 def verify_truths(reg: Registry, *, truth_id: str | None = None) -> dict[str, Any]:
     """Check every (or one) truth: evidence found in the code, and last_verified not stale.
     `errors` lists the truth files that could not be loaded (their truths are not checked)."""
-    if truth_id is not None and truth_id not in reg.truths:
-        broken = unloaded(reg)
-        hint = f"; {broken[0].format()} (fix it first)" if broken else ""
-        raise NotFound(f"no truth with id '{truth_id}'{hint}; `orkestra truths list` shows them")
+    if truth_id is not None:
+        require_truth(reg, truth_id)
     limit = reg.config.truths.stale_after_days
     now = today()
     results = []
