@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -169,3 +170,28 @@ def test_the_index_and_the_sources_report_the_same_schema_errors(root: Path) -> 
     service.search(root, "release", use_index=False, unloaded=direct)
     assert sorted(indexed) == sorted(direct)
     assert {p.file for p in direct} == {AGENT, SKILL, TRUTHS, DECISION}
+
+
+@pytest.mark.parametrize("what", ["folder", "fifo"])
+def test_a_yaml_name_that_is_no_file_is_warned_as_validate_names_it(
+    cli: Any, root: Path, what: str
+) -> None:
+    """A folder or FIFO at `registries/agents/x.yaml`: search warns with validate's ORK004 and
+    its message (one finding per file in an MCP answer, not ORK001 beside validate's ORK004)."""
+    rel = "registries/agents/stray.yaml"
+    if what == "folder":
+        (root / rel).mkdir()
+    else:
+        os.mkfifo(root / rel)
+    problems: list[Problem] = []
+    assert extract.documents(root, rel, "agent", problems) == []
+    checked = cli("validate", "--format", "json", cwd=root).json()["findings"]
+    (expected,) = [(f["code"], f["message"], f["file"]) for f in checked if f["file"] == rel]
+    assert [(p.code, p.message, p.file) for p in problems] == [expected]
+    assert expected[0] == "ORK004"
+    r = cli("search", "release", "--format", "json", cwd=root)
+    assert r.exit_code == 0, r.stderr
+    (line,) = r.stderr.splitlines()
+    warning = json.loads(line)["warning"]
+    assert (warning["code"], warning["file"]) == ("ORK004", rel)
+    assert warning["message"].startswith(expected[1])

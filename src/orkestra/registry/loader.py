@@ -248,12 +248,7 @@ class _Loader:
             self.unreadable(folder, exc)
             return []
         for path, what in others:
-            self.add(
-                "ORK004",
-                f"'{self.rel(path)}' is {what}: it is not read; "
-                "replace it with a YAML file or remove it",
-                self.rel(path),
-            )
+            self.add("ORK004", not_read(self.rel(path), what), self.rel(path))
         return files
 
     def single(self, path: Path) -> bool:
@@ -264,12 +259,7 @@ class _Loader:
             return True
         if path.is_symlink() or path.exists():
             what = "a folder" if path.is_dir() else _what_path(path)
-            self.add(
-                "ORK004",
-                f"'{self.rel(path)}' is {what}: it is not read; "
-                "replace it with a YAML file or remove it",
-                self.rel(path),
-            )
+            self.add("ORK004", not_read(self.rel(path), what), self.rel(path))
         return False
 
     def blocked(self, path: Path) -> Path:
@@ -918,17 +908,23 @@ def _yaml_entries(folder: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
                 if entry.is_file():
                     files.append(entry.name)
                 else:
-                    others.append((folder / entry.name, _what(entry)))
+                    others.append((folder / entry.name, what_is(entry)))
     except (FileNotFoundError, NotADirectoryError):  # no such folder: no files of this kind
         return [], []
     return [folder / name for name in sorted(files)], sorted(others)
 
 
-def _what(entry: os.DirEntry[str]) -> str:
-    """What a directory entry that is not a (link to a) regular file is."""
+def not_read(rel: str, what: str) -> str:
+    """ORK004's message for a YAML name of the registry layout that is `what` (a folder, a FIFO)
+    instead of a file (search warns about it in these words too)."""
+    return f"'{rel}' is {what}: it is not read; replace it with a YAML file or remove it"
+
+
+def what_is(entry: os.DirEntry[str] | Path) -> str:
+    """What a directory entry (or path) that is not a (link to a) regular file is."""
     if entry.is_dir():
         return "a folder"
-    if entry.is_symlink() and not Path(entry.path).exists():
+    if entry.is_symlink() and not Path(entry).exists():
         return "a symlink to nothing (its target is missing)"
     if entry.is_symlink():
         return "a symlink to something that is not a regular file (a FIFO, socket or device)"
@@ -936,7 +932,7 @@ def _what(entry: os.DirEntry[str]) -> str:
 
 
 def _what_path(path: Path) -> str:
-    """What a path that is neither a regular file nor a folder is (see `_what`)."""
+    """What a path that is neither a regular file nor a folder is (see `what_is`)."""
     if path.is_symlink() and not path.exists():
         return "a symlink to nothing (its target is missing)"
     return "not a regular file (a FIFO, socket or device)"

@@ -12,11 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from orkestra.search import layout
 from orkestra.search.document import Document, Problem
 from orkestra.search.weights import build, text_of
+
+if TYPE_CHECKING:
+    from orkestra.core.errors import InputError
 
 _SAFE_REL = re.compile(r"^(?![/\\])(?![A-Za-z]:)(?!.*(?:^|/)\.\.(?:/|$)).+$")
 
@@ -116,11 +119,27 @@ def documents(
     try:
         docs = reader(root, rel, found)
     except InputError as exc:  # unreadable or not YAML: reported, and search goes on
-        found.append(Problem("ORK001", exc.message, exc.file or rel, exc.line))
+        found.append(_unread(root, rel, exc))
         docs = []
     if problems is not None:
         problems.extend(found)
     return docs
+
+
+def _unread(root: Path, rel: str, exc: InputError) -> Problem:
+    """The problem of a source that could not be read: ORK001 with its cause, or, for a name
+    that is no file (a folder, a FIFO), validate's ORK004 in its words."""
+    import stat
+
+    try:
+        regular = stat.S_ISREG((root / rel).stat().st_mode)
+    except OSError:  # gone, or a symlink to nothing: the read's own error says it
+        regular = True
+    if not regular:
+        from orkestra.registry.loader import not_read, what_is
+
+        return Problem("ORK004", not_read(rel, what_is(root / rel)), rel, None)
+    return Problem("ORK001", exc.message, exc.file or rel, exc.line)
 
 
 def _mapping(root: Path, rel: str, *, allow_empty: bool = False) -> Any:

@@ -25,7 +25,8 @@ from orkestra.search.text import exact_key
 if TYPE_CHECKING:
     from orkestra.search.document import Document, Problem
 
-SCHEMA = 12  # 11: a key its model refuses; 12: a name that is no name (the loader's ORK002)
+SCHEMA = 13  # 11: a key its model refuses; 12: a name that is no name (the loader's ORK002);
+# 13: a YAML name that is a folder or FIFO (the loader's ORK004)
 _COLUMNS = [f"c{i}" for i in range(MAX_FIELDS)]
 #: the weight of each column of `bm`, in order; a field goes to the column nearest its weight
 BM_WEIGHTS = (6.0, 5.0, 4.0, 3.0, 2.0, 1.0)
