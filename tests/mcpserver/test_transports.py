@@ -185,3 +185,57 @@ def test_stdio_answers_a_malformed_line_with_a_json_rpc_error_and_goes_on(root: 
     ], proc.stderr
     assert replies[0]["error"]["message"] == "Parse error"
     assert replies[2]["result"]["serverInfo"]["name"] == "orkestra"
+
+
+def test_a_stdio_line_over_the_size_limit_is_refused_unread_and_the_server_goes_on(
+    root: Path,
+) -> None:
+    """PRODUCT.md §13: JSON read from stdin has a size limit. A line (one message) longer than
+    it is read past in pieces, never held whole (an endless line took every byte of memory
+    until the kernel killed the server), answered -32600 with id null; the next line is served."""
+    from orkestra.core import jsonio
+
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "0"},
+        },
+    }
+    huge = '{"jsonrpc": "2.0", "id": 9, "method": "ping", "params": {"x": "' + "x" * (
+        jsonio.MAX_BYTES
+    )
+    proc = subprocess.run(
+        [ORKESTRA, "mcp", "serve"],
+        input=(huge + '"}}\n' + json.dumps(init) + "\n").encode(),
+        capture_output=True,
+        cwd=root,
+        env=_env(),
+        timeout=120,
+        check=False,
+    )
+    replies = [json.loads(line) for line in proc.stdout.decode().splitlines()]
+    assert [(r.get("id"), r.get("error", {}).get("code")) for r in replies] == [
+        (None, -32600),
+        (1, None),
+    ], proc.stderr[-2000:]
+    assert f"longer than {jsonio.MAX_BYTES:,} characters" in replies[0]["error"]["data"]
+
+
+def test_bounded_lines_reads_a_long_line_in_pieces() -> None:
+    import io
+
+    from orkestra.mcpserver.stdio import TOO_LONG, BoundedLines, error_reply
+
+    lines = BoundedLines(io.BytesIO(b"12345\n" + b"y" * 100 + b"\n123456\nend"), limit=6)
+    assert [lines.readline() for _ in range(5)] == ["12345\n", TOO_LONG, "123456\n", "end", ""]
+    from mcp_types import jsonrpc_message_adapter
+
+    try:
+        jsonrpc_message_adapter.validate_json(TOO_LONG, by_name=False)
+    except Exception as exc:
+        reply = error_reply(exc)
+    assert reply is not None and reply.error.code == -32600

@@ -6,12 +6,20 @@ logs it: the client never hears back. JSON-RPC 2.0 wants a reply: `-32700 Parse 
 that is not JSON, `-32600 Invalid Request` for JSON that is no message, the id null (it cannot be
 known). `Replying` wraps the transport's read stream and sends that reply on its write
 stream; the transport itself is the SDK's, unchanged.
+
+The transport reads whole lines, however long: an endless line (a client's bug, or a stream that
+never sends a newline) would take every byte of memory. Its stdin is therefore `BoundedLines`
+(PRODUCT.md §13: JSON read from stdin has a size limit): a line longer than `MAX_LINE` characters
+is read past in pieces and answered -32600, never held whole.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import sys
 from types import TracebackType
-from typing import Any
+from typing import Any, BinaryIO
 
 import anyio
 from mcp.server.mcpserver import MCPServer
@@ -19,6 +27,38 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
 from pydantic import ValidationError
+
+from orkestra.core.jsonio import MAX_BYTES
+
+#: the longest line (one JSON-RPC message) read from stdin, in characters: the JSON reader's limit
+MAX_LINE = MAX_BYTES
+#: what a longer line reads as (not JSON: the transport hands its parse failure to `Replying`)
+TOO_LONG = "\x00orkestra: line over the size limit\n"
+_PIECE = 1 << 16
+
+
+class BoundedLines:
+    """A binary stream's lines as UTF-8 text (undecodable bytes replaced, as the SDK reads
+    them), none longer than `limit` characters: a longer line is read past in pieces of
+    `_PIECE` characters and stands as `TOO_LONG`. Closing it leaves the stream open (it is the
+    transport's, as the SDK's own wrapper leaves it)."""
+
+    def __init__(self, buffer: BinaryIO, limit: int = MAX_LINE) -> None:
+        self._text = io.TextIOWrapper(buffer, encoding="utf-8", errors="replace")
+        self._limit = limit
+
+    def readline(self) -> str:
+        line = self._text.readline(self._limit + 1)
+        if len(line) <= self._limit or line.endswith("\n"):
+            return line
+        while True:  # the rest of the line, read and dropped
+            piece = self._text.readline(_PIECE)
+            if not piece or piece.endswith("\n"):
+                return TOO_LONG
+
+    def close(self) -> None:
+        with contextlib.suppress(ValueError):  # already detached
+            self._text.detach()
 
 
 def error_reply(exc: Exception) -> JSONRPCError | None:
@@ -28,6 +68,10 @@ def error_reply(exc: Exception) -> JSONRPCError | None:
         return None
     errors = exc.errors()
     raw = errors[0].get("input") if errors else None
+    if raw == TOO_LONG:
+        why = f"a message longer than {MAX_LINE:,} characters: not read"
+        error = ErrorData(code=INVALID_REQUEST, message="Invalid Request", data=why)
+        return JSONRPCError(jsonrpc="2.0", id=None, error=error)
     if isinstance(raw, str | bytes) and not raw.strip():
         return None
     if errors and errors[0]["type"] == "json_invalid":
@@ -91,11 +135,21 @@ class Replying:
 
 
 class Server(MCPServer):
-    """`MCPServer` whose stdio transport answers malformed lines (`Replying`); the rest is the
-    SDK's `run_stdio_async`, which this overrides, line for line."""
+    """`MCPServer` whose stdio transport answers malformed lines (`Replying`) and reads stdin
+    through `BoundedLines`; the rest is the SDK's `run_stdio_async`, which this overrides."""
 
     async def run_stdio_async(self) -> None:
+        from mcp.server import stdio as sdk
+
         low = self._lowlevel_server  # what the SDK's own run_stdio_async serves
-        async with stdio_server() as (read_stream, write_stream):
-            options = low.create_initialization_options()
-            await low.run(Replying(read_stream, write_stream), write_stream, options)
+        # fd 0 claimed as the SDK claims it (diverted to the null device while serving, so a
+        # child process never reads the wire), read through `BoundedLines`
+        buffer, restore = sdk._claim_fd(0, sys.stdin, "rb", sdk._open_stdin_diversion)
+        try:
+            stdin = anyio.wrap_file(BoundedLines(buffer))  # type: ignore[arg-type]  # readline
+            async with stdio_server(stdin=stdin) as (read_stream, write_stream):
+                options = low.create_initialization_options()
+                await low.run(Replying(read_stream, write_stream), write_stream, options)
+        finally:
+            if restore is not None:
+                restore()
