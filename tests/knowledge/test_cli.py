@@ -59,6 +59,20 @@ def test_notes_new_list_info_verify_index(cli: Any, project: Path) -> None:
     assert cli("notes", "index", cwd=project).json()["written"] is False
 
 
+def test_a_note_is_found_by_the_path_every_answer_shows(cli: Any, project: Path) -> None:
+    """`notes list`, `search` and `notes check` show a note's `path` (knowledge/<type>/x.md):
+    `notes info` and `notes verify` take it, as they take the name, title or alias."""
+    note(project, "task-is-a-case", kind="gotcha", title="Task is a Case")
+    path = cli("notes", "list", cwd=project).json()["notes"][0]["path"]
+    assert path == "knowledge/gotchas/task-is-a-case.md"
+    for spelling in (path, "./" + path, path.removesuffix(".md"), "gotchas/task-is-a-case"):
+        r = cli("notes", "info", spelling, cwd=project)
+        assert (r.exit_code, r.json()["name"]) == (0, "task-is-a-case"), (spelling, r.stderr)
+    assert cli("notes", "verify", path, cwd=project).json()["confidence"] == "verified"
+    r = cli("notes", "info", "knowledge/gotchas/nope.md", cwd=project)
+    assert r.exit_code == 1 and "no note named 'knowledge/gotchas/nope.md'" in r.stderr
+
+
 def test_notes_new_errors(cli: Any, project: Path) -> None:
     r = cli("notes", "new", "essay", "X", cwd=project)
     assert r.exit_code == 2 and "unknown note type 'essay'" in r.stderr

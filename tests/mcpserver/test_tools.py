@@ -299,6 +299,16 @@ def test_an_id_or_name_in_a_file_that_failed_to_load_points_at_that_file(root: P
     assert [n["name"] for n in titled["notes"]] == ["duckdb-runner"]  # as get(kind='note') finds it
 
 
+def test_get_finds_a_note_by_the_path_its_search_hit_cites(session: Session) -> None:
+    async def go(client: Any) -> Any:
+        hit = (await call(client, "search", query="DuckDB runner", kinds=["notes"]))["results"][0]
+        return hit, await call(client, "get", kind="note", id=hit["path"])
+
+    hit, got = session(go)
+    assert hit["path"] == "knowledge/glossary/duckdb-runner.md"
+    assert (got["name"], got["cite"]) == ("duckdb-runner", "knowledge/glossary/duckdb-runner.md:1")
+
+
 def test_mine_candidates(session: Session, root: Path) -> None:
     repo = GitRepo(root)
     repo.commit("feat(canonical): faster runner", {"packages/canonical/x.py": "x\n"})

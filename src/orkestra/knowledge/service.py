@@ -117,7 +117,11 @@ def find(settings: Settings, name: str, unloaded: list[Problem] | None = None) -
 
     kb = load_notes(settings.root, settings.path)
     failed = _unloaded(kb, unloaded)
-    note = Resolver(kb, settings.root, settings.path).note(name)
+    resolver = Resolver(kb, settings.root, settings.path)
+    note = resolver.note(name)
+    if note is None:  # the `path` every answer shows: knowledge/<type>/x.md (or ./knowledge/...)
+        inside = name.strip().removeprefix("./").removeprefix(settings.path + "/")
+        note = resolver.note(inside) if inside != name.strip() else None
     if note is None and failed:
         raise NotFound.maybe_in(f"no note named '{name}'", failed[0], "orkestra notes check")
     if note is None:
