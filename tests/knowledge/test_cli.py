@@ -123,6 +123,25 @@ def test_custom_knowledge_path(cli: Any, project: Path) -> None:
     )
 
 
+def test_learn_list_names_each_claims_file_from_the_project_root(
+    cli: Any, project: Path, tmp_path: Path
+) -> None:
+    """With `knowledge.path: docs/kb`, `learn list`'s `file` is docs/kb/claims/..., the path
+    search cites (it was kb/claims/..., a path that does not exist)."""
+    write(project, "registries/orkestra.yaml", "project: demo\nknowledge:\n  path: docs/kb\n")
+    fact = {"statement": "Use pnpm, not npm, to install frontend dependencies", "category": "tool"}
+    first = write(tmp_path, "a.json", json.dumps({"insights": [fact]}))
+    proposal = write(
+        tmp_path, "p.json", cli("learn", "propose", "-i", str(first), cwd=project).stdout
+    )
+    assert cli("learn", "apply", "-i", str(proposal), cwd=project).exit_code == 0
+    (claim,) = cli("learn", "list", cwd=project).json()["claims"]
+    assert claim["file"].startswith("docs/kb/claims/"), claim
+    assert (project / claim["file"]).is_file()
+    hit = cli("search", "pnpm", cwd=project).json()["results"][0]
+    assert hit["path"] == claim["file"]
+
+
 def test_learn_loop(cli: Any, project: Path, tmp_path: Path) -> None:
     new = write(
         tmp_path,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -125,7 +126,36 @@ def test_get_a_claim(session: Session, root: Path) -> None:
 
     claim = session(go)
     assert claim["statement"] == "The runner is idempotent."
-    assert claim["cite"] == "knowledge/claims/2026-01-01-runner.json"
+    assert claim["cite"] == "knowledge/claims/2026-01-01-runner.json:1"
+
+
+def test_a_claim_is_cited_to_its_line_as_search_cites_it(session: Session, root: Path) -> None:
+    """Several claims share a file: `get` and `list` cite each at its own line (path:line),
+    the line its search hit gives, not the file alone."""
+    claims = [
+        {"id": f"CL-{n}", "statement": f"Claim {word} holds.", "category": "technical",
+         "confidence": "low", "seen_count": 1}
+        for n, word in (("aaa", "zebracorn"), ("bbb", "quokkafish"))
+    ]  # fmt: skip
+    write(
+        root,
+        "knowledge/claims/2026-01-01-technical.json",
+        json.dumps({"insights": claims}, indent=2),
+    )
+
+    async def go(client: Any) -> Any:
+        found = {}
+        for ident, word in (("CL-aaa", "zebracorn"), ("CL-bbb", "quokkafish")):
+            hit = (await call(client, "search", query=word, kinds=["claims"]))["results"][0]
+            got = await call(client, "get", kind="claim", id=ident)
+            found[ident] = (hit["cite"], got["cite"])
+        rows = (await call(client, "list", kind="claim"))["items"]
+        return found, {r["id"]: r["cite"] for r in rows}
+
+    found, listed = session(go)
+    path = "knowledge/claims/2026-01-01-technical.json"
+    assert found == {"CL-aaa": (f"{path}:4", f"{path}:4"), "CL-bbb": (f"{path}:11", f"{path}:11")}
+    assert listed == {"CL-aaa": f"{path}:4", "CL-bbb": f"{path}:11"}
 
 
 def test_get_unknown_entries_and_kinds_are_errors(session: Session) -> None:

@@ -112,5 +112,6 @@ def list_claims(
     from orkestra.knowledge.claims.store import listing as claims_of
 
     cfg = settings.load(project_root())
-    emit(listing("claims", claims_of(cfg.folder, confidence, category)), fmt, title="claims")
+    rows = claims_of(cfg.folder, confidence, category)
+    emit(listing("claims", rows), fmt, title="claims")
     return ExitCode.OK

@@ -138,13 +138,14 @@ def _note(ws: Workspace, ident: str) -> dict[str, Any]:
 def _claim(ws: Workspace, ident: str) -> dict[str, Any]:
     from orkestra.core.errors import NotFound
     from orkestra.knowledge import settings
-    from orkestra.knowledge.claims.store import load_all
+    from orkestra.knowledge.claims.store import lines_of, load_all
 
     cfg = settings.load(ws.root)
     for stored in load_all(cfg.folder):
         if stored.claim.get("id") == ident:
             path = f"{cfg.path}/{stored.file}"
-            return {"kind": "claim", "cite": path, "path": path, **stored.claim}
+            line = lines_of(cfg.folder, [stored])[(stored.file, ident)]
+            return {"kind": "claim", "cite": cite(path, line), "path": path, **stored.claim}
     raise NotFound(f"no claim with id '{ident}'; list(kind='claim') shows them")
 
 
@@ -175,9 +176,20 @@ def listing(ws: Workspace, kind: str, filters: dict[str, Any] | None, limit: int
             kind_name = "true or false" if wanted is bool else "a string"
             raise UsageError(f"filter '{key}' must be {kind_name}, not {type(value).__name__}")
     rows = _rows(ws, name, given)
+    claim_lines = _claim_lines(ws) if name == "claim" else {}
     for row in rows:
-        row["cite"] = _row_cite(ws, name, row)
+        row["cite"] = _row_cite(ws, name, row, claim_lines)
     return {"kind": name, "total": len(rows), "items": rows[:limit]}
+
+
+def _claim_lines(ws: Workspace) -> dict[tuple[str, str], int]:
+    """(project-relative claims file, claim id) -> its line, for the claim rows' citations."""
+    from orkestra.knowledge import settings
+    from orkestra.knowledge.claims.store import lines_of, load_all
+
+    cfg = settings.load(ws.root)
+    found = lines_of(cfg.folder, load_all(cfg.folder))
+    return {(f"{cfg.path}/{file}", ident): line for (file, ident), line in found.items()}
 
 
 def _rows(ws: Workspace, name: str, given: dict[str, Any]) -> list[dict[str, Any]]:
@@ -204,11 +216,13 @@ def _rows(ws: Workspace, name: str, given: dict[str, Any]) -> list[dict[str, Any
     return inventory.decisions_list(reg, **given)
 
 
-def _row_cite(ws: Workspace, name: str, row: dict[str, Any]) -> str:
+def _row_cite(
+    ws: Workspace, name: str, row: dict[str, Any], claim_lines: dict[tuple[str, str], int]
+) -> str:
     if name == "note":
         return cite(row["path"], 1)
     if name == "claim":
-        return str(row["file"])
+        return cite(row["file"], claim_lines.get((str(row["file"]), str(row["id"])), 1))
     ident = str(row.get("id") or row.get("name"))
     loc = ws.registry().loc(name, ident)
     return cite(loc.file, loc.line)

@@ -69,13 +69,11 @@ def documents(root: Path, problems: list[Problem] | None = None) -> list[Documen
                 attrs,
             )
         )
-    texts: dict[str, list[str]] = {}
-    for stored in store.load_all(cfg.folder):
+    every = store.load_all(cfg.folder)
+    lines = store.lines_of(cfg.folder, every)
+    for stored in every:
         claim = stored.claim
-        if stored.file not in texts:
-            texts[stored.file] = (cfg.folder / stored.file).read_text(encoding="utf-8").splitlines()
-        needle = f'"id": "{claim["id"]}"'
-        line = next((n for n, t in enumerate(texts[stored.file], 1) if needle in t), 1)
+        line = lines[(stored.file, str(claim["id"]))]
         values = {
             "statement": claim["statement"],
             "tags": "\n".join(str(t) for t in claim.get("tags", [])),

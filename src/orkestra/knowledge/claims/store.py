@@ -224,8 +224,28 @@ def valid_name(name: str) -> bool:
     return bool(_FILE.match(name))
 
 
+def lines_of(folder: Path, stored: list[Stored]) -> dict[tuple[str, str], int]:
+    """(file, claim id) -> the 1-based line of the claim's `"id": "<id>"` in its file (1 when
+    not found: a file written on one line), each file read once: a claim's `path:line`."""
+    texts: dict[str, list[str]] = {}
+    out: dict[tuple[str, str], int] = {}
+    for entry in stored:
+        ident = str(entry.claim.get("id"))
+        if entry.file not in texts:
+            try:
+                text = (folder / entry.file).read_text(encoding="utf-8", errors="replace")
+            except OSError:  # gone since it was read: its line is unknown
+                text = ""
+            texts[entry.file] = text.splitlines()
+        needle = f'"id": "{ident}"'
+        found = (n for n, t in enumerate(texts[entry.file], 1) if needle in t)
+        out[(entry.file, ident)] = next(found, 1)
+    return out
+
+
 def listing(folder: Path, level: str | None, category: str | None) -> list[dict[str, Any]]:
-    """Claims (with their file), optionally filtered by confidence and category."""
+    """Claims (with their file named from the project root, as `shown` names the folder),
+    optionally filtered by confidence and category."""
     from orkestra.core.errors import UsageError
 
     if level is not None and level not in LEVELS:
