@@ -228,6 +228,23 @@ def test_context_for_ranks_what_concerns_the_paths(session: Session, root: Path)
     assert nothing == {"paths": ["README.md"], "total": 0, "items": []}
 
 
+def test_context_for_the_project_folder_is_everything_that_names_a_file(
+    session: Session, root: Path
+) -> None:
+    """`.` (or the project's absolute path) is the folder holding every file: what concerns any
+    file is listed, as for any other folder (it was an empty answer)."""
+
+    async def go(client: Any) -> Any:
+        return [await call(client, "context_for", paths=[p]) for p in (".", str(root), "./")]
+
+    dot, absolute, slash = session(go)
+    ids = {(i["kind"], i["id"]) for i in dot["items"]}
+    assert {("decision", "DEC-PL-142"), ("truth", "GT-PIPE-001"), ("note", "duckdb-runner")} <= ids
+    assert all(i["score"] == 2.0 for i in dot["items"])
+    assert dot["paths"] == absolute["paths"] == slash["paths"] == ["."]
+    assert dot["items"] == absolute["items"] == slash["items"]
+
+
 def test_context_for_follows_source_commits(session: Session, root: Path) -> None:
     repo = GitRepo(root)
     sha = repo.commit("feat(web): console", {"packages/web/app.ts": "x\n"})

@@ -56,8 +56,8 @@ def match(mention: str, path: str) -> float:
         return EXACT
     if any(ch in mention for ch in "*?[") and fnmatch.fnmatchcase(path, mention):
         return GLOB
-    if path.startswith(mention + "/") or mention.startswith(path + "/"):
-        return FOLDER
+    if path == "." or path.startswith(mention + "/") or mention.startswith(path + "/"):
+        return FOLDER  # `.`: the project folder, which holds every file
     return 0.0
 
 
