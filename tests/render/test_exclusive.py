@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import select
 import shutil
 import subprocess
 import sys
@@ -45,10 +46,29 @@ def _start(root: Path, *args: str) -> subprocess.Popen[str]:
 WAITING = "orkestra: another sync is writing in this project; waiting for it to end"
 
 
-def _finish(run: subprocess.Popen[str], waited: bool = False) -> dict[str, Any]:
+def _until_waiting(run: subprocess.Popen[str], timeout: float = 60.0) -> str:
+    """The run's stderr up to its waiting notice: it has reached the held lock and waits. Read
+    with os.read (no buffer `communicate` would not see), however slowly the run starts on a
+    loaded machine; a run that ends or stays silent fails the test."""
+    assert run.stderr is not None
+    said = b""
+    deadline = time.monotonic() + timeout
+    while WAITING.encode() not in said:
+        left = deadline - time.monotonic()
+        assert left > 0 and run.poll() is None, said
+        ready, _, _ = select.select([run.stderr], [], [], left)
+        if ready:
+            said += os.read(run.stderr.fileno(), 4096)
+    return said.decode()
+
+
+def _finish(run: subprocess.Popen[str], waited: bool = False, said: str = "") -> dict[str, Any]:
+    """The run's JSON answer; `said` is the stderr `_until_waiting` read before."""
     out, err = run.communicate(timeout=120)
+    err = said + err
     assert run.returncode in (0, 1), err
     assert (WAITING in err) == waited, err  # said once when it waited, never otherwise
+    assert err.count(WAITING) == int(waited), err
     return dict(json.loads(out))
 
 
@@ -73,10 +93,11 @@ def test_a_writing_sync_waits_for_the_one_that_holds_the_lock(proj: Path) -> Non
     _edit(proj, "Be plain.", "Be plain, in turn.")
     with exclusive.held(proj):
         run = _start(proj, "sync")
-        time.sleep(1.5)
+        said = _until_waiting(run)
+        time.sleep(0.5)
         assert run.poll() is None  # waiting, nothing read or written yet
         assert "in turn" not in (proj / OUTPUT).read_text(encoding="utf-8")
-    assert _finish(run, waited=True)["updated"] == [OUTPUT, "registries/.render-lock.json"]
+    assert _finish(run, True, said)["updated"] == [OUTPUT, "registries/.render-lock.json"]
     assert "in turn" in (proj / OUTPUT).read_text(encoding="utf-8")
 
 
@@ -86,9 +107,9 @@ def test_a_forced_or_targeted_sync_waits_too(proj: Path, args: list[str]) -> Non
     _edit(proj, "Be plain.", "Be plain, forced.")
     with exclusive.held(proj):
         run = _start(proj, "sync", *args)
-        time.sleep(1.0)
+        said = _until_waiting(run)
         assert run.poll() is None
-    assert OUTPUT in _finish(run, waited=True)["updated"]
+    assert OUTPUT in _finish(run, True, said)["updated"]
 
 
 @pytest.mark.parametrize("stderr", ["full", "closed"])
@@ -169,11 +190,11 @@ def test_two_syncs_queued_behind_the_lock_leave_what_one_sync_leaves(
     with exclusive.held(proj):
         _edit(proj, "Be plain.", "Be plain, first.")
         first = _start(proj, "sync")
-        time.sleep(0.5)
+        said_first = _until_waiting(first)
         _edit(proj, "first", "second")
         second = _start(proj, "sync")
-        time.sleep(0.5)
-    answers = [_finish(first, waited=True), _finish(second, waited=True)]
+        said_second = _until_waiting(second)
+    answers = [_finish(first, True, said_first), _finish(second, True, said_second)]
     assert all(a["ok"] and not a["conflicts"] for a in answers)
     assert sorted(a["written"] for a in answers) == [0, 2]  # one wrote, the other had nothing
     again = _finish(_start(proj, "sync", "--check"))
