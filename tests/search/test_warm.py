@@ -71,12 +71,25 @@ def test_warm_tables_are_dropped_when_the_index_changes(tmp_path: Path, by: str)
     conn.close()
 
 
+def _settle(root: Path) -> None:
+    """Every source older than the racy window: an index built now is not written again when
+    opened a little later (a slow rebuild on a loaded machine would outlast the window)."""
+    import os
+    import time
+
+    past = time.time() - 60
+    for path in [root, *root.rglob("*")]:
+        if ".orkestra" not in path.relative_to(root).parts:
+            os.utime(path, (past, past), follow_symlinks=False)
+
+
 def test_warm_tables_are_dropped_for_another_connection(tmp_path: Path) -> None:
     # the MCP server opens a new connection when its index was deleted or damaged under it: a
     # new connection that has not written starts at the same data_version and total_changes as
     # the old one did, and the old tables (other documents, other refs) answered for it
     root = tmp_path / "proj"
     evaluate.write_marketplace(root)
+    _settle(root)
     conn = index.open_index(root)
     assert conn is not None
     warm = WarmState()
@@ -85,6 +98,7 @@ def test_warm_tables_are_dropped_for_another_connection(tmp_path: Path) -> None:
     conn.close()
     index.index_path(root).unlink()
     _add_agent(root, "zz-kafka-whisperer", "Kafka kafka kafka: topics, kafka consumers.")
+    _settle(root)
     index.rebuild(root, seen=None)
     fresh = index.open_index(root)
     assert fresh is not None
