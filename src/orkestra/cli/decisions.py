@@ -15,7 +15,9 @@ app = new_app("Decision records.")
 
 @app.command("list")
 def list_decisions(
-    limit: Annotated[int | None, typer.Option("--limit", help="At most N records.")] = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="At most N records (total counts all).")
+    ] = None,
     status: Annotated[
         str | None, typer.Option("--status", help="proposed|active|superseded|deprecated.")
     ] = None,
@@ -27,10 +29,8 @@ def list_decisions(
     """Decision records, newest first."""
     from orkestra.registry import inventory
 
-    rows = inventory.decisions_list(
-        load_registry(lazy=True), limit=limit, status=status, domain=domain
-    )
-    emit(listing("decisions", rows), fmt, title="decisions")
+    rows = inventory.decisions_list(load_registry(lazy=True), status=status, domain=domain)
+    emit(listing("decisions", rows[:limit], total=len(rows)), fmt, title="decisions")
     return ExitCode.OK
 
 

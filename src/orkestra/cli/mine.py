@@ -63,9 +63,9 @@ def candidates(
 
     root = project_root()
     refresh(root)
-    found = run(root, limit=limit, full=full, domain=domain.value if domain else None)
+    found, total = run(root, limit=limit, full=full, domain=domain.value if domain else None)
     rows = [_row(c) for c in found] if fmt.human else found
-    emit(listing("candidates", rows), fmt, title="mine candidates")
+    emit(listing("candidates", rows, total=total), fmt, title="mine candidates")
     return ExitCode.OK
 
 

@@ -30,9 +30,12 @@ class Format(StrEnum):
         return self is not Format.json
 
 
-def listing(kind: str, rows: Sequence[Any], **extra: Any) -> dict[str, Any]:
-    """The list envelope `{kind: rows, "total": len(rows), **extra}` of every list command."""
-    return {kind: list(rows), "total": len(rows), **extra}
+def listing(
+    kind: str, rows: Sequence[Any], *, total: int | None = None, **extra: Any
+) -> dict[str, Any]:
+    """The list envelope `{kind: rows, "total": N, **extra}` of every list command: `total`
+    counts every match, also those a `--limit` left out of `rows` (by default, the rows)."""
+    return {kind: list(rows), "total": len(rows) if total is None else total, **extra}
 
 
 def to_json(data: Any, *, pretty: bool | None = None) -> str:

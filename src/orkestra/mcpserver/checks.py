@@ -61,5 +61,5 @@ def mine_candidates(ws: Workspace, limit: int) -> dict[str, Any]:
 
     check_limit(limit)
     sync(ws.root)
-    found = candidates(ws.root, limit=limit)
-    return {"total": len(found), "candidates": found}
+    found, total = candidates(ws.root, limit=limit)
+    return {"total": total, "candidates": found}

@@ -90,19 +90,21 @@ def status(root: Path) -> dict[str, Any]:
 
 def candidates(
     root: Path, *, limit: int = 20, full: bool = False, domain: str | None = None
-) -> list[dict[str, Any]]:
-    """Commits not yet classified (in `domain`, or in either), newest first, with stats."""
+) -> tuple[list[dict[str, Any]], int]:
+    """The newest `limit` commits not yet classified (in `domain`, or in either), with stats,
+    and how many there are in all (only the listed ones are decoded)."""
     classified = _classified(root)
     domains = (domain,) if domain else DOMAINS
     picked: list[tuple[index.Record, list[str]]] = []
+    total = 0
     for sha, line in index.newest_first(root):
-        if len(picked) >= limit:
-            break
         missing = [d for d in domains if sha not in classified[d]]
         if missing:
-            picked.append((index.decode(line, root=root), missing))
+            total += 1
+            if len(picked) < limit:
+                picked.append((index.decode(line, root=root), missing))
     stats = _stats(root, [r["sha"] for r, _ in picked])
-    return [_candidate(r, missing, stats[r["sha"]], full) for r, missing in picked]
+    return [_candidate(r, missing, stats[r["sha"]], full) for r, missing in picked], total
 
 
 def _stats(root: Path, shas: list[str]) -> dict[str, list[int]]:

@@ -244,11 +244,10 @@ DECISION_STATUSES = ("proposed", "active", "superseded", "deprecated")
 
 
 def decisions_list(
-    reg: Registry, *, limit: int | None = None, status: str | None = None, domain: str | None = None
+    reg: Registry, *, status: str | None = None, domain: str | None = None
 ) -> list[dict[str, Any]]:
-    """Decision records, newest first (by created date, then id)."""
-    if limit is not None and limit < 1:
-        raise UsageError("--limit must be a positive number")
+    """Decision records, newest first (by created date, then id); every match (a caller's
+    limit cuts the list, not the total it reports)."""
     if status is not None and status not in DECISION_STATUSES:
         raise UsageError(f"status must be one of {', '.join(DECISION_STATUSES)}, not '{status}'")
     records = sorted(reg.decisions.values(), key=lambda d: (d.created, d.id), reverse=True)
@@ -264,7 +263,7 @@ def decisions_list(
         for d in records
         if (status is None or d.status == status) and (domain is None or d.domain == domain)
     ]
-    return rows[:limit] if limit else rows
+    return rows
 
 
 def decision_info(reg: Registry, decision_id: str) -> dict[str, Any]:
