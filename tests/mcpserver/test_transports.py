@@ -239,3 +239,52 @@ def test_bounded_lines_reads_a_long_line_in_pieces() -> None:
     except Exception as exc:
         reply = error_reply(exc)
     assert reply is not None and reply.error.code == -32600
+
+
+def test_ctrl_c_ends_the_stdio_server_while_its_client_keeps_stdin_open(root: Path) -> None:
+    """PRODUCT.md §5: 130 interrupted. The SDK read stdin in a worker thread it waited for, so
+    SIGINT hung the server until the client closed stdin; it now ends at once."""
+    import signal
+
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "0"},
+        },
+    }
+    with subprocess.Popen(
+        [ORKESTRA, "mcp", "serve"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        cwd=root,
+        env=_env(),
+    ) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        try:
+            proc.stdin.write((json.dumps(init) + "\n").encode())
+            proc.stdin.flush()
+            assert json.loads(proc.stdout.readline())["id"] == 1  # serving, stdin open
+            proc.send_signal(signal.SIGINT)
+            try:
+                code = proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                code = None
+            assert code == 130, "the server did not end on SIGINT while stdin stayed open"
+        finally:
+            proc.kill()
+
+
+def test_daemon_lines_reads_every_line_then_the_end() -> None:
+    import io
+
+    from orkestra.mcpserver.stdio import DaemonLines
+
+    async def read() -> list[str]:
+        return [line async for line in DaemonLines(io.StringIO("a\nb\nlast"))]
+
+    assert anyio.run(read) == ["a\n", "b\n", "last"]

@@ -11,13 +11,21 @@ The transport reads whole lines, however long: an endless line (a client's bug, 
 never sends a newline) would take every byte of memory. Its stdin is therefore `BoundedLines`
 (PRODUCT.md §13: JSON read from stdin has a size limit): a line longer than `MAX_LINE` characters
 is read past in pieces and answered -32600, never held whole.
+
+A read blocked on stdin cannot be cancelled, and the SDK reads it in a worker thread it waits
+for: Ctrl-C (SIGINT) with the client's stdin still open hung the server until stdin closed.
+`DaemonLines` reads the lines in a daemon thread instead, so an interrupt ends the server at
+once (exit 130, PRODUCT.md §5) and the process does not wait for the blocked read.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import sys
+import threading
+from collections.abc import AsyncIterator
 from types import TracebackType
 from typing import Any, BinaryIO
 
@@ -88,6 +96,42 @@ def error_reply(exc: Exception) -> JSONRPCError | None:
     return JSONRPCError(jsonrpc="2.0", id=None, error=error)
 
 
+class DaemonLines:
+    """The lines of `source` (its `readline`, the last one empty at its end) for `async for`,
+    read by a daemon thread one line ahead: awaiting a line can be cancelled, and nothing waits
+    for the thread, which may stay blocked in a read until the process ends."""
+
+    def __init__(self, source: Any) -> None:
+        self._source = source
+        self._lines: asyncio.Queue[str] | None = None
+
+    def _start(self) -> asyncio.Queue[str]:
+        loop = asyncio.get_running_loop()
+        lines: asyncio.Queue[str] = asyncio.Queue(maxsize=1)
+
+        def pump() -> None:
+            while True:
+                line = self._source.readline()
+                try:  # one line ahead at most: waits while the server has not taken the last
+                    asyncio.run_coroutine_threadsafe(lines.put(line), loop).result()
+                except (RuntimeError, asyncio.CancelledError):  # the loop is gone: stop
+                    return
+                if not line:
+                    return
+
+        threading.Thread(target=pump, name="orkestra stdin", daemon=True).start()
+        return lines
+
+    async def readline(self) -> str:
+        if self._lines is None:
+            self._lines = self._start()
+        return await self._lines.get()
+
+    async def __aiter__(self) -> AsyncIterator[str]:
+        while line := await self.readline():
+            yield line
+
+
 class Replying:
     """The transport's read stream, less the parse failures, each answered on `write`."""
 
@@ -146,8 +190,8 @@ class Server(MCPServer):
         # child process never reads the wire), read through `BoundedLines`
         buffer, restore = sdk._claim_fd(0, sys.stdin, "rb", sdk._open_stdin_diversion)
         try:
-            stdin = anyio.wrap_file(BoundedLines(buffer))  # type: ignore[arg-type]  # readline
-            async with stdio_server(stdin=stdin) as (read_stream, write_stream):
+            stdin = DaemonLines(BoundedLines(buffer))  # what `async for` reads, as an AsyncFile
+            async with stdio_server(stdin=stdin) as (read_stream, write_stream):  # type: ignore[arg-type]
                 options = low.create_initialization_options()
                 await low.run(Replying(read_stream, write_stream), write_stream, options)
         finally:
