@@ -444,3 +444,38 @@ def test_a_skill_file_linked_inside_the_tree_keeps_its_targets_mode(
         "references/NOTES.md": False,
         "scripts/helper.py": True,  # its own bit, kept: the modes mean something here
     }
+
+
+CODE_VALUES = """# Project guide
+
+## Values
+
+- Use `re.compile(r"a; b")` patterns sparingly.
+- Prefer `key: value` maps over positional tuples in config files.
+- Write in U.S. English. Spell "color", not "colour".
+- Keep functions under 40 lines; split when longer.
+"""
+
+
+def test_a_value_named_from_its_text_is_never_cut_inside_inline_code_or_an_initial() -> None:
+    from orkestra.importer.clients import values_of
+
+    found, _ = values_of(CODE_VALUES)
+    assert [v["name"] for v in found] == [
+        'Use `re.compile(r"a; b")` patterns sparingly',
+        "Prefer `key: value` maps over positional tuples in config files",
+        "Write in U.S. English",
+        "Keep functions under 40 lines",
+    ]
+
+
+def test_an_agents_md_value_with_inline_code_imports_under_a_whole_name(
+    tmp_path: Path, target: Path, cli: Any
+) -> None:
+    write(tmp_path, "source/AGENTS.md", CODE_VALUES)
+    result = cli("import", str(tmp_path / "source"), cwd=target)
+    assert result.exit_code == 0, result.stderr
+    names = [v.name for v in load(target).values]
+    assert 'Use `re.compile(r"a; b")` patterns sparingly' in names
+    assert "Prefer `key: value` maps over positional tuples in config files" in names
+    assert "Write in U.S. English" in names

@@ -310,10 +310,21 @@ def values_of(text: str) -> tuple[list[dict[str, str]], list[str]]:
 
 
 def _first_clause(statement: str) -> str:
-    """A value's name taken from its text: its first sentence (a `.` an abbreviation such as
-    "e.g." holds does not end it) or clause (up to `;`, `:` or a dash), whole: cut at a number of words it could lose its meaning ("Do not use the") or
-    name two values alike."""
-    first = re.split(r"(?<=[.!?])\s+(?=[A-Z])|[;:]\s| [—–-] ", statement, maxsplit=1)[0]
+    """A value's name taken from its text: its first sentence (a `.` that ends an initial or an
+    abbreviation such as "e.g." or "U.S." does not end it) or clause (up to `;`, `:` or a dash),
+    whole: cut at a number of words it could lose its meaning ("Do not use the") or name two
+    values alike. Inline code (`key: value`) is never cut: its punctuation is code."""
+    masked = re.sub(r"(`+).*?\1", lambda code: "x" * len(code.group()), statement)
+    first = statement
+    for found in re.finditer(r"[.!?]\s+(?=[A-Z])|[;:]\s| [—–-] ", masked):
+        stop = found.start()
+        if masked[stop] in ".!?":
+            initial = stop >= 1 and masked[stop - 1].isalpha()
+            if masked[stop] == "." and initial and (stop < 2 or not masked[stop - 2].isalnum()):
+                continue  # a one-letter word's dot: an initial, "e.g.", "U.S."
+            stop += 1
+        first = statement[:stop]
+        break
     return first.strip().rstrip(".,;:!?").strip() or statement
 
 
