@@ -325,3 +325,63 @@ def test_git_outside_a_repository_says_what_to_do_and_writes_nothing(
     assert "git init" in r.stderr and "without --git" in r.stderr
     assert "nothing was written" in r.stderr
     assert not (root / ".claude").exists()
+
+
+#: the user's own compact hook, after the hooks an earlier install (another venv) wrote
+REINSTALLED = (
+    '{\n    "hooks": {\n        "SessionStart": [\n            {\n                "hooks": [\n'
+    '                    {\n                        "type": "command",\n'
+    '                        "command": "/old/venv/bin/orkestra hook session-start",\n'
+    '                        "timeout": 120\n                    }\n                ]\n'
+    "            }\n        ],\n"
+    '        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "g.sh"}]}],\n'
+    '        "Stop": [{"hooks": [{"type": "command", "command": "/old/venv/bin/orkestra hook stop"}]}]'
+    "\n    }\n}\n"
+)
+
+
+def test_reinstalling_from_another_venv_keeps_the_users_hooks_in_place(
+    cli: Any, project: Path
+) -> None:
+    """Install took every event of ours out and appended it again at the end of "hooks": the
+    events changed order, so the whole "hooks" object was written afresh and the user's own
+    compact hook was spread over eleven lines."""
+    path = project / ".claude/settings.json"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(REINSTALLED.encode("utf-8"))
+    assert cli("hooks", "install", cwd=project).exit_code == 0
+    text = path.read_text(encoding="utf-8")
+    assert (
+        '"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "g.sh"}]}]'
+        in text
+    )
+    data = settings(project)
+    assert list(data["hooks"]) == ["SessionStart", "PreToolUse", "Stop", "PostToolUse"]
+    assert commands(data, "Stop")[0].endswith("hook stop") and "/old/" not in text
+
+
+def test_an_empty_event_list_of_the_user_keeps_its_place_and_their_hooks_their_bytes(
+    cli: Any, project: Path
+) -> None:
+    from orkestra.hooks.install import install, uninstall
+
+    mine = (
+        '{\n  "hooks": {\n    "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", '
+        '"command": "g.sh"}]}],\n    "Stop": [],\n    "Notification": []\n  },\n'
+        '  "model": "opus"\n}\n'
+    )
+    kept = '"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "g.sh"}]}]'
+    path = project / ".claude/settings.json"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(mine.encode("utf-8"))
+    install(project)
+    assert kept in path.read_text(encoding="utf-8")
+    events = ["PreToolUse", "Stop", "Notification", "SessionStart", "PostToolUse"]
+    assert list(settings(project)["hooks"]) == events
+    assert uninstall(project)["removed"] == 3
+    assert kept in path.read_text(encoding="utf-8")
+    pre = json.loads(mine)["hooks"]["PreToolUse"]
+    assert settings(project) == {"hooks": {"PreToolUse": pre, "Notification": []}, "model": "opus"}
+    path.write_bytes(mine.encode("utf-8"))  # nothing of ours: an empty list of the user's stays
+    assert cli("hooks", "uninstall", cwd=project).json()["removed"] == 0
+    assert path.read_bytes() == mine.encode("utf-8")

@@ -102,8 +102,11 @@ def _text(data: dict[str, Any], raw: bytes | None) -> str:
     return jsonio.dumps_like(data, None if raw is None else raw.decode("utf-8"))
 
 
-def strip_ours(data: dict[str, Any]) -> int:
-    """Remove our hook commands (and groups left empty); return how many were removed."""
+def strip_ours(data: dict[str, Any], *, keep_events: bool = False) -> int:
+    """Remove our hook commands (and groups left empty); return how many were removed. An
+    event list this empties goes too, unless `keep_events` (install: ours go back in its place,
+    so no member of "hooks" moves and the user's keep their bytes); a list the user left empty
+    is theirs and stays."""
     removed = 0
     hooks = data.get("hooks", {})
     for event in list(hooks):
@@ -119,11 +122,11 @@ def strip_ours(data: dict[str, Any]) -> int:
                     continue
                 group = {**group, "hooks": inner}
             kept.append(group)
-        if kept:
+        if kept or not groups or keep_events:
             hooks[event] = kept
         else:
             del hooks[event]
-    if "hooks" in data and not data["hooks"]:
+    if "hooks" in data and not data["hooks"] and removed and not keep_events:
         del data["hooks"]
     return removed
 
@@ -146,7 +149,7 @@ def install(root: Path, *, git: bool = False, clients: tuple[str, ...] = ()) -> 
     command = executable()
     data, raw = _read(root)
     before = json.dumps(data, sort_keys=True)
-    strip_ours(data)
+    strip_ours(data, keep_events=True)
     hooks = data.setdefault("hooks", {})
     for event, (matcher, handler) in OURS.items():
         group: dict[str, Any] = {} if matcher is None else {"matcher": matcher}
