@@ -285,3 +285,41 @@ def test_a_broken_hook_file_says_to_fix_it(project: Path, cli: Any) -> None:
     assert result.exit_code == 1
     assert result.stderr.startswith("orkestra: .codex/hooks.json:1: not valid JSON (Extra data)")
     assert "fix it first" in result.stderr and "JSONC" not in result.stderr
+
+
+def test_reinstalling_into_a_cursor_file_keeps_its_events_in_place_and_the_users_bytes(
+    project: Path,
+) -> None:
+    """Install took our events out and appended them again last: "hooks" changed order, so it
+    was written afresh and the user's own compact entries were spread over many lines."""
+    old = "env ORKESTRA_AGENT_TOOL=cursor /old/venv/bin/orkestra hook"
+    mine = (
+        '{\n  "version": 1,\n  "hooks": {\n'
+        f'    "sessionStart": [{{"command": "{old} session-start"}}],\n'
+        '    "beforeShellExecution": [{"command": "./guard.sh"}, {"command": "./audit.sh"}],\n'
+        f'    "postToolUse": [{{"command": "{old} post-tool-use"}}],\n'
+        f'    "stop": [{{"command": "{old} stop"}}],\n'
+        '    "afterFileEdit": []\n  }\n}\n'
+    )
+    path = project / ".cursor/hooks.json"
+    path.parent.mkdir()
+    path.write_text(mine)
+    install(project, clients=("cursor",))
+    text = path.read_text()
+    assert '"beforeShellExecution": [{"command": "./guard.sh"}, {"command": "./audit.sh"}]' in text
+    assert "/old/" not in text
+    data = json.loads(text)
+    assert list(data["hooks"]) == [
+        "sessionStart", "beforeShellExecution", "postToolUse", "stop", "afterFileEdit"
+    ]  # fmt: skip
+    uninstall(project)
+    assert json.loads(path.read_text()) == {
+        "version": 1,
+        "hooks": {
+            "beforeShellExecution": [{"command": "./guard.sh"}, {"command": "./audit.sh"}],
+            "afterFileEdit": [],
+        },
+    }
+    assert '"beforeShellExecution": [{"command": "./guard.sh"}, {"command": "./audit.sh"}]' in (
+        path.read_text()
+    )

@@ -122,18 +122,20 @@ def parse(raw: bytes, rel: str) -> dict[str, Any]:
     return data
 
 
-def strip(data: dict[str, Any]) -> int:
-    """Remove our entries (and events left empty); return how many were removed."""
+def strip(data: dict[str, Any], *, keep_events: bool = False) -> int:
+    """Remove our entries; return how many were removed. An event list this empties goes too,
+    unless `keep_events` (install: ours go back in its place, so no member of "hooks" moves and
+    the user's keep their bytes); a list the user left empty is theirs and stays."""
     removed = 0
     hooks = data.get("hooks", {})
     for event in list(hooks):
         kept = [item for item in hooks[event] if not _ours(item)]
         removed += len(hooks[event]) - len(kept)
-        if kept:
+        if kept or not hooks[event] or keep_events:
             hooks[event] = kept
         else:
             del hooks[event]
-    if "hooks" in data and not data["hooks"]:
+    if "hooks" in data and not data["hooks"] and removed and not keep_events:
         del data["hooks"]
     return removed
 
@@ -144,7 +146,7 @@ def merged(root: Path, client: str, command: str) -> tuple[str | None, bytes | N
     spec = CLIENTS[client]
     data, raw = read(root, spec.path)
     before = json.dumps(data, sort_keys=True)
-    strip(data)
+    strip(data, keep_events=True)
     if spec.shape != "claude":
         data.setdefault("version", 1)
     hooks = data.setdefault("hooks", {})
