@@ -73,6 +73,25 @@ def test_a_note_is_found_by_the_path_every_answer_shows(cli: Any, project: Path)
     assert r.exit_code == 1 and "no note named 'knowledge/gotchas/nope.md'" in r.stderr
 
 
+def test_a_note_is_found_by_its_absolute_path(cli: Any, project: Path) -> None:
+    """An agent names files by absolute path (Claude Code's Read, a shell's tab completion from
+    elsewhere): `notes info /abs/knowledge/gotchas/x.md` was 'no note named', as was the same
+    path under a symlinked spelling of the project or with `//` in it."""
+    note(project, "task-is-a-case", kind="gotcha", title="Task is a Case")
+    linked = project.parent / f"{project.name}-linked"
+    linked.symlink_to(project)
+    for spelling in (
+        str(project / "knowledge/gotchas/task-is-a-case.md"),
+        str(linked / "knowledge/gotchas/task-is-a-case.md"),
+        "knowledge//gotchas/task-is-a-case.md",
+    ):
+        r = cli("notes", "info", spelling, cwd=project)
+        assert (r.exit_code, r.json()["name"]) == (0, "task-is-a-case"), (spelling, r.stderr)
+    elsewhere = project.parent / f"{project.name}-other/knowledge/gotchas/task-is-a-case.md"
+    r = cli("notes", "info", str(elsewhere), cwd=project)
+    assert r.exit_code == 1 and "no note named" in r.stderr  # outside the project: not it
+
+
 def test_notes_new_errors(cli: Any, project: Path) -> None:
     r = cli("notes", "new", "essay", "X", cwd=project)
     assert r.exit_code == 2 and "unknown note type 'essay'" in r.stderr

@@ -356,6 +356,16 @@ def test_get_finds_a_note_by_the_path_its_search_hit_cites(session: Session) -> 
     assert (got["name"], got["cite"]) == ("duckdb-runner", "knowledge/glossary/duckdb-runner.md:1")
 
 
+def test_get_finds_a_note_by_its_absolute_path(session: Session, root: Path) -> None:
+    """An agent names files by absolute path (Claude Code's Read): get(kind='note') takes one."""
+
+    async def go(client: Any) -> Any:
+        path = str(root / "knowledge/glossary/duckdb-runner.md")
+        return await call(client, "get", kind="note", id=path)
+
+    assert session(go)["name"] == "duckdb-runner"
+
+
 def test_mine_candidates(session: Session, root: Path) -> None:
     repo = GitRepo(root)
     repo.commit("feat(canonical): faster runner", {"packages/canonical/x.py": "x\n"})

@@ -120,13 +120,40 @@ def find(settings: Settings, name: str, unloaded: list[Problem] | None = None) -
     resolver = Resolver(kb, settings.root, settings.path)
     note = resolver.note(name)
     if note is None:  # the `path` every answer shows: knowledge/<type>/x.md (or ./knowledge/...)
-        inside = name.strip().removeprefix("./").removeprefix(settings.path + "/")
-        note = resolver.note(inside) if inside != name.strip() else None
+        inside = _inside(settings, name.strip())
+        note = resolver.note(inside) if inside is not None and inside != name.strip() else None
     if note is None and failed:
         raise NotFound.maybe_in(f"no note named '{name}'", failed[0], "orkestra notes check")
     if note is None:
         raise NotFound(f"no note named '{name}'; `orkestra notes list` shows them")
     return note
+
+
+def _inside(settings: Settings, name: str) -> str | None:
+    """`name` read as a path to a note, from the knowledge folder: `knowledge/gotchas/x.md`,
+    `./knowledge//gotchas/x.md`, or an absolute path inside the project (as given or under a
+    symlinked spelling of it, as an agent names files); None for an absolute path elsewhere."""
+    import posixpath
+    from pathlib import Path, PurePath
+
+    if "/" not in name:
+        return name
+    if PurePath(name).is_absolute():
+        path = Path(name)
+        for base in (settings.root, settings.root.resolve()):
+            if path.is_relative_to(base):
+                name = path.relative_to(base).as_posix()
+                break
+        else:
+            try:
+                resolved = path.resolve()
+            except (OSError, RuntimeError):
+                return None
+            if not resolved.is_relative_to(settings.root.resolve()):
+                return None
+            name = resolved.relative_to(settings.root.resolve()).as_posix()
+    name = posixpath.normpath(name)
+    return name.removeprefix(posixpath.normpath(settings.path) + "/")
 
 
 def _unloaded(kb: KnowledgeBase, into: list[Problem] | None) -> list[Problem]:
