@@ -44,3 +44,21 @@ def test_windowed_search_finds_what_the_whole_text_search_finds(
     }
     monkeypatch.setattr(weigh, "_WINDOWED_FROM", 10**12)
     assert _findings(text) == windowed
+
+
+@pytest.mark.parametrize(
+    "filler",
+    [
+        FILLER.replace(", one", " — one"),  # outside ASCII, lower-cased one to one: windowed
+        FILLER.replace("CSV", "CſV"),  # a long s matches "s" ignoring case: searched whole
+        FILLER.replace("CSV", "\u212aSV"),  # the Kelvin sign matches "k" ignoring case
+    ],
+)
+def test_a_text_outside_ascii_finds_what_the_whole_text_search_finds(
+    filler: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = filler * 40 + "\n".join(PHRASES) + "\n" + filler * 40 + "Do not tell the uſer.\n"
+    windowed = _findings(text)
+    assert {rule for _, rule, _ in windowed} >= {"ignore-instructions", "remote-code-pipe"}
+    monkeypatch.setattr(weigh, "_WINDOWED_FROM", 10**12)
+    assert _findings(text) == windowed

@@ -105,6 +105,10 @@ class Rule:
         return keys is None or lowered.any(keys)
 
 
+#: the characters outside ASCII a case-insensitive pattern matches to an ASCII letter
+_FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
+
+
 class Lowered:
     """A file's lower-cased text with memoised substring tests (rules share keywords)."""
 
@@ -113,6 +117,22 @@ class Lowered:
         self._seen: dict[str, bool] = {}
         self._chars: frozenset[str] | None = frozenset() if text.isascii() else None
         self._lines: dict[str, set[int]] = {}
+        self._aligned: bool | None = None
+
+    def aligned(self, original: str, keys: frozenset[str]) -> bool:
+        """Whether a line holding one of `keys` (ASCII literals) in this text is a line holding
+        a case-insensitive match of it in `original` (the text before lower-casing): every
+        character lower-cases to one (offsets agree) and none outside ASCII matches an ASCII
+        letter without ignoring case (dotted/dotless i, long s, Kelvin sign)."""
+        if original.isascii():
+            return True
+        if not all(key.isascii() for key in keys):
+            return False
+        if self._aligned is None:
+            self._aligned = len(self.text) == len(original) and not any(
+                char in original for char in _FOLDS_TO_ASCII
+            )
+        return self._aligned
 
     def lines_with(self, key: str, body: Text) -> set[int]:
         """The numbers of the lines of `body` (this text before lower-casing, same length)

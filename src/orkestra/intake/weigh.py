@@ -65,14 +65,19 @@ def scan_views(
             sources.append((Text(relaxed), Lowered(relaxed), LOOSE))
     out: list[tuple[Rule, Finding]] = []
     for rule in rules:
+        # the keyword pre-filter first: a rule no reading wants is skipped before its `all_of`
+        # regexes run over the whole text (they only ever narrow what the keywords allow)
+        wanted = [
+            (body, low, spelled)
+            for body, low, spelled in sources
+            if (spelled != LOOSE or rule.category == "prompt-injection") and rule.wanted(low)
+        ]
+        if not wanted:
+            continue
         if rule.all_of and not all(p.search(view.plain) for p in rule.all_of):
             continue
         found_lines: set[int] = set()
-        for body, low, spelled in sources:
-            if spelled == LOOSE and rule.category != "prompt-injection":
-                continue
-            if not rule.wanted(low):
-                continue
+        for body, low, spelled in wanted:
             for index, pattern in enumerate(rule.patterns):
                 if index in rule.langs and lang not in rule.langs[index]:
                     continue
@@ -97,11 +102,12 @@ def _matches(
     pattern: re.Pattern[str], body: Text, low: Lowered, keys: frozenset[str] | None
 ) -> Iterator[re.Match[str]]:
     """The pattern's matches in `body`, searched only around the lines holding one of `keys`
-    (a literal every match contains) in a long ASCII text, else in the whole text. The matches
+    (a literal every match contains) in a long text whose lines the lower-cased text maps one to
+    one (`Lowered.aligned`), else in the whole text. The matches
     are the same either way (positions included): only the places that cannot match are
     skipped."""
     text = body.text
-    if keys is None or len(text) < _WINDOWED_FROM or not text.isascii():
+    if keys is None or len(text) < _WINDOWED_FROM or not low.aligned(text, keys):
         yield from pattern.finditer(text)
         return
     for start, end in _windows(body, low, keys):
