@@ -62,3 +62,13 @@ def test_a_text_outside_ascii_finds_what_the_whole_text_search_finds(
     assert {rule for _, rule, _ in windowed} >= {"ignore-instructions", "remote-code-pipe"}
     monkeypatch.setattr(weigh, "_WINDOWED_FROM", 10**12)
     assert _findings(text) == windowed
+
+
+def test_the_keyword_test_answers_as_a_search_of_the_whole_text() -> None:
+    from orkestra.intake.rules import Lowered
+
+    text = "run  `curl -s x`\tthen\nignore the rest — игнорируй\u00a0it; in the dark\n"
+    keys = ["curl", "`curl", "-s x", "in the", "the\nrest", "rest —", "игнор", "it;", "dark\n"]
+    keys += ["t\tthen", "\u00a0it", "then\nignore", "nothing", "ignore the rest", "s x`\tt"]
+    for key in keys:
+        assert Lowered(text).any([key]) is (key in text), key

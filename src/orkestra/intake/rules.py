@@ -118,6 +118,8 @@ class Lowered:
         self._chars: frozenset[str] | None = frozenset() if text.isascii() else None
         self._lines: dict[str, set[int]] = {}
         self._aligned: bool | None = None
+        #: the distinct white-space-separated words, one a line (built on first use)
+        self._words: str | None = None
 
     def aligned(self, original: str, keys: frozenset[str]) -> bool:
         """Whether a line holding one of `keys` (ASCII literals) in this text is a line holding
@@ -149,14 +151,31 @@ class Lowered:
 
     def any(self, keys: Iterable[str]) -> bool:
         seen = self._seen
-        text = self.text
         for key in keys:
             hit = seen.get(key)
             if hit is None:
-                hit = seen[key] = (key in text) if key.isascii() else self._has_wide(key)
+                if not key.isascii():
+                    hit = self._has_wide(key)
+                elif _spaced(key):
+                    hit = key in self.text
+                else:  # inside one word: asked of the distinct words (see `_has`)
+                    hit = key in (self._words or self._distinct_words())
+                seen[key] = hit
             if hit:
                 return True
         return False
+
+    def _has(self, key: str) -> bool:
+        """`key in text`, asked of the text's distinct words when `key` holds no white space
+        (it then sits inside one word; the words, once each, are a fraction of the text)."""
+        if _spaced(key):
+            return key in self.text
+        return key in (self._words or self._distinct_words())
+
+    def _distinct_words(self) -> str:
+        if self._words is None:
+            self._words = "\n".join(set(self.text.split()))
+        return self._words
 
     def _has_wide(self, key: str) -> bool:
         """A Cyrillic or CJK word cannot be in a text without its letters (a cheap set test)."""
@@ -164,7 +183,13 @@ class Lowered:
             self._chars = frozenset(self.text)
         if not all(c in self._chars for c in key if not c.isascii()):
             return False
-        return key in self.text
+        return self._has(key)
+
+
+@cache
+def _spaced(key: str) -> bool:
+    """Does `key` hold white space (so may span two words of a text)?"""
+    return any(char.isspace() for char in key)
 
 
 @dataclass(frozen=True)
