@@ -65,8 +65,7 @@ def scan_views(
             sources.append((Text(relaxed), Lowered(relaxed), LOOSE))
     out: list[tuple[Rule, Finding]] = []
     for rule in rules:
-        # the keyword pre-filter first: a rule no reading wants is skipped before its `all_of`
-        # regexes run over the whole text (they only ever narrow what the keywords allow)
+        # the keyword pre-filter first: a rule no reading wants is skipped before anything runs
         wanted = [
             (body, low, spelled)
             for body, low, spelled in sources
@@ -74,22 +73,35 @@ def scan_views(
         ]
         if not wanted:
             continue
-        if rule.all_of and not all(p.search(view.plain) for p in rule.all_of):
-            continue
+        # `all_of` (regexes over the whole text) only narrows what the patterns found: it is
+        # asked once, at the first match, so a rule whose patterns find nothing never runs it
+        allowed = None if rule.all_of else True
         found_lines: set[int] = set()
-        for body, low, spelled in wanted:
-            for index, pattern in enumerate(rule.patterns):
-                if index in rule.langs and lang not in rule.langs[index]:
-                    continue
-                if not rule.may_match(index, low):
-                    continue
-                for match in _matches(pattern, body, low, rule.pattern_keys[index]):
-                    place = _place(body, match, regions, kind, original, spelled)
-                    if spelled == LOOSE and place.number in found_lines:
-                        continue  # the plain reading already judged this line, in context
-                    found_lines.add(place.number)
-                    out.append((rule, judge(rule, kind, place, original, match.group(0), index)))
+        for body, spelled, index, match in _rule_matches(rule, wanted, lang):
+            if allowed is None:
+                allowed = all(p.search(view.plain) for p in rule.all_of)
+            if not allowed:
+                break
+            place = _place(body, match, regions, kind, original, spelled)
+            if spelled == LOOSE and place.number in found_lines:
+                continue  # the plain reading already judged this line, in context
+            found_lines.add(place.number)
+            out.append((rule, judge(rule, kind, place, original, match.group(0), index)))
     return out
+
+
+def _rule_matches(
+    rule: Rule, wanted: list[tuple[Text, Lowered, str]], lang: str
+) -> Iterator[tuple[Text, str, int, re.Match[str]]]:
+    """Every match of the rule's patterns in the readings that want it, in order."""
+    for body, low, spelled in wanted:
+        for index, pattern in enumerate(rule.patterns):
+            if index in rule.langs and lang not in rule.langs[index]:
+                continue
+            if not rule.may_match(index, low):
+                continue
+            for match in _matches(pattern, body, low, rule.pattern_keys[index]):
+                yield body, spelled, index, match
 
 
 #: texts shorter than this are searched whole (finding the windows would cost more)
