@@ -163,3 +163,14 @@ def test_name_clash_within_one_intake(tmp_path: Path) -> None:
     found = evaluate_tree(tmp_path, tmp_path, [], Options(today=TODAY))
     assert [c.verdict for c in found] == ["review", "review"]
     assert "name clash" in found[0].reasons[-1]
+
+
+@pytest.mark.parametrize(
+    "path", ["/HOME/alice/x", "/Users/bob/x", "/uſers/bob/x", "C:\\Users\\bob", "/Volumes/Data/x"]
+)
+def test_the_portability_pre_filter_misses_no_path(tmp_path: Path, path: str) -> None:
+    rules = default_rules()
+    folder = _skill(tmp_path, "p", {"scripts/run.sh": f"#!/bin/sh\n# Usage: run.sh\ncat {path}\n"})
+    result = crit.portable(review_folder(folder, "p/", rules), rules, "p/")
+    whole = [c for c in rules.portability if c.pattern.search(path)]
+    assert whole and not result.passed

@@ -120,7 +120,10 @@ def portable(review: Review, rules: RuleSet, display: str) -> Criterion:
     hits: list[str] = []
     for text_file in review.texts:
         body: Text | None = None
+        lowered = text_file.text.lower()
         for check in rules.portability:
+            if not check.may_match(text_file.text, lowered):
+                continue
             for match in check.pattern.finditer(text_file.text):
                 body = body or Text(text_file.text)
                 hits.append(

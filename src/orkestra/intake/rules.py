@@ -109,6 +109,12 @@ class Rule:
 _FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
 
 
+def folds_to_ascii(text: str) -> bool:
+    """Does `text` hold a character outside ASCII that a case-insensitive pattern matches to an
+    ASCII letter (so a lower-cased search for an ASCII literal could miss a match)?"""
+    return not text.isascii() and any(char in text for char in _FOLDS_TO_ASCII)
+
+
 class Lowered:
     """A file's lower-cased text with memoised substring tests (rules share keywords)."""
 
@@ -131,9 +137,7 @@ class Lowered:
         if not all(key.isascii() for key in keys):
             return False
         if self._aligned is None:
-            self._aligned = len(self.text) == len(original) and not any(
-                char in original for char in _FOLDS_TO_ASCII
-            )
+            self._aligned = len(self.text) == len(original) and not folds_to_ascii(original)
         return self._aligned
 
     def lines_with(self, key: str, body: Text) -> set[int]:
@@ -196,6 +200,14 @@ def _spaced(key: str) -> bool:
 class Portability:
     id: str
     pattern: re.Pattern[str]
+    #: lower-case ASCII literals one of which every match contains (None: always run)
+    keys: frozenset[str] | None = None
+
+    def may_match(self, text: str, lowered: str) -> bool:
+        """Can the pattern match `text` (`lowered` is its lower-case form) at all?"""
+        if self.keys is None or folds_to_ascii(text):
+            return True
+        return any(key in lowered for key in self.keys)
 
 
 @dataclass(frozen=True)
@@ -240,10 +252,17 @@ def load_rules(path: Path = RULES_FILE) -> RuleSet:
         raise InputError(f"duplicate rule id(s): {', '.join(dupes)}", file=path.name)
     criteria = dict(data.get("criteria") or {})
     portability = tuple(
-        Portability(str(p["id"]), _compile(str(p["pattern"]), False, path.name, None))
+        _portability(str(p["id"]), _compile(str(p["pattern"]), False, path.name, None))
         for p in data.get("portability") or []
     )
     return RuleSet(tuple(rules), portability, criteria)
+
+
+def _portability(check_id: str, pattern: re.Pattern[str]) -> Portability:
+    keys = required(pattern.pattern, pattern.flags)
+    if keys is not None and not all(key.isascii() for key in keys):
+        keys = None
+    return Portability(check_id, pattern, keys)
 
 
 @cache
