@@ -17,6 +17,17 @@ import pytest
 from tests.mcpserver.conftest import call
 
 ORKESTRA = str(Path(sys.executable).parent / "orkestra")
+#: a client's first message, as a raw stdio line
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"},
+    },
+}
 
 
 def _env() -> dict[str, str]:
@@ -157,17 +168,7 @@ def test_serve_outside_a_project_is_an_error(cli: Any, tmp_path: Path) -> None:
 def test_stdio_answers_a_malformed_line_with_a_json_rpc_error_and_goes_on(root: Path) -> None:
     """JSON-RPC 2.0: a line that is not JSON gets -32700 Parse error, JSON that is no message
     -32600 Invalid Request, both with id null; a blank line gets nothing; the server serves on."""
-    init = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "t", "version": "0"},
-        },
-    }
-    lines = ["{not json", "", '{"jsonrpc": "2.0", "id": 7, "method": 5}', json.dumps(init)]
+    lines = ["{not json", "", '{"jsonrpc": "2.0", "id": 7, "method": 5}', json.dumps(INIT)]
     proc = subprocess.run(
         [ORKESTRA, "mcp", "serve"],
         input=("\n".join(lines) + "\n").encode(),
@@ -195,22 +196,12 @@ def test_a_stdio_line_over_the_size_limit_is_refused_unread_and_the_server_goes_
     until the kernel killed the server), answered -32600 with id null; the next line is served."""
     from orkestra.core import jsonio
 
-    init = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "t", "version": "0"},
-        },
-    }
     huge = '{"jsonrpc": "2.0", "id": 9, "method": "ping", "params": {"x": "' + "x" * (
         jsonio.MAX_BYTES
     )
     proc = subprocess.run(
         [ORKESTRA, "mcp", "serve"],
-        input=(huge + '"}}\n' + json.dumps(init) + "\n").encode(),
+        input=(huge + '"}}\n' + json.dumps(INIT) + "\n").encode(),
         capture_output=True,
         cwd=root,
         env=_env(),
@@ -246,16 +237,6 @@ def test_ctrl_c_ends_the_stdio_server_while_its_client_keeps_stdin_open(root: Pa
     SIGINT hung the server until the client closed stdin; it now ends at once."""
     import signal
 
-    init = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "t", "version": "0"},
-        },
-    }
     with subprocess.Popen(
         [ORKESTRA, "mcp", "serve"],
         stdin=subprocess.PIPE,
@@ -266,7 +247,7 @@ def test_ctrl_c_ends_the_stdio_server_while_its_client_keeps_stdin_open(root: Pa
     ) as proc:
         assert proc.stdin is not None and proc.stdout is not None
         try:
-            proc.stdin.write((json.dumps(init) + "\n").encode())
+            proc.stdin.write((json.dumps(INIT) + "\n").encode())
             proc.stdin.flush()
             assert json.loads(proc.stdout.readline())["id"] == 1  # serving, stdin open
             proc.send_signal(signal.SIGINT)
