@@ -117,3 +117,20 @@ def test_outline_reads_a_path_with_dot_segments_as_the_file(cli: Any, code_proje
     assert (out.exit_code, out.json()["path"]) == (0, "src/app/core.py")
     up = cli("code", "deps", "../core.py", "--format", "json", cwd=code_project)
     assert up.exit_code == 1 and "'../core.py' is outside the project" in up.stderr
+
+
+def test_a_folder_given_for_a_file_is_named_a_folder(cli: Any, code_project: Path) -> None:
+    """`code outline src/app` said the folder was "not tracked, ignored, binary, too big"."""
+    for given in ("src/app", "src/app/", str(code_project / "src")):
+        out = cli("code", "outline", given, cwd=code_project)
+        assert out.exit_code == 1, given
+        assert "is a folder; give one file in it, such as 'src/app/cli.py'" in out.stderr, given
+    missing = cli("code", "outline", "src/nothing.py", cwd=code_project)
+    assert missing.exit_code == 1 and "is not in the code map" in missing.stderr
+
+
+def test_an_empty_symbol_name_is_a_usage_error(cli: Any, code_project: Path) -> None:
+    """`code symbol '' --similar` listed every symbol of the map."""
+    for args in (("",), ("", "--similar"), ("  ",)):
+        out = cli("code", "symbol", *args, cwd=code_project)
+        assert out.exit_code == 2 and "give a symbol name" in out.stderr, args

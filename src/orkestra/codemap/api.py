@@ -47,6 +47,8 @@ def find_symbol(
     """Definitions named `name` (exact; fuzzy only with `similar`), optionally of one `kind`
     (function, method, class, constant, variable, field, type, ...)."""
     lookup.check_kind(kind)  # before the map is built or refreshed
+    if not name.strip():  # `--similar` would list every symbol of the map
+        raise UsageError("give a symbol name (an empty one names nothing)")
     with opened(root, refresh=refresh) as conn:
         return lookup.find_symbol(conn, name, kind=kind, similar=similar)
 

@@ -181,6 +181,13 @@ def file_id(conn: sqlite3.Connection, path: str) -> int:
     rel = path.removeprefix("./")
     row = conn.execute("SELECT id FROM files WHERE path = ?", (rel,)).fetchone()
     if row is None:
+        folder = rel.rstrip("/") + "/"
+        inside = conn.execute(
+            "SELECT path FROM files WHERE substr(path, 1, ?) = ? ORDER BY path LIMIT 1",
+            (len(folder), folder),
+        ).fetchone()
+        if inside is not None and folder != "/":
+            raise NotFound(f"'{path}' is a folder; give one file in it, such as '{inside[0]}'")
         raise NotFound(
             f"'{path}' is not in the code map (not tracked, ignored, binary, too big, or "
             "below a symlink leaving the project)"
