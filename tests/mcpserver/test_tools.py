@@ -80,11 +80,13 @@ def test_search_bad_arguments_are_errors_with_a_message(session: Session) -> Non
             await error_of(client, "search", query="x", kinds=["gizmos"]),
             await error_of(client, "search", query="x", limit=0),
             await error_of(client, "search", limit=3),
+            await error_of(client, "search", query="x", kinds=[""]),
         ]
 
-    empty, kind, limit, missing = session(go)
+    empty, kind, limit, missing, blank = session(go)
     assert "query is empty" in empty
-    assert "unknown type 'gizmos'" in kind
+    assert "unknown type 'gizmos' in kinds" in kind  # the tool's argument, not the CLI's --type
+    assert "kinds needs at least one type" in blank and "--type" not in blank
     assert "limit" in limit and "greater than or equal to 1" in limit
     assert "query" in missing and "required" in missing.lower()
 

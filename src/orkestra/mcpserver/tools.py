@@ -48,7 +48,7 @@ def search(
     from orkestra.search import service
 
     service.check_query(query, check_limit(limit))
-    types = service.parse_types(",".join(kinds)) if kinds else ()
+    types = service.parse_types(",".join(kinds), "kinds") if kinds else ()
     key = ("search", query, types, limit, summary)
     return ws.memo(key, lambda: _search(ws, query, types, limit, summary))
 

@@ -141,8 +141,9 @@ def summary(query: str, ranking: Ranking) -> dict[str, object]:
     return {"query": query, "total": sum(counts.values()), "counts": counts}
 
 
-def parse_types(value: str | None) -> tuple[str, ...]:
-    """`agents,skills` -> ("agents", "skills"); singular spellings accepted; unknown = usage error."""
+def parse_types(value: str | None, option: str = "--type") -> tuple[str, ...]:
+    """`agents,skills` -> ("agents", "skills"); singular spellings accepted; unknown = usage error
+    naming `option` (the CLI's `--type`, MCP search's `kinds`)."""
     if value is None:
         return ()
     names = []
@@ -154,12 +155,12 @@ def parse_types(value: str | None) -> tuple[str, ...]:
             name = f"{name}s"
         if name not in TYPES and name != "code":
             raise UsageError(
-                f"unknown type '{raw.strip()}' in --type (use: {', '.join(TYPES)}, code)"
+                f"unknown type '{raw.strip()}' in {option} (use: {', '.join(TYPES)}, code)"
             )
         if name not in names:
             names.append(name)
     if not names:
-        raise UsageError(f"--type needs at least one type (use: {', '.join(TYPES)})")
+        raise UsageError(f"{option} needs at least one type (use: {', '.join(TYPES)}, code)")
     return tuple(names)
 
 
