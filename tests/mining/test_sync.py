@@ -121,6 +121,17 @@ def test_empty_repository_has_a_clear_message(tmp_path: Path) -> None:
     assert index.read_header(tmp_path) is None and not index.shas(tmp_path)
 
 
+def test_an_orphan_branch_is_named_not_the_repository(repo: GitRepo, cli: Any) -> None:
+    """`git checkout --orphan gh-pages` in a repository with history: the message said the
+    repository had no commits yet."""
+    repo.commit("feat(core): a widget")
+    repo.git("checkout", "-q", "--orphan", "gh-pages")
+    with pytest.raises(InputError, match="the current branch 'gh-pages' has no commits yet"):
+        sync(repo.path)
+    out = cli("mine", "sync", cwd=repo.path)
+    assert out.exit_code == 1 and "switch to one (`git switch main`)" in out.stderr
+
+
 def test_not_a_repository(tmp_path: Path) -> None:
     (tmp_path / "registries").mkdir()
     with pytest.raises(InputError, match="not a git repository"):

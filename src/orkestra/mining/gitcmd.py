@@ -60,6 +60,20 @@ class Git:
         except InputError:  # a repository without commits has no HEAD (checked a git repo above)
             return None
 
+    def no_commits(self) -> str:
+        """What to say when HEAD has no commit: the repository has none yet, or the current
+        branch is an orphan (`git checkout --orphan gh-pages`) beside branches with history."""
+        if not self.run("rev-list", "-n", "1", "--all").strip():
+            return (
+                "the repository has no commits yet; commit something, then run `orkestra mine sync`"
+            )
+        branch = self.run("symbolic-ref", "--quiet", "HEAD").strip().removeprefix("refs/heads/")
+        return (
+            f"the current branch '{branch}' has no commits yet (the repository's history is on "
+            "other branches); switch to one (`git switch main`) or commit here, then run "
+            "`orkestra mine sync`"
+        )
+
     def is_ancestor(self, ancestor: str, descendant: str) -> bool:
         """True when `ancestor` is reachable from `descendant` (and exists)."""
         return self.ok("merge-base", "--is-ancestor", ancestor, descendant)

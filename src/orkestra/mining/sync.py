@@ -108,10 +108,7 @@ def _sync(root: Path, config: Config, early: _Early | None = None) -> dict[str, 
     git = Git(root)
     head, shallow = (early.head, early.shallow) if early else git.probe()
     if head is None:
-        raise InputError(
-            "the repository has no commits yet; commit something, then run `orkestra mine sync`",
-            file=str(root),
-        )
+        raise InputError(git.no_commits(), file=str(root))
     maker = signal_maker(config)
     digest = mining_digest(config)
     header = index.read_header(root)
