@@ -49,6 +49,23 @@ def test_tab_indentation_is_explained() -> None:
     assert err.line == 2 and "tabs" in err.message
 
 
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("targets: [claude, codex\nrender: {}\n", 2),  # an unclosed bracket, met on line 2
+        ('name: "unclosed\ndescription: x\n', 3),  # an unclosed quote
+        ("name: a\n  description: b\n", 2),  # the indentation
+        ("description: Use it: when asked\n", 1),  # ': ' in an unquoted value
+    ],
+)
+def test_a_syntax_error_says_what_to_fix(text: str, line: int) -> None:
+    """PyYAML says only what it expected ("did not find expected ',' or ']'"); every bad input
+    gets an error naming the file, the line and what to do."""
+    err = _err(text)
+    assert err.line == line and err.message.endswith(yamlio.SYNTAX_FIX), err.message
+    assert "quote" in yamlio.SYNTAX_FIX and "indentation" in yamlio.SYNTAX_FIX
+
+
 def test_dates_stay_strings() -> None:
     assert yamlio.loads("d: 2026-01-26\n", "x")["d"] == "2026-01-26"
 

@@ -252,6 +252,13 @@ def _deep_line(text: str) -> int | None:
     return None
 
 
+#: what to do about a YAML syntax error (PyYAML says only what it expected)
+SYNTAX_FIX = (
+    "fix the YAML at this line or the one above: an unclosed quote or bracket, the "
+    "indentation, or a value holding ': ' or ' #' that needs quotes"
+)
+
+
 def loads(text: str, name: str = "<string>") -> Any:
     """Parse one YAML document from text; raises InputError with file:line."""
     return _document(text, name)[0]
@@ -281,6 +288,7 @@ def _document(text: str, name: str) -> tuple[Any, bool]:
             problem += " (YAML forbids tabs for indentation; use spaces)"
         if exc.context:
             problem = f"{exc.context}: {problem}"
+        problem += f"; {SYNTAX_FIX}"
         raise InputError(problem, file=name, line=line) from None
     except yaml.YAMLError as exc:
         raise InputError(f"invalid YAML: {exc}", file=name) from None
