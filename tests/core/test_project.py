@@ -172,3 +172,19 @@ def test_a_pinned_today_that_is_not_a_date_is_a_usage_error(
         today()
     result = cli("validate", cwd=project)
     assert result.exit_code == 2 and "YYYY-MM-DD" in result.stderr
+
+
+def test_within_reads_a_path_as_the_project_names_it(tmp_path: Path) -> None:
+    """One reading of a named path (code map, note lookups, MCP context_for): absolute under
+    any spelling of the root, `./`, `//` and `x/../` dropped, anything leaving it None."""
+    from orkestra.core.project import within
+
+    root = tmp_path / "proj"
+    (root / "src").mkdir(parents=True)
+    link = tmp_path / "link"
+    link.symlink_to(root)
+    assert within(root, "src/./a.py") == within(root, "src//x/../a.py") == "src/a.py"
+    assert within(root, str(root / "src" / "a.py")) == "src/a.py"
+    assert within(root, str(link / "src" / "a.py")) == "src/a.py"  # a cwd under the link
+    assert within(root, "../elsewhere/a.py") is None and within(root, "..") is None
+    assert within(root, "/etc/hostname") is None

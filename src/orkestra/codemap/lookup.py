@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import posixpath
 import sqlite3
 from collections import deque
 from pathlib import Path, PurePath
@@ -137,43 +136,17 @@ def find_references(conn: sqlite3.Connection, name: str, *, limit: int = 500) ->
 
 
 def project_path(root: Path, path: str) -> str:
-    """`path` as the map names files: an absolute path inside `root` (as given, or under any
-    spelling of the root: `$PWD/app/a.py` where the cwd is a symlink to the project) made
-    relative to it; `a/./b`, `a//b` and `a/x/../b` read as `a/b`. A path outside the project
-    (`../x` too) is a NotFound saying so; anything else (a relative path, a symbol name) is
-    returned as it is."""
-    pure = PurePath(path)
-    if pure.is_absolute():
-        rel = _inside(root, pure)
-        if rel is None:
-            raise NotFound(f"'{path}' is outside the project ({root}); give a path inside it")
-    elif "/" in path or path in (".", ".."):  # a path, not a symbol name (`Engine.start`)
-        rel = path
-    else:
-        return path
-    normal = posixpath.normpath(rel)
-    if normal == ".." or normal.startswith("../"):
+    """`path` as the map names files (`core.project.within`: absolute under any spelling of the
+    root, `./`, `//` and `x/../` dropped); a path outside the project (`../x` too) is a
+    NotFound saying so; anything else (a symbol name) is returned as it is."""
+    from orkestra.core.project import within
+
+    if not PurePath(path).is_absolute() and "/" not in path and path not in (".", ".."):
+        return path  # a symbol name (`Engine.start`, `Shop::new`) or a file at the top
+    rel = within(root, path)
+    if rel is None:
         raise NotFound(f"'{path}' is outside the project ({root}); give a path inside it")
-    return normal
-
-
-def _inside(root: Path, pure: PurePath) -> str | None:
-    """`pure` relative to the project: the root as given or resolved, else the first folder
-    above `pure` that is the project under another spelling (a symlink to it)."""
-    for base in (root, root.resolve()):
-        if pure.is_relative_to(base):
-            return pure.relative_to(base).as_posix()
-    real = root.resolve()
-    for parent in reversed(pure.parents):  # shallowest first: a missing folder ends the walk
-        folder = Path(parent)
-        try:
-            if not folder.is_dir():
-                return None
-            if folder.resolve() == real:
-                return pure.relative_to(parent).as_posix()
-        except (OSError, RuntimeError):  # a loop or an unreadable folder: not the project
-            return None
-    return None
+    return rel
 
 
 def file_id(conn: sqlite3.Connection, path: str) -> int:

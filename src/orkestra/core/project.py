@@ -193,3 +193,36 @@ _WANTS = {
     "commit": "not true or false",
     "push": "not true or false",
 }
+
+
+def within(root: Path, path: str) -> str | None:
+    """`path` as a project-relative posix path: an absolute one inside `root` (as given, or
+    under any spelling of the root: `$PWD/app/a.py` where the cwd is a symlink to the project)
+    made relative to it, `a/./b`, `a//b` and `a/x/../b` read as `a/b`; None for a path outside
+    the project (`../x` too). The one reading of a path a person or an agent names (the code
+    map, note lookups, MCP `context_for`)."""
+    import posixpath
+
+    rel = _inside(root, Path(path)) if Path(path).is_absolute() else path
+    if rel is None:
+        return None
+    normal = posixpath.normpath(rel)
+    return None if normal == ".." or normal.startswith("../") else normal
+
+
+def _inside(root: Path, path: Path) -> str | None:
+    """`path` relative to the project: the root as given or resolved, else the first folder
+    above `path` that is the project under another spelling (a symlink to it)."""
+    for base in (root, root.resolve()):
+        if path.is_relative_to(base):
+            return path.relative_to(base).as_posix()
+    real = root.resolve()
+    for parent in reversed(path.parents):  # shallowest first: a missing folder ends the walk
+        try:
+            if not parent.is_dir():
+                return None
+            if parent.resolve() == real:
+                return path.relative_to(parent).as_posix()
+        except (OSError, RuntimeError):  # a loop or an unreadable folder: not the project
+            return None
+    return None

@@ -132,28 +132,15 @@ def find(settings: Settings, name: str, unloaded: list[Problem] | None = None) -
 def _inside(settings: Settings, name: str) -> str | None:
     """`name` read as a path to a note, from the knowledge folder: `knowledge/gotchas/x.md`,
     `./knowledge//gotchas/x.md`, or an absolute path inside the project (as given or under a
-    symlinked spelling of it, as an agent names files); None for an absolute path elsewhere."""
+    symlinked spelling of it, as an agent names files); None for a path outside it."""
     import posixpath
-    from pathlib import Path, PurePath
+
+    from orkestra.core.project import within
 
     if "/" not in name:
         return name
-    if PurePath(name).is_absolute():
-        path = Path(name)
-        for base in (settings.root, settings.root.resolve()):
-            if path.is_relative_to(base):
-                name = path.relative_to(base).as_posix()
-                break
-        else:
-            try:
-                resolved = path.resolve()
-            except (OSError, RuntimeError):
-                return None
-            if not resolved.is_relative_to(settings.root.resolve()):
-                return None
-            name = resolved.relative_to(settings.root.resolve()).as_posix()
-    name = posixpath.normpath(name)
-    return name.removeprefix(posixpath.normpath(settings.path) + "/")
+    rel = within(settings.root, name)
+    return None if rel is None else rel.removeprefix(posixpath.normpath(settings.path) + "/")
 
 
 def _unloaded(kb: KnowledgeBase, into: list[Problem] | None) -> list[Problem]:

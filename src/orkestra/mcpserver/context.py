@@ -9,11 +9,11 @@ then decisions before truths before notes, then by id.
 from __future__ import annotations
 
 import fnmatch
-import posixpath
 from pathlib import Path
 from typing import Any
 
 from orkestra.core.errors import UsageError
+from orkestra.core.project import within
 from orkestra.mcpserver.tools import cite
 from orkestra.mcpserver.workspace import Workspace
 
@@ -34,16 +34,12 @@ def normalise(paths: list[str], root: Path) -> list[str]:
         text = raw.strip().replace("\\", "/")
         if not text or "\x00" in text:
             raise UsageError(f"not a path: {raw!r}")
-        if text.startswith("/"):
-            try:
-                text = Path(text).resolve().relative_to(root).as_posix()
-            except ValueError:
-                raise UsageError(f"{raw} is outside the project {root}") from None
-        # `a/./b`, `a//b` and `a/x/../b` name `a/b` (as the entries spell it); `../x` leaves
-        text = posixpath.normpath(text)
-        if text == ".." or text.startswith("../"):
+        # absolute under any spelling of the root; `a/./b`, `a//b`, `a/x/../b` name `a/b` (as
+        # the entries spell it); `../x` leaves
+        rel = within(root, text)
+        if rel is None:
             raise UsageError(f"{raw} is outside the project {root}")
-        out.append(text)
+        out.append(rel)
     return out
 
 
