@@ -185,11 +185,12 @@ def listing(ws: Workspace, kind: str, filters: dict[str, Any] | None, limit: int
 def _claim_lines(ws: Workspace) -> dict[tuple[str, str], int]:
     """(project-relative claims file, claim id) -> its line, for the claim rows' citations."""
     from orkestra.knowledge import settings
-    from orkestra.knowledge.claims.store import lines_of, load_all
+    from orkestra.knowledge.claims.store import lines_of, load_all, shown
 
     cfg = settings.load(ws.root)
     found = lines_of(cfg.folder, load_all(cfg.folder))
-    return {(f"{cfg.path}/{file}", ident): line for (file, ident), line in found.items()}
+    where = shown(cfg.folder)  # as the claim rows name their files (`claims.store.listing`)
+    return {(f"{where}/{file}", ident): line for (file, ident), line in found.items()}
 
 
 def _rows(ws: Workspace, name: str, given: dict[str, Any]) -> list[dict[str, Any]]:
