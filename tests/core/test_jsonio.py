@@ -237,6 +237,19 @@ def test_dumps_like_keeps_the_bytes_of_what_it_does_not_change(
     assert out == want and json.loads(out) == data
 
 
+def test_dumps_like_writes_whole_when_the_kept_layout_would_read_otherwise(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The safety net: an edit in place that would not read back as the data (a slip in the
+    member-by-member edit) is never written; the data is, whole, in the file's layout."""
+    like = '{\n  "a": [1,2],\n  "b": 1\n}\n'
+    data = {"a": [1, 2], "b": 2}
+    monkeypatch.setattr(jsonio, "_edited", lambda text, at, end, *rest: text[at:end])
+    out = jsonio.dumps_like(data, like)
+    assert json.loads(out) == data
+    assert out == '{\n  "a": [\n    1,\n    2\n  ],\n  "b": 2\n}\n'
+
+
 def test_a_leading_byte_order_mark_is_ignored() -> None:
     assert jsonio.loads('\ufeff{"a": 1}', source="x.json") == {"a": 1}
 
