@@ -177,6 +177,23 @@ def test_a_lone_surrogate_escape_is_an_input_error(text: str) -> None:
     assert jsonio.loads('["\\ud83d\\ude00", "\\\\ud800"]', source="f") == ["\U0001f600", "\\ud800"]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"x": "\\ud800"}', {"x": "\ufffd"}),
+        ('["a\\udfffb"]', ["a\ufffdb"]),
+        ('{"\\uDBFF": [{"k": "\\ud83d\\ude00\\ud83d"}]}', {"\ufffd": [{"k": "\U0001f600\ufffd"}]}),
+    ],
+)
+def test_lone_surrogates_replace_gives_utf8_text(text: str, expected: object) -> None:
+    # a hook event (what a client sends, only observed) keeps its other fields
+    from orkestra.core import jsonio
+
+    value = jsonio.loads(text, source="<stdin>", lone_surrogates="replace")
+    assert value == expected
+    json.dumps(value, ensure_ascii=False).encode("utf-8")  # writable as UTF-8
+
+
 def test_a_lone_surrogate_in_settings_json_is_a_clean_error(cli: Any, project: Path) -> None:
     write(project, ".claude/settings.json", '{"x": "\\ud800"}\n')
     r = cli("hooks", "install", cwd=project)

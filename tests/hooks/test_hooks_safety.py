@@ -341,3 +341,51 @@ def test_orkestra_root_in_the_environment_does_not_make_a_hook_act_outside_a_pro
     )  # fmt: skip
     assert (done.returncode, done.stdout) == (0, b""), done.stderr
     assert _tree(project) == before and _tree(elsewhere) == set()
+
+
+def _read_event(project: Path, response: str) -> bytes:
+    note = project / "knowledge/glossary/case.md"
+    head = {
+        "session_id": "3f1c2a9e-5b7d-4e21-9a0c-1d2e3f4a5b6c",
+        "cwd": str(project),
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Read",
+        "tool_input": {"file_path": str(note)},
+    }
+    # the tool_response is spliced in as raw JSON text: what the client wrote, byte for byte
+    return json.dumps(head)[:-1].encode() + b', "tool_response": ' + response.encode() + b"}"
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        # a lone surrogate escape, as JSON.stringify writes one for a broken UTF-16 string
+        '{"type": "text", "file": {"content": "caf\\ud800 au lait"}}',
+        '{"type": "text", "file": {"content": "\\udfff"}}',
+        '"\\ud83d"',
+    ],
+)
+def test_a_lone_surrogate_in_the_payload_keeps_the_event_and_the_read(
+    project: Path, response: str
+) -> None:
+    write(project, "knowledge/glossary/case.md", "---\ntype: glossary\n---\nx\n")
+    done = _hook("post-tool-use", _read_event(project, response), project)
+    assert (done.returncode, done.stderr) == (0, b"")
+    usage = (project / "knowledge/.usage.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(x)["path"] for x in usage] == ["glossary/case.md"]
+    (event,) = [
+        json.loads(x) for x in (project / ".orkestra/events.jsonl").read_text().splitlines()
+    ]
+    assert event["tool_name"] == "Read" and event["path"] == "knowledge/glossary/case.md"
+    # what was written is valid UTF-8 JSON (the surrogate never reaches a file)
+    (project / ".orkestra/events.jsonl").read_bytes().decode("utf-8")
+
+
+def test_a_byte_that_is_not_utf8_in_the_payload_keeps_the_event(project: Path) -> None:
+    write(project, "knowledge/glossary/case.md", "---\ntype: glossary\n---\nx\n")
+    # a Latin-1 byte in a tool's output: the rest of the event is still good
+    stdin = _read_event(project, '"cafX"').replace(b"cafX", b"caf\xe9")
+    done = _hook("post-tool-use", stdin, project)
+    assert done.returncode == 0
+    usage = (project / "knowledge/.usage.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(x)["path"] for x in usage] == ["glossary/case.md"]

@@ -28,6 +28,7 @@ _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 #: the escape of a UTF-16 surrogate: only a hint, the parsed strings decide
 _SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+_LONE = re.compile("[\ud800-\udfff]")
 #: a run of digits longer than Python parses into an int (`sys.get_int_max_str_digits`, 4300)
 _LONG_DIGITS = re.compile(r"[0-9]{4301,}")
 
@@ -56,7 +57,13 @@ class JsonLine:
 
 
 def loads(
-    text: str, *, source: str, line: int = 1, max_depth: int = MAX_DEPTH, rewrite: bool = False
+    text: str,
+    *,
+    source: str,
+    line: int = 1,
+    max_depth: int = MAX_DEPTH,
+    rewrite: bool = False,
+    lone_surrogates: str = "refuse",
 ) -> Any:
     """Parse one JSON document; `source` (a path or `<stdin>`) and `line` locate errors.
 
@@ -65,6 +72,8 @@ def loads(
     give back is refused: a key given twice (the first would vanish), and `NaN`, `Infinity` or
     a number too large for a float (written back as `Infinity`, which no JSON reader takes).
     A leading byte-order mark is ignored (RFC 8259 allows it; Windows editors write one).
+    A lone UTF-16 surrogate escape (`"\\ud800"`) is refused, or with `lone_surrogates="replace"`
+    (a hook's event, whose tool output Orkestra only observes) becomes U+FFFD.
     """
     text = text.removeprefix("\ufeff")
     too_deep = _too_deep(text, max_depth)
@@ -84,6 +93,8 @@ def loads(
         raise _long_number(text, source, line) from None
     hint = _SURROGATE.search(text) if "\\u" in text else None
     if hint is not None and _has_lone_surrogate(value):  # it could never be written as UTF-8
+        if lone_surrogates == "replace":
+            return _without_lone_surrogates(value)
         where = line + text.count("\n", 0, hint.start())
         message = "a lone UTF-16 surrogate escape (\\ud800-\\udfff) is not text; remove it"
         raise InputError(message, file=source, line=where)
@@ -229,6 +240,17 @@ def _has_lone_surrogate(value: Any) -> bool:
         elif isinstance(item, list):
             stack.extend(item)
     return False
+
+
+def _without_lone_surrogates(value: Any) -> Any:
+    """`value` with every unpaired surrogate in its strings (keys too) replaced by U+FFFD."""
+    if isinstance(value, str):
+        return _LONE.sub("\ufffd", value)  # a pair parses into one character: any left is lone
+    if isinstance(value, dict):
+        return {_without_lone_surrogates(k): _without_lone_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_lone_surrogates(item) for item in value]
+    return value
 
 
 def dumps_like(data: Any, text: str | None) -> str:

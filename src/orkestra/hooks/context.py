@@ -86,12 +86,14 @@ class Context:
 
 
 def read_payload(raw: str) -> dict[str, Any] | None:
-    """The event JSON, or None when stdin is empty, malformed or not an object."""
+    """The event JSON, or None when stdin is empty, malformed or not an object. A lone surrogate
+    escape in it (a tool's output cut inside a UTF-16 pair) becomes U+FFFD: the event and the
+    read it records are kept, and nothing written holds text that is not UTF-8."""
     from orkestra.core import jsonio
     from orkestra.core.errors import InputError
 
     try:
-        data = jsonio.loads(raw, source="<stdin>")
+        data = jsonio.loads(raw, source="<stdin>", lone_surrogates="replace")
     except InputError:
         return None
     return data if isinstance(data, dict) else None

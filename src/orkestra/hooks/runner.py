@@ -29,11 +29,12 @@ def run(args: list[str]) -> int:
         return 0
     from orkestra.hooks import context
 
-    raw, problem = read_stdin()
+    raw, problem, lossy = read_stdin()
     payload = None if problem else context.read_payload(raw)
     if payload is None:
         # outside a project nothing is written, not even this log line (§8.4)
-        reason = problem or f"ignored stdin that is not a JSON object: {raw[:200]!r}"
+        what = "not valid UTF-8 and not a JSON object" if lossy else "not a JSON object"
+        reason = problem or f"ignored stdin that is {what}: {raw[:200]!r}"
         context.log(_here(), f"{args[0]}: {reason}")
         return 0
     ctx: context.Context | None = None
@@ -69,13 +70,12 @@ def _here() -> str | None:
         return None
 
 
-def read_stdin() -> tuple[str, str | None]:
-    """The event text from stdin, at most `MAX_STDIN` bytes; (text, None) or ("", why not)."""
-    from orkestra.core import jsonio
-    from orkestra.core.errors import InputError
-
+def read_stdin() -> tuple[str, str | None, bool]:
+    """The event text from stdin, at most `MAX_STDIN` bytes: (text, None, lossy) or ("", why
+    not, False). A byte that is not UTF-8 (a tool's binary output in the event) becomes U+FFFD
+    and `lossy` is True: the rest of the event is still read."""
     if sys.stdin is None:  # run with stdin closed (`<&-`): Python leaves no stream at all
-        return "", "cannot read stdin: no standard input"
+        return "", "cannot read stdin: no standard input", False
     try:
         stream = getattr(sys.stdin, "buffer", None)
         if stream is not None:
@@ -83,10 +83,10 @@ def read_stdin() -> tuple[str, str | None]:
         else:  # a text stream (tests): characters, measured as UTF-8
             data = sys.stdin.read(MAX_STDIN + 1).encode("utf-8", "surrogateescape")
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        return "", f"cannot read stdin: {exc}"
+        return "", f"cannot read stdin: {exc}", False
     if len(data) > MAX_STDIN:
-        return "", f"ignored stdin larger than {MAX_STDIN} bytes"
+        return "", f"ignored stdin larger than {MAX_STDIN} bytes", False
     try:
-        return jsonio.decode(data, source="<stdin>"), None
-    except InputError as exc:
-        return "", f"ignored stdin: {exc}"
+        return data.decode("utf-8"), None, False
+    except UnicodeDecodeError:
+        return data.decode("utf-8", "replace"), None, True
