@@ -282,3 +282,32 @@ def test_line_at_finds_the_line_a_value_starts_on(path: tuple[str | int, ...], l
 def test_line_at_is_none_for_text_that_is_not_json() -> None:
     assert jsonio.line_at("insights:\n  - a\n", ("insights",)) is None
     assert jsonio.line_at('{"a": [1,', ("a", 3)) is None
+
+
+@pytest.mark.parametrize(
+    ("data", "max_bytes", "expected"),
+    [
+        (b"a\nb\nc\n", 100, [b"a", b"b", b"c"]),
+        (b"a\nb\nc", 100, [b"a", b"b", b"c"]),  # the last line without its newline
+        (b"aaa\nbb\nc\n", 4, [b"c"]),  # the window starts inside "bb": skipped
+        (b"aaa\nbb\nc\n", 5, [b"bb", b"c"]),  # ... exactly at its start: kept
+        (b"a\n" + b"x" * 50 + b"\nb\n", 1000, [b"a", None, b"b"]),  # oversized: None
+        (b"a\n" + b"x" * 50, 1000, [b"a", None]),
+        (b"\n\nz\n", 100, [b"", b"", b"z"]),
+    ],
+)
+def test_tail_lines_reads_the_recent_end_in_bounded_pieces(
+    tmp_path: Path, data: bytes, max_bytes: int, expected: list[bytes | None]
+) -> None:
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(data)
+    assert list(jsonio.tail_lines(path, max_bytes=max_bytes, max_line_bytes=10)) == expected
+
+
+def test_tail_lines_across_many_pieces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jsonio, "_CHUNK", 7)
+    lines = [b"line %d" % i * (i % 4) for i in range(200)]
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    got = list(jsonio.tail_lines(path, max_line_bytes=15))
+    assert got == [x if len(x) <= 15 else None for x in lines]

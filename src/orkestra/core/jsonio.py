@@ -501,6 +501,52 @@ def iter_jsonl(
     yield from parse_jsonl(raw, source=source, max_line_bytes=max_line_bytes)
 
 
+#: the piece `tail_lines` reads at a time
+_CHUNK = 1 << 16
+
+
+def tail_lines(
+    path: str | os.PathLike[str],
+    *,
+    max_bytes: int | None = None,
+    max_line_bytes: int | None = None,
+    follow: bool = True,
+) -> Iterator[bytes | None]:
+    """The lines (without their newline) of the last `max_bytes` (`MAX_BYTES`) of the regular
+    file at `path`, for an append-only log that may grow without bound (the usage log, the
+    events log): read in pieces of 64 KiB, so neither a 2 GB log nor a 100 MB line is ever held
+    in memory. A line longer than `max_line_bytes` (`MAX_LINE_BYTES`) is yielded as None; a
+    line the window starts inside of is skipped. A missing file raises `FileNotFoundError`,
+    one that is not a regular file `OSError` (`open_regular`)."""
+    max_bytes = MAX_BYTES if max_bytes is None else max_bytes
+    max_line = MAX_LINE_BYTES if max_line_bytes is None else max_line_bytes
+    with open_regular(path, follow=follow) as handle:
+        start = max(0, os.fstat(handle.fileno()).st_size - max_bytes)
+        partial = False  # inside the line the window starts in: skipped
+        if start:
+            handle.seek(start - 1)
+            partial = handle.read(1) != b"\n"
+        line = bytearray()
+        over = False
+        while chunk := handle.read(_CHUNK):
+            at = 0
+            while True:
+                end = chunk.find(b"\n", at)
+                piece = chunk[at:] if end < 0 else chunk[at:end]
+                if not over and len(line) + len(piece) > max_line:
+                    over, line = True, bytearray()
+                elif not over:
+                    line += piece
+                if end < 0:
+                    break
+                if not partial:
+                    yield None if over else bytes(line)
+                partial, over, line = False, False, bytearray()
+                at = end + 1
+        if not partial and (line or over):
+            yield None if over else bytes(line)
+
+
 def parse_jsonl(
     raw: bytes, *, source: str, max_line_bytes: int = MAX_LINE_BYTES
 ) -> Iterator[JsonLine]:

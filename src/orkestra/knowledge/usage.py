@@ -12,7 +12,6 @@ from pathlib import Path
 
 from orkestra.core import jsonio
 from orkestra.core.errors import InputError
-from orkestra.core.readfile import open_regular
 
 USAGE_FILE = ".usage.jsonl"
 #: a read loses half its weight every HALF_LIFE days (old reads lose standing)
@@ -20,25 +19,33 @@ HALF_LIFE = 30.0
 
 
 def read(folder: Path) -> list[dict[str, str]]:
-    """Every well-formed entry of the usage log (empty when there is none)."""
+    """Every well-formed entry of the usage log (empty when there is none).
+
+    Only its last `jsonio.MAX_BYTES` (64 MiB, some 600,000 reads) are read, in bounded pieces
+    (`jsonio.tail_lines`): a log grown to gigabytes never fills memory or stalls the stop hook's
+    `notes index`, and the reads left out are the oldest (their weight halves every 30 days).
+    A line longer than `jsonio.MAX_LINE_BYTES`, or one that is not a JSON object with a `path`,
+    is skipped; the others are kept.
+    """
     path = folder / USAGE_FILE
+    out = []
     try:  # a regular file only: a committed symlink to /dev/zero must not be read forever
-        with open_regular(path) as handle:
-            raw = handle.read().decode("utf-8", errors="replace")
+        for number, raw in enumerate(jsonio.tail_lines(path), start=1):
+            if raw is None or not raw.strip():  # an oversized line: never held, never parsed
+                continue
+            line = raw.decode("utf-8", errors="replace")
+            try:
+                item = jsonio.loads(line, source=str(path), line=number)
+            except InputError:  # a line torn by a killed hook (or hostile): one read signal lost
+                continue
+            if isinstance(item, dict) and isinstance(item.get("path"), str):
+                out.append({k: str(v) for k, v in item.items()})
     except FileNotFoundError:  # nothing read yet
         return []
     except OSError as exc:
         raise InputError(
             f"cannot read the usage log: {exc.strerror or exc}", file=str(path)
         ) from exc
-    out = []
-    for number, line in enumerate(raw.splitlines(), start=1):
-        try:
-            item = jsonio.loads(line, source=str(path), line=number)
-        except InputError:  # a line torn by a killed hook (or hostile): one read signal lost
-            continue
-        if isinstance(item, dict) and isinstance(item.get("path"), str):
-            out.append({k: str(v) for k, v in item.items()})
     return out
 
 
