@@ -389,3 +389,40 @@ def test_a_byte_that_is_not_utf8_in_the_payload_keeps_the_event(project: Path) -
     assert done.returncode == 0
     usage = (project / "knowledge/.usage.jsonl").read_text(encoding="utf-8").splitlines()
     assert [json.loads(x)["path"] for x in usage] == ["glossary/case.md"]
+
+
+def test_the_stop_hook_reads_the_events_log_in_bounded_pieces(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # an events log grown for months, one line of it 3 MB (limits lowered to keep this small):
+    # the stop hook reads only its recent end, in pieces, and still finds this session's block
+    from orkestra.core import jsonio
+    from orkestra.hooks import events
+
+    monkeypatch.setattr(jsonio, "MAX_LINE_BYTES", 1000)
+    monkeypatch.setattr(jsonio, "MAX_BYTES", 200_000)
+    sid = "3f1c2a9e-5b7d-4e21-9a0c-1d2e3f4a5b6c"
+    old = {"event": "PostToolUse", "tool_name": "Read", "knowledge_write": False}
+    lines = [json.dumps({**old, "session_id": f"old-{i // 50}"}) for i in range(20_000)]
+    lines.append(json.dumps({"session_id": sid, "event": "PostToolUse", "blob": "x" * 3_000_000}))
+    lines.append(json.dumps({"session_id": sid, "event": "Stop", "blocked": True}))
+    write(project, ".orkestra/events.jsonl", "\n".join(lines) + "\n")
+    sizes: list[int] = []
+    real = jsonio.open_regular
+
+    def spy(path: str, **kw: bool) -> Any:
+        handle = real(path, **kw)
+        original = handle.read
+
+        def bounded(size: int = -1) -> bytes:
+            sizes.append(size)
+            return original(size)
+
+        handle.read = bounded  # type: ignore[method-assign]
+        return handle
+
+    monkeypatch.setattr(jsonio, "open_regular", spy)
+    found = events.session_records(str(project), sid)
+    assert found == [{"session_id": sid, "event": "Stop", "blocked": True}]
+    assert sizes and all(0 < size <= 1 << 20 for size in sizes)
+    assert sum(s for s in sizes) < 400_000  # its recent end, not the 4 MB file

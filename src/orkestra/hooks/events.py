@@ -123,14 +123,15 @@ def append(ctx: Context, rec: dict[str, Any]) -> None:
 def session_records(root: str, session_id: str) -> list[dict[str, Any]]:
     """The events of one session (lines not mentioning the id are skipped unparsed).
 
-    Every line parsed goes through `core.jsonio` (nesting and size limits); a line it refuses,
-    like a line torn by a concurrent hook, is skipped: a hook never fails over its own log.
+    Only the log's recent end is read (`jsonio.tail_lines`: its last 64 MiB, in 64 KiB pieces,
+    a line over 1 MiB skipped unread), so a log grown for months never slows or fills the stop
+    hook; a session's own events are the latest. Every line parsed goes through `core.jsonio`
+    (nesting and size limits); a line it refuses, like a line torn by a concurrent hook, is
+    skipped: a hook never fails over its own log.
     """
-    import io
-
     from orkestra.core import jsonio
     from orkestra.core.errors import InputError
-    from orkestra.core.readfile import leaving, open_regular
+    from orkestra.core.readfile import leaving
 
     out: list[dict[str, Any]] = []
     if not session_id:
@@ -140,18 +141,19 @@ def session_records(root: str, session_id: str) -> list[dict[str, Any]]:
     if leaving(root, EVENTS) is not None:  # not the hooks' log: never read (§13)
         log(root, f"{EVENTS} is a symlink leading outside the project; it was not read")
         return out
+    wanted = session_id.encode("utf-8", "replace")
     try:
-        with io.TextIOWrapper(open_regular(path), encoding="utf-8", errors="replace") as handle:
-            for number, line in enumerate(handle, start=1):
-                if session_id not in line or len(line) > jsonio.MAX_LINE_BYTES:
-                    continue
-                try:
-                    item = jsonio.loads(line, source=path, line=number)
-                except InputError as exc:  # a torn or hostile line: skipped, the first logged
-                    bad = bad or str(exc)
-                    continue
-                if isinstance(item, dict) and item.get("session_id") == session_id:
-                    out.append(item)
+        for number, raw in enumerate(jsonio.tail_lines(path), start=1):
+            if raw is None or wanted not in raw:
+                continue
+            line = raw.decode("utf-8", errors="replace")
+            try:
+                item = jsonio.loads(line, source=path, line=number)
+            except InputError as exc:  # a torn or hostile line: skipped, the first logged
+                bad = bad or str(exc)
+                continue
+            if isinstance(item, dict) and item.get("session_id") == session_id:
+                out.append(item)
     except OSError:  # no events log yet; a hook never fails the session over its own log
         return out
     if bad:
