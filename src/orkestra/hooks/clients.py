@@ -3,7 +3,7 @@
 - Codex `.codex/hooks.json`: Claude's shape (`{"hooks": {"SessionStart": [{"hooks": [...]}]}}`);
   session-start context, usage logging and the stop capture all run.
 - Copilot `.github/hooks/orkestra.json`: `{"version": 1, "hooks": {"sessionStart": [{"type":
-  "command", "bash": …}], "postToolUse": […]}}`; Copilot has no stop event, so no stop capture.
+  "command", "bash": …}], "postToolUse": […]}}`; its `agentStop` is not installed: no stop capture.
 - Cursor `.cursor/hooks.json`: `{"version": 1, "hooks": {"sessionStart": [{"command": …}],
   "postToolUse": […], "stop": […]}}`.
 

@@ -32,6 +32,11 @@ class Context:
     """One hook invocation: the parsed payload (or {}), the root and knowledge settings."""
 
     def __init__(self, payload: dict[str, Any]) -> None:
+        from orkestra.hooks import payloads
+
+        #: the client that sent the event (`payloads.client_of`); the runner has read its
+        #: event as Claude's (`payloads.normalize`), its own fields kept
+        self.client = payloads.client_of(payload, payloads.agent_tool())
         self.payload = payload
         cwd = payload.get("cwd")
         self.cwd = cwd if isinstance(cwd, str) and os.path.isabs(cwd) else os.getcwd()

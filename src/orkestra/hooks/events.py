@@ -12,6 +12,9 @@ from __future__ import annotations
 import os
 
 from orkestra.hooks.context import Context, append_jsonl, log, now
+from orkestra.hooks.payloads import AGENT_TOOLS, agent_tool, command_text, patched_paths
+
+__all__ = ["AGENT_TOOLS", "agent_tool"]
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: the hook path never imports typing
 if TYPE_CHECKING:
@@ -26,7 +29,7 @@ def tool_type(name: str) -> str | None:
     """The family of a tool name."""
     if not name:
         return None
-    if name.startswith("mcp__"):
+    if name.startswith(("mcp__", "MCP:")):  # Claude's and Codex's, Cursor's
         return "mcp"
     if name == "Bash":
         return "bash"
@@ -54,24 +57,16 @@ def file_path(tool_input: dict[str, Any]) -> str | None:
     return None
 
 
-#: the clients a hook command may name in ORKESTRA_AGENT_TOOL (`hooks.clients` sets it)
-AGENT_TOOLS = ("claude-code", "codex", "codex-cli", "copilot-cli", "cursor")
-
-
-def agent_tool() -> str:
-    """claude-code, or the client ORKESTRA_AGENT_TOOL names (the hook command sets it)."""
-    value = os.environ.get("ORKESTRA_AGENT_TOOL", "claude-code")
-    return value if value in AGENT_TOOLS else "claude-code"
-
-
 def failed(response: Any) -> bool:
-    """Whether a tool_response reports a failure (is_error, error, success false, exit code)."""
+    """Whether a tool_response reports a failure (is_error, error, success false, exit code,
+    Copilot's resultType)."""
     if not isinstance(response, dict):
         return False
     if (
         response.get("is_error") is True
         or response.get("success") is False
         or response.get("error")
+        or response.get("resultType", response.get("result_type")) in ("failure", "denied", "error")
     ):
         return True
     code = response.get("exit_code", response.get("returnCode"))
@@ -84,22 +79,28 @@ def record(ctx: Context, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     raw_name, raw_input = p.get("tool_name"), p.get("tool_input")
     name: str = raw_name if isinstance(raw_name, str) else ""
     tool_input: dict[str, Any] = raw_input if isinstance(raw_input, dict) else {}
-    raw_command = tool_input.get("command")
-    command: str = raw_command if isinstance(raw_command, str) else ""
+    command = command_text(tool_input)
     rel = None
     path = file_path(tool_input)
     if path is not None:
         rel = ctx.rel(path)
+    patched = False
+    if name == "apply_patch" and path is None:  # Codex's edits: the patch names the files
+        touched = [ctx.rel(p) for p in patched_paths(command)]
+        inside = [r for r in touched if ctx.in_knowledge(r) is not None]
+        rel = (inside or [r for r in touched if r is not None] or [None])[0]
+        patched, command = bool(inside), ""
     subagent = tool_input.get("subagent_type") or p.get("agent_type")
     writes = bool(
-        (name in WRITE_TOOLS and ctx.in_knowledge(rel) is not None)
+        patched
+        or (name in WRITE_TOOLS and ctx.in_knowledge(rel) is not None)
         or (command and "orkestra" in command and any(c in command for c in _WRITE_COMMANDS))
     )
     out: dict[str, Any] = {
         "ts": now(),
         "event": p.get("hook_event_name") if isinstance(p.get("hook_event_name"), str) else None,
         "session_id": ctx.session_id or None,
-        "agent_tool": agent_tool(),
+        "agent_tool": ctx.client,
         "tool_name": name or None,
         "tool_type": tool_type(name),
         "mcp_server": name.split("__")[1]

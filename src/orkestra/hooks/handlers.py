@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import os
 
-from orkestra.hooks import events
+from orkestra.hooks import events, payloads
 from orkestra.hooks.context import Context, append_jsonl, log, now
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: the hook path never imports typing
@@ -90,13 +90,18 @@ def _read_own(ctx: Context, rel: str) -> str | None:
 
 
 def post_tool_use(ctx: Context) -> tuple[int, str]:
-    """Log the event; a Read of a note also goes to the usage log."""
+    """Log the event; a Read of a note also goes to the usage log (for a client with no Read
+    tool, Codex, a shell command printing notes: `cat`, `sed -n`, `head`)."""
     rec = events.record(ctx)
     events.append(ctx, rec)
-    note = ctx.in_knowledge(rec["path"])
-    if rec["tool_name"] == "Read" and note is not None and note.endswith(".md") and note != INDEX:
-        entry = {"ts": rec["ts"], "session_id": ctx.session_id, "path": note}
-        append_jsonl(ctx.root, f"{ctx.knowledge['path']}/{USAGE}", entry)
+    read = [rec["path"]] if rec["tool_name"] == "Read" else []
+    if rec["tool_name"] == "Bash" and ctx.client in payloads.SHELL_READING:
+        command = payloads.command_text(ctx.payload.get("tool_input") or {})
+        read = [ctx.rel(path) for path in payloads.shell_reads(command)]
+    for note in dict.fromkeys(ctx.in_knowledge(rel) for rel in read):
+        if note is not None and note.endswith(".md") and note != INDEX:
+            entry = {"ts": rec["ts"], "session_id": ctx.session_id, "path": note}
+            append_jsonl(ctx.root, f"{ctx.knowledge['path']}/{USAGE}", entry)
     return 0, ""
 
 
@@ -121,6 +126,8 @@ def stop(ctx: Context) -> tuple[int, str]:
         and not wrote_knowledge(history)
     ):
         events.append(ctx, events.record(ctx, {"blocked": True}))
+        if ctx.client == "cursor":  # Cursor's stop: a follow-up message keeps the agent going
+            return 0, json.dumps({"followup_message": BLOCK_REASON})
         return 0, json.dumps({"decision": "block", "reason": BLOCK_REASON})
     events.append(ctx, events.record(ctx, {"blocked": False}))
     if not ctx.managed or not os.path.isdir(ctx.knowledge_dir):

@@ -39,9 +39,11 @@ def run(args: list[str]) -> int:
         return 0
     ctx: context.Context | None = None
     try:
-        from orkestra.hooks import handlers
+        from orkestra.hooks import handlers, payloads
 
-        ctx = context.Context(payload)
+        # each client's event read as Claude Code's (Codex, Copilot, Cursor: hooks.payloads)
+        client = payloads.client_of(payload, payloads.agent_tool())
+        ctx = context.Context(payloads.normalize(payload, args[0], client))
         if not ctx.in_project:
             return 0  # no registries/ at or above the event's cwd: do nothing, write nothing
         handler = {
