@@ -34,7 +34,11 @@ def test_install_writes_each_clients_file_in_its_shape(project: Path) -> None:
         "hook stop"
     )
     copilot = json.loads((project / ".github/hooks/orkestra.json").read_text())
-    assert copilot["version"] == 1 and set(copilot["hooks"]) == {"sessionStart", "postToolUse"}
+    assert copilot["version"] == 1 and set(copilot["hooks"]) == {
+        "sessionStart",
+        "postToolUse",
+        "agentStop",
+    }
     assert copilot["hooks"]["postToolUse"][0]["bash"].endswith("hook post-tool-use")
     cursor = json.loads((project / ".cursor/hooks.json").read_text())
     assert cursor["version"] == 1 and set(cursor["hooks"]) == {
@@ -55,7 +59,7 @@ def test_a_users_entries_are_kept_and_uninstall_removes_only_ours(project: Path)
     assert data["hooks"]["stop"][0] == {"command": "./my-audit.sh"} and data["extra"] is True
     assert len(data["hooks"]["stop"]) == 2
     out = uninstall(project)
-    assert out["clients_removed"] == {"copilot": 2, "cursor": 3}
+    assert out["clients_removed"] == {"copilot": 3, "cursor": 3}
     assert json.loads((project / ".cursor/hooks.json").read_text()) == mine
     assert not (project / ".github/hooks/orkestra.json").exists()  # our own file, emptied
 

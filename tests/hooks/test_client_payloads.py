@@ -154,6 +154,33 @@ def test_copilot_session_start_is_recorded_with_its_session(
     assert event["session_id"] == "a3f9c2d1-4b5e-4f60-8a7b-9c0d1e2f3a4b"
 
 
+def test_copilot_agent_stop_is_installed_and_asks_once(
+    cli: Any, project: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Copilot CLI's agentStop takes {"decision": "block", "reason": ...} (its hooks reference)
+    # and sends no stop_hook_active: the events log says whether this session was asked
+    from orkestra.hooks.install import install
+
+    install(project, clients=("copilot",))
+    hooks = json.loads((project / ".github/hooks/orkestra.json").read_text())["hooks"]
+    assert hooks["agentStop"][0]["bash"].endswith("hook stop")
+    monkeypatch.setenv("ORKESTRA_AGENT_TOOL", "copilot-cli")
+    r = cli("hook", "stop", stdin=payload("copilot/agent-stop"), cwd=project)
+    assert r.exit_code == 0 and json.loads(r.stdout)["decision"] == "block"
+    again = cli("hook", "stop", stdin=payload("copilot/agent-stop"), cwd=project)
+    assert again.exit_code == 0 and "block" not in again.stdout
+    assert [e["blocked"] for e in events(project)] == [True, False]
+
+
+def test_copilot_a_session_that_saved_a_note_is_not_asked(
+    cli: Any, project: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ORKESTRA_AGENT_TOOL", "copilot-cli")
+    cli("hook", "post-tool-use", stdin=payload("copilot/post-tool-use-edit"), cwd=project)
+    r = cli("hook", "stop", stdin=payload("copilot/agent-stop"), cwd=project)
+    assert r.exit_code == 0 and "block" not in r.stdout
+
+
 # -- Cursor: conversation_id, workspace_roots, camelCase event names, followup_message --
 
 

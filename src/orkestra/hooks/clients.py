@@ -3,7 +3,8 @@
 - Codex `.codex/hooks.json`: Claude's shape (`{"hooks": {"SessionStart": [{"hooks": [...]}]}}`);
   session-start context, usage logging and the stop capture all run.
 - Copilot `.github/hooks/orkestra.json`: `{"version": 1, "hooks": {"sessionStart": [{"type":
-  "command", "bash": …}], "postToolUse": […]}}`; its `agentStop` is not installed: no stop capture.
+  "command", "bash": …}], "postToolUse": […], "agentStop": […]}}`; all three run (Copilot ignores
+  a sessionStart hook's output, so there is no INDEX context).
 - Cursor `.cursor/hooks.json`: `{"version": 1, "hooks": {"sessionStart": [{"command": …}],
   "postToolUse": […], "stop": […]}}`.
 
@@ -47,7 +48,7 @@ CLIENTS: dict[str, ClientHooks] = {
     "copilot": ClientHooks(
         ".github/hooks/orkestra.json",
         "copilot-cli",
-        {"sessionStart": "session-start", "postToolUse": "post-tool-use"},
+        {"sessionStart": "session-start", "postToolUse": "post-tool-use", "agentStop": "stop"},
         "copilot",
     ),
     "cursor": ClientHooks(

@@ -108,6 +108,11 @@ def normalize(payload: dict[str, Any], handler: str | None, agent_tool: str) -> 
         out["tool_response"] = parsed or out["tool_response"]
     if "duration_ms" not in out and isinstance(payload.get("duration"), int):
         out["duration_ms"] = payload["duration"]
+    stop = out.get("hook_event_name") == "Stop" and "stop_hook_active" not in out
+    if client == "copilot-cli" and stop:
+        # Copilot's agentStop says nothing of an earlier block: the events log does (`stop`
+        # blocks once per session), so each of its stops reads as a first one
+        out["stop_hook_active"] = False
     if client == "cursor" and "stop_hook_active" not in out:
         # Cursor's stop: a first stop of a completed loop is Claude's stop_hook_active false
         loops, status = payload.get("loop_count"), payload.get("status", "completed")
