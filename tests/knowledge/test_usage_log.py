@@ -66,11 +66,10 @@ def test_an_oversized_line_is_skipped_never_held_and_the_others_kept(
 def test_a_log_larger_than_the_limit_is_read_from_its_recent_end(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # a 2 GB log must not be read whole: only its last MAX_BYTES (the recent reads; a read's
-    # weight halves every 30 days), from the first whole line there
-    from orkestra.core import jsonio
-
-    monkeypatch.setattr(jsonio, "MAX_BYTES", 4096)
+    # a 2 GB log must not be read whole: only its last MAX_LOG_BYTES (the recent reads; a
+    # read's weight halves every 30 days), from the first whole line there
+    assert usage.MAX_LOG_BYTES <= 16 << 20
+    monkeypatch.setattr(usage, "MAX_LOG_BYTES", 4096)
     old = "".join(_line(f"old/n{i}.md", "2025-01-01") for i in range(200))  # ~16 KB
     new = "".join(_line(f"new/n{i}.md") for i in range(20))  # ~1.6 KB
     (tmp_path / usage.USAGE_FILE).write_text(old + new, encoding="utf-8")

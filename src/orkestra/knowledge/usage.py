@@ -14,6 +14,8 @@ from orkestra.core import jsonio
 from orkestra.core.errors import InputError
 
 USAGE_FILE = ".usage.jsonl"
+#: how much of the log's recent end is read (`read`)
+MAX_LOG_BYTES = 16 << 20
 #: a read loses half its weight every HALF_LIFE days (old reads lose standing)
 HALF_LIFE = 30.0
 
@@ -21,16 +23,17 @@ HALF_LIFE = 30.0
 def read(folder: Path) -> list[dict[str, str]]:
     """Every well-formed entry of the usage log (empty when there is none).
 
-    Only its last `jsonio.MAX_BYTES` (64 MiB, some 600,000 reads) are read, in bounded pieces
+    Only its last `MAX_LOG_BYTES` (16 MiB, some 150,000 reads) are read, in bounded pieces
     (`jsonio.tail_lines`): a log grown to gigabytes never fills memory or stalls the stop hook's
-    `notes index`, and the reads left out are the oldest (their weight halves every 30 days).
+    `notes index` (about 2 s and 100 MB at most), and the reads left out are the oldest (their
+    weight halves every 30 days).
     A line longer than `jsonio.MAX_LINE_BYTES`, or one that is not a JSON object with a `path`,
     is skipped; the others are kept.
     """
     path = folder / USAGE_FILE
     out = []
     try:  # a regular file only: a committed symlink to /dev/zero must not be read forever
-        for number, raw in enumerate(jsonio.tail_lines(path), start=1):
+        for number, raw in enumerate(jsonio.tail_lines(path, max_bytes=MAX_LOG_BYTES), start=1):
             if raw is None or not raw.strip():  # an oversized line: never held, never parsed
                 continue
             line = raw.decode("utf-8", errors="replace")
