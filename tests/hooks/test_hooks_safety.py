@@ -426,3 +426,31 @@ def test_the_stop_hook_reads_the_events_log_in_bounded_pieces(
     assert found == [{"session_id": sid, "event": "Stop", "blocked": True}]
     assert sizes and all(0 < size <= 1 << 20 for size in sizes)
     assert sum(s for s in sizes) < 400_000  # its recent end, not the 4 MB file
+
+
+@pytest.mark.parametrize("how", ["closed", "broken pipe"])
+def test_a_stdout_that_cannot_be_written_is_logged_never_a_traceback(
+    project: Path, how: str
+) -> None:
+    # the session-start answer (INDEX.md as context) has nowhere to go: still exit 0, logged
+    write(project, "knowledge/INDEX.md", "# Knowledge index\n\n- [[case]]\n")
+    stdin = json.dumps({"session_id": "s", "cwd": str(project), "hook_event_name": "SessionStart"})
+    env = {k: v for k, v in os.environ.items() if k != "ORKESTRA_ROOT"}
+    hook = [sys.executable, "-m", "orkestra", "hook", "session-start"]
+    if how == "closed":
+        done = subprocess.run(
+            ["sh", "-c", '"$@" >&-', "sh", *hook], input=stdin.encode(), capture_output=True,
+            cwd=project, env=env, check=False, timeout=60,
+        )  # fmt: skip
+        code, err = done.returncode, done.stderr
+    else:
+        child = subprocess.Popen(
+            hook, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            cwd=project, env=env,
+        )  # fmt: skip
+        assert child.stdout is not None and child.stdin is not None
+        child.stdout.close()  # the reader went away before the answer was written
+        _, err = child.communicate(stdin.encode(), timeout=60)
+        code = child.returncode
+    assert (code, b"Traceback" in err) == (0, False), err.decode()
+    assert "session-start: cannot write the answer" in _log(project)

@@ -58,8 +58,24 @@ def run(args: list[str]) -> int:
         context.log(root, f"{args[0]}: {type(exc).__name__}: {exc}")
         return 0
     if out:
-        sys.stdout.write(out + "\n")
+        try:
+            sys.stdout.write(out + "\n")
+            sys.stdout.flush()
+        except (AttributeError, OSError, ValueError) as exc:  # stdout closed (None) or gone
+            context.log(ctx.root, f"{args[0]}: cannot write the answer to stdout: {exc}")
+            _quiet_stdout()
     return code
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at the null device, so the interpreter's last flush at exit does not print
+    `Exception ignored ... BrokenPipeError` (the client already has its exit code)."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
+    except OSError:
+        pass
 
 
 def _here() -> str | None:
