@@ -103,7 +103,7 @@ def normalize(payload: dict[str, Any], handler: str | None, agent_tool: str) -> 
     _first(out, "tool_input", payload, ("toolArgs",), object)
     out["tool_input"] = _object(out.get("tool_input"))
     _first(out, "tool_response", payload, ("tool_output", "toolResult", "tool_result"), object)
-    if isinstance(out.get("tool_response"), str):  # Cursor's JSON text, or plain output
+    if client == "cursor" and isinstance(out.get("tool_response"), str):  # its JSON text
         parsed = _object(out["tool_response"])
         out["tool_response"] = parsed or out["tool_response"]
     if "duration_ms" not in out and isinstance(payload.get("duration"), int):
