@@ -311,3 +311,41 @@ def test_tail_lines_across_many_pieces(tmp_path: Path, monkeypatch: pytest.Monke
     path.write_bytes(b"\n".join(lines) + b"\n")
     got = list(jsonio.tail_lines(path, max_line_bytes=15))
     assert got == [x if len(x) <= 15 else None for x in lines]
+
+
+def test_iter_jsonl_streams_a_log_in_pieces_with_its_line_numbers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read 7 bytes at a time: every line keeps its number, blank lines count, an oversized line
+    is an error holding only its first bytes, and the unterminated last line is torn."""
+    monkeypatch.setattr(jsonio, "_CHUNK", 7)
+    path = tmp_path / "log.jsonl"
+    big = '{"k": "' + "x" * 60 + '"}'
+    path.write_bytes(f'{{"a": 1}}\n\n{big}\n{{"b": 2}}\n{{"c": 3'.encode())
+    got = list(jsonio.iter_jsonl(path, max_line_bytes=20))
+    assert [(x.number, x.data, x.torn) for x in got] == [
+        (1, {"a": 1}, False),
+        (3, None, False),
+        (4, {"b": 2}, False),
+        (5, None, True),
+    ]
+    assert got[1].error == "line longer than 20 bytes" and got[1].text == big[:20]
+    assert got[3].error is not None
+
+
+def test_iter_jsonl_never_holds_the_whole_file(tmp_path: Path) -> None:
+    """A 24 MB log (one 16 MB line among small ones) read line by line: the peak allocation
+    stays far below the file's size (it was the whole file, read at once, and then its lines)."""
+    import tracemalloc
+
+    path = tmp_path / "events.jsonl"
+    small = b'{"event": "Stop"}\n' * 200_000
+    path.write_bytes(small + b'{"x": "' + b"y" * (16 << 20) + b'"}\n' + small)
+    tracemalloc.start()
+    try:
+        lines = sum(1 for _ in jsonio.iter_jsonl(path))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert lines == 400_001
+    assert peak < 4 << 20, peak

@@ -19,7 +19,7 @@ from orkestra.core.readfile import open_regular, read_regular
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: the hook path never imports typing
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, BinaryIO
 
 MAX_BYTES = 64 << 20
 MAX_LINE_BYTES = 1 << 20
@@ -488,17 +488,24 @@ def iter_jsonl(
     """Every non-blank line of a JSONL file with its parse result (a missing file: no lines).
 
     Broken lines are yielded with `error` set rather than raised, so a validator can report each
-    one and a reader can skip it; the unterminated last line is yielded with `torn=True`.
+    one and a reader can skip it; the unterminated last line is yielded with `torn=True`. The
+    file is read in pieces of 64 KiB (`_pieces`): a log of gigabytes, or a line of 200 MB, is
+    never held in memory (only the first `max_line_bytes` of a longer line, as its `text`).
     """
     source = os.fspath(path)
     try:
         with open_regular(source) as handle:
-            raw = handle.read()
+            for number, (part, over, ended) in enumerate(_pieces(handle, max_line_bytes), 1):
+                if over:
+                    text = part.decode("utf-8", "replace")
+                    error = f"line longer than {max_line_bytes} bytes"
+                    yield JsonLine(number, text, None, error, not ended)
+                elif part.strip():
+                    yield _line(number, part, not ended, source, max_line_bytes)
     except FileNotFoundError:
         return
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", file=source) from exc
-    yield from parse_jsonl(raw, source=source, max_line_bytes=max_line_bytes)
 
 
 #: the piece `tail_lines` reads at a time
@@ -526,25 +533,35 @@ def tail_lines(
         if start:
             handle.seek(start - 1)
             partial = handle.read(1) != b"\n"
-        line = bytearray()
-        over = False
-        while chunk := handle.read(_CHUNK):
-            at = 0
-            while True:
-                end = chunk.find(b"\n", at)
-                piece = chunk[at:] if end < 0 else chunk[at:end]
-                if not over and len(line) + len(piece) > max_line:
-                    over, line = True, bytearray()
-                elif not over:
-                    line += piece
-                if end < 0:
-                    break
-                if not partial:
-                    yield None if over else bytes(line)
-                partial, over, line = False, False, bytearray()
-                at = end + 1
-        if not partial and (line or over):
-            yield None if over else bytes(line)
+        for part, over, _ended in _pieces(handle, max_line):
+            if partial:  # the line the window starts inside of
+                partial = False
+                continue
+            yield None if over else part
+
+
+def _pieces(handle: BinaryIO, max_line: int) -> Iterator[tuple[bytes, bool, bool]]:
+    """Each line of `handle` from where it stands, read 64 KiB at a time: its bytes (the first
+    `max_line` of a longer one), whether it was longer, and whether a newline ended it (the
+    last line may be cut off mid-write). A longer line's rest is read past, never held."""
+    line = bytearray()
+    over = False
+    while chunk := handle.read(_CHUNK):
+        at = 0
+        while True:
+            end = chunk.find(b"\n", at)
+            piece = chunk[at:] if end < 0 else chunk[at:end]
+            if not over:
+                room = max_line - len(line)
+                line += piece[:room]
+                over = len(piece) > room
+            if end < 0:
+                break
+            yield bytes(line), over, True
+            over, line = False, bytearray()
+            at = end + 1
+    if line or over:
+        yield bytes(line), over, False
 
 
 def parse_jsonl(
