@@ -302,7 +302,8 @@ def _insert(
 def decoded(language: str | None, data: bytes) -> tuple[str, bytes]:
     """A file's text and the UTF-8 bytes parsed: a Python source in the encoding its coding
     declaration names (PEP 263: `# -*- coding: latin-1 -*-` on one of its first two lines),
-    else UTF-8 with each undecodable byte replaced."""
+    else UTF-8 with each undecodable byte replaced. A UTF-8 byte order mark is dropped (no part
+    of the first line's snippet or signature)."""
     if language == "python" and b"coding" in data[:400]:
         import io
         import tokenize
@@ -314,6 +315,8 @@ def decoded(language: str | None, data: bytes) -> tuple[str, bytes]:
                 return text, text.encode("utf-8")
         except (SyntaxError, UnicodeDecodeError, LookupError):
             pass  # a declaration Python itself would refuse: read as UTF-8 below
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
     return data.decode("utf-8", "replace"), data
 
 
