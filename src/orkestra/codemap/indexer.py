@@ -303,7 +303,11 @@ def decoded(language: str | None, data: bytes) -> tuple[str, bytes]:
     """A file's text and the UTF-8 bytes parsed: a Python source in the encoding its coding
     declaration names (PEP 263: `# -*- coding: latin-1 -*-` on one of its first two lines),
     else UTF-8 with each undecodable byte replaced. A UTF-8 byte order mark is dropped (no part
-    of the first line's snippet or signature)."""
+    of the first line's snippet or signature), and a file whose lines end in `\\r` only
+    (classic Mac OS: no `\\n` at all) is read with `\\n` endings, one line per `\\r`, as
+    `core.lines.split_lines` numbers it (tree-sitter counts rows at `\\n` only)."""
+    if b"\r" in data and b"\n" not in data:
+        data = data.replace(b"\r", b"\n")
     if language == "python" and b"coding" in data[:400]:
         import io
         import tokenize

@@ -7,7 +7,10 @@ def split_lines(text: str) -> list[str]:
     """A file's lines numbered as the code map's indexer numbers them (tree-sitter's rows): split
     at "\\n" only, a "\\r" before it dropped, no empty line after a final newline. Never
     `str.splitlines`, which also splits at \\f, \\v, \\x1c-\\x1e, \\x85, \\u2028 and \\u2029 and
-    would move every later line off its number."""
+    would move every later line off its number. A text with no "\n" whose lines end in "\r"
+    (classic Mac OS) is split at each "\r", as the indexer reads it (`indexer.decoded`)."""
+    if "\r" in text and "\n" not in text:
+        text = text.replace("\r", "\n")
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
@@ -16,6 +19,8 @@ def split_lines(text: str) -> list[str]:
 
 def line_count(text: str) -> int:
     """`len(split_lines(text))`, without splitting."""
+    if "\r" in text and "\n" not in text:
+        text = text.replace("\r", "\n")
     return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
 
 
