@@ -41,7 +41,9 @@ def linked(project: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_files_below_a_symlink_leaving_the_project_are_skipped(linked: Path) -> None:
     report = api.index(linked)
-    assert report["skipped"]["outside"] == 1
+    # lib/x.py below the link, and the link `lib` itself (git lists it as an untracked file);
+    # `alias`, a link to a folder inside, is skipped as a symlink (its files are mapped as app/)
+    assert (report["skipped"]["outside"], report["skipped"]["symlink"]) == (2, 1)
     assert api.find_symbol(linked, "outside_fn")["symbols"] == []
     assert api.find_symbol(linked, "inside")["symbols"] == []  # the old facts went away
     assert api.code_search(linked, '"hunter2"')["results"] == []
@@ -80,7 +82,7 @@ def test_the_mcp_get_file_tool_refuses_a_file_outside(linked: Path) -> None:
 
 def test_code_symbol_through_the_cli_skips_them(cli: Any, linked: Path) -> None:
     out = cli("code", "index", cwd=linked)
-    assert (out.exit_code, out.json()["skipped"]["outside"]) == (0, 1)
+    assert (out.exit_code, out.json()["skipped"]["outside"]) == (0, 2)
     found = cli("code", "search", '"hunter2"', cwd=linked)
     assert (found.exit_code, found.json()["results"]) == (0, [])
 
@@ -112,3 +114,38 @@ def test_the_mcp_get_file_tool_takes_the_agents_spelling_of_the_root(
         ws.close()
     assert not served.is_error and served.structured_content["path"] == "app/y.py"
     assert "is outside the project" in message
+
+
+@pytest.fixture
+def file_links(project: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A git project tracking symlinks to files: one leading out of the project, one to a file
+    in it, one dangling."""
+    outside = tmp_path_factory.mktemp("elsewhere")
+    write(outside, "secret.py", SECRET)
+    write(project, "app/y.py", "def kept():\n    pass\n")
+    (project / "app" / "out.py").symlink_to(outside / "secret.py")
+    (project / "app" / "same.py").symlink_to("y.py")
+    (project / "app" / "dangling.py").symlink_to("gone.py")
+    git(project, "init", "-q")
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "init")
+    return project
+
+
+def test_a_tracked_file_symlink_is_skipped_as_what_it_is(file_links: Path) -> None:
+    report = api.index(file_links)
+    assert report["skipped"] == {
+        "binary": 0, "oversized": 0, "unreadable": 0, "outside": 1, "symlink": 2
+    }  # fmt: skip
+    assert report["files"] == 2  # app/y.py and registries/orkestra.yaml
+    assert api.find_symbol(file_links, "outside_fn")["symbols"] == []
+    assert [s["location"] for s in api.find_symbol(file_links, "kept")["symbols"]] == ["app/y.py:1"]
+
+
+def test_code_index_reports_a_file_symlink_leaving_the_project_as_outside(
+    cli: Any, file_links: Path
+) -> None:
+    out = cli("code", "index", cwd=file_links)
+    assert out.exit_code == 0
+    skipped = out.json()["skipped"]
+    assert (skipped["outside"], skipped["symlink"], skipped["unreadable"]) == (1, 2, 0)

@@ -137,12 +137,12 @@ def _sync(
     }
     reading = Reading(root)  # before any file is looked at
     indexed = unchanged = removed = 0
-    skipped: dict[str, int] = {"binary": 0, "oversized": 0, "unreadable": 0, "outside": 0}
+    skipped = dict.fromkeys(("binary", "oversized", "unreadable", "outside", "symlink"), 0)
     inside = walk.Inside(root)
     for rel in paths:
         old = known.pop(rel, None)
         if inside(rel):
-            outcome = _one(conn, root, rel, old, changes, reading)
+            outcome = _one(conn, root, rel, old, changes, reading, inside.real)
         else:  # below a symlinked folder leading out of the project (§13): never read
             outcome = _drop(conn, old, "outside", changes)
         if outcome == "indexed":
@@ -184,6 +184,7 @@ def _one(
     old: tuple[Any, ...] | None,
     changes: Changes,
     reading: Reading,
+    real_root: str,
 ) -> str:
     full = os.path.join(root, rel)  # noqa: PTH118 (thousands of files: strings are cheaper)
     try:
@@ -192,8 +193,8 @@ def _one(
         return _drop(conn, old, "removed" if old is not None else "gone", changes)
     except OSError:  # unreadable: not in the map, counted
         return _drop(conn, old, "unreadable", changes)
-    if not _regular(st.st_mode):
-        return _drop(conn, old, "unreadable", changes)
+    if not _regular(st.st_mode):  # a symlink is never followed (its target, if inside, is
+        return _drop(conn, old, _irregular(full, st.st_mode, real_root), changes)  # mapped)
     if st.st_size > walk.MAX_BYTES:
         return _drop(conn, old, "oversized", changes)
     if (
@@ -232,6 +233,18 @@ def _regular(mode: int) -> bool:
     import stat
 
     return stat.S_ISREG(mode)
+
+
+def _irregular(full: str, mode: int, real_root: str) -> str:
+    """Why a listed path that is no regular file is skipped: a symlink leading out of the project
+    is `outside` (PRODUCT.md §13: never read), one to a file in it (mapped under its own path)
+    or to nothing is a `symlink`; anything else (a FIFO, a device) is `unreadable`."""
+    import stat
+
+    if not stat.S_ISLNK(mode):
+        return "unreadable"
+    real = os.path.realpath(full)
+    return "symlink" if real.startswith(real_root + os.sep) else "outside"
 
 
 def _drop(
