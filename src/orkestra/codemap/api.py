@@ -71,9 +71,8 @@ def impact(
 ) -> dict[str, Any]:
     """Transitive dependents of a symbol or file up to `depth` reference hops, ranked by
     centrality (`truncated`: more lie further)."""
-    target = lookup.project_path(root, target)
     with opened(root, refresh=refresh) as conn:
-        return lookup.impact(conn, target, depth=depth)
+        return lookup.impact(conn, lookup.target(conn, root, target), depth=depth)
 
 
 def analyze_dependencies(
@@ -81,8 +80,8 @@ def analyze_dependencies(
 ) -> dict[str, Any]:
     """For a file: imports, importers and impact; for a symbol: its impact (transitive
     dependents up to `depth` reference hops; `truncated` says more lie further)."""
-    target = lookup.project_path(root, target)
     with opened(root, refresh=refresh) as conn:
+        target = lookup.target(conn, root, target)
         try:
             lookup.file_id(conn, target)
         except NotFound:

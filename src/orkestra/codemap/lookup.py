@@ -47,8 +47,10 @@ def _rows(conn: sqlite3.Connection, where: str, args: list[Any]) -> list[tuple[A
 def symbol_rows(
     conn: sqlite3.Connection, name: str, kind: str | None = None
 ) -> list[tuple[Any, ...]]:
-    """Definitions whose name or qualified name is exactly `name` (optionally of one kind)."""
-    where, args = "(s.name = ? OR s.qualname = ?)", [name, name]
+    """Definitions whose name or qualified name is exactly `name` (optionally of one kind); a
+    Rust or C++ `Type::method` is the map's `Type.method`."""
+    qual = name.replace("::", ".")
+    where, args = "(s.name = ? OR s.qualname = ? OR s.qualname = ?)", [name, name, qual]
     if kind:
         where, args = where + " AND s.kind = ?", [*args, kind]
     return _rows(conn, where, args)
@@ -227,6 +229,14 @@ def impact(conn: sqlite3.Connection, target: str, *, depth: int = DEFAULT_DEPTH)
             f"(depth={depth * 2}, `orkestra code impact {target} --depth {depth * 2}`)"
         )
     return out | {"total": len(found), "dependents": found}
+
+
+def target(conn: sqlite3.Connection, root: Path, name: str) -> str:
+    """What `impact` looks at: a symbol when the map defines one by that name (a C++
+    `Vec::operator/` holds a `/` and is no path), else a path (`project_path`)."""
+    if symbol_rows(conn, name):
+        return name
+    return project_path(root, name)
 
 
 def _target_file(conn: sqlite3.Connection, target: str) -> int:
