@@ -65,8 +65,22 @@ def test_type_colon_colon_method_names_the_definition(spelled: Path) -> None:
     ]
 
 
+def test_a_windows_style_path_names_the_file(spelled: Path) -> None:
+    assert api.outline(spelled, "src\\pkg\\mod.py")["path"] == "src/pkg/mod.py"
+    deps = api.dependencies(spelled, "src\\pkg\\mod.py")
+    assert [i["files"] for i in deps["imports"]] == [["src/pkg/core.py"]]
+    impact = api.impact(spelled, "src\\pkg\\core.py")
+    assert impact["target"] == "src/pkg/core.py"
+    assert {d["path"] for d in impact["dependents"]} == {"src/pkg/mod.py"}
+    assert api.get_file(spelled, "src\\pkg\\core.py", 1, 1)["text"] == "def helper():"
+
+
 def test_the_cli_takes_these_spellings(cli: Any, spelled: Path) -> None:
     out = cli("code", "impact", "Vec::operator/", cwd=spelled)
     assert (out.exit_code, out.json()["target"], out.stderr) == (0, "Vec::operator/", "")
     sym = cli("code", "symbol", "Shop::new", cwd=spelled).json()
     assert [s["location"] for s in sym["symbols"]] == ["src/shop.rs:3"]
+    outline = cli("code", "outline", "src\\pkg\\mod.py", cwd=spelled)
+    assert (outline.exit_code, outline.json()["path"]) == (0, "src/pkg/mod.py")
+    deps = cli("code", "deps", "src\\pkg\\mod.py", cwd=spelled)
+    assert (deps.exit_code, deps.json()["path"]) == (0, "src/pkg/mod.py")

@@ -139,9 +139,15 @@ def find_references(conn: sqlite3.Connection, name: str, *, limit: int = 500) ->
 
 def project_path(root: Path, path: str) -> str:
     """`path` as the map names files (`core.project.within`: absolute under any spelling of the
-    root, `./`, `//` and `x/../` dropped); a path outside the project (`../x` too) is a
+    root, `./`, `//` and `x/../` dropped; a Windows-style `src\\pkg\\mod.py` is `src/pkg/mod.py`
+    unless a file of that very name exists); a path outside the project (`../x` too) is a
     NotFound saying so; anything else (a symbol name) is returned as it is."""
+    import os
+
     from orkestra.core.project import within
+
+    if "\\" in path and not os.path.lexists(root / path):
+        path = path.replace("\\", "/")
 
     if not PurePath(path).is_absolute() and "/" not in path and path not in (".", ".."):
         return path  # a symbol name (`Engine.start`, `Shop::new`) or a file at the top
