@@ -340,9 +340,16 @@ def decoded(language: str | None, data: bytes) -> tuple[str, bytes]:
 def _link(conn: sqlite3.Connection, changes: Changes | None) -> None:
     """Resolve imports and references, then centrality: everything after a full index or when
     files appeared or went away; otherwise only the imports of the re-read files and the
-    references that could mean a name those files define or bind (and warm-started centrality)."""
+    references that could mean a name those files define or bind, or all of them when a
+    class's bases changed (and warm-started centrality)."""
     resolver = resolve.Resolver(conn)
     resolver.load_bases(conn)
+    bases = _digest(resolver.bases)
+    if store.meta(conn, "bases") != bases:  # a class's bases changed: a use of an inherited
+        refs_of = None  # member (`Foo().run()`) may mean another definition, whatever its name
+        store.set_meta(conn, "bases", bases)
+    else:
+        refs_of = changes
     only = None if changes is None else changes.files
     if only is None:
         conn.execute("DELETE FROM import_targets")
@@ -351,13 +358,19 @@ def _link(conn: sqlite3.Connection, changes: Changes | None) -> None:
         resolver.resolve_imports(conn, only),
     )
     updates = []
-    for rid, fid, name, member, scope, owner, old, was_guessed in _refs(conn, changes):
+    for rid, fid, name, member, scope, owner, old, was_guessed in _refs(conn, refs_of):
         new = resolver.resolve(fid, name, bool(member), scope, owner)
         guessed = resolver.guessed(fid, name, bool(member), scope, owner)
         if (new, guessed) != (old, bool(was_guessed)):
             updates.append((new, guessed, rid))
     conn.executemany("UPDATE refs SET target = ?, guessed = ? WHERE id = ?", updates)
     _centrality(conn, changes)
+
+
+def _digest(bases: dict[str, list[str]]) -> str:
+    """A short fingerprint of the superclasses of every class (`Resolver.bases`)."""
+    text = "\n".join(f"{cls}\t{' '.join(sorted(of))}" for cls, of in sorted(bases.items()) if of)
+    return hashlib.sha1(text.encode("utf-8"), usedforsecurity=False).hexdigest()
 
 
 def _centrality(conn: sqlite3.Connection, changes: Changes | None) -> None:
