@@ -148,7 +148,7 @@ def extract(language: str, source: bytes) -> FileFacts:
     local: set[int] = set()
     if language == "python":
         assigned, bindings = _python_names(ts, lang, tree)
-        constructed = _constructed(assigned, scope_of)
+        constructed = _constructed(assigned, scope_of, def_names)
         python = USES[language]
         local = _local_calls(refs, lambda: bindings, python, top, def_names, nested)
         refs.extend(
@@ -421,13 +421,20 @@ def _python_names(
     return assigned, bindings
 
 
-def _constructed(assigned: list[tuple[Any, Any]], scope_of: _Scopes) -> dict[tuple[str, str], str]:
+def _constructed(
+    assigned: list[tuple[Any, Any]], scope_of: _Scopes, def_names: set[tuple[int, int]]
+) -> dict[tuple[str, str], str]:
     """(scope, name) -> class for a Python name that a scope only ever assigns one class's
     instance (`ledger = Ledger()`, `s = gs.Square(2)`): `ledger.add` is then `Ledger`'s `add`.
-    A name also assigned anything else in that scope is left out."""
+    A name also assigned anything else in that scope is left out. A module's (or class's)
+    `_default = Decoder()` is itself a definition, whose span is not the scope it binds in:
+    that is the one around it."""
     seen: dict[tuple[str, str], str] = {}
     for var, value in assigned:
-        key = (scope_of(var.start_byte), _text(var))
+        scope = scope_of(var.start_byte)
+        if (var.start_byte, var.end_byte) in def_names:
+            scope = scope.rpartition(".")[0]
+        key = (scope, _text(var))
         made = ""
         if value.type == "call":
             fn = value.child_by_field_name("function")
