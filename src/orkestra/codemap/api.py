@@ -55,6 +55,8 @@ def find_symbol(
 
 def find_references(root: Path, name: str, *, refresh: bool = True) -> dict[str, Any]:
     """Who calls or uses `name`."""
+    if not name.strip():  # it would list nothing but phantom uses
+        raise UsageError("give a symbol name (an empty one names nothing)")
     with opened(root, refresh=refresh) as conn:
         return lookup.find_references(conn, name)
 
@@ -71,6 +73,7 @@ def impact(
 ) -> dict[str, Any]:
     """Transitive dependents of a symbol or file up to `depth` reference hops, ranked by
     centrality (`truncated`: more lie further)."""
+    _check_target(target)
     with opened(root, refresh=refresh) as conn:
         return lookup.impact(conn, lookup.target(conn, root, target), depth=depth)
 
@@ -80,6 +83,7 @@ def analyze_dependencies(
 ) -> dict[str, Any]:
     """For a file: imports, importers and impact; for a symbol: its impact (transitive
     dependents up to `depth` reference hops; `truncated` says more lie further)."""
+    _check_target(target)
     with opened(root, refresh=refresh) as conn:
         target = lookup.target(conn, root, target)
         try:
@@ -88,6 +92,11 @@ def analyze_dependencies(
             return {"target": target, "impact": lookup.impact(conn, target, depth=depth)}
         deps = lookup.dependencies(conn, target)
         return {**deps, "impact": lookup.impact(conn, target, depth=depth)}
+
+
+def _check_target(target: str) -> None:
+    if not target.strip():
+        raise UsageError("give a symbol or a file path (an empty one names nothing)")
 
 
 def outline(root: Path, path: str, *, refresh: bool = True) -> dict[str, Any]:

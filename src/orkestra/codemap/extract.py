@@ -175,8 +175,10 @@ def extract(language: str, source: bytes) -> FileFacts:
             and not _read(name_node, USES[language].not_reads)
         ):
             continue  # `for LIMIT in …`, `LIMIT, WIDTH = …`: binds the name, reads nothing
-        seen.add(name_node.start_byte)
         name = _text(name_node)
+        if not name:  # a zero-width node the parser made up to recover (`Branch() {` read as C)
+            continue
+        seen.add(name_node.start_byte)
         member = False if kind == "use" and language == "go" else _is_member(name_node)
         point = name_node.start_point
         scope = scope_of(name_node.start_byte)

@@ -146,6 +146,8 @@ def project_path(root: Path, path: str) -> str:
 
     from orkestra.core.project import within
 
+    if not path.strip():
+        raise UsageError("give a file path (an empty one names nothing)")
     if "\\" in path and not os.path.lexists(root / path):
         path = path.replace("\\", "/")
 
