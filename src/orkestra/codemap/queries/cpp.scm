@@ -28,3 +28,8 @@
 (field_declaration_list (field_declaration declarator: (function_declarator declarator: (operator_name) @name)) @definition.prototype)
 (field_declaration_list (function_definition declarator: (function_declarator declarator: (operator_name) @name)) @definition.method)
 (function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (namespace_identifier) @receiver name: (operator_name) @name))) @definition.method
+(field_declaration_list (field_declaration declarator: (_ (function_declarator declarator: [(field_identifier) (operator_name)] @name))) @definition.prototype)
+(function_definition declarator: (_ (function_declarator declarator: (qualified_identifier scope: (namespace_identifier) @receiver name: [(identifier) (operator_name)] @name)))) @definition.method
+(function_definition declarator: (_ (function_declarator declarator: (qualified_identifier scope: (template_type name: (type_identifier) @receiver) name: [(identifier) (operator_name)] @name)))) @definition.method
+(function_definition declarator: (function_declarator declarator: (operator_name) @name)) @definition.function
+(function_definition declarator: (_ (function_declarator declarator: (operator_name) @name))) @definition.function
