@@ -68,3 +68,21 @@ def test_the_bundle_through_the_cli(cli: Any, project: Path) -> None:
     git(project, "add", "-A")
     out = cli("code", "refs", "a2998", cwd=project).json()
     assert [r["resolved"] for r in out["references"]] == ["dist/app.min.js:1"]
+
+
+def test_a_snippet_of_a_long_line_shows_the_use_and_the_match(cli: Any, project: Path) -> None:
+    """A use or a search hit far into a minified line is cited by the 200 characters around
+    it, not by the line's head, which does not hold it."""
+    (project / "dist").mkdir()
+    (project / "dist" / "app.min.js").write_bytes(_bundle(3_000))
+    git(project, "init", "-q")
+    git(project, "add", "-A")
+    refs = cli("code", "refs", "a2500", cwd=project).json()["references"]
+    assert [(r["location"], r["col"]) for r in refs] == [("dist/app.min.js:1", refs[0]["col"])]
+    snippet = refs[0]["snippet"]
+    assert "return a2500(b)" in snippet and len(snippet) <= 200
+    hits = cli("code", "search", '"a2700(b)+2701"', cwd=project).json()["results"]
+    assert [h["location"] for h in hits] == ["dist/app.min.js:1"]
+    assert "a2700(b)+2701" in hits[0]["snippet"] and len(hits[0]["snippet"]) <= 200
+    short = cli("code", "refs", "a1", cwd=project).json()["references"]
+    assert short[0]["snippet"] == _bundle(3_000)[:200].decode()  # near the head: the head

@@ -87,11 +87,21 @@ def find_symbol(
     return {"name": name, "kind": kind, "similar": similar, "total": len(rows), "symbols": found}
 
 
-def _line_text(conn: sqlite3.Connection, cache: dict[int, list[str]], fid: int, line: int) -> str:
+def _line_text(
+    conn: sqlite3.Connection, cache: dict[int, list[str]], fid: int, line: int, col: int
+) -> str:
+    """The snippet of a use at `line`, `col` (1-based; the column counts UTF-8 bytes, as the
+    parser does): the part of a long line around it (`store.snippet`)."""
     if fid not in cache:
         cache[fid] = store.file_lines(conn, fid)
     lines = cache[fid]
-    return lines[line - 1].strip()[:200] if 0 < line <= len(lines) else ""
+    if not 0 < line <= len(lines):
+        return ""
+    text = lines[line - 1]
+    at = 0
+    if len(text) > store.SNIPPET:  # a character offset from the byte column
+        at = len(text.encode("utf-8")[: col - 1].decode("utf-8", "ignore"))
+    return store.snippet(text, at)
 
 
 def find_references(conn: sqlite3.Connection, name: str, *, limit: int = 500) -> dict[str, Any]:
@@ -125,7 +135,7 @@ def find_references(conn: sqlite3.Connection, name: str, *, limit: int = 500) ->
             "scope": scope,
             "resolved": f"{tpath}:{tline}" if target is not None else None,
             "guessed": bool(guessed),
-            "snippet": _line_text(conn, cache, fid, line),
+            "snippet": _line_text(conn, cache, fid, line, col),
         }
         for fid, path, line, col, kind, scope, target, tpath, tline, guessed in rows
     ]

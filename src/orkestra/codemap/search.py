@@ -43,7 +43,11 @@ def best_line(lines: Sequence[str], words: Sequence[str]) -> tuple[int, str]:
         score = sum(1 for w in words if w in low)
         if score > best_score:
             best, best_score = number, score
-    return best + 1, (lines[best].strip()[:200] if lines else "")
+    if not lines:
+        return 1, ""
+    text = lines[best]
+    found = [at for at in (text.lower().find(w) for w in words) if at >= 0]
+    return best + 1, store.snippet(text, min(found, default=0))
 
 
 def prefix(word: str) -> str:

@@ -217,6 +217,23 @@ def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
     conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
 
+#: the longest snippet a hit cites (a line's head, or the part of a long line around the hit)
+SNIPPET = 200
+
+
+def snippet(line: str, at: int = 0) -> str:
+    """A line as a hit cites it: stripped, at most `SNIPPET` characters: its head, or, when the
+    hit lies further into a long line (a minified bundle), the part from a little before `at`
+    (a character offset into the line)."""
+    head = line.strip()
+    if len(head) <= SNIPPET:
+        return head
+    start = at - (len(line) - len(line.lstrip()))  # `at` in the stripped line
+    if start < SNIPPET * 3 // 4:
+        return head[:SNIPPET]
+    return head[start - SNIPPET // 4 :][:SNIPPET].strip()
+
+
 def file_lines(conn: sqlite3.Connection, file_id: int) -> list[str]:
     """The lines of an indexed file as the map read it (none when it holds no text)."""
     row = conn.execute("SELECT body FROM text WHERE rowid = ?", (file_id,)).fetchone()
