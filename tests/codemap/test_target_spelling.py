@@ -84,3 +84,12 @@ def test_the_cli_takes_these_spellings(cli: Any, spelled: Path) -> None:
     assert (outline.exit_code, outline.json()["path"]) == (0, "src/pkg/mod.py")
     deps = cli("code", "deps", "src\\pkg\\mod.py", cwd=spelled)
     assert (deps.exit_code, deps.json()["path"]) == (0, "src/pkg/mod.py")
+
+
+@pytest.mark.parametrize("spelling", [".", "./", "src/..", "src/pkg/.."])
+def test_a_folder_spelled_with_dots_is_named_a_folder(
+    cli: Any, spelled: Path, spelling: str
+) -> None:
+    out = cli("code", "deps", spelling, cwd=spelled)
+    assert out.exit_code == 1
+    assert "is a folder; give one file in it, such as '" in out.stderr, out.stderr

@@ -174,7 +174,7 @@ def file_id(conn: sqlite3.Connection, path: str) -> int:
     rel = path.removeprefix("./")
     row = conn.execute("SELECT id FROM files WHERE path = ?", (rel,)).fetchone()
     if row is None:
-        folder = rel.rstrip("/") + "/"
+        folder = "" if rel == "." else rel.rstrip("/") + "/"  # `.`: the project's own folder
         inside = conn.execute(
             "SELECT path FROM files WHERE substr(path, 1, ?) = ? ORDER BY path LIMIT 1",
             (len(folder), folder),
