@@ -93,3 +93,11 @@ def test_a_folder_spelled_with_dots_is_named_a_folder(
     out = cli("code", "deps", spelling, cwd=spelled)
     assert out.exit_code == 1
     assert "is a folder; give one file in it, such as '" in out.stderr, out.stderr
+
+
+def test_a_backslashed_name_that_is_neither_says_so_as_given(cli: Any, spelled: Path) -> None:
+    """`App\\Models\\User` (a PHP name) that names no symbol nor file is named as typed, with
+    both readings, not as the path `App/Models/User`."""
+    out = cli("code", "impact", "App\\Models\\User", cwd=spelled)
+    assert out.exit_code == 1
+    assert "'App\\Models\\User' is neither a symbol nor a file of the code map" in out.stderr

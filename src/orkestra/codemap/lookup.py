@@ -254,7 +254,13 @@ def target(conn: sqlite3.Connection, root: Path, name: str) -> str:
     `Vec::operator/` holds a `/` and is no path), else a path (`project_path`)."""
     if symbol_rows(conn, name):
         return name
-    return project_path(root, name)
+    path = project_path(root, name)
+    if "\\" in name and "/" not in name:  # `App\\Models\\User`: a PHP name, or a Windows path
+        try:
+            file_id(conn, path)
+        except NotFound:
+            _target_file(conn, name)  # neither: said as typed, with both readings
+    return path
 
 
 def _target_file(conn: sqlite3.Connection, target: str) -> int:
