@@ -141,7 +141,9 @@ def _sync(
     inside = walk.Inside(root)
     for rel in paths:
         old = known.pop(rel, None)
-        if inside(rel):
+        if not walk.nameable(root, rel):  # a name that is not UTF-8: the map cannot hold it
+            outcome = "unreadable"
+        elif inside(rel):
             outcome = _one(conn, root, rel, old, changes, reading, inside.real)
         else:  # below a symlinked folder leading out of the project (§13): never read
             outcome = _drop(conn, old, "outside", changes)

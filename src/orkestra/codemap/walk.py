@@ -46,6 +46,19 @@ def _walk(root: Path) -> list[str]:
     return sorted(found)
 
 
+def nameable(root: Path, rel: str) -> bool:
+    """Whether a listed path is a UTF-8 name the map can hold: a plain walk gives an undecodable
+    byte as a lone surrogate (`caf\\udce9.py`), git's listing as U+FFFD (`caf\\ufffd.py`, which
+    names no file)."""
+    if "\ufffd" in rel:
+        return os.path.lexists(os.path.join(root, rel))  # noqa: PTH118
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def is_binary(head: bytes) -> bool:
     """True when the first bytes hold a NUL (the same test git uses)."""
     return b"\0" in head[:8192]
