@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from orkestra.codemap.intent import PROFILES, classify, subject
+from orkestra.codemap.intent import subject as subject_of
+from tests.codemap.conftest import needs_tree_sitter
 
 
 @pytest.mark.parametrize(
@@ -72,3 +77,28 @@ def test_subject_keeps_a_sentence_whose_quotes_only_mark_a_name() -> None:
     sentence = "a Codex agent without `sandbox_mode` renders back without one"
     assert subject(sentence) == sentence
     assert subject("where is `find_root` defined?") == "find_root"
+
+
+@pytest.mark.parametrize(
+    ("query", "intent", "subject"),
+    [
+        ('loadConfig("x")', "find_definition", 'loadConfig("x")'),
+        ("load_config('ab')", "find_definition", "load_config('ab')"),
+        ('raise ValueError("bad")', "exact_match", "bad"),
+    ],
+)
+def test_a_quote_too_short_to_look_for_is_not_the_query(
+    query: str, intent: str, subject: str
+) -> None:
+    """The text index finds three characters or more: a quoted `"x"` in a call is no exact
+    phrase to look for (it found nothing, though `loadConfig` is defined)."""
+    assert (classify(query).name, subject_of(query)) == (intent, subject)
+
+
+@needs_tree_sitter
+def test_code_search_of_a_call_with_a_short_quote_finds_the_definition(
+    cli: Any, code_project: Path
+) -> None:
+    out = cli("code", "search", 'load_config("x")', cwd=code_project).json()
+    assert out["intent"] == "find_definition"
+    assert out["results"][0]["location"] == "src/app/core.py:4"

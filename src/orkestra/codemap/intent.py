@@ -30,6 +30,8 @@ _QUOTED = re.compile(r"\"[^\"]+\"|(?<!\w)'[^']+'(?!\w)|`[^`]+`")
 #: (`"not a git repository"`, `where is "x" logged`); in a longer sentence the quotes only mark
 #: a name (`fix: a Codex agent without `sandbox_mode` renders ...`)
 QUOTE_CONTEXT_WORDS = 4
+#: the shortest quoted string looked for as a phrase (FTS5 trigram: three characters)
+MIN_PHRASE = 3
 _ERROR = re.compile(
     r"Traceback \(most recent call last\)|File \"[^\"]+\", line \d+|\b\w+(Error|Exception)\b:"
     r"|^\s*at [\w.$<>]+\(|\bpanic:|\bE\d{3,4}\b"
@@ -78,8 +80,10 @@ def subject(query: str) -> str:
 
 
 def _quoted(query: str) -> re.Match[str] | None:
-    """The query's quoted string when the query is about it (few other words), else None."""
-    found = _QUOTED.search(query)
+    """The query's quoted string when the query is about it (few other words), else None. A
+    quote of fewer than `MIN_PHRASE` characters (`JSONDecoder("x")`) is none: the trigram text
+    index cannot find it, and the query's other words are what it asks for."""
+    found = next((m for m in _QUOTED.finditer(query) if len(m.group(0)) - 2 >= MIN_PHRASE), None)
     if found is None:
         return None
     rest = f"{query[: found.start()]} {query[found.end() :]}".split()
