@@ -30,6 +30,13 @@ from tests.codemap.conftest import needs_tree_sitter
         ("ValueError: bad input", "exact_match", 0.85),
         ("load_config", "find_definition", 0.80),
         ("RenderPlan", "find_definition", 0.80),
+        # CamelCase led by an acronym is CamelCase too
+        ("JSONDecoder", "find_definition", 0.80),
+        ("HTTPServer", "find_definition", 0.80),
+        ("IOError", "find_definition", 0.80),
+        ("where is XMLParser built", "find_definition", 0.60),
+        ("URL", "understand_code", 0.40),  # an acronym alone is a word
+        ("how are PRs merged", "understand_code", 0.75),
         ("where is load_config used", "find_definition", 0.60),
         ("how are registries rendered", "understand_code", 0.75),
         ("explain the ledger", "understand_code", 0.75),
@@ -83,6 +90,7 @@ def test_subject_keeps_a_sentence_whose_quotes_only_mark_a_name() -> None:
     ("query", "intent", "subject"),
     [
         ('loadConfig("x")', "find_definition", 'loadConfig("x")'),
+        ('JSONDecoder("x")', "find_definition", 'JSONDecoder("x")'),
         ("load_config('ab')", "find_definition", "load_config('ab')"),
         ('raise ValueError("bad")', "exact_match", "bad"),
     ],

@@ -36,7 +36,11 @@ _ERROR = re.compile(
     r"Traceback \(most recent call last\)|File \"[^\"]+\", line \d+|\b\w+(Error|Exception)\b:"
     r"|^\s*at [\w.$<>]+\(|\bpanic:|\bE\d{3,4}\b"
 )
-_CAMEL = re.compile(r"\b[A-Z]?[a-z0-9]+(?:[A-Z][a-z0-9]*)+\b|\b[A-Z][a-z0-9]+[A-Z]\w*\b")
+#: `loadConfig`, `RenderPlan`, and one led by an acronym (`JSONDecoder`, `IOError`)
+_CAMEL = re.compile(
+    r"\b[A-Z]?[a-z0-9]+(?:[A-Z][a-z0-9]*)+\b|\b[A-Z][a-z0-9]+[A-Z]\w*\b"
+    r"|\b[A-Z]{2,}[a-z]{2}\w*\b"
+)
 _SNAKE = re.compile(r"\b[a-z0-9]+(?:_[a-z0-9]+)+\b|\b_[a-z]\w*\b")
 _UNDERSTAND = re.compile(r"\b(how|why|explain|architecture)\b", re.IGNORECASE)
 
