@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -321,6 +322,23 @@ def test_symlinked_skill_md_and_folder(cli: Any, project: Path, tmp_path_factory
     assert row["findings"][0]["rule"] == "symlink-outside"
     linked = cli("skills", "intake", "vendor/alias", cwd=project)
     assert linked.exit_code == 1 and "symlinks are not followed" in linked.stderr
+
+
+def test_a_hard_link_to_a_secret_outside_is_rejected_and_not_applied(
+    cli: Any, project: Path, tmp_path_factory: Any
+) -> None:
+    secret = write(tmp_path_factory.mktemp("home"), ".ssh/id_rsa", "not a real key\n")
+    base = _vendor(project, "pdf-text-extract")
+    os.link(secret, base / "pdf-text-extract" / "references" / "extra.txt")
+    result = cli("skills", "intake", "vendor/acme", "--provider", "acme", "--apply", cwd=project)
+    assert result.exit_code == 0, result.stderr
+    row = result.json()["candidates"][0]
+    assert row["verdict"] == "reject"
+    assert row["deciding"] == [
+        "vendor/acme/pdf-text-extract/references/extra.txt:1: hardlink-outside: "
+        "references/extra.txt has 2 names, 1 inside the skill folder"
+    ]
+    assert result.json()["applied"]["added"] == []
 
 
 def test_text_format(cli: Any, project: Path) -> None:

@@ -332,6 +332,20 @@ def test_symlink_outside_fires_and_inside_is_fine(tmp_path: Path) -> None:
     ]
 
 
+def test_a_hard_link_to_a_file_outside_the_folder_is_reach_outside(tmp_path: Path) -> None:
+    secret = write(tmp_path / "home", ".ssh/id_rsa", "not a real key\n")
+    folder = tmp_path / "skill"
+    write(folder, "SKILL.md", "# a\n")
+    write(folder, "references/a.md", "# a\n")
+    os.link(secret, folder / "references" / "notes.txt")
+    os.link(folder / "references" / "a.md", folder / "references" / "b.md")  # both inside
+    found = review_folder(folder, "", default_rules()).findings
+    assert [(f.file, f.rule, f.severity) for f in found] == [
+        ("references/notes.txt", "hardlink-outside", "high")
+    ]
+    assert "2 names, 1 inside the skill folder" in found[0].excerpt
+
+
 def test_special_file_and_oversized(tmp_path: Path) -> None:
     folder = tmp_path / "skill"
     write(folder, "SKILL.md", "x\n")
@@ -342,7 +356,8 @@ def test_special_file_and_oversized(tmp_path: Path) -> None:
 
 
 def test_every_rule_has_both_tests() -> None:
-    tested = set(CONTENT) | set(STRUCTURE) | {"symlink-outside", "special-file", "oversized-file"}
+    tested = set(CONTENT) | set(STRUCTURE)
+    tested |= {"symlink-outside", "special-file", "oversized-file", "hardlink-outside"}
     assert {r.id for r in default_rules().rules} == tested
 
 

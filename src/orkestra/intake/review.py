@@ -19,7 +19,7 @@ from orkestra.intake.rules import FileKind, Finding, Rule, RuleSet, Text, excerp
 from orkestra.intake.scan import TRUST, scan_text
 from orkestra.intake.scripts import audit_doc_shell, audit_script
 from orkestra.intake.unicode import scan_invisible
-from orkestra.intake.walker import Entry, is_skill_folder, read_bytes, walk
+from orkestra.intake.walker import Entry, is_skill_folder, read_bytes, shared_outside, walk
 
 SCRIPT_SUFFIXES = frozenset(
     {
@@ -98,6 +98,7 @@ def review_folder(folder: Path, display: str, rules: RuleSet) -> Review:
     """Review every entry of a candidate folder; finding paths are `display` + relative path."""
     result = Review(entries=walk(folder))
     limit = int(rules.criteria.get("max_file_bytes", 1 << 20))
+    shared = {entry.rel: (entry, inside) for entry, inside in shared_outside(result.entries)}
     # one slot of findings per entry, in entry order: texts are read first, then scanned once
     # it is known which files the skill runs with which interpreter (whatever their names)
     slots: list[list[Finding]] = []
@@ -115,6 +116,8 @@ def review_folder(folder: Path, display: str, rules: RuleSet) -> Review:
             why = f"{entry.rel} cannot be listed ({entry.target}); nothing inside it was reviewed"
             _structural(slot, rules, "special-file", shown, why)
         else:
+            if entry.rel in shared:
+                _hardlink(slot, entry, shared[entry.rel][1], shown, rules)
             text = _read_text(slot, entry, shown, rules, limit)
             if text is not None:
                 pending.append((slot, entry, shown, text))
@@ -315,6 +318,11 @@ def _symlink(slot: list[Finding], entry: Entry, shown: str, rules: RuleSet) -> N
     target = entry.target or ""
     if not _inside(posixpath.dirname(entry.rel), target):
         _structural(slot, rules, "symlink-outside", shown, f"{entry.rel} -> {target}")
+
+
+def _hardlink(slot: list[Finding], entry: Entry, inside: int, shown: str, rules: RuleSet) -> None:
+    names = f"{entry.nlink} names, {inside} inside the skill folder"
+    _structural(slot, rules, "hardlink-outside", shown, f"{entry.rel} has {names}")
 
 
 def _inside(base: str, target: str) -> bool:

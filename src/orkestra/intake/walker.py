@@ -24,6 +24,9 @@ class Entry:
     kind: EntryKind
     size: int = 0
     target: str | None = None  # symlink target text (never resolved); why a folder is unlistable
+    #: a regular file's link count and (device, inode): a hard link shares the file with others
+    nlink: int = 1
+    inode: tuple[int, int] = (0, 0)
 
 
 def find_candidates(path: Path) -> list[Path]:
@@ -90,10 +93,29 @@ def walk(folder: Path) -> list[Entry]:
                 if item.name not in VCS_DIRS:
                     stack.append((Path(item.path), f"{rel}/"))
             elif stat.S_ISREG(mode):
-                entries.append(Entry(rel, Path(item.path), "file", info.st_size))
+                inode = (info.st_dev, info.st_ino)
+                entries.append(
+                    Entry(rel, Path(item.path), "file", info.st_size, None, info.st_nlink, inode)
+                )
             else:
                 entries.append(Entry(rel, Path(item.path), "special", 0))
     return sorted(entries, key=lambda e: e.rel)
+
+
+def shared_outside(entries: list[Entry]) -> list[tuple[Entry, int]]:
+    """Regular files with more names (hard links) than the walk found inside the folder, each
+    with the number found inside: the other names live elsewhere (`os.link("~/.ssh/id_rsa", …)`),
+    so the skill publishes a file that is not its own. Git's metadata is left out of the walk,
+    so a name there counts as outside too."""
+    inside: dict[tuple[int, int], int] = {}
+    for entry in entries:
+        if entry.kind == "file" and entry.nlink > 1:
+            inside[entry.inode] = inside.get(entry.inode, 0) + 1
+    return [
+        (entry, inside[entry.inode])
+        for entry in entries
+        if entry.kind == "file" and entry.nlink > inside.get(entry.inode, entry.nlink)
+    ]
 
 
 def read_bytes(entry: Entry, limit: int) -> bytes | None:
