@@ -98,10 +98,10 @@ def test_git_revert() -> None:
     sha = "0123456789abcdef0123456789abcdef01234567"
     parsed = parse('Revert "feat: add x"', f"This reverts commit {sha}.")
     assert parsed.type == "revert"
-    assert parsed.reverts == sha
+    assert parsed.reverts == (sha,)
     assert parsed.description == "feat: add x"
     conventional = parse("revert: add x", "Refs: 0123456")
-    assert (conventional.type, conventional.reverts) == ("revert", "0123456")
+    assert (conventional.type, conventional.reverts) == ("revert", ("0123456",))
 
 
 def test_a_crlf_message_reads_like_an_lf_one() -> None:
@@ -113,4 +113,4 @@ def test_a_crlf_message_reads_like_an_lf_one() -> None:
     assert parsed.body == "Some prose."
     assert parsed.footers == [("BREAKING CHANGE", "the API moved"), ("Refs", "#12")]
     sha = "0123456789abcdef0123456789abcdef01234567"
-    assert parse('Revert "feat: x"', f"This reverts commit {sha}.\r").reverts == sha
+    assert parse('Revert "feat: x"', f"This reverts commit {sha}.\r").reverts == (sha,)

@@ -242,7 +242,7 @@ def render_text(
     notes: list[dict[str, Any]],
     records: Mapping[str, dict[str, Any]],
     order: dict[str, int],
-    reverts: dict[str, str] | None = None,
+    reverts: dict[str, list[str]] | None = None,
     links: Links | None = None,
 ) -> tuple[str, dict[str, int]]:
     """The CHANGELOG.md text and counts (releases, entries, cancelled); with `links` (the
@@ -273,7 +273,7 @@ def render_text(
 
 def _cancel_reverts(
     items: list[dict[str, Any]],
-    reverts: dict[str, str],
+    reverts: dict[str, list[str]],
     owner: dict[str, Release],
     bucket: Release | None,
 ) -> list[dict[str, Any]]:
@@ -281,15 +281,23 @@ def _cancel_reverts(
     revert was classified. A commit and its chain of reverts (the revert, the revert of that
     revert, ...) all in this release cancel when the chain undoes the change (an odd number of
     reverts); when it lands it again (an even number) the reverts cancel in pairs and the change
-    stays: the commit's own note, or when it has none, the last re-land's."""
+    stays: the commit's own note, or when it has none, the last re-land's. A revert of several
+    commits is in the chain of each; one that also reverts a commit released before keeps its
+    own note (it removes something users had) unless it is reverted in this release too."""
     child: dict[str, str] = {}
-    for revert, target in sorted(reverts.items()):
-        if owner.get(revert) == bucket and owner.get(target) == bucket:
-            child.setdefault(target, revert)
+    partial: set[str] = set()
+    for revert, targets in sorted(reverts.items()):
+        if owner.get(revert) != bucket:
+            continue
+        for target in targets:
+            if owner.get(target) == bucket:
+                child.setdefault(target, revert)
+            else:
+                partial.add(revert)
     reverting = set(child.values())
     noted = {note["sha"] for note in items}
     drop: set[str] = set()
-    keep: set[str] = set()
+    keep = {sha for sha in partial if sha not in child}  # unless reverted itself here
     for start in child:
         if start in reverting:
             continue  # inside a chain: walked from the chain's first commit
@@ -304,26 +312,27 @@ def _cancel_reverts(
 
 def revert_targets(
     records: Mapping[str, dict[str, Any]], candidates: Iterable[str] | None = None
-) -> dict[str, str]:
-    """Revert commit sha -> the full sha it reverts (abbreviated targets resolved; unknown ones,
+) -> dict[str, list[str]]:
+    """Revert commit sha -> the full shas it reverts (abbreviated targets resolved; unknown ones,
     or ambiguous abbreviations, left out)."""
     import bisect
 
-    out: dict[str, str] = {}
+    out: dict[str, list[str]] = {}
     ordered: list[str] | None = None
     for sha in records if candidates is None else candidates:
-        target = records[sha]["signals"].get("reverts")
-        if not target:
-            continue
-        if target in records:
-            out[sha] = target
-            continue
-        if ordered is None:
-            ordered = sorted(records)
-        at = bisect.bisect_left(ordered, target)
-        hits = [s for s in ordered[at : at + 2] if s.startswith(target)]
-        if len(hits) == 1:
-            out[sha] = hits[0]
+        found: list[str] = []
+        for target in records[sha]["signals"].get("reverts") or ():
+            if target in records:
+                found.append(target)
+                continue
+            if ordered is None:
+                ordered = sorted(records)
+            at = bisect.bisect_left(ordered, target)
+            hits = [s for s in ordered[at : at + 2] if s.startswith(target)]
+            if len(hits) == 1:
+                found.append(hits[0])
+        if found:
+            out[sha] = list(dict.fromkeys(found))
     return out
 
 

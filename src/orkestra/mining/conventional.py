@@ -27,7 +27,13 @@ _FOOTER = re.compile(r"^(?P<token>BREAKING CHANGE|[A-Za-z0-9][\w-]*)(?:: | #)(?P
 #: git's revert subject, and (git 2.43+) its subject for a revert of a revert
 _GIT_REVERT = re.compile(r'^(?:Revert|Reapply) "(?P<subject>.*)"$')
 _GIT_LAYER = re.compile(r'^(?P<kind>Revert|Reapply) "(?P<subject>.*)"$')
-_REVERTS = re.compile(r"This reverts commit (?P<sha>[0-9a-f]{7,40})")
+#: git's `This reverts commit X.`, and a hand-written `This reverts commits X, Y and Z.`
+_REVERTS = re.compile(
+    r"This reverts commits? (?P<shas>[0-9a-f]{7,40}(?:(?:,? and |, ?)[0-9a-f]{7,40})*)\b"
+)
+_SHA = re.compile(r"[0-9a-f]{7,40}")
+#: a footer value naming commits: `676104e, a215868` (the Conventional Commits example)
+_SHA_LIST = re.compile(r"[0-9a-f]{7,40}(?:(?:,? and |,? ?)[0-9a-f]{7,40})*")
 BREAKING_TOKENS = ("BREAKING CHANGE", "BREAKING-CHANGE")
 
 
@@ -40,7 +46,7 @@ class Parsed(NamedTuple):
     description: str
     body: str
     footers: list[tuple[str, str]]
-    reverts: str | None = None
+    reverts: tuple[str, ...] = ()
 
     @property
     def conventional(self) -> bool:
@@ -58,17 +64,19 @@ def parse(subject: str, body: str = "") -> Parsed:
         prose, footers = split_footers(body)
     else:
         prose, footers = body, []
-    reverts = _revert_target(body, footers) if body else None
     match = _HEADER.match(subject)
     if match is None:
         revert = _GIT_REVERT.match(subject)
         kind = "revert" if revert else None
         desc = revert.group("subject") if revert else subject
+        reverts = _revert_targets(body, footers, kind == "revert") if body else ()
         return Parsed(kind, None, _footer_breaking(footers), desc, prose, footers, reverts)
     breaking = bool(match.group("bang")) or _footer_breaking(footers)
     scope = match.group("scope")
+    kind = match.group("type").lower()
+    reverts = _revert_targets(body, footers, kind == "revert") if body else ()
     return Parsed(
-        match.group("type").lower(),
+        kind,
         scope.strip() if scope else None,
         breaking,
         match.group("desc").strip(),
@@ -113,14 +121,20 @@ def _footer_breaking(footers: list[tuple[str, str]]) -> bool:
     return bool(footers) and any(token in BREAKING_TOKENS for token, _ in footers)
 
 
-def _revert_target(body: str, footers: list[tuple[str, str]]) -> str | None:
-    match = _REVERTS.search(body) if "This reverts" in body else None
-    if match:
-        return match.group("sha")
+def _revert_targets(body: str, footers: list[tuple[str, str]], is_revert: bool) -> tuple[str, ...]:
+    """Every commit the message says it reverts, in order, once each: git's `This reverts commit
+    X.` (several when reverts were squashed into one commit), `This reverts commits X, Y and Z.`,
+    a `Reverts: X` footer, and for a revert commit `Refs: X, Y` (the Conventional Commits
+    example). `Refs` of any other commit points at related work, never at what it undoes."""
+    found: dict[str, None] = {}
+    if "This reverts" in body:
+        for match in _REVERTS.finditer(body):
+            found.update(dict.fromkeys(_SHA.findall(match.group("shas"))))
+    tokens = ("refs", "reverts") if is_revert else ("reverts",)
     for token, value in footers:
-        if token.lower() in ("refs", "reverts") and re.fullmatch(r"[0-9a-f]{7,40}", value):
-            return value
-    return None
+        if token.lower() in tokens and _SHA_LIST.fullmatch(value.strip()):
+            found.update(dict.fromkeys(_SHA.findall(value)))
+    return tuple(found)
 
 
 def revert_chain(subject: str) -> tuple[int, str]:

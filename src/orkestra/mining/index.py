@@ -23,7 +23,7 @@ from orkestra.core import jsonio, project
 from orkestra.core.errors import InputError
 
 #: bumped when the records of a commit change (an index of another version is rebuilt)
-VERSION = 3
+VERSION = 4
 FOLDER = Path(".orkestra") / "mining"
 CONFIG = Path(project.CONFIG)
 

@@ -91,7 +91,7 @@ class SignalMaker:
             "domains_affected": domains,
             "packages": packages,
             "description": parsed.description,
-            "reverts": parsed.reverts,
+            "reverts": list(parsed.reverts) or None,
         }
 
     def _map(self, files: Sequence[str]) -> tuple[list[str], list[str]]:
