@@ -13,6 +13,7 @@ managed block after its title, everything else kept byte for byte.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 from collections import Counter
@@ -54,8 +55,18 @@ def place(
     A byte-order mark stays first and the managed block uses the file's own line ending (that of
     its first line), so a hand-written CRLF file never gets mixed endings. A file Orkestra wrote
     and someone edited since is refused (`force` overwrites it; `into_existing` keeps it as
-    hand-written history below a managed block).
+    hand-written history below a managed block). A file whose lines end in a bare CR (classic
+    Mac, no LF anywhere) is read as LF lines, so the lines of a refusal are its lines, and
+    written back with CR.
     """
+    if old is not None and "\r" in old and "\n" not in old:
+        placed = _place(old.replace("\r", "\n"), header, body, into_existing, force)
+        text = None if placed.text is None else placed.text.replace("\n", "\r")
+        return dataclasses.replace(placed, text=text)
+    return _place(old, header, body, into_existing, force)
+
+
+def _place(old: str | None, header: str, body: str, into_existing: bool, force: bool) -> Placement:
     whole = sealed(header, body)
     if old is None:
         return Placement("create", whole)
@@ -124,7 +135,7 @@ def _lone_marker(old: str, begin: int, end: int) -> Placement:
     """The refusal of a file that holds one managed-block marker without the other (a hand
     edit removed or changed one): where the block starts or ends cannot be told."""
     at, which, other = (begin, "begin", "end") if begin >= 0 else (end, "end", "begin")
-    line = old.count("\n", 0, at) + 1
+    line = managed_block.line_of(old, at)
     reason = (
         f"line {line} holds the managed block's {which} marker and no {other} marker goes with it"
     )
