@@ -183,6 +183,7 @@ def test_noop_sync_through_the_cli(repo: GitRepo, cli: Any, tmp_path: Path) -> N
         "shallow": False,
         "warnings": [],
         "index": ".orkestra/mining",
+        "carried": 0,
     }
     table = cli("--root", root, "mine", "sync", "--format", "table", cwd=tmp_path)
     assert table.exit_code == 0 and "noop" in table.stdout

@@ -27,8 +27,11 @@ def _group() -> None:
 
 @app.command("sync")
 def sync(fmt: FormatOption = Format.json) -> ExitCode:
-    """Index the current branch's history (incremental; a rewritten history is repaired)."""
-    from orkestra.mining.sync import sync as run
+    """Index the current branch's history (incremental; a rewritten history is repaired).
+
+    A classified commit that a rebase, amend or cherry-pick replaced (same change, new sha)
+    passes its classification on to the new commit (matched by `git patch-id`)."""
+    from orkestra.mining.moved import sync_and_carry as run
 
     emit(run(project_root()), fmt, title="mine sync")
     return ExitCode.OK

@@ -57,6 +57,11 @@ def _classified(root: Path) -> dict[str, dict[str, str]]:
     return out
 
 
+def classified(root: Path) -> dict[str, dict[str, str]]:
+    """Domain -> sha -> action of its current classification (cached beside the index)."""
+    return _classified(root)
+
+
 def status(root: Path) -> dict[str, Any]:
     """Coverage of the ledger over the indexed commits, per domain (§6.2)."""
     shas = index.shas(root)

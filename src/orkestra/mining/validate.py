@@ -21,9 +21,15 @@ def validate(registry: Any, *, quick: bool = False) -> list[Finding]:
     full = set(commits.shas())
     for rel in (ledger.CLASSIFICATIONS, ledger.RELEASE_NOTES):
         unseen: list[tuple[int, str]] = []
-        for line in ledger.read_lines(registry.root / rel):
+        lines = ledger.read_lines(registry.root / rel)
+        # a superseded line takes no effect (a commit classified again, or a rebased commit's
+        # classification carried to its new sha): its commit may be gone from the history
+        replaced = {t for line in lines for t in ledger.supersedes(line.data or {})}
+        for line in lines:
             sha = (line.data or {}).get("sha")
             if not isinstance(sha, str) or line.torn or sha in full:
+                continue
+            if (line.data or {}).get("id") in replaced:
                 continue
             if len(sha) < 40 and any(s.startswith(sha) for s in full):
                 continue

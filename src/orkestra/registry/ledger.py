@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
-import secrets
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -125,6 +124,8 @@ def by_domain(items: Iterable[Entry]) -> dict[str, dict[str, list[Entry]]]:
 
 def new_id(prefix: str) -> str:
     """A fresh entry id, unique across branches (random, not a counter)."""
+    import secrets  # imported here: the read paths (`mine sync`, `mine status`) never need it
+
     return f"{prefix}-{secrets.token_hex(8)}"
 
 
