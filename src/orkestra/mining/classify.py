@@ -105,10 +105,13 @@ def parse_batch(text: str, file: str) -> list[Request]:
     """Requests from the text of a batch. A malformed line gives a request carrying its error,
     so that `plan` reports every bad line at once (up to `MAX_ERRORS`), a line's shape and what
     only the project can tell alike. A leading byte-order mark (Windows PowerShell writes one)
-    is not part of the first line."""
+    is not part of the first line. Lines end at "\n" (U+2028 in a summary is data), or in a
+    batch without any LF at a bare CR (classic Mac line endings): JSON never holds a raw CR
+    inside a string, so such a file is read line by line, its errors at their lines."""
     text = text.removeprefix("\ufeff")
-    numbered = [  # U+2028 in a summary is data: lines end at "\n" only
-        (number, raw) for number, raw in enumerate(text.split("\n"), start=1) if raw.strip()
+    newline = "\r" if "\n" not in text and "\r" in text else "\n"
+    numbered = [
+        (number, raw) for number, raw in enumerate(text.split(newline), start=1) if raw.strip()
     ]
     if not numbered:
         raise InputError("the batch holds no classifications", file=file)
