@@ -111,3 +111,19 @@ def test_gone_objects_carry_nothing_and_fail_nothing(repo: GitRepo, cli: Any) ->
     assert _ok(cli("mine", "sync", cwd=repo.path)).json()["carried"] == 0
     assert repo.head() in _candidates(repo, cli)
     assert cli("mine", "validate", cwd=repo.path).exit_code == 1
+
+
+def test_a_symlinked_ledger_is_read_as_the_other_ledger_readers_read_it(
+    repo: GitRepo, cli: Any, tmp_path: Any
+) -> None:
+    """The quick scan for rewritten commits follows the ledger's link as `ledger.entries` does:
+    `mine sync` (which writes nothing here) read it, not "Too many levels of symbolic links"."""
+    old = repo.commit("feat(core): add the widget cache", {"packages/core/cache.py": "c\n"})
+    _ok(cli("mine", "classify", old, "--changelog", "added", cwd=repo.path))
+    kept = tmp_path / "kept.jsonl"
+    kept.write_bytes((repo.path / LEDGER).read_bytes())
+    (repo.path / LEDGER).unlink()
+    (repo.path / LEDGER).symlink_to(kept)
+    synced = _ok(cli("mine", "sync", cwd=repo.path)).json()
+    assert synced.get("carried", 0) == 0
+    assert old not in _candidates(repo, cli)

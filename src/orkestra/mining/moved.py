@@ -71,7 +71,7 @@ def _named(root: Path) -> set[str]:
 
     from orkestra.core.readfile import open_regular
 
-    with open_regular(root / ledger.CLASSIFICATIONS, follow=False) as handle:
+    with open_regular(root / ledger.CLASSIFICATIONS) as handle:
         data = handle.read()
     return {m.decode() for m in re.findall(rb'"sha"\s*:\s*"([0-9a-f]{40})"', data)}
 
