@@ -272,8 +272,9 @@ def test_a_copilot_agent_naming_its_model_as_copilot_shows_it_comes_back_as_writ
 def test_client_files_the_import_does_not_read_are_listed_as_skipped(
     tmp_path: Path, target: Path, cli: Any
 ) -> None:
-    """A marketplace's hooks, a Cursor rule, a Gemini command, other clients' MCP configs: none
-    maps to a registry kind, and each is said so (never dropped without a word)."""
+    """A marketplace's hooks, a Cursor rule, a Gemini command: none maps to a registry kind,
+    and each is said so (never dropped without a word); other clients' MCP configs are read
+    (tests/importer/test_client_mcp_configs.py), one in a subfolder is said to be left out."""
     market = _pdf_plugin(tmp_path / "market", 0o644)
     write(market, "plugins/pdf/hooks/hooks.json", '{"hooks": {"PreToolUse": []}}\n')
     write(market, ".cursor/rules/python.mdc", "---\ndescription: Py\nglobs: '**/*.py'\n---\nX\n")
@@ -281,16 +282,23 @@ def test_client_files_the_import_does_not_read_are_listed_as_skipped(
     write(market, ".cursor/mcp.json", '{"mcpServers": {"docs": {"url": "https://x.dev/mcp"}}}\n')
     write(market, ".vscode/mcp.json", '{"servers": {"docs": {"url": "https://x.dev/mcp"}}}\n')
     write(market, ".gemini/settings.json", '{"mcpServers": {"d": {"command": "npx"}}}\n')
-    write(market, ".codex/config.toml", '[mcp_servers.docs]\ncommand = "npx"\n')
+    write(market, ".codex/config.toml", '[mcp_servers.docs]\nurl = "https://x.dev/mcp"\n')
+    write(market, "plugins/pdf/.cursor/mcp.json", '{"mcpServers": {"e": {"command": "e"}}}\n')
     result = cli("import", str(market), cwd=target)
     assert result.exit_code == 0, result.stderr
     skipped = {s["path"]: s["reason"] for s in result.json()["skipped"]}
     assert "hooks" in skipped["plugins/pdf/hooks/hooks.json"]
     assert "Cursor rule" in skipped[".cursor/rules/python.mdc"]
     assert "registries/commands/" in skipped[".gemini/commands/review.toml"]
-    for path in (".cursor/mcp.json", ".vscode/mcp.json", ".gemini/settings.json",
-                 ".codex/config.toml"):  # fmt: skip
-        assert "registries/mcp.yaml" in skipped[path], path
+    assert "registries/mcp.yaml" in skipped["plugins/pdf/.cursor/mcp.json"]
+    imported = {s["from"]: s["name"] for s in result.json()["mcp_servers"]}
+    assert sorted(imported.values()) == ["d", "docs"] and imported[".gemini/settings.json"] == "d"
+    docs = {c["from"] for c in result.json()["collisions"] if c["name"] == "docs"}
+    assert docs | {k for k, v in imported.items() if v == "docs"} == {
+        ".cursor/mcp.json",
+        ".vscode/mcp.json",
+        ".codex/config.toml",
+    }  # one read, two alike
     table = cli("import", str(market), "--format", "table", cwd=target)
     assert "plugins/pdf/hooks/hooks.json" in table.stdout
 

@@ -3,14 +3,13 @@ found, and how each becomes registry files of the import's batch (collisions rep
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from orkestra.core import frontmatter, jsonio, yamlio
 from orkestra.core.errors import InputError
-from orkestra.importer import clients, convert
+from orkestra.importer import clients, convert, mcp_configs
 from orkestra.importer.parse import decode_text
 from orkestra.importer.plugins import is_plugin_folder
 from orkestra.importer.walk import MAX_MARKDOWN, Refused, SafeTree, undecodable
@@ -38,19 +37,12 @@ class ClientSources:
     unread: list[tuple[Path, str]] = field(default_factory=list)
 
 
-_MCP_ELSEWHERE = (
-    "'s MCP servers: not imported (only Claude Code's .mcp.json is); declare them in "
-    "registries/mcp.yaml to render them for every client"
+#: why a client's MCP config below a subfolder of the import is not read (only the imported
+#: folder's own are, as its `.mcp.json` is)
+_MCP_NESTED = (
+    "a client's MCP config in a subfolder: not imported (only the imported folder's own "
+    "are); import that subfolder too, or declare its servers in registries/mcp.yaml"
 )
-#: (folder, file name) -> why a client's file is not imported
-_UNREAD_FILES = {
-    (".cursor", "mcp.json"): "Cursor" + _MCP_ELSEWHERE,
-    (".vscode", "mcp.json"): "VS Code" + _MCP_ELSEWHERE,
-    (".gemini", "settings.json"): "Gemini CLI's settings, and so its MCP servers: not "
-    "imported; declare the servers in registries/mcp.yaml to render them for every client",
-    (".codex", "config.toml"): "Codex's config, and so its MCP servers: not imported; "
-    "declare the servers in registries/mcp.yaml to render them for every client",
-}
 _HOOKS = (
     "a plugin's hooks: not imported (no registry kind holds hooks); keep the plugin installed "
     "for them, or add them to .claude/settings.json `hooks` by hand"
@@ -89,6 +81,8 @@ def find(tree: SafeTree) -> ClientSources:
             item.parent == tree.base or is_plugin_folder(item.parent)
         ):
             found.mcp.append(item)  # Claude Code's: a project's or a plugin's MCP servers
+        elif mcp_configs.client_of(item) is not None and item.parent.parent == tree.base:
+            found.mcp.append(item)  # Cursor's, VS Code's, Gemini CLI's, Codex's MCP servers
         elif item.name == "AGENTS.md" and item.parent == tree.base:
             found.instructions.append(item)
         elif item.name == "marketplace.json" and parent == ".claude-plugin":
@@ -105,8 +99,8 @@ def find(tree: SafeTree) -> ClientSources:
 def _unread(path: Path) -> str | None:
     """Why a client's file that the import does not read is left out, or None (not one)."""
     parent = path.parent.name
-    if (parent, path.name) in _UNREAD_FILES:
-        return _UNREAD_FILES[(parent, path.name)]
+    if mcp_configs.client_of(path) is not None:
+        return _MCP_NESTED
     if path.name == "hooks.json" and parent == "hooks":
         return _HOOKS if is_plugin_folder(path.parent.parent) else None
     if path.suffix == ".mdc" and parent == "rules" and path.parent.parent.name == ".cursor":
@@ -219,22 +213,26 @@ def command(importer: _Importer, path: Path, *, claude: bool = False) -> None:
 
 
 def mcp(importer: _Importer, path: Path) -> None:
-    """Servers of an `mcp.json` into registries/mcp.yaml (an existing name is a collision)."""
+    """Servers of an `mcp.json`, or of another client's MCP config (`mcp_configs`), into
+    registries/mcp.yaml (an existing name is a collision)."""
     from orkestra.registry.models import McpFile
 
     rel = importer.tree.rel(path)
     text = _text(importer, path)
     if text is None:
         return
+    client = mcp_configs.client_of(path) or "claude"
     try:
-        servers, notes = clients.mcp_servers(jsonio.loads(text, source=rel), rel)
+        data = _mcp_data(importer, text, rel, client)
+        if data is None:
+            return
+        servers, notes = clients.mcp_servers(data, rel)
     except (InputError, convert.Skip) as exc:
         importer.refuse(rel, getattr(exc, "message", str(exc)), getattr(exc, "line", None))
         return
 
     def line_of(name: str) -> int | None:
-        found = re.search(rf'"{re.escape(name)}"\s*:', text)
-        return text.count("\n", 0, found.start()) + 1 if found else None
+        return mcp_configs.line_of(text, name, client)
 
     for name, (refused, reason) in notes.items():
         if refused:
@@ -263,6 +261,21 @@ def mcp(importer: _Importer, path: Path) -> None:
             importer.report.mcp_servers.append({"name": name, "from": rel, "to": dest})
     if current:
         importer.plan_registry_file(dest, current)
+
+
+def _mcp_data(importer: _Importer, text: str, rel: str, client: str) -> Any:
+    """The `mcpServers` data of an MCP config, None (said in `skipped`) when it has none; the
+    other settings of a client's config are said to be left out."""
+    if client == "claude":
+        return jsonio.loads(text, source=rel)
+    data, others = mcp_configs.parse(text, rel, client)
+    if others:
+        importer.report.skipped.append({"path": rel, "reason": f"{', '.join(others)}: the "
+                                        "client's own settings, no registry kind holds them, "
+                                        "left as they are"})  # fmt: skip
+    if data is None:
+        importer.report.skipped.append({"path": rel, "reason": "declares no MCP servers"})
+    return data
 
 
 def instructions(importer: _Importer, path: Path) -> None:

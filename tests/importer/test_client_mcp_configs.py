@@ -1,0 +1,157 @@
+"""`orkestra import` reads the MCP servers of every client's config (PRODUCT.md §4 Import): Cursor's
+`.cursor/mcp.json`, VS Code's `.vscode/mcp.json` (`servers`), Gemini CLI's `.gemini/settings.json`
+and Codex's `.codex/config.toml` (`[mcp_servers.<name>]`), into registries/mcp.yaml in its own
+spelling, as it reads Claude Code's `.mcp.json`; one name defined differently by two of them is
+refused at each one's line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from orkestra.core import yamlio
+from orkestra.importer.run import import_tree
+from orkestra.registry.loader import load
+from orkestra.render.targets import mcp_config
+from tests.conftest import write
+
+CURSOR = """{
+  "mcpServers": {
+    "linear": {
+      "url": "https://mcp.linear.app/mcp",
+      "headers": {"Authorization": "Bearer ${env:LINEAR_TOKEN}"}
+    }
+  }
+}
+"""
+VSCODE = """{
+  "inputs": [],
+  "servers": {
+    "playwright": {"type": "stdio", "command": "npx", "args": ["-y", "@playwright/mcp@latest"],
+                   "env": {"DEBUG": "${env:DEBUG}"}}
+  }
+}
+"""
+GEMINI = """{
+  "theme": "GitHub",
+  "mcpServers": {
+    "context7": {
+      "httpUrl": "https://mcp.context7.com/mcp",
+      "headers": {"CONTEXT7_API_KEY": "$CONTEXT7_API_KEY"},
+      "timeout": 30000
+    }
+  }
+}
+"""
+CODEX = """model = "gpt-5-codex"
+
+[mcp_servers.github]
+url = "https://api.githubcopilot.com/mcp/"
+bearer_token_env_var = "GITHUB_PAT"
+http_headers = { "X-Team" = "platform" }
+
+[mcp_servers.postgres]
+command = "uvx"
+args = ["postgres-mcp", "--access-mode=restricted"]
+env = { "PGHOST" = "localhost" }
+env_vars = ["DATABASE_URI"]
+startup_timeout_sec = 20
+"""
+
+
+def _client_configs(source: Path) -> None:
+    write(source, ".cursor/mcp.json", CURSOR)
+    write(source, ".vscode/mcp.json", VSCODE)
+    write(source, ".gemini/settings.json", GEMINI)
+    write(source, ".codex/config.toml", CODEX)
+
+
+def test_every_clients_mcp_servers_come_into_mcp_yaml_in_its_spelling(
+    tmp_path: Path, target: Path
+) -> None:
+    source = tmp_path / "source"
+    _client_configs(source)
+    report = import_tree(target, source)
+    assert report.refused == [], report.refused
+    servers = yamlio.loads((target / "registries/mcp.yaml").read_text(), "mcp.yaml")
+    assert servers == {
+        "linear": {
+            "url": "https://mcp.linear.app/mcp",
+            "headers": {"Authorization": "Bearer ${LINEAR_TOKEN}"},
+        },
+        "playwright": {
+            "command": "npx",
+            "args": ["-y", "@playwright/mcp@latest"],
+            "env": {"DEBUG": "${DEBUG}"},
+        },
+        "context7": {
+            "url": "https://mcp.context7.com/mcp",
+            "headers": {"CONTEXT7_API_KEY": "$CONTEXT7_API_KEY"},
+        },
+        "github": {
+            "url": "https://api.githubcopilot.com/mcp/",
+            "headers": {"X-Team": "platform", "Authorization": "Bearer ${GITHUB_PAT}"},
+        },
+        "postgres": {
+            "command": "uvx",
+            "args": ["postgres-mcp", "--access-mode=restricted"],
+            "env": {"PGHOST": "localhost", "DATABASE_URI": "${DATABASE_URI}"},
+        },
+    }
+    froms = {s["name"]: s["from"] for s in report.mcp_servers}
+    assert froms == {"linear": ".cursor/mcp.json", "playwright": ".vscode/mcp.json",
+                     "context7": ".gemini/settings.json", "github": ".codex/config.toml",
+                     "postgres": ".codex/config.toml"}  # fmt: skip
+    skipped = {(s["path"], s["reason"]) for s in report.skipped}
+    assert (".gemini/settings.json", "MCP server 'context7': timeout: no registry field, "
+            "left out") in skipped  # fmt: skip
+    assert (".codex/config.toml", "MCP server 'postgres': startup_timeout_sec: no registry "
+            "field, left out") in skipped  # fmt: skip
+    # rendered back for the client it came from, each entry is what the client had
+    reg = load(target)
+    codex_github = mcp_config.server_entry(reg.mcp_servers["github"], "codex")
+    assert codex_github == {"url": "https://api.githubcopilot.com/mcp/",
+                            "bearer_token_env_var": "GITHUB_PAT",
+                            "http_headers": {"X-Team": "platform"}}  # fmt: skip
+    cursor_linear = mcp_config.server_entry(reg.mcp_servers["linear"], "cursor")
+    assert cursor_linear["headers"] == {"Authorization": "Bearer ${env:LINEAR_TOKEN}"}
+    gemini = mcp_config.server_entry(reg.mcp_servers["context7"], "gemini")
+    assert gemini["httpUrl"] == "https://mcp.context7.com/mcp"
+
+
+def test_one_server_defined_differently_by_two_clients_is_refused_at_each_line(
+    tmp_path: Path, target: Path, cli: Any
+) -> None:
+    source = tmp_path / "source"
+    write(source, ".cursor/mcp.json", '{\n  "mcpServers": {\n    "github": {"command": "npx", '
+          '"args": ["-y", "@acme/gh-mcp"]},\n    "same": {"command": "same-mcp"}\n  }\n}\n')  # fmt: skip
+    write(source, ".codex/config.toml", '# ours\n\n[mcp_servers.same]\ncommand = "same-mcp"\n\n'
+          '[mcp_servers.github]\ncommand = "docker"\nargs = ["run", "gh-mcp"]\n')  # fmt: skip
+    result = cli("import", str(source), cwd=target)
+    assert result.exit_code == 1, result.stderr
+    refused = {r["path"]: r for r in result.json()["refused"]}
+    assert refused[".cursor/mcp.json"]["line"] == 3
+    assert refused[".codex/config.toml"]["line"] == 6
+    assert "also defined by .codex/config.toml" in refused[".cursor/mcp.json"]["reason"]
+    assert ".cursor/mcp.json:3" in result.stderr and ".codex/config.toml:6" in result.stderr
+    assert [s["name"] for s in result.json()["mcp_servers"]] == ["same"]
+    assert "github" not in load(target).mcp_servers
+
+
+def test_a_gemini_url_server_is_sse_and_refused_at_its_line(tmp_path: Path, target: Path) -> None:
+    """Gemini CLI's `url` is the SSE transport (`httpUrl` is streamable HTTP): sync would write
+    it back as `httpUrl`, and it would stop connecting."""
+    source = tmp_path / "source"
+    write(source, ".gemini/settings.json", '{\n  "mcpServers": {\n    "events": '
+          '{"url": "https://mcp.example.com/sse"}\n  }\n}\n')  # fmt: skip
+    report = import_tree(target, source)
+    assert [(r["path"], r["line"]) for r in report.refused] == [(".gemini/settings.json", 3)]
+    assert "SSE" in report.refused[0]["reason"]
+    assert "events" not in load(target).mcp_servers
+
+
+def test_a_broken_codex_config_is_refused_at_its_line(tmp_path: Path, target: Path) -> None:
+    source = tmp_path / "source"
+    write(source, ".codex/config.toml", '[mcp_servers.x]\ncommand = "npx\n')
+    report = import_tree(target, source)
+    assert [(r["path"], r["line"]) for r in report.refused] == [(".codex/config.toml", 2)]
