@@ -155,3 +155,23 @@ def test_a_broken_codex_config_is_refused_at_its_line(tmp_path: Path, target: Pa
     write(source, ".codex/config.toml", '[mcp_servers.x]\ncommand = "npx\n')
     report = import_tree(target, source)
     assert [(r["path"], r["line"]) for r in report.refused] == [(".codex/config.toml", 2)]
+
+
+def test_orkestras_own_server_entry_is_not_imported(tmp_path: Path, target: Path, cli: Any) -> None:
+    """The `orkestra` entry `mcp: {serve: true}` writes serves the source project (its
+    `--root`): imported, the next sync would point every client of this one at that project."""
+    source = tmp_path / "source"
+    entry = {"command": "/opt/venv/bin/orkestra",
+             "args": ["--root", str(source), "mcp", "serve"]}  # fmt: skip
+    import json
+
+    write(source, ".mcp.json", json.dumps({"mcpServers": {"orkestra": entry,
+                                                          "docs": {"command": "docs-mcp"}}}))  # fmt: skip
+    write(source, ".codex/config.toml", '[mcp_servers.orkestra]\ncommand = "orkestra"\n'
+          'args = ["--root", "/src", "mcp", "serve"]\n')  # fmt: skip
+    result = cli("import", str(source), cwd=target)
+    assert result.exit_code == 0, result.stderr
+    assert sorted(load(target).mcp_servers) == ["docs"]
+    skipped = {s["path"]: s["reason"] for s in result.json()["skipped"]}
+    for rel in (".mcp.json", ".codex/config.toml"):
+        assert "Orkestra's own" in skipped[rel] and "serve: true" in skipped[rel], rel

@@ -247,6 +247,9 @@ def mcp(importer: _Importer, path: Path) -> None:
         loaded = yamlio.load_mapping(importer.root / dest, display=dest, allow_empty=True)
         current = dict(plain(loaded) or {})
     for name, server in servers.items():
+        if _serve_entry(name, server):
+            importer.report.skipped.append({"path": rel, "reason": _SERVE_ENTRY})
+            continue
         same = yamlio.dumps(server).encode("utf-8")
         if not importer.unique("mcp", name, rel, line_of(name), same):
             continue
@@ -261,6 +264,22 @@ def mcp(importer: _Importer, path: Path) -> None:
             importer.report.mcp_servers.append({"name": name, "from": rel, "to": dest})
     if current:
         importer.plan_registry_file(dest, current)
+
+
+_SERVE_ENTRY = (
+    "MCP server 'orkestra': Orkestra's own entry for `orkestra mcp serve` of the imported "
+    "project, not imported; set `mcp: {serve: true}` in registries/orkestra.yaml for sync to "
+    "write this project's own"
+)
+
+
+def _serve_entry(name: str, server: dict[str, Any]) -> bool:
+    """True for the `orkestra` entry sync writes with `mcp: {serve: true}` (`orkestra ... mcp
+    serve`): it serves the project it was written for, never the one importing it."""
+    args = server.get("args") or []
+    from itertools import pairwise
+
+    return name == "orkestra" and ("mcp", "serve") in pairwise(args)
 
 
 def _mcp_data(importer: _Importer, text: str, rel: str, client: str) -> Any:
