@@ -113,3 +113,18 @@ def leaving(root: str | os.PathLike[str], rel: str) -> tuple[str, str] | None:
             if real != home and not real.startswith(home.rstrip(os.sep) + os.sep):
                 return "/".join(parts[:depth]), real
     return None
+
+
+_SPECIAL = {
+    stat.S_IFIFO: "a FIFO (named pipe)",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+}
+
+
+def special_kind(mode: int) -> str | None:
+    """What a path of `mode` (its lstat's `st_mode`) is, said for a person, when it is none of
+    a file, a folder or a symlink (a FIFO, a socket, a device: nothing Orkestra may read,
+    replace or delete); None otherwise."""
+    return _SPECIAL.get(stat.S_IFMT(mode))

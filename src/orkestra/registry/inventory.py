@@ -51,7 +51,10 @@ def agents_list(reg: Registry) -> list[dict[str, Any]]:
 
 
 def agent_info(reg: Registry, name: str) -> dict[str, Any]:
-    """The resolved view of an agent: characters, domains, full tool list, skills with origins."""
+    """The resolved view of an agent: characters, domains, full tool list, skills with origins,
+    and its file for each configured client with what is there now (`agent_outputs`)."""
+    from orkestra.registry.agent_outputs import agent_outputs
+
     _lookup(reg, "agent", name, reg.agents)
     agent = reg.agents[name]
     loc = reg.loc("agent", name)
@@ -96,6 +99,7 @@ def agent_info(reg: Registry, name: str) -> dict[str, Any]:
         "tools": tools,
         "tool_guides": [t for t in tools if t in reg.tools.guides],
         "skills": skills,
+        "outputs": agent_outputs(reg, agent),
         "path": loc.file,
         "line": loc.line or None,
     }

@@ -27,7 +27,7 @@ from orkestra.core.errors import (
     UnsafePathError,
     WriteFailed,
 )
-from orkestra.core.readfile import open_regular
+from orkestra.core.readfile import open_regular, special_kind
 from orkestra.core.safewrite import Guard, check_relative
 from orkestra.registry.cache import identity
 from orkestra.registry.render_lock import (
@@ -454,7 +454,11 @@ def _preconditions(root: Path, result: RenderPlan, writes: list[str], deletions:
     for path in writes:
         safewrite.check_target(root, path, guard=guard, replace_link=True)  # blocked: conflict
         full = root / path
-        safewrite.check_single(path, _lstat(str(full), folder_missing=False))
+        there = _lstat(str(full), folder_missing=False)
+        special = there is not None and path in result.conflicts and special_kind(there.st_mode)
+        if special:  # `--force` takes over a file, never a FIFO, a socket or a device
+            raise ConflictError(_special(path, special), file=path)
+        safewrite.check_single(path, there)
         if path in result.conflicts and full.is_dir() and not full.is_symlink():
             raise ConflictError(
                 f"'{path}' is a folder where Orkestra writes a file; move it away "
@@ -557,10 +561,14 @@ def _conflicts(root: Path, result: RenderPlan) -> str:
         if path not in reasons and (where := _blocking(root, path)) is not None:
             blocked.setdefault(where, []).append(path)
     inside = {p for paths in blocked.values() for p in paths}
+    special = {p: k for p in result.conflicts if p not in reasons and (k := _special_at(root, p))}
     files = [
-        p for p in result.conflicts if p not in reasons and p not in unreadable and p not in inside
+        p
+        for p in result.conflicts
+        if p not in reasons and p not in unreadable and p not in inside and p not in special
     ]
     parts = list(reasons.values())  # each names its file
+    parts[:0] = [_special(path, kind) for path, kind in special.items()]
     for where, paths in sorted(blocked.items(), reverse=True):
         parts.insert(0, f"'{where}' is not a folder, but a folder is needed there to write "
                      f"{_some(paths)}; move it away and run `orkestra sync` again")  # fmt: skip
@@ -574,6 +582,22 @@ def _conflicts(root: Path, result: RenderPlan) -> str:
                      f"mark): {_some(files)}; move them away (or run "
                      "`orkestra sync --force` to take them over)")  # fmt: skip
     return "; ".join(parts)
+
+
+def _special_at(root: Path, path: str) -> str | None:
+    """What `path` is when it is a FIFO, a socket or a device (`readfile.special_kind`)."""
+    try:
+        return special_kind(os.lstat(f"{root}/{path}").st_mode)
+    except (OSError, ValueError):
+        return None
+
+
+def _special(path: str, kind: str) -> str:
+    return (
+        f"'{path}' is {kind}, not a file, where Orkestra writes a file; remove it (`rm {path}`) "
+        "and run `orkestra sync` again (`--force` takes over files, never FIFOs, sockets or "
+        "devices); nothing was written"
+    )
 
 
 def _blocking(root: Path, path: str) -> str | None:
