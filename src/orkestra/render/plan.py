@@ -72,6 +72,8 @@ class RenderPlan:
     vouched: set[str] = field(default_factory=set)
     #: the folders looked at for stale temporary files, or vouched for ("" the project folder)
     scanned: set[str] = field(default_factory=set)
+    #: how a refusal for `conflicts` ends: the target each blocks, the others' `sync --target`
+    blocking: str = ""
 
     @property
     def changes(self) -> list[str]:

@@ -87,7 +87,7 @@ def _rendered(reg: Registry, targets: list[str], target: str | None) -> tuple[li
     from orkestra.render.targets import skills_shared
 
     shared = skills_shared.NAME
-    readers = ("codex", "gemini", "copilot", "cursor")
+    readers = skills_shared.READERS
     configured = list(reg.config.targets)
     wants = skills_shared.needed(configured) and (target is None or target in readers)
     rendered = [*targets, shared] if wants else list(targets)
@@ -327,6 +327,44 @@ def _sync(
     plan.lock_servers, plan.servers_before = servers, servers_before
     report = SyncReport(mode, targets, plan, warnings=len(found), skipped_targets=skipped,
                         findings=found, known=known)  # fmt: skip
+    plan.blocking = _blocked_targets(plan, owned, targets, target)
     if mode == "write":
         report.written = writer.apply(root, plan, force=force)
     return report
+
+
+def _blocked_targets(
+    plan: RenderPlan, owned: Mapping[str, manifest.Entry], targets: list[str], target: str | None
+) -> str:
+    """For a plan with conflicts, which target each conflicting file blocks (the shared skills
+    folder blocks every client reading it), that nothing was written, and the `sync --target`
+    that renders each target it does not block ("" without conflicts). The whole plan is
+    refused (§4: every precondition is checked before the first write); a target alone is the
+    user's choice to make."""
+    from orkestra.registry.render_lock import SHARED_SKILLS
+    from orkestra.render.targets import skills_shared
+
+    if not plan.conflicts:
+        return ""
+    blocked: dict[str, list[str]] = {}
+    for path in plan.conflicts:
+        out = plan.outputs.get(path)
+        name = out.target if out is not None else owned[path].target if path in owned else None
+        readers = skills_shared.readers(targets) if name == SHARED_SKILLS else [name]
+        for reader in readers:
+            if reader is not None:
+                blocked.setdefault(reader, []).append(path)
+    free = [t for t in targets if t not in blocked] if target is None else []
+    if not free:  # no other target to write: the message says all there is
+        return ""
+    said = "; ".join(f"{_listed(paths)} blocks target {name}" for name, paths in blocked.items())
+    others = ", ".join(f"`orkestra sync --target {t}`" for t in free)
+    return (
+        f" ({said}; nothing was written for any target; to write the other targets now, "
+        f"leaving these files alone: {others})"
+    )
+
+
+def _listed(paths: list[str]) -> str:
+    more = f" and {len(paths) - 3} more" if len(paths) > 3 else ""
+    return ", ".join(paths[:3]) + more

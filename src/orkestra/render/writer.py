@@ -357,10 +357,12 @@ def apply(root: Path, result: RenderPlan, *, force: bool = False) -> int:
 
     Returns the number of files written. Nothing is written when a precondition fails; when the
     OS fails mid-apply the lock is rewritten to what was done and WriteFailed names the path.
+    A refusal for conflicts ends with the plan's `blocking` (which target each one blocks).
     """
     if result.conflicts and not force:
         first = result.conflicts[0]
-        raise ConflictError(_conflicts(root, result), file=_blocking(root, first) or first)
+        message = _conflicts(root, result) + result.blocking
+        raise ConflictError(message, file=_blocking(root, first) or first)
     # an orphan (edited by hand, its source gone) is never deleted: `--force` releases it from
     # the lock and leaves it on disk
     deletions = result.deleted

@@ -19,6 +19,13 @@ BASE = render_lock.TARGET_ROOTS[NAME][0].rstrip("/")
 _ONLY_SHARED = ("codex", "gemini")
 #: clients that read `.claude/skills/` too
 _EITHER = ("copilot", "cursor")
+#: the targets a `sync --target` of which renders this folder too
+READERS = (*_ONLY_SHARED, *_EITHER)
+
+
+def readers(targets: Iterable[str]) -> list[str]:
+    """Those of `targets` whose sync writes this folder too (a file in the way here blocks them)."""
+    return [t for t in targets if t in READERS]
 
 
 def needed(configured: Iterable[str]) -> bool:
