@@ -175,3 +175,34 @@ def test_orkestras_own_server_entry_is_not_imported(tmp_path: Path, target: Path
     skipped = {s["path"]: s["reason"] for s in result.json()["skipped"]}
     for rel in (".mcp.json", ".codex/config.toml"):
         assert "Orkestra's own" in skipped[rel] and "serve: true" in skipped[rel], rel
+
+
+def test_servers_of_a_shape_no_client_reads_are_refused_at_their_line_not_a_crash(
+    tmp_path: Path, target: Path, cli: Any
+) -> None:
+    source = tmp_path / "source"
+    write(source, ".mcp.json", '{\n  "mcpServers": {\n    "e": {"command": "e", "env": ["A=1"]},\n'
+          '    "f": 5,\n    "g": {"command": "g", "args": "-y pkg"}\n  }\n}\n')  # fmt: skip
+    write(source, ".codex/config.toml", 'model = "o3"\n[mcp_servers]\nplain = { command = "p" }\n'
+          '[mcp_servers."my-srv"]\ncommand = "m"\nenv = ["bad"]\n')  # fmt: skip
+    result = cli("import", str(source), cwd=target)
+    assert result.exit_code == 1, result.stderr
+    assert "internal error" not in result.stderr
+    refused = {(r["path"], r["line"]): r["reason"] for r in result.json()["refused"]}
+    assert "`env` that is not a table" in refused[(".mcp.json", 3)]
+    assert "is not an object" in refused[(".mcp.json", 4)]
+    assert "`args` that are not a list" in refused[(".mcp.json", 5)]
+    assert "`env` that is not a table" in refused[(".codex/config.toml", 4)]
+    assert [s["name"] for s in result.json()["mcp_servers"]] == ["plain"]
+
+
+def test_a_vscode_config_with_comments_is_refused_at_its_line_with_what_to_do(
+    tmp_path: Path, target: Path
+) -> None:
+    source = tmp_path / "source"
+    write(source, ".vscode/mcp.json", '{\n  // ours\n  "servers": {"a": {"command": "a"}}\n}\n')
+    report = import_tree(target, source)
+    (refused,) = report.refused
+    assert (refused["path"], refused["line"]) == (".vscode/mcp.json", 2)
+    assert "comments and trailing commas" in refused["reason"]
+    assert "nothing was written" not in refused["reason"]

@@ -246,6 +246,10 @@ def mcp_servers(
                            "HTTP, so it would stop connecting): give its streamable HTTP URL, "
                            "or leave it to the client's own config, and import again")  # fmt: skip
             continue
+        shape = _mcp_shape(name, server)
+        if shape is not None:
+            notes[name] = (True, shape)
+            continue
         entry: dict[str, Any] = {}
         url = server.get("url") or server.get("httpUrl") if isinstance(server, dict) else None
         if isinstance(server, dict) and isinstance(server.get("command"), str):
@@ -268,6 +272,28 @@ def mcp_servers(
                            "left out")  # fmt: skip
         out[name] = entry
     return out, notes
+
+
+def _mcp_shape(name: str, server: Any) -> str | None:
+    """Why server `name` of an MCP config has a shape no client reads (not an object; `args`
+    not a list of strings; `env` or `headers` not a table of strings), else None."""
+    if not isinstance(server, dict):
+        return f"MCP server '{name}' is not an object: make it one and import again"
+    scalar = (str, int, float, bool)
+    args = server.get("args")
+    if args is not None and not (
+        isinstance(args, list) and all(isinstance(a, scalar) for a in args)
+    ):
+        return (f"MCP server '{name}' has `args` that are not a list of strings: write them as "
+                "one (`\"args\": [\"-y\", \"pkg\"]`) and import again")  # fmt: skip
+    for key in ("env", "headers"):
+        table = server.get(key)
+        if table is not None and not (
+            isinstance(table, dict) and all(isinstance(v, scalar) for v in table.values())
+        ):
+            return (f"MCP server '{name}' has `{key}` that is not a table of NAME: value "
+                    "strings: write it as one and import again")  # fmt: skip
+    return None
 
 
 def values_of(text: str) -> tuple[list[dict[str, str]], list[str]]:

@@ -90,9 +90,11 @@ def _json(text: str, rel: str) -> Any:
     try:
         return jsonio.loads(text, source=rel)
     except InputError as exc:
-        fix = "fix the JSON and import again"
-        raise jsonio.unmergeable(exc, text, jsonc_fix="declare the servers in "
-                                 "registries/mcp.yaml by hand", fix=fix) from None  # fmt: skip
+        fix = (
+            "fix it and import again (the import reads plain JSON: comments and trailing "
+            "commas, which VS Code and Cursor accept, must be taken out first)"
+        )
+        raise InputError(f"{exc.message}; {fix}", file=exc.file, line=exc.line) from None
 
 
 def _spelled(server: Any, client: str) -> Any:
