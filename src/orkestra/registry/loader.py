@@ -120,19 +120,21 @@ class _Loader:
     def unit(self, path: Path, handler: Handler, *, allow_empty: bool = False) -> None:
         """Load one YAML file: replay what it produced last time when it is unchanged, else
         parse it, let `handler` record its findings and entries, apply them and cache them."""
+        file = self.rel(path)
+        if self.cache is not None and self.prefetch is not None and file in self.prefetch.owned:
+            # the helper's entry first, then the look at the file: a change made after the
+            # helper read it shows in the identity taken below, and the entry goes unused
+            self.prefetch.offer(file, self.cache)
         seen = time.time_ns()  # before the look at the file: when its identity was taken
         found = self.lstat(path)
         if self.leaves_project(path, found):
             return
-        file = self.rel(path)
         if not is_utf8(file):
             self.add("ORK001", "the file name is not valid UTF-8; rename it", printable(file))
             return
         st = None
         if self.cache is not None:  # a plain file's lstat is its stat: no second look
             known = found if found is not None and not stat.S_ISLNK(found.st_mode) else None
-            if self.prefetch is not None and file in self.prefetch.owned:
-                self.prefetch.offer(file, self.cache)
             hit, st, seen = self.cache.lookup(file, path, known, seen)
             if hit is not None and self.replay(hit):
                 return
