@@ -299,9 +299,12 @@ class _Loader:
         prefix: tuple[Any, ...] = (),
         *,
         left_out: str | None = None,
+        line: int | None = None,
     ) -> M | None:
         """`data` as a `cls`, or None with an ORK002 finding per error; `left_out` names what
-        the failure leaves out of the registry (said once, on the first finding)."""
+        the failure leaves out of the registry (said once, on the first finding); `line` is
+        where `data` is written when it is a value of a larger file (a scalar or an empty value
+        carries no line of its own)."""
         from pydantic import ValidationError
 
         from orkestra.core import yamlio
@@ -311,11 +314,11 @@ class _Loader:
         except ValidationError as exc:
             for index, error in enumerate(exc.errors()):
                 loc = tuple(error["loc"])
-                line = yamlio.line_of(data, loc)
+                at = yamlio.line_of(data, loc) or line
                 message = _describe(error, prefix + loc, cls)
                 if left_out and not index:
                     message += f" (until this is fixed, {left_out} is left out)"
-                self.add("ORK002", message, file, line)
+                self.add("ORK002", message, file, at)
             return None
 
     def place(self, kind: str, name: str, loc: Location) -> bool:
@@ -367,7 +370,7 @@ class _Loader:
                 if problem is not None:
                     self.add("ORK002", f"{kind} name {name!r}: {problem}", file, line)
                     continue
-                item = self.model(models.Character, value, file, (name,))
+                item = self.model(models.Character, value, file, (name,), line=line)
                 if item is not None:
                     obj = _m(item, "Character", at=[name])
                     self.put(kind, name, Location(file, line or 0), target, obj)
@@ -964,10 +967,62 @@ def _describe(error: Any, loc: tuple[Any, ...], cls: type[BaseModel]) -> str:
         return f"unknown key '{path}': remove it or check its spelling"
     if kind == "missing":
         return f"missing required key '{path}'"
+    shape = _SHAPES.get(kind)
+    if shape is not None:
+        return f"{path}: {_shape_advice(shape, error, loc, cls)}"
     message = str(error.get("msg", "invalid value")).removeprefix("Value error, ")
     if kind == "string_pattern_mismatch":
         message = _pattern_advice(error, key or (bool(loc) and str(loc[-1]) in NAME_KEYS))
     return f"{path}: {message}"
+
+
+#: Pydantic's error types for a value of the wrong shape, and the shape wanted
+_SHAPES = {
+    "dict_type": "mapping",
+    "model_type": "mapping",
+    "model_attributes_type": "mapping",
+    "list_type": "list",
+    "string_type": "text",
+}
+
+
+def _written(value: Any) -> str:
+    """What a YAML value of the wrong shape is, as its author would say it."""
+    if value is None:
+        return "nothing (an empty value)"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list | tuple):
+        return "a list"
+    return "another kind of value"
+
+
+def _shape_advice(shape: str, error: Any, loc: tuple[Any, ...], cls: type[BaseModel]) -> str:
+    """What shape a value must have and how to write it, never Pydantic's wording about Python
+    types (`instance of Character`)."""
+    keys: tuple[str, ...] = ()
+    ctx = error.get("ctx") or {}
+    if shape == "mapping" and ctx.get("class_name") == cls.__name__:  # the whole entry
+        keys = tuple(cls.model_fields)
+    return wrong_shape(shape, error.get("input"), keys)
+
+
+def wrong_shape(shape: str, given: Any, keys: tuple[str, ...] = ()) -> str:
+    """The message for a value `given` where a `shape` (mapping, list or text) goes: what to
+    write instead; `keys`: those the mapping takes. Search says it of the files it reads so."""
+    what = _written(given)
+    if shape == "list":
+        return f"expected a list (`- item` lines indented below the key, or [a, b]), not {what}"
+    if shape == "text":
+        return f"expected a single text value, not {what}"
+    named = f" with the keys {', '.join(keys)}" if keys else ""
+    return f"expected a mapping (`key: value` lines indented below it{named}), not {what}"
 
 
 #: the keys holding an entry's own name

@@ -151,8 +151,8 @@ def _mapping(root: Path, rel: str, *, allow_empty: bool = False) -> Any:
 
 
 _MISSING = object()
-#: what pydantic (the loader) says of a value of the wrong type
-_WANTED: dict[type, str] = {str: "a valid string", dict: "a valid dictionary", list: "a valid list"}
+#: the shape the loader names for a value of the wrong type (`loader.wrong_shape`)
+_WANTED: dict[type, str] = {str: "text", dict: "mapping", list: "list"}
 
 
 def _has(data: Any, loc: tuple[str | int, ...], want: type, rel: str, out: list[Problem]) -> bool:
@@ -169,11 +169,14 @@ def _has(data: Any, loc: tuple[str | int, ...], want: type, rel: str, out: list[
         node = node[part]
     if isinstance(node, want):
         return True
+    from orkestra.registry.loader import wrong_shape
+
     path = ".".join(str(p) for p in loc)
-    what = (
-        "missing required key '{}'" if node is _MISSING else "{}: Input should be " + _WANTED[want]
-    )
-    out.append(Problem("ORK002", what.format(path), rel, yamlio.line_of(data, loc) or 1))
+    if node is _MISSING:
+        what = f"missing required key '{path}'"
+    else:
+        what = f"{path}: {wrong_shape(_WANTED[want], node)}"
+    out.append(Problem("ORK002", what, rel, yamlio.line_of(data, loc) or 1))
     return False
 
 
