@@ -39,6 +39,11 @@ CODES: dict[str, tuple[Severity, str]] = {
     "ORK029": ("error", "decision domain or id code not in decisions/registry.yaml"),
     "ORK030": ("error", "vendor root folder missing"),
     "ORK031": ("error", "dangling reference to an agent"),
+    "ORK032": (
+        "error",
+        "a superseded_by or replaced_by chain loops back (an entry replaced by itself, or two "
+        "replacing each other): none of its entries is current",
+    ),
     "ORK040": ("error", "skill layer disagrees with its tier folder"),
     "ORK041": ("error", "skill resources folder missing"),
     "ORK042": ("error", "a specialist holds the agent-spawning tool (only orchestrators may)"),

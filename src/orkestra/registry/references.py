@@ -83,14 +83,19 @@ class LineFinder:
             end += 1
         return range(start, end)
 
-    def line(self, loc: Location, name: str) -> int:
-        """The 1-based line where `name` is referred to in the entry at `loc` (else loc.line)."""
+    def line(self, loc: Location, name: str, key: str | None = None) -> int:
+        """The 1-based line where `name` is referred to in the entry at `loc` (else loc.line);
+        with `key`, only as the value of that key (`superseded_by: X`, not the entry's `id: X`)."""
         lines = self._lines(loc.file)
         start = max(loc.line, 1) - 1
         if start >= len(lines):
             return loc.line
         block = self._block(lines, start)
         patterns = _patterns(name)
+        if key is not None:
+            quoted = rf"""['"]?{re.escape(name)}['"]?"""
+            keyed = rf"^\s*(?:-\s*)?{re.escape(key)}\s*:\s*{quoted}\s*(?:#.*)?$"
+            patterns = (re.compile(keyed),)
         for index in block:
             if any(p.search(lines[index]) for p in patterns):
                 return index + 1

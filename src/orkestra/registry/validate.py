@@ -261,6 +261,45 @@ def decision_rules(reg: Registry) -> Iterator[Finding]:
                 yield _at("ORK028", f"decision {dec_id} refers to unknown decision {ref}", loc)
 
 
+def supersession_loops(reg: Registry) -> Iterator[Finding]:
+    """A superseded_by (decisions, truths) or replaced_by (agents) chain ends at an entry that is
+    not replaced; one that loops back leaves nothing current: an error once per loop, at its
+    first entry, on the line its looping reference is written on."""
+    from orkestra.registry.references import LineFinder
+
+    finder = LineFinder(reg.root)
+    chains: tuple[tuple[str, str, dict[str, str | None]], ...] = (
+        ("decision", "superseded_by", {k: r.superseded_by for k, r in reg.decisions.items()}),
+        ("truth", "superseded_by", {k: t.superseded_by for k, t in reg.truths.items()}),
+        ("agent", "replaced_by", {k: a.replaced_by for k, a in reg.agents.items()}),
+    )
+    for kind, key, successor in chains:
+        looped: set[str] = set()
+        for start in sorted(successor):
+            path: list[str] = []
+            node: str | None = start
+            while node is not None and node in successor and node not in path:
+                path.append(node)
+                node = successor[node]
+            if node is None or node not in path or node in looped:
+                continue
+            loop = path[path.index(node) :]
+            looped.update(loop)
+            first = min(loop)
+            loc = reg.loc(kind, first)
+            nxt = successor[first] or first
+            if len(loop) == 1:
+                told = f"{kind} {first} has {key}: {first}, itself, so it is never current"
+            else:
+                at = loop.index(first)
+                ring = " -> ".join([*loop[at:], *loop[:at], first])
+                told = (
+                    f"{kind} {first} has a {key} chain that loops back ({ring}), so none is current"
+                )
+            message = f"{told}: point {key} at the {kind} that replaces it, or remove it"
+            yield Finding.make("ORK032", message, loc.file, finder.line(loc, nxt, key))
+
+
 def vendor_roots(reg: Registry) -> Iterator[Finding]:
     """Vendor roots' default scopes exist."""
     for root in reg.config.vendor_roots:
@@ -358,6 +397,7 @@ REGISTRY_RULES: tuple[Rule, ...] = (
     scope_references,
     skill_quality,
     decision_rules,
+    supersession_loops,
     vendor_roots,
     bidi_text,
     hooks_config,
