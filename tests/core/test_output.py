@@ -31,3 +31,41 @@ def test_an_import_refusal_table_keeps_the_name_pattern(
     assert result.exit_code == 1
     assert "skills/bad/SKILL.md:3: name 'Bad_Name'" in result.stderr
     assert "[a-z0-9]" in result.stdout + result.stderr
+
+
+def test_a_long_path_in_a_wide_table_is_kept_whole_not_cut_with_an_ellipsis() -> None:
+    path = "registries/skills/project/orkestra-mining-classification-and-release.yaml"
+    rows = [
+        {
+            "name": f"agent-{i}",
+            "description": "Reviews changes against the spec and the house rules. " * 2,
+            "category": "quality",
+            "role": "specialist",
+            "model": "opus",
+            "status": "active",
+            "skills": 6,
+            "path": path,
+        }
+        for i in range(3)
+    ]
+    text = render_table({"agents": rows, "total": 3})
+    assert "…" not in text
+    # a cell folded over lines is read back by joining its column's pieces
+    pieces = [line.split("│")[-2].strip() for line in text.splitlines() if line.startswith("│")]
+    assert "".join(pieces[: len(pieces) // 3]) == path
+
+
+def test_a_listing_in_the_table_format_has_no_ellipsis(cli: Any, project: Path) -> None:
+    name = "registry-maintainer-for-the-mining-and-release-pipeline"
+    write(
+        project,
+        f"registries/agents/{name}.yaml",
+        f"name: {name}\ndescription: Keeps the registries tidy. Use when a registry file changes.\n",
+    )
+    result = cli("agents", "list", "--format", "table", cwd=project)
+    assert result.exit_code == 0, result.stderr
+    assert "…" not in result.stdout
+    lines = [line for line in result.stdout.splitlines() if line.startswith("│")]
+    assert (
+        "".join(line.split("│")[-2].strip() for line in lines) == f"registries/agents/{name}.yaml"
+    )

@@ -100,7 +100,7 @@ def _rows_table(rows: Sequence[Mapping[str, Any]], title: str | None) -> Any:
     for row in rows:
         columns.extend(k for k in row if k not in columns)
     for col in columns:
-        table.add_column(Text(str(col)))
+        table.add_column(Text(str(col)), overflow="fold")  # a cut path could not be opened
     for row in rows:
         table.add_row(*(Text(_cell(row.get(c))) for c in columns))
     return table
