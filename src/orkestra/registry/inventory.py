@@ -5,7 +5,6 @@ Every function returns plain dicts/lists with a fixed key order, documented in d
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from typing import Any
 
@@ -20,7 +19,9 @@ def _lookup(reg: Registry, kind: str, name: str, known: Iterable[str]) -> None:
     names = list(known)
     if name in names:
         return
-    close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
+    from orkestra.registry.references import closest
+
+    close = closest(name, names)
     hint = (
         f"; did you mean {', '.join(close)}?" if close else f"; `orkestra {kind}s list` shows them"
     )

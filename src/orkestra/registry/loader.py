@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import stat
 import time
 from collections.abc import Callable, Mapping
@@ -1035,5 +1036,13 @@ def _pattern_advice(error: Any, name: bool) -> str:
     pattern = (error.get("ctx") or {}).get("pattern", "")
     if name and pattern == NAME_PATTERN:
         return pattern_advice(given)
+    if pattern == NAME_PATTERN and isinstance(given, str):  # a reference to a name
+        hint = ""
+        if re.fullmatch(NAME_PATTERN, given.lower()):
+            hint = f" ({given.lower()!r}?)"
+        return (
+            f"the name {given!r} must be lowercase letters, digits and single hyphens "
+            f"({NAME_PATTERN}): write it as the entry it refers to is named{hint}"
+        )
     what = "the key" if name else "the value"
     return f"{what} {given!r} does not match {pattern}; correct it"

@@ -12,10 +12,13 @@ from orkestra.registry.registry import Location
 
 
 def closest(name: str, known: Iterable[str]) -> list[str]:
-    """Up to three existing names close to `name` (difflib, cutoff 0.5)."""
+    """Up to three existing names close to `name` (difflib, cutoff 0.5); one that differs only
+    by case (`dec-cl-001` for DEC-CL-001) comes first, whatever difflib ranks above it."""
     names = [str(k) for k in known]
     base = name.split("(", 1)[0].strip()  # `Bsh(git:*)` is compared as `Bsh`
-    return difflib.get_close_matches(base, names, n=3, cutoff=0.5)
+    same = [k for k in names if k.casefold() == base.casefold() and k != base]
+    close = difflib.get_close_matches(base, names, n=3, cutoff=0.5)
+    return [*same, *(k for k in close if k not in same)][:3]
 
 
 #: where the names of each kind are listed, for a reference nothing resembles
