@@ -109,8 +109,9 @@ def _old_yaml(path: Path, limit: int) -> Any:
             raw = handle.read()
     except OSError as exc:
         return ("error", f"cannot read file: {exc.strerror or exc}", None)
-    if b"\x00" in raw:
-        return ("error", "binary file (contains NUL bytes); expected UTF-8 text", None)
+    if b"\x00" in raw:  # named at the NUL's line since, as YAML numbers lines
+        message = "binary file (contains NUL bytes); expected UTF-8 text: remove the NUL byte"
+        return ("error", message, raw[: raw.index(b"\x00")].count(b"\n") + 1)
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

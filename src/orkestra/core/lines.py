@@ -24,6 +24,14 @@ def line_count(text: str) -> int:
     return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
 
 
+def yaml_line(raw: bytes, offset: int) -> int:
+    """The 1-based line of byte `offset` in a YAML file's bytes, numbered as PyYAML numbers the
+    lines of its errors: CRLF, LF or a lone CR each end a line (a `\\r`-only file from an old
+    Mac editor has as many lines as it shows)."""
+    head = raw[:offset]
+    return head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n") + 1
+
+
 def _wordy(char: str) -> bool:
     return char.isalnum() or char == "_"
 

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from orkestra.core.errors import InputError
+from orkestra.core.lines import yaml_line
 from orkestra.core.readfile import read_regular
 
 MAX_BYTES = 2 * 1024 * 1024  # a registry file larger than this is a mistake, not data
@@ -208,11 +209,18 @@ def read_text(
             f"file is {size} bytes, over the {max_bytes}-byte limit; split it", file=name
         )
     if b"\x00" in raw:
-        raise InputError("binary file (contains NUL bytes); expected UTF-8 text", file=name)
+        if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+            message = "the file is UTF-16 text; save it as UTF-8"
+            raise InputError(message, file=name, line=1)
+        raise InputError(
+            "binary file (contains NUL bytes); expected UTF-8 text: remove the NUL byte",
+            file=name,
+            line=yaml_line(raw, raw.index(b"\x00")),
+        )
     try:
         return raw.decode("utf-8" if bom else "utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
+        line = yaml_line(raw, exc.start)
         raise InputError(
             f"invalid UTF-8 at byte {exc.start}; save the file as UTF-8", file=name, line=line
         ) from exc
