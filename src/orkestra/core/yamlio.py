@@ -338,7 +338,7 @@ def line_of(data: Any, loc: tuple[int | str, ...]) -> int | None:
     line: int | None = getattr(data, "line", None)
     node = data
     for part in loc:
-        if isinstance(node, LineDict) and isinstance(part, str) and part in node:
+        if isinstance(node, LineDict) and part in node:  # a key YAML read as 1, true, null too
             line = node.key_lines.get(part, line)
             node = node[part]
         elif isinstance(node, LineList) and isinstance(part, int) and 0 <= part < len(node):

@@ -315,6 +315,8 @@ class _Loader:
         except ValidationError as exc:
             for index, error in enumerate(exc.errors()):
                 loc = tuple(error["loc"])
+                if error.get("type") == "invalid_key" and loc:  # Pydantic spells null 'None'
+                    loc = (*loc[:-1], error.get("input"))
                 at = yamlio.line_of(data, loc) or line
                 message = _describe(error, prefix + loc, cls)
                 if left_out and not index:
@@ -968,6 +970,8 @@ def _describe(error: Any, loc: tuple[Any, ...], cls: type[BaseModel]) -> str:
         return f"unknown key '{path}': remove it or check its spelling"
     if kind == "missing":
         return f"missing required key '{path}'"
+    if kind == "invalid_key":  # `1:`, `on:`, `null:` are a number, a boolean, nothing to YAML
+        return key_not_text(error.get("input"))
     shape = _SHAPES.get(kind)
     if shape is not None:
         return f"{path}: {_shape_advice(shape, error, loc, cls)}"
@@ -1012,6 +1016,19 @@ def _shape_advice(shape: str, error: Any, loc: tuple[Any, ...], cls: type[BaseMo
     if shape == "mapping" and ctx.get("class_name") == cls.__name__:  # the whole entry
         keys = tuple(cls.model_fields)
     return wrong_shape(shape, error.get("input"), keys)
+
+
+def key_not_text(given: Any) -> str:
+    """The message for a mapping key YAML reads as no text (`1:`, `on:`, `null:`): quote it.
+    Search says it of the files it reads so."""
+    if given is None or isinstance(given, bool):
+        spelled = {None: "null", True: "true", False: "false"}[given]
+    else:
+        spelled = str(given)
+    return (
+        f"the key {spelled} is read by YAML as {_written(given)}, not as text; quote it "
+        f"('{spelled}': ...) or rename it"
+    )
 
 
 def wrong_shape(shape: str, given: Any, keys: tuple[str, ...] = ()) -> str:

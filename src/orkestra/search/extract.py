@@ -194,6 +194,10 @@ def _known(data: Any, loc: tuple[str | int, ...], kind: str, rel: str, out: list
         return True
     path = ".".join(str(p) for p in (*loc, unknown[0]))
     message = f"unknown key '{path}': remove it or check its spelling"
+    if not isinstance(unknown[0], str):  # `1:`, `on:`, `null:`: the loader's words for them
+        from orkestra.registry.loader import key_not_text
+
+        message = key_not_text(unknown[0])
     out.append(Problem("ORK002", message, rel, yamlio.line_of(data, (*loc, unknown[0])) or 1))
     return False
 
