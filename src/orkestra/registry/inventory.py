@@ -255,6 +255,8 @@ def decisions_list(
     limit cuts the list, not the total it reports)."""
     if status is not None and status not in DECISION_STATUSES:
         raise UsageError(f"status must be one of {', '.join(DECISION_STATUSES)}, not '{status}'")
+    if domain is not None:
+        _known_domain(reg, domain)
     records = sorted(reg.decisions.values(), key=lambda d: (d.created, d.id), reverse=True)
     rows = [
         {
@@ -269,6 +271,26 @@ def decisions_list(
         if (status is None or d.status == status) and (domain is None or d.domain == domain)
     ]
     return rows
+
+
+def _known_domain(reg: Registry, domain: str) -> None:
+    """A `--domain` filter must name a domain of decisions/registry.yaml (or of a record): a
+    typo or a two-letter code would otherwise list nothing, as if the domain had no records."""
+    codes = reg.decisions_registry.domains
+    if domain in codes or any(d.domain == domain for d in reg.decisions.values()):
+        return
+    if not codes and hiding(reg, "decision domain", domain) is not None:
+        return  # registry.yaml failed to load: its load error says why, the filter stands
+    by_code = [name for name, code in codes.items() if code == domain.upper()]
+    from orkestra.registry.references import closest
+
+    close = by_code or closest(domain, codes)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    known = ", ".join(f"{name} ({code})" for name, code in sorted(codes.items())) or "none"
+    raise UsageError(
+        f"unknown decision domain '{domain}'{hint} (registries/decisions/registry.yaml "
+        f"knows: {known})"
+    )
 
 
 def decision_info(reg: Registry, decision_id: str) -> dict[str, Any]:
