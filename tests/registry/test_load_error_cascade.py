@@ -74,3 +74,40 @@ def test_cli(root: Path, cli: Any) -> None:
     result = cli("validate", cwd=root)
     assert result.exit_code == 1
     assert "ORK023" not in result.stdout and "failed: 1 error(s)" in result.stdout
+
+
+def test_a_misnamed_skill_is_the_only_error_not_also_a_dangling_reference(root: Path) -> None:
+    """ORK003 leaves the skill out as a schema error does: the scope and the agent that name
+    the file's skill get no 'unknown skill' error (a false follow-on)."""
+    rel = "registries/skills/project/example-skill.yaml"
+    path = root / rel
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("  name: example-skill", "  name: example-skil"),
+        encoding="utf-8",
+    )
+    ((file, code, _message),) = _errors(root)
+    assert (file, code) == (rel, "ORK003")
+
+
+def test_a_misnamed_decision_hides_the_references_to_its_file(root: Path) -> None:
+    records = root / "registries/decisions/records"
+    text = (records / "DEC-AR-001.yaml").read_text(encoding="utf-8")
+    (records / "DEC-AR-002.yaml").write_text(
+        text.replace("DEC-AR-001", "DEC-AR-002") + "related:\n  - DEC-AR-001\n", encoding="utf-8"
+    )
+    (records / "DEC-AR-001.yaml").write_text(text.replace("id: DEC-AR-001", "id: DEC-AR-003"))
+    errors = _errors(root)
+    assert [code for _f, code, _m in errors] == ["ORK003"], errors
+
+
+def test_info_of_a_misnamed_agent_points_at_its_file(root: Path, cli: Any) -> None:
+    rel = "registries/agents/example-agent.yaml"
+    path = root / rel
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("name: example-agent", "name: example-agnt"),
+        encoding="utf-8",
+    )
+    result = cli("agents", "info", "example-agent", "--format", "json", cwd=root)
+    assert result.exit_code == 1
+    error = __import__("json").loads(result.stderr.strip().splitlines()[-1])["error"]
+    assert (error["file"], error["line"]) == (rel, 1)

@@ -20,7 +20,11 @@ CODES: dict[str, tuple[Severity, str]] = {
         "schema violation: a field is missing, unknown or has the wrong value (the file, or the "
         "entry, is left out until fixed; references to what it holds are not reported as dangling)",
     ),
-    "ORK003": ("error", "name or id does not equal the file stem"),
+    "ORK003": (
+        "error",
+        "name or id does not equal the file stem (the entry is left out until fixed; references "
+        "to the file's name are not reported as dangling)",
+    ),
     "ORK004": ("error", "unexpected file or folder where the registry layout expects another"),
     "ORK005": ("error", "registries/ folder or orkestra.yaml missing"),
     "ORK010": (
