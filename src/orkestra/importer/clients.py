@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import datetime
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,7 @@ from orkestra.importer.convert import (
     _description,
     _name,
     name_line,
+    read_toml,
     set_tools,
 )
 from orkestra.importer.parse import spawns_agents, without_roster
@@ -120,14 +120,7 @@ def agent(doc: Document, path: Path, client: str, category: str) -> Converted:
 
 def codex_agent(text: str, rel: str, stem: str, category: str) -> Converted:
     """A Codex `.codex/agents/<name>.toml` as `agents/<name>.yaml` data."""
-    try:
-        meta = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        found = re.search(r"line (\d+)", str(exc))
-        raise Skip(
-            f"not valid TOML ({exc}); fix the TOML and import again",
-            int(found.group(1)) if found else None,
-        ) from None
+    meta = read_toml(text)
     name = _name(meta.pop("name", None), stem)
     description = _description(meta)
     meta.pop("description", None)

@@ -39,6 +39,20 @@ class Skip(Exception):
         self.line = line
 
 
+def read_toml(text: str) -> Any:
+    """A client's TOML file (a Codex agent or config) parsed, or `Skip` at the line it fails."""
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"line (\d+)", str(exc))
+        raise Skip(
+            f"not valid TOML ({exc}); fix the TOML and import again",
+            int(found.group(1)) if found else None,
+        ) from None
+
+
 @dataclass
 class Converted:
     """Registry data for one imported entry."""

@@ -13,13 +13,12 @@ streamable HTTP) is marked SSE, which the registry cannot hold (refused at its l
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 from typing import Any, Final
 
 from orkestra.core import jsonio
 from orkestra.core.errors import InputError
-from orkestra.importer.convert import Skip
+from orkestra.importer.convert import Skip, read_toml
 
 #: (folder, file name) -> the client whose MCP config it is
 CONFIGS: Final = {
@@ -43,7 +42,7 @@ def parse(text: str, rel: str, client: str) -> tuple[dict[str, Any] | None, list
     """({"mcpServers": {...}} in the registry's spelling, or None when the file declares no
     servers; the file's other top-level keys, which no registry kind holds). An unreadable
     file is an InputError or a Skip at its line."""
-    data = _toml(text) if client == "codex" else _json(text, rel)
+    data = read_toml(text) if client == "codex" else _json(text, rel)
     if not isinstance(data, dict):
         raise Skip(f"{rel}: expected an object with `{_TABLE[client]}`")
     table = _TABLE[client]
@@ -73,17 +72,6 @@ def line_of(text: str, name: str, client: str) -> int | None:
         if found:
             return text.count("\n", 0, found.start()) + 1
     return None
-
-
-def _toml(text: str) -> Any:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        found = re.search(r"line (\d+)", str(exc))
-        raise Skip(
-            f"not valid TOML ({exc}); fix the TOML and import again",
-            int(found.group(1)) if found else None,
-        ) from None
 
 
 def _json(text: str, rel: str) -> Any:
