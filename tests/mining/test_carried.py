@@ -127,3 +127,32 @@ def test_a_symlinked_ledger_is_read_as_the_other_ledger_readers_read_it(
     synced = _ok(cli("mine", "sync", cwd=repo.path)).json()
     assert synced.get("carried", 0) == 0
     assert old not in _candidates(repo, cli)
+
+
+def test_a_cherry_pick_keeps_the_classification_of_the_commit_still_on_its_branch(
+    repo: GitRepo, cli: Any
+) -> None:
+    """A backport (a cherry-pick to a release branch) leaves the original on its branch: the
+    copy gets the classification, the original keeps its own. It was superseded, so back on
+    main the original was carried again from the copy, and every switch and sync wrote a line."""
+    repo.git("branch", "release-1.x")
+    (repo.path / ".gitignore").write_text(".orkestra/\nregistries/changelog/\n", encoding="utf-8")
+    old = repo.commit("fix(core): handle empty input", {"packages/core/a.py": "a\n"})
+    _ok(cli("mine", "classify", old, "--changelog", "fixed", "--summary", "Empty", cwd=repo.path))
+    repo.git("switch", "-q", "release-1.x")
+    repo.tick += 1
+    repo.git("cherry-pick", old)
+    picked = repo.head()
+    assert _ok(cli("mine", "sync", cwd=repo.path)).json()["carried"] == 1
+    assert picked not in _candidates(repo, cli)
+    lines = (repo.path / LEDGER).read_text(encoding="utf-8").splitlines()
+    assert [json.loads(x).get("supersedes") for x in lines] == [None, None]
+
+    repo.git("switch", "-q", "main")
+    assert _ok(cli("mine", "sync", cwd=repo.path)).json().get("carried", 0) == 0
+    assert old not in _candidates(repo, cli)
+    _ok(cli("changelog", "render", "--package", "core", cwd=repo.path))
+    assert f"- Empty ({old[:7]})" in (repo.path / CORE).read_text(encoding="utf-8")
+    repo.git("switch", "-q", "release-1.x")
+    assert _ok(cli("mine", "sync", cwd=repo.path)).json().get("carried", 0) == 0
+    assert len((repo.path / LEDGER).read_text(encoding="utf-8").splitlines()) == 2

@@ -97,9 +97,21 @@ def _carry(root: Path, config: Config | None) -> int:
         notes = ledger.current(ledger.linked(ledger.entries(root / ledger.RELEASE_NOTES), existing))
         requests, olds = _requests(moved, grouped, notes)
         the_plan = plan(root, requests, config or load_config(root))
-        _supersede(the_plan, olds, notes, moved)
+        _supersede(the_plan, olds, notes, _left(root, moved))
         apply(root, the_plan)
         return len(the_plan.classifications)
+
+
+def _left(root: Path, moved: dict[str, str]) -> dict[str, str]:
+    """Those of `moved` whose old commit left every branch and tag (a rebase, an amend). An old
+    commit a branch still holds was copied (a cherry-pick, a backport): it keeps its own line,
+    which the copy's must not supersede, or its branch would lose it (and carry it back)."""
+    from orkestra.core import git
+
+    stdin = "".join(f"{sha}\n" for sha in moved).encode()
+    out = git.run(root, "rev-list", "--not", "--branches", "--tags", "--stdin", stdin=stdin)
+    gone = set(out.stdout.split())
+    return {old: new for old, new in moved.items() if old in gone}
 
 
 def _full(sha: str) -> bool:
@@ -149,9 +161,12 @@ def _supersede(
     notes: list[dict[str, Any]],
     moved: dict[str, str],
 ) -> None:
-    """Each carried line supersedes the line of the gone commit it was carried from."""
+    """Each carried line supersedes the line of the gone commit it was carried from (`moved`:
+    old sha -> new sha of the commits that left every branch)."""
     back = {new: old for old, new in moved.items()}
     for entry in the_plan.classifications:
+        if entry["sha"] not in back:
+            continue  # a copy: the old commit keeps its line
         ids = olds.get((entry["sha"], entry["domain"], entry.get("package")), [])
         entry["supersedes"] = ids[0] if len(ids) == 1 else ids
     for note in the_plan.notes:
