@@ -341,6 +341,21 @@ def test_a_hard_link_to_a_secret_outside_is_rejected_and_not_applied(
     assert result.json()["applied"]["added"] == []
 
 
+def test_a_skill_installed_by_hard_links_from_a_package_store_is_held(
+    cli: Any, project: Path, tmp_path_factory: Any
+) -> None:
+    """pnpm (and uv) link every file of a package from their store: not rejected as a secret."""
+    store = tmp_path_factory.mktemp("pnpm-store")
+    base = _vendor(project, "pdf-text-extract") / "pdf-text-extract"
+    for path in sorted(p for p in base.rglob("*") if p.is_file()):
+        kept = store / path.relative_to(base).as_posix().replace("/", "_")
+        os.link(path, kept)
+    result = cli("skills", "intake", "vendor/acme", cwd=project)
+    row = result.json()["candidates"][0]
+    assert row["verdict"] == "review", row["deciding"]
+    assert all(": hardlink-outside: " in line for line in row["deciding"])
+
+
 def test_a_security_checklist_listing_attacks_is_not_rejected(cli: Any, project: Path) -> None:
     body = (
         "---\nname: sec-review\ndescription: Reviews a diff for security problems such as"

@@ -376,6 +376,28 @@ def test_a_hard_link_to_a_file_outside_the_folder_is_reach_outside(tmp_path: Pat
     assert "2 names, 1 inside the skill folder" in found[0].excerpt
 
 
+def test_a_folder_linked_whole_from_a_package_store_is_held_not_rejected(tmp_path: Path) -> None:
+    """pnpm and uv install a package by hard-linking every file from their store: each file has
+    a name outside the folder. That is held for a person (medium), not a reject; one file of a
+    folder linked from outside still is."""
+    store = tmp_path / "store"
+    write(store, "a", "---\nname: pdf\ndescription: Use when x.\n---\n")
+    write(store, "b", "print('x')\n")
+    folder = tmp_path / "node_modules" / "skill"
+    (folder / "scripts").mkdir(parents=True)
+    os.link(store / "a", folder / "SKILL.md")
+    os.link(store / "b", folder / "scripts" / "run.py")
+    found = review_folder(folder, "", default_rules()).findings
+    assert [(f.file, f.rule, f.severity) for f in found] == [
+        ("SKILL.md", "hardlink-outside", "medium"),
+        ("scripts/run.py", "hardlink-outside", "medium"),
+    ]
+    assert "package manager's store" in found[0].reason
+    write(folder, "references/own.md", "# own\n")
+    found = review_folder(folder, "", default_rules()).findings
+    assert {f.severity for f in found if f.rule == "hardlink-outside"} == {"high"}
+
+
 def test_special_file_and_oversized(tmp_path: Path) -> None:
     folder = tmp_path / "skill"
     write(folder, "SKILL.md", "x\n")

@@ -99,6 +99,8 @@ def review_folder(folder: Path, display: str, rules: RuleSet) -> Review:
     result = Review(entries=walk(folder))
     limit = int(rules.criteria.get("max_file_bytes", 1 << 20))
     shared = {entry.rel: (entry, inside) for entry, inside in shared_outside(result.entries)}
+    # every file linked from elsewhere: a package manager's store (pnpm, uv) or a `cp -al` copy
+    store = bool(shared) and len(shared) == sum(e.kind == "file" for e in result.entries)
     # one slot of findings per entry, in entry order: texts are read first, then scanned once
     # it is known which files the skill runs with which interpreter (whatever their names)
     slots: list[list[Finding]] = []
@@ -117,7 +119,7 @@ def review_folder(folder: Path, display: str, rules: RuleSet) -> Review:
             _structural(slot, rules, "special-file", shown, why)
         else:
             if entry.rel in shared:
-                _hardlink(slot, entry, shared[entry.rel][1], shown, rules)
+                _hardlink(slot, entry, shared[entry.rel][1], shown, rules, store=store)
             text = _read_text(slot, entry, shown, rules, limit)
             if text is not None:
                 pending.append((slot, entry, shown, text))
@@ -320,9 +322,18 @@ def _symlink(slot: list[Finding], entry: Entry, shown: str, rules: RuleSet) -> N
         _structural(slot, rules, "symlink-outside", shown, f"{entry.rel} -> {target}")
 
 
-def _hardlink(slot: list[Finding], entry: Entry, inside: int, shown: str, rules: RuleSet) -> None:
+def _hardlink(
+    slot: list[Finding], entry: Entry, inside: int, shown: str, rules: RuleSet, *, store: bool
+) -> None:
     names = f"{entry.nlink} names, {inside} inside the skill folder"
     _structural(slot, rules, "hardlink-outside", shown, f"{entry.rel} has {names}")
+    if store:  # the whole folder is linked, as pnpm and uv install packages: held, not rejected
+        slot[-1] = replace(
+            slot[-1],
+            severity="medium",
+            reason="every file of the folder has names outside it, as a package manager's store "
+            "(pnpm, uv) or a `cp -al` copy links them: check where the folder was installed from",
+        )
 
 
 def _inside(base: str, target: str) -> bool:
