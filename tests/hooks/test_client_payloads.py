@@ -48,6 +48,8 @@ def _usage(project: Path) -> list[dict[str, Any]]:
         "cat knowledge/glossary/case.md",
         "bash -lc 'head -n 80 knowledge/glossary/case.md'",
         "nl -ba knowledge/glossary/case.md | head -40",
+        "cd knowledge && cat glossary/case.md",
+        "bash -lc 'cd knowledge/glossary && sed -n 1,40p case.md'",
     ],
 )
 def test_codex_a_note_read_with_a_shell_command_goes_to_the_usage_log(
@@ -270,6 +272,11 @@ def test_the_installed_command_records_the_read_of_a_note(
         ("grep -n foo a.md", []),
         ("echo hi > a.md", []),
         ("cat 'unclosed", []),
+        ("cd knowledge && cat glossary/case.md", ["knowledge/glossary/case.md"]),
+        ("cd /home/dev/repo/knowledge; sed -n '1,80p' a.md", ["/home/dev/repo/knowledge/a.md"]),
+        ("bash -lc 'cd knowledge && cat a.md b.md'", ["knowledge/a.md", "knowledge/b.md"]),
+        ("(cd knowledge && cat a.md) && cat b.md", ["knowledge/a.md", "b.md"]),
+        ('cd "$NOTES" && cat a.md /abs/b.md', ["/abs/b.md"]),
         ("", []),
     ],
 )

@@ -178,13 +178,43 @@ def shell_reads(command: str) -> list[str]:
         return shell_reads(words[2])
     found: list[str] = []
     segment: list[str] = []
+    # the folder a `cd DIR` moved to ("" where the command started, None where the review
+    # cannot tell: `cd -`, `cd ~`, `cd $X`); a `( ... )` subshell's cd ends with it
+    where: str | None = ""
+    outer: list[str | None] = []
     for word in [*words, ";"]:
         if word and set(word) <= set(";&|()<>"):
-            found.extend(_segment_reads(segment))
+            if segment[:1] == ["cd"]:
+                where = _cd(where, segment[1:])
+            else:
+                found.extend(_at(where, path) for path in _segment_reads(segment))
             segment = []
+            if "(" in word:
+                outer.append(where)
+            if ")" in word and outer:
+                where = outer.pop()
         else:
             segment.append(word)
-    return found
+    return [path for path in found if path]
+
+
+def _cd(where: str | None, args: list[str]) -> str | None:
+    """The folder after `cd ARGS` run in `where` (None: one the review cannot tell)."""
+    import posixpath
+
+    args = [a for a in args if a not in ("-P", "-L", "--")]
+    if where is None or len(args) != 1 or args[0] == "-" or args[0][:1] in ("~", "$"):
+        return None
+    return posixpath.join(where, args[0]) if where else args[0]
+
+
+def _at(where: str | None, path: str) -> str:
+    """`path` as named from where the command started ("" when it cannot be told)."""
+    import posixpath
+
+    if where is None:
+        return path if posixpath.isabs(path) else ""
+    return posixpath.join(where, path) if where else path
 
 
 def _segment_reads(words: list[str]) -> list[str]:
