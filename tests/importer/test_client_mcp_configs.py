@@ -206,3 +206,35 @@ def test_a_vscode_config_with_comments_is_refused_at_its_line_with_what_to_do(
     assert (refused["path"], refused["line"]) == (".vscode/mcp.json", 2)
     assert "comments and trailing commas" in refused["reason"]
     assert "nothing was written" not in refused["reason"]
+
+
+def test_an_editor_only_variable_is_refused_at_its_line_not_imported_as_an_env_var(
+    tmp_path: Path, target: Path, cli: Any
+) -> None:
+    """VS Code's `${input:id}` (a prompt) and `${workspaceFolder}` are no environment variables:
+    imported as `${...}`, sync wrote `${env:workspaceFolder}` back into .vscode/mcp.json (empty
+    to VS Code) and `Bearer ${input:github-token}` into every other client's config."""
+    source = tmp_path / "source"
+    write(source, ".vscode/mcp.json", (
+        '{\n  "inputs": [{"type": "promptString", "id": "github-token", "password": true}],\n'
+        '  "servers": {\n'
+        '    "github": {"type": "http", "url": "https://api.githubcopilot.com/mcp/",\n'
+        '               "headers": {"Authorization": "Bearer ${input:github-token}"}},\n'
+        '    "files": {"command": "npx", "args": ["-y", "mcp-fs", "${workspaceFolder}"]},\n'
+        '    "fetch": {"command": "uvx", "args": ["mcp-server-fetch"],\n'
+        '              "env": {"TOKEN": "${env:FETCH_TOKEN}"}}\n'
+        '  }\n}\n'
+    ))  # fmt: skip
+    result = cli("import", str(source), cwd=target)
+    assert result.exit_code == 1, result.stderr
+    refused = sorted((r["line"], r["reason"]) for r in result.json()["refused"])
+    assert [line for line, _ in refused] == [4, 6]
+    assert "${input:github-token}" in refused[0][1] and "${env:GITHUB_TOKEN}" in refused[0][1]
+    assert "${workspaceFolder}" in refused[1][1]
+    assert ".vscode/mcp.json:4" in result.stderr
+    assert sorted(load(target).mcp_servers) == ["fetch"]
+    # Cursor's `${userHome}` likewise; its `${env:X}` is imported as `${X}`
+    write(source, ".cursor/mcp.json", '{"mcpServers": {"notes": {"command": "notes-mcp", '
+          '"args": ["${userHome}/notes"]}}}\n')  # fmt: skip
+    report = import_tree(target, source, dry_run=True)
+    assert any("${userHome}" in r["reason"] for r in report.refused)

@@ -227,6 +227,11 @@ def mcp(importer: _Importer, path: Path) -> None:
         if data is None:
             return
         servers, notes = clients.mcp_servers(data, rel)
+        for name in list(servers):
+            why = mcp_configs.editor_only(servers[name], name, client)
+            if why is not None:
+                notes[name] = (True, why)
+                del servers[name]
     except (InputError, convert.Skip) as exc:
         importer.refuse(rel, getattr(exc, "message", str(exc)), getattr(exc, "line", None))
         return

@@ -31,6 +31,12 @@ CONFIGS: Final = {
 _TABLE: Final = {"cursor": "mcpServers", "vscode": "servers", "gemini": "mcpServers",
                  "codex": "mcp_servers"}  # fmt: skip
 _EDITOR_REF = re.compile(r"\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}")
+#: what VS Code and Cursor expand that is no environment variable: a prompt (`${input:id}`),
+#: a setting or command, the workspace's folder, the user's home (VS Code's "Variables reference")
+_EDITOR_ONLY = re.compile(
+    r"\$\{(?:(?:input|config|command):[^}]*|workspaceFolder(?:Basename)?|userHome|pathSeparator"
+    r"|/|cwd|execPath|file\w*|relativeFile\w*|lineNumber|selectedText)\}"
+)
 
 
 def client_of(path: Path) -> str | None:
@@ -56,6 +62,34 @@ def parse(text: str, rel: str, client: str) -> tuple[dict[str, Any] | None, list
         raise Skip(f"`{table}` is not a table of servers: make it one and import again", None)
     spelled = {str(name): _spelled(server, client) for name, server in servers.items()}
     return {"mcpServers": spelled}, others
+
+
+def editor_only(server: Any, name: str, client: str) -> str | None:
+    """Why server `name` of a VS Code or Cursor config cannot be imported as it is: it holds a
+    variable only the editor expands (`${input:token}`, `${workspaceFolder}`), which the
+    registry would write as an environment variable for every client; else None."""
+    if client not in ("cursor", "vscode"):
+        return None
+    found = sorted({ref for text in _strings(server) for ref in _EDITOR_ONLY.findall(text)})
+    if not found:
+        return None
+    told = ", ".join(found)
+    return (
+        f"MCP server '{name}' uses {told}, which only the editor expands; registries/mcp.yaml "
+        "reads every ${...} as an environment variable, so the other clients (and the editor, "
+        "as ${env:...}) would get nothing: write an environment variable in its place "
+        "(${env:GITHUB_TOKEN}), or the value itself, and import again"
+    )
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
 
 
 def line_of(text: str, name: str, client: str) -> int | None:
