@@ -573,3 +573,29 @@ def test_temporary_files_of_a_killed_sync_are_removed(scaffold: Path) -> None:
 def _edited_agent(root: Path) -> str:
     text = (root / "registries/agents/example-agent.yaml").read_text()
     return text.replace("description: ", "description: Edited. ", 1)
+
+
+def _over_codex_s_limit(root: Path) -> None:
+    """The project lists agents-md and the user's own AGENTS.md is near Codex's limit: the
+    block the first sync adds takes it over."""
+    from orkestra.registry.client_rules import CODEX_DOC_LIMIT
+
+    config = root / "registries/orkestra.yaml"
+    config.write_text(config.read_text().replace("- claude\n", "- claude\n  - agents-md\n"))
+    notes = "".join(f"- House rule {i}: keep the change small and tested.\n" for i in range(700))
+    (root / "AGENTS.md").write_text("# Team notes\n\n" + notes[: CODEX_DOC_LIMIT - 200])
+
+
+@pytest.mark.parametrize("mode", ["write", "dry-run", "check"])
+def test_the_sync_that_takes_agents_md_over_codex_s_limit_warns(scaffold: Path, mode: str) -> None:
+    """ORK113 is counted with the size the sync writes, by the run that writes it (not only
+    by the next one); a sync that writes nothing more keeps counting it."""
+    _over_codex_s_limit(scaffold)
+    report = sync(scaffold, mode=mode)  # type: ignore[arg-type]
+    assert "AGENTS.md" in report.plan.updated
+    assert report.warnings == 1
+    assert [f.code for f in report.findings] == ["ORK113"]
+    if mode == "write":
+        size = (scaffold / "AGENTS.md").stat().st_size
+        assert f"AGENTS.md is {size} bytes" in report.findings[0].message
+        assert sync(scaffold).warnings == 1

@@ -249,3 +249,14 @@ def test_a_refused_sync_names_the_file_that_failed_to_load_first(cli: Any, scaff
     assert result.exit_code == 1
     assert result.stderr.startswith("orkestra: registries/tools.yaml:2: sync refused")
     assert "first ORK001: duplicate key 'builtin'" in result.stderr
+
+
+def test_the_sync_that_takes_agents_md_over_codex_s_limit_says_so(cli: Any, scaffold: Path) -> None:
+    """The run that writes an AGENTS.md over Codex's 32 KiB counts the warning (ORK113)."""
+    from tests.render.test_sync import _over_codex_s_limit
+
+    _over_codex_s_limit(scaffold)
+    first = cli("sync", cwd=scaffold)
+    assert first.exit_code == 0, first.stderr
+    assert "AGENTS.md" in first.json()["updated"] and first.json()["warnings"] == 1
+    assert cli("sync", cwd=scaffold).json()["warnings"] == 1

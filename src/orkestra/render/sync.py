@@ -325,12 +325,31 @@ def _sync(
     plan.unmarked_before = listed
     plan.lock_after = new_owned
     plan.lock_servers, plan.servers_before = servers, servers_before
+    found = _as_written(found, plan)
     report = SyncReport(mode, targets, plan, warnings=len(found), skipped_targets=skipped,
                         findings=found, known=known)  # fmt: skip
     plan.blocking = _blocked_targets(plan, owned, targets, target)
     if mode == "write":
         report.written = writer.apply(root, plan, force=force)
     return report
+
+
+def _as_written(found: list[Finding], plan: RenderPlan) -> list[Finding]:
+    """`found` with ORK113 (AGENTS.md's size, the one finding made of an output's text) told
+    for the AGENTS.md this plan writes: the run that takes the file over Codex's limit (or back
+    under it) says so, not only the next one. A plan with conflicts writes nothing."""
+    from orkestra.registry.client_rules import AGENTS_MD_SIZE, agents_md_finding
+    from orkestra.registry.render_lock import BLOCK_FILES
+
+    path = BLOCK_FILES["agents-md"]
+    out = plan.outputs.get(path)
+    if out is None or out.data is None or out.remove or plan.conflicts:
+        return found
+    if path not in plan.created and path not in plan.updated:
+        return found
+    new = agents_md_finding(len(out.data))
+    kept = [f for f in found if f.code != AGENTS_MD_SIZE]
+    return kept if new is None else sorted([*kept, new])
 
 
 def _blocked_targets(
