@@ -43,3 +43,42 @@ def test_the_cli_exits_2_with_a_json_error(tmp_path: Path, cli: Any) -> None:
     assert result.stdout == ""
     error = json.loads(result.stderr)["error"]
     assert error["code"] == "usage" and "architecture" in error["message"]
+
+
+def test_the_domain_check_is_one_function_for_list_and_search(tmp_path: Path) -> None:
+    from orkestra.registry.inventory import known_decision_domain
+
+    reg = load(scaffold(tmp_path))
+    known_decision_domain(reg, "architecture")
+    with pytest.raises(UsageError) as caught:
+        known_decision_domain(reg, "AR")
+    assert "did you mean architecture" in caught.value.message
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["decisions", "search", "x", "--domain", "archi"],
+        ["decisions", "search", "--domain", "AR"],
+        ["decisions", "search", "x", "--domain", "architecture,nope"],
+        ["registry", "decisions", "search", "--query", "x", "--domain", "nope"],
+    ],
+)
+def test_search_with_an_unknown_domain_is_the_same_usage_error(
+    tmp_path: Path, cli: Any, args: list[str]
+) -> None:
+    """`decisions search --domain` answers as `decisions list --domain` does: exit 2 naming
+    the known domains, never an empty result that reads as "no decisions here"."""
+    root = scaffold(tmp_path)
+    result = cli(*args, cwd=root)
+    assert result.exit_code == 2, result.stdout
+    assert result.stdout == ""
+    assert "unknown decision domain" in result.stderr and "architecture (AR)" in result.stderr
+
+
+def test_search_with_a_known_domain_still_answers(tmp_path: Path, cli: Any) -> None:
+    root = scaffold(tmp_path)
+    result = cli("decisions", "search", "--domain", "architecture", cwd=root)
+    assert result.exit_code == 0, result.stderr
+    assert [h["id"] for h in result.json()["results"]] == ["DEC-AR-001"]
+    assert cli("decisions", "search", "zzqx", "--domain", "architecture", cwd=root).exit_code == 0

@@ -132,13 +132,20 @@ def decisions_search(
     """Decision records ranked by id, title, summary, rationale/context, tags and files."""
     from orkestra.search.service import check_choice
 
+    domains = check_choice("--domain", domain, ())
+    if domains:  # as `decisions list --domain`: an unknown one is a usage error, not no hits
+        from orkestra.registry.inventory import known_decision_domain
+
+        reg = common.load_registry(lazy=True, warn=False)  # the search warns about its own
+        for name in domains:
+            known_decision_domain(reg, name)
     return _run(
         "decisions",
         query,
         option,
         limit,
         fmt,
-        domain=check_choice("--domain", domain, ()),
+        domain=domains,
         status=check_choice("--status", status, DECISION_STATUSES),
     )
 

@@ -256,7 +256,7 @@ def decisions_list(
     if status is not None and status not in DECISION_STATUSES:
         raise UsageError(f"status must be one of {', '.join(DECISION_STATUSES)}, not '{status}'")
     if domain is not None:
-        _known_domain(reg, domain)
+        known_decision_domain(reg, domain)
     records = sorted(reg.decisions.values(), key=lambda d: (d.created, d.id), reverse=True)
     rows = [
         {
@@ -273,9 +273,10 @@ def decisions_list(
     return rows
 
 
-def _known_domain(reg: Registry, domain: str) -> None:
-    """A `--domain` filter must name a domain of decisions/registry.yaml (or of a record): a
-    typo or a two-letter code would otherwise list nothing, as if the domain had no records."""
+def known_decision_domain(reg: Registry, domain: str) -> None:
+    """A `--domain` filter (`decisions list`, `decisions search`) must name a domain of
+    decisions/registry.yaml (or of a record): a typo or a two-letter code would otherwise list
+    nothing, as if the domain had no records."""
     codes = reg.decisions_registry.domains
     if domain in codes or any(d.domain == domain for d in reg.decisions.values()):
         return
