@@ -155,6 +155,11 @@ CODES: dict[str, tuple[Severity, str]] = {
         "an agent's `clients` leave out every configured target that writes agent files "
         "(`clients: []`): no client gets it",
     ),
+    "ORK117": (
+        "warning",
+        "a reference list names one item more than once (`identity: [reviewer, reviewer]`): "
+        "the output repeats it; told at the line of the repeat",
+    ),
 }
 
 

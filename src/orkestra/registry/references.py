@@ -1,5 +1,6 @@
 """Dangling references told precisely: the line the bad name is written on, and the closest
-existing names (ORK020-ORK026, ORK031), the way `orkestra agents info` suggests them."""
+existing names (ORK020-ORK026, ORK031), the way `orkestra agents info` suggests them; and the
+line a name is written on again in one list (ORK117)."""
 
 from __future__ import annotations
 
@@ -103,3 +104,36 @@ class LineFinder:
             if any(p.search(lines[index]) for p in patterns):
                 return index + 1
         return loc.line
+
+    def repeat_line(self, loc: Location, key: str, name: str) -> int:
+        """The 1-based line where `name` is written a second time in the list under `key` of the
+        entry at `loc` (a block list, or a flow list on the key's line); else the key's line,
+        else loc.line."""
+        lines = self._lines(loc.file)
+        start = max(loc.line, 1) - 1
+        if start >= len(lines):
+            return loc.line
+        keyed = re.compile(rf"^\s*(?:-\s*)?{re.escape(key)}\s*:(.*)$")
+        block = list(self._block(lines, start))
+        at = next((i for i in block if keyed.match(lines[i])), None)
+        if at is None:
+            return loc.line
+        quoted = rf"""['"]?{re.escape(name)}['"]?"""
+        flow = re.compile(rf"(?<=[\[,])\s*{quoted}\s*(?=[,\]])")
+        item = re.compile(rf"^\s*-\s*{quoted}\s*(?:#.*)?$")
+        head = keyed.match(lines[at])
+        seen = len(flow.findall(head.group(1))) if head else 0
+        if seen >= 2:
+            return at + 1
+        depth = _indent(lines[at])
+        for index in range(at + 1, block[-1] + 1):
+            text = lines[index]
+            if text.strip() and not text.lstrip().startswith("#"):
+                level = _indent(text)
+                if level < depth or (level == depth and not text.lstrip().startswith("-")):
+                    break  # the next key: the list ended
+            if item.match(text):
+                seen += 1
+                if seen >= 2:
+                    return index + 1
+        return at + 1

@@ -70,6 +70,27 @@ def _missing(
             yield Finding.make(code, message, loc.file, line)
 
 
+def _repeated(
+    reg: Registry, kind: str, key: str, names: Iterable[str], owner: str, loc: Location
+) -> Iterator[Finding]:
+    """ORK117 per name written again in the list under `key`, at the line of the repeat: the
+    output would repeat it (an identity's guidance twice), and nothing would say why."""
+    from orkestra.registry.references import LineFinder
+
+    seen: set[str] = set()
+    told: set[str] = set()
+    for name in names:
+        if name in seen and name not in told:
+            told.add(name)
+            line = LineFinder(reg.root).repeat_line(loc, key, name)
+            message = (
+                f"{owner} lists {kind} '{name}' more than once in `{key}`: remove the repeat "
+                "(the output would repeat it)"
+            )
+            yield Finding.make("ORK117", message, loc.file, line)
+        seen.add(name)
+
+
 def agent_references(reg: Registry) -> Iterator[Finding]:
     """Every identity, mindset, style, scope, skill, tool, domain and agent an agent names exists."""
     tools = reg.tools.all_names()
@@ -87,6 +108,15 @@ def agent_references(reg: Registry) -> Iterator[Finding]:
         yield from _missing(reg, "skill", agent.skills, reg.skills, "ORK024", owner, loc)
         yield from _missing(reg, "tool", agent.all_tools(), tools, "ORK025", owner, loc)
         yield from _missing(reg, "domain", agent.domains, reg.domains, "ORK026", owner, loc)
+        for kind, key, names in (
+            ("identity", "identity", agent.identity),
+            ("domain", "domains", agent.domains),
+            ("scope", "scopes", agent.scopes),
+            ("skill", "skills", agent.skills),
+            ("tool", "tools", agent.tools),
+            ("tool", "mcp_tools", agent.mcp_tools),
+        ):
+            yield from _repeated(reg, kind, key, names, owner, loc)
         if agent.replaced_by:
             yield from _missing(reg, "agent", [agent.replaced_by], reg.agents, "ORK031", owner, loc)
         if agent.role != "orchestrator":
@@ -121,10 +151,15 @@ def scope_references(reg: Registry) -> Iterator[Finding]:
         yield from _missing(
             reg, "skill", scope.primary_skills, reg.skills, "ORK024", f"scope '{name}'", loc
         )
+        owner = f"scope '{name}'"
+        yield from _repeated(reg, "skill", "primary_skills", scope.primary_skills, owner, loc)
     for skill in reg.skills.values():
         yield from _missing(
             reg, "scope", skill.scopes, reg.scopes, "ORK023", f"skill '{skill.name}'", skill.loc
         )
+        if skill.source == "core":
+            owner = f"skill '{skill.name}'"
+            yield from _repeated(reg, "scope", "scopes", skill.scopes, owner, skill.loc)
     tools = reg.tools.all_names()
     for skill in reg.skills.values():
         if skill.source == "core":
