@@ -108,13 +108,38 @@ def test_truth_superseded_by_unknown(root: Path) -> None:
     )
     path.write_text(text, encoding="utf-8")
     (finding,) = findings(root)
-    assert finding.code == "ORK027" and finding.line == 7 and "GT-PRJ-009" in finding.message
+    assert finding.code == "ORK027" and "GT-PRJ-009" in finding.message
+    # the line `superseded_by` is written on (the entry starts at line 7)
+    lines = text.splitlines()
+    assert finding.line == lines.index("    superseded_by: GT-PRJ-009") + 1 == 9
 
 
 def test_decision_related_and_superseded_by_unknown(root: Path) -> None:
     rel = "registries/decisions/records/DEC-AR-001.yaml"
     edit(root, rel, related=["DEC-AR-002"], status="superseded", superseded_by="DEC-AR-003")
     assert sorted((f.code, f.file) for f in findings(root)) == [("ORK028", rel), ("ORK028", rel)]
+
+
+def test_decision_unknown_references_point_at_their_lines(root: Path) -> None:
+    """ORK028 is told where the unknown id is written (as ORK020-026 are), not at `id:`."""
+    rel = "registries/decisions/records/DEC-AR-001.yaml"
+    text = (root / rel).read_text(encoding="utf-8").replace("status: active", "status: superseded")
+    text += (
+        "related:\n  - DEC-AR-001\n  # the next one\n  - DEC-AR-002\nsuperseded_by: DEC-AR-003\n"
+    )
+    write(root, rel, text)
+    lines = text.splitlines()
+    got = sorted((f.line, f.code, f.message) for f in findings(root))
+    assert [(line, code) for line, code, _ in got] == [
+        (lines.index("  - DEC-AR-002") + 1, "ORK028"),
+        (lines.index("superseded_by: DEC-AR-003") + 1, "ORK028"),
+    ]
+    assert "DEC-AR-002" in got[0][2] and "DEC-AR-003" in got[1][2]
+    flow = text.replace("related:\n  - DEC-AR-001\n  # the next one\n  - DEC-AR-002\n",
+                        "related: [DEC-AR-001, DEC-AR-002]\n")  # fmt: skip
+    write(root, rel, flow)
+    first = sorted(f.line for f in findings(root))[0]
+    assert first == flow.splitlines().index("related: [DEC-AR-001, DEC-AR-002]") + 1
 
 
 def test_decision_domain_not_registered(root: Path) -> None:

@@ -1,6 +1,6 @@
-"""Dangling references told precisely: the line the bad name is written on, and the closest
-existing names (ORK020-ORK026, ORK031), the way `orkestra agents info` suggests them; and the
-line a name is written on again in one list (ORK117)."""
+"""Dangling references told precisely: the line the bad name is written on (ORK020-ORK028,
+ORK031), and the closest existing names (ORK020-ORK026, ORK031), the way `orkestra agents info`
+suggests them; and the line a name is written on again in one list (ORK117)."""
 
 from __future__ import annotations
 
@@ -109,6 +109,12 @@ class LineFinder:
         """The 1-based line where `name` is written a second time in the list under `key` of the
         entry at `loc` (a block list, or a flow list on the key's line); else the key's line,
         else loc.line."""
+        return self.list_line(loc, key, name, 2)
+
+    def list_line(self, loc: Location, key: str, name: str, nth: int = 1) -> int:
+        """The 1-based line where `name` is written the `nth` time in the list under `key` of the
+        entry at `loc` (a block list, or a flow list on the key's line); else the key's line,
+        else loc.line."""
         lines = self._lines(loc.file)
         start = max(loc.line, 1) - 1
         if start >= len(lines):
@@ -123,7 +129,7 @@ class LineFinder:
         item = re.compile(rf"^\s*-\s*{quoted}\s*(?:#.*)?$")
         head = keyed.match(lines[at])
         seen = len(flow.findall(head.group(1))) if head else 0
-        if seen >= 2:
+        if seen >= nth:
             return at + 1
         depth = _indent(lines[at])
         for index in range(at + 1, block[-1] + 1):
@@ -134,6 +140,6 @@ class LineFinder:
                     break  # the next key: the list ended
             if item.match(text):
                 seen += 1
-                if seen >= 2:
+                if seen >= nth:
                     return index + 1
         return at + 1

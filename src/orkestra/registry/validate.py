@@ -242,14 +242,20 @@ def _description_gates(skill: SkillEntry) -> Iterator[Finding]:
 
 def truth_rules(reg: Registry) -> Iterator[Finding]:
     """superseded_by resolves, evidence exists, last_verified is fresh."""
+    from orkestra.registry.references import LineFinder
+
+    finder = LineFinder(reg.root)
     limit = dt.timedelta(days=reg.config.truths.stale_after_days)
     now = today()
     for truth_id, truth in reg.truths.items():
         loc = reg.loc("truth", truth_id)
         successor = truth.superseded_by
         if successor and successor not in reg.truths and not hidden(reg, "truth", successor):
-            yield _at(
-                "ORK027", f"truth {truth_id} superseded_by unknown truth {truth.superseded_by}", loc
+            yield Finding.make(
+                "ORK027",
+                f"truth {truth_id} superseded_by unknown truth {successor}",
+                loc.file,
+                finder.line(loc, successor, "superseded_by"),
             )
         for evidence in truth.evidence:
             path, _needle = evidence_target(evidence, reg.root)
@@ -273,6 +279,9 @@ def truth_rules(reg: Registry) -> Iterator[Finding]:
 
 def decision_rules(reg: Registry) -> Iterator[Finding]:
     """Domains and id codes are registered; related and superseded_by resolve."""
+    from orkestra.registry.references import LineFinder
+
+    finder = LineFinder(reg.root)
     codes = reg.decisions_registry.domains
     for dec_id, record in reg.decisions.items():
         loc = reg.loc("decision", dec_id)
@@ -291,9 +300,18 @@ def decision_rules(reg: Registry) -> Iterator[Finding]:
                 f"decision {dec_id} uses code {code} but domain '{record.domain}' has code {codes[record.domain]}",
                 loc,
             )
-        for ref in [*record.related, *filter(None, [record.superseded_by])]:
+        refs = [("related", ref) for ref in record.related]
+        if record.superseded_by:
+            refs.append(("superseded_by", record.superseded_by))
+        for key, ref in refs:
             if ref not in reg.decisions and not hidden(reg, "decision", ref):
-                yield _at("ORK028", f"decision {dec_id} refers to unknown decision {ref}", loc)
+                line = (
+                    finder.list_line(loc, key, ref)
+                    if key == "related"
+                    else finder.line(loc, ref, key)
+                )
+                message = f"decision {dec_id} refers to unknown decision {ref}"
+                yield Finding.make("ORK028", message, loc.file, line)
 
 
 def supersession_loops(reg: Registry) -> Iterator[Finding]:
