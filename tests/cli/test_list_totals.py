@@ -57,3 +57,12 @@ def test_mine_candidates_counts_every_unclassified_commit(tmp_path: Path, cli: A
     assert every["total"] == len(every["candidates"]) >= 7
     assert cut["total"] == every["total"]
     assert [c["subject"] for c in cut["candidates"]] == subjects[:-3:-1]
+
+
+@pytest.mark.parametrize("kind", ["agents", "skills", "decisions", "scopes"])
+def test_a_table_list_names_its_kind_once(proj: Path, cli: Any, kind: str) -> None:
+    result = cli(kind, "list", "--format", "table", cwd=proj)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == kind
+    assert [line.strip() for line in lines].count(kind) == 1

@@ -69,3 +69,16 @@ def test_a_listing_in_the_table_format_has_no_ellipsis(cli: Any, project: Path) 
     assert (
         "".join(line.split("│")[-2].strip() for line in lines) == f"registries/agents/{name}.yaml"
     )
+
+
+def test_a_listing_titled_by_its_own_kind_names_it_once() -> None:
+    """`agents list --format table` printed `agents` on its first two lines: the report's
+    title and the table's, the same word."""
+    from orkestra.core.output import listing, render_table
+
+    text = render_table(listing("agents", [{"name": "a"}, {"name": "b"}]), title="agents")
+    lines = text.splitlines()
+    assert lines[0] == "agents" and "agents" not in "\n".join(lines[1:])
+    assert "total  2" in text
+    other = render_table({"name": "x", "skills": [{"name": "s"}]}, title="x").splitlines()
+    assert other[0] == "x" and any(line.strip() == "skills" for line in other)

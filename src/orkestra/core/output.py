@@ -128,8 +128,8 @@ def render_table(data: Any, *, title: str | None = None) -> str:
         width = max((len(k) for k, _ in pairs), default=0)
         for key, value in head:
             console.print(f"{key:<{width}}  {value}", markup=False, highlight=False)
-        for name, sub_rows in tables:
-            console.print(_rows_table(sub_rows, name))
+        for name, sub_rows in tables:  # a list the title names already (`agents`): once
+            console.print(_rows_table(sub_rows, None if name == title else name))
         for key, value in tail:
             console.print(f"{key:<{width}}  {value}", markup=False, highlight=False)
     else:
