@@ -975,10 +975,31 @@ def _describe(error: Any, loc: tuple[Any, ...], cls: type[BaseModel]) -> str:
     shape = _SHAPES.get(kind)
     if shape is not None:
         return f"{path}: {_shape_advice(shape, error, loc, cls)}"
+    if kind in ("literal_error", "enum"):
+        return f"{path}: {choice_advice(error)}"
     message = str(error.get("msg", "invalid value")).removeprefix("Value error, ")
     if kind == "string_pattern_mismatch":
         message = _pattern_advice(error, key or (bool(loc) and str(loc[-1]) in NAME_KEYS))
     return f"{path}: {message}"
+
+
+def choice_advice(error: Any) -> str:
+    """What to write for a value that is not one of a field's choices (Pydantic's
+    `literal_error`: "Input should be 'red', 'blue' …"): the choices, and the one it resembles
+    (`Red` for red). A value YAML reads as no text (`0x1F`, `yes`) is said to be so."""
+    from orkestra.registry.references import closest
+
+    given = error.get("input")
+    expected = str((error.get("ctx") or {}).get("expected", ""))
+    choices = re.findall(r"'([^']*)'", expected) or [expected]
+    if isinstance(given, str):
+        close = closest(given, choices)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        return f"{given!r} is not one of its choices; write one of: {', '.join(choices)}{hint}"
+    return (
+        f"{_written(given)} is not one of its choices (YAML reads the value as no text); "
+        f"write one of: {', '.join(choices)}"
+    )
 
 
 #: Pydantic's error types for a value of the wrong shape, and the shape wanted
