@@ -555,3 +555,15 @@ def test_claims_files_are_named_from_the_project_root_under_a_custom_knowledge_p
     for command in (("learn", "list"), ("learn", "propose", "-i", str(new)), ("notes", "index")):
         r = cli(*command, cwd=project)
         assert r.exit_code == 1 and f"orkestra: {name}:2: " in r.stderr, r.stderr
+
+
+def test_notes_check_tells_invalid_utf8_at_its_line_in_a_cr_only_note(
+    cli: Any, project: Path
+) -> None:
+    path = project / "knowledge/gotchas/old-mac.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"---\rtitle: Old mac note\rtype: gotcha\r---\r\rBody\rBad byte: \xff\r")
+    result = cli("notes", "check", cwd=project)
+    (problem,) = [p for p in result.json()["problems"] if p["code"] == "KN001"]
+    assert (problem["file"], problem["line"]) == ("knowledge/gotchas/old-mac.md", 7)
+    assert "invalid UTF-8" in problem["message"]

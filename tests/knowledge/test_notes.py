@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from orkestra.knowledge.links import check_links, parse_links
 from orkestra.knowledge.notes import load_notes, parse_note, parse_source
 from tests.conftest import write
@@ -213,3 +215,21 @@ def test_a_fence_closes_only_on_its_own_kind_and_code_holds_no_headings(project:
     kb = load_notes(project, "knowledge")
     found = [(p.code, p.message) for p in check_links(kb, project, "knowledge")]
     assert found == [("KN022", "[[setup#install]]: knowledge/recipes/setup.md has no such heading")]
+
+
+@pytest.mark.parametrize("end", [b"\n", b"\r\n", b"\r"])
+def test_invalid_utf8_in_a_note_is_told_at_its_line_whatever_the_line_ends(
+    tmp_path: Path, end: bytes
+) -> None:
+    """Lines end in LF, CRLF or (an old Mac editor) a lone CR: the bad byte on the seventh
+    line is at line 7, as every other reader of the project numbers it."""
+    from orkestra.core.errors import InputError
+    from orkestra.knowledge.notes import read_note
+
+    lines = [b"---", b"title: Old note", b"type: gotcha", b"---", b"", b"Body", b"Bad: \xff"]
+    path = tmp_path / "old.md"
+    path.write_bytes(end.join(lines) + end)
+    with pytest.raises(InputError) as caught:
+        read_note(str(path), "knowledge/gotchas/old.md")
+    assert caught.value.line == 7
+    assert "save the file as UTF-8" in caught.value.message

@@ -374,8 +374,11 @@ def read_note(path: str, rel: str, max_bytes: int = 1_000_000) -> str:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise InputError(f"invalid UTF-8 at byte {exc.start}", file=rel, line=line) from exc
+        from orkestra.core.lines import yaml_line  # LF, CRLF or a lone CR ends a line
+
+        line = yaml_line(raw, exc.start)
+        message = f"invalid UTF-8 at byte {exc.start}; save the file as UTF-8"
+        raise InputError(message, file=rel, line=line) from exc
 
 
 def _duplicates(kb: KnowledgeBase) -> None:
