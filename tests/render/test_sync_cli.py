@@ -260,3 +260,18 @@ def test_the_sync_that_takes_agents_md_over_codex_s_limit_says_so(cli: Any, scaf
     assert first.exit_code == 0, first.stderr
     assert "AGENTS.md" in first.json()["updated"] and first.json()["warnings"] == 1
     assert cli("sync", cwd=scaffold).json()["warnings"] == 1
+
+
+def test_a_text_sync_tells_its_warnings(cli: Any, scaffold: Path) -> None:
+    """`--format text` names the warnings the run counts (an AGENTS.md over Codex's limit),
+    and where to see them; a run without any says nothing of them."""
+    from tests.render.test_sync import _over_codex_s_limit
+
+    clean = cli("sync", "--dry-run", "--format", "text", cwd=scaffold)
+    assert "warning" not in clean.stdout
+    _over_codex_s_limit(scaffold)
+    result = cli("sync", "--format", "text", cwd=scaffold)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == (
+        "1 warning(s): `orkestra validate --show-warnings` lists them"
+    )

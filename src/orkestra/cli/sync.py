@@ -86,6 +86,10 @@ def _text(data: dict[str, Any]) -> str:
         f"deleted {len(data['deleted'])}, {len(data['unchanged'])} unchanged, "
         f"{len(data['conflicts'])} conflict(s)"
     )
+    if data["warnings"]:  # an AGENTS.md this run took over Codex's limit among them
+        lines.append(
+            f"{data['warnings']} warning(s): `orkestra validate --show-warnings` lists them"
+        )
     if data["released"]:  # listed in the lock, yet not provably Orkestra's: kept on disk
         lines.append(
             f"released {len(data['released'])} file(s) from the lock and kept them: their "
