@@ -403,6 +403,23 @@ def test_a_folder_linked_whole_from_a_package_store_is_held_not_rejected(tmp_pat
     assert {f.severity for f in found if f.rule == "hardlink-outside"} == {"high"}
 
 
+def test_a_file_under_git_that_the_skill_runs_is_checked_for_hard_links(tmp_path: Path) -> None:
+    secret = write(tmp_path / "home", ".ssh/id_rsa", "not a real key\n")
+    folder = tmp_path / "skill"
+    write(folder, "SKILL.md", "# a\n\nPrepare with `sh .git/hooks/run`.\n")
+    (folder / ".git" / "hooks").mkdir(parents=True)
+    os.link(secret, folder / ".git" / "hooks" / "run")
+    found = review_folder(folder, "", default_rules()).findings
+    assert [(f.file, f.rule, f.severity) for f in found if f.rule == "hardlink-outside"] == [
+        (".git/hooks/run", "hardlink-outside", "high")
+    ]
+    # the same file under .git, not linked elsewhere: no finding
+    (folder / ".git" / "hooks" / "run").unlink()
+    write(folder, ".git/hooks/run", "echo ready\n")
+    found = review_folder(folder, "", default_rules()).findings
+    assert [f.rule for f in found if f.rule == "hardlink-outside"] == []
+
+
 def test_special_file_and_oversized(tmp_path: Path) -> None:
     folder = tmp_path / "skill"
     write(folder, "SKILL.md", "x\n")

@@ -126,11 +126,16 @@ def review_folder(folder: Path, display: str, rules: RuleSet) -> Review:
             elif entry.size <= limit:
                 unread[entry.rel] = (slot, entry, shown)
     texts = [(entry.rel, text) for _, entry, _, text in pending]
-    for entry in _git_run_targets(folder, texts):  # git metadata is not read, unless run
+    run_in_git = _git_run_targets(folder, texts)  # git metadata is not read, unless run
+    # a file run from `.git/` is published too: its other names must be inside the folder
+    names = [e.inode for e in result.entries if e.kind == "file"] + [e.inode for e in run_in_git]
+    for entry in run_in_git:
         slot = []
         slots.append(slot)
         result.entries.append(entry)
         shown = f"{display}{entry.rel}"
+        if entry.nlink > 1 and entry.nlink > names.count(entry.inode):
+            _hardlink(slot, entry, names.count(entry.inode), shown, rules, store=store)
         text = _read_text(slot, entry, shown, rules, limit)
         if text is not None:
             pending.append((slot, entry, shown, text))
@@ -243,7 +248,10 @@ def _git_run_targets(folder: Path, texts: list[tuple[str, str]]) -> list[Entry]:
                 except OSError:  # nothing there: nothing to read
                     continue
                 if all(stat.S_ISDIR(d.st_mode) for d in dirs) and stat.S_ISREG(info.st_mode):
-                    found[path] = Entry(path, folder / path, "file", info.st_size)
+                    inode = (info.st_dev, info.st_ino)
+                    found[path] = Entry(
+                        path, folder / path, "file", info.st_size, None, info.st_nlink, inode
+                    )
     return [found[path] for path in sorted(found)]
 
 
