@@ -11,11 +11,15 @@ import pytest
 from orkestra.intake.review import file_kind
 from orkestra.intake.rules import default_rules, language
 from orkestra.intake.scan import scan_text
+from orkestra.intake.scripts import audit_script
 from tests.conftest import write
 
 
 def _worst(name: str, text: str, rule: str) -> str | None:
-    found = scan_text(default_rules(), file_kind(name, text), name, text, language(name, text))
+    kind, lang = file_kind(name, text), language(name, text)
+    found = scan_text(default_rules(), kind, name, text, lang)
+    if kind == "script":  # what the structural audit finds too (the review runs both)
+        found += audit_script(default_rules(), name, text, lang)
     order = {"high": 0, "medium": 1, "low": 2}
     hits = sorted((order[f.severity], f.severity) for f in found if f.rule == rule)
     return hits[0][1] if hits else None

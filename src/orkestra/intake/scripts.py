@@ -26,8 +26,14 @@ def audit_script(rules: RuleSet, file: str, text: str, lang: str) -> list[Findin
             ]
     elif lang == "shell":
         hits = audit_shell(text)
-    else:
+    elif lang != "js":
         return []
+    else:
+        hits = []
+    if lang in ("python", "js"):
+        from orkestra.intake.credflow import credential_flow
+
+        hits += credential_flow(text)
     return _findings(rules, file, text, hits)
 
 
