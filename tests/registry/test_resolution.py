@@ -109,6 +109,7 @@ def test_truth_superseded_by_unknown(root: Path) -> None:
     path.write_text(text, encoding="utf-8")
     (finding,) = findings(root)
     assert finding.code == "ORK027" and "GT-PRJ-009" in finding.message
+    assert finding.message.endswith("; did you mean GT-PRJ-001?")  # as ORK020-026 suggest
     # the line `superseded_by` is written on (the entry starts at line 7)
     lines = text.splitlines()
     assert finding.line == lines.index("    superseded_by: GT-PRJ-009") + 1 == 9
@@ -135,6 +136,7 @@ def test_decision_unknown_references_point_at_their_lines(root: Path) -> None:
         (lines.index("superseded_by: DEC-AR-003") + 1, "ORK028"),
     ]
     assert "DEC-AR-002" in got[0][2] and "DEC-AR-003" in got[1][2]
+    assert got[0][2].endswith("; did you mean DEC-AR-001?")  # the closest existing record
     flow = text.replace("related:\n  - DEC-AR-001\n  # the next one\n  - DEC-AR-002\n",
                         "related: [DEC-AR-001, DEC-AR-002]\n")  # fmt: skip
     write(root, rel, flow)

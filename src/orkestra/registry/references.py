@@ -1,5 +1,5 @@
 """Dangling references told precisely: the line the bad name is written on (ORK020-ORK028,
-ORK031), and the closest existing names (ORK020-ORK026, ORK031), the way `orkestra agents info`
+ORK031), and the closest existing names (ORK020-ORK028, ORK031), the way `orkestra agents info`
 suggests them; and the line a name is written on again in one list (ORK117)."""
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ _WHERE = {
     "mindset": "registries/characters/mindsets.yaml lists them",
     "style": "registries/characters/styles.yaml lists them",
     "domain": "a domain is a folder under registries/domains/",
+    "truth": "`orkestra truths list` shows them",
+    "decision": "`orkestra decisions list` shows them",
 }
 
 

@@ -242,7 +242,7 @@ def _description_gates(skill: SkillEntry) -> Iterator[Finding]:
 
 def truth_rules(reg: Registry) -> Iterator[Finding]:
     """superseded_by resolves, evidence exists, last_verified is fresh."""
-    from orkestra.registry.references import LineFinder
+    from orkestra.registry.references import LineFinder, hint
 
     finder = LineFinder(reg.root)
     limit = dt.timedelta(days=reg.config.truths.stale_after_days)
@@ -253,7 +253,8 @@ def truth_rules(reg: Registry) -> Iterator[Finding]:
         if successor and successor not in reg.truths and not hidden(reg, "truth", successor):
             yield Finding.make(
                 "ORK027",
-                f"truth {truth_id} superseded_by unknown truth {successor}",
+                f"truth {truth_id} superseded_by unknown truth {successor}"
+                f"{hint(successor, reg.truths, 'truth')}",
                 loc.file,
                 finder.line(loc, successor, "superseded_by"),
             )
@@ -279,7 +280,7 @@ def truth_rules(reg: Registry) -> Iterator[Finding]:
 
 def decision_rules(reg: Registry) -> Iterator[Finding]:
     """Domains and id codes are registered; related and superseded_by resolve."""
-    from orkestra.registry.references import LineFinder
+    from orkestra.registry.references import LineFinder, hint
 
     finder = LineFinder(reg.root)
     codes = reg.decisions_registry.domains
@@ -310,7 +311,10 @@ def decision_rules(reg: Registry) -> Iterator[Finding]:
                     if key == "related"
                     else finder.line(loc, ref, key)
                 )
-                message = f"decision {dec_id} refers to unknown decision {ref}"
+                message = (
+                    f"decision {dec_id} refers to unknown decision {ref}"
+                    f"{hint(ref, reg.decisions, 'decision')}"
+                )
                 yield Finding.make("ORK028", message, loc.file, line)
 
 
