@@ -63,3 +63,24 @@ def test_a_wrong_target_in_orkestra_yaml_says_what_to_write(tmp_path: Path, cli:
     out = result.stdout + result.stderr
     assert "registries/orkestra.yaml:4" in out and "did you mean codex?" in out, out
     assert "Input should be" not in out
+
+
+@pytest.mark.parametrize(
+    ("edit", "line", "said"),
+    [
+        (("  - claude\n", "  - claude\n  - Codex\n"), 4, "targets.1: 'Codex' is not one of"),
+        (("targets:", "mining:\n  nope: 1\ntargets:"), 3, "unknown key 'mining.nope': remove it"),
+    ],
+)
+def test_commands_that_read_only_orkestra_yaml_say_what_validate_says(
+    tmp_path: Path, cli: Any, edit: tuple[str, str], line: int, said: str
+) -> None:
+    """`mine status` reads orkestra.yaml alone (`config_file.load_config`): its error is
+    validate's, at the same line, never Pydantic's bare "Input should be …"."""
+    root = scaffold(tmp_path)
+    config = root / "registries/orkestra.yaml"
+    config.write_text(config.read_text().replace(*edit))
+    result = cli("mine", "status", cwd=root)
+    assert result.exit_code != 0
+    assert f"registries/orkestra.yaml:{line}: {said}" in result.stderr, result.stderr
+    assert "Input should be" not in result.stderr and "Extra inputs" not in result.stderr

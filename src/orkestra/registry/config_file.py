@@ -38,9 +38,12 @@ def load_config(root: Path) -> Config:
     try:
         return Config.model_validate(data)
     except ValidationError as exc:
+        from orkestra.registry.loader import describe_error  # what validate says, word for word
+
         error = exc.errors()[0]
         loc = tuple(error["loc"])
-        where = ".".join(str(p) for p in loc)
+        if error.get("type") == "invalid_key" and loc:  # Pydantic spells null 'None'
+            loc = (*loc[:-1], error.get("input"))
         raise InputError(
-            f"{where}: {error['msg']}", file=project.CONFIG, line=yamlio.line_of(data, loc)
+            describe_error(error, loc, Config), file=project.CONFIG, line=yamlio.line_of(data, loc)
         ) from None

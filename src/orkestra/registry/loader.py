@@ -318,7 +318,7 @@ class _Loader:
                 if error.get("type") == "invalid_key" and loc:  # Pydantic spells null 'None'
                     loc = (*loc[:-1], error.get("input"))
                 at = yamlio.line_of(data, loc) or line
-                message = _describe(error, prefix + loc, cls)
+                message = describe_error(error, prefix + loc, cls)
                 if left_out and not index:
                     message += f" (until this is fixed, {left_out} is left out)"
                 self.add("ORK002", message, file, at)
@@ -960,7 +960,8 @@ def _plural(kind: str) -> str:
     return {"identity": "identities", "mindset": "mindsets", "style": "styles"}[kind]
 
 
-def _describe(error: Any, loc: tuple[Any, ...], cls: type[BaseModel]) -> str:
+def describe_error(error: Any, loc: tuple[Any, ...], cls: type[BaseModel]) -> str:
+    """One Pydantic error of `cls` in words a person can act on: what is wrong and what to write."""
     key = bool(loc) and loc[-1] == "[key]"  # a mapping's key (a scope's or domain's name) is wrong
     if key:
         loc = loc[:-1]
