@@ -24,11 +24,13 @@ def line_count(text: str) -> int:
     return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
 
 
-def yaml_line(raw: bytes, offset: int) -> int:
-    """The 1-based line of byte `offset` in a YAML file's bytes, numbered as PyYAML numbers the
-    lines of its errors: CRLF, LF or a lone CR each end a line (a `\\r`-only file from an old
-    Mac editor has as many lines as it shows)."""
-    head = raw[:offset]
+def line_at(text: str | bytes, offset: int) -> int:
+    """The 1-based line of `offset` in a file's text or bytes, lines ending as PyYAML and
+    Markdown end them: CRLF, LF or a lone CR (a `\\r`-only file from an old Mac editor has as
+    many lines as it shows). The one count for YAML errors, notes and managed-block markers."""
+    head = text[:offset]
+    if isinstance(head, str):
+        return head.count("\n") + head.count("\r") - head.count("\r\n") + 1
     return head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n") + 1
 
 

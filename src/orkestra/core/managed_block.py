@@ -19,18 +19,10 @@ from __future__ import annotations
 
 import re
 
+from orkestra.core.lines import line_at
+
 #: a line with its ending (Markdown's: LF, CRLF or CR)
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
-#: a line ending (Markdown's)
-_BREAK = re.compile(r"\r\n?|\n")
-
-
-def line_of(text: str, offset: int) -> int:
-    """The 1-based number of the line holding `offset`, lines ending as `find` reads them
-    (LF, CRLF or a bare CR, as classic Mac files have)."""
-    return len(_BREAK.findall(text, 0, offset)) + 1
-
-
 #: an opening fence: up to three spaces, list items' and quotes' markers, then ``` or ~~~
 _OPENS = re.compile(
     r"(?: {0,3}(?:>|[-+*]|\d{1,9}[.)])(?:[ \t]+|(?=[\r\n]|\Z)))* {0,3}(`{3,}|~{3,})"
@@ -118,7 +110,7 @@ def broken(text: str, begin: str, end: str) -> tuple[int, str] | None:
         again, _ = find(text[after:], begin, end)
         if again < 0:
             return None
-        return line_of(text, after + again), (
+        return line_at(text, after + again), (
             "a second orkestra:begin marker here: the file holds Orkestra's block twice, and "
             "only the first would ever be updated; delete this copy (from this line to its "
             "orkestra:end line), then run the command again"
@@ -126,7 +118,7 @@ def broken(text: str, begin: str, end: str) -> tuple[int, str] | None:
     if start < 0 and stop < 0:
         return None
     kind, other = ("begin", "end") if start >= 0 else ("end", "begin")
-    return line_of(text, start if start >= 0 else stop), (
+    return line_at(text, start if start >= 0 else stop), (
         f"the orkestra:{kind} marker here has no {other} marker to pair with (a begin's end "
         "must come before any other begin); restore the pair around Orkestra's block, or "
         "remove this line"

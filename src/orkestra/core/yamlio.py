@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from orkestra.core.errors import InputError
-from orkestra.core.lines import yaml_line
+from orkestra.core.lines import line_at
 from orkestra.core.readfile import read_regular
 
 MAX_BYTES = 2 * 1024 * 1024  # a registry file larger than this is a mistake, not data
@@ -215,12 +215,12 @@ def read_text(
         raise InputError(
             "binary file (contains NUL bytes); expected UTF-8 text: remove the NUL byte",
             file=name,
-            line=yaml_line(raw, raw.index(b"\x00")),
+            line=line_at(raw, raw.index(b"\x00")),
         )
     try:
         return raw.decode("utf-8" if bom else "utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = yaml_line(raw, exc.start)
+        line = line_at(raw, exc.start)
         raise InputError(
             f"invalid UTF-8 at byte {exc.start}; save the file as UTF-8", file=name, line=line
         ) from exc

@@ -374,9 +374,9 @@ def read_note(path: str, rel: str, max_bytes: int = 1_000_000) -> str:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        from orkestra.core.lines import yaml_line  # LF, CRLF or a lone CR ends a line
+        from orkestra.core.lines import line_at  # LF, CRLF or a lone CR ends a line
 
-        line = yaml_line(raw, exc.start)
+        line = line_at(raw, exc.start)
         message = f"invalid UTF-8 at byte {exc.start}; save the file as UTF-8"
         raise InputError(message, file=rel, line=line) from exc
 

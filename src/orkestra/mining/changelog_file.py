@@ -20,6 +20,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from orkestra.core import managed_block
+from orkestra.core.lines import line_at
 
 BEGIN = "<!-- orkestra:changelog:begin (managed by `orkestra changelog render`; edit outside) -->"
 END = "<!-- orkestra:changelog:end -->"
@@ -135,7 +136,7 @@ def _lone_marker(old: str, begin: int, end: int) -> Placement:
     """The refusal of a file that holds one managed-block marker without the other (a hand
     edit removed or changed one): where the block starts or ends cannot be told."""
     at, which, other = (begin, "begin", "end") if begin >= 0 else (end, "end", "begin")
-    line = managed_block.line_of(old, at)
+    line = line_at(old, at)
     reason = (
         f"line {line} holds the managed block's {which} marker and no {other} marker goes with it"
     )
