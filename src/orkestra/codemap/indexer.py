@@ -21,7 +21,7 @@ from typing import Any
 from orkestra.codemap import extract, gate, graph, languages, resolve, store, walk, words
 from orkestra.core import gcpause
 from orkestra.core.clock import Reading
-from orkestra.core.lines import line_count
+from orkestra.core.lines import cr_only, line_count
 from orkestra.core.readfile import open_regular
 from orkestra.retrieval.fusion import is_demoted
 
@@ -321,7 +321,7 @@ def decoded(language: str | None, data: bytes) -> tuple[str, bytes]:
     of the first line's snippet or signature), and a file whose lines end in `\\r` only
     (classic Mac OS: no `\\n` at all) is read with `\\n` endings, one line per `\\r`, as
     `core.lines.split_lines` numbers it (tree-sitter counts rows at `\\n` only)."""
-    if b"\r" in data and b"\n" not in data:
+    if cr_only(data):
         data = data.replace(b"\r", b"\n")
     if language == "python" and b"coding" in data[:400]:
         import io

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 
+def cr_only(text: str | bytes) -> bool:
+    """Whether `text`'s lines end in a bare CR (classic Mac OS): a CR and no LF anywhere. Such
+    a text is read as if its CRs were LFs, one line per CR, wherever lines are numbered."""
+    if isinstance(text, str):
+        return "\r" in text and "\n" not in text
+    return b"\r" in text and b"\n" not in text
+
+
 def split_lines(text: str) -> list[str]:
     """A file's lines numbered as the code map's indexer numbers them (tree-sitter's rows): split
     at "\\n" only, a "\\r" before it dropped, no empty line after a final newline. Never
     `str.splitlines`, which also splits at \\f, \\v, \\x1c-\\x1e, \\x85, \\u2028 and \\u2029 and
     would move every later line off its number. A text with no "\n" whose lines end in "\r"
     (classic Mac OS) is split at each "\r", as the indexer reads it (`indexer.decoded`)."""
-    if "\r" in text and "\n" not in text:
+    if cr_only(text):
         text = text.replace("\r", "\n")
     lines = text.split("\n")
     if lines[-1] == "":
@@ -19,7 +27,7 @@ def split_lines(text: str) -> list[str]:
 
 def line_count(text: str) -> int:
     """`len(split_lines(text))`, without splitting."""
-    if "\r" in text and "\n" not in text:
+    if cr_only(text):
         text = text.replace("\r", "\n")
     return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
 

@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from orkestra.core import managed_block
-from orkestra.core.lines import line_at
+from orkestra.core.lines import cr_only, line_at
 
 BEGIN = "<!-- orkestra:changelog:begin (managed by `orkestra changelog render`; edit outside) -->"
 END = "<!-- orkestra:changelog:end -->"
@@ -60,7 +60,7 @@ def place(
     Mac, no LF anywhere) is read as LF lines, so the lines of a refusal are its lines, and
     written back with CR.
     """
-    if old is not None and "\r" in old and "\n" not in old:
+    if old is not None and cr_only(old):
         placed = _place(old.replace("\r", "\n"), header, body, into_existing, force)
         text = None if placed.text is None else placed.text.replace("\n", "\r")
         return dataclasses.replace(placed, text=text)

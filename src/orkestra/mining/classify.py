@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from orkestra.core import jsonio
 from orkestra.core.errors import InputError, OrkestraError, UsageError
+from orkestra.core.lines import cr_only
 from orkestra.mining.commits import CommitLookup
 from orkestra.mining.conventional import default_summary
 from orkestra.registry import ledger
@@ -109,7 +110,7 @@ def parse_batch(text: str, file: str) -> list[Request]:
     batch without any LF at a bare CR (classic Mac line endings): JSON never holds a raw CR
     inside a string, so such a file is read line by line, its errors at their lines."""
     text = text.removeprefix("\ufeff")
-    newline = "\r" if "\n" not in text and "\r" in text else "\n"
+    newline = "\r" if cr_only(text) else "\n"
     numbered = [
         (number, raw) for number, raw in enumerate(text.split(newline), start=1) if raw.strip()
     ]
