@@ -138,6 +138,23 @@ def test_one_server_defined_differently_by_two_clients_is_refused_at_each_line(
     assert "github" not in load(target).mcp_servers
 
 
+def test_a_clash_is_told_at_the_servers_entry_not_at_the_name_written_earlier(
+    tmp_path: Path, target: Path, cli: Any
+) -> None:
+    """The name also stands earlier as another server's env key: the line is the entry's in
+    the servers table (`jsonio.line_at`), not the first `"github":` in the text."""
+    source = tmp_path / "source"
+    write(source, ".cursor/mcp.json", '{\n  "mcpServers": {\n    "docs": {"command": "d", '
+          '"env": {"github": "1"}},\n    "github": {"command": "npx"}\n  }\n}\n')  # fmt: skip
+    write(source, ".vscode/mcp.json", '{\n  "inputs": [],\n  "servers": {\n    "github": '
+          '{"command": "docker"}\n  }\n}\n')  # fmt: skip
+    result = cli("import", str(source), cwd=target)
+    assert result.exit_code == 1, result.stderr
+    refused = {r["path"]: r for r in result.json()["refused"]}
+    assert refused[".cursor/mcp.json"]["line"] == 4
+    assert refused[".vscode/mcp.json"]["line"] == 4
+
+
 def test_a_gemini_url_server_is_sse_and_refused_at_its_line(tmp_path: Path, target: Path) -> None:
     """Gemini CLI's `url` is the SSE transport (`httpUrl` is streamable HTTP): sync would write
     it back as `httpUrl`, and it would stop connecting."""

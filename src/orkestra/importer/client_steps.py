@@ -4,6 +4,7 @@ found, and how each becomes registry files of the import's batch (collisions rep
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -282,8 +283,6 @@ def _serve_entry(name: str, server: dict[str, Any]) -> bool:
     """True for the `orkestra` entry sync writes with `mcp: {serve: true}` (`orkestra ... mcp
     serve`): it serves the project it was written for, never the one importing it."""
     args = server.get("args") or []
-    from itertools import pairwise
-
     return name == "orkestra" and ("mcp", "serve") in pairwise(args)
 
 

@@ -93,14 +93,14 @@ def _strings(value: Any) -> list[str]:
 
 
 def line_of(text: str, name: str, client: str) -> int | None:
-    """The line where server `name` is declared in the file's `text`."""
+    """The line where server `name` is declared in the file's `text` (in a JSON config, where
+    its entry in the client's servers table starts, `jsonio.line_at`)."""
+    if client != "codex":
+        return jsonio.line_at(text, (_TABLE.get(client, "mcpServers"), name))
     quoted = re.escape(name)
-    if client == "codex":
-        key = rf"""(?:{quoted}|"{quoted}"|'{quoted}')"""
-        patterns = [rf"^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*{key}[ \t]*[\].]",
-                    rf"mcp_servers[ \t]*\.[ \t]*{key}\b", rf"^[ \t]*{key}[ \t]*="]  # fmt: skip
-    else:
-        patterns = [rf'"{quoted}"\s*:']
+    key = rf"""(?:{quoted}|"{quoted}"|'{quoted}')"""
+    patterns = [rf"^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*{key}[ \t]*[\].]",
+                rf"mcp_servers[ \t]*\.[ \t]*{key}\b", rf"^[ \t]*{key}[ \t]*="]  # fmt: skip
     for pattern in patterns:
         found = re.search(pattern, text, flags=re.MULTILINE)
         if found:
