@@ -128,14 +128,14 @@ def review_folder(folder: Path, display: str, rules: RuleSet) -> Review:
     texts = [(entry.rel, text) for _, entry, _, text in pending]
     run_in_git = _git_run_targets(folder, texts)  # git metadata is not read, unless run
     # a file run from `.git/` is published too: its other names must be inside the folder
-    names = [e.inode for e in result.entries if e.kind == "file"] + [e.inode for e in run_in_git]
+    linked = dict((e.rel, inside) for e, inside in shared_outside([*result.entries, *run_in_git]))
     for entry in run_in_git:
         slot = []
         slots.append(slot)
         result.entries.append(entry)
         shown = f"{display}{entry.rel}"
-        if entry.nlink > 1 and entry.nlink > names.count(entry.inode):
-            _hardlink(slot, entry, names.count(entry.inode), shown, rules, store=store)
+        if entry.rel in linked:
+            _hardlink(slot, entry, linked[entry.rel], shown, rules, store=store)
         text = _read_text(slot, entry, shown, rules, limit)
         if text is not None:
             pending.append((slot, entry, shown, text))
