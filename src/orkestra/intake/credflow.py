@@ -22,7 +22,7 @@ _CREDS = (
 )
 _ANY = re.compile(rf"\b{_CREDS}\b")
 _OWN = re.compile(
-    r"(?:^|\.)(?:github\.com|githubusercontent\.com|ghcr\.io|npmjs\.org|npmjs\.com|pypi\.org"
+    r"(?:^|\.)(?:github\.com|ghe\.com|githubusercontent\.com|ghcr\.io|npmjs\.org|npmjs\.com|pypi\.org"
     r"|openai\.com|anthropic\.com|huggingface\.co|crates\.io|docker\.io|docker\.com|slack\.com"
     r"|stripe\.com)$",
     re.I,
