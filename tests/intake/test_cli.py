@@ -427,3 +427,27 @@ def test_apply_with_a_symlinked_config_writes_nothing(
     assert "symlink" in result.stderr
     assert not (project / "registries/vendor").exists()  # the overlay was not written either
     assert shared.read_bytes() == before and config.is_symlink()
+
+
+def test_a_helper_deduplicated_by_hard_links_across_skills_is_not_rejected(
+    cli: Any, project: Path
+) -> None:
+    """`jdupes -L` / `rdfind` replace copies of one helper in sibling skills by hard links: each
+    skill's file then has a second name, in the other skill of the same import, not outside."""
+    vendor = project / "vendor" / "acme"
+    for name in ("pdf-fill", "pdf-merge"):
+        shutil.copytree(FIXTURES / "benign" / "pdf-text-extract", vendor / name)
+        skill_md = vendor / name / "SKILL.md"
+        skill_md.write_text(
+            skill_md.read_text(encoding="utf-8").replace("pdf-text-extract", name),
+            encoding="utf-8",
+        )
+    helper = vendor / "pdf-fill" / "scripts" / "pdfutil.py"
+    write(vendor, "pdf-fill/scripts/pdfutil.py", "def pages(path: str) -> int:\n    return 1\n")
+    os.link(helper, vendor / "pdf-merge" / "scripts" / "pdfutil.py")
+    result = cli("skills", "intake", "vendor/acme", cwd=project)
+    assert result.exit_code == 0, result.stderr
+    rows = {c["name"]: c for c in result.json()["candidates"]}
+    for name in ("pdf-fill", "pdf-merge"):
+        assert [f["rule"] for f in rows[name]["findings"] if f["rule"] == "hardlink-outside"] == []
+        assert rows[name]["verdict"] != "reject", rows[name]["deciding"]

@@ -905,3 +905,98 @@ def test_a_file_downloaded_then_run_in_a_doc_s_shell_block_is_held_for_review(
     assert ("SKILL.md", "download-then-run", "medium") in {
         (f.file, f.rule, f.severity) for f in found
     }
+
+
+def _dedup_vendor(root: Path) -> Path:
+    """A vendor folder whose shared helper was deduplicated (`jdupes -L`, `rdfind
+    -makehardlinks true`): the same file hard-linked into two of its skills."""
+    vendor = root / "vendor" / "acme"
+    for name in ("pdf-fill", "pdf-merge"):
+        write(
+            vendor,
+            f"{name}/SKILL.md",
+            f"---\nname: {name}\ndescription: Works on PDF forms; use when asked to {name}.\n---\n"
+            "\n# PDF\n\nRun `python scripts/common.py --help`.\n",
+        )
+    write(vendor, "pdf-fill/scripts/common.py", "def helper() -> int:\n    return 1\n")
+    (vendor / "pdf-merge" / "scripts").mkdir()
+    os.link(vendor / "pdf-fill/scripts/common.py", vendor / "pdf-merge/scripts/common.py")
+    return vendor
+
+
+def test_a_file_hard_linked_between_two_skills_of_one_import_is_not_outside(
+    tmp_path: Path,
+) -> None:
+    from orkestra.intake.evaluate import Options, evaluate_tree
+
+    vendor = _dedup_vendor(tmp_path)
+    found = evaluate_tree(vendor, tmp_path, [], Options())
+    assert [
+        (c.name, [f.rule for f in c.findings if f.rule == "hardlink-outside"]) for c in found
+    ] == [
+        ("pdf-fill", []),
+        ("pdf-merge", []),
+    ]
+    # one of the pair alone: its other name is outside what is reviewed
+    alone = evaluate_tree(vendor / "pdf-merge", tmp_path, [], Options())
+    assert [(f.rule, f.severity) for f in alone[0].findings if f.rule == "hardlink-outside"] == [
+        ("hardlink-outside", "high")
+    ]
+    # a third name outside the import still makes it a reach outside, in both skills
+    os.link(vendor / "pdf-fill/scripts/common.py", tmp_path / "elsewhere.py")
+    found = evaluate_tree(vendor, tmp_path, [], Options())
+    assert [
+        (
+            c.name,
+            [(f.rule, f.severity, f.excerpt) for f in c.findings if f.rule == "hardlink-outside"],
+        )
+        for c in found
+    ] == [
+        (
+            "pdf-fill",
+            [
+                (
+                    "hardlink-outside",
+                    "high",
+                    "scripts/common.py has 3 names, 1 inside the skill folder",
+                )
+            ],
+        ),
+        (
+            "pdf-merge",
+            [
+                (
+                    "hardlink-outside",
+                    "high",
+                    "scripts/common.py has 3 names, 1 inside the skill folder",
+                )
+            ],
+        ),
+    ]
+
+
+def test_a_key_hard_linked_into_a_skill_of_a_deduplicated_import_is_still_outside(
+    tmp_path: Path,
+) -> None:
+    from orkestra.intake.evaluate import Options, evaluate_tree
+
+    vendor = _dedup_vendor(tmp_path)
+    secret = write(tmp_path / "home", ".ssh/id_rsa", "not a real key\n")
+    os.link(secret, vendor / "pdf-merge" / "notes.txt")
+    found = {c.name: c for c in evaluate_tree(vendor, tmp_path, [], Options())}
+    assert [f.file for f in found["pdf-merge"].findings if f.rule == "hardlink-outside"] == [
+        "vendor/acme/pdf-merge/notes.txt"
+    ]
+    assert found["pdf-merge"].verdict == "reject"
+
+
+def test_audit_of_one_registered_skill_counts_the_links_to_its_unregistered_siblings(
+    tmp_path: Path,
+) -> None:
+    """`skills audit` reviews the registered folders of a vendor root: a helper shared by hard
+    link with a sibling that was not adopted is still inside the import."""
+    from orkestra.intake.evaluate import Options, evaluate_tree
+
+    vendor = _dedup_vendor(tmp_path)
+    found = evaluate_tree(vendor, tmp_path, [], Options(), folders=[vendor / "pdf-merge"])
+    assert [f.rule for f in found[0].findings if f.rule == "hardlink-outside"] == []

@@ -17,7 +17,7 @@ from orkestra.intake.review import Review, review_folder
 from orkestra.intake.rules import Finding, RuleSet, default_rules
 from orkestra.intake.scan import TRUST, scan_text
 from orkestra.intake.verdict import Verdict, decide, deciding
-from orkestra.intake.walker import find_candidates, read_bytes
+from orkestra.intake.walker import Entry, LinkNames, find_candidates, link_names, read_bytes, walk
 
 
 @dataclass(frozen=True)
@@ -89,9 +89,13 @@ def evaluate(
     history: Activity,
     options: Options,
     rules: RuleSet,
+    *,
+    entries: list[Entry] | None = None,
+    siblings: LinkNames | None = None,
 ) -> Candidate:
-    """Judge one candidate folder. Reads files only; nothing in the folder is executed."""
-    review = review_folder(folder, display, rules)
+    """Judge one candidate folder. Reads files only; nothing in the folder is executed.
+    `entries`, `siblings`: its walk and the import's hard-linked names (`review_folder`)."""
+    review = review_folder(folder, display, rules, entries=entries, siblings=siblings)
     skill_md = next(e for e in review.entries if e.rel == "SKILL.md")
     raw = read_bytes(skill_md, int(rules.criteria.get("max_file_bytes", 1 << 20))) or b""
     try:
@@ -178,6 +182,7 @@ def evaluate_tree(
     if not path.exists():  # a path that names nothing: exit 1, as `orkestra import` and --root
         what = "no such file or folder; give the path of a skill folder or a tree of them"
         raise NotFound(what, file=str(path))
+    given = folders is not None
     if folders is None:
         if path.is_file() and path.name == "SKILL.md":
             path = path.parent
@@ -189,7 +194,27 @@ def evaluate_tree(
             raise NotFound(f"{path}: no SKILL.md found at or below this folder")
     days = int(rules.criteria.get("maintained_days", 183))
     history = activity(path if path.is_dir() else path.parent, options.today, days)
-    out = [evaluate(f, display_of(f, base), known, history, options, rules) for f in folders]
+    walks = {folder: walk(folder) for folder in folders}
+    # a file hard-linked between candidates of this import (a vendor folder deduplicated by
+    # `jdupes -L` or `rdfind`) is not linked outside: every name of it is reviewed
+    siblings = link_names([e for entries in walks.values() for e in entries])
+    if given and path.is_dir() and any(e.nlink > 1 for entries in walks.values() for e in entries):
+        for other in find_candidates(path):  # `skills audit` reviews the registered ones only
+            if other not in walks:
+                link_names(walk(other), siblings)
+    out = [
+        evaluate(
+            f,
+            display_of(f, base),
+            known,
+            history,
+            options,
+            rules,
+            entries=walks[f],
+            siblings=siblings,
+        )
+        for f in folders
+    ]
     _name_clashes(out)
     return out
 

@@ -19,7 +19,14 @@ from orkestra.intake.rules import FileKind, Finding, Rule, RuleSet, Text, excerp
 from orkestra.intake.scan import TRUST, scan_text
 from orkestra.intake.scripts import audit_doc_shell, audit_script
 from orkestra.intake.unicode import scan_invisible
-from orkestra.intake.walker import Entry, is_skill_folder, read_bytes, shared_outside, walk
+from orkestra.intake.walker import (
+    Entry,
+    LinkNames,
+    is_skill_folder,
+    read_bytes,
+    shared_outside,
+    walk,
+)
 
 SCRIPT_SUFFIXES = frozenset(
     {
@@ -94,11 +101,22 @@ def file_kind(rel: str, text: str) -> FileKind:
     return "doc"
 
 
-def review_folder(folder: Path, display: str, rules: RuleSet) -> Review:
-    """Review every entry of a candidate folder; finding paths are `display` + relative path."""
-    result = Review(entries=walk(folder))
+def review_folder(
+    folder: Path,
+    display: str,
+    rules: RuleSet,
+    *,
+    entries: list[Entry] | None = None,
+    siblings: LinkNames | None = None,
+) -> Review:
+    """Review every entry of a candidate folder; finding paths are `display` + relative path.
+    `entries`: the folder's walk when already done; `siblings`: the hard-linked names found in
+    the other candidates of the same import (not outside, `walker.shared_outside`)."""
+    result = Review(entries=walk(folder) if entries is None else entries)
     limit = int(rules.criteria.get("max_file_bytes", 1 << 20))
-    shared = {entry.rel: (entry, inside) for entry, inside in shared_outside(result.entries)}
+    shared = {
+        entry.rel: (entry, inside) for entry, inside in shared_outside(result.entries, siblings)
+    }
     # every file linked from elsewhere: a package manager's store (pnpm, uv) or a `cp -al` copy
     store = bool(shared) and len(shared) == sum(e.kind == "file" for e in result.entries)
     # one slot of findings per entry, in entry order: texts are read first, then scanned once
@@ -128,7 +146,9 @@ def review_folder(folder: Path, display: str, rules: RuleSet) -> Review:
     texts = [(entry.rel, text) for _, entry, _, text in pending]
     run_in_git = _git_run_targets(folder, texts)  # git metadata is not read, unless run
     # a file run from `.git/` is published too: its other names must be inside the folder
-    linked = dict((e.rel, inside) for e, inside in shared_outside([*result.entries, *run_in_git]))
+    linked = dict(
+        (e.rel, inside) for e, inside in shared_outside([*result.entries, *run_in_git], siblings)
+    )
     for entry in run_in_git:
         slot = []
         slots.append(slot)

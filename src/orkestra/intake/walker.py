@@ -102,20 +102,39 @@ def walk(folder: Path) -> list[Entry]:
     return sorted(entries, key=lambda e: e.rel)
 
 
-def shared_outside(entries: list[Entry]) -> list[tuple[Entry, int]]:
+#: (device, inode) -> the paths of a hard-linked file's names found in one import's candidates
+LinkNames = dict[tuple[int, int], set[str]]
+
+
+def link_names(entries: list[Entry], into: LinkNames | None = None) -> LinkNames:
+    """The names of every hard-linked regular file among `entries`, by (device, inode)."""
+    names: LinkNames = {} if into is None else into
+    for entry in entries:
+        if entry.kind == "file" and entry.nlink > 1:
+            names.setdefault(entry.inode, set()).add(os.path.normpath(entry.path))
+    return names
+
+
+def shared_outside(
+    entries: list[Entry], siblings: LinkNames | None = None
+) -> list[tuple[Entry, int]]:
     """Regular files with more names (hard links) than the walk found inside the folder, each
     with the number found inside: the other names live elsewhere (`os.link("~/.ssh/id_rsa", …)`),
     so the skill publishes a file that is not its own. Git's metadata is left out of the walk,
-    so a name there counts as outside too."""
-    inside: dict[tuple[int, int], int] = {}
+    so a name there counts as outside too. `siblings`: the names found in the other candidates
+    of the same import (`link_names`): a helper hard-linked between two skills of one vendor
+    folder, as `jdupes -L` or `rdfind` deduplicate it, is reviewed in both and not outside."""
+    own = link_names(entries)
+    found = []
     for entry in entries:
-        if entry.kind == "file" and entry.nlink > 1:
-            inside[entry.inode] = inside.get(entry.inode, 0) + 1
-    return [
-        (entry, inside[entry.inode])
-        for entry in entries
-        if entry.kind == "file" and entry.nlink > inside.get(entry.inode, entry.nlink)
-    ]
+        if entry.kind != "file" or entry.nlink <= 1:
+            continue
+        names = own[entry.inode]
+        if siblings and entry.inode in siblings:
+            names = names | siblings[entry.inode]
+        if entry.nlink > len(names):
+            found.append((entry, len(own[entry.inode])))
+    return found
 
 
 def read_bytes(entry: Entry, limit: int) -> bytes | None:
