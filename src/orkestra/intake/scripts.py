@@ -30,10 +30,10 @@ def audit_script(rules: RuleSet, file: str, text: str, lang: str) -> list[Findin
         return []
     else:
         hits = []
-    if lang in ("python", "js"):
+    if lang in ("python", "js", "shell"):
         from orkestra.intake.credflow import credential_flow
 
-        hits += credential_flow(text)
+        hits += credential_flow(text, lang)
     return _findings(rules, file, text, hits)
 
 
