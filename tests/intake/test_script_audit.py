@@ -55,6 +55,16 @@ def _py(source: str) -> set[tuple[str, int]]:
             {("download-then-run", 2)},
         ),
         ("import pickle, base64\npickle.loads(base64.b64decode(B))\n", {("decode-and-execute", 2)}),
+        # a code object unmarshalled from a blob and made a function is decoded code run
+        (
+            "import base64, marshal, types\n"
+            "types.FunctionType(marshal.loads(base64.b64decode(C)), globals())()\n",
+            {("decode-and-execute", 2)},
+        ),
+        (
+            "import marshal, requests\nexec(marshal.loads(requests.get(U).content))\n",
+            {("download-then-run", 2)},
+        ),
         ("import os, socket\ns = socket.socket()\nos.dup2(s.fileno(), 0)\n", {("raw-socket", 3)}),
         (
             "import urllib.request as u, runpy\nu.urlretrieve(U, '/tmp/x.py')\nrunpy.run_path('/tmp/x.py')\n",

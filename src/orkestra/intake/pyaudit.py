@@ -81,9 +81,18 @@ DECODERS = frozenset(
     }
 )
 EXECUTORS = frozenset({"exec", "eval", "compile", "execfile", "run_code"})
-#: unpickling runs code chosen by whoever wrote the bytes
+#: unpickling runs code chosen by whoever wrote the bytes (and an unmarshalled code object is
+#: code: `types.FunctionType(marshal.loads(…), globals())()`)
 UNPICKLERS = frozenset(
-    {"pickle.loads", "pickle.load", "_pickle.loads", "dill.loads", "cloudpickle.loads"}
+    {
+        "pickle.loads",
+        "pickle.load",
+        "_pickle.loads",
+        "dill.loads",
+        "cloudpickle.loads",
+        "marshal.loads",
+        "marshal.load",
+    }
 )
 #: calls whose result is what a server sent (a response, its body, a downloaded file's name)
 FETCHERS = ("urlopen", "urlretrieve", "requests.", "httpx.", "urllib3.", "aiohttp.")
@@ -326,7 +335,7 @@ _DECODE_HINTS = (
 #: what any hit needs in the source: a dynamic call, or a path constant that can leave the folder
 _HINTS = re.compile(
     r"\b(?:exec|eval|compile|__import__|getattr|import_module|globals|vars|locals|builtins)\b|"
-    r"\b(?:pickle|dill)\.loads?\b|\bdup2\b|\burlretrieve\b|"
+    r"\b(?:pickle|dill|marshal)\.loads?\b|\bdup2\b|\burlretrieve\b|"
     r"__builtins__|['\"](?:/|~|\.\.(?:/|['\"])|\$HOME)|home\(\)|expanduser"
 )
 
