@@ -553,7 +553,18 @@ _SH_WORD = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'[^']*'|[^\s;&|]+")
 
 
 def _shell_flow(text: str) -> list[Hit]:
+    # a command continued over lines (`curl \` then `-H …` then the URL) is one line, read at
+    # the line it starts on; the lines it took are left blank so numbers are kept
     lines = text.split("\n")
+    start = None
+    for number, line in enumerate(lines):
+        if start is not None:
+            lines[start] = lines[start][:-1] + " " + line
+            lines[number] = ""
+        else:
+            start = number
+        if not lines[start].endswith("\\"):
+            start = None
     tainted: set[str] = set()
     urls: dict[str, str] = {}
     for _ in range(2):

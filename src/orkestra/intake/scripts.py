@@ -72,6 +72,10 @@ def audit_doc_shell(rules: RuleSet, file: str, text: str) -> list[Finding]:
     if not _FETCHES.search(code):
         return []  # no download, no decoding: nothing here for these rules (the common case)
     hits = [h for h in audit_shell(code) if h.rule in _DOC_RULES]
+    if "://" in code:  # a token sent elsewhere over continued lines or through a variable
+        from orkestra.intake.credflow import credential_flow
+
+        hits += credential_flow(code, "shell")
     return [
         replace(f, severity="medium")
         if f.rule in _DOC_AT_MOST_REVIEW and f.severity == "high"
