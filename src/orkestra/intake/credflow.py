@@ -39,9 +39,34 @@ _OWN = re.compile(
 )
 #: an environment read of a well-known credential, inline
 _READ = re.compile(
-    rf"(?:\bos\.environ(?:\[\s*|\.get\(\s*)|\bos\.getenv\(\s*|\bgetenv\(\s*)[\"']{_CREDS}[\"']"
-    rf"|\bprocess\.env(?:\.|\[\s*[\"'`]){_CREDS}\b"
+    rf"(?:(?:\bos\.|(?<![\w.]))environ(?:\[\s*|\.get\(\s*)|\bos\.getenv\(\s*|\bgetenv\(\s*)"
+    rf"[\"']{_CREDS}[\"']|\bprocess\.env(?:\.|\[\s*[\"'`]){_CREDS}\b"
 )
+#: a name for the whole environment: `env = process.env`, `env = dict(os.environ)`
+_ENV_ALIAS = re.compile(
+    r"^[ \t]*(?:(?:const|let|var)[ \t]+)?([A-Za-z_$][\w$]*)[ \t]*=[ \t]*(?:dict\(\s*os\.environ\s*\)"
+    r"|(?:os\.)?environ(?:\.copy\(\))?|process\.env|\{\s*\.\.\.process\.env\s*\})[ \t]*;?[ \t]*$",
+    re.M,
+)
+#: a client bound to one host: `c = http.client.HTTPSConnection("h")`, `httpx.Client(base_url=…)`,
+#: `axios.create({ baseURL: … })`
+_CLIENT = re.compile(
+    r"^[ \t]*(?:(?:const|let|var)[ \t]+)?([A-Za-z_$][\w$]*)[ \t]*=[ \t]*(?:await[ \t]+)?[\w.]*?"
+    r"(?:HTTPS?Connection\(\s*[\"']([\w.-]+)"
+    r"|(?:Client|AsyncClient|Session|create)\(\s*(?:\{\s*)?(?:base_url|baseURL)\s*[=:]\s*"
+    r"f?[\"'`](https?://[^\"'`\s]+))",
+    re.M,
+)
+_METHOD = re.compile(
+    r"(?<![\w$.])([A-Za-z_$][\w$]*)\s*\.\s*(?:post|put|patch|get|delete|request|send|stream)\s*\("
+)
+#: a command run with curl/wget in its arguments: `subprocess.run(["curl", …])`, `execSync(…)`
+_SPAWN = re.compile(
+    r"\b(?:subprocess\.(?:run|call|check_call|check_output|Popen)|os\.system|os\.popen"
+    r"|execFileSync|execFile|execSync|spawnSync|spawn)\s*\("
+)
+_FETCH_WORD = re.compile(r"\b(?:curl|wget)\b")
+_ANY_URL = re.compile(r"https?://(?:[^\s/@\"'`]*@)?([\w.-]+)")
 _DESTRUCTURED = re.compile(r"\b(?:const|let|var)\s*\{([^}]{0,400})\}\s*=\s*process\.env\b")
 _URL_NAME = re.compile(
     r"^[ \t]*(?:(?:export\s+)?(?:const|let|var)\s+)?([A-Za-z_]\w*)[ \t]*(?::[ \t]*\w+[ \t]*)?=[ \t]*"
@@ -65,6 +90,9 @@ _ASSIGN = re.compile(
     re.M,
 )
 _NAME = re.compile(r"[A-Za-z_$][\w$]*")
+_REQUEST_ON = re.compile(
+    r"[ \t]*\.[ \t]*(?:get|post|put|patch|delete|request|stream|fetch)[ \t]*\("
+)
 _OPENER = re.compile(r"[(\[{]")
 _ARG_STOP = re.compile(r"[,(\[{]")
 _PY_DEF = re.compile(r"^([ \t]*)(?:async[ \t]+)?def[ \t]+([A-Za-z_]\w*)[ \t]*\(", re.M)
@@ -111,6 +139,15 @@ class _Flow:
         self.lang = lang
         self.close = _match_brackets(text)
         self.sources = [(m.start(), m.group(0)) for m in _READ.finditer(text)]
+        aliases = {m.group(1) for m in _ENV_ALIAS.finditer(text)}
+        if aliases:  # `env.GITHUB_TOKEN`, `env["GITHUB_TOKEN"]`, `env.get("GITHUB_TOKEN")`
+            via = re.compile(
+                rf"(?<![\w$.])(?:{'|'.join(map(re.escape, sorted(aliases)))})"
+                rf"(?:\.|\[\s*[\"'`]|\.get\(\s*[\"']){_CREDS}\b"
+            )
+            self.sources = sorted(
+                [*self.sources, *((m.start(), m.group(0)) for m in via.finditer(text))]
+            )
         self.urls = {m.group(1): m.group(2) for m in _URL_NAME.finditer(text)}
         self.starts: list[int] | None = None
 
@@ -163,9 +200,12 @@ class _Flow:
         inners = self._innermost([call.start() for call in calls], functions)
         for call, inner in zip(calls, inners, strict=True):
             self._direct(call, inner, tainted, found)
-        derived = {f.name: f for f in functions if f.sends or f.url_param is not None}
-        if derived:
-            self._through(derived, found)
+        self._clients(found)
+        self._spawned(found)
+        for _ in range(2):  # twice: a wrapper of a wrapper (`report(b)` calls `_send(URL, b)`)
+            derived = {f.name: f for f in functions if f.sends or f.url_param is not None}
+            if derived:
+                self._through(derived, found, functions)
         return [found[at] for at in sorted(found)]
 
     # --- reading -------------------------------------------------------------------------
@@ -333,13 +373,16 @@ class _Flow:
         at = bisect.bisect_left(positions, start)
         return at < len(positions) and positions[at] < end
 
-    def _through(self, derived: dict[str, _Function], found: dict[int, Hit]) -> None:
+    def _through(
+        self, derived: dict[str, _Function], found: dict[int, Hit], functions: list[_Function]
+    ) -> None:
         """Calls of a function that sends a parameter to another host, or of a wrapper whose
-        URL is a parameter, with the credential in the arguments."""
+        URL is a parameter, with the credential in the arguments; a call passing its own
+        function's parameter on makes that function one that sends it too."""
         text = self.text
-        for call in _CALLED.finditer(text):
-            if call.group(1) not in derived:
-                continue
+        sites = [call for call in _CALLED.finditer(text) if call.group(1) in derived]
+        owners = self._innermost([call.start() for call in sites], functions)
+        for call, owner in zip(sites, owners, strict=True):
             before = text[max(0, call.start() - 9) : call.start()]
             if re.search(r"(?:\bdef|\bfunction)\s+$", before):
                 continue
@@ -362,8 +405,11 @@ class _Flow:
                 bound.append((name if name in params or kw is None else kw, span))
             for name, span in bound:
                 host = function.sends.get(name.lstrip("*"))
-                sent = self._first_hot(*span) if host is not None else None
-                if host is not None and sent is not None:
+                if host is None:
+                    continue
+                self._passes_on(owner, span, host)
+                sent = self._first_hot(*span)
+                if sent is not None:
                     found.setdefault(call.start(), _hit(line, sent, host))
                     break
             if function.url_param is None or call.start() in found:
@@ -379,10 +425,68 @@ class _Flow:
             if target is None or _OWN.search(target.group(1)):
                 continue
             for name, span in bound:
-                sent = self._first_hot(*span) if name != url_name else None
+                if name == url_name:
+                    continue
+                self._passes_on(owner, span, target.group(1))
+                sent = self._first_hot(*span)
                 if sent is not None:
                     found.setdefault(call.start(), _hit(line, sent, target.group(1)))
                     break
+
+    def _passes_on(self, owner: _Function | None, span: tuple[int, int], host: str) -> None:
+        """The function around a call that sends `span` to `host`: the parameters (or locals
+        built from them) it passes there are sent too."""
+        if owner is None:
+            return
+        for param in owner.params[:_PARAMS_MAX]:
+            if self._uses(param.lstrip("*"), *span):
+                owner.sends.setdefault(param.lstrip("*"), host)
+        for local, param in owner.carries.items():
+            if self._uses(local, *span):
+                owner.sends.setdefault(param, host)
+
+    def _clients(self, found: dict[int, Hit]) -> None:
+        """`c.request("POST", "/v1", body=token)` on a client bound to another host."""
+        text = self.text
+        hosts: dict[str, str] = {}
+        for m in _CLIENT.finditer(text):
+            host = m.group(2) or (_HOST.match(m.group(3) or "") or m).group(1)
+            if host and not _OWN.search(host):
+                hosts[m.group(1)] = host
+        if not hosts:
+            return
+        for call in _METHOD.finditer(text):
+            host = hosts.get(call.group(1))
+            if host is None:
+                continue
+            open_at = call.end() - 1
+            sent = self._first_hot(open_at, self._args_end(open_at))
+            if sent is not None:
+                found.setdefault(call.start(), _hit(self.line(call.start()), sent, host))
+
+    def _spawned(self, found: dict[int, Hit]) -> None:
+        """`subprocess.run(["curl", "-d", token, "https://x.example/c"])`: a fetcher run as a
+        command with the credential and a URL of another host in its arguments."""
+        text = self.text
+        words = [m.start() for m in _FETCH_WORD.finditer(text)]
+        if not words:
+            return
+        urls = [(m.start(), m.group(1)) for m in _ANY_URL.finditer(text)]
+        foreign = [(at, host) for at, host in urls if not _OWN.search(host)]
+        starts = [at for at, _ in foreign]
+        for call in _SPAWN.finditer(text):
+            open_at = call.end() - 1
+            end = self._args_end(open_at)
+            at = bisect.bisect_left(words, open_at)
+            if at == len(words) or words[at] >= end:
+                continue
+            at = bisect.bisect_left(starts, open_at)
+            if at == len(starts) or starts[at] >= end:
+                continue
+            sent = self._first_hot(open_at, end)
+            if sent is not None:
+                hit = _hit(self.line(call.start()), sent, foreign[at][1])
+                found.setdefault(call.start(), hit)
 
     def _split(
         self, start: int, end: int
@@ -454,7 +558,8 @@ def _match_brackets(text: str) -> dict[int, int]:
 
 def _tokens(text: str, names: set[str]) -> list[tuple[int, str]]:
     """Uses of `names`: not an attribute (`x.h`), not in quotes (`"h"`), not a keyword argument
-    or key being given (`h=`, `h:`), sorted by position."""
+    or key being given (`h=`, `h:`), not a client making a request (`gh.get(…)` is its reply),
+    sorted by position."""
     out = []
     for m in _NAME.finditer(text):
         name = m.group(0)
@@ -470,6 +575,8 @@ def _tokens(text: str, names: set[str]) -> list[tuple[int, str]]:
             or (after[:1] == "=" and after[1:2] != "=")
             or (after[:1] == ":" and after[1:2] != ":")
         ):
+            continue
+        if _REQUEST_ON.match(text, end):  # `gh.get("/user")` sends with it, returns a reply
             continue
         out.append((start, name))
     return out
