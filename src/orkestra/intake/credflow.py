@@ -126,9 +126,12 @@ def credential_flow(text: str, lang: str = "python") -> list[Hit]:
     through a name, a dict, a function's parameter or a wrapper. `lang`: python, js or shell."""
     if _ANY.search(text) is None:
         return []
-    if lang == "shell":
-        return _shell_flow(text)
-    return _Flow(text, lang).hits()
+    hits = _shell_flow(text) if lang == "shell" else _Flow(text, lang).hits()
+    return [hit for hit in hits if not _AWS_OWN.fullmatch(hit.detail)]
+
+
+#: AWS keys sign requests to AWS itself (`curl --aws-sigv4 --user id:$AWS_SECRET_ACCESS_KEY`)
+_AWS_OWN = re.compile(r"sends .*AWS_\w+.* to (?:[\w-]+\.)*amazonaws\.com(?:\.cn)?", re.S)
 
 
 class _Flow:
@@ -159,17 +162,17 @@ class _Flow:
 
     def hits(self) -> list[Hit]:
         text = self.text
-        tainted: set[str] = set()
+        tainted: dict[str, str] = {}  # name -> the credential read it holds
         for m in _DESTRUCTURED.finditer(text):
             for part in m.group(1).split(","):
                 key, _, alias = part.partition(":")
                 if _ANY.fullmatch(key.strip()):
-                    tainted.add((alias or key).strip().split("=")[0].strip())
+                    tainted[(alias or key).strip().split("=")[0].strip()] = key.strip()
         if not self.sources and not tainted:
             return []
         functions = self._functions()
         assigns = [(m.group(1), m.end(), self._extent(m.end())) for m in _ASSIGN.finditer(text)]
-        names = {name for name, _, _ in assigns} | tainted
+        names = {name for name, _, _ in assigns} | set(tainted)
         for function in functions:
             names.update(p.lstrip("*") for p in function.params)
         self.tokens = _tokens(text, names)
@@ -178,12 +181,16 @@ class _Flow:
             self.by_name.setdefault(name, []).append(at)
         for function in functions:  # a parameter whose default is the credential
             for name, (start, end) in self._param_spans(function):
-                if self._first_source(start, end) is not None:
-                    tainted.add(name)
+                read = self._first_source(start, end)
+                if read is not None:
+                    tainted.setdefault(name, read)
         for _ in range(2):  # twice: a name used above the line that binds it
-            tainted |= self._propagate(assigns, tainted)
+            tainted = self._propagate(assigns, tainted)
         self.hot = sorted(
-            [*self.sources, *((at, name) for at, name in self.tokens if name in tainted)]
+            [
+                *self.sources,
+                *((at, f"{name} ({tainted[name]})") for at, name in self.tokens if name in tainted),
+            ]
         )
         self.hot_at = [at for at, _ in self.hot]
         # a local built from a parameter carries it: `h = {"A": f"token {tok}"}` in `send(tok)`
@@ -243,37 +250,40 @@ class _Flow:
             return self.hot[at][1]
         return None
 
-    def _propagate(self, assigns: list[tuple[str, int, int]], tainted: set[str]) -> set[str]:
+    def _propagate(
+        self, assigns: list[tuple[str, int, int]], tainted: dict[str, str]
+    ) -> dict[str, str]:
         """Names whose value holds the credential or a name that does, in one sweep over the
         values (an inner value that holds it makes the one around it hold it too)."""
         events: list[tuple[int, int, int]] = []  # (position, order, index): close, open, use
         for index, (_, start, end) in enumerate(assigns):
             events.append((start, 1, index))
             events.append((end, 0, index))
-        for at, _ in self.sources:
-            events.append((at, 2, -1))
+        for index, _ in enumerate(self.sources):
+            events.append((self.sources[index][0], 2, index))
         for index, (at, _) in enumerate(self.tokens):
             events.append((at, 3, index))
         events.sort()
         stack: list[int] = []
         opened: set[int] = set()
-        hot: set[int] = set()
-        found = set(tainted)
+        hot: dict[int, str] = {}  # open value -> the credential read it holds
+        found = dict(tainted)
         for _, order, index in events:
             if order == 1:
                 stack.append(index)
                 opened.add(index)
-            elif order >= 2:  # a read, or a name found to hold the credential by now
-                if stack and (order == 2 or self.tokens[index][1] in found):
-                    hot.add(stack[-1])
-            elif index in opened:
+            elif order >= 2 and stack:  # a read, or a name found to hold one by now
+                read = self.sources[index][1] if order == 2 else found.get(self.tokens[index][1])
+                if read is not None:
+                    hot.setdefault(stack[-1], read)
+            elif order == 0 and index in opened:
                 while stack:
                     top = stack.pop()
                     opened.discard(top)
                     if top in hot:
-                        found.add(assigns[top][0])
+                        found.setdefault(assigns[top][0], hot[top])
                         if stack:
-                            hot.add(stack[-1])
+                            hot.setdefault(stack[-1], hot[top])
                     if top == index:
                         break
         return found
@@ -339,7 +349,7 @@ class _Flow:
         self,
         call: re.Match[str],
         function: _Function | None,
-        tainted: set[str],
+        tainted: dict[str, str],
         found: dict[int, Hit],
     ) -> None:
         text = self.text
@@ -357,7 +367,7 @@ class _Flow:
         sent = self._first_hot(*args)
         owner = _owner(text, call.start())
         if sent is None and owner in tainted:  # `session.post(…)` with the token in its headers
-            sent = owner
+            sent = f"{owner} ({tainted[owner]})"
         if sent is not None:
             found.setdefault(call.start(), _hit(self.line(call.start()), sent, host.group(1)))
         if function is not None:
@@ -672,7 +682,7 @@ def _shell_flow(text: str) -> list[Hit]:
             start = number
         if not lines[start].endswith("\\"):
             start = None
-    tainted: set[str] = set()
+    tainted: dict[str, str] = {}  # variable -> the credential it holds
     urls: dict[str, str] = {}
     for _ in range(2):
         for line in lines:
@@ -683,18 +693,26 @@ def _shell_flow(text: str) -> list[Hit]:
             url = _SH_URL.search(value)
             if url is not None and value.lstrip("\"'").startswith(url.group(0)):
                 urls[match.group(1)] = url.group(1)
-            if _SH_SOURCE.search(value) or any(
-                (v.group(1) or v.group(2)) in tainted for v in _SH_VAR.finditer(value)
-            ):
-                tainted.add(match.group(1))
+            source = _SH_SOURCE.search(value)
+            held = next(
+                (
+                    tainted[n]
+                    for v in _SH_VAR.finditer(value)
+                    if (n := v.group(1) or v.group(2)) in tainted
+                ),
+                None,
+            )
+            if source is not None or held is not None:
+                tainted.setdefault(match.group(1), source.group(0) if source else held or "")
 
     def hot(words: str) -> str | None:
         source = _SH_SOURCE.search(words)
         if source is not None:
             return source.group(0)
         for v in _SH_VAR.finditer(words):
-            if (v.group(1) or v.group(2)) in tainted:
-                return v.group(0)
+            name = v.group(1) or v.group(2)
+            if name in tainted:
+                return f"{v.group(0)} ({tainted[name]})"
         return None
 
     def foreign(line: str) -> str | None:
