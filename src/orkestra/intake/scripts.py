@@ -34,7 +34,38 @@ def audit_script(rules: RuleSet, file: str, text: str, lang: str) -> list[Findin
         from orkestra.intake.credflow import credential_flow
 
         hits += credential_flow(text, lang)
-    return _findings(rules, file, text, hits)
+    found = _findings(rules, file, text, hits)
+    if lang == "shell":
+        found += sources_through_variables(rules, file, text)
+    return found
+
+
+#: a URL kept in a shell variable (`MIRROR=http://…`), then handed to a command as `"$MIRROR"`
+_URL_VARIABLE = re.compile(
+    r"^[ \t]*(?:export[ \t]+|local[ \t]+|readonly[ \t]+)?([A-Za-z_]\w*)=[\"']?(https?://[^\s\"']+)[\"']?[ \t]*(?:#.*)?$",
+    re.M,
+)
+_USE = re.compile(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*)\b)")
+_SOURCE_RULES = frozenset({"package-source-hijack", "package-source-redirect"})
+
+
+def sources_through_variables(rules: RuleSet, file: str, text: str) -> list[Finding]:
+    """Package sources handed over in a variable holding a URL (`MIRROR=http://…` then
+    `pip install --index-url "$MIRROR"`): judged as if the URL were written there."""
+    urls = {m.group(1): m.group(2) for m in _URL_VARIABLE.finditer(text)}
+    if not urls:
+        return []
+    expanded = _USE.sub(lambda m: urls.get(m.group(1) or m.group(2), m.group(0)), text)
+    if expanded == text:
+        return []
+    from orkestra.intake.scan import scan_text
+
+    found = []
+    for finding in scan_text(rules, "script", file, expanded, "shell"):
+        if finding.rule in _SOURCE_RULES and finding.excerpt not in text:
+            why = "the URL is kept in a variable first"
+            found.append(replace(finding, reason=f"{finding.reason}; {why}".lstrip("; ")))
+    return found
 
 
 #: a fenced block a reader runs in a shell (```bash, ```sh, ```console, or no language)
@@ -69,14 +100,15 @@ def audit_doc_shell(rules: RuleSet, file: str, text: str) -> list[Finding]:
             continue
         shell[number] = _PROMPT.sub("", line)
     code = "\n".join(shell)
+    sources = sources_through_variables(rules, file, code) if "://" in code else []
     if not _FETCHES.search(code):
-        return []  # no download, no decoding: nothing here for these rules (the common case)
+        return sources  # no download, no decoding: nothing more here (the common case)
     hits = [h for h in audit_shell(code) if h.rule in _DOC_RULES]
     if "://" in code:  # a token sent elsewhere over continued lines or through a variable
         from orkestra.intake.credflow import credential_flow
 
         hits += credential_flow(code, "shell")
-    return [
+    return sources + [
         replace(f, severity="medium")
         if f.rule in _DOC_AT_MOST_REVIEW and f.severity == "high"
         else f
