@@ -56,7 +56,9 @@ def quoted(line: str, start: int, end: int, code: bool = False) -> bool:
 
 #: quotes opened after these are the argument a shell or interpreter runs, not a quotation
 _RUNS_ARGUMENT = re.compile(
-    r"(?:(?<!\S)-(?:c|e|Command|EncodedCommand|-command|-eval)|\b(?:eval|iex|Invoke-Expression"
+    # (`-c` may be an item of an argument list: `"args": ["-c", "…"]`, `['bash', '-c', '…']`)
+    r"(?:(?:(?<!\S)|(?<=[\"']))-(?:c|e|Command|EncodedCommand|-command|-eval)(?:[\"']\s*,)?"
+    r"|\b(?:eval|iex|Invoke-Expression"
     r"|do\s+shell\s+script|system|exec|popen))\s*\(?\s*$"
     # a hook's or a CI step's command (`"command": "…"`, `run: "…"`) is what runs
     r"|\b(?:command|cmd|run|script)[\"']?\s*[:=]\s*$",
