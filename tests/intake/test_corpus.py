@@ -81,6 +81,7 @@ def test_no_benign_skill_is_rejected(benign: dict[str, Candidate], name: str) ->
         ("injection-zh", "zh"),
         ("injection-ja", "ja"),
         ("injection-ko", "ko"),
+        ("injection-nl", "nl"),
     ],
 )
 def test_injection_in_each_language_is_rejected_by_its_phrase(
