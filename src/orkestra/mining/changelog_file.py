@@ -217,29 +217,46 @@ def _after_title(text: str) -> int:
     """Offset just after the title: a `# ` line or a setext one (`Title` over `=====`), after
     any YAML front matter (`---` ... `---`, which docs sites read: Docusaurus, Jekyll, Hugo),
     leading blank lines and HTML comments (`<!-- markdownlint-disable MD024 -->`, or a note
-    over several lines; a `<!--` nothing closes is text).
+    over several lines; a `<!--` nothing closes is text). HTML comments under the title (blank
+    lines between allowed) belong to it and stay above the block: a markdownlint directive
+    there covers what follows it, the block's repeated `### Added` too.
     Without a title, the block goes just after the front matter, else on top (0)."""
     start = _after_front_matter(text)
     lines = text[start:].splitlines(keepends=True)
-    offset = start
-    comment_end = -1  # the index of the line that closes the comment being skipped
-    for index, line in enumerate(lines):
-        bare = line.strip()
-        if index <= comment_end or not bare or (bare.startswith("<!--") and bare.endswith("-->")):
-            offset += len(line)
+    index = _comments_end(lines, 0)
+    offset = start + sum(len(line) for line in lines[:index])
+    if index >= len(lines):
+        return start
+    line = lines[index]
+    under = lines[index + 1].strip() if index + 1 < len(lines) else ""
+    if line.startswith("# "):
+        taken = 1
+    elif line.strip() and under and set(under) == {"="}:
+        taken = 2
+    else:
+        return start
+    index += taken
+    offset += sum(len(line) for line in lines[index - taken : index])
+    after = _comments_end(lines, index)
+    last = max((i for i in range(index, after) if lines[i].strip()), default=index - 1)
+    return offset + sum(len(line) for line in lines[index : last + 1])
+
+
+def _comments_end(lines: list[str], index: int) -> int:
+    """The index of the first line from `index` on that is neither blank nor part of an HTML
+    comment (one line, or several when something closes it)."""
+    while index < len(lines):
+        bare = lines[index].strip()
+        if not bare or (bare.startswith("<!--") and bare.endswith("-->")):
+            index += 1
             continue
         if bare.startswith("<!--") and "-->" not in bare:  # over several lines, if closed
-            comment_end = next((i for i in range(index + 1, len(lines)) if "-->" in lines[i]), -1)
-            if comment_end > index:
-                offset += len(line)
+            close = next((i for i in range(index + 1, len(lines)) if "-->" in lines[i]), -1)
+            if close > index:
+                index = close + 1
                 continue
-        if line.startswith("# "):
-            return offset + len(line)
-        under = lines[index + 1].strip() if index + 1 < len(lines) else ""
-        if under and set(under) == {"="}:
-            return offset + len(line) + len(lines[index + 1])
-        return start
-    return start
+        break
+    return index
 
 
 def _after_front_matter(text: str) -> int:
