@@ -34,20 +34,44 @@ STEM_RE = re.compile(r"^(?P<id>DEC-[A-Z]{2}-[0-9]{3,})(?:-[a-z0-9-]+)?\Z")
 
 def registered(root: Path) -> dict[str, str] | None:
     """Domain name -> two-letter code from `decisions/registry.yaml`; None without that file."""
+    found = _registry(root)
+    return None if found is None else dict(found[1])
+
+
+def domains(root: Path) -> dict[str, str]:
+    """Domain name -> two-letter code, from `decisions/registry.yaml` (empty without it)."""
+    return registered(root) or {}
+
+
+def _registry(root: Path) -> tuple[Any, dict[str, str]] | None:
+    """(the file's data, with its lines; domain name -> code), validated as `orkestra validate`
+    validates it: a code that is not two capital letters (`search: sr`) would allocate ids no
+    record may have (`DEC-sr-001`), so it is an `InputError` at its line, in validate's words.
+    None without the file."""
+    from pydantic import ValidationError
+
     from orkestra.core import yamlio
+    from orkestra.registry.models.decisions import DecisionsRegistry
 
     path = root / REGISTRY
     if not path.exists():
         return None
     _refuse_leaving(root, path)
     data = yamlio.load_mapping(path, display=REGISTRY.as_posix(), allow_empty=True)
-    found = data.get("domains") or {}
-    return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
+    try:
+        return data, DecisionsRegistry.model_validate(data).domains
+    except ValidationError as exc:
+        from orkestra.registry.loader import describe_error  # what validate says, word for word
 
-
-def domains(root: Path) -> dict[str, str]:
-    """Domain name -> two-letter code, from `decisions/registry.yaml` (empty without it)."""
-    return registered(root) or {}
+        error = exc.errors()[0]
+        loc = tuple(error["loc"])
+        if error.get("type") == "invalid_key" and loc:  # Pydantic spells null 'None'
+            loc = (*loc[:-1], error.get("input"))
+        raise InputError(
+            describe_error(error, loc, DecisionsRegistry),
+            file=REGISTRY.as_posix(),
+            line=yamlio.line_of(data, loc),
+        ) from None
 
 
 def _refuse_leaving(root: Path, path: Path) -> None:
@@ -68,17 +92,18 @@ def _refuse_leaving(root: Path, path: Path) -> None:
 
 def code_of(root: Path, domain: str) -> tuple[str, str]:
     """(domain, code) for a domain name or a code; a code two domains share is refused."""
+    from orkestra.core import yamlio
     from orkestra.registry.models.decisions import shared_codes
 
-    known = domains(root)
+    data, known = _registry(root) or ({}, {})
     shared = shared_codes(known)
     code = known.get(domain, domain)
     if code in shared:
         raise ConflictError(
             f"domains {', '.join(shared[code])} share code {code}, so DEC-{code}-NNN ids would "
-            "be ambiguous; give each domain its own two-letter code (`orkestra validate` names "
-            "the line)",
+            "be ambiguous; give each domain its own two-letter code",
             file=REGISTRY.as_posix(),
+            line=yamlio.line_of(data, ("domains", shared[code][1])),
         )
     if domain in known:
         return domain, known[domain]
