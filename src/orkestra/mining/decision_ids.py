@@ -334,22 +334,38 @@ def _write_record(
     (the record as read) makes it an edit of that text, its comments and layout kept
     (`core.yamlmerge`), written only while the file still holds those bytes; `text` is that
     edit when the caller made it (a value changed, not added)."""
-    from pydantic import ValidationError
-
     from orkestra.core import safewrite, yamlio, yamlmerge
-    from orkestra.registry.models.decisions import DecisionRecord
 
-    try:
-        DecisionRecord.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise InputError(f"{where}: {first['msg']}", file=_rel(root, path)) from exc
+    check_record(root, path, data, was)
     if text is None:
         made = yamlio.dumps(data)
         text = yamlmerge.updated(was.text, was.data, data, _rel(root, path)) if was else made
     old = None if new else (was.raw if was is not None else safewrite.UNSET)
     safewrite.write_file(root, path, text, expected_old=old)
+
+
+def check_record(root: Path, path: Path, data: dict[str, Any], was: _Read | None = None) -> None:
+    """Refuse `data`, the record at `path`, when the record schema does: an `InputError` in
+    validate's words at the line of `was` (the record as read) it concerns. A record edited by
+    hand into a shape the schema refuses is refused before anything is written."""
+    from pydantic import ValidationError
+
+    from orkestra.core import yamlio
+    from orkestra.registry.models.decisions import DecisionRecord
+
+    try:
+        DecisionRecord.model_validate(data)
+    except ValidationError as exc:
+        from orkestra.registry.loader import describe_error  # what validate says, word for word
+
+        error = exc.errors()[0]
+        loc = tuple(error["loc"])
+        line = yamlio.line_of(was.data, loc) if was is not None else None
+        raise InputError(
+            describe_error(error, loc, DecisionRecord) + "; correct the record, then run again",
+            file=_rel(root, path),
+            line=line,
+        ) from None
 
 
 class _Read(NamedTuple):
@@ -366,7 +382,7 @@ def read_record(root: Path, path: Path) -> _Read:
     rel = _rel(root, path)
     raw = path.read_bytes()
     text = yamlio.read_text(path, display=rel, bom=True)  # edited and written back
-    return _Read(raw, text, dict(yamlio.load_mapping(path, display=rel)))
+    return _Read(raw, text, yamlio.load_mapping(path, display=rel))  # its lines kept
 
 
 def _one_or_all(ids: list[str]) -> str | list[str] | None:
@@ -422,6 +438,7 @@ def update(root: Path, did: str, commits: list[str] | None = None) -> dict[str, 
     if paths:
         path = paths[0]
         was = read_record(root, path)
+        check_record(root, path, was.data, was)
         data: dict[str, Any] = dict(was.data)
         created = False
     else:

@@ -11,15 +11,17 @@ rewritten too; with a duplicate they are ambiguous and listed for a person to ch
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from orkestra.core import safewrite, yamlmerge
 from orkestra.core.errors import ConflictError, NotFound, UsageError
 from orkestra.mining.decision_ids import (
     ID_RE,
     STEM_RE,
+    _Read,
     _rel,
     _write_record,
+    check_record,
     domains,
     next_id,
     read_record,
@@ -55,15 +57,22 @@ def renumber(
         raise ConflictError(f"{new_id} is already in use (a record or the ledger)")
     data: dict[str, Any] = dict(was.data)
     data["id"] = new_id
+    check_record(root, path, data, was)
     text = yamlmerge.renamed(was.text, was.data, data, _rel(root, path), did, new_id)
+    duplicate = len(holders) > 1
+    # every record to rewrite is read and checked before anything is written: one refused
+    # halfway would leave the record moved and its references pointing at the old id
+    edits = _referring(root, did, new_id, path, check=not duplicate)
     elsewhere = target != path  # a new file (its comments kept), else the same one edited
     _write_record(root, target, data, new=elsewhere, was=None if elsewhere else was, text=text)
     if target != path:
         safewrite.remove_file(root, path)
     shas = {s.get("sha") for s in data.get("source_commits") or []}
-    duplicate = len(holders) > 1
     moved = _rewrite_ledger(root, did, new_id, None if not duplicate else shas)
-    others = _rewrite_records(root, did, new_id, target, rewrite=not duplicate)
+    others = [_rel(root, edit.path) for edit in edits]
+    if not duplicate:
+        for edit in edits:
+            _write_record(root, edit.path, edit.data, was=edit.was, text=edit.text)
     return {
         "from": did,
         "to": new_id,
@@ -120,22 +129,38 @@ def _rewrite_locked(root: Path, old: str, new: str, shas: set[Any] | None) -> in
     return len(lines)
 
 
-def _rewrite_records(root: Path, old: str, new: str, moved: Path, *, rewrite: bool) -> list[str]:
-    touched = []
+class _Edit(NamedTuple):
+    """A record that refers to the moved id, and its text with the reference rewritten."""
+
+    path: Path
+    was: _Read
+    data: dict[str, Any]
+    text: str
+
+
+def _referring(root: Path, old: str, new: str, moved: Path, *, check: bool) -> list[_Edit]:
+    """Every other record whose `related` or `superseded_by` names `old`, rewritten to `new`
+    and, when they are to be rewritten (`check`), checked: an invalid one is refused at its line
+    before anything is written. With a duplicated id they are only listed for a person."""
+    edits = []
     for _, path in records(root):
         if path == moved:
             continue
         was = read_record(root, path)
         data: dict[str, Any] = dict(was.data)
-        related = list(data.get("related") or [])
-        if old not in related and data.get("superseded_by") != old:
+        related = data.get("related") or []
+        if old not in (related if isinstance(related, list) else []) and (
+            data.get("superseded_by") != old
+        ):
             continue
-        touched.append(_rel(root, path))
-        if rewrite:
-            if "related" in data:
-                data["related"] = [new if r == old else r for r in related]
-            if data.get("superseded_by") == old:
-                data["superseded_by"] = new
-            text = yamlmerge.renamed(was.text, was.data, data, _rel(root, path), old, new)
-            _write_record(root, path, data, was=was, text=text)
-    return touched
+        if "related" in data and isinstance(related, list):
+            data["related"] = [new if r == old else r for r in related]
+        if data.get("superseded_by") == old:
+            data["superseded_by"] = new
+        if not check:
+            edits.append(_Edit(path, was, data, ""))
+            continue
+        check_record(root, path, data, was)
+        text = yamlmerge.renamed(was.text, was.data, data, _rel(root, path), old, new)
+        edits.append(_Edit(path, was, data, text))
+    return edits
