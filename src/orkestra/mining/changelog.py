@@ -448,7 +448,18 @@ def _plan(
     try:
         old = None if raw is None else raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(f"{rel} is not UTF-8 text; nothing was written", file=rel) from exc
+        from orkestra.core.lines import line_at
+
+        data = raw or b""
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+            what, line = "is UTF-16 text", 1
+        else:
+            what, line = f"is not UTF-8 text (byte {exc.start})", line_at(data, exc.start)
+        raise InputError(
+            f"{rel} {what}; save it as UTF-8, then render again; nothing was written",
+            file=rel,
+            line=line,
+        ) from exc
     placement = place(old, header, text[len(header) :], into_existing=into_existing, force=force)
     return _FilePlan(package, rel, raw, placement, stats)
 
