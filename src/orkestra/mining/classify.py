@@ -322,9 +322,7 @@ class Current:
         for note in ledger.current(linked):
             self.notes.setdefault((note.get("sha"), note.get("package")), []).append(note)
         #: classification ids some release note links (a release without one lost its note)
-        self.noted = {
-            n["classification"] for n in linked if isinstance(n.get("classification"), str)
-        }
+        self.noted = ledger.linked_ids(notes, existing)
         #: notes of an interrupted write (their classification never landed), not yet replaced
         gone = {target for note in notes for target in ledger.supersedes(note)}
         self.orphans: dict[tuple[Any, Any], list[dict[str, Any]]] = {}

@@ -185,8 +185,9 @@ def _lines(entries: list[Entry], rel: Path) -> list[str]:
 
 def linked(notes: Iterable[Entry], classifications: Iterable[Entry]) -> list[Entry]:
     """The release notes that take effect: hand-written ones (no `classification`) and those
-    whose classification is in the ledger. An orphan (a write interrupted between the two
-    ledgers) neither counts nor supersedes anything."""
+    whose classification is in the ledger, for the commit the note names. An orphan (a write
+    interrupted between the two ledgers, or a note whose sha a hand edit changed) neither
+    counts nor supersedes anything."""
     ids = _ids(classifications)
     return [n for n in notes if n.get("classification") is None or _links(n, ids)]
 
@@ -197,13 +198,25 @@ def orphans(notes: Iterable[Entry], classifications: Iterable[Entry]) -> list[En
     return [n for n in notes if n.get("classification") is not None and not _links(n, ids)]
 
 
-def _ids(items: Iterable[Entry]) -> set[str]:
-    return {e["id"] for e in items if isinstance(e.get("id"), str)}
+def _ids(items: Iterable[Entry]) -> dict[str, set[Any]]:
+    """Classification id -> the commits it classifies (one, unless a hand edit reused an id)."""
+    ids: dict[str, set[Any]] = {}
+    for entry in items:
+        if isinstance(entry.get("id"), str):
+            ids.setdefault(entry["id"], set()).add(entry.get("sha"))
+    return ids
 
 
-def _links(note: Entry, ids: set[str]) -> bool:
+def _links(note: Entry, ids: dict[str, set[Any]]) -> bool:
+    """The note's classification is in the ledger and classifies the commit the note names."""
     link = note.get("classification")
-    return isinstance(link, str) and link in ids
+    return isinstance(link, str) and note.get("sha") in ids.get(link, ())
+
+
+def linked_ids(notes: Iterable[Entry], classifications: Iterable[Entry]) -> set[str]:
+    """The ids of the classifications some release note links (for the same commit)."""
+    ids = _ids(classifications)
+    return {n["classification"] for n in notes if _links(n, ids)}
 
 
 #: the lock held while a command reads the ledgers, decides and appends (derived folder, ignored)

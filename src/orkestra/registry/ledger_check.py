@@ -257,8 +257,20 @@ def _orphan_notes(
     gone = {target for _, entry in notes for target in ledger.supersedes(entry)}
     file = ledger.RELEASE_NOTES.as_posix()
     out = []
+    of = {e["id"]: (number, e.get("sha")) for number, e in classes if isinstance(e.get("id"), str)}
     for note in ledger.orphans((e for _, e in notes), (e for _, e in classes)):
         if note["id"] in gone:
+            continue
+        link = note["classification"]
+        if isinstance(link, str) and link in of:
+            number, sha = of[link]
+            message = (
+                f"release note names commit {note['sha'][:12]}, but the classification it links "
+                f"({link}, line {number} of {ledger.CLASSIFICATIONS.as_posix()}) is of commit "
+                f"{str(sha)[:12]} (a hand edit or a merge resolution?); it is ignored: delete "
+                f"the line and classify commit {str(sha)[:12]} again to write its note"
+            )
+            out.append(Finding.make("ORK057", message, file, where[id(note)]))
             continue
         message = (
             f"release note links classification {note['classification']}, which is not in the "
@@ -275,7 +287,7 @@ def _unnoted_releases(
     """Current release classifications that no release note links: the commit counts as
     classified but its changelog entry is missing (a write interrupted between the ledgers by
     an earlier version, or a deleted note line)."""
-    linked = {n["classification"] for _, n in notes if isinstance(n.get("classification"), str)}
+    linked = ledger.linked_ids((n for _, n in notes), (e for _, e in classes))
     live = {id(e) for e in ledger.current(e for _, e in classes)}
     file = ledger.CLASSIFICATIONS.as_posix()
     out = []
