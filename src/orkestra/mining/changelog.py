@@ -142,6 +142,8 @@ def render_all(
     known_shas = set(records)
     reverts = revert_targets(records, records.maybe_reverts())
     links = origin(root)
+    for name in names:  # before anything is planned or written
+        _refuse_other_repository(root, name, known[name])
     plans = []
     for name in names:
         releases = releases_of(name, tags, known_shas)
@@ -163,6 +165,31 @@ def render_all(
             if plan.changed:
                 batch.file(plan.rel, plan.placement.text, expected_old=plan.raw)
     return [plan.result() for plan in plans]
+
+
+def _refuse_other_repository(root: Path, package: str, rel: str) -> None:
+    """A package whose CHANGELOG.md would go inside a git submodule (or another repository
+    checked out in the project: a folder holding `.git`) is refused: writing it would change
+    another repository's working tree. The error names the package's line in orkestra.yaml."""
+    import os
+
+    parts = Path(rel).parts[:-1]
+    for end in range(1, len(parts) + 1):
+        folder = "/".join(parts[:end])
+        if not os.path.lexists(root / folder / ".git"):
+            continue
+        from orkestra.core import project, yamlio
+        from orkestra.registry.config_file import read_config
+
+        line = yamlio.line_of(read_config(root), ("mining", "packages", package))
+        raise InputError(
+            f"package {package!r}: its CHANGELOG.md would go to {rel}, inside '{folder}', a git "
+            "submodule (or another repository checked out here), whose files Orkestra does not "
+            "write; keep that changelog in its own repository and remove the package from "
+            "mining.packages. Nothing was written",
+            file=project.CONFIG,
+            line=line,
+        )
 
 
 def _refuse_shallow(unseen: list[dict[str, Any]]) -> None:
