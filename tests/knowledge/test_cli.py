@@ -296,6 +296,24 @@ def test_a_note_that_fails_to_load_is_warned_about_and_pointed_at(cli: Any, proj
     assert shown.exit_code == 0 and "broken.md:3" in shown.stderr
 
 
+def test_a_missing_note_is_pointed_at_the_broken_file_named_after_it(
+    cli: Any, project: Path
+) -> None:
+    """Two notes fail to load: asking for one by its name or its path points at its own file,
+    not at the first broken file of the walk (which cannot be the note asked for)."""
+    write(project, "knowledge/gotchas/alpha-bug.md", "---\ntype: gotcha\ntitle: [bad\n---\nx\n")
+    write(project, "knowledge/recipes/zeta-steps.md", "---\ntype: recipe\n\ttitle: x\n---\nx\n")
+    for name in ("zeta-steps", "knowledge/recipes/zeta-steps.md", "Zeta-Steps"):
+        missing = cli("notes", "info", name, "--format", "json", cwd=project)
+        assert missing.exit_code == 1, missing.stderr
+        error = json.loads(missing.stderr.splitlines()[-1])["error"]
+        assert (error["file"], error["line"]) == ("knowledge/recipes/zeta-steps.md", 3), name
+    # a title or alias may be written in any note: the first broken file is named then
+    other = cli("notes", "info", "Some title", "--format", "json", cwd=project)
+    error = json.loads(other.stderr.splitlines()[-1])["error"]
+    assert error["file"] == "knowledge/gotchas/alpha-bug.md"
+
+
 def test_check_reports_a_renamed_function_the_note_cites(cli: Any, project: Path) -> None:
     code = write(project, "app/billing.py", "def charge(card):\n    pass\n")
     note(project, "charging", sources=["app/billing.py#def charge"])

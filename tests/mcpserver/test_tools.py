@@ -324,6 +324,8 @@ def test_an_id_or_name_in_a_file_that_failed_to_load_points_at_that_file(root: P
         encoding="utf-8",
     )
     write(root, "knowledge/gotchas/broken.md", "---\ntype: gotcha\ntitle: [unclosed\n---\nBody.\n")
+    # another broken note, walked first: it cannot hold the note named 'broken'
+    write(root, "knowledge/conventions/aardvark.md", "---\ntype: convention\n\ttitle: x\n---\n")
 
     async def go(client: Any) -> Any:
         truth = await error_of(client, "verify_truths", ids=["GT-PIPE-001"])

@@ -123,10 +123,21 @@ def find(settings: Settings, name: str, unloaded: list[Problem] | None = None) -
         inside = _inside(settings, name.strip())
         note = resolver.note(inside) if inside is not None and inside != name.strip() else None
     if note is None and failed:
-        raise NotFound.maybe_in(f"no note named '{name}'", failed[0], "orkestra notes check")
+        suspect = _suspect(failed, name)
+        raise NotFound.maybe_in(f"no note named '{name}'", suspect, "orkestra notes check")
     if note is None:
         raise NotFound(f"no note named '{name}'; `orkestra notes list` shows them")
     return note
+
+
+def _suspect(failed: list[Problem], name: str) -> Problem:
+    """The failed note file that `name` names (its file name, or a path ending in it, any case),
+    else the first: a title or alias may be written in any note."""
+    import posixpath
+
+    want = posixpath.basename(name.strip()).lower().removesuffix(".md")
+    named = [p for p in failed if posixpath.basename(p.file).lower().removesuffix(".md") == want]
+    return named[0] if named else failed[0]
 
 
 def _inside(settings: Settings, name: str) -> str | None:
