@@ -230,6 +230,29 @@ def test_context_for_ranks_what_concerns_the_paths(session: Session, root: Path)
     assert nothing == {"paths": ["README.md"], "total": 0, "items": []}
 
 
+def test_context_for_reads_a_glob_in_files_as_orkestra_yaml_globs_do(
+    session: Session, root: Path
+) -> None:
+    """A decision's `files` glob is read as every other path glob of Orkestra (`core.globs`): `*`
+    stays within one folder, `**/` also matches no folder at all."""
+    record = root / "registries/decisions/records/DEC-SR-001.yaml"
+    text = record.read_text(encoding="utf-8")
+    globs = "files: [src/orkestra/search/*.py, docs/**/search.md]"
+    record.write_text(text.replace("files: [src/orkestra/search/index.py]", globs), "utf-8")
+
+    async def go(client: Any) -> Any:
+        paths = ["src/orkestra/search/index.py", "src/orkestra/search/deep/x.py", "docs/search.md"]
+        return [await call(client, "context_for", paths=[p]) for p in paths]
+
+    direct, nested, docs = (
+        [(i["id"], i["score"]) for i in found["items"] if i["kind"] == "decision"]
+        for found in session(go)
+    )
+    assert direct == [("DEC-SR-001", 2.5)]
+    assert nested == []  # `*` does not cross a folder
+    assert docs == [("DEC-SR-001", 2.5)]
+
+
 def test_context_for_the_project_folder_is_everything_that_names_a_file(
     session: Session, root: Path
 ) -> None:

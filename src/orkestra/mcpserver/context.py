@@ -8,11 +8,11 @@ then decisions before truths before notes, then by id.
 
 from __future__ import annotations
 
-import fnmatch
 from pathlib import Path
 from typing import Any
 
 from orkestra.core.errors import UsageError
+from orkestra.core.globs import WILDCARDS, first_match
 from orkestra.core.project import within
 from orkestra.mcpserver.tools import cite
 from orkestra.mcpserver.workspace import Workspace
@@ -50,7 +50,8 @@ def match(mention: str, path: str) -> float:
         return 0.0
     if mention == path:
         return EXACT
-    if any(ch in mention for ch in "*?[") and fnmatch.fnmatchcase(path, mention):
+    # a glob as every path glob of Orkestra reads it (`core.globs`: `*` within one folder)
+    if any(ch in mention for ch in WILDCARDS) and first_match(mention, (path,)) is not None:
         return GLOB
     if path == "." or path.startswith(mention + "/") or mention.startswith(path + "/"):
         return FOLDER  # `.`: the project folder, which holds every file
