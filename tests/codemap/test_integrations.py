@@ -96,6 +96,20 @@ def test_system_status_has_the_code_map_section(cli: Any, code_project: Path) ->
     assert out["code_map"]["files"] >= 5
 
 
+def test_search_summary_of_code_alone_counts_every_type_zeros_included(
+    cli: Any, code_project: Path
+) -> None:
+    """`--summary` has a count for every type, zeros included (docs/search.md), with `--type
+    code` alone too, as with `--type code,agents`: a script reading `.counts.agents` gets 0."""
+    from orkestra.search.service import SUMMARY_TYPES
+
+    alone = cli("search", "engine", "--type", "code", "--summary", cwd=code_project).json()
+    mixed = cli("search", "engine", "--type", "code,agents", "--summary", cwd=code_project).json()
+    assert list(alone["counts"]) == list(mixed["counts"]) == [*SUMMARY_TYPES, "code"]
+    assert alone["counts"] == {**dict.fromkeys(SUMMARY_TYPES, 0), "code": alone["counts"]["code"]}
+    assert alone["total"] == alone["counts"]["code"] >= 1
+
+
 def test_search_type_code_includes_code_hits(cli: Any, code_project: Path) -> None:
     only = cli("search", "load_config", "--type", "code", cwd=code_project).json()
     assert only["results"][0]["type"] == "code"

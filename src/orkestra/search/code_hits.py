@@ -59,7 +59,7 @@ def find_with_code(
     """`orkestra search` with `code` among the types: the same envelopes, code hits included."""
     from dataclasses import replace
 
-    from orkestra.search.service import search, summary
+    from orkestra.search.service import SUMMARY_TYPES, search, summary
 
     rest = tuple(t for t in filters.types if t != CODE)
     code, code_total = code_hits(root, query, limit)
@@ -67,8 +67,11 @@ def find_with_code(
     if rest:
         ranking = search(root, query, replace(filters, types=rest), limit=limit, unloaded=unloaded)
     if want_summary:
-        base = summary(query, ranking) if ranking is not None else {"counts": {}}
-        counts = {**dict(base["counts"]), CODE: code_total}  # type: ignore[call-overload]
+        # every type counted, zeros included, with `code` alone as with `code,agents`
+        base = dict.fromkeys(SUMMARY_TYPES, 0)
+        if ranking is not None:
+            base.update(summary(query, ranking)["counts"])  # type: ignore[call-overload]
+        counts = {**base, CODE: code_total}
         return {"query": query, "total": sum(counts.values()), "counts": counts}
     registry = [hit.to_dict() for hit in ranking.hits] if ranking is not None else []
     results = merge(registry, code, limit) if registry else code
