@@ -573,3 +573,22 @@ def test_context_for_reads_a_relative_path_as_the_file_it_names(session: Session
         assert answer == same[0]
     for message in outside:
         assert "is outside the project" in message
+
+
+def test_search_reads_nothing_through_a_symlink_leaving_the_project(
+    session: Session, root: Path, tmp_path: Path
+) -> None:
+    """§13: an agent file that is a symlink out of the project is refused (ORK045, in the
+    answer's findings), never indexed: its text is not an answer."""
+    outside = tmp_path / "outside.yaml"
+    outside.write_text("name: zz-out\ndescription: The hunter2 secret. Use when never.\n", "utf-8")
+    (root / "registries/agents/zz-out.yaml").symlink_to(outside)
+
+    async def go(client: Any) -> Any:
+        return await call(client, "search", query="hunter2")
+
+    found = session(go)
+    assert (found["total"], found["results"]) == (0, [])
+    assert ("ORK045", "registries/agents/zz-out.yaml") in {
+        (f["code"], f["file"]) for f in found["findings"]
+    }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -70,3 +71,43 @@ def test_knowledge_problems_other_than_bad_input_are_not_swallowed(
     monkeypatch.setattr("orkestra.search.knowledge_docs.documents", bug)
     with pytest.raises(TypeError):
         extract.knowledge_documents(tmp_path)
+
+
+AGENT = "name: zz-outside\ndescription: Rotates the hunter2 credentials. Use when never.\n"
+
+
+def test_a_source_reached_through_a_symlink_leaving_the_project_is_refused_unread(
+    root: Path, tmp_path: Path
+) -> None:
+    """§13: a registry file reached through a symlink that leaves the project is refused, as the
+    loader refuses it (ORK045): search neither indexes nor returns what lies outside."""
+    outside = tmp_path / "outside"
+    (outside / "domain").mkdir(parents=True)
+    (outside / "zz-outside.yaml").write_text(AGENT, encoding="utf-8")
+    (outside / "domain/patterns.md").write_text("# Leak\n\nhunter2\n", encoding="utf-8")
+    (root / "registries/agents/zz-outside.yaml").symlink_to(outside / "zz-outside.yaml")
+    (root / "registries/domains/leak").symlink_to(outside / "domain")
+    cases = [
+        ("registries/agents/zz-outside.yaml", "agent", "registries/agents/zz-outside.yaml"),
+        ("registries/domains/leak/patterns.md", "domain", "registries/domains/leak"),
+    ]
+    for rel, kind, link in cases:
+        problems: list[Problem] = []
+        assert extract.documents(root, rel, kind, problems) == []
+        ((code, message, file, line, _, _),) = problems
+        assert (code, file, line) == ("ORK045", rel, None)
+        assert message.startswith(f"'{link}' is a symlink to '{outside}")
+        assert "outside the project" in message
+
+
+def test_search_answers_nothing_read_through_a_symlink_leaving_the_project(
+    cli: Any, root: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "zz-outside.yaml").write_text(AGENT, encoding="utf-8")
+    (root / "registries/agents/zz-outside.yaml").symlink_to(outside / "zz-outside.yaml")
+    r = cli("search", "hunter2", cwd=root)
+    assert r.exit_code == 0 and r.json() == {"query": "hunter2", "total": 0, "results": []}
+    assert "registries/agents/zz-outside.yaml: ORK045: " in r.stderr
+    assert "hunter2" not in r.stderr

@@ -100,8 +100,16 @@ def _packages(data: Any) -> list[Document]:
     return docs
 
 
+#: folder (project-relative) -> the symlink on its way leaving the project and where it leads
+Ways = dict[str, tuple[str, str] | None]
+
+
 def documents(
-    root: Path, rel: str, kind: str, problems: list[Problem] | None = None
+    root: Path,
+    rel: str,
+    kind: str,
+    problems: list[Problem] | None = None,
+    ways: Ways | None = None,
 ) -> list[Document]:
     """The documents one source file holds (empty when it cannot be read or has the wrong shape).
 
@@ -116,6 +124,11 @@ def documents(
     from orkestra.core.errors import InputError
 
     found: list[Problem] = []
+    refused = _leaving(root, rel, {} if ways is None else ways)
+    if refused is not None:  # never read (§13), as the loader refuses it
+        if problems is not None:
+            problems.append(refused)
+        return []
     try:
         docs = reader(root, rel, found)
     except InputError as exc:  # unreadable or not YAML: reported, and search goes on
@@ -124,6 +137,30 @@ def documents(
     if problems is not None:
         problems.extend(found)
     return docs
+
+
+def _leaving(root: Path, rel: str, ways: Ways) -> Problem | None:
+    """The loader's ORK045 for a source reached through a symlink (the file or a folder on its
+    way) that leads outside the project; None when the way stays inside. `ways` remembers each
+    folder's answer, so a batch of files costs one `lstat` per file."""
+    import os
+
+    from orkestra.core.readfile import leaving
+
+    folder = rel.rpartition("/")[0]
+    if folder not in ways:
+        ways[folder] = leaving(root, folder) if folder else None
+    found = ways[folder]
+    if found is None and os.path.islink(f"{root}/{rel}"):  # noqa: PTH114 - hot path
+        found = leaving(root, rel)
+    if found is None:
+        return None
+    link, real = found
+    message = (
+        f"'{link}' is a symlink to '{real}', outside the project; "
+        "registry files are only read inside the project (copy the file in instead)"
+    )
+    return Problem("ORK045", message, rel, None)
 
 
 def _unread(root: Path, rel: str, exc: InputError) -> Problem:

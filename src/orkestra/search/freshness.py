@@ -24,6 +24,7 @@ from orkestra.search import layout, store
 
 if TYPE_CHECKING:
     from orkestra.search.document import Document, Problem
+    from orkestra.search.extract import Ways
 
 RACY_NS = 2_000_000_000
 #: pseudo-unit standing for the knowledge provider module (its change re-reads the knowledge)
@@ -219,12 +220,13 @@ def apply(
     for path, unit in sorted(gone.items()):
         dirty.add(_group(unit, path))
         conn.execute("DELETE FROM files WHERE path = ?", (path,))
+    ways: Ways = {}  # each folder's way out of the project, looked at once
     for group in sorted(dirty):
         if not fresh_index:
             store.remove_source(conn, group)
         if group == layout.KNOWLEDGE or group not in gone:
             problems: list[Problem] = []
-            docs = _documents(root, group, settings, problems)
+            docs = _documents(root, group, settings, problems, ways)
             store.add_documents(conn, group, docs, pool_terms=not fresh_index)
             store.add_problems(conn, group, problems)
     if fresh_index:
@@ -250,7 +252,11 @@ def _hashes(conn: sqlite3.Connection, paths: dict[str, tuple[str, int, int]]) ->
 
 
 def _documents(
-    root: Path, group: str, settings: layout.Settings, problems: list[Problem]
+    root: Path,
+    group: str,
+    settings: layout.Settings,
+    problems: list[Problem],
+    ways: Ways,
 ) -> list[Document]:
     from orkestra.search import extract
 
@@ -259,7 +265,7 @@ def _documents(
     if group == layout.CONFIG:
         return list(extract.settings(root, problems)[1])
     kind = layout.kind_of(group, settings)
-    return list(extract.documents(root, group, kind, problems)) if kind else []
+    return list(extract.documents(root, group, kind, problems, ways)) if kind else []
 
 
 def save_settings(conn: sqlite3.Connection, settings: layout.Settings) -> None:

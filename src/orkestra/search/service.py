@@ -39,10 +39,11 @@ def all_documents(root: Path, problems: list[Problem] | None = None) -> list[Doc
         if unit != layout.KNOWLEDGE
         for name in stats
     }
+    ways: extract.Ways = {}  # each folder's way out of the project, looked at once
     for path in sorted(files):
         kind = layout.kind_of(path, settings)
         if kind is not None and kind != "config":
-            docs.extend(extract.documents(root, path, kind, problems))
+            docs.extend(extract.documents(root, path, kind, problems, ways))
     docs.extend(extract.knowledge_documents(root, problems))
     return docs
 
