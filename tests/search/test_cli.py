@@ -57,6 +57,18 @@ def test_limit_and_type_filter(cli: Any, root: Path) -> None:
     assert cli("search", "kubernetes", "--type", "truth", cwd=root).exit_code == 0
 
 
+def test_a_repeated_type_option_adds_types_as_a_comma_does(cli: Any, root: Path) -> None:
+    """`-t truths -t decisions` is `--type truths,decisions`, as a repeated `--status` or `--tag`
+    is "any of": the last `-t` alone silently dropped the other types from the answer."""
+    joined = cli("search", "kubernetes", "--type", "truths,decisions", cwd=root).json()
+    repeated = cli("search", "kubernetes", "-t", "truths", "--type", "decisions", cwd=root)
+    assert repeated.exit_code == 0 and repeated.json() == joined
+    mixed = cli("search", "kubernetes", "-t", "truths,decisions", "-t", "agents", cwd=root).json()
+    assert {h["type"] for h in mixed["results"]} == {"truths", "decisions", "agents"}
+    bad = cli("search", "kubernetes", "-t", "truths", "-t", "nosuch", cwd=root)
+    assert bad.exit_code == 2 and "unknown type 'nosuch'" in bad.stderr
+
+
 def test_empty_result_is_an_empty_list(cli: Any, root: Path) -> None:
     r = cli("search", "xyzzy plugh", cwd=root)
     assert (r.exit_code, r.stdout) == (0, '{"query":"xyzzy plugh","total":0,"results":[]}\n')

@@ -25,12 +25,12 @@ def search(
     ] = False,
     limit: Annotated[int, typer.Option("--limit", "-n", help="At most this many hits.")] = 20,
     types: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             "--type",
             "-t",
-            help="Comma-separated types: agents,skills,scopes,decisions,truths,domains,notes,"
-            "claims,packages; code adds code map hits.",
+            help="Comma-separated (or repeated) types: agents,skills,scopes,decisions,truths,"
+            "domains,notes,claims,packages; code adds code map hits.",
         ),
     ] = None,
     fmt: FormatOption = Format.json,
@@ -39,7 +39,7 @@ def search(
     from orkestra.search.rank import Filters
     from orkestra.search.service import as_text, find, parse_types
 
-    filters = Filters(types=parse_types(types))
+    filters = Filters(types=parse_types(None if types is None else ",".join(types)))
     unloaded: list[Any] = []
     result = find(
         _root(), query, filters=filters, limit=limit, want_summary=summary, unloaded=unloaded
