@@ -82,3 +82,50 @@ def test_a_listing_titled_by_its_own_kind_names_it_once() -> None:
     assert "total  2" in text
     other = render_table({"name": "x", "skills": [{"name": "s"}]}, title="x").splitlines()
     assert other[0] == "x" and any(line.strip() == "skills" for line in other)
+
+
+ESCAPES = "Title\x1b]0;PWNED\x07 \x1b[31mred\x1b[0m \x9b2J back\rover \x00 end"
+
+
+def test_control_characters_in_data_are_shown_not_sent_to_the_terminal() -> None:
+    """Registry and vendor text is data (§13): an ESC sequence in it (an OSC title, a colour, a
+    clear screen, a C1 CSI, a carriage return hiding text) is printed as `\\x1b`, never sent to
+    the reader's terminal; a tab and a line break stay what they are."""
+    from orkestra.core.output import printable
+
+    shown = printable(ESCAPES + "\ttab\nline")
+    assert shown == (
+        "Title\\x1b]0;PWNED\\x07 \\x1b[31mred\\x1b[0m \\x9b2J back\\x0dover \\x00 end\ttab\nline"
+    )
+    for text in (
+        render_table([{"description": ESCAPES}], title=ESCAPES),
+        render_table({"description": ESCAPES, "rows": [{"why": ESCAPES}]}, title="x"),
+    ):
+        assert not any(ch in text for ch in "\x1b\x07\x9b\r\x00"), repr(text)
+        assert "\\x1b]0;PWNED\\x07" in text
+
+
+def test_table_output_and_text_errors_send_no_escape_sequence(cli: Any, project: Path) -> None:
+    write(
+        project,
+        "registries/agents/zz-esc.yaml",
+        "name: zz-esc\n"
+        'description: "Escape \\e]0;PWNED\\a \\e[2Jcleared. Use when testing."\n'
+        "category: quality\nrole: specialist\nmodel: sonnet\n",
+    )
+    runs = [
+        ("agents", "list", "-f", "table"),
+        ("agents", "info", "zz-esc", "-f", "table"),
+        ("search", "escape", "-f", "table"),
+        ("agents", "search", "escape", "-f", "text"),
+    ]
+    for args in runs:
+        result = cli(*args, cwd=project)
+        assert result.exit_code == 0, (args, result.stderr)
+        assert "\x1b" not in result.stdout and "\x07" not in result.stdout, args
+        assert "\\x1b]0;PWNED\\x07" in result.stdout.replace("\n", "").replace(" ", ""), args
+    missing = cli("agents", "info", "a\x1b[2Jb", "-f", "table", cwd=project)
+    assert missing.exit_code == 1 and "\x1b" not in missing.stderr
+    assert "a\\x1b[2Jb" in missing.stderr
+    as_json = cli("agents", "info", "zz-esc", cwd=project)  # JSON escapes them itself
+    assert as_json.json()["description"].startswith("Escape \x1b]0;PWNED\x07")

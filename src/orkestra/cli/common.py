@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from orkestra.core.output import Format, render_table, to_json
+from orkestra.core.output import Format, printable, render_table, to_json
 
 
 @dataclass
@@ -75,7 +75,7 @@ def emit(
     if not fmt.human:
         out = to_json(data)
     elif text is not None:
-        out = text
+        out = printable(text)  # the command's own rendering holds the data's text as it is
     else:
         out = render_table(data, title=title)
     write_stdout(out + "\n")

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from orkestra.core.errors import ExitCode, OrkestraError, UnsafePathError
-from orkestra.core.output import error_json
+from orkestra.core.output import error_json, printable
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: this module is imported on every error
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ def report(exc: BaseException, *, json_errors: bool = False) -> ExitCode:
         if json_errors:
             sys.stderr.write(error_json(exc.to_dict()) + "\n")
         else:
-            sys.stderr.write(f"orkestra: {exc}\n")
+            sys.stderr.write(printable(f"orkestra: {exc}") + "\n")
         return exc.exit_code
     log = _write_crash_log(exc)
     message = f"internal error: {type(exc).__name__}: {exc} (traceback in {log})"
@@ -55,7 +55,7 @@ def report(exc: BaseException, *, json_errors: bool = False) -> ExitCode:
         payload = {"code": "internal", "message": message, "file": None, "line": None}
         sys.stderr.write(error_json(payload) + "\n")
     else:
-        sys.stderr.write(f"orkestra: {message}\n")
+        sys.stderr.write(printable(f"orkestra: {message}") + "\n")
     return ExitCode.INTERNAL
 
 
@@ -67,7 +67,7 @@ def warn(message: str, *, code: str, file: str | None = None, line: int | None =
         sys.stderr.write(json.dumps({"warning": payload}, ensure_ascii=False) + "\n")
         return
     where = "" if file is None else f"{file}:{line}: " if line else f"{file}: "
-    sys.stderr.write(f"orkestra: warning: {where}{code}: {message}\n")
+    sys.stderr.write(printable(f"orkestra: warning: {where}{code}: {message}") + "\n")
 
 
 def _click_error(exc: click.ClickException) -> dict[str, object]:

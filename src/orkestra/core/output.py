@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
@@ -52,6 +53,18 @@ def error_json(error: Mapping[str, Any]) -> str:
     return json.dumps({"error": dict(error)}, ensure_ascii=False)
 
 
+#: C0 controls but tab and line feed, DEL and the C1 controls: what drives a terminal
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """`text` for a person's terminal: each control character but tab and line break shown as
+    `\\xNN`. Registry, note and vendor text is data (PRODUCT.md §13): an escape sequence in it
+    (a window title, a cleared screen, a carriage return writing over a line) must not drive the
+    terminal it is printed on. JSON escapes them itself."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return ""
@@ -60,8 +73,8 @@ def _cell(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(_cell(v) for v in value)
     if isinstance(value, Mapping):
-        return ", ".join(f"{k}={_cell(v)}" for k, v in value.items())
-    return str(value)
+        return ", ".join(f"{printable(str(k))}={_cell(v)}" for k, v in value.items())
+    return printable(str(value))
 
 
 def _is_rows(value: Any) -> bool:
@@ -79,7 +92,7 @@ def _flatten(
     """Scalars and short lists into `pairs` (nested objects as `a.b`), lists of objects into
     `tables` as (title, rows)."""
     for key, value in data.items():
-        name = f"{prefix}{key}"
+        name = f"{prefix}{printable(str(key))}"
         if isinstance(value, Mapping) and value:
             _flatten(value, f"{name}.", pairs, tables)
         elif _is_rows(value):
@@ -95,12 +108,13 @@ def _rows_table(rows: Sequence[Mapping[str, Any]], title: str | None) -> Any:
     from rich.text import Text
 
     # every cell is Text, never markup: `[a-z0-9]` in a message is data, not a style tag
-    table = Table(title=Text(title) if title else None, show_lines=False, title_justify="left")
+    shown = printable(title) if title else None
+    table = Table(title=Text(shown) if shown else None, show_lines=False, title_justify="left")
     columns: list[str] = []
     for row in rows:
         columns.extend(k for k in row if k not in columns)
     for col in columns:
-        table.add_column(Text(str(col)), overflow="fold")  # a cut path could not be opened
+        table.add_column(Text(printable(str(col))), overflow="fold")  # a cut path: unusable
     for row in rows:
         table.add_row(*(Text(_cell(row.get(c))) for c in columns))
     return table
@@ -121,7 +135,7 @@ def render_table(data: Any, *, title: str | None = None) -> str:
         tables: list[tuple[str, Sequence[Mapping[str, Any]]]] = []
         _flatten(data, "", pairs, tables)
         if title:
-            console.print(title, markup=False, highlight=False)
+            console.print(printable(title), markup=False, highlight=False)
         # a list's total follows its table
         tail = [(k, v) for k, v in pairs if k == "total" and tables]
         head = [(k, v) for k, v in pairs if (k, v) not in tail]
@@ -133,5 +147,5 @@ def render_table(data: Any, *, title: str | None = None) -> str:
         for key, value in tail:
             console.print(f"{key:<{width}}  {value}", markup=False, highlight=False)
     else:
-        return str(data)
+        return printable(str(data))
     return console.export_text().rstrip("\n")
