@@ -127,5 +127,22 @@ def test_table_output_and_text_errors_send_no_escape_sequence(cli: Any, project:
     missing = cli("agents", "info", "a\x1b[2Jb", "-f", "table", cwd=project)
     assert missing.exit_code == 1 and "\x1b" not in missing.stderr
     assert "a\\x1b[2Jb" in missing.stderr
+    json_error = cli("agents", "info", "a\x9b2Jb", "-f", "json", cwd=project)
+    assert "\x9b" not in json_error.stderr and "\\u009b" in json_error.stderr
     as_json = cli("agents", "info", "zz-esc", cwd=project)  # JSON escapes them itself
     assert as_json.json()["description"].startswith("Escape \x1b]0;PWNED\x07")
+
+
+def test_json_escapes_del_and_c1_controls_as_the_same_value() -> None:
+    """`json.dumps` escapes C0 controls only: DEL and C1 controls (U+009B, a CSI) are written as
+    `\\u00NN` too, so pretty JSON on a terminal sends no escape sequence; the value is the same."""
+    import json
+
+    from orkestra.core.output import to_json
+
+    data = {"description": "a\x9b2Jb\x7f\x1b[0m ünïcödé 日本"}
+    for pretty in (True, False):
+        text = to_json(data, pretty=pretty)
+        assert not any(ch in text for ch in "\x9b\x7f\x1b")
+        assert "\\u009b" in text and "ünïcödé 日本" in text  # other text stays as it is
+        assert json.loads(text) == data

@@ -7,7 +7,6 @@ line asked for JSON, the error object) and its exit code; a click usage error to
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import sys
@@ -15,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from orkestra.core.errors import ExitCode, OrkestraError, UnsafePathError
-from orkestra.core.output import error_json, printable
+from orkestra.core.output import error_json, json_line, printable
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: this module is imported on every error
 if TYPE_CHECKING:
@@ -64,7 +63,7 @@ def warn(message: str, *, code: str, file: str | None = None, line: int | None =
     or, when the command line asked for JSON, one `{"warning": {code, message, file, line}}`."""
     if json_output:
         payload = {"code": code, "message": message, "file": file, "line": line}
-        sys.stderr.write(json.dumps({"warning": payload}, ensure_ascii=False) + "\n")
+        sys.stderr.write(json_line({"warning": payload}) + "\n")
         return
     where = "" if file is None else f"{file}:{line}: " if line else f"{file}: "
     sys.stderr.write(printable(f"orkestra: warning: {where}{code}: {message}") + "\n")

@@ -44,17 +44,36 @@ def to_json(data: Any, *, pretty: bool | None = None) -> str:
     if pretty is None:
         pretty = sys.stdout is not None and sys.stdout.isatty()  # None: stdout was closed
     if pretty:
-        return json.dumps(data, indent=2, ensure_ascii=False, default=str)
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
+        text = json.dumps(data, indent=2, ensure_ascii=False, default=str)
+    else:
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
+    # JSON escapes C0 controls only: DEL and the C1 controls (U+009B is a CSI) as `\u00NN` too,
+    # the same JSON value, so no escape sequence from the data reaches a terminal
+    return escape_controls(text)
 
 
 def error_json(error: Mapping[str, Any]) -> str:
     """The one-line JSON error object `{"error": {...}}` printed on stderr (PRODUCT.md §5)."""
-    return json.dumps({"error": dict(error)}, ensure_ascii=False)
+    return json_line({"error": dict(error)})
+
+
+def json_line(data: Any) -> str:
+    """One JSON object on one line for stderr (`{"error": …}`, `{"warning": …}`), its DEL and
+    C1 controls escaped as `to_json` escapes them."""
+    return escape_controls(json.dumps(data, ensure_ascii=False))
+
+
+def escape_controls(text: str) -> str:
+    """JSON `text` with DEL and the C1 controls written as `\\u00NN` (the same JSON value)."""
+    return _RAW_JSON_CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 #: C0 controls but tab and line feed, DEL and the C1 controls: what drives a terminal
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+#: what `json.dumps` leaves unescaped yet a terminal obeys: DEL and the C1 controls
+_RAW_JSON_CONTROL = re.compile("[\x7f-\x9f]")
 
 
 def printable(text: str) -> str:
