@@ -592,3 +592,29 @@ def test_search_reads_nothing_through_a_symlink_leaving_the_project(
     assert ("ORK045", "registries/agents/zz-out.yaml") in {
         (f["code"], f["file"]) for f in found["findings"]
     }
+
+
+def test_every_tool_says_the_project_is_gone_when_registries_is_gone(
+    session: Session, root: Path
+) -> None:
+    """The CLI answers `no registries/ folder` once registries/ is gone (moved away, a checkout
+    without it); so does every tool, not a search answering nothing from an empty scan."""
+    import shutil
+
+    async def go(client: Any) -> Any:
+        before = await call(client, "search", query="duckdb")
+        shutil.move(root / "registries", root / "registries.off")
+        gone = [
+            await error_of(client, "search", query="duckdb"),
+            await error_of(client, "search", query="duckdb", summary=True),
+            await error_of(client, "check_notes"),
+            await error_of(client, "get", kind="agent", id="release-manager"),
+        ]
+        shutil.move(root / "registries.off", root / "registries")
+        after = await call(client, "search", query="duckdb")
+        return before, gone, after
+
+    before, gone, after = session(go)
+    assert before["total"] > 0 and after == before
+    for message in gone:
+        assert message.startswith(f"no registries/ folder in {root}"), message

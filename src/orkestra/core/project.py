@@ -44,6 +44,13 @@ class ProjectNotFound(NotFound):
     """No project: the named root, or every folder up from the start, lacks `registries/`."""
 
 
+def require_registries(root: Path) -> None:
+    """`ProjectNotFound` unless the project at `root` still holds `registries/` (a long-lived
+    reader, the MCP server, asks before each answer: the folder may be gone since)."""
+    if not (root / REGISTRIES).is_dir():
+        raise ProjectNotFound(f"no registries/ folder in {root}; run `orkestra init` to create one")
+
+
 class NotLight(InputError):
     """The light reader cannot answer for certain; read the file with `read_config` instead."""
 

@@ -24,6 +24,7 @@ from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, ToolAnnotations
 from pydantic import Field
 
 from orkestra import __version__
+from orkestra.core import project
 from orkestra.core.errors import NotFound, OrkestraError, UsageError, os_refusal
 from orkestra.mcpserver import checks, context, resources, tools
 from orkestra.mcpserver.workspace import Workspace
@@ -69,6 +70,7 @@ Kind = Annotated[
 def answer(ws: Workspace, work: Callable[[], dict[str, Any]], *, registry: bool) -> dict[str, Any]:
     """Refresh, run `work`, add the current validation errors; core errors become MCP errors."""
     try:
+        project.require_registries(ws.root)  # as the CLI: no answer from a project now gone
         ws.refresh()
         result = work()
         found = ws.findings() if registry else ws.known_findings()
@@ -226,6 +228,7 @@ def _register_tools(server: MCPServer, ws: Workspace) -> None:
 def _register_resources(server: MCPServer, ws: Workspace) -> None:
     def text(work: Callable[[], str]) -> str:
         try:
+            project.require_registries(ws.root)
             ws.refresh()
             return work()
         except (UsageError, NotFound) as exc:

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from orkestra.core import gcpause
-from orkestra.core.errors import InputError, NotFound
+from orkestra.core.errors import InputError
 from orkestra.core.filenames import is_utf8, printable
-from orkestra.core.project import find_root
+from orkestra.core.project import find_root, require_registries
 from orkestra.registry import cache as parse_cache
 from orkestra.registry import lazy, models, prefetch
 from orkestra.registry.findings import Finding
@@ -785,8 +785,7 @@ def load(
     replaced entries to keep (`ParseCache.entry_for`): all, or those a test of (path, identity)
     accepts (a sync keeps those its record names, which stays if it records nothing).
     """
-    if not (root / "registries").is_dir():
-        raise NotFound(f"no registries/ folder in {root}; run `orkestra init` to create one")
+    require_registries(root)
     loader = _Loader(
         root, lazy_models=lazy_models, use_cache=use_cache, keep_replaced=keep_replaced
     )
