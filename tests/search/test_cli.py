@@ -231,3 +231,26 @@ def test_errors_are_one_line_by_default(cli: Any, root: Path) -> None:
     r = cli("search", "x", "--type", "nosuch", cwd=root)
     assert r.exit_code == 2 and r.stderr.startswith("orkestra: unknown type 'nosuch' in --type")
     assert r.stderr.count("\n") == 1
+
+
+def test_search_warns_about_a_note_symlink_out_while_it_is_there_and_not_after(
+    cli: Any, root: Path, tmp_path: Path
+) -> None:
+    """A note that is a symlink leaving the project is refused (KN012, as `notes list` says):
+    search warns about it from the first search after it appears, and stops once it is gone
+    (the index's scan did not see symlinks: the warning came late, then outlived the link)."""
+    from tests.knowledge.helpers import note
+
+    note(root, "kept", title="Kept note")
+    assert cli("search", "kept", cwd=root).stderr == ""  # the index is built
+    outside = tmp_path / "outside.md"
+    outside.write_text("---\ntype: gotcha\ntitle: Leak\n---\nhunter2\n", encoding="utf-8")
+    link = root / "knowledge/gotchas/leak.md"
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(outside)
+    there = cli("search", "hunter2", cwd=root)
+    assert there.json()["total"] == 0
+    assert "knowledge/gotchas/leak.md: KN012: " in there.stderr, there.stderr
+    link.unlink()
+    gone = cli("search", "hunter2", cwd=root)
+    assert gone.json()["total"] == 0 and gone.stderr == ""

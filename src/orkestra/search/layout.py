@@ -182,7 +182,9 @@ def _tree(folder: str, prefix: str, out: Stats, left: list[str] | None = None) -
         if entry.is_dir(follow_symlinks=False):
             if not entry.name.startswith("."):  # .git and the like; hidden files (the usage
                 _tree(entry.path, f"{prefix}{entry.name}/", out, left)  # log) do count
-        elif entry.is_file(follow_symlinks=False):
+        elif entry.is_file(follow_symlinks=False) or entry.is_symlink():
+            # a symlink counts by its own identity (never followed): a note linked from outside
+            # the project is refused by the loader, which must hear of it coming and going
             st = entry.stat(follow_symlinks=False)
             out[prefix + entry.name] = (changed_at(st), st.st_size)
 
