@@ -278,6 +278,13 @@ def test_the_installed_command_records_the_read_of_a_note(
         ("(cd knowledge && cat a.md) && cat b.md", ["knowledge/a.md", "b.md"]),
         ('cd "$NOTES" && cat a.md /abs/b.md', ["/abs/b.md"]),
         ("", []),
+        ("sed -i 's/a/b/' a.md", []),
+        ("sed -i.bak -e 's/a/b/' a.md", []),
+        ("sed -Ei 's/a/b/' a.md", []),
+        ("sed -n '1,5p' a.md > b.md", ["a.md"]),
+        ("cat <<'EOF' > b.md\nIt's cat a.md\nEOF\ncat c.md", ["c.md"]),
+        ("cat a.md\ncd knowledge\ncat b.md", ["a.md", "knowledge/b.md"]),
+        ("awk -i inplace '{print}' a.md", []),
     ],
 )
 def test_shell_reads(command: str, read: list[str]) -> None:
@@ -289,3 +296,62 @@ def test_a_payload_of_any_client_normalizes_without_error() -> None:
         for key in ("workspace_roots", "toolArgs", "tool_output", "toolResult", "loop_count"):
             out = payloads.normalize({key: value, "sessionId": 3}, "stop", "cursor")
             assert isinstance(out["tool_input"], dict)
+
+
+@pytest.mark.parametrize(
+    ("command", "written"),
+    [
+        ("rm -f a.md b.md", ["a.md", "b.md"]),
+        ("git rm -q --cached a.md", ["a.md"]),
+        ("git -C knowledge mv a.md b.md", ["knowledge/a.md", "knowledge/b.md"]),
+        ("mv -v a.md sub/", ["a.md", "sub/"]),
+        ("cp src.md knowledge/b.md", ["knowledge/b.md"]),
+        ("cp -t knowledge a.md b.md", ["knowledge"]),
+        ("sed -i 's/a/b/' a.md", ["a.md"]),
+        ("sed -n 's/a/b/p' a.md", []),
+        ("sed --in-place=.bak -e 's/a/b/' a.md b.md", ["a.md", "b.md"]),
+        ("perl -pi -e 's/a/b/' a.md", ["a.md"]),
+        ("perl -i.bak -pe 's/a/b/' a.md", ["a.md"]),
+        ("perl -ne 'print' a.md", []),
+        ("echo x | tee -a a.md b.md", ["a.md", "b.md"]),
+        ("echo x > a.md && echo y >> b.md", ["a.md", "b.md"]),
+        ("cat a.md 2>/dev/null 1>&2", ["/dev/null"]),
+        ("cd knowledge && touch a.md", ["knowledge/a.md"]),
+        ("bash -lc 'cd knowledge && rm a.md'", ["knowledge/a.md"]),
+        ("cat > a.md <<'EOF'\nIt's rm b.md\nEOF", ["a.md"]),
+        ("truncate -s 0 a.md; unlink b.md", ["a.md", "b.md"]),
+        ("cat a.md | grep x", []),
+        ("git log -- a.md", []),
+        ("cat 'unclosed > a.md", []),
+    ],
+)
+def test_shell_writes(command: str, written: list[str]) -> None:
+    assert payloads.shell_writes(command) == written
+
+
+def test_codex_a_note_changed_in_place_is_a_write_never_a_read(
+    cli: Any, project: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`sed -i` names the note as `sed -n` does: it was logged as a read, and the session that
+    edited a note was still asked at stop whether to save something."""
+    monkeypatch.setenv("ORKESTRA_AGENT_TOOL", "codex-cli")
+    write(project, "knowledge/glossary/case.md", NOTE)
+    command = "sed -i 's/support ticket/customer ticket/' knowledge/glossary/case.md"
+    stdin = payload("codex/post-tool-use-bash-read", tool_input={"command": command})
+    assert cli("hook", "post-tool-use", stdin=stdin, cwd=project).exit_code == 0
+    assert _usage(project) == []
+    (event,) = events(project)
+    assert (event["knowledge_write"], event["path"]) == (True, "knowledge/glossary/case.md")
+    r = cli("hook", "stop", stdin=payload("codex/stop"), cwd=project)
+    assert r.exit_code == 0 and "block" not in r.stdout
+
+
+def test_codex_a_shell_read_names_the_note_in_the_events_log(
+    cli: Any, project: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ORKESTRA_AGENT_TOOL", "codex-cli")
+    write(project, "knowledge/glossary/case.md", NOTE)
+    r = cli("hook", "post-tool-use", stdin=payload("codex/post-tool-use-bash-read"), cwd=project)
+    assert r.exit_code == 0
+    (event,) = events(project)
+    assert (event["path"], event["knowledge_write"]) == ("knowledge/glossary/case.md", False)

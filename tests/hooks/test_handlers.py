@@ -472,3 +472,53 @@ def test_a_project_reached_through_a_symlinked_folder_still_logs_note_reads_and_
     assert events(project)[1]["knowledge_write"] is True
     r = cli("hook", "stop", stdin=event("stop"), cwd=link)
     assert (r.exit_code, r.stdout) == (0, "")  # it saved a note: no block
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rm knowledge/gotchas/clock-skew.md",
+        "git rm -q knowledge/gotchas/clock-skew.md",
+        "mv knowledge/gotchas/clock-skew.md knowledge/gotchas/clock-drift.md",
+        "cd knowledge && git mv gotchas/clock-skew.md gotchas/clock-drift.md",
+        "sed -i 's/skew/drift/' knowledge/gotchas/clock-skew.md",
+        "perl -pi -e 's/skew/drift/' knowledge/gotchas/clock-skew.md",
+        "echo '- seen again' | tee -a knowledge/gotchas/clock-skew.md",
+        "echo '- seen again' >> knowledge/gotchas/clock-skew.md",
+        "cat > knowledge/gotchas/clock-skew.md <<'EOF'\n---\ntype: gotcha\n---\nIt's the NTP drift.\nEOF",
+    ],
+)
+def test_a_note_changed_with_a_bash_command_is_a_knowledge_write(
+    cli: Any, project: Path, payload: Payload, command: str
+) -> None:
+    """`rm`, `git rm`, `mv`, `sed -i`, `tee` or a redirection into a note changes the knowledge
+    base as the Write tool does: the stop does not ask again whether to save something, and it
+    refreshes INDEX.md at once."""
+    assert cli("notes", "new", "gotcha", "Clock skew", cwd=project).exit_code == 0
+    index = project / "knowledge/INDEX.md"
+    (project / "knowledge/gotchas/clock-skew.md").unlink()  # what the command did
+    tool_input = {"command": command, "description": "edit the note"}
+    stdin = payload("post-tool-use-bash", tool_input=tool_input)
+    assert cli("hook", "post-tool-use", stdin=stdin, cwd=project).exit_code == 0
+    (event,) = events(project)
+    assert event["knowledge_write"] is True
+    assert event["path"].startswith("knowledge/gotchas/clock-")
+    r = cli("hook", "stop", stdin=payload("stop"), cwd=project)
+    assert (r.exit_code, r.stdout) == (0, "")
+    assert "0 notes and 0 claims" in index.read_text()
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["git log --oneline -5", "cat knowledge/gotchas/clock-skew.md > /tmp/x.md", "ls knowledge"],
+)
+def test_a_bash_command_that_only_reads_notes_is_no_knowledge_write(
+    cli: Any, project: Path, payload: Payload, command: str
+) -> None:
+    tool_input = {"command": command, "description": "look"}
+    stdin = payload("post-tool-use-bash", tool_input=tool_input)
+    assert cli("hook", "post-tool-use", stdin=stdin, cwd=project).exit_code == 0
+    (event,) = events(project)
+    assert event["knowledge_write"] is False
+    r = cli("hook", "stop", stdin=payload("stop"), cwd=project)
+    assert json.loads(r.stdout)["decision"] == "block"

@@ -12,7 +12,13 @@ from __future__ import annotations
 import os
 
 from orkestra.hooks.context import Context, append_jsonl, log, now
-from orkestra.hooks.payloads import AGENT_TOOLS, agent_tool, command_text, patched_paths
+from orkestra.hooks.payloads import (
+    AGENT_TOOLS,
+    agent_tool,
+    command_text,
+    patched_paths,
+    shell_paths,
+)
 
 __all__ = ["AGENT_TOOLS", "agent_tool"]
 
@@ -90,6 +96,14 @@ def record(ctx: Context, extra: dict[str, Any] | None = None) -> dict[str, Any]:
         inside = [r for r in touched if ctx.in_knowledge(r) is not None]
         rel = (inside or [r for r in touched if r is not None] or [None])[0]
         patched, command = bool(inside), ""
+    if name == "Bash" and path is None and command:  # the files the command wrote or printed
+        reads, written = shell_paths(command)
+        changed = [r for r in (ctx.rel(w) for w in written) if r is not None]
+        inside = [r for r in changed if _knowledge_path(ctx, r)]
+        patched = bool(inside)
+        seen = [r for r in (ctx.rel(f) for f in reads) if r is not None]
+        noted = [r for r in seen if ctx.in_knowledge(r) is not None]
+        rel = (inside or noted or changed or seen or [None])[0]
     subagent = tool_input.get("subagent_type") or p.get("agent_type")
     writes = bool(
         patched
@@ -114,6 +128,12 @@ def record(ctx: Context, extra: dict[str, Any] | None = None) -> dict[str, Any]:
         "duration_ms": p.get("duration_ms") if isinstance(p.get("duration_ms"), int) else None,
     }
     return out | (extra or {})
+
+
+def _knowledge_path(ctx: Context, rel: str) -> bool:
+    """Whether `rel` is the knowledge folder or lies in it (`rm -r knowledge/gotchas`)."""
+    folder = str(ctx.knowledge["path"]).strip("/")
+    return ctx.in_knowledge(rel) is not None or (ctx.knowledge_known and rel == folder)
 
 
 def append(ctx: Context, rec: dict[str, Any]) -> None:

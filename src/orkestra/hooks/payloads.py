@@ -162,40 +162,97 @@ def command_text(tool_input: dict[str, Any]) -> str:
 
 
 def shell_reads(command: str) -> list[str]:
-    """The files a shell command prints (`cat F`, `sed -n '1,80p' F`, `head -50 F`, also inside
-    `bash -lc '...'` and after `cd DIR &&`): the arguments of a reading command that are not
-    options. Empty for anything else (a write, a pipe into a file is still only read here)."""
+    """The files a shell command prints (`cat F`, `sed -n '1,80p' F`, `head -50 F`, `< F`, also
+    inside `bash -lc '...'` and after `cd DIR &&`): the arguments of a reading command that are
+    not options. A file changed in place (`sed -i`, `perl -pi`) is a write, never a read."""
+    return shell_paths(command)[0]
+
+
+def shell_writes(command: str) -> list[str]:
+    """The files or folders a shell command changes: removed, moved or copied onto (`rm`,
+    `git rm`, `mv`, `git mv`, `cp`, `touch`, `truncate`), edited in place (`sed -i`,
+    `perl -pi`), written (`tee`, `dd of=`, a `>` or `>>` redirection)."""
+    return shell_paths(command)[1]
+
+
+#: what a word of a shell command is made of, when it is an operator (`;`, `&&`, `|`, `>`, ...)
+_OPERATOR = frozenset(";&|()<>\n")
+#: `<<EOF`, `<<-'EOF'`, `<< "EOF"` (not a `<<<` here-string): its body is text, not commands
+_HEREDOC = re.compile(r"(?<!<)<<(-?)[ \t]*(['\"]?)([A-Za-z_][\w.-]*)\2")
+#: a command that removes, creates or rewrites each file operand it names
+_WRITERS = frozenset(("rm", "rmdir", "unlink", "shred", "touch", "truncate", "tee", "mv"))
+#: a command that writes only its last operand (or the folder `-t` names)
+_COPIERS = frozenset(("cp", "install", "ln", "rsync"))
+#: the options of those commands that take a value as the next word
+_VALUED = frozenset(("-s", "-r", "-d", "-t", "-n", "-m", "-o", "-g", "-S", "--suffix"))
+#: words before the command itself (`sudo rm`, `env X=1 rm`, `time rm`)
+_PREFIXES = frozenset(("sudo", "env", "command", "time", "nohup", "exec"))
+
+
+def shell_paths(command: str) -> tuple[list[str], list[str]]:
+    """(the files `command` prints, the files or folders it changes), each as named from
+    where the command started; ([], []) for a command the review cannot split (an unclosed
+    quote). A here-document's body is text, never read as commands."""
     import shlex
 
+    text = _without_heredocs(command.replace("\\\n", " "))
     try:
-        lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|()<>")
+        lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|()<>\n")
+        lexer.whitespace = " \t\r"
         lexer.whitespace_split = True
+        lexer.commenters = ""  # a `#` starts a comment only as a word of its own (below)
         words = list(lexer)
     except ValueError:  # an unclosed quote: not a command we can read
-        return []
-    shell = len(words) >= 3 and words[0] in ("bash", "sh", "zsh")
-    if shell and words[1].startswith("-") and "c" in words[1]:  # `bash -lc '...'`
-        return shell_reads(words[2])
-    found: list[str] = []
+        return [], []
+    reads: list[str] = []
+    writes: list[str] = []
     segment: list[str] = []
     # the folder a `cd DIR` moved to ("" where the command started, None where the review
     # cannot tell: `cd -`, `cd ~`, `cd $X`); a `( ... )` subshell's cd ends with it
     where: str | None = ""
     outer: list[str | None] = []
+    redirect = ""
+    comment = False
     for word in [*words, ";"]:
-        if word and set(word) <= set(";&|()<>"):
+        operator = bool(word) and set(word) <= _OPERATOR
+        if comment and not (operator and "\n" in word):
+            continue
+        comment = False
+        if redirect and not operator:  # the file of `> F`, `>> F`, `< F`
+            if redirect == "<<":  # a here-document's delimiter names no file
+                pass
+            elif redirect == "<":
+                reads.append(_at(where, word))
+            elif redirect == ">" or not (word.isdigit() or word == "-"):  # not `>&2`
+                writes.append(_at(where, word))
+            redirect = ""
+            continue
+        redirect = ""
+        if operator and ("<" in word or ">" in word):
+            if segment and segment[-1].isdigit():  # the `2` of `2>/dev/null`
+                segment.pop()
+            if "<<" in word:
+                redirect = "<<"
+            elif ">" in word:
+                redirect = ">&" if "&" in word else ">"
+            else:
+                redirect = "<"
+            continue
+        if operator:
             if segment[:1] == ["cd"]:
                 where = _cd(where, segment[1:])
             else:
-                found.extend(_at(where, path) for path in _segment_reads(segment))
+                _segment(segment, where, reads, writes)
             segment = []
             if "(" in word:
                 outer.append(where)
             if ")" in word and outer:
                 where = outer.pop()
+        elif word.startswith("#") and not segment:
+            comment = True
         else:
             segment.append(word)
-    return [path for path in found if path]
+    return [p for p in reads if p], [p for p in writes if p]
 
 
 def _cd(where: str | None, args: list[str]) -> str | None:
@@ -217,25 +274,141 @@ def _at(where: str | None, path: str) -> str:
     return posixpath.join(where, path) if where else path
 
 
-def _segment_reads(words: list[str]) -> list[str]:
-    while words and ("=" in words[0].split("/")[0] or words[0] in ("sudo", "env", "command")):
+def _without_heredocs(text: str) -> str:
+    """`text` without the bodies of its here-documents (a note's text written with
+    `cat > F <<'EOF'` holds apostrophes and words that are no commands)."""
+    if "<<" not in text:
+        return text
+    lines = text.split("\n")
+    kept: list[str] = []
+    at = 0
+    while at < len(lines):
+        line = lines[at]
+        kept.append(line)
+        at += 1
+        for found in _HEREDOC.finditer(line):
+            tabs, delimiter = found.group(1) == "-", found.group(3)
+            while at < len(lines):
+                body = lines[at]
+                at += 1
+                if (body.lstrip("\t") if tabs else body) == delimiter:
+                    break
+    return "\n".join(kept)
+
+
+def _segment(words: list[str], where: str | None, reads: list[str], writes: list[str]) -> None:
+    """Add what one simple command reads and writes (named from `where`)."""
+    while words and ("=" in words[0].split("/")[0] or words[0] in _PREFIXES):
         words = words[1:]
-    if not words or words[0].rsplit("/", 1)[-1] not in SHELL_READERS:
-        return []
+    if not words:
+        return
     program, args = words[0].rsplit("/", 1)[-1], words[1:]
-    if program in ("sed", "awk"):  # the script: the first operand, or what -e / -f give
-        files, script, skip = [], False, False
-        for word in args:
-            if skip:
-                skip = False
-            elif word in ("-e", "-f", "--expression", "--file"):
-                skip = script = True
-            elif not word.startswith("-"):
-                if script:
-                    files.append(word)
-                script = True
-        return files
-    return [a for a in args if not a.startswith("-") and not a.lstrip("+").isdigit()]
+    if program in ("bash", "sh", "zsh") and len(args) >= 2:
+        if args[0].startswith("-") and not args[0].startswith("--") and "c" in args[0]:
+            inner_reads, inner_writes = shell_paths(args[1])  # `bash -lc '...'`
+            reads.extend(_at(where, p) for p in inner_reads)
+            writes.extend(_at(where, p) for p in inner_writes)
+        return
+    if program == "git":
+        _git_writes(args, where, writes)
+    elif program in _WRITERS:
+        writes.extend(_at(where, p) for p in _operands(args))
+        if program == "mv":
+            writes.extend(_at(where, p) for p in _option_values(args, ("-t",)))
+    elif program in _COPIERS:
+        # the folder `-t` names, else the last of two or more operands
+        targets = _option_values(args, ("-t",)) or _operands(args)[1:][-1:]
+        writes.extend(_at(where, p) for p in targets)
+    elif program == "dd":
+        writes.extend(_at(where, a[3:]) for a in args if a.startswith("of="))
+    elif program in ("sed", "perl", "awk"):
+        files, in_place = _script_files(program, args)
+        (writes if in_place else reads).extend(_at(where, p) for p in files)
+    elif program in SHELL_READERS:
+        reads.extend(
+            _at(where, a) for a in args if not a.startswith("-") and not a.lstrip("+").isdigit()
+        )
+
+
+def _operands(args: list[str]) -> list[str]:
+    """The operands of a command: its words that are no option nor an option's value."""
+    out: list[str] = []
+    skip = ended = False
+    for word in args:
+        if skip:
+            skip = False
+        elif ended or not word.startswith("-") or word == "-":
+            out.append(word)
+        elif word == "--":
+            ended = True
+        elif word in _VALUED:
+            skip = True
+    return out
+
+
+def _option_values(args: list[str], names: tuple[str, ...]) -> list[str]:
+    """The values given to the options `names` (`-t DIR`, `--target-directory=DIR`)."""
+    out = [args[i + 1] for i, word in enumerate(args[:-1]) if word in names]
+    return out + [w.split("=", 1)[1] for w in args if w.startswith("--target-directory=")]
+
+
+def _git_writes(args: list[str], where: str | None, writes: list[str]) -> None:
+    """The paths of `git [-C DIR] rm|mv|restore ...`."""
+    import posixpath
+
+    while args and args[0].startswith("-"):
+        if args[0] == "-C" and len(args) > 1:
+            where = _cd(where, [args[1]])
+            args = args[2:]
+        elif args[0] in ("-c", "--git-dir", "--work-tree", "--namespace") and len(args) > 1:
+            args = args[2:]
+        else:
+            args = args[1:]
+    if not args or args[0] not in ("rm", "mv", "restore"):
+        return
+    for path in _operands(args[1:]):
+        writes.append(_at(where, path) if where is not None or posixpath.isabs(path) else "")
+
+
+def _script_files(program: str, args: list[str]) -> tuple[list[str], bool]:
+    """The files `sed`, `perl` or `awk` works on (past its script: the first operand, or what
+    `-e` / `-f` give) and whether it edits them in place (`sed -i`, `perl -pi`, `awk -i
+    inplace`)."""
+    files: list[str] = []
+    script = skip = in_place = False
+    valued = (
+        ("-e", "-f", "--expression", "--file", "-E")
+        if program == "perl"
+        else ("-e", "-f", "--expression", "--file")
+    )
+    for at, word in enumerate(args):
+        if skip:
+            skip = False
+        elif word in valued or (program == "awk" and word in ("-v", "-F")):
+            skip = True
+            script = script or word not in ("-v", "-F")
+        elif program == "awk" and word == "-i":
+            skip = True
+            in_place = in_place or args[at + 1 : at + 2] == ["inplace"]
+        elif word.startswith("--in-place") or (program != "awk" and _short_i(word)):
+            in_place = True
+            if program == "perl" and word.rstrip("i").endswith("e"):
+                skip = script = True  # `-pie`: the script follows
+        elif program == "perl" and word.startswith("-") and word.endswith("e") and word != "-":
+            skip = script = True  # `-pe 'script'`, `-ne 'script'`
+        elif not word.startswith("-") or word == "-":
+            if script:
+                files.append(word)
+            script = True
+    return files, in_place
+
+
+def _short_i(word: str) -> bool:
+    """Whether a short option word turns on in-place editing: `-i`, `-i.bak`, `-Ei`, `-pi`."""
+    if not word.startswith("-") or word.startswith("--"):
+        return False
+    letters = word[1:].split(".", 1)[0]
+    return "i" in letters
 
 
 def patched_paths(patch: str) -> list[str]:
