@@ -522,3 +522,31 @@ def test_a_bash_command_that_only_reads_notes_is_no_knowledge_write(
     assert event["knowledge_write"] is False
     r = cli("hook", "stop", stdin=payload("stop"), cwd=project)
     assert json.loads(r.stdout)["decision"] == "block"
+
+
+def test_commit_asked_for_outside_a_git_repository_is_explained_once_per_session(
+    cli: Any, project: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`knowledge.commit: true` in a project that is no git repository: every stop said
+    "committing the knowledge folder failed", never why nor what to do."""
+    monkeypatch.setenv("HOME", str(project))
+    write(
+        project,
+        "registries/orkestra.yaml",
+        "project: demo\nknowledge:\n  path: knowledge\n  commit: true\n",
+    )
+    note(project, "case")
+    r = cli("hook", "stop", stdin=payload("stop", stop_hook_active=True), cwd=project)
+    message = json.loads(r.stdout)["systemMessage"]
+    assert "failed" not in message
+    assert "knowledge/ is not in a git repository" in message
+    assert "`git init`" in message and "knowledge.commit: false" in message
+    assert "registries/orkestra.yaml" in message
+    for _ in range(2):  # told once: the later stops of the session say nothing more
+        r = cli("hook", "stop", stdin=payload("stop", stop_hook_active=True), cwd=project)
+        assert (r.exit_code, r.stdout) == (0, "")
+    other = payload(
+        "stop", stop_hook_active=True, session_id="7d0e5c1b-0000-4000-8000-000000000001"
+    )
+    r = cli("hook", "stop", stdin=other, cwd=project)
+    assert "not in a git repository" in json.loads(r.stdout)["systemMessage"]

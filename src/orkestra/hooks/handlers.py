@@ -1,7 +1,7 @@
 """The three handlers of §8.4. Each returns (exit code, stdout text); none ever raises."""
 
 # os.path, not pathlib: this module is on the hook start-up path (stdlib, minimal imports)
-# ruff: noqa: PTH110, PTH112, PTH116, PTH118
+# ruff: noqa: PTH110, PTH112, PTH116, PTH118, PTH120
 
 from __future__ import annotations
 
@@ -129,11 +129,46 @@ def stop(ctx: Context) -> tuple[int, str]:
         if ctx.client == "cursor":  # Cursor's stop: a follow-up message keeps the agent going
             return 0, json.dumps({"followup_message": BLOCK_REASON})
         return 0, json.dumps({"decision": "block", "reason": BLOCK_REASON})
-    events.append(ctx, events.record(ctx, {"blocked": False}))
     if not ctx.managed or not os.path.isdir(ctx.knowledge_dir):
+        events.append(ctx, events.record(ctx, {"blocked": False}))
         return 0, ""
-    messages = [m for m in (_validate(ctx), _reindex(ctx), _commit(ctx)) if m]
+    # a commit asked for outside a git repository is explained once a session, then skipped
+    told = any(r.get("commit") == "no-repository" for r in history if r.get("event") == "Stop")
+    extra: dict[str, Any] = {"blocked": False}
+    messages = [_validate(ctx), _reindex(ctx)]
+    if ctx.knowledge["commit"] and not _in_work_tree(ctx):
+        extra["commit"] = "no-repository"
+        messages.append("" if told else _no_repository(ctx))
+    else:
+        messages.append(_commit(ctx))
+    events.append(ctx, events.record(ctx, extra))
+    messages = [m for m in messages if m]
     return 0, json.dumps({"systemMessage": " ".join(messages)}) if messages else ""
+
+
+def _in_work_tree(ctx: Context) -> bool:
+    """Whether git can find a repository for the knowledge folder: a `.git` in it or in a
+    folder above it (git's own search; the runner scrubs `GIT_DIR`). Any failure past that
+    (a dubious owner, a broken repository) is the commit's to report."""
+    folder = ctx.knowledge_dir  # absolute: below the resolved root
+    while True:
+        if os.path.lexists(os.path.join(folder, ".git")):
+            return True
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return False
+        folder = parent
+
+
+def _no_repository(ctx: Context) -> str:
+    """What to do when orkestra.yaml asks for commits of a folder git does not track."""
+    where = f"{ctx.knowledge['path']}/"
+    log(ctx.root, f"stop: knowledge.commit is on, but {where} is not in a git repository")
+    return (
+        f"orkestra: knowledge.commit is on in registries/orkestra.yaml, but {where} is not in a "
+        f"git repository, so nothing was committed: run `git init` in the project (or in "
+        f"{where}), or set knowledge.commit: false. (Said once per session.)"
+    )
 
 
 def _validate(ctx: Context) -> str:
