@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from orkestra.core import safewrite, yamlio
+from orkestra.core import gitfiles, safewrite, yamlio
 from orkestra.core.clock import today
-from orkestra.core.errors import ConflictError, InputError, UnsafePathError, WriteFailed
+from orkestra.core.errors import ConflictError, InputError, WriteFailed
 from orkestra.registry import ledger
 
 GITATTRIBUTES = (
@@ -17,6 +17,21 @@ GITATTRIBUTES = (
     "registries/changelog/release_notes.jsonl merge=union",
     "knowledge/.usage.jsonl merge=union",
 )
+
+
+def gitattributes(root: Path) -> tuple[str, ...]:
+    """The lines init adds to `.gitattributes`: the ledgers' and the usage log's of the
+    knowledge folder orkestra.yaml names (`knowledge/` when it names none or cannot be read)."""
+    from orkestra.core.errors import OrkestraError
+    from orkestra.knowledge import settings
+
+    try:
+        path = settings.load(root).path
+    except (OrkestraError, OSError):  # unreadable or invalid: init never fails over it
+        path = "knowledge"
+    return (*GITATTRIBUTES[:2], gitfiles.usage_attribute(path))
+
+
 GITIGNORE = (".orkestra/",)
 #: init's examples reach only the example agent: values (every agent gets them) start empty and
 #: the example skill is a project skill of the example scope, not a K0 skill every agent gets,
@@ -208,8 +223,8 @@ def init_project(path: Path, *, force: bool = False) -> InitResult:
         )
     # read (and check) the git files before writing anything, so a bad one leaves no half project
     git_files = {
-        name: _with_lines(root, name, lines)
-        for name, lines in ((".gitattributes", GITATTRIBUTES), (".gitignore", GITIGNORE))
+        name: gitfiles.with_lines(root, name, lines)
+        for name, lines in ((".gitattributes", gitattributes(root)), (".gitignore", GITIGNORE))
     }
     result = InitResult(root=str(root))
     # one batch: every file staged and synced before the first rename, so a full disk leaves
@@ -276,24 +291,3 @@ def _shown(root: Path, folder: Path) -> str:
     """A folder below the project as a relative path; the project itself or above it in full."""
     inside = folder != root and folder.is_relative_to(root)
     return folder.relative_to(root).as_posix() if inside else str(folder)
-
-
-def _with_lines(root: Path, name: str, lines: tuple[str, ...]) -> str | None:
-    """The file's text with the lines it lacks appended (the user's own lines are kept), or None
-    when nothing is missing."""
-    try:
-        path = root / safewrite.check_target(root, name)
-    except UnsafePathError as exc:
-        raise UnsafePathError(
-            f"{exc.message}, or add these lines yourself: {'; '.join(lines)}", file=exc.file
-        ) from None
-    current = yamlio.read_text(path, display=name) if path.exists() else ""
-    present = {line.strip() for line in current.splitlines()}
-    missing = [line for line in lines if line not in present]
-    if not missing:
-        return None
-    # in the file's own style: its byte-order mark kept, its line ending (CRLF) used
-    bom = "\ufeff" if current and path.read_bytes().startswith(b"\xef\xbb\xbf") else ""
-    newline = "\r\n" if current.split("\n", 1)[0].endswith("\r") else "\n"
-    prefix = current if not current or current.endswith("\n") else current + newline
-    return bom + prefix + newline.join(["# orkestra", *missing]) + newline

@@ -319,3 +319,17 @@ def test_system_status_reports_render_drift(proj: Path, cli: Any) -> None:
 def test_json_errors_for_every_spelling(proj: Path, cli: Any, flags: list[str]) -> None:
     result = cli("agents", "info", "nope", *flags, cwd=proj)
     assert result.exit_code == 1 and json.loads(result.stderr)["error"]["code"] == "not_found"
+
+
+def test_init_marks_the_usage_log_of_the_configured_knowledge_folder(
+    tmp_path: Path, cli: Any
+) -> None:
+    """`init --force` in a project whose knowledge lives in docs/kb wrote the union-merge line
+    for knowledge/.usage.jsonl, a file that never exists there: the real usage log conflicted
+    at every merge of two branches' reads."""
+    root = tmp_path / "kb"
+    write(root, "registries/orkestra.yaml", "project: kb\nknowledge:\n  path: docs/kb/\n")
+    assert cli("init", str(root), "--force").exit_code == 0
+    lines = (root / ".gitattributes").read_text(encoding="utf-8").splitlines()
+    assert "docs/kb/.usage.jsonl merge=union" in lines
+    assert "knowledge/.usage.jsonl merge=union" not in lines

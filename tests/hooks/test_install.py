@@ -385,3 +385,24 @@ def test_an_empty_event_list_of_the_user_keeps_its_place_and_their_hooks_their_b
     path.write_bytes(mine.encode("utf-8"))  # nothing of ours: an empty list of the user's stays
     assert cli("hooks", "uninstall", cwd=project).json()["removed"] == 0
     assert path.read_bytes() == mine.encode("utf-8")
+
+
+def test_install_marks_the_usage_log_of_the_configured_knowledge_folder(
+    cli: Any, project: Path
+) -> None:
+    """The hooks write the usage log: its union-merge line follows `knowledge.path` (it was
+    written by `init` alone, for knowledge/, whatever orkestra.yaml said), the user's lines
+    kept, added once."""
+    write(project, "registries/orkestra.yaml", "project: demo\nknowledge:\n  path: docs/kb\n")
+    write(project, ".gitattributes", "*.png binary\nknowledge/.usage.jsonl merge=union\n")
+    r = cli("hooks", "install", cwd=project)
+    assert r.exit_code == 0
+    assert r.json()["gitattributes"] == {"file": ".gitattributes", "changed": True}
+    text = (project / ".gitattributes").read_text()
+    assert text == (
+        "*.png binary\nknowledge/.usage.jsonl merge=union\n"
+        "# orkestra\ndocs/kb/.usage.jsonl merge=union\n"
+    )
+    r = cli("hooks", "install", "--client", "codex", cwd=project)
+    assert r.json()["gitattributes"] == {"file": ".gitattributes", "changed": False}
+    assert (project / ".gitattributes").read_text() == text

@@ -34,6 +34,7 @@ def install(
     .cursor/hooks.json for the configured clients."""
     from orkestra.hooks.install import check_clients
     from orkestra.hooks.install import install as run
+    from orkestra.knowledge import settings
 
     root = project_root()
     if client is not None:
@@ -42,7 +43,12 @@ def install(
         from orkestra.registry.config_file import load_config
 
         client = list(load_config(root).targets)
-    emit(run(root, git=git, clients=tuple(client)), fmt, title="hooks install")
+    knowledge = settings.load(root).path  # its usage log is union-merged (.gitattributes)
+    emit(
+        run(root, git=git, clients=tuple(client), knowledge_path=knowledge),
+        fmt,
+        title="hooks install",
+    )
     return ExitCode.OK
 
 

@@ -15,10 +15,9 @@ from typing import Any
 import yaml
 
 from orkestra.core.errors import InputError
-from orkestra.core.lines import line_at
-from orkestra.core.readfile import read_regular
+from orkestra.core.textfile import MAX_BYTES as MAX_BYTES
+from orkestra.core.textfile import read_text as read_text
 
-MAX_BYTES = 2 * 1024 * 1024  # a registry file larger than this is a mistake, not data
 #: mappings and lists nested deeper than this are refused (at the line where it happens): no
 #: registry needs it, and the reader recurses once per level
 MAX_DEPTH = 64  # as core.jsonio
@@ -191,39 +190,6 @@ _KIND = {yaml.ScalarNode: "value", yaml.SequenceNode: "list", yaml.MappingNode: 
 
 # Cheap hint: only a file containing `&x` or `*x` in a node position is re-parsed for events.
 _ANCHOR_HINT = re.compile(r"(?:^|[\s\[{,:?-])[&*][^\s,\[\]{}]", re.MULTILINE)
-
-
-def read_text(
-    path: Path, *, max_bytes: int = MAX_BYTES, display: str | None = None, bom: bool = False
-) -> str:
-    """Read a UTF-8 text file with clean errors for binary, oversized and undecodable files;
-    a byte-order mark is taken off, unless `bom` (text to edit and write back: `yamlmerge`
-    keeps it first)."""
-    name = display or str(path)
-    try:  # one open, one fstat, one read per file
-        raw, size = read_regular(path, max_bytes=max_bytes)
-    except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror or exc}", file=name) from exc
-    if size > max_bytes:
-        raise InputError(
-            f"file is {size} bytes, over the {max_bytes}-byte limit; split it", file=name
-        )
-    if b"\x00" in raw:
-        if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-            message = "the file is UTF-16 text; save it as UTF-8"
-            raise InputError(message, file=name, line=1)
-        raise InputError(
-            "binary file (contains NUL bytes); expected UTF-8 text: remove the NUL byte",
-            file=name,
-            line=line_at(raw, raw.index(b"\x00")),
-        )
-    try:
-        return raw.decode("utf-8" if bom else "utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = line_at(raw, exc.start)
-        raise InputError(
-            f"invalid UTF-8 at byte {exc.start}; save the file as UTF-8", file=name, line=line
-        ) from exc
 
 
 def _check_anchors(text: str, name: str) -> None:

@@ -19,12 +19,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from orkestra.core import git, jsonio, safewrite
+from orkestra.core import git, gitfiles, jsonio, safewrite
 from orkestra.core.errors import ConflictError, InputError, UsageError
 from orkestra.core.readfile import open_regular
 from orkestra.hooks import clients as other_clients
 
 SETTINGS = ".claude/settings.json"
+#: where the usage log is marked for union merges (`core.gitfiles.usage_attribute`)
+ATTRIBUTES = ".gitattributes"
 #: event -> (matcher or None, handler). PostToolUse sees every tool so the events log is complete;
 #: only a Read of a note goes to the usage log.
 OURS: dict[str, tuple[str | None, str]] = {
@@ -140,9 +142,17 @@ def check_clients(names: list[str]) -> None:
             raise UsageError(f"--client {name!r} is not one of {', '.join(known)}")
 
 
-def install(root: Path, *, git: bool = False, clients: tuple[str, ...] = ()) -> dict[str, Any]:
+def install(
+    root: Path,
+    *,
+    git: bool = False,
+    clients: tuple[str, ...] = (),
+    knowledge_path: str = "knowledge",
+) -> dict[str, Any]:
     """Merge our entries into settings.json (idempotent); optionally the git pre-commit hook,
-    and the hook files of the other `clients` (codex, copilot, cursor: `hooks.clients`).
+    and the hook files of the other `clients` (codex, copilot, cursor: `hooks.clients`). The
+    usage log the hooks append to (in `knowledge_path`) gets its `merge=union` line in
+    `.gitattributes`, once, the user's lines kept.
 
     Commands call Orkestra as `executable()` (an absolute path), so they work outside the venv.
     """
@@ -167,7 +177,9 @@ def install(root: Path, *, git: bool = False, clients: tuple[str, ...] = ()) -> 
     chosen = [c for c in other_clients.CLIENTS if c in clients]
     merged = {c: other_clients.merged(root, c, command) for c in chosen}
     hook, hook_text, hook_raw = _git_target(root, command) if git else (None, b"", None)
+    attributes = gitfiles.with_lines(root, ATTRIBUTES, (gitfiles.usage_attribute(knowledge_path),))
     out: dict[str, Any] = {"settings": SETTINGS, "changed": changed, "events": list(OURS)}
+    out["gitattributes"] = {"file": ATTRIBUTES, "changed": attributes is not None}
     # one batch: every file is written (a full disk, a folder not writable) before the first
     # is renamed into place, so a failure leaves each of them as it was
     with safewrite.Batch(root) as batch:
@@ -182,6 +194,8 @@ def install(root: Path, *, git: bool = False, clients: tuple[str, ...] = ()) -> 
                 "changed": text is not None,
                 "events": list(spec.events),
             }
+        if attributes is not None:
+            batch.file(ATTRIBUTES, attributes)
         if hook is not None and _hook_base(root, hook) == root:
             batch.file(hook, hook_text, executable=True, expected_old=hook_raw)
     if hook is not None:  # a hooks folder outside the project (core.hooksPath) comes last
