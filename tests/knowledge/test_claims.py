@@ -783,3 +783,26 @@ def test_a_proposal_given_to_propose_says_to_apply_it(project: Path) -> None:
     with pytest.raises(InputError, match="learn apply") as exc:
         propose(kfolder(project), proposal, "p.json", "demo", "2026-06-02", text=text)
     assert exc.value.line == 2  # its "kind"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "email.utils.formataddr quotes the display name when it contains special characters",
+            "email.utils.formataddr does not quote the display name when it contains special "
+            "characters",
+        ),
+        ("The parser caches compiled patterns", "The parser does not cache compiled patterns"),
+        ("The loader parses dates in frontmatter", "The loader doesn't parse dates in frontmatter"),
+        ("The policy folds long header lines", "The policy does not fold long header lines"),
+        ("Sync escapes pipes in table cells", "Sync does not escape pipes in table cells"),
+    ],
+)
+def test_a_denied_verb_contradicts_its_inflected_form(old: str, new: str) -> None:
+    """ "X does not quote Y" against "X quotes Y": the denied word and the affirmed one were told
+    apart by their ending alone (`quote` against `quot`), so the two read as SIMILAR, a merge
+    candidate, instead of CONTRADICTS."""
+    label, _ = compare.classify(compare.shape(new), compare.shape(old))
+    assert label == "CONTRADICTS"
+    assert compare.classify(compare.shape(old), compare.shape(new))[0] == "CONTRADICTS"

@@ -81,11 +81,15 @@ class Shape:
 
 
 def _stem(word: str) -> str:
+    """One spelling for a word's inflections: `quote`, `quotes`, `quoted` and `quoting` are all
+    `quot` (a verb ending in `e` loses it as its inflections do), `retries` is `retry`."""
     if len(word) > 4 and word.endswith(("ies", "ied")):  # retries, retried: retry
         return word[:-3] + "y"
     for suffix in ("ing", "ed", "es", "s"):
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             return word[: -len(suffix)]
+    if len(word) > 4 and word.endswith("e"):
+        return word[:-1]  # quote: quot, as quotes and quoted are
     return word
 
 
