@@ -358,3 +358,31 @@ def test_verify_and_demote_keep_a_comment_written_after_a_replaced_value(project
     assert check(settings(project), dt.date(2026, 6, 30))["demoted"] == ["commented"]
     assert "confidence: observed  # asked ops on 2026-01-02\n" in path.read_text(encoding="utf-8")
     assert load_notes(project, "knowledge").problems == []
+
+
+def test_a_note_outside_the_type_folders_is_reported_never_skipped_silently(
+    project: Path, cli: Any
+) -> None:
+    """A note saved in `knowledge/gotcha/` (singular) or a folder of its own was read by no
+    command: not checked, not indexed, not searched, and nothing said so."""
+    note(project, "case")
+    text = '---\ntype: gotcha\ntitle: "Clock skew"\n---\n\nBody.\n'
+    write(project, "knowledge/gotcha/clock-skew.md", text)
+    write(project, "knowledge/misc/deep/retry-storm.md", text)
+    write(project, "knowledge/README.md", "# Our notes\n")  # the folder's own files: no note
+    write(project, "knowledge/.obsidian/workspace.md", "x\n")
+    write(project, "knowledge/claims/README.md", "# Claims\n")
+    report = check(settings(project), DAY)
+    found = {(p["file"], p["severity"], p["code"]): p["message"] for p in report["problems"]}
+    assert sorted(found) == [
+        ("knowledge/gotcha/clock-skew.md", "warning", "KN013"),
+        ("knowledge/misc/deep/retry-storm.md", "warning", "KN013"),
+    ]
+    assert (
+        "move it to knowledge/gotchas/"
+        in found[("knowledge/gotcha/clock-skew.md", "warning", "KN013")]
+    )
+    assert "glossary/, repos/" in found[("knowledge/misc/deep/retry-storm.md", "warning", "KN013")]
+    assert (project / "knowledge/gotcha/clock-skew.md").read_text() == text  # never moved
+    r = cli("notes", "check", "--no-sources", "--dry-run", cwd=project)
+    assert r.exit_code == 0 and "knowledge/gotcha/clock-skew.md" in r.stdout

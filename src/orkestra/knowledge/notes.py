@@ -322,8 +322,48 @@ def load_notes(root: Path, knowledge: str, cache: CheckCache | None = None) -> K
                 cache.put_note(rel, key, note, problems)
     if cache is not None:
         cache.prune(seen)
+    kb.problems.extend(stray_notes(folder, knowledge))
     _duplicates(kb)
     return kb
+
+
+#: folders of the knowledge base that hold no notes by design (claims are JSON, `claims/`)
+_NOT_NOTES = frozenset(("claims",))
+
+
+def stray_notes(folder: Path, knowledge: str) -> list[Problem]:
+    """A warning for each `*.md` in a folder of the knowledge base that is no type folder
+    (`gotcha/` for `gotchas/`, a folder of one's own): no command reads it as a note, so it is
+    said, never skipped silently. Files at the top (README.md, INDEX.md) and hidden folders (an
+    editor's `.obsidian/`) are not notes by design."""
+    out: list[Problem] = []
+    try:
+        tops = sorted(os.listdir(folder))  # noqa: PTH208
+    except OSError:
+        return out
+    folders = set(TYPES.values())
+    for top in tops:
+        full = os.path.join(folder, top)  # noqa: PTH118
+        if top in folders or top in _NOT_NOTES or top.startswith("."):
+            continue
+        if os.path.islink(full) or not os.path.isdir(full):  # noqa: PTH112, PTH114
+            continue
+        kind = normalise_type(top)
+        if kind is not None:
+            fix = f"move it to {knowledge}/{TYPES[kind]}/"
+        else:
+            shown = ", ".join(f"{f}/" for f in TYPES.values())
+            fix = f"notes live in the six type folders ({shown}): move it to its type's folder"
+        for dirpath, dirnames, filenames in os.walk(full):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            rel_dir = dirpath[len(str(folder)) + 1 :].replace(os.sep, "/")
+            for name in sorted(filenames):
+                if name.endswith(".md") and not name.startswith("."):
+                    message = f"not read as a note: {top}/ is no type folder; {fix}"
+                    out.append(
+                        Problem("warning", "KN013", message, f"{knowledge}/{rel_dir}/{name}", 1)
+                    )
+    return out
 
 
 class _Leaving:
