@@ -406,3 +406,20 @@ def test_install_marks_the_usage_log_of_the_configured_knowledge_folder(
     r = cli("hooks", "install", "--client", "codex", cwd=project)
     assert r.json()["gitattributes"] == {"file": ".gitattributes", "changed": False}
     assert (project / ".gitattributes").read_text() == text
+
+
+def test_a_gitattributes_orkestra_may_not_rewrite_never_stops_the_install(
+    cli: Any, project: Path, tmp_path: Path
+) -> None:
+    """A symlinked `.gitattributes` (never written through) left the hooks uninstallable: the
+    install refused, and adding the line by hand could not help. The hooks are installed and a
+    warning names the line to add."""
+    outside = tmp_path / "shared-attributes"
+    outside.write_text("*.png binary\n")
+    (project / ".gitattributes").symlink_to(outside)
+    r = cli("hooks", "install", cwd=project)
+    assert r.exit_code == 0 and r.json()["changed"] is True
+    assert r.json()["gitattributes"]["changed"] is False
+    assert "knowledge/.usage.jsonl merge=union" in r.stderr and ".gitattributes" in r.stderr
+    assert outside.read_text() == "*.png binary\n"
+    assert (project / ".claude/settings.json").exists()

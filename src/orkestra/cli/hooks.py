@@ -44,11 +44,13 @@ def install(
 
         client = list(load_config(root).targets)
     knowledge = settings.load(root).path  # its usage log is union-merged (.gitattributes)
-    emit(
-        run(root, git=git, clients=tuple(client), knowledge_path=knowledge),
-        fmt,
-        title="hooks install",
-    )
+    data = run(root, git=git, clients=tuple(client), knowledge_path=knowledge)
+    problem = data["gitattributes"].get("problem")
+    if problem is not None:  # the union merge of the usage log: the user's to add
+        from orkestra.cli.errors import warn
+
+        warn(problem, code="gitattributes", file=data["gitattributes"]["file"])
+    emit(data, fmt, title="hooks install")
     return ExitCode.OK
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from orkestra.core import git, gitfiles, jsonio, safewrite
-from orkestra.core.errors import ConflictError, InputError, UsageError
+from orkestra.core.errors import ConflictError, InputError, OrkestraError, UsageError
 from orkestra.core.readfile import open_regular
 from orkestra.hooks import clients as other_clients
 
@@ -177,9 +177,17 @@ def install(
     chosen = [c for c in other_clients.CLIENTS if c in clients]
     merged = {c: other_clients.merged(root, c, command) for c in chosen}
     hook, hook_text, hook_raw = _git_target(root, command) if git else (None, b"", None)
-    attributes = gitfiles.with_lines(root, ATTRIBUTES, (gitfiles.usage_attribute(knowledge_path),))
+    line = gitfiles.usage_attribute(knowledge_path)
+    try:
+        attributes = gitfiles.with_lines(root, ATTRIBUTES, (line,))
+        problem = None
+    except OrkestraError as exc:  # a symlink, not UTF-8: the hooks go in all the same
+        attributes = None
+        problem = exc.message if line in exc.message else f"{exc.message}; add yourself: {line}"
     out: dict[str, Any] = {"settings": SETTINGS, "changed": changed, "events": list(OURS)}
     out["gitattributes"] = {"file": ATTRIBUTES, "changed": attributes is not None}
+    if problem is not None:
+        out["gitattributes"]["problem"] = problem
     # one batch: every file is written (a full disk, a folder not writable) before the first
     # is renamed into place, so a failure leaves each of them as it was
     with safewrite.Batch(root) as batch:
