@@ -806,3 +806,21 @@ def test_a_denied_verb_contradicts_its_inflected_form(old: str, new: str) -> Non
     label, _ = compare.classify(compare.shape(new), compare.shape(old))
     assert label == "CONTRADICTS"
     assert compare.classify(compare.shape(old), compare.shape(new))[0] == "CONTRADICTS"
+
+
+@pytest.mark.parametrize("second", ["reinforce", "merge"])
+def test_a_proposal_reinforcing_one_claim_twice_is_refused(project: Path, second: str) -> None:
+    """Every SIMILAR item set to merge, the input's repeated statement among them: one session
+    counted as two sightings (seen_count 1 -> 3, low -> medium) of one claim."""
+    learn(project, HOOKS)
+    before = snapshot(project)
+    data = insights(HOOKS + " and nothing else", HOOKS.lower() + " and nothing else!")
+    proposal = propose(kfolder(project), data, "n", "d", "2026-06-02")
+    assert [i["matched"]["id"] for i in proposal["items"]] == [
+        proposal["items"][0]["matched"]["id"]
+    ] * 2
+    proposal["items"][0]["action"] = "merge"
+    proposal["items"][1]["action"] = second
+    with pytest.raises(InputError, match=r"items\[1\] reinforces CL-\w+ again, as items\[0\] does"):
+        apply(kfolder(project), proposal, "p.json", "2026-06-02")
+    assert snapshot(project) == before

@@ -220,6 +220,8 @@ def apply(
     items = _items(data, name, text)
     ws = _Workspace(folder, root)
     saved, skipped, changes, merged = [], 0, [], 0
+    #: (claim id, statement) -> the item reinforcing or merging that claim with it
+    reinforcing: dict[tuple[str, str], int] = {}
     for n, item in enumerate(items):
         action, cand = item["action"], item["claim"]
         where = f"items[{n}]"
@@ -254,6 +256,17 @@ def apply(
         else:
             claim_id = item["matched"]["id"]
             target = ws.get(claim_id, where, name, line_in(text, "items", n, "matched", "id"))
+            said = (target["id"], store.normalised(cand["statement"]))
+            if (earlier := reinforcing.setdefault(said, n)) != n:
+                # the input's repeated statement (proposed as a skip, set to merge): one
+                # input is one sighting of a fact, never two
+                raise InputError(
+                    f"{where} reinforces {target['id']} again, as items[{earlier}] does, with "
+                    "the same statement: one input is one sighting of it; set one of them to "
+                    "skip (nothing was written)",
+                    file=name,
+                    line=line_in(text, "items", n, "action"),
+                )
             line = line_in(text, "items", n, "matched", "seen_count")
             _unchanged(item, ws, target["id"], where, name, line)
             ws.check_stored(target["id"])
