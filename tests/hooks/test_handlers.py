@@ -550,3 +550,22 @@ def test_commit_asked_for_outside_a_git_repository_is_explained_once_per_session
     )
     r = cli("hook", "stop", stdin=other, cwd=project)
     assert "not in a git repository" in json.loads(r.stdout)["systemMessage"]
+
+
+def test_session_start_never_injects_an_index_the_notes_changed_behind(
+    cli: Any, project: Path, payload: Payload
+) -> None:
+    """A note deleted or added between sessions (by hand, a `git pull`, another branch) left
+    INDEX.md counting the old notes, and session-start injected that stale map (§8.2)."""
+    for title in ("Clock skew", "Retry storm"):
+        assert cli("notes", "new", "gotcha", title, cwd=project).exit_code == 0
+    index = project / "knowledge/INDEX.md"
+    assert "2 notes and 0 claims" in index.read_text()
+    (project / "knowledge/gotchas/clock-skew.md").unlink()  # outside any session
+    r = cli("hook", "session-start", stdin=payload("session-start"), cwd=project)
+    context = json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "1 notes and 0 claims" in context
+    assert "1 notes and 0 claims" in index.read_text()
+    before = index.stat().st_mtime_ns
+    again = cli("hook", "session-start", stdin=payload("session-start"), cwd=project)
+    assert again.stdout == r.stdout and index.stat().st_mtime_ns == before  # not rewritten

@@ -43,7 +43,8 @@ def _own_repo(folder: str) -> bool:
 
 
 def session_start(ctx: Context) -> tuple[int, str]:
-    """Fast-forward the knowledge repo when it has an upstream; emit INDEX.md as context."""
+    """Fast-forward the knowledge repo when it has an upstream; regenerate INDEX.md when notes
+    changed behind it; emit it as context."""
     events.append(ctx, events.record(ctx))
     if not ctx.knowledge_known:  # orkestra.yaml unreadable by the light reader (logged)
         return 0, ""
@@ -56,6 +57,10 @@ def session_start(ctx: Context) -> tuple[int, str]:
                     log(ctx.root, f"session-start: pull --ff-only failed: {pulled.stderr.strip()}")
         except Exception as exc:  # git or a timeout: log, never break the session
             log(ctx.root, f"session-start: git failed: {exc}")
+    if ctx.managed and os.path.isdir(folder):
+        # notes changed since INDEX.md was written (by hand, a pull, another branch): the
+        # map is regenerated first, so a stale one is never injected (§8.2)
+        _reindex(ctx, event="session-start")
     text = _read_own(ctx, f"{ctx.knowledge['path']}/{INDEX}")
     if text is None:  # no knowledge index yet: no context to add (a hook never fails a session)
         return 0, ""
@@ -254,9 +259,10 @@ def _newer(path: str, built: int) -> bool:
         return False
 
 
-def _reindex(ctx: Context) -> str:
-    """Regenerate INDEX.md when the session changed notes behind it (its Write tool, `rm`), so
-    the next session-start never injects a stale map (§8.2); only written when it changed."""
+def _reindex(ctx: Context, *, event: str = "stop") -> str:
+    """Regenerate INDEX.md when notes changed behind it (the session's Write tool, `rm`; at
+    session start also a pull or a hand edit), so session-start never injects a stale map
+    (§8.2); only written when it changed."""
     import subprocess
     import sys
     import time
@@ -268,10 +274,10 @@ def _reindex(ctx: Context) -> str:
         command = [sys.executable, "-m", "orkestra", "--root", ctx.root, "notes", "index"]
         done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
     except Exception as exc:  # a timeout or a folder gone meanwhile: log, never break the session
-        log(ctx.root, f"stop: notes index failed to run: {exc}")
+        log(ctx.root, f"{event}: notes index failed to run: {exc}")
         return ""
     if done.returncode != 0:
-        log(ctx.root, f"stop: notes index: {done.stderr.strip()[:500]}")
+        log(ctx.root, f"{event}: notes index: {done.stderr.strip()[:500]}")
         where = f"{ctx.knowledge['path']}/{INDEX}"
         return f"orkestra: regenerating {where} failed (see `orkestra notes index`)."
     _built_at(ctx.root, os.path.join(ctx.knowledge_dir, INDEX), started)
