@@ -77,3 +77,26 @@ def test_a_log_larger_than_the_limit_is_read_from_its_recent_end(
     assert paths[-20:] == [f"new/n{i}.md" for i in range(20)]
     assert 20 < len(paths) < 60 and all(p.startswith(("old/n", "new/n")) for p in paths)
     assert all(p.endswith(".md") for p in paths)  # no line cut at the start of the window
+
+
+def test_a_note_moved_to_a_subfolder_keeps_its_reads(project: Path, cli: object) -> None:
+    """Reads were kept by path: a note moved into a subfolder of its type folder (note names
+    are unique, so it is the same note) lost its reads, its Highlights line and its standing."""
+    import datetime as dt
+
+    from orkestra.knowledge import index
+    from tests.knowledge.helpers import note, settings
+
+    note(project, "case")
+    note(project, "deploy", kind="recipe")
+    folder = project / "knowledge"
+    (folder / usage.USAGE_FILE).write_text(
+        _line("glossary/case.md") * 3 + _line("recipes/deploy.md"), encoding="utf-8"
+    )
+    (folder / "glossary/cases").mkdir()
+    (folder / "glossary/case.md").rename(folder / "glossary/cases/case.md")
+    index.write(settings(project), dt.date(2026, 6, 2))
+    text = (folder / "INDEX.md").read_text(encoding="utf-8")
+    assert text.index("[[case]]") < text.index("[[deploy]]")
+    r = cli("notes", "info", "case", cwd=project)  # type: ignore[operator]
+    assert (r.json()["reads"], r.json()["last_read"]) == (3, "2026-06-01")

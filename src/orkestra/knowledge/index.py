@@ -82,15 +82,14 @@ def _capped(counts: Counter[str]) -> list[str]:
 
 def _highlights(settings: Settings, kb: KnowledgeBase, today: dt.date) -> list[str]:
     scores = usage.standing(usage.read(settings.folder), today)
-    prefix = settings.path + "/"
-    by_path = {n.rel.removeprefix(prefix): n for n in kb.notes}
+    by_name = {n.name: n for n in kb.notes}
     ranked = sorted(
-        ((score, path) for path, score in scores.items() if path in by_path and score >= 0.05),
+        ((score, name) for name, score in scores.items() if name in by_name and score >= 0.05),
         key=lambda sp: (-sp[0], sp[1]),
     )
     out = []
-    for _, path in ranked[:HIGHLIGHTS]:
-        note = by_path[path]
+    for _, name in ranked[:HIGHLIGHTS]:
+        note = by_name[name]
         out.append(f"- [[{note.name}]] ({note.type}): {note.title}")
     return out
 

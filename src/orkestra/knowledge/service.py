@@ -191,8 +191,7 @@ def info(settings: Settings, name: str, unloaded: list[Problem] | None = None) -
     """One note: frontmatter, links, reads and body (`unloaded`: as `list_notes`)."""
     note = find(settings, name, unloaded)
     entries = usage.read(settings.folder)
-    key = note.rel.removeprefix(settings.path + "/")
-    reads = [e for e in entries if e["path"] == key]
+    reads = [e for e in entries if usage.note_name(e["path"]) == note.name]
     links = [
         {"target": ln.target, "heading": ln.heading, "label": ln.label, "line": ln.line}
         for ln in parse_links(note.body, note.body_line)

@@ -1,6 +1,7 @@
 """The usage log `knowledge/.usage.jsonl` (§8.4): one `{ts, session_id, path}` line per note read.
 
-`path` is relative to the knowledge folder. The file is union-merged in git, so lines may repeat
+`path` is relative to the knowledge folder; reads count for the note of that file name
+(`note_name`), wherever it has moved since. The file is union-merged in git, so lines may repeat
 and the last line may be torn: the reader skips what it cannot parse.
 """
 
@@ -59,21 +60,30 @@ def _day(ts: str) -> dt.date | None:
         return None
 
 
+def note_name(path: str) -> str:
+    """The note a logged path names: its file name without `.md`. Note names are unique in the
+    knowledge base, so a note moved to another folder keeps the reads logged before."""
+    return path.rsplit("/", 1)[-1].removesuffix(".md")
+
+
 def standing(entries: list[dict[str, str]], today: dt.date) -> dict[str, float]:
-    """path -> decayed read score: recent reads count fully, old ones fade (half-life 30 days)."""
+    """note name -> decayed read score: recent reads count fully, old ones fade (half-life 30
+    days)."""
     scores: dict[str, float] = {}
     for item in entries:
         day = _day(item.get("ts", ""))
         age = max(0, (today - day).days) if day else 365
-        scores[item["path"]] = scores.get(item["path"], 0.0) + math.pow(0.5, age / HALF_LIFE)
+        name = note_name(item["path"])
+        scores[name] = scores.get(name, 0.0) + math.pow(0.5, age / HALF_LIFE)
     return scores
 
 
 def last_read(entries: list[dict[str, str]]) -> dict[str, str]:
-    """path -> date (YYYY-MM-DD) of its latest read."""
+    """note name -> date (YYYY-MM-DD) of its latest read."""
     out: dict[str, str] = {}
     for item in entries:
         day = item.get("ts", "")[:10]
-        if day > out.get(item["path"], ""):
-            out[item["path"]] = day
+        name = note_name(item["path"])
+        if day > out.get(name, ""):
+            out[name] = day
     return out

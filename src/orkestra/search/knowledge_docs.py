@@ -45,9 +45,7 @@ def documents(root: Path, problems: list[Problem] | None = None) -> list[Documen
     checked = outcomes.read(root)
     docs = []
     for note in kb.notes:
-        seen = max(
-            last.get(note.rel.removeprefix(cfg.path + "/"), ""), note.verified_at, note.created
-        )
+        seen = max(last.get(note.name, ""), note.verified_at, note.created)
         factor = STALE_FACTOR if seen < cutoff else 1.0
         values = {
             "title": note.title,
