@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -569,3 +570,24 @@ def test_session_start_never_injects_an_index_the_notes_changed_behind(
     before = index.stat().st_mtime_ns
     again = cli("hook", "session-start", stdin=payload("session-start"), cwd=project)
     assert again.stdout == r.stdout and index.stat().st_mtime_ns == before  # not rewritten
+
+
+def test_a_failed_push_says_why_in_the_log(
+    cli: Any, project: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`knowledge.push: true` with no remote: the log said only "push failed", not why."""
+    monkeypatch.setenv("HOME", str(project))
+    write(
+        project,
+        "registries/orkestra.yaml",
+        "project: demo\nknowledge:\n  path: knowledge\n  commit: true\n  push: true\n",
+    )
+    _git(project, "init", "-q", "-b", "main")
+    _git(project, "config", "user.name", "T")
+    _git(project, "config", "user.email", "t@e")
+    note(project, "case")
+    r = cli("hook", "stop", stdin=payload("stop", stop_hook_active=True), cwd=project)
+    assert "push failed" in json.loads(r.stdout)["systemMessage"]
+    assert ".orkestra/logs/hooks.log" in json.loads(r.stdout)["systemMessage"]
+    logged = (project / ".orkestra/logs/hooks.log").read_text()
+    assert re.search(r"stop: push failed: \S", logged)  # git's own reason (no destination)

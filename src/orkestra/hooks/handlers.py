@@ -317,9 +317,11 @@ def _commit(ctx: Context) -> str:
             return (
                 "orkestra: committing the knowledge folder failed (see .orkestra/logs/hooks.log)."
             )
-        if ctx.knowledge["push"] and _git(cwd, "push", "--quiet", hooks=True).returncode != 0:
-            log(ctx.root, "stop: push failed")
-            return "orkestra: knowledge committed; push failed."
+        if ctx.knowledge["push"]:
+            pushed = _git(cwd, "push", "--quiet", hooks=True)
+            if pushed.returncode != 0:
+                log(ctx.root, f"stop: push failed: {pushed.stderr.strip()[:500]}")
+                return "orkestra: knowledge committed; push failed (see .orkestra/logs/hooks.log)."
     except Exception as exc:  # git or a timeout: log, never break the session
         log(ctx.root, f"stop: git failed: {exc}")
         return ""
