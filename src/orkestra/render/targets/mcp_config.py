@@ -7,11 +7,16 @@ entry is left byte for byte). With `serve: false`, an `orkestra` entry equal to 
 would write is removed again; any other `orkestra` entry is the user's and is left alone.
 The servers of registries/mcp.yaml are owned as files are (the lock records each entry's digest
 as written): an entry of that name the user wrote, or edited since, is a conflict (`Output.conflict`).
+An entry has no room for Orkestra's mark, and anyone can write the digest of a committed entry into
+the lock: so one the lock records is removed (its server out of mcp.yaml, its client out of
+`targets`) only when it is also what a server of mcp.yaml renders to, as the file declares it now,
+at HEAD, or at the commit that last wrote the lock (`Declared`); any other is kept.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 import tomllib
@@ -72,12 +77,15 @@ def outputs(
 ) -> Iterator[Output]:
     """The merged config file of every target in `targets` that has one (shared files).
     `previous` (the lock's record of the entries the last sync wrote) lets a server removed
-    from registries/mcp.yaml leave the files too, when its entry is still what was written."""
+    from registries/mcp.yaml leave the files too, when its entry is still what was written
+    and what the server rendered to (`Declared`)."""
+    declared: Declared | None = None
     for target in targets:
         spec = FILES.get(target)
         if spec is None:
             continue
         keep, drop = wanted(reg, target)
+        declared = declared or Declared(reg)
         base = _base(reg, spec)  # before the merges read it: a later edit is not lost
         written = (previous or {}).get(spec.path, {})
         data: bytes | None = None
@@ -92,7 +100,7 @@ def outputs(
             if name in keep or name == SERVER:
                 continue
             found = _entry_in(reg, spec, name, data)
-            if found is not None and digest(found) == sha:  # unchanged since written: ours
+            if found is not None and declared.wrote(target, name, found, sha):
                 data = merged(reg, spec, found, keep=False, name=name, current=data)
         if data is not None:
             clash = _clash(spec, theirs) if theirs else None
@@ -129,7 +137,9 @@ def withdrawn(
     """The config files of targets no longer configured, without what Orkestra put there: each
     server the lock recorded (`previous`) whose entry is still what was written, and an
     `orkestra` entry equal to the one Orkestra would write. An entry the user changed since is
-    theirs and stays; a file with nothing of ours is not touched."""
+    theirs and stays, as does one no server of registries/mcp.yaml renders to (`Declared`); a
+    file with nothing of ours is not touched."""
+    declared = Declared(reg)
     for target in targets:
         spec = FILES.get(target)
         if spec is None:
@@ -139,11 +149,95 @@ def withdrawn(
         ours = [(name, sha) for name, sha in sorted(previous.get(spec.path, {}).items())]
         for name, sha in ours:
             found = _entry_in(reg, spec, name, data)
-            if found is not None and digest(found) == sha:  # unchanged since written: ours
+            if found is not None and declared.wrote(target, name, found, sha):
                 data = merged(reg, spec, found, keep=False, name=name, current=data)
         data = merged(reg, spec, entry(reg, target), keep=False, current=data)
         if data is not None:
             yield Output(spec.path, data, target=target, shared=True, base=base)
+
+
+class Declared:
+    """What proves an entry the lock records, which sync is about to remove, is one sync wrote.
+
+    The lock's digest alone does not: an entry has no room for Orkestra's mark, and anyone can
+    commit the digest of a committed entry into the lock (a hand edit, a lock copied from
+    another project). An entry still as recorded is sync's when server `name` of mcp.yaml
+    renders to it now, or the record is this checkout's own (no commit carried it: the lock is
+    not in git, or HEAD's lock does not hold it), or mcp.yaml declared it so at HEAD or at the
+    commit that last changed the lock (removed and synced before the commit, or committed
+    first). Git is read once, and only when the registry alone does not prove a removal."""
+
+    def __init__(self, reg: Registry) -> None:
+        self.reg = reg
+        self._committed: tuple[dict[str, dict[str, str]] | None, list[dict[str, McpServer]]]
+        self._committed = ({}, [])
+        self._read = False
+
+    def wrote(self, target: str, name: str, found: Any, sha: str) -> bool:
+        """True when `found`, server `name`'s entry in `target`'s config file, is still the one
+        the lock records (`sha`) and one sync wrote there (above)."""
+        if digest(found) != sha:  # edited since it was written: the user's now
+            return False
+        now = self.reg.mcp_servers.get(name)
+        if now is not None and _renders(now, target, sha):
+            return True
+        if not self._read:
+            self._committed, self._read = _committed(self.reg.root), True
+        carried, declared = self._committed
+        if carried is None or carried.get(FILES[target].path, {}).get(name) != sha:
+            return True  # recorded by a sync in this checkout, not carried by a commit
+        return any(name in d and _renders(d[name], target, sha) for d in declared)
+
+
+def _renders(server: McpServer, target: str, sha: str) -> bool:
+    return digest(server_entry(server, target)) == sha
+
+
+def _committed(root: Path) -> tuple[dict[str, dict[str, str]] | None, list[dict[str, McpServer]]]:
+    """(the MCP servers HEAD's render lock records, None when git holds no lock here: no
+    repository, no commit, no git; the servers of registries/mcp.yaml at HEAD and at the
+    commit that last changed the lock, where the file is there and loads)."""
+    from pydantic import ValidationError
+
+    from orkestra.core import git, jsonio, yamlio
+    from orkestra.registry.models import McpFile
+    from orkestra.registry.render_lock import LOCK_PATH
+
+    def show(rev: str, rel: str) -> str | None:
+        done = git.run(root, "show", *git.LOG_SAFETY, f"{rev}:./{rel}", check=False)
+        return done.stdout if done.ok else None
+
+    if not any(os.path.lexists(folder / ".git") for folder in (root, *root.parents)):
+        return None, []  # in no repository: no git run (a sync that ran none can be recorded)
+    try:
+        lock = show("HEAD", LOCK_PATH)
+        if lock is None:
+            return None, []
+        try:
+            data = jsonio.loads(lock, source=f"HEAD:{LOCK_PATH}")
+        except InputError:
+            data = {}
+        found = data.get("mcp_servers") if isinstance(data, dict) else None
+        carried = {
+            str(rel): {str(n): sha for n, sha in names.items() if isinstance(sha, str)}
+            for rel, names in (found if isinstance(found, dict) else {}).items()
+            if isinstance(names, dict)
+        }
+        last = git.run(root, "log", "-1", "--format=%H", *git.LOG_SAFETY, "--", LOCK_PATH,
+                       check=False)  # fmt: skip
+        declared = []
+        for rev in dict.fromkeys(["HEAD", *(last.stdout.split()[:1] if last.ok else [])]):
+            text = show(rev, "registries/mcp.yaml")
+            if text is None:
+                continue
+            try:
+                servers = McpFile.model_validate(yamlio.loads(text, f"{rev}:mcp.yaml") or {})
+            except (InputError, ValidationError):
+                continue
+            declared.append(dict(servers.root))
+        return carried, declared
+    except InputError:  # no git to run
+        return None, []
 
 
 def _base(reg: Registry, spec: ConfigFile) -> str | None:
