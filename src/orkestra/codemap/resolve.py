@@ -491,6 +491,8 @@ class Resolver:
         ).fetchall():
             classes = [d for d in self.by_name.get(name, []) if d.kind in CONTAINERS]
             local = [d for d in classes if d.file == fid]
+            # a class inside another file's function is that function's: no base of this one
+            classes = [d for d in classes if d.file == fid or self._outside(d)]
             pick = local or (classes if len({d.qualname for d in classes}) == 1 else [])
             if pick and scope:
                 self.bases[scope].append(pick[0].qualname)
