@@ -38,6 +38,12 @@ KIND_ALIASES = {"constructor": "method", "field": "field", "macro": "macro"}
 QUOTES = "\"'`<>"
 #: Python `name = value` assignments, for the class a local name is constructed from
 ASSIGNMENTS = "(assignment left: (identifier) @var right: (_) @value)"
+#: JavaScript/TypeScript `name = value` declarations and assignments, for the class a name is
+#: an instance of (`const d = new Dog()`)
+JS_ASSIGNMENTS = """
+(variable_declarator name: (identifier) @var value: (_) @value)
+(assignment_expression left: (identifier) @var right: (_) @value)
+"""
 #: the Python names a scope binds (a read of such a name in it is its own, not the module's);
 #: `@global` lists `global` names, which stay the module's (a `nonlocal` name is bound by a
 #: function around, which says so itself)
@@ -144,17 +150,20 @@ def extract(language: str, source: bytes) -> FileFacts:
     def_names = {(d[3].start_byte, d[3].end_byte) for d in defs.values()}
     seen: set[int] = set()
     scope_of = _Scopes(spans)
-    constructed: dict[tuple[str, str], str] = {}
+    instance: Callable[[Any, str], str] = _untyped
     local: set[int] = set()
     if language == "python":
         assigned, bindings = _python_names(ts, lang, tree)
-        constructed = _constructed(assigned, scope_of, def_names)
         python = USES[language]
+        instance = _instances(assigned, bindings, python, top)
         local = _local_calls(refs, lambda: bindings, python, top, def_names, nested)
         refs.extend(
             _value_uses(tree, source, facts, def_names, refs, lambda: bindings, python, top)
         )
     elif language in USES:
+        if b"new" in source:  # `const d = new Dog()`: `d.bark` is `Dog`'s `bark`
+            assigned = _js_assigned(ts, lang, tree)
+            instance = _instances(assigned, [*binds, *_assignments(assigned)], USES[language], top)
         local = _local_calls(refs, lambda: binds, USES[language], top, def_names, nested)
         uses = USES[language]
         refs.extend(_value_uses(tree, source, facts, def_names, refs, lambda: binds, uses, top))
@@ -183,7 +192,7 @@ def extract(language: str, source: bytes) -> FileFacts:
         point = name_node.start_point
         scope = scope_of(name_node.start_byte)
         owner = _owner(name_node) if member else ""
-        owner = constructed.get((scope, owner)) or constructed.get(("", owner)) or owner
+        owner = (instance(name_node, owner) or owner) if owner else owner
         facts.refs.append(
             Ref(
                 name=name,
@@ -423,30 +432,88 @@ def _python_names(
     return assigned, bindings
 
 
-def _constructed(
-    assigned: list[tuple[Any, Any]], scope_of: _Scopes, def_names: set[tuple[int, int]]
-) -> dict[tuple[str, str], str]:
-    """(scope, name) -> class for a Python name that a scope only ever assigns one class's
-    instance (`ledger = Ledger()`, `s = gs.Square(2)`): `ledger.add` is then `Ledger`'s `add`.
-    A name also assigned anything else in that scope is left out. A module's (or class's)
-    `_default = Decoder()` is itself a definition, whose span is not the scope it binds in:
-    that is the one around it."""
-    seen: dict[tuple[str, str], str] = {}
-    for var, value in assigned:
-        scope = scope_of(var.start_byte)
-        if (var.start_byte, var.end_byte) in def_names:
-            scope = scope.rpartition(".")[0]
-        key = (scope, _text(var))
-        made = ""
-        if value.type == "call":
-            fn = value.child_by_field_name("function")
-            if fn is not None and fn.type == "attribute":
-                fn = fn.child_by_field_name("attribute")
-            made = _text(fn) if fn is not None and fn.type == "identifier" else ""
-        if not made[:1].isupper() or seen.get(key, made) != made:
-            made = "?"
-        seen[key] = made
-    return {key: made for key, made in seen.items() if made != "?"}
+@functools.cache
+def _js_query(ts: Any, lang: Any) -> Any:
+    return ts.Query(lang, JS_ASSIGNMENTS)
+
+
+def _js_assigned(ts: Any, lang: Any, tree: Any) -> list[tuple[Any, Any]]:
+    """Each JavaScript/TypeScript `name = value` (a declarator's or an assignment's)."""
+    return [
+        (match["var"][0], match["value"][0])
+        for _index, match in ts.QueryCursor(_js_query(ts, lang)).matches(tree.root_node)
+    ]
+
+
+def _instance_of(value: Any) -> str:
+    """The class a value constructs: Python's `Ledger()` / `gs.Square(2)`, JavaScript's and
+    TypeScript's `new Dog()` / `new ns.Dog<T>()`; else ""."""
+    if value.type == "call":
+        fn = value.child_by_field_name("function")
+        if fn is not None and fn.type == "attribute":
+            fn = fn.child_by_field_name("attribute")
+    elif value.type == "new_expression":
+        fn = value.child_by_field_name("constructor")
+        if fn is not None and fn.type == "member_expression":
+            fn = fn.child_by_field_name("property")
+    else:
+        return ""
+    return _text(fn) if fn is not None and fn.type in INSTANCE_NAMES else ""
+
+
+#: the node a constructed class's name is (`Ledger` in `Ledger()`, `Dog` in `new ns.Dog()`)
+INSTANCE_NAMES = frozenset({"identifier", "property_identifier"})
+
+
+def _untyped(_name_node: Any, _owner: str) -> str:
+    return ""
+
+
+def _assignments(assigned: list[tuple[Any, Any]]) -> list[tuple[str, Any]]:
+    """A JavaScript/TypeScript `d = value` (no declaration) as a binding of `d` where it is."""
+    return [("bind", var) for var, _value in assigned if var.parent.type == "assignment_expression"]
+
+
+def _instances(
+    assigned: list[tuple[Any, Any]],
+    bindings: list[tuple[str, Any]],
+    uses: _Uses,
+    top: Container[tuple[int, int]],
+) -> Callable[[Any, str], str]:
+    """The class a member's receiver is an instance of, for a name that the scope binding it
+    (the innermost one around the use, as `_binder` finds it; else the module) binds only ever
+    to one class's instance: Python's `ledger = Ledger()` / `s = gs.Square(2)`, JavaScript's and
+    TypeScript's `const d = new Dog()` (`ledger.add` is then `Ledger`'s `add`), also a
+    module-level one in the functions that use it. A name that scope binds any other way too (a
+    parameter, `d = make()`, a `for`) is left untyped, whatever the module binds it to."""
+    made = {var.start_byte: _instance_of(value) for var, value in assigned}
+    names = {
+        bytes(var.text or b"") for var, _value in assigned if made[var.start_byte][:1].isupper()
+    }
+    if not names:
+        return _untyped
+    typed: dict[tuple[tuple[int, int] | None, str], str] = {}
+    for capture, node in bindings:
+        if capture != "bind" or node.text not in names:
+            continue
+        at = None if (node.start_byte, node.end_byte) in top else _bound_in(node, uses)
+        key = (None if at is None else (at.start_byte, at.end_byte), _text(node))
+        cls = made.get(node.start_byte, "")
+        typed[key] = cls if cls[:1].isupper() and typed.get(key, cls) == cls else "?"
+    bound = _scope_bindings(bindings, names, uses, top)
+
+    def instance(name_node: Any, owner: str) -> str:
+        if owner.encode() not in names:
+            return ""
+        receiver = name_node.parent.child_by_field_name("object")
+        if receiver is None or receiver.type != "identifier" or _text(receiver) != owner:
+            return ""
+        found = _binder(receiver, owner, bound, uses)
+        key = (None if found is None else (found[0].start_byte, found[0].end_byte), owner)
+        cls = typed.get(key, "")
+        return "" if cls == "?" else cls
+
+    return instance
 
 
 #: Python nodes that open a scope of names
@@ -849,28 +916,7 @@ def _scope_bindings(
         if node.text not in names or (node.start_byte, node.end_byte) in top:
             continue  # the usual: a local of a name the module does not define (or the
             # definition itself, inside an anonymous wrapper: `(function () { function f() …`)
-        scope = node.parent
-        if (
-            scope is not None
-            and scope.type in uses.named_outside
-            and scope.child_by_field_name("name") == node
-        ):
-            scope = scope.parent
-        wanted = uses.scopes
-        if scope is not None and scope.type == "named_expression":
-            wanted = PY_NOT_COMPREHENSIONS  # `[y for x in xs if (y := f(x))]` binds around
-        if scope is not None and scope.type == "for_in_statement":
-            kind = scope.child_by_field_name("kind")
-            if kind is None:
-                continue  # `for (key in o)` assigns a name declared elsewhere
-            if kind.type == "var":
-                wanted = JS_FUNCTIONS_SCOPES  # `for (var key in o)`: hoisted to the function
-        if scope is not None and scope.type == "variable_declarator":
-            declaration = scope.parent
-            if declaration is not None and declaration.type == "variable_declaration":
-                wanted = JS_FUNCTIONS_SCOPES  # `var`: hoisted to the function
-        while scope is not None and scope.type not in wanted:
-            scope = scope.parent
+        scope = _bound_in(node, uses)
         if scope is None:
             continue  # the module's own: what a read refers to
         own, outer, named = out.setdefault(
@@ -883,6 +929,35 @@ def _scope_bindings(
         ) in defs:
             named.add(_text(node))
     return out
+
+
+def _bound_in(node: Any, uses: _Uses) -> Any:
+    """The scope a binding of a name binds it in (a function's or class's own name: the scope
+    around it; a JavaScript `var`: the function around it), or None: the module, or no binding
+    at all (`for (key in o)` assigns a name declared elsewhere)."""
+    scope = node.parent
+    if (
+        scope is not None
+        and scope.type in uses.named_outside
+        and scope.child_by_field_name("name") == node
+    ):
+        scope = scope.parent
+    wanted = uses.scopes
+    if scope is not None and scope.type == "named_expression":
+        wanted = PY_NOT_COMPREHENSIONS  # `[y for x in xs if (y := f(x))]` binds around
+    if scope is not None and scope.type == "for_in_statement":
+        kind = scope.child_by_field_name("kind")
+        if kind is None:
+            return None  # `for (key in o)` assigns a name declared elsewhere
+        if kind.type == "var":
+            wanted = JS_FUNCTIONS_SCOPES  # `for (var key in o)`: hoisted to the function
+    if scope is not None and scope.type == "variable_declarator":
+        declaration = scope.parent
+        if declaration is not None and declaration.type == "variable_declaration":
+            wanted = JS_FUNCTIONS_SCOPES  # `var`: hoisted to the function
+    while scope is not None and scope.type not in wanted:
+        scope = scope.parent
+    return scope
 
 
 #: the parents of a name bound by a definition or an import (resolution finds what it means)

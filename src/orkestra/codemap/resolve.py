@@ -20,6 +20,8 @@ FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c"}
 #: imported from a file of the map that defines it nowhere followed is no namesake's
 FAMILY_JS = frozenset({"javascript", "typescript", "tsx"})
 NAMESPACE_KINDS = ("namespace", "module", "package")
+#: languages where `Sub.name` (or an instance's, `d = Sub()`) may be a superclass's member
+INHERITING = FAMILY_JS | {"python"}
 MAX_HOPS = 4
 _TYPE_WORD = re.compile(r"\b[A-Z]\w*")
 BUILTIN_TYPES = frozenset(
@@ -350,8 +352,8 @@ class Resolver:
         if (fid, name) in self.external:
             return None
         found = self._global(fid, name, member, language, owner)
-        if found is None and member and language == "python" and is_type_name(owner):
-            return self._base_member(name, owner)
+        if found is None and member and is_type_name(owner) and language in INHERITING:
+            return self._base_member(name, owner)  # `Sub().name`, a JS `new Sub().name` too
         return found
 
     def _go_package(self, fid: int, name: str, scope: str) -> int | None:
@@ -486,6 +488,9 @@ class Resolver:
     def load_bases(self, conn: sqlite3.Connection) -> None:
         """Superclasses by class qualified name, from the `base` references."""
         self.bases: dict[str, list[str]] = defaultdict(list)
+        #: the language families a base's qualified name was found in (the members of a
+        #: Python backend's `User` are not those of the JavaScript frontend's `User`)
+        self.base_families: dict[str, set[str]] = defaultdict(set)
         for fid, name, scope in conn.execute(
             "SELECT file_id, name, scope FROM refs WHERE kind = 'base'"
         ).fetchall():
@@ -496,6 +501,7 @@ class Resolver:
             pick = local or (classes if len({d.qualname for d in classes}) == 1 else [])
             if pick and scope:
                 self.bases[scope].append(pick[0].qualname)
+                self.base_families[pick[0].qualname].add(self._family(pick[0].file))
 
     def _inherited(self, name: str, scope: str) -> int | None:
         """`name` defined in a superclass of a class enclosing `scope` (a few levels up)."""
@@ -510,11 +516,16 @@ class Resolver:
             found = [
                 d for d in self.by_name.get(name, [])
                 if d.parent in todo and d.parent.rsplit(".", 1)[-1] != name
+                and self._family(d.file) in self.base_families.get(d.parent, ())
             ]  # fmt: skip  # a base's constructor is not inherited: `Animal` names the class
             bodies = [d for d in found if d.kind != "prototype"] or found
             if bodies:
                 return bodies[0].id
         return None
+
+    def _family(self, fid: int) -> str:
+        language = self.files[fid][1]
+        return FAMILY.get(language, language)
 
     def is_member(self, d: Def) -> bool:
         """A method, field or property, or a C++ method's in-class prototype."""
