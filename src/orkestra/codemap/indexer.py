@@ -268,7 +268,7 @@ def _insert(
     fid: int | None,
 ) -> int:
     """Put a file read into the map; `read`: its stat and when the run began reading."""
-    language = languages.language_of(rel)
+    language = languages.language_of(rel, data)  # a `.h` header: C or C++ by its text
     text, data = decoded(language, data)
     if b"\0" in data:  # past the binary test's first 8 KiB: the parser and FTS5 stop at a NUL
         text, data = text.replace("\0", " "), data.replace(b"\0", b" ")

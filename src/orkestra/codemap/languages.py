@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import re
 from importlib import resources
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -62,10 +63,32 @@ LANGUAGES: dict[str, Spec] = {
 _BY_EXTENSION = {ext: name for name, spec in LANGUAGES.items() for ext in spec.extensions}
 
 
-def language_of(path: str) -> str | None:
-    """The language of a file by its extension, or None (text search only)."""
+def language_of(path: str, data: bytes | None = None) -> str | None:
+    """The language of a file by its extension, or None (text search only). A `.h` header is
+    C unless its text (`data`, when given) is C++'s: a class, a namespace, a template, an
+    access specifier, `std::`, an extensionless standard include (`#include <vector>`)."""
     dot = path.rfind(".")
-    return _BY_EXTENSION.get(path[dot:].lower()) if dot > path.rfind("/") else None
+    if dot <= path.rfind("/"):
+        return None
+    extension = path[dot:].lower()
+    language = _BY_EXTENSION.get(extension)
+    if extension == ".h" and data is not None and _cpp_header().search(data):
+        return "cpp"
+    return language
+
+
+@functools.cache
+def _cpp_header() -> re.Pattern[bytes]:
+    """What only C++ says, at the start of a line (never in a `//` or `/* */` comment's text):
+    C has no `class`, `namespace`, `template` nor `public:`; `std::` and `#include <vector>`
+    name C++'s library."""
+    return re.compile(
+        rb"^[ \t]*(?:template[ \t]*<|namespace(?:[ \t]+[\w:]+)?[ \t]*\{|class[ \t]+\w+"
+        rb"(?:[ \t]+final)?[ \t]*(?:[:{]|$)|(?:public|private|protected)[ \t]*:(?!:)"
+        rb"|using[ \t]+namespace\b|#[ \t]*include[ \t]*<\w+>)"
+        rb"|^[^/*\n]*\bstd::",
+        re.MULTILINE,
+    )
 
 
 def require() -> Any:
