@@ -67,6 +67,8 @@ double area(const struct point *pts, size_t n);
         ("template <typename T>\nT id(T v) { return v; }\n", "cpp"),
         ("struct S {\n  public:\n    int f();\n};\n", "cpp"),
         ("#include <vector>\nint n(void);\n", "cpp"),
+        ("class InputMap;\nvoid addDefaults(InputMap &map);\n", "cpp"),
+        ("enum class Result {\n    Failed,\n};\n", "cpp"),
         ("int n(void);\n// not std::vector, a comment\n", "c"),
         ("int operator;\nint namespace_count;\n", "c"),
     ],

@@ -65,8 +65,9 @@ _BY_EXTENSION = {ext: name for name, spec in LANGUAGES.items() for ext in spec.e
 
 def language_of(path: str, data: bytes | None = None) -> str | None:
     """The language of a file by its extension, or None (text search only). A `.h` header is
-    C unless its text (`data`, when given) is C++'s: a class, a namespace, a template, an
-    access specifier, `std::`, an extensionless standard include (`#include <vector>`)."""
+    C unless its text (`data`, when given) is C++'s: a class (`class X;` too), an `enum class`,
+    a namespace, a template, an access specifier, `std::`, an extensionless standard include
+    (`#include <vector>`)."""
     dot = path.rfind(".")
     if dot <= path.rfind("/"):
         return None
@@ -84,7 +85,8 @@ def _cpp_header() -> re.Pattern[bytes]:
     name C++'s library."""
     return re.compile(
         rb"^[ \t]*(?:template[ \t]*<|namespace(?:[ \t]+[\w:]+)?[ \t]*\{|class[ \t]+\w+"
-        rb"(?:[ \t]+final)?[ \t]*(?:[:{]|$)|(?:public|private|protected)[ \t]*:(?!:)"
+        rb"(?:[ \t]+final)?[ \t]*(?:[:{;]|$)|enum[ \t]+(?:class|struct)[ \t]"
+        rb"|(?:public|private|protected)[ \t]*:(?!:)"
         rb"|using[ \t]+namespace\b|#[ \t]*include[ \t]*<\w+>)"
         rb"|^[^/*\n]*\bstd::",
         re.MULTILINE,
