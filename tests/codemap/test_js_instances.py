@@ -135,3 +135,29 @@ def test_the_cli_answers_the_same(cli: Any, project: Path) -> None:
     assert ("web/run.ts:5", "web/dog.js:2") in [
         (r["location"], r["resolved"]) for r in found["references"]
     ]
+
+
+SOCKET = """class Socket {
+  connect() { return 1; }
+}
+module.exports = { Socket };
+"""
+WORKER = """import { Socket } from 'net';
+const conout = new Socket();
+conout.connect('pipe');
+Socket.connect();
+"""
+
+
+def test_an_instance_of_a_class_from_outside_the_map_is_no_namesakes(project: Path) -> None:
+    """`new Socket()` of `import { Socket } from 'net'` is net's Socket: its `connect` is not
+    the map's `Socket.connect`, neither certain nor guessed (a name imported from outside the
+    map, as Python's `Path.cwd`)."""
+    write(project, "lib/mysock.js", SOCKET)
+    write(project, "lib/worker.ts", WORKER)
+    git(project, "init", "-q")
+    git(project, "add", "-A")
+    assert _uses(project, "Socket.connect") == [
+        ("lib/worker.ts:3", None, False),
+        ("lib/worker.ts:4", None, False),
+    ]

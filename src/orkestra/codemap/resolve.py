@@ -311,6 +311,13 @@ class Resolver:
                 return own[0].id if own else self._inherited(name, cls)
         if member and language == "python" and (fid, owner) in self.external:
             return None  # `gc.disable`, `Path.cwd`: a member of something outside the map
+        if (
+            member
+            and language in FAMILY_JS
+            and is_type_name(owner)
+            and ((fid, owner) in self.external)
+        ):
+            return None  # `new Socket()` of `import { Socket } from 'net'`: net's, no namesake's
         if member and language == "python" and self._untyped_builtin(fid, name, owner):
             return None
         if member and language == "python" and owner == "super":
