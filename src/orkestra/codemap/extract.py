@@ -38,10 +38,10 @@ KIND_ALIASES = {"constructor": "method", "field": "field", "macro": "macro"}
 QUOTES = "\"'`<>"
 #: Python `name = value` assignments, for the class a local name is constructed from
 ASSIGNMENTS = "(assignment left: (identifier) @var right: (_) @value)"
-#: JavaScript/TypeScript `name = value` declarations and assignments, for the class a name is
-#: an instance of (`const d = new Dog()`)
+#: JavaScript/TypeScript `name = new …` declarations and `name = value` assignments, for the
+#: class a name is an instance of (`const d = new Dog()`; another declarator is a `@bind`)
 JS_ASSIGNMENTS = """
-(variable_declarator name: (identifier) @var value: (_) @value)
+(variable_declarator name: (identifier) @var value: (new_expression) @value)
 (assignment_expression left: (identifier) @var right: (_) @value)
 """
 #: the Python names a scope binds (a read of such a name in it is its own, not the module's);
@@ -88,6 +88,8 @@ JS_FUNCTIONS = frozenset(
     {"arrow_function", "function_expression", "function", "generator_function"}
 )
 DOTTED = re.compile(r"\w+(?:\.\w+)+")
+#: a JavaScript/TypeScript `new` of a class (`new Dog(`, `new ns.Dog<T>(`): a capital name
+_NEW_CLASS = re.compile(rb"\bnew\s+(?:[\w$]+\s*\.\s*)*[A-Z]")
 #: Go declarations of several names at once (`var i, j int`, `const a, b = 1, 2`)
 SPECS = frozenset({"var_spec", "const_spec"})
 
@@ -161,7 +163,7 @@ def extract(language: str, source: bytes) -> FileFacts:
             _value_uses(tree, source, facts, def_names, refs, lambda: bindings, python, top)
         )
     elif language in USES:
-        if b"new" in source:  # `const d = new Dog()`: `d.bark` is `Dog`'s `bark`
+        if _NEW_CLASS.search(source):  # `const d = new Dog()`: `d.bark` is `Dog`'s `bark`
             assigned = _js_assigned(ts, lang, tree)
             instance = _instances(assigned, [*binds, *_assignments(assigned)], USES[language], top)
         local = _local_calls(refs, lambda: binds, USES[language], top, def_names, nested)
