@@ -494,15 +494,24 @@ def _instances(
     }
     if not names:
         return _untyped
-    typed: dict[tuple[tuple[int, int] | None, str], str] = {}
-    for capture, node in bindings:
-        if capture != "bind" or node.text not in names:
-            continue
-        at = None if (node.start_byte, node.end_byte) in top else _bound_in(node, uses)
-        key = (None if at is None else (at.start_byte, at.end_byte), _text(node))
-        cls = made.get(node.start_byte, "")
-        typed[key] = cls if cls[:1].isupper() and typed.get(key, cls) == cls else "?"
-    bound = _scope_bindings(bindings, names, uses, top)
+    Typed = dict[tuple[tuple[int, int] | None, str], str]
+    known: list[tuple[Typed, dict[tuple[int, int], Bound]]] = []
+
+    def scopes() -> tuple[Typed, dict[tuple[int, int], Bound]]:
+        """What each scope binds the names to (asked for at the first use of one of them)."""
+        if known:
+            return known[0]
+        typed: Typed = {}
+        mine = [(capture, node) for capture, node in bindings if node.text in names]
+        for capture, node in mine:
+            if capture != "bind":
+                continue
+            at = None if (node.start_byte, node.end_byte) in top else _bound_in(node, uses)
+            key = (None if at is None else (at.start_byte, at.end_byte), _text(node))
+            cls = made.get(node.start_byte, "")
+            typed[key] = cls if cls[:1].isupper() and typed.get(key, cls) == cls else "?"
+        known.append((typed, _scope_bindings(mine, names, uses, top)))
+        return known[0]
 
     def instance(name_node: Any, owner: str) -> str:
         if owner.encode() not in names:
@@ -510,6 +519,7 @@ def _instances(
         receiver = name_node.parent.child_by_field_name("object")
         if receiver is None or receiver.type != "identifier" or _text(receiver) != owner:
             return ""
+        typed, bound = scopes()
         found = _binder(receiver, owner, bound, uses)
         key = (None if found is None else (found[0].start_byte, found[0].end_byte), owner)
         cls = typed.get(key, "")
