@@ -161,3 +161,28 @@ def test_an_instance_of_a_class_from_outside_the_map_is_no_namesakes(project: Pa
         ("lib/worker.ts:3", None, False),
         ("lib/worker.ts:4", None, False),
     ]
+
+
+def test_a_base_class_is_the_one_the_subclass_file_imports(project: Path) -> None:
+    """A TypeScript source and its compiled twin both define `Terminal`: `class Unix extends
+    Terminal` after `import { Terminal } from './terminal'` inherits the source's `on`."""
+    write(
+        project, "src/terminal.ts", "export class Terminal {\n  public on(n: string): void {}\n}\n"
+    )
+    write(project, "src/unix.ts", UNIX_TS)
+    write(
+        project, "src/use.ts", "import { Unix } from './unix';\nconst t = new Unix();\nt.on('x');\n"
+    )
+    write(
+        project,
+        "lib/terminal.js",
+        "class Terminal {\n  on(n) {}\n}\nexports.Terminal = Terminal;\n",
+    )
+    git(project, "init", "-q")
+    git(project, "add", "-A")
+    assert _uses(project, "Terminal.on") == [("src/use.ts:3", "src/terminal.ts:2", False)]
+    write(project, "src/unix.ts", UNIX_TS.replace("'./terminal'", "'../lib/terminal'"))
+    assert _uses(project, "Terminal.on") == [("src/use.ts:3", "lib/terminal.js:2", False)]
+
+
+UNIX_TS = "import { Terminal } from './terminal';\nexport class Unix extends Terminal {}\n"

@@ -345,19 +345,19 @@ def _link(conn: sqlite3.Connection, changes: Changes | None) -> None:
     references that could mean a name those files define or bind, or all of them when a
     class's bases changed (and warm-started centrality)."""
     resolver = resolve.Resolver(conn)
+    only = None if changes is None else changes.files
+    targets = resolver.resolve_imports(conn, only)  # a base class is the one a file imports
     resolver.load_bases(conn)
-    bases = _digest(resolver.bases)
+    bases = _digest(resolver.bases, resolver.base_files)
     if store.meta(conn, "bases") != bases:  # a class's bases changed: a use of an inherited
         refs_of = None  # member (`Foo().run()`) may mean another definition, whatever its name
         store.set_meta(conn, "bases", bases)
     else:
         refs_of = changes
-    only = None if changes is None else changes.files
     if only is None:
         conn.execute("DELETE FROM import_targets")
     conn.executemany(
-        "INSERT INTO import_targets (import_id, file_id, target_file) VALUES (?, ?, ?)",
-        resolver.resolve_imports(conn, only),
+        "INSERT INTO import_targets (import_id, file_id, target_file) VALUES (?, ?, ?)", targets
     )
     updates = []
     for rid, fid, name, member, scope, owner, old, was_guessed in _refs(conn, refs_of):
@@ -369,9 +369,11 @@ def _link(conn: sqlite3.Connection, changes: Changes | None) -> None:
     _centrality(conn, changes)
 
 
-def _digest(bases: dict[str, list[str]]) -> str:
-    """A short fingerprint of the superclasses of every class (`Resolver.bases`)."""
+def _digest(bases: dict[str, list[str]], files: dict[str, set[int]]) -> str:
+    """A short fingerprint of the superclasses of every class (`Resolver.bases`) and of the
+    files each is taken from (`Resolver.base_files`)."""
     text = "\n".join(f"{cls}\t{' '.join(sorted(of))}" for cls, of in sorted(bases.items()) if of)
+    text += "\n" + "\n".join(f"{cls}\t{sorted(at)}" for cls, at in sorted(files.items()))
     return hashlib.sha1(text.encode("utf-8"), usedforsecurity=False).hexdigest()
 
 

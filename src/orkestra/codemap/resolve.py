@@ -498,6 +498,9 @@ class Resolver:
         #: the language families a base's qualified name was found in (the members of a
         #: Python backend's `User` are not those of the JavaScript frontend's `User`)
         self.base_families: dict[str, set[str]] = defaultdict(set)
+        #: the files a base's qualified name was found in (a TypeScript source's `Terminal`
+        #: is not its compiled `lib/terminal.js` twin)
+        self.base_files: dict[str, set[int]] = defaultdict(set)
         for fid, name, scope in conn.execute(
             "SELECT file_id, name, scope FROM refs WHERE kind = 'base'"
         ).fetchall():
@@ -505,10 +508,13 @@ class Resolver:
             local = [d for d in classes if d.file == fid]
             # a class inside another file's function is that function's: no base of this one
             classes = [d for d in classes if d.file == fid or self._outside(d)]
-            pick = local or (classes if len({d.qualname for d in classes}) == 1 else [])
+            imported = self.imported.get(fid, [])  # `import { Terminal } from './terminal'`
+            named = [d for d in classes if d.file in imported]
+            pick = local or named or (classes if len({d.qualname for d in classes}) == 1 else [])
             if pick and scope:
                 self.bases[scope].append(pick[0].qualname)
                 self.base_families[pick[0].qualname].add(self._family(pick[0].file))
+                self.base_files[pick[0].qualname].add(pick[0].file)
 
     def _inherited(self, name: str, scope: str) -> int | None:
         """`name` defined in a superclass of a class enclosing `scope` (a few levels up)."""
@@ -525,6 +531,8 @@ class Resolver:
                 if d.parent in todo and d.parent.rsplit(".", 1)[-1] != name
                 and self._family(d.file) in self.base_families.get(d.parent, ())
             ]  # fmt: skip  # a base's constructor is not inherited: `Animal` names the class
+            # the base's own file first (a C++ header's prototype gives way to its body)
+            found = [d for d in found if d.file in self.base_files.get(d.parent, ())] or found
             bodies = [d for d in found if d.kind != "prototype"] or found
             if bodies:
                 return bodies[0].id
