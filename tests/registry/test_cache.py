@@ -449,7 +449,9 @@ KEYS = st.one_of(
     st.integers(-5, 5),
     st.booleans(),
     st.none(),
-    st.floats(allow_nan=True, allow_infinity=True),
+    # no NaN key: two NaN keys are two keys to Python but one `.nan` written twice to YAML,
+    # which the parser refuses as a duplicate key (a NaN key alone is a case of its own below)
+    st.floats(allow_nan=False, allow_infinity=True),
 )
 LEAVES = st.one_of(
     st.text(alphabet="ab1.:-", max_size=5),
@@ -487,6 +489,7 @@ def test_the_parser_says_plain_exactly_when_a_json_round_trip_keeps_the_data(bod
         ("a: .inf\n", False),
         ("a: [1, -.inf]\n", False),
         ("a: {b: .NaN}\n", False),
+        ("a: {.nan: x}\n", False),
         ("2026-01-01: x\n", True),  # dates stay strings, keys too
         ("", True),
     ],
