@@ -61,17 +61,9 @@ def _registry(root: Path) -> tuple[Any, dict[str, str]] | None:
     try:
         return data, DecisionsRegistry.model_validate(data).domains
     except ValidationError as exc:
-        from orkestra.registry.loader import describe_error  # what validate says, word for word
+        from orkestra.registry.loader import refused  # what validate says, word for word
 
-        error = exc.errors()[0]
-        loc = tuple(error["loc"])
-        if error.get("type") == "invalid_key" and loc:  # Pydantic spells null 'None'
-            loc = (*loc[:-1], error.get("input"))
-        raise InputError(
-            describe_error(error, loc, DecisionsRegistry),
-            file=REGISTRY.as_posix(),
-            line=yamlio.line_of(data, loc),
-        ) from None
+        raise refused(exc, data, DecisionsRegistry, REGISTRY.as_posix()) from None
 
 
 def _refuse_leaving(root: Path, path: Path) -> None:

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from orkestra.core import project, yamlio
-from orkestra.core.errors import InputError
 
 if TYPE_CHECKING:
     from orkestra.registry.models.config import Config
@@ -38,12 +37,6 @@ def load_config(root: Path) -> Config:
     try:
         return Config.model_validate(data)
     except ValidationError as exc:
-        from orkestra.registry.loader import describe_error  # what validate says, word for word
+        from orkestra.registry.loader import refused  # what validate says, word for word
 
-        error = exc.errors()[0]
-        loc = tuple(error["loc"])
-        if error.get("type") == "invalid_key" and loc:  # Pydantic spells null 'None'
-            loc = (*loc[:-1], error.get("input"))
-        raise InputError(
-            describe_error(error, loc, Config), file=project.CONFIG, line=yamlio.line_of(data, loc)
-        ) from None
+        raise refused(exc, data, Config, project.CONFIG) from None

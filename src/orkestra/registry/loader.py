@@ -314,9 +314,7 @@ class _Loader:
             return cls.model_validate(data)
         except ValidationError as exc:
             for index, error in enumerate(exc.errors()):
-                loc = tuple(error["loc"])
-                if error.get("type") == "invalid_key" and loc:  # Pydantic spells null 'None'
-                    loc = (*loc[:-1], error.get("input"))
+                loc = error_loc(error)
                 at = yamlio.line_of(data, loc) or line
                 message = describe_error(error, prefix + loc, cls)
                 if left_out and not index:
@@ -957,6 +955,25 @@ def _inside(path: Path, real_root: Path) -> bool:
 
 def _plural(kind: str) -> str:
     return {"identity": "identities", "mindset": "mindsets", "style": "styles"}[kind]
+
+
+def error_loc(error: Any) -> tuple[Any, ...]:
+    """Where one Pydantic error is in the data: its `loc`, with a mapping key that is not text
+    named by the key itself (Pydantic spells null 'None', which `yamlio.line_of` cannot find)."""
+    loc = tuple(error["loc"])
+    if error.get("type") == "invalid_key" and loc:
+        loc = (*loc[:-1], error.get("input"))
+    return loc
+
+
+def refused(exc: Any, data: Any, cls: type[BaseModel], file: str) -> InputError:
+    """The first error of a `ValidationError` of `cls` over `data` (read from `file`) as the
+    `InputError` a command reading that one file raises: validate's words, at its line."""
+    from orkestra.core import yamlio
+
+    error = exc.errors()[0]
+    loc = error_loc(error)
+    return InputError(describe_error(error, loc, cls), file=file, line=yamlio.line_of(data, loc))
 
 
 def describe_error(error: Any, loc: tuple[Any, ...], cls: type[BaseModel]) -> str:
