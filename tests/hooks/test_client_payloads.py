@@ -323,6 +323,16 @@ def test_a_payload_of_any_client_normalizes_without_error() -> None:
         ("cat a.md | grep x", []),
         ("git log -- a.md", []),
         ("cat 'unclosed > a.md", []),
+        # options that take no value: the operand after them is still a path
+        ("rm -r knowledge/gotchas", ["knowledge/gotchas"]),
+        ("rm -d knowledge/old", ["knowledge/old"]),
+        ("git rm -r --cached knowledge/gotchas", ["knowledge/gotchas"]),
+        ("mv -n a.md b.md", ["a.md", "b.md"]),
+        ("cp -r /tmp/x knowledge/gotchas/", ["knowledge/gotchas/"]),
+        ("ln -s /tmp/x.md knowledge/x.md", ["knowledge/x.md"]),
+        ("touch -d yesterday a.md", ["a.md"]),
+        ("git restore -s HEAD~1 a.md", ["a.md"]),
+        ("rsync -a -e ssh host:x/ knowledge/", ["knowledge/"]),
     ],
 )
 def test_shell_writes(command: str, written: list[str]) -> None:
@@ -340,6 +350,22 @@ def test_codex_a_note_changed_in_place_is_a_write_never_a_read(
     stdin = payload("codex/post-tool-use-bash-read", tool_input={"command": command})
     assert cli("hook", "post-tool-use", stdin=stdin, cwd=project).exit_code == 0
     assert _usage(project) == []
+    (event,) = events(project)
+    assert (event["knowledge_write"], event["path"]) == (True, "knowledge/glossary/case.md")
+    r = cli("hook", "stop", stdin=payload("codex/stop"), cwd=project)
+    assert r.exit_code == 0 and "block" not in r.stdout
+
+
+def test_codex_a_note_removed_with_rm_r_is_a_knowledge_write(
+    cli: Any, project: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`rm -r` takes no value: the note after it was skipped as the option's value, so the
+    removal went unseen and the session was asked at stop whether to save something."""
+    monkeypatch.setenv("ORKESTRA_AGENT_TOOL", "codex-cli")
+    write(project, "knowledge/glossary/case.md", NOTE)
+    command = "rm -r knowledge/glossary/case.md"
+    stdin = payload("codex/post-tool-use-bash-read", tool_input={"command": command})
+    assert cli("hook", "post-tool-use", stdin=stdin, cwd=project).exit_code == 0
     (event,) = events(project)
     assert (event["knowledge_write"], event["path"]) == (True, "knowledge/glossary/case.md")
     r = cli("hook", "stop", stdin=payload("codex/stop"), cwd=project)

@@ -183,8 +183,19 @@ _HEREDOC = re.compile(r"(?<!<)<<(-?)[ \t]*(['\"]?)([A-Za-z_][\w.-]*)\2")
 _WRITERS = frozenset(("rm", "rmdir", "unlink", "shred", "touch", "truncate", "tee", "mv"))
 #: a command that writes only its last operand (or the folder `-t` names)
 _COPIERS = frozenset(("cp", "install", "ln", "rsync"))
-#: the options of those commands that take a value as the next word
-_VALUED = frozenset(("-s", "-r", "-d", "-t", "-n", "-m", "-o", "-g", "-S", "--suffix"))
+#: the options of each of those commands that take a value as the next word (`touch -d
+#: yesterday F`, `mv -t DIR F`); `rm -r`, `rm -d`, `cp -r`, `ln -s`, `mv -n` take none
+_MOVE_VALUED = ("-t", "-S", "--target-directory", "--suffix")
+_VALUED: dict[str, tuple[str, ...]] = {
+    "shred": ("-n", "-s", "--iterations", "--size", "--random-source"),
+    "touch": ("-d", "-r", "-t", "--date", "--reference"),
+    "truncate": ("-s", "-r", "--size", "--reference"),
+    "mv": _MOVE_VALUED,
+    "cp": _MOVE_VALUED,
+    "ln": _MOVE_VALUED,
+    "install": (*_MOVE_VALUED, "-m", "-o", "-g", "--mode", "--owner", "--group"),
+    "rsync": ("-e", "--rsh", "-f", "--filter", "-T", "--temp-dir", "--exclude", "--include"),
+}
 #: words before the command itself (`sudo rm`, `env X=1 rm`, `time rm`)
 _PREFIXES = frozenset(("sudo", "env", "command", "time", "nohup", "exec"))
 
@@ -312,12 +323,12 @@ def _segment(words: list[str], where: str | None, reads: list[str], writes: list
     if program == "git":
         _git_writes(args, where, writes)
     elif program in _WRITERS:
-        writes.extend(_at(where, p) for p in _operands(args))
+        writes.extend(_at(where, p) for p in _operands(args, _VALUED.get(program, ())))
         if program == "mv":
             writes.extend(_at(where, p) for p in _option_values(args, ("-t",)))
     elif program in _COPIERS:
         # the folder `-t` names, else the last of two or more operands
-        targets = _option_values(args, ("-t",)) or _operands(args)[1:][-1:]
+        targets = _option_values(args, ("-t",)) or _operands(args, _VALUED[program])[1:][-1:]
         writes.extend(_at(where, p) for p in targets)
     elif program == "dd":
         writes.extend(_at(where, a[3:]) for a in args if a.startswith("of="))
@@ -330,8 +341,9 @@ def _segment(words: list[str], where: str | None, reads: list[str], writes: list
         )
 
 
-def _operands(args: list[str]) -> list[str]:
-    """The operands of a command: its words that are no option nor an option's value."""
+def _operands(args: list[str], valued: tuple[str, ...]) -> list[str]:
+    """The operands of a command: its words that are no option nor the value of one of its
+    options `valued` take."""
     out: list[str] = []
     skip = ended = False
     for word in args:
@@ -341,7 +353,7 @@ def _operands(args: list[str]) -> list[str]:
             out.append(word)
         elif word == "--":
             ended = True
-        elif word in _VALUED:
+        elif word in valued:
             skip = True
     return out
 
@@ -366,7 +378,8 @@ def _git_writes(args: list[str], where: str | None, writes: list[str]) -> None:
             args = args[1:]
     if not args or args[0] not in ("rm", "mv", "restore"):
         return
-    for path in _operands(args[1:]):
+    valued = ("-s", "--source") if args[0] == "restore" else ()
+    for path in _operands(args[1:], valued):
         writes.append(_at(where, path) if where is not None or posixpath.isabs(path) else "")
 
 
