@@ -146,3 +146,28 @@ def test_json_escapes_del_and_c1_controls_as_the_same_value() -> None:
         assert not any(ch in text for ch in "\x9b\x7f\x1b")
         assert "\\u009b" in text and "ünïcödé 日本" in text  # other text stays as it is
         assert json.loads(text) == data
+
+
+def test_a_crlf_line_break_is_a_line_break_not_an_escaped_control() -> None:
+    """A note or registry file saved on Windows ends each line with CR LF: that CR overwrites
+    nothing and was shown as `\\x0d` at the end of every line; a lone CR still is."""
+    from orkestra.core.output import printable
+
+    assert printable("Résumé — 日本語 🚀\r\nsecond\r\n") == "Résumé — 日本語 🚀\r\nsecond\r\n"
+    assert printable("back\rover\r\r\n") == "back\\x0dover\\x0d\r\n"
+    assert "\\x0d" not in render_table({"body": "a\r\nb\r\n"}, title="x")
+
+
+def test_notes_info_as_text_shows_a_crlf_note_without_escaped_line_ends(
+    cli: Any, project: Path
+) -> None:
+    body = (
+        '---\r\ntype: "gotcha"\r\ntitle: "Le café est chaud"\r\nconfidence: "observed"\r\n'
+        "---\r\n\r\n# Le café est chaud\r\n\r\nSymptom → cause → fix.\r\n"
+    )
+    (project / "knowledge" / "gotchas").mkdir(parents=True, exist_ok=True)
+    (project / "knowledge" / "gotchas" / "cafe.md").write_bytes(body.encode("utf-8"))
+    result = cli("notes", "info", "cafe", "-f", "text", cwd=project)
+    assert result.exit_code == 0, result.stderr
+    assert "Symptom → cause → fix." in result.stdout
+    assert "\\x0d" not in result.stdout

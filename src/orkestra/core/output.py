@@ -68,8 +68,9 @@ def escape_controls(text: str) -> str:
     return _RAW_JSON_CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-#: C0 controls but tab and line feed, DEL and the C1 controls: what drives a terminal
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: C0 controls but tab and line feed, DEL and the C1 controls: what drives a terminal; a
+#: carriage return ending a line (a CRLF file's line break) overwrites nothing and stays
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n)")
 
 
 #: what `json.dumps` leaves unescaped yet a terminal obeys: DEL and the C1 controls
@@ -77,10 +78,11 @@ _RAW_JSON_CONTROL = re.compile("[\x7f-\x9f]")
 
 
 def printable(text: str) -> str:
-    """`text` for a person's terminal: each control character but tab and line break shown as
-    `\\xNN`. Registry, note and vendor text is data (PRODUCT.md §13): an escape sequence in it
-    (a window title, a cleared screen, a carriage return writing over a line) must not drive the
-    terminal it is printed on. JSON escapes them itself."""
+    """`text` for a person's terminal: each control character but tab and line break (LF, or
+    CRLF as a Windows-saved note or registry file has it) shown as `\\xNN`. Registry, note and
+    vendor text is data (PRODUCT.md §13): an escape sequence in it (a window title, a cleared
+    screen, a carriage return writing over a line) must not drive the terminal it is printed
+    on. JSON escapes them itself."""
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
