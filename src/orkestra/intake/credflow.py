@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from orkestra.intake.pyaudit import Hit
@@ -669,6 +670,35 @@ _SH_URL = re.compile(r"https?://(?:[^\s/@\"'`]*@)?([\w.-]+)")
 _SH_WORD = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'[^']*'|[^\s;&|]+")
 
 
+def _first_foreign(hosts: Iterable[str | None]) -> str | None:
+    """The first of `hosts` that is no credential's own service (None: there is none)."""
+    return next((h for h in hosts if h is not None and not _OWN.search(h)), None)
+
+
+_SH_LOOP = re.compile(r"(?:^|[;&|(])[ \t]*(?:for|while|until|select)\b")
+_SH_DONE = re.compile(r"(?:^|[;&|])[ \t]*done\b")
+
+
+def _sh_scoped(lines: list[str]) -> list[bool]:
+    """For each line, whether it lies in a function's body or a loop (what runs there may run
+    more than once, or later than where it is written)."""
+    out: list[bool] = []
+    depth = loops = 0
+    inside = False
+    for line in lines:
+        if not inside and _SH_FUNCTION.match(line) is not None:
+            inside, depth = True, 0
+        opened = len(_SH_LOOP.findall(line))
+        loops += opened
+        out.append(inside or loops > 0)
+        loops = max(0, loops - len(_SH_DONE.findall(line)))
+        if inside:
+            depth += line.count("{") - line.count("}")
+            if depth <= 0 and "}" in line:
+                inside = False
+    return out
+
+
 def _shell_flow(text: str) -> list[Hit]:
     # a command continued over lines (`curl \` then `-H …` then the URL) is one line, read at
     # the line it starts on; the lines it took are left blank so numbers are kept
@@ -683,16 +713,37 @@ def _shell_flow(text: str) -> list[Hit]:
         if not lines[start].endswith("\\"):
             start = None
     tainted: dict[str, str] = {}  # variable -> the credential it holds
-    urls: dict[str, str] = {}
+    scoped = _sh_scoped(lines)
+    # variable -> each assignment (line, host or None when no URL), in the order written
+    assigned: dict[str, list[tuple[int, str | None]]] = {}
+    for number, line in enumerate(lines, 1):
+        match = _SH_ASSIGN.match(line)
+        if match is not None:
+            value = match.group(2)
+            url = _SH_URL.search(value)
+            held = url is not None and value.lstrip("\"'").startswith(url.group(0))
+            assigned.setdefault(match.group(1), []).append(
+                (number, url.group(1) if url is not None and held else None)
+            )
+    # variable -> (lines and hosts of its straight-line values, the first foreign host of all
+    # its values, that of the values given in a function or loop), for variables holding a URL
+    urls = {
+        name: (
+            [at for at, _ in straight],
+            [host for _, host in straight],
+            _first_foreign(host for _, host in given),
+            _first_foreign(host for at, host in given if scoped[at - 1]),
+        )
+        for name, given in assigned.items()
+        if any(host for _, host in given)
+        for straight in ([(at, host) for at, host in given if not scoped[at - 1]],)
+    }
     for _ in range(2):
         for line in lines:
             match = _SH_ASSIGN.match(line)
             if match is None:
                 continue
             value = match.group(2)
-            url = _SH_URL.search(value)
-            if url is not None and value.lstrip("\"'").startswith(url.group(0)):
-                urls[match.group(1)] = url.group(1)
             source = _SH_SOURCE.search(value)
             held = next(
                 (
@@ -715,14 +766,27 @@ def _shell_flow(text: str) -> list[Hit]:
                 return f"{v.group(0)} ({tainted[name]})"
         return None
 
-    def foreign(line: str) -> str | None:
+    def hosts(name: str, number: int) -> list[str | None]:
+        """What `$name` may hold at line `number`: in straight-line code the last value given
+        before it (and any given in a function or loop, which may run in between); in a
+        function or loop, or before any value, every value it is ever given (of those, the
+        first that is not a credential's own service stands for them all)."""
+        if name not in urls:
+            return []
+        at, host, every, in_scope = urls[name]
+        last = bisect.bisect_left(at, number) - 1
+        if scoped[number - 1] or last < 0:
+            return [every]
+        return [host[last], in_scope]
+
+    def foreign(line: str, number: int) -> str | None:
         for url in _SH_URL.finditer(line):
             if not _OWN.search(url.group(1)):
                 return url.group(1)
         for v in _SH_VAR.finditer(line):
-            host = urls.get(v.group(1) or v.group(2) or "")
-            if host is not None and not _OWN.search(host):
-                return host
+            for host in hosts(v.group(1) or v.group(2) or "", number):
+                if host is not None and not _OWN.search(host):
+                    return host
         return None
 
     hits: list[Hit] = []
@@ -737,7 +801,7 @@ def _shell_flow(text: str) -> list[Hit]:
                 inside = match.group(1) or match.group(2)
                 depth = 0
         if _SH_NET.search(line):
-            host = foreign(line)
+            host = foreign(line, number)
             sent = hot(line)
             if host is not None and sent is not None:
                 hits.append(_hit(number, sent, host))
@@ -769,7 +833,7 @@ def _shell_flow(text: str) -> list[Hit]:
                     hits.append(_hit(number, sent, host))
                     break
         elif name in wrappers:
-            host = foreign(" ".join(args))
+            host = foreign(" ".join(args), number)
             sent = hot(" ".join(args))
             if host is not None and sent is not None:
                 hits.append(_hit(number, sent, host))
