@@ -423,3 +423,18 @@ def test_a_gitattributes_orkestra_may_not_rewrite_never_stops_the_install(
     assert "knowledge/.usage.jsonl merge=union" in r.stderr and ".gitattributes" in r.stderr
     assert outside.read_text() == "*.png binary\n"
     assert (project / ".claude/settings.json").exists()
+
+
+@pytest.mark.parametrize("spelt", ["./docs/kb", "docs//kb/", "docs/./kb"])
+def test_the_usage_log_line_is_spelt_as_git_matches_it(cli: Any, project: Path, spelt: str) -> None:
+    """`knowledge.path: ./docs/kb` is the folder docs/kb, but the line written was
+    `./docs/kb/.usage.jsonl merge=union`, a pattern git matches to no file: the usage log was
+    never union-merged."""
+    from orkestra.core.gitfiles import usage_attribute
+
+    assert usage_attribute(spelt) == "docs/kb/.usage.jsonl merge=union"
+    write(project, "registries/orkestra.yaml", f"project: demo\nknowledge:\n  path: {spelt}\n")
+    assert cli("hooks", "install", cwd=project).exit_code == 0
+    lines = (project / ".gitattributes").read_text(encoding="utf-8").splitlines()
+    assert "docs/kb/.usage.jsonl merge=union" in lines
+    assert not any(line.startswith(("./", "docs//", "docs/./")) for line in lines)

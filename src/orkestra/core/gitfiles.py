@@ -11,8 +11,11 @@ from orkestra.core.errors import UnsafePathError
 
 def usage_attribute(knowledge_path: str) -> str:
     """The `.gitattributes` line union-merging the usage log of the knowledge folder (its
-    path is plain: `project.knowledge_folder_problem` allows no space, quote or glob)."""
-    return f"{knowledge_path.strip('/')}/.usage.jsonl merge=union"
+    path is plain: `project.knowledge_folder_problem` allows no space, quote or glob), spelt
+    as git matches it: `./docs/kb` or `docs//kb` is the folder docs/kb, yet a pattern
+    `./docs/kb/.usage.jsonl` matches no file."""
+    parts = [p for p in knowledge_path.replace("\\", "/").split("/") if p not in ("", ".")]
+    return f"{'/'.join(parts)}/.usage.jsonl merge=union"
 
 
 def with_lines(root: Path, name: str, lines: tuple[str, ...]) -> str | None:
