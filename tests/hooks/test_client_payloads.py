@@ -372,6 +372,22 @@ def test_codex_a_note_removed_with_rm_r_is_a_knowledge_write(
     assert r.exit_code == 0 and "block" not in r.stdout
 
 
+@pytest.mark.parametrize("spelt", ["./docs/kb", "docs/./kb/"])
+def test_a_knowledge_path_spelt_with_dot_slash_still_holds_the_notes(
+    cli: Any, project: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch, spelt: str
+) -> None:
+    """`knowledge.path: ./docs/kb` is a folder the config accepts and the commands use, but the
+    hooks compared paths with `./docs/kb/`: no note there was a read or a write."""
+    monkeypatch.setenv("ORKESTRA_AGENT_TOOL", "codex-cli")
+    write(project, "registries/orkestra.yaml", f"project: demo\nknowledge:\n  path: {spelt}\n")
+    write(project, "docs/kb/glossary/case.md", NOTE)
+    command = "rm docs/kb/glossary/case.md"
+    stdin = payload("codex/post-tool-use-bash-read", tool_input={"command": command})
+    assert cli("hook", "post-tool-use", stdin=stdin, cwd=project).exit_code == 0
+    (event,) = events(project)
+    assert (event["knowledge_write"], event["path"]) == (True, "docs/kb/glossary/case.md")
+
+
 def test_codex_a_shell_read_names_the_note_in_the_events_log(
     cli: Any, project: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch
 ) -> None:

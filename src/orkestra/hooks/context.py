@@ -124,9 +124,11 @@ def project_root(cwd: str) -> str | None:
 
 def read_knowledge_config(root: str) -> dict[str, Any]:
     """The `knowledge:` block, as the `Config` model reads it (`NotLight` when the light reader
-    cannot be sure)."""
+    cannot be sure), its path spelt as the paths it is compared with (`./docs/kb`, `docs/kb/`
+    and `docs/./kb` are docs/kb: no note in them was seen as one)."""
     block: dict[str, Any] = project.read_light(Path(root))["knowledge"]
-    return {**block, "path": str(block["path"]).rstrip("/")}
+    parts = [p for p in str(block["path"]).replace("\\", "/").split("/") if p not in ("", ".")]
+    return {**block, "path": "/".join(parts)}
 
 
 _DATE = re.compile(r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])")
