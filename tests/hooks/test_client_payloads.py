@@ -388,6 +388,36 @@ def test_a_knowledge_path_spelt_with_dot_slash_still_holds_the_notes(
     assert (event["knowledge_write"], event["path"]) == (True, "docs/kb/glossary/case.md")
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "sed 's/support/customer/' {n} > {n}.new && mv {n}.new {n}",
+        "cat {n} > /tmp/case.bak; rm {n}",
+        "cat {n} && rm -r knowledge/glossary/",
+    ],
+)
+def test_codex_a_note_read_and_rewritten_or_removed_by_one_command_is_no_read(
+    cli: Any, project: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """The portable in-place edit (`sed ... F > F.new && mv F.new F`) read the note it rewrote:
+    the edit went to the usage log as a read, raising the note in Highlights and search."""
+    monkeypatch.setenv("ORKESTRA_AGENT_TOOL", "codex-cli")
+    write(project, "knowledge/glossary/case.md", NOTE)
+    text = command.format(n="knowledge/glossary/case.md")
+    stdin = payload("codex/post-tool-use-bash-read", tool_input={"command": text})
+    assert cli("hook", "post-tool-use", stdin=stdin, cwd=project).exit_code == 0
+    assert _usage(project) == []
+    (event,) = events(project)
+    assert event["knowledge_write"] is True
+    # a note read and copied elsewhere is still a read
+    stdin = payload(
+        "codex/post-tool-use-bash-read",
+        tool_input={"command": "cat knowledge/glossary/case.md > /tmp/case.txt"},
+    )
+    assert cli("hook", "post-tool-use", stdin=stdin, cwd=project).exit_code == 0
+    assert len(_usage(project)) == 1
+
+
 def test_codex_a_shell_read_names_the_note_in_the_events_log(
     cli: Any, project: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch
 ) -> None:

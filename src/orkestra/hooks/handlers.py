@@ -102,7 +102,15 @@ def post_tool_use(ctx: Context) -> tuple[int, str]:
     read = [rec["path"]] if rec["tool_name"] == "Read" else []
     if rec["tool_name"] == "Bash" and ctx.client in payloads.SHELL_READING:
         command = payloads.command_text(ctx.payload.get("tool_input") or {})
-        read = [ctx.rel(path) for path in payloads.shell_reads(command)]
+        reads, writes = payloads.shell_paths(command)
+        # a note the command also rewrites or removes (`sed ... F > F.new && mv F.new F`,
+        # `cat F; rm F`, `rm -r` of its folder) was changed, not read for its knowledge
+        changed = tuple(r.rstrip("/") for r in (ctx.rel(path) for path in writes) if r)
+        read = [
+            rel
+            for rel in (ctx.rel(path) for path in reads)
+            if rel is not None and not any(rel == w or rel.startswith(w + "/") for w in changed)
+        ]
     for note in dict.fromkeys(ctx.in_knowledge(rel) for rel in read):
         if note is not None and note.endswith(".md") and note != INDEX:
             entry = {"ts": rec["ts"], "session_id": ctx.session_id, "path": note}
