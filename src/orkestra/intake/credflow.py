@@ -679,18 +679,60 @@ _SH_LOOP = re.compile(r"(?:^|[;&|(])[ \t]*(?:for|while|until|select)\b")
 _SH_DONE = re.compile(r"(?:^|[;&|])[ \t]*done\b")
 
 
-def _sh_scoped(lines: list[str]) -> list[bool]:
-    """For each line, whether it lies in a function's body or a loop (what runs there may run
-    more than once, or later than where it is written)."""
-    out: list[bool] = []
+class _ShellValues:
+    """The URLs one shell variable is given, for what it may hold at a line that uses it: in
+    straight-line code the last value given before it, a value given in a function (which may
+    run in between) or in a loop after that value and before the line; in a loop also a value given later in that loop (its
+    next round); in a function, or before any value, every value it is ever given. Of several,
+    the first that is not a credential's own service stands for them (None: there is none)."""
+
+    def __init__(self, given: list[tuple[int, str | None]], regions: list[int]) -> None:
+        straight = [(at, host) for at, host in given if regions[at - 1] == 0]
+        self.lines = [at for at, _ in straight]
+        self.hosts = [host for _, host in straight]
+        self.every = _first_foreign(host for _, host in given)
+        self.in_functions = _first_foreign(h for at, h in given if regions[at - 1] == -1)
+        looped = [(at, h) for at, h in given if regions[at - 1] > 0]
+        foreign = [(at, h) for at, h in looped if _first_foreign([h]) and h is not None]
+        self.looped_lines = [at for at, _ in foreign]
+        self.looped_hosts: list[str | None] = [h for _, h in foreign]
+        self.per_loop: dict[int, str] = {}
+        for at, host in looped:
+            if _first_foreign([host]) and host is not None:
+                self.per_loop.setdefault(regions[at - 1], host)
+
+    def at(self, number: int, region: int) -> list[str | None]:
+        last = bisect.bisect_left(self.lines, number) - 1
+        if region == -1 or (region == 0 and last < 0):
+            return [self.every]
+        out = [self.hosts[last]] if last >= 0 else []
+        out.append(self.in_functions)
+        # a foreign value a loop gave after the last straight one, before this line
+        after = self.lines[last] if last >= 0 else 0
+        index = bisect.bisect_right(self.looped_lines, after)
+        if index < len(self.looped_lines) and self.looped_lines[index] < number:
+            out.append(self.looped_hosts[index])
+        if region > 0:
+            out.append(self.per_loop.get(region))
+        return out
+
+
+def _sh_regions(lines: list[str]) -> list[int]:
+    """For each line, where it runs: 0 in straight-line code, -1 in a function's body (called
+    from anywhere, any number of times), else the number of the line opening the outermost
+    loop it lies in (run again after its later lines)."""
+    out: list[int] = []
     depth = loops = 0
     inside = False
-    for line in lines:
+    opening = 0
+    for number, line in enumerate(lines, 1):
         if not inside and _SH_FUNCTION.match(line) is not None:
             inside, depth = True, 0
         opened = len(_SH_LOOP.findall(line))
+        if opened and not loops:
+            opening = number
         loops += opened
-        out.append(inside or loops > 0)
+        out.append(-1 if inside else opening if loops > 0 else 0)
         loops = max(0, loops - len(_SH_DONE.findall(line)))
         if inside:
             depth += line.count("{") - line.count("}")
@@ -713,7 +755,7 @@ def _shell_flow(text: str) -> list[Hit]:
         if not lines[start].endswith("\\"):
             start = None
     tainted: dict[str, str] = {}  # variable -> the credential it holds
-    scoped = _sh_scoped(lines)
+    regions = _sh_regions(lines)
     # variable -> each assignment (line, host or None when no URL), in the order written
     assigned: dict[str, list[tuple[int, str | None]]] = {}
     for number, line in enumerate(lines, 1):
@@ -725,19 +767,7 @@ def _shell_flow(text: str) -> list[Hit]:
             assigned.setdefault(match.group(1), []).append(
                 (number, url.group(1) if url is not None and held else None)
             )
-    # variable -> (lines and hosts of its straight-line values, the first foreign host of all
-    # its values, that of the values given in a function or loop), for variables holding a URL
-    urls = {
-        name: (
-            [at for at, _ in straight],
-            [host for _, host in straight],
-            _first_foreign(host for _, host in given),
-            _first_foreign(host for at, host in given if scoped[at - 1]),
-        )
-        for name, given in assigned.items()
-        if any(host for _, host in given)
-        for straight in ([(at, host) for at, host in given if not scoped[at - 1]],)
-    }
+    urls = {name: _ShellValues(given, regions) for name, given in assigned.items()}
     for _ in range(2):
         for line in lines:
             match = _SH_ASSIGN.match(line)
@@ -767,17 +797,8 @@ def _shell_flow(text: str) -> list[Hit]:
         return None
 
     def hosts(name: str, number: int) -> list[str | None]:
-        """What `$name` may hold at line `number`: in straight-line code the last value given
-        before it (and any given in a function or loop, which may run in between); in a
-        function or loop, or before any value, every value it is ever given (of those, the
-        first that is not a credential's own service stands for them all)."""
-        if name not in urls:
-            return []
-        at, host, every, in_scope = urls[name]
-        last = bisect.bisect_left(at, number) - 1
-        if scoped[number - 1] or last < 0:
-            return [every]
-        return [host[last], in_scope]
+        values = urls.get(name)
+        return [] if values is None else values.at(number, regions[number - 1])
 
     def foreign(line: str, number: int) -> str | None:
         for url in _SH_URL.finditer(line):
