@@ -31,6 +31,7 @@ _CREDS = (
     r"|ANTHROPIC_API_KEY|CLAUDE_API_KEY|HF_TOKEN|HUGGING_FACE_HUB_TOKEN|CARGO_REGISTRY_TOKEN"
     r"|DOCKER_PASSWORD|DOCKERHUB_TOKEN|SLACK_(?:BOT_)?TOKEN|STRIPE_SECRET_KEY)"
 )
+_CRED_NAME = re.compile(_CREDS)
 _ANY = re.compile(rf"\b{_CREDS}\b|\bgh\s+auth\s+token\b")
 _OWN = re.compile(
     r"(?:^|\.)(?:github\.com|ghe\.com|githubusercontent\.com|ghcr\.io|npmjs\.org|npmjs\.com|pypi\.org"
@@ -125,10 +126,122 @@ def credential_flow(text: str, lang: str = "python") -> list[Hit]:
     """`secret-in-url` hits: a request to a literal URL of another host (or a name holding one)
     whose arguments hold a well-known credential read from the environment, directly or
     through a name, a dict, a function's parameter or a wrapper. `lang`: python, js or shell."""
-    if _ANY.search(text) is None:
+    if _ANY.search(text) is None and _COMPUTED.search(text) is None:
         return []
     hits = _shell_flow(text) if lang == "shell" else _Flow(text, lang).hits()
     return [hit for hit in hits if not _AWS_OWN.fullmatch(hit.detail)]
+
+
+#: an environment read whose key is built at run time, an indirect shell expansion: what may
+#: read a credential without naming it in one piece
+_COMPUTED = re.compile(
+    r"(?:environ\s*(?:\[|\.get\s*\()|getenv\s*\(|process\.env\s*\[)\s*"
+    r"(?![\"'][\w]*[\"']\s*[\]),])|\$\{![A-Za-z_]|\beval\b[^\n]*\\\$"
+)
+#: where the environment is read by a key: `os.environ[`, `os.getenv(`, `process.env[`
+_ENV_AT = re.compile(
+    r"(?<![\w$.])(?:(?:os\.)?environ\s*(?:\[|\.get\s*\()|(?:os\.)?getenv\s*\(|process\.env\s*\[)"
+)
+#: another name for the environment or its getter: `from os import environ as E`,
+#: `ge = os.getenv`, `const { env } = process`, `const { env: e } = process`
+_ENV_NAME = re.compile(
+    r"\bfrom[ \t]+os[ \t]+import[ \t]+[^\n]*?\b(environ|getenv)[ \t]+as[ \t]+([A-Za-z_]\w*)"
+    r"|^[ \t]*([A-Za-z_$][\w$]*)[ \t]*=[ \t]*((?:os\.)?(?:getenv|environ\.get))[ \t]*;?[ \t]*$"
+    r"|\b(?:const|let|var)[ \t]*\{[^}\n]{0,200}?(?<![\w$])env[ \t]*(?::[ \t]*([A-Za-z_$][\w$]*))?"
+    r"[^}\n]{0,200}\}[ \t]*=[ \t]*process\b",
+    re.M,
+)
+#: a name bound to string constants: `KEY = 'GITHUB_TOKEN'`, `const p = 'NPM'`,
+#: `NAMES = ('GITHUB_TOKEN', 'GH_TOKEN')`, `for name in ('GITHUB_TOKEN', 'GH_TOKEN'):`
+_CONST = re.compile(
+    r"^[ \t]*(?:(?:export[ \t]+)?(?:const|let|var)[ \t]+)?([A-Za-z_$][\w$]*)[ \t]*(?::[ \t]*\w+[ \t]*)?"
+    r"=[ \t]*([^\n;]{1,300}?)[ \t]*;?[ \t]*$"
+    r"|^[ \t]*for[ \t]*\(?[ \t]*(?:(?:const|let|var)[ \t]+)?([A-Za-z_$][\w$]*)[ \t]+(?:in|of)[ \t]+"
+    r"([^\n:]{1,300}?)[ \t]*\)?[ \t]*[:{]?[ \t]*$",
+    re.M,
+)
+_KEY_TOKEN = re.compile(
+    r"\s*(?:([fFrRbBuU]{0,2})(\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`[^`]*`)"
+    r"|([A-Za-z_$][\w$]*)(?:\[\s*\d+\s*\])?|(\+))\s*"
+)
+_PLACEHOLDER = re.compile(r"\$?\{\s*([A-Za-z_$][\w$]*)\s*\}")
+_FOLD_MAX = 16  # possible values of one key followed (the rest are not)
+
+
+def _fold(expr: str, consts: dict[str, list[str]]) -> list[str] | None:
+    """The strings a key expression may be: literals glued with `+`, f-strings and template
+    literals whose placeholders are constants, names bound to constants; None if not known."""
+    values = [""]
+    at, glue = 0, True
+    while at < len(expr):
+        m = _KEY_TOKEN.match(expr, at)
+        if m is None or m.end() == at:
+            return None
+        at = m.end()
+        if m.group(4):
+            glue = True
+            continue
+        if not glue:
+            return None
+        glue = False
+        if m.group(3):
+            pieces = consts.get(m.group(3))
+            if pieces is None:
+                return None
+        else:
+            body = m.group(2)[1:-1]
+            templated = m.group(2)[0] == "`" or "f" in m.group(1).lower()
+            pieces = [body]
+            if templated:
+                for holder in _PLACEHOLDER.finditer(body):
+                    known = consts.get(holder.group(1))
+                    if known is None:
+                        return None
+                    pieces = [p.replace(holder.group(0), k, 1) for p in pieces for k in known]
+        values = [v + p for v in values for p in pieces][:_FOLD_MAX]
+    return values if not glue else None
+
+
+def _constants(text: str) -> dict[str, list[str]]:
+    """Names bound to string constants (or a list of them), folded in file order twice."""
+    found: list[tuple[str, str]] = []
+    for m in _CONST.finditer(text):
+        name, value = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        value = value.strip()
+        if value[:1] in "([{":
+            value = value[1:].rstrip(")]} \t")
+        if value[:1] in "\"'`fFrRbBuU" or value[:1].isalpha() or value[:1] in "_$":
+            found.append((name, value))
+    consts: dict[str, list[str]] = {}
+    for _ in range(2):
+        for name, value in found:
+            items: list[str] = []
+            for item in _split_top(value):
+                folded = _fold(item, consts)
+                if folded is None:
+                    items = []
+                    break
+                items += folded
+            if items:
+                consts[name] = items[:_FOLD_MAX]
+    return consts
+
+
+def _split_top(value: str) -> list[str]:
+    """`'a', 'b'` -> its items (a comma inside quotes kept)."""
+    items: list[str] = []
+    quote, begin = "", 0
+    for index, char in enumerate(value):
+        if quote:
+            if char == quote:
+                quote = ""
+        elif char in "\"'`":
+            quote = char
+        elif char == ",":
+            items.append(value[begin:index])
+            begin = index + 1
+    items.append(value[begin:])
+    return [item for item in items if item.strip()] or [value]
 
 
 #: AWS keys sign requests to AWS itself (`curl --aws-sigv4 --user id:$AWS_SECRET_ACCESS_KEY`)
@@ -144,6 +257,16 @@ class _Flow:
         self.close = _match_brackets(text)
         self.sources = [(m.start(), m.group(0)) for m in _READ.finditer(text)]
         aliases = {m.group(1) for m in _ENV_ALIAS.finditer(text)}
+        getters: set[str] = set()
+        for m in _ENV_NAME.finditer(text):
+            if m.group(1):  # `from os import environ as E` / `getenv as ge`
+                (aliases if m.group(1) == "environ" else getters).add(m.group(2))
+            elif m.group(3):  # `ge = os.getenv`
+                getters.add(m.group(3))
+            else:  # `const { env } = process`, `const { env: e } = process`
+                aliases.add(m.group(5) or "env")
+        self.aliases = aliases
+        self._computed(aliases, getters)
         if aliases:  # `env.GITHUB_TOKEN`, `env["GITHUB_TOKEN"]`, `env.get("GITHUB_TOKEN")`
             via = re.compile(
                 rf"(?<![\w$.])(?:{'|'.join(map(re.escape, sorted(aliases)))})"
@@ -155,6 +278,35 @@ class _Flow:
         self.urls = {m.group(1): m.group(2) for m in _URL_NAME.finditer(text)}
         self.starts: list[int] | None = None
 
+    def _computed(self, aliases: set[str], getters: set[str]) -> None:
+        """Reads whose key is built at run time (`os.environ['GITHUB' + '_TOKEN']`,
+        `os.environ[KEY]`, `process.env[`${kind}_TOKEN`]`) or made through another name for the
+        environment or its getter (`ge = os.getenv; ge('GITHUB_TOKEN')`): the key is folded
+        from the file's string constants and counts when it may be a well-known credential."""
+        text = self.text
+        at_re = _ENV_AT
+        if aliases or getters:
+            names = "|".join(map(re.escape, sorted(aliases)))
+            calls = "|".join(map(re.escape, sorted(getters)))
+            at_re = re.compile(
+                rf"{_ENV_AT.pattern}"
+                + (rf"|(?<![\w$.])(?:{names})\s*(?:\[|\.get\s*\()" if names else "")
+                + (rf"|(?<![\w$.])(?:{calls})\s*\(" if calls else "")
+            )
+        consts: dict[str, list[str]] | None = None
+        found = []
+        for m in at_re.finditer(text):
+            open_at = m.end() - 1
+            end = min(self._args_end(open_at), open_at + 1 + 300)
+            key = _split_top(text[open_at + 1 : end])[0]
+            if consts is None:
+                consts = _constants(text)
+            values = _fold(key.strip(), consts)
+            if values and any(_CRED_NAME.fullmatch(v) for v in values):
+                found.append((m.start(), f"{m.group(0)}{key.strip()}"[:120]))
+        if found:
+            self.sources = sorted({*self.sources, *found})
+
     def line(self, at: int) -> int:
         """The line number of position `at` (line starts found once)."""
         if self.starts is None:
@@ -164,7 +316,14 @@ class _Flow:
     def hits(self) -> list[Hit]:
         text = self.text
         tainted: dict[str, str] = {}  # name -> the credential read it holds
-        for m in _DESTRUCTURED.finditer(text):
+        destructured = _DESTRUCTURED
+        if self.aliases:  # `const e = process.env; const { NPM_TOKEN: tok } = e`
+            either = "|".join(map(re.escape, sorted(self.aliases)))
+            destructured = re.compile(
+                rf"\b(?:const|let|var)\s*\{{([^}}]{{0,400}})\}}\s*=\s*"
+                rf"(?:process\.env|{either})\b(?!\s*[.\[])"
+            )
+        for m in destructured.finditer(text):
             for part in m.group(1).split(","):
                 key, _, alias = part.partition(":")
                 if _ANY.fullmatch(key.strip()):
