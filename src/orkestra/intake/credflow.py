@@ -822,7 +822,9 @@ _SH_ASSIGN = re.compile(
 _SH_FUNCTION = re.compile(
     r"^[ \t]*(?:function[ \t]+([A-Za-z_][\w-]*)[ \t]*(?:\(\))?|([A-Za-z_][\w-]*)[ \t]*\(\))[ \t]*\{?"
 )
-_SH_NET = re.compile(r"(?:^|[;&|({`]|\$\()[ \t]*(?:sudo[ \t]+)?(?:curl|wget|xh|https?)\b")
+_SH_NET = re.compile(
+    r"(?:^|[;&|({`]|\$\(|\beval[ \t]+[\"']?)[ \t]*(?:sudo[ \t]+)?(?:curl|wget|xh|https?)\b"
+)
 _SH_VAR = re.compile(r"\$(?:\{([A-Za-z_]\w*)[^}]*\}|([A-Za-z_]\w*))")
 _SH_POSITIONAL = re.compile(r"\$(?:\{([1-9@*])\}|([1-9@*]))")
 _SH_URL = re.compile(r"https?://(?:[^\s/@\"'`]*@)?([\w.-]+)")
@@ -900,6 +902,50 @@ def _sh_regions(lines: list[str]) -> list[int]:
     return out
 
 
+#: what reads a variable named by another: `${!V}`, `eval "echo \$$V"`, `printenv "$V"`, a nameref
+_SH_INDIRECT = re.compile(r"\$\{!|\beval\b|\bprintenv\b|\b(?:declare|local|typeset)[ \t]+-\w*n")
+_SH_NAMEREF = re.compile(
+    r"^[ \t]*(?:declare|local|typeset)[ \t]+-\w*n\w*[ \t]+([A-Za-z_]\w*)=[\"']?([A-Za-z_]\w*)"
+)
+_SH_FOR = re.compile(r"^[ \t]*for[ \t]+([A-Za-z_]\w*)[ \t]+in[ \t]+([^;\n]*?)[ \t]*(?:;|$)")
+_SH_PLAIN = re.compile(r"[A-Za-z_]\w*")
+
+
+def _shell_names(lines: list[str]) -> set[str]:
+    """Variables holding a well-known credential's name: `V=GITHUB_TOKEN`, `V="${P}_TOKEN"` with
+    `P=GITHUB`, `for V in GITHUB_TOKEN GH_TOKEN`."""
+    consts: dict[str, list[str]] = {}
+    for _ in range(2):
+        for line in lines:
+            match = _SH_ASSIGN.match(line) or _SH_NAMEREF.match(line)
+            loop = _SH_FOR.match(line) if match is None else None
+            if match is not None:
+                name, words = match.group(1), [match.group(2)]
+            elif loop is not None:
+                name, words = loop.group(1), loop.group(2).split()
+            else:
+                continue
+            values: list[str] = []
+            for word in words[:_FOLD_MAX]:
+                word = word.strip().replace('"', "").replace("'", "")
+                known = True
+
+                def expand(var: re.Match[str]) -> str:
+                    nonlocal known
+                    found = consts.get(var.group(1) or var.group(2) or "")
+                    if not found:
+                        known = False
+                        return ""
+                    return found[0]
+
+                word = _SH_VAR.sub(expand, word)
+                if known and _SH_PLAIN.fullmatch(word):
+                    values.append(word)
+            if values:
+                consts[name] = values
+    return {name for name, values in consts.items() if any(map(_CRED_NAME.fullmatch, values))}
+
+
 def _shell_flow(text: str) -> list[Hit]:
     # a command continued over lines (`curl \` then `-H …` then the URL) is one line, read at
     # the line it starts on; the lines it took are left blank so numbers are kept
@@ -927,13 +973,32 @@ def _shell_flow(text: str) -> list[Hit]:
                 (number, url.group(1) if url is not None and held else None)
             )
     urls = {name: _ShellValues(given, regions) for name, given in assigned.items()}
+    source_re = _SH_SOURCE
+    if _SH_INDIRECT.search(text) is not None:
+        named = _shell_names(lines)
+        if named:  # `V=GITHUB_TOKEN` then `${!V}`, `eval "echo \$$V"`, `printenv "$V"`
+            either = "|".join(map(re.escape, sorted(named)))
+            source_re = re.compile(
+                rf"{_SH_SOURCE.pattern}|\$\{{!(?:{either})\}}"
+                rf"|\beval\b[^\n]*?\\\$\{{?\$\{{?(?:{either})\b"
+                rf"|\bprintenv[ \t]+[\"']?\$\{{?(?:{either})\b"
+            )
+            set_in_eval = re.compile(
+                rf"\beval\b[^\n]*?\b([A-Za-z_]\w*)=\\\$\{{?\$\{{?((?:{either}))\b"
+            )
+            for line in lines:  # `declare -n R=GITHUB_TOKEN` or `eval "R=\$$V"`: `$R` holds it
+                ref = _SH_NAMEREF.match(line) or set_in_eval.search(line)
+                if ref is not None and (
+                    ref.group(2) in named or _CRED_NAME.fullmatch(ref.group(2))
+                ):
+                    tainted.setdefault(ref.group(1), f"{ref.group(1)} -> {ref.group(2)}")
     for _ in range(2):
         for line in lines:
             match = _SH_ASSIGN.match(line)
             if match is None:
                 continue
             value = match.group(2)
-            source = _SH_SOURCE.search(value)
+            source = source_re.search(value)
             held = next(
                 (
                     tainted[n]
@@ -946,7 +1011,7 @@ def _shell_flow(text: str) -> list[Hit]:
                 tainted.setdefault(match.group(1), source.group(0) if source else held or "")
 
     def hot(words: str) -> str | None:
-        source = _SH_SOURCE.search(words)
+        source = source_re.search(words)
         if source is not None:
             return source.group(0)
         for v in _SH_VAR.finditer(words):
