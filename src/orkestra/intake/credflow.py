@@ -80,6 +80,17 @@ _CALL = re.compile(
     r"(?:[\"'](?:GET|POST|PUT|PATCH|DELETE)[\"']\s*,\s*)?(?:url\s*=\s*)?"
     r"(?:f?[\"'`](https?://[^\"'`\s]+)[\"'`]|([A-Za-z_]\w*)\b(?!\s*[.(\[]))"
 )
+#: Node's http modules under a name: `const client = require('node:https')`, `import h from 'https'`
+_NODE_HTTP = re.compile(
+    r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\(\s*[\"'](?:node:)?https?[\"']\s*\)"
+    r"|\bimport\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s+from\s+[\"'](?:node:)?https?[\"']"
+)
+_NODE_HOST = re.compile(r"(?<![\w$])(?:hostname|host)[\"']?\s*:\s*[\"'`]([\w.-]+)[\"'`]")
+_NODE_BOUND = re.compile(
+    r"(?<![\w$.])([A-Za-z_$][\w$]*)[ \t]*=[ \t]*(?:await[ \t]+)?(?=[\w$.\s]*$)"
+)
+_NODE_CHAIN = re.compile(r"\s*\.\s*([A-Za-z_$][\w$]*)\s*\(")
+_NODE_WRITE = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)\s*\.\s*(?:write|end)\s*\(")
 _HOST = re.compile(r"https?://(?:[^\s/@]*@)?([\w.-]+)")
 _ARGS_MAX = 4000
 _PARAMS_MAX = 32  # parameters of one function followed (the rest are not)
@@ -369,6 +380,8 @@ class _Flow:
             self._direct(call, inner, tainted, found)
         self._clients(found)
         self._spawned(found)
+        if self.lang == "js":
+            self._node_requests(found, assigns)
         for _ in range(2):  # twice: a wrapper of a wrapper (`report(b)` calls `_send(URL, b)`)
             derived = {f.name: f for f in functions if f.sends or f.url_param is not None}
             if derived:
@@ -633,6 +646,81 @@ class _Flow:
             sent = self._first_hot(open_at, self._args_end(open_at))
             if sent is not None:
                 found.setdefault(call.start(), _hit(self.line(call.start()), sent, host))
+
+    def _node_requests(self, found: dict[int, Hit], assigns: list[tuple[str, int, int]]) -> None:
+        """Node's `https.request({ hostname: 'x.example', … }).end(token)`, `const req =
+        http.request(url, opts, cb)` then `req.write(token)`: a request to another host whose
+        options, or what is written to it, hold the credential."""
+        text = self.text
+        modules = {"http", "https"} | {m.group(1) or m.group(2) for m in _NODE_HTTP.finditer(text)}
+        either = "|".join(map(re.escape, sorted(modules)))
+        calls = list(re.finditer(rf"(?<![\w$.])(?:{either})\s*\.\s*(?:request|get)\s*\(", text))
+        if not calls:
+            return
+        hosts = [(m.start(), m.group(1)) for m in _NODE_HOST.finditer(text)]
+        host_at = [at for at, _ in hosts]
+
+        def host_in(start: int, end: int) -> str | None:
+            at = bisect.bisect_left(host_at, start)
+            return hosts[at][1] if at < len(hosts) and host_at[at] < end else None
+
+        named: dict[str, str] = {}  # `const opts = { hostname: … }`
+        for name, start, end in assigns:
+            host = host_in(start, end)
+            if host is not None:
+                named[name] = host
+        writes: dict[str, list[int]] | None = None
+        binds: list[str | None] = []
+        for call in calls:
+            bound = _NODE_BOUND.search(text, max(0, call.start() - 80), call.start())
+            binds.append(bound.group(1) if bound is not None else None)
+        following: list[int] = [len(text)] * len(calls)  # the next request bound to that name
+        last: dict[str, int] = {}
+        for index in range(len(calls) - 1, -1, -1):
+            holder = binds[index]
+            if holder is not None:
+                following[index] = last.get(holder, len(text))
+                last[holder] = calls[index].start()
+        for index, call in enumerate(calls):
+            open_at = call.end() - 1
+            end = self._args_end(open_at)
+            first = _split_top(text[open_at + 1 : min(end, open_at + 1 + _ARGS_MAX)])[0].strip()
+            given = re.match(r"[\"'`](https?://[^\"'`\s]+)[\"'`]", first)
+            url = given.group(1) if given else self.urls.get(first)
+            target = _HOST.match(url or "")
+            host = target.group(1) if target else named.get(first) or host_in(open_at, end)
+            if host is None or _OWN.search(host):
+                continue
+            line = self.line(call.start())
+            sent = self._first_hot(open_at, end)
+            # what is written to the request: chained (`….end(token)`) or through its name
+            spans: list[tuple[int, int]] = []
+            at = end + 1
+            for _ in range(8):
+                link = _NODE_CHAIN.match(text, at)
+                if link is None:
+                    break
+                close = self._args_end(link.end() - 1)
+                if link.group(1) in ("write", "end"):
+                    spans.append((link.end(), close))
+                at = close + 1
+            holder = binds[index]
+            if holder is not None:
+                if writes is None:
+                    writes = {}
+                    for m in _NODE_WRITE.finditer(text):
+                        writes.setdefault(m.group(1), []).append(m.end())
+                mine = writes.get(holder, [])
+                first_write = bisect.bisect_right(mine, end)
+                for open_write in mine[first_write : bisect.bisect_left(mine, following[index])]:
+                    spans.append((open_write, self._args_end(open_write - 1)))
+            for start, stop in spans:
+                if sent is not None:
+                    break
+                sent = self._first_hot(start, stop)
+                line = self.line(start) if sent is not None else line
+            if sent is not None:
+                found.setdefault(call.start(), _hit(line, sent, host))
 
     def _spawned(self, found: dict[int, Hit]) -> None:
         """`subprocess.run(["curl", "-d", token, "https://x.example/c"])`: a fetcher run as a
