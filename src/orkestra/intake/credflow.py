@@ -159,6 +159,10 @@ def credential_flow(text: str, lang: str = "python") -> list[Hit]:
 _COMPUTED = re.compile(
     r"(?:environ\s*(?:\[|\.get\s*\()|getenv\s*\(|process\.env\s*\[)\s*"
     r"(?![\"'][\w]*[\"']\s*[\]),])|\$\{![A-Za-z_]|\beval\b[^\n]*\\\$"
+    # the environment or its getter under another name, read later with a key built at run time
+    r"|=[ \t]*(?:dict\([ \t]*)?(?:os\.)?(?:environ|getenv)\b(?![ \t]*(?:[\[(]|\.get[ \t]*\())"
+    r"|=[ \t]*(?:process\.env|\{[ \t]*\.\.\.process\.env[ \t]*\})[ \t]*[;\n]"
+    r"|\bimport[ \t]+(?:environ|getenv)\b|[\"'](?:node:)?process[\"']"
 )
 #: where the environment is read by a key: `os.environ[`, `os.getenv(`, `process.env[`
 _ENV_AT = re.compile(
@@ -170,7 +174,9 @@ _ENV_NAME = re.compile(
     r"\bfrom[ \t]+os[ \t]+import[ \t]+[^\n]*?\b(environ|getenv)[ \t]+as[ \t]+([A-Za-z_]\w*)"
     r"|^[ \t]*([A-Za-z_$][\w$]*)[ \t]*=[ \t]*((?:os\.)?(?:getenv|environ\.get))[ \t]*;?[ \t]*$"
     r"|\b(?:const|let|var)[ \t]*\{[^}\n]{0,200}?(?<![\w$])env[ \t]*(?::[ \t]*([A-Za-z_$][\w$]*))?"
-    r"[^}\n]{0,200}\}[ \t]*=[ \t]*process\b",
+    r"[^}\n]{0,200}\}[ \t]*=[ \t]*(?:process\b|require\([ \t]*[\"'](?:node:)?process[\"'][ \t]*\))"
+    r"|\bimport[ \t]*\{[^}\n]{0,200}?(?<![\w$])env(?:[ \t]+as[ \t]+([A-Za-z_$][\w$]*))?"
+    r"[^}\n]{0,200}\}[ \t]*from[ \t]*[\"'](?:node:)?process[\"']",
     re.M,
 )
 #: a name bound to string constants: `KEY = 'GITHUB_TOKEN'`, `const p = 'NPM'`,
@@ -286,7 +292,7 @@ class _Flow:
             elif m.group(3):  # `ge = os.getenv`
                 getters.add(m.group(3))
             else:  # `const { env } = process`, `const { env: e } = process`
-                aliases.add(m.group(5) or "env")
+                aliases.add(m.group(5) or m.group(6) or "env")
         self.aliases = aliases
         self._computed(aliases, getters)
         if aliases:  # `env.GITHUB_TOKEN`, `env["GITHUB_TOKEN"]`, `env.get("GITHUB_TOKEN")`
