@@ -777,22 +777,7 @@ class _Flow:
     ) -> tuple[list[tuple[int, int]], list[tuple[str, tuple[int, int]]]]:
         """A call's arguments at its own level: positional spans and (keyword, span)."""
         text = self.text
-        pieces: list[tuple[int, int]] = []
-        at, begin = start, start
-        while True:
-            stop = _ARG_STOP.search(text, at, end)
-            if stop is None:
-                pieces.append((begin, end))
-                break
-            if stop.group(0) == ",":
-                pieces.append((begin, stop.start()))
-                at = begin = stop.end()
-            else:
-                closing = self.close.get(stop.start())
-                if closing is None or closing >= end:
-                    pieces.append((begin, end))
-                    break
-                at = closing + 1
+        pieces = _pieces(text, start, end, self.close)
         positional: list[tuple[int, int]] = []
         keywords: list[tuple[str, tuple[int, int]]] = []
         for begin, stop_at in pieces:
@@ -866,27 +851,34 @@ def _tokens(text: str, names: set[str]) -> list[tuple[int, str]]:
     return out
 
 
-def _params(
-    text: str, start: int, end: int, close: dict[int, int]
-) -> tuple[list[str], dict[str, tuple[int, int]]]:
-    """A parameter list's names in order (`*args`/`**kw` kept with their stars) and the span of
-    each default value given."""
+def _pieces(text: str, start: int, end: int, close: dict[int, int]) -> list[tuple[int, int]]:
+    """The spans between the commas of one bracket level in `text[start:end]` (a call's
+    arguments or a parameter list), stepping over nested brackets by `close` (opening offset
+    -> closing offset)."""
     pieces: list[tuple[int, int]] = []
     at, begin = start, start
     while True:
         stop = _ARG_STOP.search(text, at, end)
         if stop is None:
             pieces.append((begin, end))
-            break
+            return pieces
         if stop.group(0) == ",":
             pieces.append((begin, stop.start()))
             at = begin = stop.end()
-        else:
-            closing = close.get(stop.start())
-            if closing is None or closing >= end:
-                pieces.append((begin, end))
-                break
-            at = closing + 1
+            continue
+        closing = close.get(stop.start())
+        if closing is None or closing >= end:
+            pieces.append((begin, end))
+            return pieces
+        at = closing + 1
+
+
+def _params(
+    text: str, start: int, end: int, close: dict[int, int]
+) -> tuple[list[str], dict[str, tuple[int, int]]]:
+    """A parameter list's names in order (`*args`/`**kw` kept with their stars) and the span of
+    each default value given."""
+    pieces = _pieces(text, start, end, close)
     names: list[str] = []
     defaults: dict[str, tuple[int, int]] = {}
     for begin, stop_at in pieces:
