@@ -19,16 +19,19 @@ def list_decisions(
         int | None, typer.Option("--limit", min=1, help="At most N records (total counts all).")
     ] = None,
     status: Annotated[
-        str | None, typer.Option("--status", help="proposed|active|superseded|deprecated.")
+        list[str] | None,
+        typer.Option("--status", help="proposed|active|superseded|deprecated (repeatable)."),
     ] = None,
     domain: Annotated[
-        str | None, typer.Option("--domain", help="Only this decision domain.")
+        list[str] | None, typer.Option("--domain", help="Only this decision domain (repeatable).")
     ] = None,
     fmt: FormatOption = Format.json,
 ) -> ExitCode:
     """Decision records, newest first."""
+    from orkestra.core.choices import choices
     from orkestra.registry import inventory
 
+    status = list(choices("--status", status, inventory.DECISION_STATUSES))  # named as typed
     rows = inventory.decisions_list(load_registry(lazy=True), status=status, domain=domain)
     emit(listing("decisions", rows[:limit], total=len(rows)), fmt, title="decisions")
     return ExitCode.OK

@@ -99,11 +99,13 @@ def _owner(project: str) -> str:
 @app.command("list")
 def list_claims(
     confidence: Annotated[
-        str | None, typer.Option("--confidence", help="low, medium or high.")
+        list[str] | None, typer.Option("--confidence", help="low, medium or high (repeatable).")
     ] = None,
     category: Annotated[
-        str | None,
-        typer.Option("--category", help="technical, solution, pattern, tool or warning."),
+        list[str] | None,
+        typer.Option(
+            "--category", help="technical, solution, pattern, tool or warning (repeatable)."
+        ),
     ] = None,
     fmt: FormatOption = Format.json,
 ) -> ExitCode:

@@ -56,17 +56,23 @@ def candidates(
         bool, typer.Option("--full", help="Add body and classification hints.")
     ] = False,
     domain: Annotated[
-        Domain | None, typer.Option("--domain", help="Unclassified in this domain only.")
+        list[str] | None,
+        typer.Option(
+            "--domain",
+            help="Unclassified in this domain only (changelog or decisions; repeatable).",
+        ),
     ] = None,
     fmt: FormatOption = Format.json,
 ) -> ExitCode:
     """Commits not yet classified, newest first, with signals and stats."""
+    from orkestra.core.choices import choices
     from orkestra.mining.report import candidates as run
     from orkestra.mining.sync import sync as refresh
 
+    domains = choices("--domain", domain, [d.value for d in Domain])
     root = project_root()
     refresh(root)
-    found, total = run(root, limit=limit, full=full, domain=domain.value if domain else None)
+    found, total = run(root, limit=limit, full=full, domains=domains)
     rows = [_row(c) for c in found] if fmt.human else found
     emit(listing("candidates", rows, total=total), fmt, title="mine candidates")
     return ExitCode.OK

@@ -69,9 +69,11 @@ def new(
 
 @app.command("list")
 def list_notes(
-    kind: Annotated[str | None, typer.Option("--type", help="Only notes of this type.")] = None,
+    kind: Annotated[
+        list[str] | None, typer.Option("--type", help="Only notes of this type (repeatable).")
+    ] = None,
     confidence: Annotated[
-        str | None, typer.Option("--confidence", help="observed or verified.")
+        list[str] | None, typer.Option("--confidence", help="observed or verified (repeatable).")
     ] = None,
     fmt: FormatOption = Format.json,
 ) -> ExitCode:

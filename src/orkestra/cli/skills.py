@@ -15,16 +15,23 @@ app = new_app("Skills.")
 
 @app.command("list")
 def list_skills(
-    layer: Annotated[str | None, typer.Option("--layer", help="Only this layer (K0..K4).")] = None,
-    source: Annotated[str | None, typer.Option("--source", help="core or vendor.")] = None,
+    layer: Annotated[
+        list[str] | None, typer.Option("--layer", help="Only this layer (K0..K4; repeatable).")
+    ] = None,
+    source: Annotated[
+        list[str] | None, typer.Option("--source", help="core or vendor (repeatable).")
+    ] = None,
     dormant: Annotated[
         bool | None, typer.Option("--dormant/--active", help="Only dormant or only active skills.")
     ] = None,
     fmt: FormatOption = Format.json,
 ) -> ExitCode:
     """Every skill (core and vendor) with layer, type, source and whether it is dormant."""
+    from orkestra.core.choices import choices
     from orkestra.registry import inventory
 
+    layer = list(choices("--layer", layer, inventory.SKILL_LAYERS, shown="K0..K4"))
+    source = list(choices("--source", source, inventory.SKILL_SOURCES))  # named as typed
     rows = inventory.skills_list(
         load_registry(lazy=True), layer=layer, source=source, dormant=dormant
     )

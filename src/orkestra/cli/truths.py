@@ -16,13 +16,16 @@ app = new_app("Ground truths.")
 @app.command("list")
 def list_truths(
     status: Annotated[
-        str | None, typer.Option("--status", help="current, tentative or deprecated.")
+        list[str] | None,
+        typer.Option("--status", help="current, tentative or deprecated (repeatable)."),
     ] = None,
     fmt: FormatOption = Format.json,
 ) -> ExitCode:
     """Ground truths, optionally of one status."""
+    from orkestra.core.choices import choices
     from orkestra.registry import inventory
 
+    status = list(choices("--status", status, inventory.TRUTH_STATUSES))  # named as typed
     rows = inventory.truths_list(load_registry(lazy=True), status=status)
     emit(listing("truths", rows), fmt, title="truths")
     return ExitCode.OK

@@ -6,6 +6,7 @@ import datetime as dt
 import json
 import re
 import unicodedata
+from collections.abc import Iterable
 from typing import Any
 
 from orkestra.core import safewrite
@@ -165,25 +166,28 @@ def _unloaded(kb: KnowledgeBase, into: list[Problem] | None) -> list[Problem]:
 
 def list_notes(
     settings: Settings,
-    kind: str | None,
-    confidence: str | None,
+    kind: str | Iterable[str] | None,
+    confidence: str | Iterable[str] | None,
     unloaded: list[Problem] | None = None,
 ) -> list[dict[str, Any]]:
-    """Notes (frontmatter only), optionally of one type and/or confidence; the errors of note
+    """Notes (frontmatter only), optionally of some types and/or confidences (a filter keeps
+    the notes with any of its values, whatever their case: `core.choices`); the errors of note
     files that failed to load are appended to `unloaded` when given."""
-    norm = None
-    if kind is not None:
-        norm = normalise_type(kind)
+    from orkestra.core.choices import choices, values
+
+    kinds = set()
+    for value in values(kind):
+        norm = normalise_type(value)
         if norm is None:
-            raise UsageError(f"unknown note type '{kind}'; use one of {', '.join(TYPES)}")
-    if confidence is not None and confidence not in CONFIDENCE:
-        raise UsageError("--confidence must be observed or verified")
+            raise UsageError(f"unknown note type '{value}'; use one of {', '.join(TYPES)}")
+        kinds.add(norm)
+    levels = choices("--confidence", confidence, CONFIDENCE)
     kb = load_notes(settings.root, settings.path)
     _unloaded(kb, unloaded)
     return [
         {k: n.to_dict()[k] for k in ("name", "type", "title", "confidence", "verified_at", "path")}
         for n in kb.notes
-        if (norm is None or n.type == norm) and (confidence is None or n.confidence == confidence)
+        if (not kinds or n.type in kinds) and (not levels or n.confidence in levels)
     ]
 
 

@@ -94,12 +94,12 @@ def status(root: Path) -> dict[str, Any]:
 
 
 def candidates(
-    root: Path, *, limit: int = 20, full: bool = False, domain: str | None = None
+    root: Path, *, limit: int = 20, full: bool = False, domains: tuple[str, ...] = ()
 ) -> tuple[list[dict[str, Any]], int]:
-    """The newest `limit` commits not yet classified (in `domain`, or in either), with stats,
-    and how many there are in all (only the listed ones are decoded)."""
+    """The newest `limit` commits not yet classified (in any of `domains`, by default in
+    either), with stats, and how many there are in all (only the listed ones are decoded)."""
     classified = _classified(root)
-    domains = (domain,) if domain else DOMAINS
+    domains = tuple(d for d in DOMAINS if d in domains) or DOMAINS
     picked: list[tuple[index.Record, list[str]]] = []
     total = 0
     for sha, line in index.newest_first(root):

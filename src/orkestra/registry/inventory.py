@@ -8,9 +8,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from orkestra.core.choices import choices, values
 from orkestra.core.errors import NotFound, UsageError
 from orkestra.registry.registry import Registry, SkillEntry
 from orkestra.registry.unloaded import hiding
+
+#: a list filter's value(s): one, a comma-separated string or several (any of them is kept)
+Filter = str | Iterable[str] | None
 
 
 def _lookup(reg: Registry, kind: str, name: str, known: Iterable[str]) -> None:
@@ -127,22 +131,25 @@ def _skill_row(reg: Registry, skill: SkillEntry, dormant: set[str]) -> dict[str,
     }
 
 
+SKILL_LAYERS = ("K0", "K1", "K2", "K3", "K4")
+SKILL_SOURCES = ("core", "vendor")
+
+
 def skills_list(
     reg: Registry,
     *,
-    layer: str | None = None,
-    source: str | None = None,
+    layer: Filter = None,
+    source: Filter = None,
     dormant: bool | None = None,
 ) -> list[dict[str, Any]]:
-    """Skills, optionally filtered by layer (K0-K4), source (core|vendor) or dormancy."""
-    if layer is not None and layer not in ("K0", "K1", "K2", "K3", "K4"):
-        raise UsageError(f"layer must be one of K0..K4, not '{layer}'")
-    if source is not None and source not in ("core", "vendor"):
-        raise UsageError(f"--source must be core or vendor, not '{source}'")
+    """Skills, optionally filtered by layer (K0-K4), source (core|vendor) or dormancy; a filter
+    keeps the skills with any of its values (`core.choices`)."""
+    layers = choices("layer", layer, SKILL_LAYERS, shown="K0..K4")
+    sources = choices("source", source, SKILL_SOURCES)
     asleep = set(reg.dormant_skills())
     rows = []
     for skill in sorted(reg.skills.values(), key=lambda s: (s.layer, s.name)):
-        if (layer and skill.layer != layer) or (source and skill.source != source):
+        if (layers and skill.layer not in layers) or (sources and skill.source not in sources):
             continue
         if dormant is not None and (skill.name in asleep) != dormant:
             continue
@@ -216,10 +223,9 @@ def scope_info(reg: Registry, name: str) -> dict[str, Any]:
 TRUTH_STATUSES = ("current", "tentative", "deprecated")
 
 
-def truths_list(reg: Registry, *, status: str | None = None) -> list[dict[str, Any]]:
-    """Ground truths, optionally of one status."""
-    if status is not None and status not in TRUTH_STATUSES:
-        raise UsageError(f"status must be one of {', '.join(TRUTH_STATUSES)}, not '{status}'")
+def truths_list(reg: Registry, *, status: Filter = None) -> list[dict[str, Any]]:
+    """Ground truths, optionally of some statuses (any of them, whatever their case)."""
+    statuses = choices("status", status, TRUTH_STATUSES)
     return [
         {
             "id": t.id,
@@ -231,7 +237,7 @@ def truths_list(reg: Registry, *, status: str | None = None) -> list[dict[str, A
             "path": reg.loc("truth", t.id).file,
         }
         for t in sorted(reg.truths.values(), key=lambda t: t.id)
-        if status is None or t.status == status
+        if not statuses or t.status in statuses
     ]
 
 
@@ -249,14 +255,13 @@ DECISION_STATUSES = ("proposed", "active", "superseded", "deprecated")
 
 
 def decisions_list(
-    reg: Registry, *, status: str | None = None, domain: str | None = None
+    reg: Registry, *, status: Filter = None, domain: Filter = None
 ) -> list[dict[str, Any]]:
     """Decision records, newest first (by created date, then id); every match (a caller's
-    limit cuts the list, not the total it reports)."""
-    if status is not None and status not in DECISION_STATUSES:
-        raise UsageError(f"status must be one of {', '.join(DECISION_STATUSES)}, not '{status}'")
-    if domain is not None:
-        known_decision_domain(reg, domain)
+    limit cuts the list, not the total it reports). A filter keeps the records with any of its
+    values (`core.choices`), a domain named whatever its case."""
+    statuses = choices("status", status, DECISION_STATUSES)
+    domains = {known_decision_domain(reg, name).casefold() for name in values(domain)}
     records = sorted(reg.decisions.values(), key=lambda d: (d.created, d.id), reverse=True)
     rows = [
         {
@@ -268,29 +273,33 @@ def decisions_list(
             "path": reg.loc("decision", d.id).file,
         }
         for d in records
-        if (status is None or d.status == status) and (domain is None or d.domain == domain)
+        if (not statuses or d.status in statuses)
+        and (not domains or str(d.domain).casefold() in domains)
     ]
     return rows
 
 
-def known_decision_domain(reg: Registry, domain: str) -> None:
+def known_decision_domain(reg: Registry, domain: str) -> str:
     """A `--domain` filter (`decisions list`, `decisions search`) must name a domain of
-    decisions/registry.yaml (or of a record): a typo or a two-letter code would otherwise list
-    nothing, as if the domain had no records."""
+    decisions/registry.yaml (or of a record), whatever its case: a typo or a two-letter code
+    would otherwise list nothing, as if the domain had no records. Returns the domain as the
+    registry spells it."""
     codes = reg.decisions_registry.domains
-    if domain in codes or any(d.domain == domain for d in reg.decisions.values()):
-        return
+    known = [*codes, *(str(d.domain) for d in reg.decisions.values())]
+    for name in known:
+        if name.casefold() == domain.casefold():
+            return name
     if not codes and hiding(reg, "decision domain", domain) is not None:
-        return  # registry.yaml failed to load: its load error says why, the filter stands
+        return domain  # registry.yaml failed to load: its load error says why, the filter stands
     by_code = [name for name, code in codes.items() if code == domain.upper()]
     from orkestra.registry.references import closest
 
     close = by_code or closest(domain, codes)
     hint = f"; did you mean {', '.join(close)}?" if close else ""
-    known = ", ".join(f"{name} ({code})" for name, code in sorted(codes.items())) or "none"
+    listed = ", ".join(f"{name} ({code})" for name, code in sorted(codes.items())) or "none"
     raise UsageError(
         f"unknown decision domain '{domain}'{hint} (registries/decisions/registry.yaml "
-        f"knows: {known})"
+        f"knows: {listed})"
     )
 
 

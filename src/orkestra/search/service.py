@@ -175,17 +175,14 @@ def check_limit(limit: int) -> int:
 def check_choice(
     option: str, values: list[str] | None, allowed: tuple[str, ...]
 ) -> tuple[str, ...]:
-    """Values of a repeatable filter option, each one of `allowed` (else a usage error)."""
-    out = []
-    for value in values or []:
-        for part in value.split(","):
-            item = part.strip().lower()
-            if not item:
-                continue
-            if allowed and item not in allowed:
-                raise UsageError(f"unknown {option} '{part.strip()}' (use: {', '.join(allowed)})")
-            out.append(item)
-    return tuple(out)
+    """Values of a repeatable filter option, each one of `allowed` whatever its case (else a
+    usage error); any value when `allowed` is empty. One rule with the list commands'
+    filters (`core.choices`)."""
+    from orkestra.core import choices
+
+    if not allowed:
+        return tuple(value.lower() for value in choices.values(values))
+    return choices.choices(option, values, allowed)
 
 
 def find(

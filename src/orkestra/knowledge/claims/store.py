@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -243,20 +244,21 @@ def lines_of(folder: Path, stored: list[Stored]) -> dict[tuple[str, str], int]:
     return out
 
 
-def listing(folder: Path, level: str | None, category: str | None) -> list[dict[str, Any]]:
+def listing(
+    folder: Path, level: str | Iterable[str] | None, category: str | Iterable[str] | None
+) -> list[dict[str, Any]]:
     """Claims (with their file named from the project root, as `shown` names the folder),
-    optionally filtered by confidence and category."""
-    from orkestra.core.errors import UsageError
+    optionally filtered by confidence and category (a filter keeps the claims with any of its
+    values, whatever their case: `core.choices`)."""
+    from orkestra.core.choices import choices
 
-    if level is not None and level not in LEVELS:
-        raise UsageError("--confidence must be low, medium or high")
-    if category is not None and category not in CATEGORIES:
-        raise UsageError(f"--category must be one of {', '.join(CATEGORIES)}")
+    levels = choices("--confidence", level, LEVELS)
+    categories = choices("--category", category, CATEGORIES)
     keys = ("id", "statement", "category", "confidence", "seen_count", "last_seen")
     where = shown(folder)
     return [
         {k: s.claim.get(k) for k in keys} | {"file": f"{where}/{s.file}"}
         for s in load_all(folder)
-        if (level is None or s.claim.get("confidence") == level)
-        and (category is None or s.claim.get("category") == category)
+        if (not levels or s.claim.get("confidence") in levels)
+        and (not categories or s.claim.get("category") in categories)
     ]
