@@ -16,6 +16,13 @@ def status(fmt: FormatOption = Format.json) -> ExitCode:
     from orkestra.report.status import system_status
 
     report = system_status(load_registry(warn=False))
+    ledger = report["ledger"]
+    if ledger.get("file"):  # the commit index cannot be used: the rest is answered all the same
+        from orkestra.cli import errors
+
+        errors.warn(
+            f"{ledger['reason']} (ledger coverage left out)", code="cache", file=ledger["file"]
+        )
     emit(report, fmt, title="status")
     return ExitCode.failed_if(not report["healthy"])
 

@@ -59,8 +59,13 @@ def match(mention: str, path: str) -> float:
 
 
 def context_for(ws: Workspace, paths: list[str]) -> dict[str, Any]:
-    """`{paths, total, items: [{kind, id, title, score, cite, because}], findings?}`."""
+    """`{paths, total, items: [{kind, id, title, score, cite, because}], findings?}`; when the
+    commit index cannot be used (a file where `.orkestra/` belongs), the answer is given
+    without the commits and a warning finding says why and what to do."""
+    from orkestra.mining import index
+
     wanted = normalise(paths, ws.root)
+    blocked = index.unusable(ws.root)
     found: dict[tuple[str, str], dict[str, Any]] = {}
 
     def add(kind: str, ident: str, title: str, where: str, score: float, because: str) -> None:
@@ -75,11 +80,17 @@ def context_for(ws: Workspace, paths: list[str]) -> dict[str, Any]:
                 "because": because,
             }
 
-    _decisions(ws, wanted, add)
+    _decisions(ws, wanted, add, commits=blocked is None)
     _truths(ws, wanted, add)
     _notes(ws, wanted, add)
     items = sorted(found.values(), key=lambda i: (-i["score"], _KIND_ORDER[i["kind"]], i["id"]))
-    return {"paths": wanted, "total": len(items), "items": items}
+    result: dict[str, Any] = {"paths": wanted, "total": len(items), "items": items}
+    if blocked is not None:
+        from orkestra.registry.findings import as_json
+
+        why = f"{blocked.message} (the decisions whose commits changed these paths are left out)"
+        result["findings"] = [as_json(blocked.file or "", None, "warning", "cache", why)]
+    return result
 
 
 def _best(mentions: list[str], wanted: list[str]) -> tuple[float, str]:
@@ -92,9 +103,9 @@ def _best(mentions: list[str], wanted: list[str]) -> tuple[float, str]:
     return best, why
 
 
-def _decisions(ws: Workspace, wanted: list[str], add: Any) -> None:
+def _decisions(ws: Workspace, wanted: list[str], add: Any, *, commits: bool) -> None:
     reg = ws.registry()
-    touched = _commits_touching(ws.root, wanted)
+    touched = _commits_touching(ws.root, wanted) if commits else {}
     for record in reg.decisions.values():
         loc = reg.loc("decision", record.id)
         score, why = _best(record.files, wanted)

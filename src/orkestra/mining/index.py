@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from orkestra.core import jsonio, project
-from orkestra.core.errors import InputError
+from orkestra.core.errors import InputError, OrkestraError
 
 #: bumped when the records of a commit change (an index of another version is rebuilt)
 VERSION = 4
@@ -37,10 +37,33 @@ def folder(root: Path) -> Path:
 def _safe(root: Path, name: str) -> Path:
     """The index file `name` of the project at `root`; UnsafePathError when a symlink stands
     there or on its way (`safewrite.check_target`): what it leads to is neither read nor
-    written (PRODUCT.md §13), the message names it."""
+    written (PRODUCT.md §13), the message names it. A file where the index's folder belongs
+    (`.orkestra` made a file) is a ConflictError saying what the folder is and what to do."""
     from orkestra.core import safewrite
+    from orkestra.core.errors import ConflictError
 
-    return root / safewrite.check_target(root, f"{FOLDER.as_posix()}/{name}")
+    try:
+        return root / safewrite.check_target(root, f"{FOLDER.as_posix()}/{name}")
+    except ConflictError as exc:
+        raise ConflictError(
+            f"'{exc.file}' is a file where Orkestra's cache folder belongs (the commit index is "
+            f"kept in {FOLDER.as_posix()}/); move it away or delete it: the folder holds only "
+            "derived data, rebuilt from git by `orkestra mine sync`",
+            file=exc.file,
+        ) from None
+
+
+def unusable(root: Path) -> OrkestraError | None:
+    """Why the commit index of `root` can be neither read nor written (a file or a symlink where
+    its folder belongs: the error naming it), or None. A command that can answer without the
+    index answers and warns with it; one that cannot raises it."""
+    from orkestra.core.errors import ConflictError, UnsafePathError
+
+    try:
+        _safe(root, "index.json")
+    except (ConflictError, UnsafePathError) as exc:
+        return exc
+    return None
 
 
 def config_digest(root: Path) -> str:

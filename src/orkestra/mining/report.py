@@ -241,6 +241,14 @@ def _suggestion(text: str, kind: str | None, sig: dict[str, Any]) -> tuple[str |
 def coverage(registry: Any) -> dict[str, Any]:
     """Ledger coverage for `system status`, from the existing index (no git is run)."""
     root: Path = registry.root
+    blocked = index.unusable(root)
+    if blocked is not None:  # status answers all the same: the ledger part says why and what to do
+        return {
+            "indexed": False,
+            "reason": blocked.message,
+            "file": blocked.file,
+            "hint": f"move '{blocked.file}' away, then run `orkestra mine sync`",
+        }
     if index.read_header(root) is None:
         if not _in_git_tree(root):  # `mine sync` would refuse: say what comes first
             return {
