@@ -134,6 +134,7 @@ def search(
     """Ranked path:line answers, with the intent, its confidence and the fusion strategy."""
     from orkestra.codemap import api
 
+    api.check_search(query, limit)  # a usage error before the project is looked for
     result = api.code_search(_root(), query, limit)
     title = f"code search: {query} ({result['intent']} {result['confidence']}, {result['fusion_strategy']})"
     rows = _people(result["results"], "location", "snippet", "score")

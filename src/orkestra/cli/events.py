@@ -28,7 +28,9 @@ def summary(
 ) -> ExitCode:
     """Counts by event, tool_type, mcp_server, bash_cli and subagent; failures."""
     from orkestra.core.clock import today
+    from orkestra.hooks.summary import since_stamp
     from orkestra.hooks.summary import summary as run
 
+    since_stamp(since, today())  # a usage error before the project is looked for
     emit(run(project_root(), since, today()), fmt, title="events")
     return ExitCode.OK

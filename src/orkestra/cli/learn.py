@@ -111,8 +111,10 @@ def list_claims(
 ) -> ExitCode:
     """Every claim, optionally of one confidence or category."""
     from orkestra.knowledge import settings
+    from orkestra.knowledge.claims.store import filters
     from orkestra.knowledge.claims.store import listing as claims_of
 
+    filters(confidence, category)  # a usage error before the project is looked for
     cfg = settings.load(project_root())
     rows = claims_of(cfg.folder, confidence, category)
     emit(listing("claims", rows), fmt, title="claims")

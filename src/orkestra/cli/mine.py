@@ -120,10 +120,7 @@ def classify(
     from orkestra.mining.sync import load_config
     from orkestra.mining.sync import sync as refresh
 
-    root = project_root()
-    config = load_config(root)
-    refresh(root, config)
-    requests = core.from_flags(
+    requests = core.from_flags(  # its usage errors before the project is looked for
         sha,
         changelog=changelog,
         decision=decision,
@@ -132,6 +129,9 @@ def classify(
         package=package,
         domain=domain.value if domain else None,
     )
+    root = project_root()
+    config = load_config(root)
+    refresh(root, config)
     emit(core.classify(root, requests, config), fmt, title="mine classify")
     return ExitCode.OK
 

@@ -58,8 +58,9 @@ def new(
 ) -> ExitCode:
     """Create a note (confidence observed) in its type's folder."""
     from orkestra.core.clock import today
-    from orkestra.knowledge.service import new_note
+    from orkestra.knowledge.service import new_note, note_type
 
+    note_type(kind)  # a usage error before the project is looked for
     result = new_note(
         _settings(), kind, title, today(), aliases=alias or [], sources=source or [], tags=tag or []
     )
@@ -80,7 +81,9 @@ def list_notes(
     """Notes, optionally of one type or confidence."""
     from orkestra.cli.common import warn_load_errors
     from orkestra.knowledge.service import list_notes as notes_of
+    from orkestra.knowledge.service import note_filters
 
+    note_filters(kind, confidence)  # a usage error before the project is looked for
     unloaded: list[Any] = []
     rows = notes_of(_settings(), kind, confidence, unloaded)
     warn_load_errors(unloaded, check=CHECK)

@@ -37,9 +37,10 @@ def search(
 ) -> ExitCode:
     """{"query", "total", "results": [{type, id, title, score, matched_fields, path, line}]}."""
     from orkestra.search.rank import Filters
-    from orkestra.search.service import as_text, find, parse_types
+    from orkestra.search.service import as_text, check_query, find, parse_types
 
     filters = Filters(types=parse_types(None if types is None else ",".join(types)))
+    check_query(query, limit)  # usage errors before the project is looked for
     unloaded: list[Any] = []
     result = find(
         _root(), query, filters=filters, limit=limit, want_summary=summary, unloaded=unloaded

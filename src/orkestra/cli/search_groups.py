@@ -35,17 +35,27 @@ def _run(
     from orkestra.search.rank import Filters
     from orkestra.search.service import as_text, find
 
-    if query and option and query != option:
-        raise UsageError("give the query either as an argument or as --query, not both")
-    text = query or option or ""
-    if not text and not any(filters.values()):
-        raise UsageError(f"missing query: orkestra {kind} search QUERY (or a filter alone)")
+    text = _query(kind, query, option, limit, any(filters.values()))
     unloaded: list[Any] = []
     keep = Filters(types=(kind,), **filters)
     result = find(_root(), text, filters=keep, limit=limit, unloaded=unloaded)
     common.warn_load_errors(unloaded)
     emit(result, fmt, title=f"{kind} search: {text}", text=as_text(result) if fmt.human else None)
     return ExitCode.OK
+
+
+def _query(kind: str, query: str | None, option: str | None, limit: int, filtered: bool) -> str:
+    """The query, its usage errors raised before the project is looked for (exit 2 wherever
+    the command is run)."""
+    from orkestra.search.service import check_limit
+
+    if query and option and query != option:
+        raise UsageError("give the query either as an argument or as --query, not both")
+    text = query or option or ""
+    if not text and not filtered:
+        raise UsageError(f"missing query: orkestra {kind} search QUERY (or a filter alone)")
+    check_limit(limit)
+    return text
 
 
 agents = new_app("Search agents.")
@@ -133,6 +143,8 @@ def decisions_search(
     from orkestra.search.service import check_choice
 
     domains = check_choice("--domain", domain, ())
+    statuses = check_choice("--status", status, DECISION_STATUSES)
+    _query("decisions", query, option, limit, bool(domains or statuses))
     if domains:  # as `decisions list --domain`: an unknown one is a usage error, not no hits
         from orkestra.registry.inventory import known_decision_domain
 
@@ -146,7 +158,7 @@ def decisions_search(
         limit,
         fmt,
         domain=domains,
-        status=check_choice("--status", status, DECISION_STATUSES),
+        status=statuses,
     )
 
 

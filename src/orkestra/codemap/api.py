@@ -106,12 +106,18 @@ def outline(root: Path, path: str, *, refresh: bool = True) -> dict[str, Any]:
         return lookup.outline(conn, path)
 
 
-def code_search(root: Path, query: str, limit: int = 10, *, refresh: bool = True) -> dict[str, Any]:
-    """Ranked `path:line` answers for a question, with intent, confidence and fusion strategy."""
+def check_search(query: str, limit: int) -> None:
+    """A usage error for an empty query or a limit below 1 (the CLI checks before it looks for
+    the project: a usage error wherever it is run)."""
     if not query.strip():
         raise UsageError("the code search query is empty; give words to look for")
     if limit < 1:
         raise UsageError(f"--limit must be a positive number, got {limit}")
+
+
+def code_search(root: Path, query: str, limit: int = 10, *, refresh: bool = True) -> dict[str, Any]:
+    """Ranked `path:line` answers for a question, with intent, confidence and fusion strategy."""
+    check_search(query, limit)
     with opened(root, refresh=refresh) as conn:
         return search.code_search(conn, query, limit=limit)
 

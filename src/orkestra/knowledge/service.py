@@ -50,6 +50,25 @@ def slug(title: str) -> str:
     return name
 
 
+def note_type(kind: str) -> str:
+    """A note type as typed (`gotchas`, `Gotcha`) as its canonical name, else a usage error (the
+    CLI checks it before it looks for the project: a usage error wherever it is run)."""
+    norm = normalise_type(kind)
+    if norm is None:
+        raise UsageError(f"unknown note type '{kind}'; use one of {', '.join(TYPES)}")
+    return norm
+
+
+def note_filters(
+    kind: str | Iterable[str] | None, confidence: str | Iterable[str] | None
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The types and confidences a note list keeps (any of them; `core.choices`), checked."""
+    from orkestra.core.choices import choices, values
+
+    kinds = tuple(dict.fromkeys(note_type(value) for value in values(kind)))
+    return kinds, choices("--confidence", confidence, CONFIDENCE)
+
+
 def new_note(
     settings: Settings,
     kind: str,
@@ -61,9 +80,7 @@ def new_note(
     tags: list[str],
 ) -> dict[str, Any]:
     """Create `knowledge/<folder>/<slug>.md` (observed) and refresh INDEX.md."""
-    norm = normalise_type(kind)
-    if norm is None:
-        raise UsageError(f"unknown note type '{kind}'; use one of {', '.join(TYPES)}")
+    norm = note_type(kind)
     for what, values in (("title", [title]), ("--alias", aliases), ("--tag", tags),
                          ("--source", sources)):  # fmt: skip
         for value in values:
@@ -173,15 +190,7 @@ def list_notes(
     """Notes (frontmatter only), optionally of some types and/or confidences (a filter keeps
     the notes with any of its values, whatever their case: `core.choices`); the errors of note
     files that failed to load are appended to `unloaded` when given."""
-    from orkestra.core.choices import choices, values
-
-    kinds = set()
-    for value in values(kind):
-        norm = normalise_type(value)
-        if norm is None:
-            raise UsageError(f"unknown note type '{value}'; use one of {', '.join(TYPES)}")
-        kinds.add(norm)
-    levels = choices("--confidence", confidence, CONFIDENCE)
+    kinds, levels = note_filters(kind, confidence)
     kb = load_notes(settings.root, settings.path)
     _unloaded(kb, unloaded)
     return [

@@ -70,10 +70,23 @@ def from_flags(
     package: str | None,
     domain: str | None,
 ) -> list[Request]:
-    """Requests for `mine classify SHA (--changelog C | --decision ID | --skip REASON)`."""
+    """Requests for `mine classify SHA (--changelog C | --decision ID | --skip REASON)`; what the
+    flags alone get wrong (no action, an unknown category, a malformed id) is a usage error
+    here, before the project is looked for (exit 2 wherever the command is run)."""
     given = [v for v in (changelog, decision, skip) if v is not None]
     if len(given) != 1:
         raise UsageError("give exactly one of --changelog CATEGORY, --decision ID, --skip REASON")
+    if changelog is not None and changelog.lower() not in CATEGORIES:
+        raise UsageError(f"unknown category {changelog!r}; use one of {', '.join(CATEGORIES)}")
+    if decision not in (None, "pending"):
+        import re
+
+        from orkestra.registry.models.decisions import DECISION_ID_PATTERN
+
+        if not re.match(DECISION_ID_PATTERN, str(decision)):
+            raise UsageError(
+                f"malformed decision id {decision!r}: expected DEC-XX-NNN, e.g. DEC-PL-007"
+            )
     if changelog is not None:
         return [Request(sha, "changelog", "release", changelog.lower(), summary, package)]
     if decision is not None:

@@ -244,16 +244,23 @@ def lines_of(folder: Path, stored: list[Stored]) -> dict[tuple[str, str], int]:
     return out
 
 
+def filters(
+    level: str | Iterable[str] | None, category: str | Iterable[str] | None
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The confidences and categories a claim list keeps (any of them; `core.choices`), checked
+    (the CLI checks them before it looks for the project: a usage error wherever it is run)."""
+    from orkestra.core.choices import choices
+
+    return choices("--confidence", level, LEVELS), choices("--category", category, CATEGORIES)
+
+
 def listing(
     folder: Path, level: str | Iterable[str] | None, category: str | Iterable[str] | None
 ) -> list[dict[str, Any]]:
     """Claims (with their file named from the project root, as `shown` names the folder),
     optionally filtered by confidence and category (a filter keeps the claims with any of its
     values, whatever their case: `core.choices`)."""
-    from orkestra.core.choices import choices
-
-    levels = choices("--confidence", level, LEVELS)
-    categories = choices("--category", category, CATEGORIES)
+    levels, categories = filters(level, category)
     keys = ("id", "statement", "category", "confidence", "seen_count", "last_seen")
     where = shown(folder)
     return [
