@@ -39,6 +39,7 @@ class _Files:
         self.used: set[str] = set()
         self.dirs: dict[str, bool] = {}
         self.locator: Locator | None = None
+        self.renames: dict[str, dict[str, str]] = {}
 
     def text(self, path: str) -> str | None:
         if path not in self.texts:
@@ -74,6 +75,21 @@ class _Files:
             self.locator = Locator(root)
         return self.locator.line(path, symbol)
 
+    def renamed_to(self, base: str, rel: str) -> str | None:
+        """Where git's rename detection says the missing file `rel` of the checkout `base` went
+        (committed renames, then staged ones: `git mv`), if it exists there now; the renames of a
+        checkout are asked of git once, on its first missing file, never per file."""
+        if base not in self.renames:
+            self.renames[base] = _git_renames(base)
+        moves = self.renames[base]
+        path, seen = os.path.normpath(rel), set()
+        while path in moves and path not in seen:  # a -> b, then b -> c: a is now c
+            seen.add(path)
+            path = moves[path]
+        if not seen or not os.path.lexists(os.path.join(base, path)):
+            return None
+        return path.replace(os.sep, "/")
+
     def is_dir(self, folder: str) -> bool:
         if folder not in self.dirs:
             self.dirs[folder] = os.path.isdir(folder)
@@ -107,6 +123,39 @@ class _Files:
         root = self.realdir(base)
         parent = self.realdir(os.path.dirname(target))
         return parent == root or parent.startswith(root + os.sep)
+
+
+def _git_renames(base: str) -> dict[str, str]:
+    """old path -> new path (relative to `base`) of every rename git detects in the history of
+    HEAD, oldest first, then in the index (`git mv` not yet committed); empty when `base` is not
+    in a git work tree or git fails (the source stays "file not found")."""
+    from orkestra.core import git
+    from orkestra.core.errors import InputError
+
+    moves: dict[str, str] = {}
+    history = ("log", *git.LOG_SAFETY, "-M", "--diff-filter=R", "--name-status", "-z",
+               "--format=", "--relative", "--reverse", "HEAD")  # fmt: skip
+    staged = ("diff", "--no-ext-diff", "--cached", "-M", "--diff-filter=R", "--name-status",
+              "-z", "--relative", "HEAD")  # fmt: skip
+    for args in (history, staged):
+        try:
+            result = git.run(base, *args, check=False, timeout=60)
+        except InputError:  # no git, a timeout: the plain "file not found" stands
+            return moves
+        if not result.ok:
+            return moves
+        fields = result.stdout.split("\0")
+        at = 0
+        while at + 2 < len(fields):
+            status = fields[at].strip("\n")  # `R100`, then the old and the new path
+            if status[:1] == "R" and status[1:].isdigit():
+                old, new = os.path.normpath(fields[at + 1]), os.path.normpath(fields[at + 2])
+                moves[old] = new
+                moves.pop(new, None)  # a file renamed back is where it was
+                at += 3
+            else:
+                at += 1
+    return moves
 
 
 def _stat(path: str, *, follow: bool) -> os.stat_result | None:
@@ -148,6 +197,10 @@ def check_source(settings: Settings, src: Source, files: _Files) -> dict[str, An
         written = _colon_form(base, src)
         if written is not None:  # `path:symbol`, the form truth evidence takes: not a lost file
             return out | {"reason": written}
+        moved = files.renamed_to(base, src.path)
+        if moved is not None:  # still contradicted (a person updates the note), but say where
+            reason = f"file not found: git knows it was renamed to {moved}; update the source"
+            return out | {"status": "contradicted", "reason": reason, "renamed_to": moved}
         return out | {"status": "contradicted", "reason": "file not found (renamed or deleted?)"}
     if src.pattern is None:
         return out | {"status": "confirmed", "reason": "file exists"}
