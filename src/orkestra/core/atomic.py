@@ -25,7 +25,7 @@ def append_lines(path: Path, lines: list[str]) -> None:
     """Append lines under one exclusive lock; the batch lands whole or not at all.
 
     If the file ends with a torn line (no trailing newline), a newline is written first so the new
-    lines stay whole.
+    lines stay whole; the lines end as the file's last line does (`\r\n` or `\n`).
     """
     append_all([(path, lines)])
 
@@ -50,7 +50,8 @@ def append_all(batches: Sequence[tuple[Path, list[str]]]) -> None:
         try:
             for index, (fd, lines) in enumerate(held):
                 path = batches[index][0]
-                write_all(fd, _separator(fd, sizes[index]) + _payload(lines))
+                ending, separator = _ending(fd, sizes[index])
+                write_all(fd, separator + _payload(lines, ending))
                 os.fsync(fd)
         except BaseException as exc:
             for (fd, _), size in zip(held, sizes, strict=True):
@@ -77,16 +78,22 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
-def _payload(lines: list[str]) -> bytes:
-    return "".join(f"{line}\n" for line in lines).encode("utf-8")
+def _payload(lines: list[str], ending: str = "\n") -> bytes:
+    return "".join(f"{line}{ending}" for line in lines).encode("utf-8")
 
 
-def _separator(fd: int, size: int) -> bytes:
-    """A newline when the file ends with an unterminated (torn) line, else nothing."""
+def _ending(fd: int, size: int) -> tuple[str, bytes]:
+    """The line ending the new lines take, the file's own (`\r\n` when its last line ends so:
+    a ledger checked out with CRLF endings stays of one kind), and what to write first: a
+    newline when the file ends with an unterminated (torn) line, else nothing."""
     if not size:
-        return b""
-    os.lseek(fd, size - 1, os.SEEK_SET)  # reading only: O_APPEND writes still go to the end
-    return b"" if os.read(fd, 1) == b"\n" else b"\n"
+        return "\n", b""
+    start = max(size - 2, 0)
+    os.lseek(fd, start, os.SEEK_SET)  # reading only: O_APPEND writes still go to the end
+    tail = os.read(fd, size - start)
+    if tail.endswith(b"\r\n"):
+        return "\r\n", b""
+    return "\n", b"" if tail.endswith(b"\n") else b"\n"
 
 
 def _truncate(fd: int, size: int) -> None:
