@@ -543,6 +543,8 @@ def _refuse(plans: list[_FilePlan]) -> None:
 
 def parse_packages(package: str | None, every: bool) -> list[str] | None:
     """`--package P` or `--all` (exactly one)."""
-    if bool(package) == every:
+    if package and every:
+        raise UsageError("give --package NAME or --all, not both")
+    if not package and not every:
         raise UsageError("give --package NAME or --all")
     return None if every else [str(package)]
