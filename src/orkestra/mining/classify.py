@@ -366,7 +366,7 @@ def _add(
         "domain": req.domain,
         "action": req.action,
         "category": req.category,
-        "summary": req.summary,
+        "summary": (req.summary or "").strip() or None,  # a blank one is none
         "package": req.package,
         "decision_id": req.decision_id,
         "reason": req.reason,
@@ -432,7 +432,8 @@ def _notes(
     for package in packages:
         older = current.notes.get((req.sha, package), [])
         replaced = older + current.orphans.get((req.sha, package), [])
-        summary = req.summary or (older[0].get("summary") if older else None) or default
+        given = (req.summary or "").strip()  # a blank summary is none: the older one or the default
+        summary = given or (older[0].get("summary") if older else None) or default
         summary = summary.strip()
         summary = summary[:1].upper() + summary[1:]
         note = {

@@ -100,7 +100,8 @@ def _lines(
         except ValidationError as exc:
             for error in exc.errors():
                 where = ".".join(str(p) for p in error["loc"])
-                message = f"{where}: {error['msg']}" if where else str(error["msg"])
+                said = str(error["msg"]).removeprefix("Value error, ")  # a validator's own words
+                message = f"{where}: {said}" if where else said
                 out.append(Finding.make("ORK050", message + IGNORED, file, line.number))
             continue
         good.append((line.number, line.data))

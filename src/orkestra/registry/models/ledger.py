@@ -24,15 +24,21 @@ def _no_nul(value: str) -> str:
     return value
 
 
+def _filled(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be empty")
+    return value
+
+
 #: a text field of a ledger line (§13: text fields may not hold NUL)
 LedgerText = Annotated[str, AfterValidator(_no_nul)]
+#: a text field a ledger line must fill (an empty or blank one is named so, not as "at least 1
+#: item", pydantic's words for a length constraint checked after a validator)
+Filled = Annotated[str, AfterValidator(_no_nul), AfterValidator(_filled)]
 #: a summary or reason given by a classification, and so written to the ledger
 RequestText = Annotated[str, Field(max_length=MAX_TEXT), AfterValidator(_no_nul)]
 #: the id an entry replaces, or the ids when one entry resolves several current ones at once
-Supersedes = (
-    Annotated[LedgerText, Field(min_length=1)]
-    | Annotated[list[Annotated[LedgerText, Field(min_length=1)]], Field(min_length=1)]
-)
+Supersedes = Filled | Annotated[list[Filled], Field(min_length=1)]
 #: the actions each domain takes
 ACTIONS: dict[str, tuple[str, ...]] = {
     "changelog": ("release", "skip"),
@@ -86,8 +92,8 @@ class ClassificationRequest(Model):
 class ClassificationEntry(Model):
     """One line of `changelog/commits_processed.jsonl`."""
 
-    id: Annotated[LedgerText, Field(min_length=1)]
-    ts: Annotated[LedgerText, Field(min_length=1)]
+    id: Filled
+    ts: Filled
     sha: Sha
     domain: Domain
     action: Action
@@ -111,12 +117,12 @@ class ClassificationEntry(Model):
 class ReleaseNoteEntry(Model):
     """One line of `changelog/release_notes.jsonl`."""
 
-    id: Annotated[LedgerText, Field(min_length=1)]
-    ts: Annotated[LedgerText, Field(min_length=1)]
+    id: Filled
+    ts: Filled
     sha: Sha
-    package: Annotated[LedgerText, Field(min_length=1)]
+    package: Filled
     category: Category
-    summary: Annotated[LedgerText, Field(min_length=1)]
+    summary: Filled
     date: LedgerText | None = None
     supersedes: Supersedes | None = None
     #: id of the classification entry that produced this note (None for a hand-written note)
