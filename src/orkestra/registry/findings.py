@@ -92,6 +92,7 @@ CODES: dict[str, tuple[Severity, str]] = {
         "release notes name a package mining.packages does not configure (renamed or removed): "
         "no changelog shows them",
     ),
+    "ORK062": ("warning", "release note `date` is not a calendar date (YYYY-MM-DD)"),
     "ORK101": (
         "warning",
         "skill description shorter than 50 or longer than 400 characters (authored skills; "

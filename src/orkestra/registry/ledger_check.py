@@ -70,6 +70,7 @@ def check(
     out += _orphan_notes(notes, classes)
     out += _unnoted_releases(classes, notes)
     out += _duplicate_notes(notes, classes)
+    out += _bad_dates(notes)
     if packages is not None:
         out += _unknown_packages(notes, classes, packages)
     return sorted(out)
@@ -192,6 +193,31 @@ def _live_notes(
     effective = ledger.current(ledger.linked((e for _, e in lines), (e for _, e in classes)))
     notes = [n for n in effective if n.get("classification") in live]
     return notes + [n for n in effective if not n.get("classification")]
+
+
+def _bad_dates(notes: list[tuple[int, dict[str, Any]]]) -> list[Finding]:
+    """Release notes whose `date` is not a calendar date (`2099-13-45`, `yesterday`): a hand
+    edit gone wrong. A warning: the changelog dates its versions from tags, the note renders."""
+    import datetime as dt
+    import re
+
+    out = []
+    for number, note in notes:
+        date = note.get("date")
+        if date is None:
+            continue
+        try:
+            ok = bool(re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", date))
+            ok = ok and dt.date.fromisoformat(date).isoformat() == date
+        except ValueError:
+            ok = False
+        if not ok:
+            message = (
+                f"release note date {date!r} is not a calendar date (YYYY-MM-DD); write its "
+                "commit's date (`git show -s --format=%as SHA`)"
+            )
+            out.append(Finding.make("ORK062", message, ledger.RELEASE_NOTES.as_posix(), number))
+    return out
 
 
 def _unknown_packages(
