@@ -332,8 +332,10 @@ def check(
         if sources:
             cache.files = {p: e for p, e in cache.files.items() if p in files.used}
         cache.save()
+    refreshed = (
+        _refresh(settings, today, kb, results, demoted, sources, problems) if apply else None
+    )
     errors = sum(1 for p in problems if p.severity == "error")
-    refreshed = _refresh(settings, today, kb, results, demoted, sources) if apply else None
     return {
         "checked": len(kb.notes),
         **(counts if sources else {}),
@@ -363,12 +365,23 @@ def _refresh(
     results: list[dict[str, Any]],
     demoted: list[str],
     sources: bool,
+    problems: list[Problem],
 ) -> dict[str, object] | None:
-    """Regenerate INDEX.md (only written when it changed) and record the outcomes for search."""
+    """Regenerate INDEX.md (only written when it changed) and record the outcomes for search.
+    Outcomes that cannot be recorded because a file stands where their folder belongs
+    (`.orkestra` made a file) are a warning in `problems`: the check's answer and INDEX.md do not
+    need them. A symlink or a special file in their place is still refused (§13)."""
+    from orkestra.core.errors import ConflictError
     from orkestra.knowledge import index, outcomes
 
     if sources:
-        outcomes.save(settings.root, {r["name"]: r["outcome"] for r in results})
+        try:
+            outcomes.save(settings.root, {r["name"]: r["outcome"] for r in results})
+        except ConflictError as exc:
+            if not exc.file or not outcomes.PATH.startswith(f"{exc.file}/"):
+                raise  # not a file in the way of the folder: refused as it was
+            why = f"{exc.message} (the outcomes search marks notes with were not recorded)"
+            problems.append(Problem("warning", "cache", why, exc.file or outcomes.PATH))
     if not settings.folder.is_dir():  # no knowledge base here: `notes check` does not start one
         return None
     return index.write(settings, today, None if demoted else kb)
