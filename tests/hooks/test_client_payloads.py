@@ -372,7 +372,7 @@ def test_codex_a_note_removed_with_rm_r_is_a_knowledge_write(
     assert r.exit_code == 0 and "block" not in r.stdout
 
 
-@pytest.mark.parametrize("spelt", ["./docs/kb", "docs/./kb/"])
+@pytest.mark.parametrize("spelt", ["./docs/kb", "docs/./kb/", "docs//kb/"])
 def test_a_knowledge_path_spelt_with_dot_slash_still_holds_the_notes(
     cli: Any, project: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch, spelt: str
 ) -> None:

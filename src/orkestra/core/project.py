@@ -149,7 +149,9 @@ def _line(data: Any, key: str) -> int | None:
 
 
 # A strict subset of what the model's RelPath accepts: plain segments, no '..', sane lengths.
-_SAFE_PATH = re.compile(r"[A-Za-z0-9_.-]{1,255}(/[A-Za-z0-9_.-]{1,255})*/?")
+#: a relative path of plain names; a doubled slash (`docs//kb/`) is one, as the `Config` model
+#: and the file system read it
+_SAFE_PATH = re.compile(r"[A-Za-z0-9_.-]{1,255}(/+[A-Za-z0-9_.-]{1,255})*/?")
 
 
 def _safe_path(value: object) -> bool:
