@@ -152,3 +152,13 @@ def test_the_locator_never_blocks_on_a_fifo_in_a_file_s_place(tmp_path: Path) ->
     fifo = tmp_path / "core.py"
     os.mkfifo(fifo)
     assert locate._sha(str(fifo), (0, 0, 0, 0)) is None
+
+
+def test_status_names_a_file_standing_where_the_cache_folder_belongs(code_project: Path) -> None:
+    """`.orkestra` made a regular file: `system status` said only "orkestra code index", which
+    then failed; it names the file and says to move it, as the ledger's part does."""
+    (code_project / ".orkestra").write_text("not a folder\n", encoding="utf-8")
+    status = code_status(code_project)
+    assert status["indexed"] is False and status["file"] == ".orkestra"
+    assert "is a file" in status["reason"]
+    assert status["hint"] == "move '.orkestra' away, then run `orkestra code index`"

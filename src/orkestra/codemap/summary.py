@@ -11,8 +11,21 @@ from orkestra.codemap import gate, store
 
 
 def code_status(root: Path) -> dict[str, Any]:
-    """Files, symbols, languages (with their gate) and age of the map; `indexed: false` without."""
+    """Files, symbols, languages (with their gate) and age of the map; `indexed: false` without
+    (with the file in the way and what to do when a file stands where its folder belongs)."""
     if not store.exists(root):
+        from orkestra.core import safewrite
+        from orkestra.core.errors import ConflictError, UnsafePathError
+
+        try:
+            safewrite.check_target(root, store.MAP_PATH)
+        except (ConflictError, UnsafePathError) as exc:
+            return {
+                "indexed": False,
+                "reason": exc.message,
+                "file": exc.file,
+                "hint": f"move '{exc.file}' away, then run `orkestra code index`",
+            }
         return {"indexed": False, "hint": "orkestra code index"}
     try:
         conn = store.connect(root, create=False)
