@@ -7,6 +7,7 @@ from pathlib import Path
 
 from orkestra.core import safewrite, textfile
 from orkestra.core.errors import UnsafePathError
+from orkestra.core.project import folder_parts
 
 
 def usage_attribute(knowledge_path: str) -> str:
@@ -14,8 +15,7 @@ def usage_attribute(knowledge_path: str) -> str:
     path is plain: `project.knowledge_folder_problem` allows no space, quote or glob), spelt
     as git matches it: `./docs/kb` or `docs//kb` is the folder docs/kb, yet a pattern
     `./docs/kb/.usage.jsonl` matches no file."""
-    parts = [p for p in knowledge_path.replace("\\", "/").split("/") if p not in ("", ".")]
-    return f"{'/'.join(parts)}/.usage.jsonl merge=union"
+    return f"{'/'.join(folder_parts(knowledge_path))}/.usage.jsonl merge=union"
 
 
 def with_lines(root: Path, name: str, lines: tuple[str, ...]) -> str | None:

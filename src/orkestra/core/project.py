@@ -168,10 +168,16 @@ def _safe_path(value: object) -> bool:
 NOT_KNOWLEDGE = ("registries", ".orkestra", ".claude", ".codex", ".cursor", ".gemini", ".agents")
 
 
+def folder_parts(value: str) -> list[str]:
+    """The names of a relative folder path, as the file system and git read it: `\\` taken as
+    `/`, empty and `.` parts dropped (`./docs//kb/` is `["docs", "kb"]`; `[]` names the base)."""
+    return [p for p in value.replace("\\", "/").split("/") if p not in ("", ".")]
+
+
 def knowledge_folder_problem(value: str) -> str | None:
     """Why `value` cannot be the knowledge folder (the root, in `.git/`, in a folder of
     `NOT_KNOWLEDGE`), or None. The `Config` model uses it too, so both readers agree."""
-    parts = [p for p in value.replace("\\", "/").split("/") if p not in ("", ".")]
+    parts = folder_parts(value)
     if not parts:
         return "must name a folder below the project root, not the root itself"
     if any(p.casefold() == ".git" for p in parts):

@@ -127,8 +127,7 @@ def read_knowledge_config(root: str) -> dict[str, Any]:
     cannot be sure), its path spelt as the paths it is compared with (`./docs/kb`, `docs/kb/`
     and `docs/./kb` are docs/kb: no note in them was seen as one)."""
     block: dict[str, Any] = project.read_light(Path(root))["knowledge"]
-    parts = [p for p in str(block["path"]).replace("\\", "/").split("/") if p not in ("", ".")]
-    return {**block, "path": "/".join(parts)}
+    return {**block, "path": "/".join(project.folder_parts(str(block["path"])))}
 
 
 _DATE = re.compile(r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])")

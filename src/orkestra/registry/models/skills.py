@@ -51,8 +51,9 @@ SPEC_KEYS = ("name", "description", "license", "allowed-tools", "metadata", "com
 def _a_subfolder(value: str) -> str:
     """`resources` names a folder below the skill file's own folder, never that folder itself
     (which would copy the skill's YAML, and every other skill's beside it, into the output)."""
-    parts = [p for p in value.replace("\\", "/").split("/") if p not in ("", ".")]
-    if not parts:
+    from orkestra.core.project import folder_parts
+
+    if not folder_parts(value):
         raise ValueError(
             "must name a subfolder beside the skill file (e.g. 'my-skill/'), not the skill's own "
             "folder"
