@@ -19,7 +19,7 @@ def list_files(root: Path) -> list[str]:
     below it, relative to it, unless it lists none: a project the repository around it ignores,
     a home folder's dotfiles repository ignoring `*`); else a plain walk."""
     own = (root / ".git").exists()
-    if own or _in_git_tree(root.parent):
+    if own or git.in_work_tree(root.parent):
         out = git.run(
             root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", check=False
         )
@@ -28,12 +28,6 @@ def list_files(root: Path) -> list[str]:
             if listed or own:
                 return sorted(listed)
     return _walk(root)
-
-
-def _in_git_tree(root: Path) -> bool:
-    """Whether `root` or a folder above it holds `.git` (a folder, or a worktree's file), as
-    git finds it; no git is run outside one."""
-    return any(os.path.lexists(folder / ".git") for folder in (root, *root.absolute().parents))
 
 
 def _walk(root: Path) -> list[str]:

@@ -13,6 +13,7 @@ import os
 import subprocess
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO
 
 from orkestra.core.errors import InputError
@@ -49,6 +50,14 @@ class Result:
     def ok(self) -> bool:
         """True when git exited 0."""
         return self.returncode == 0
+
+
+def in_work_tree(path: str | os.PathLike[str]) -> bool:
+    """Whether `path` or a folder above it holds `.git` (a folder, or a worktree's file), as git
+    finds its repository (the runner scrubs `GIT_DIR`); no git is run. What git says past that
+    (a dubious owner, a broken repository) is for the command that runs it."""
+    start = Path(path).absolute()
+    return any(os.path.lexists(folder / ".git") for folder in (start, *start.parents))
 
 
 def git_env(base: Mapping[str, str] | None = None) -> dict[str, str]:

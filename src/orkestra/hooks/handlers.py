@@ -1,7 +1,7 @@
 """The three handlers of §8.4. Each returns (exit code, stdout text); none ever raises."""
 
 # os.path, not pathlib: this module is on the hook start-up path (stdlib, minimal imports)
-# ruff: noqa: PTH110, PTH112, PTH116, PTH118, PTH120
+# ruff: noqa: PTH110, PTH112, PTH116, PTH118
 
 from __future__ import annotations
 
@@ -149,7 +149,9 @@ def stop(ctx: Context) -> tuple[int, str]:
     told = any(r.get("commit") == "no-repository" for r in history if r.get("event") == "Stop")
     extra: dict[str, Any] = {"blocked": False}
     messages = [_validate(ctx), _reindex(ctx)]
-    if ctx.knowledge["commit"] and not _in_work_tree(ctx):
+    from orkestra.core.git import in_work_tree  # the Stop path, which runs git anyway
+
+    if ctx.knowledge["commit"] and not in_work_tree(ctx.knowledge_dir):
         extra["commit"] = "no-repository"
         messages.append("" if told else _no_repository(ctx))
     else:
@@ -157,20 +159,6 @@ def stop(ctx: Context) -> tuple[int, str]:
     events.append(ctx, events.record(ctx, extra))
     messages = [m for m in messages if m]
     return 0, json.dumps({"systemMessage": " ".join(messages)}) if messages else ""
-
-
-def _in_work_tree(ctx: Context) -> bool:
-    """Whether git can find a repository for the knowledge folder: a `.git` in it or in a
-    folder above it (git's own search; the runner scrubs `GIT_DIR`). Any failure past that
-    (a dubious owner, a broken repository) is the commit's to report."""
-    folder = ctx.knowledge_dir  # absolute: below the resolved root
-    while True:
-        if os.path.lexists(os.path.join(folder, ".git")):
-            return True
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return False
-        folder = parent
 
 
 def _no_repository(ctx: Context) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -250,7 +249,9 @@ def coverage(registry: Any) -> dict[str, Any]:
             "hint": f"move '{blocked.file}' away, then run `orkestra mine sync`",
         }
     if index.read_header(root) is None:
-        if not _in_git_tree(root):  # `mine sync` would refuse: say what comes first
+        from orkestra.core.git import in_work_tree  # no git is run: status stays cheap
+
+        if not in_work_tree(root):  # `mine sync` would refuse: say what comes first
             return {
                 "indexed": False,
                 "reason": "not a git repository",
@@ -258,9 +259,3 @@ def coverage(registry: Any) -> dict[str, Any]:
             }
         return {"indexed": False, "hint": "run `orkestra mine sync` to index the history"}
     return {"indexed": True, **status(root)}
-
-
-def _in_git_tree(root: Path) -> bool:
-    """Whether `root` or a folder above it holds `.git` (a folder, or a worktree's file), as
-    git finds it; no git is run, status stays cheap."""
-    return any(os.path.lexists(folder / ".git") for folder in (root, *root.absolute().parents))

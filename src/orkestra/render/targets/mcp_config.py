@@ -16,7 +16,6 @@ at HEAD, or at the commit that last wrote the lock (`Declared`); any other is ke
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 import tomllib
@@ -207,7 +206,7 @@ def _committed(root: Path) -> tuple[dict[str, dict[str, str]] | None, list[dict[
         done = git.run(root, "show", *git.LOG_SAFETY, f"{rev}:./{rel}", check=False)
         return done.stdout if done.ok else None
 
-    if not any(os.path.lexists(folder / ".git") for folder in (root, *root.parents)):
+    if not git.in_work_tree(root):
         return None, []  # in no repository: no git run (a sync that ran none can be recorded)
     try:
         lock = show("HEAD", LOCK_PATH)
