@@ -40,24 +40,30 @@ Session = Callable[[Callable[[Any], Awaitable[Any]]], Any]
 
 
 @pytest.fixture
-def session(root: Path) -> Session:
+def workspace(root: Path) -> Any:
+    """The server's workspace on `root`, opened (its registry loading in the background)."""
+    from orkestra.mcpserver.workspace import Workspace
+
+    ws = Workspace.open(root)
+    yield ws
+    ws.close()
+
+
+@pytest.fixture
+def session(workspace: Any) -> Session:
     """`session(fn)` runs `await fn(client)` against a server on `root` (in memory)."""
     from mcp import Client
 
     from orkestra.mcpserver.server import build
-    from orkestra.mcpserver.workspace import Workspace
-
-    ws = Workspace.open(root)
 
     def run(fn: Callable[[Any], Awaitable[Any]]) -> Any:
         async def main() -> Any:
-            async with Client(build(ws)) as client:
+            async with Client(build(workspace)) as client:
                 return await fn(client)
 
         return anyio.run(main)
 
-    yield run
-    ws.close()
+    return run
 
 
 async def call(client: Any, tool: str, **args: Any) -> dict[str, Any]:

@@ -12,14 +12,19 @@ from tests.mcpserver.conftest import Session, call
 from tests.mcpserver.test_tools import error_of
 
 
-def _block(root: Path) -> None:
-    """`.orkestra` (made by the server's workspace as it opened) replaced by a regular file."""
+def _block(root: Path, workspace: Any) -> None:
+    """`.orkestra` (made by the server's workspace as it opened) replaced by a regular file,
+    once the registry the workspace loads in the background has written its cache there (a
+    delete racing that write failed with "Directory not empty")."""
+    workspace.join()
     shutil.rmtree(root / ".orkestra")
     (root / ".orkestra").write_text("", encoding="utf-8")
 
 
-def test_context_for_answers_without_the_commit_index(session: Session, root: Path) -> None:
-    _block(root)
+def test_context_for_answers_without_the_commit_index(
+    session: Session, root: Path, workspace: Any
+) -> None:
+    _block(root, workspace)
 
     async def go(client: Any) -> Any:
         return await call(client, "context_for", paths=["packages/canonical/pipelines/runner.py"])
@@ -31,8 +36,10 @@ def test_context_for_answers_without_the_commit_index(session: Session, root: Pa
     assert "move it away" in cache[0]["message"]
 
 
-def test_mine_candidates_says_it_needs_the_cache_folder(session: Session, root: Path) -> None:
-    _block(root)
+def test_mine_candidates_says_it_needs_the_cache_folder(
+    session: Session, root: Path, workspace: Any
+) -> None:
+    _block(root, workspace)
 
     async def go(client: Any) -> str:
         return await error_of(client, "mine_candidates", limit=1)
